@@ -1,0 +1,49 @@
+/* source.h — the graph layer's front door: turn what a user names on the
+ * command line (a spec "family:key=value,..." or a path to a problem or graph
+ * file) into a planning problem plus the facts a results table needs.
+ *
+ * The same text, alignment and default seed always give the same problem; the
+ * fingerprint proves it (a 64-bit FNV-1a over n, alignment and every
+ * (size, first, last) record in id order). */
+#ifndef ARENA_SOURCE_H
+#define ARENA_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "planners/problem.h"
+
+struct arena_source {
+    char *spec;   /* canonical: every key with its value, defaults filled in,
+                     keys in the family's order; for a file, its path */
+    char *family; /* family name, or "csv" / "graph-file" for files */
+    char *params; /* canonical "key=value,..." (empty for files) */
+    uint64_t fingerprint;
+    size_t ops;   /* ops in the graph; 0 for a bare problem file */
+    struct arena_problem problem; /* owns its tensors */
+};
+
+/* Loads one source. text is a spec or a path (a path is anything that names
+ * an existing file or contains '/' or ends in .csv/.txt/.graph). Spec values
+ * that are not given take the family's defaults; `seed` is the default for a
+ * family's seed key when the spec does not set it. alignment rounds every
+ * size up (ARENA_EOVERFLOW past ARENA_SIZE_MAX).
+ * On error returns a negative status, writes one line into err (for files
+ * "PATH:LINE: FIELD: what is wrong", for specs the unknown family or key with
+ * the list of valid ones) and leaves *out zeroed: never a partial problem. */
+int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
+                      struct arena_source *out, char *err, size_t errlen);
+void arena_source_free(struct arena_source *s);
+
+uint64_t arena_problem_fingerprint(const struct arena_problem *p);
+
+/* The families, for --list. params: "key=default (meaning), ..." one line. */
+struct arena_family_info {
+    const char *name;
+    const char *summary;
+    const char *params;
+};
+size_t arena_family_count(void);
+const struct arena_family_info *arena_family_at(size_t i); /* NULL past the end */
+
+#endif

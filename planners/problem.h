@@ -1,0 +1,93 @@
+/* problem.h — the planning problem, a plan, the independent validator and the
+ * metrics, exactly as the README defines them.
+ *
+ * Tensor i needs `size` bytes during the closed step interval [first, last].
+ * Two tensors conflict when first_i <= last_j && first_j <= last_i.
+ * A plan gives every tensor an offset (a multiple of the alignment); it is valid
+ * when conflicting tensors never share a byte. Arena = max(offset + size). */
+#ifndef ARENA_PROBLEM_H
+#define ARENA_PROBLEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "planners/status.h"
+
+/* Largest tensor size accepted (after rounding to the alignment). */
+#define ARENA_SIZE_MAX ((uint64_t)1 << 62)
+#define ARENA_ALIGNMENT_DEFAULT 16u
+
+struct arena_tensor {
+    uint64_t size;  /* bytes, a multiple of the problem's alignment */
+    uint32_t first; /* step of the op that writes it */
+    uint32_t last;  /* step of the last op that reads it, >= first */
+};
+
+struct arena_problem {
+    size_t n;
+    const struct arena_tensor *tensors; /* n records, tensor id = index */
+    uint64_t alignment;                 /* power of two, >= 1 */
+};
+
+struct arena_plan {
+    size_t n;          /* set by the caller: capacity of offsets, == problem n */
+    uint64_t *offsets; /* caller-owned, n entries, filled by the planner */
+    uint64_t arena;    /* max(offset + size), 0 for an empty problem */
+    uint32_t buffers;  /* shared buffers / slots the planner used, 0 if none */
+};
+
+/* ARENA_OK when the problem keeps its contract: alignment a power of two,
+ * every first <= last, every size <= ARENA_SIZE_MAX and a multiple of the
+ * alignment, and the sum of all sizes representable (ARENA_EOVERFLOW if not).
+ * ARENA_EINVAL for the other breaches. When bad is not NULL it receives the
+ * offending tensor id (or SIZE_MAX for the alignment or the sum). */
+int arena_problem_check(const struct arena_problem *p, size_t *bad);
+
+/* Rounds size up to a multiple of alignment (a power of two) into *out.
+ * ARENA_EOVERFLOW when the result would exceed ARENA_SIZE_MAX. */
+int arena_size_align(uint64_t size, uint64_t alignment, uint64_t *out);
+
+/* What the validator found wrong: the first colliding pair in sweep order. */
+struct arena_collision {
+    size_t a, b;     /* tensor ids, a placed (or live) before b */
+    int misaligned;  /* nonzero: tensor a's offset breaks the alignment, b unused */
+};
+
+/* Independent check of a plan: a sweep over steps keeping the live tensors in
+ * an ordered set by offset, O(n log n). ARENA_OK when valid and plan->arena is
+ * exactly max(offset + size); ARENA_ECONFLICT when two conflicting tensors
+ * share a byte or an offset is misaligned (details in *why when not NULL);
+ * ARENA_EINVAL when plan->arena is wrong or the problem is bad; ARENA_ENOMEM.
+ * Byte ranges are half-open: [a,b) and [b,c) touch and do not collide. */
+int arena_plan_validate(const struct arena_problem *p, const struct arena_plan *plan,
+                        struct arena_collision *why);
+
+/* Writes one line describing a collision (ids, lifetimes, byte ranges). */
+void arena_collision_describe(const struct arena_problem *p, const struct arena_plan *plan,
+                              const struct arena_collision *why, char *buf, size_t len);
+
+/* Problem-only figures, by a sweep over steps, O(n log n). */
+struct arena_bounds {
+    uint64_t naive_bytes; /* sum of sizes */
+    uint64_t lower_bound; /* max over steps of the bytes live at that step */
+    uint64_t largest;     /* max size */
+    uint32_t max_live;    /* max number of tensors live at one step (clique) */
+    uint32_t steps;       /* 1 + max(last), 0 for an empty problem */
+};
+int arena_problem_bounds(const struct arena_problem *p, struct arena_bounds *out);
+
+/* Plan figures. Ratios are 0 where their denominator is 0. frag_mean averages
+ * over the steps at which some byte is live (steps with nothing live have no
+ * top address and are left out). */
+struct arena_metrics {
+    struct arena_bounds bounds;
+    uint64_t arena;
+    double ratio_lb;  /* arena / lower_bound */
+    double saving;    /* 1 - arena / naive_bytes */
+    double frag_peak; /* 1 - lower_bound / arena */
+    double frag_mean; /* mean over steps of 1 - live_t / top_t */
+};
+int arena_plan_metrics(const struct arena_problem *p, const struct arena_plan *plan,
+                       struct arena_metrics *out);
+
+#endif

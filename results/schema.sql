@@ -1,0 +1,62 @@
+-- arenabench results database, schema version 2 (PRAGMA user_version = 2).
+-- This file is the shape every reader (bench, scripts/plot, users' queries)
+-- relies on. results/migrate.c carries the forward migrations from every
+-- earlier version; version 1 had no placements table and no error column.
+-- Sizes are bytes, times nanoseconds, timestamps UTC ISO-8601.
+
+CREATE TABLE runs (
+    id          INTEGER PRIMARY KEY,
+    started_at  TEXT NOT NULL,     -- e.g. 2026-12-02T16:07:17Z
+    git_rev     TEXT NOT NULL,     -- revision bench was built from, or "unknown"
+    compiler    TEXT NOT NULL,     -- compiler id, version and flags
+    cpu         TEXT NOT NULL,     -- CPU model name
+    host        TEXT NOT NULL,
+    command     TEXT NOT NULL,     -- the whole command line
+    seed        INTEGER NOT NULL
+);
+
+CREATE TABLE graphs (
+    id          INTEGER PRIMARY KEY,
+    spec        TEXT NOT NULL,     -- canonical spec or file path
+    family      TEXT NOT NULL,
+    params      TEXT NOT NULL,     -- canonical key=value,...
+    fingerprint TEXT NOT NULL,     -- 16 hex digits, arena_problem_fingerprint()
+    alignment   INTEGER NOT NULL,
+    ops         INTEGER NOT NULL,
+    tensors     INTEGER NOT NULL,
+    naive_bytes INTEGER NOT NULL,
+    lower_bound INTEGER NOT NULL,
+    UNIQUE (spec, fingerprint, alignment)
+);
+
+CREATE TABLE results (
+    id             INTEGER PRIMARY KEY,
+    run_id         INTEGER NOT NULL REFERENCES runs(id),
+    graph_id       INTEGER NOT NULL REFERENCES graphs(id),
+    planner        TEXT NOT NULL,
+    arena_bytes    INTEGER,        -- NULL when the plan failed
+    ratio_lb       REAL,
+    saving         REAL,
+    frag_peak      REAL,
+    frag_mean      REAL,
+    plan_ns_median REAL,
+    plan_ns_mean   REAL,
+    plan_ns_stddev REAL,
+    iterations     INTEGER,
+    scratch_bytes  INTEGER,
+    valid          INTEGER NOT NULL, -- 1 valid, 0 invalid or failed
+    error          TEXT              -- validator's or planner's message, else NULL
+);
+
+CREATE TABLE placements (
+    result_id INTEGER NOT NULL REFERENCES results(id),
+    tensor    INTEGER NOT NULL,    -- tensor id in the problem
+    size      INTEGER NOT NULL,
+    first     INTEGER NOT NULL,
+    last      INTEGER NOT NULL,
+    offset    INTEGER NOT NULL,
+    PRIMARY KEY (result_id, tensor)
+) WITHOUT ROWID;
+
+CREATE INDEX results_run ON results(run_id);
+CREATE INDEX results_graph ON results(graph_id);

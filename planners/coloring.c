@@ -1,0 +1,109 @@
+/* coloring.c — interval-graph colouring into shared buffers ("shared objects",
+ * as in TFLite GPU's memory management; Pisarchyk & Lee 2020).
+ *
+ * Tensors whose lifetimes overlap form an interval graph; a colour is one
+ * shared buffer that holds tensors which never live at the same time. Tensors
+ * are taken largest first (ties: earlier first step, then lower id). Each goes
+ * into the colour that holds no conflicting tensor and whose buffer is the
+ * smallest one at least as large as the tensor (lowest colour on ties); if no
+ * such colour exists, a new colour is opened with the tensor's size. (The
+ * rule's third case, growing the largest non-conflicting smaller buffer,
+ * cannot arise in largest-first order: every existing buffer was opened by a
+ * tensor at least as large.) Buffers are laid out one after another in colour
+ * order; arena = the sum of the buffer sizes, buffers = the colour count,
+ * which is at least the largest clique (the most tensors live at once).
+ *
+ * Colours are opened in non-increasing size, so scanning them from the last
+ * group of equal size backwards, each group in increasing colour, meets the
+ * wanted colour first. Each colour keeps its tensors in an ordered set by
+ * first step; its lifetimes are disjoint, so a tensor [f, l] conflicts with
+ * the colour exactly when the member with the largest first <= l lasts to f
+ * or beyond. O(n log n + n·C·log n) for C colours (C stays near the clique
+ * size K in practice). Scratch: 32 bytes per tensor (set keys, buffer sizes,
+ * order, sort buffer that later holds the colour roots, set links). */
+#include <stdint.h>
+
+#include "planners/order.h"
+#include "planners/ordset.h"
+#include "planners/tables.h"
+
+static int coloring_scratch(const struct arena_problem *p, size_t *bytes)
+{
+    if (p->n >= UINT32_MAX || p->n > SIZE_MAX / 32)
+        return ARENA_EOVERFLOW;
+    *bytes = p->n * 32;
+    return ARENA_OK;
+}
+
+/* Does colour (the set at root) hold a tensor that conflicts with t? */
+static int conflicts(const struct arena_ordset *set, uint32_t root, const struct arena_tensor *all,
+                     const struct arena_tensor *t)
+{
+    uint32_t j = arena_ordset_floor(set, root, t->last);
+    return j != ARENA_ORDSET_NIL && all[j].last >= t->first;
+}
+
+static int coloring_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
+                         struct arena_plan *plan)
+{
+    size_t n = p->n, need;
+    const struct arena_tensor *t = p->tensors;
+    int rc = coloring_scratch(p, &need);
+    if (rc != ARENA_OK)
+        return rc;
+    if (scratch_size < need)
+        return ARENA_ENOMEM;
+    uint64_t *key = scratch, *csize = key + n;
+    uint32_t *order = (uint32_t *)(csize + n), *root = order + n, *link = order + 2 * n;
+    struct arena_ordset set = {.link = link, .key = key};
+
+    for (size_t i = 0; i < n; i++)
+        key[i] = t[i].first;
+    arena_order_identity(order, n);
+    arena_order_sort(order, root, n, t, ARENA_ORDER_FIRST);
+    arena_order_sort(order, root, n, t, ARENA_ORDER_SIZE_DESC);
+
+    uint32_t colors = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = order[i], best = ARENA_ORDSET_NIL;
+        for (uint32_t end = colors; end > 0 && best == ARENA_ORDSET_NIL;) {
+            uint32_t begin = end - 1;
+            while (begin > 0 && csize[begin - 1] == csize[end - 1])
+                begin--;
+            for (uint32_t c = begin; c < end; c++)
+                if (!conflicts(&set, root[c], t, &t[x])) {
+                    best = c;
+                    break;
+                }
+            end = begin;
+        }
+        if (best == ARENA_ORDSET_NIL) {
+            best = colors++;
+            csize[best] = t[x].size;
+            root[best] = ARENA_ORDSET_NIL;
+        }
+        arena_ordset_insert(&set, &root[best], x, NULL, NULL);
+        plan->offsets[x] = best;
+    }
+    /* Buffer sizes become buffer bases; the sum cannot exceed Σ size_i. */
+    uint64_t base = 0;
+    for (uint32_t c = 0; c < colors; c++) {
+        uint64_t s = csize[c];
+        if (s > UINT64_MAX - base)
+            return ARENA_EOVERFLOW;
+        csize[c] = base;
+        base += s;
+    }
+    for (size_t i = 0; i < n; i++)
+        plan->offsets[i] = csize[plan->offsets[i]];
+    plan->arena = base;
+    plan->buffers = colors;
+    return ARENA_OK;
+}
+
+const struct arena_planner arena_planner_coloring = {
+    .name = "interval-graph-coloring",
+    .summary = "shared buffers: largest first into the smallest free buffer that fits",
+    .plan = coloring_plan,
+    .scratch_bytes = coloring_scratch,
+};

@@ -1,0 +1,28 @@
+/* naive.c — no reuse at all: the baseline every saving is measured against.
+ * Tensor i sits at the sum of the sizes of tensors 0..i-1 (id order), so no
+ * two tensors share a byte and the arena is the sum of all sizes. Needs no
+ * scratch. */
+#include "planners/tables.h"
+
+static int naive_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
+                      struct arena_plan *plan)
+{
+    (void)scratch;
+    (void)scratch_size;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->tensors[i].size > UINT64_MAX - sum)
+            return ARENA_EOVERFLOW;
+        plan->offsets[i] = sum;
+        sum += p->tensors[i].size;
+    }
+    plan->arena = sum;
+    plan->buffers = 0;
+    return ARENA_OK;
+}
+
+const struct arena_planner arena_planner_naive = {
+    .name = "naive",
+    .summary = "no reuse: offsets are the running sum of sizes",
+    .plan = naive_plan,
+};

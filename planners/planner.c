@@ -1,0 +1,32 @@
+/* planner.c — the checked entry points every caller goes through. */
+#include "planners/planner.h"
+
+int arena_planner_scratch(const struct arena_planner *pl, const struct arena_problem *p,
+                          size_t *bytes)
+{
+    if (!pl || !p || !bytes)
+        return ARENA_EINVAL;
+    *bytes = 0;
+    return pl->scratch_bytes ? pl->scratch_bytes(p, bytes) : ARENA_OK;
+}
+
+int arena_planner_run(const struct arena_planner *pl, const struct arena_problem *p,
+                      void *scratch, size_t scratch_size, struct arena_plan *plan)
+{
+    if (!pl || !plan)
+        return ARENA_EINVAL;
+    int rc = arena_problem_check(p, NULL);
+    if (rc != ARENA_OK)
+        return rc;
+    if (plan->n != p->n || (p->n > 0 && !plan->offsets))
+        return ARENA_EINVAL;
+    size_t need;
+    rc = arena_planner_scratch(pl, p, &need);
+    if (rc != ARENA_OK)
+        return rc;
+    if (scratch_size < need || (need > 0 && !scratch))
+        return ARENA_ENOMEM;
+    plan->arena = 0;
+    plan->buffers = 0;
+    return pl->plan(p, scratch, scratch_size, plan);
+}

@@ -1,0 +1,29 @@
+/* registry.c — every planner, in the order of tables and charts.
+ * Adding a planner: its file, one line here, one in meson.build. */
+#include <string.h>
+
+#include "planners/tables.h"
+
+static const struct arena_planner *const registry[] = {
+    &arena_planner_naive,
+    &arena_planner_ping_pong,
+    &arena_planner_coloring,
+};
+
+size_t arena_planner_count(void)
+{
+    return sizeof registry / sizeof registry[0];
+}
+
+const struct arena_planner *arena_planner_at(size_t i)
+{
+    return i < arena_planner_count() ? registry[i] : NULL;
+}
+
+const struct arena_planner *arena_planner_find(const char *name)
+{
+    for (size_t i = 0; name && i < arena_planner_count(); i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    return NULL;
+}

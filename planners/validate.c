@@ -1,0 +1,130 @@
+/* validate.c — the independent plan checker.
+ *
+ * A sweep over steps in increasing order. At each step where some tensor
+ * starts, the tensors whose lifetime ended before it leave the live set, then
+ * the starting tensors enter it one by one. The live set is ordered by
+ * (offset, id) and, as long as the plan is valid, its byte ranges are
+ * disjoint, so a newcomer overlaps some live tensor exactly when it overlaps
+ * its predecessor or its successor in that order: two checks per insertion,
+ * O(n log n) in all. Zero-size tensors occupy no byte and never collide.
+ * Shares no code with the planners beyond the ordered set and the sort. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planners/order.h"
+#include "planners/ordset.h"
+#include "planners/problem.h"
+
+static int collide(struct arena_collision *why, size_t a, size_t b)
+{
+    if (why) {
+        why->a = a;
+        why->b = b;
+        why->misaligned = 0;
+    }
+    return ARENA_ECONFLICT;
+}
+
+/* The sweep over the m tensors with bytes, ids in ids[0..m). */
+static int sweep(const struct arena_problem *p, const uint64_t *off, uint32_t *by_first,
+                 uint32_t *by_last, uint32_t *tmp, uint32_t *link, size_t m,
+                 struct arena_collision *why)
+{
+    const struct arena_tensor *t = p->tensors;
+    struct arena_ordset set = {.link = link, .key = off};
+    uint32_t root = ARENA_ORDSET_NIL;
+    arena_order_sort(by_first, tmp, m, t, ARENA_ORDER_FIRST);
+    arena_order_sort(by_last, tmp, m, t, ARENA_ORDER_LAST);
+    size_t i = 0, r = 0;
+    while (i < m) {
+        uint32_t step = t[by_first[i]].first;
+        for (; r < m && t[by_last[r]].last < step; r++)
+            arena_ordset_remove(&set, &root, by_last[r]);
+        for (; i < m && t[by_first[i]].first == step; i++) {
+            uint32_t x = by_first[i], pred, succ;
+            arena_ordset_insert(&set, &root, x, &pred, &succ);
+            if (pred != ARENA_ORDSET_NIL && off[pred] + t[pred].size > off[x])
+                return collide(why, pred, x);
+            if (succ != ARENA_ORDSET_NIL && off[x] + t[x].size > off[succ])
+                return collide(why, succ, x);
+        }
+    }
+    return ARENA_OK;
+}
+
+int arena_plan_validate(const struct arena_problem *p, const struct arena_plan *plan,
+                        struct arena_collision *why)
+{
+    if (why)
+        memset(why, 0, sizeof *why);
+    int rc = arena_problem_check(p, NULL);
+    if (rc != ARENA_OK)
+        return rc;
+    if (!plan || plan->n != p->n || (p->n > 0 && !plan->offsets))
+        return ARENA_EINVAL;
+    if (p->n >= UINT32_MAX)
+        return ARENA_EOVERFLOW; /* ids are 32-bit in the sweep */
+    const uint64_t *off = plan->offsets;
+    uint64_t top = 0;
+    size_t m = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        uint64_t size = p->tensors[i].size;
+        if ((off[i] & (p->alignment - 1)) != 0) {
+            if (why) {
+                why->a = why->b = i;
+                why->misaligned = 1;
+            }
+            return ARENA_ECONFLICT;
+        }
+        if (off[i] > UINT64_MAX - size)
+            return ARENA_EOVERFLOW;
+        if (off[i] + size > top)
+            top = off[i] + size;
+        m += size > 0;
+    }
+    if (m > 1) {
+        /* by_first, by_last, tmp: m each; link: 2m (indexed by id, so 2n). */
+        uint32_t *mem = malloc((3 * m + 2 * p->n) * sizeof *mem);
+        if (!mem)
+            return ARENA_ENOMEM;
+        uint32_t *by_first = mem, *by_last = mem + m, *tmp = mem + 2 * m, *link = mem + 3 * m;
+        size_t k = 0;
+        for (size_t i = 0; i < p->n; i++)
+            if (p->tensors[i].size > 0)
+                by_first[k++] = (uint32_t)i;
+        memcpy(by_last, by_first, m * sizeof *by_last);
+        rc = sweep(p, off, by_first, by_last, tmp, link, m, why);
+        free(mem);
+        if (rc != ARENA_OK)
+            return rc;
+    }
+    return plan->arena == top ? ARENA_OK : ARENA_EINVAL;
+}
+
+void arena_collision_describe(const struct arena_problem *p, const struct arena_plan *plan,
+                              const struct arena_collision *why, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return;
+    if (!p || !plan || !why || why->a >= p->n || why->b >= p->n || plan->n != p->n) {
+        snprintf(buf, len, "no collision to describe");
+        return;
+    }
+    const struct arena_tensor *a = &p->tensors[why->a], *b = &p->tensors[why->b];
+    uint64_t oa = plan->offsets[why->a], ob = plan->offsets[why->b];
+    if (why->misaligned) {
+        snprintf(buf, len,
+                 "tensor %zu (steps [%" PRIu32 ",%" PRIu32 "], %" PRIu64
+                 " bytes) has offset %" PRIu64 ", not a multiple of the alignment %" PRIu64,
+                 why->a, a->first, a->last, a->size, oa, p->alignment);
+        return;
+    }
+    snprintf(buf, len,
+             "tensor %zu (steps [%" PRIu32 ",%" PRIu32 "], bytes [%" PRIu64 ",%" PRIu64
+             ")) overlaps tensor %zu (steps [%" PRIu32 ",%" PRIu32 "], bytes [%" PRIu64
+             ",%" PRIu64 "))",
+             why->a, a->first, a->last, oa, oa + a->size, why->b, b->first, b->last, ob,
+             ob + b->size);
+}

@@ -1,0 +1,120 @@
+/* migrate.c — the results schema, current and past.
+ *
+ * Version 2 (current) is results/schema.sql statement for statement (a test
+ * compares the two). Version 1 had the same runs and graphs tables, results
+ * without the `error` column, and no placements table. Each migration takes
+ * one version to the next; a database is carried from any earlier version by
+ * applying them in order, inside one transaction. */
+#include "results/migrate.h"
+
+#include <stdio.h>
+
+#include "results/store.h"
+
+static const char schema_v2[] =
+    "CREATE TABLE runs (\n"
+    "    id          INTEGER PRIMARY KEY,\n"
+    "    started_at  TEXT NOT NULL,\n"
+    "    git_rev     TEXT NOT NULL,\n"
+    "    compiler    TEXT NOT NULL,\n"
+    "    cpu         TEXT NOT NULL,\n"
+    "    host        TEXT NOT NULL,\n"
+    "    command     TEXT NOT NULL,\n"
+    "    seed        INTEGER NOT NULL\n"
+    ");\n"
+    "CREATE TABLE graphs (\n"
+    "    id          INTEGER PRIMARY KEY,\n"
+    "    spec        TEXT NOT NULL,\n"
+    "    family      TEXT NOT NULL,\n"
+    "    params      TEXT NOT NULL,\n"
+    "    fingerprint TEXT NOT NULL,\n"
+    "    alignment   INTEGER NOT NULL,\n"
+    "    ops         INTEGER NOT NULL,\n"
+    "    tensors     INTEGER NOT NULL,\n"
+    "    naive_bytes INTEGER NOT NULL,\n"
+    "    lower_bound INTEGER NOT NULL,\n"
+    "    UNIQUE (spec, fingerprint, alignment)\n"
+    ");\n"
+    "CREATE TABLE results (\n"
+    "    id             INTEGER PRIMARY KEY,\n"
+    "    run_id         INTEGER NOT NULL REFERENCES runs(id),\n"
+    "    graph_id       INTEGER NOT NULL REFERENCES graphs(id),\n"
+    "    planner        TEXT NOT NULL,\n"
+    "    arena_bytes    INTEGER,\n"
+    "    ratio_lb       REAL,\n"
+    "    saving         REAL,\n"
+    "    frag_peak      REAL,\n"
+    "    frag_mean      REAL,\n"
+    "    plan_ns_median REAL,\n"
+    "    plan_ns_mean   REAL,\n"
+    "    plan_ns_stddev REAL,\n"
+    "    iterations     INTEGER,\n"
+    "    scratch_bytes  INTEGER,\n"
+    "    valid          INTEGER NOT NULL,\n"
+    "    error          TEXT\n"
+    ");\n"
+    "CREATE TABLE placements (\n"
+    "    result_id INTEGER NOT NULL REFERENCES results(id),\n"
+    "    tensor    INTEGER NOT NULL,\n"
+    "    size      INTEGER NOT NULL,\n"
+    "    first     INTEGER NOT NULL,\n"
+    "    last      INTEGER NOT NULL,\n"
+    "    offset    INTEGER NOT NULL,\n"
+    "    PRIMARY KEY (result_id, tensor)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE INDEX results_run ON results(run_id);\n"
+    "CREATE INDEX results_graph ON results(graph_id);\n";
+
+/* 1 -> 2: results gain `error` (appended, as in version 2's column order);
+ * placements appear. Rows of version 1 keep error NULL and no placements. */
+static const char migrate_1_to_2[] =
+    "ALTER TABLE results ADD COLUMN error TEXT;\n"
+    "CREATE TABLE placements (\n"
+    "    result_id INTEGER NOT NULL REFERENCES results(id),\n"
+    "    tensor    INTEGER NOT NULL,\n"
+    "    size      INTEGER NOT NULL,\n"
+    "    first     INTEGER NOT NULL,\n"
+    "    last      INTEGER NOT NULL,\n"
+    "    offset    INTEGER NOT NULL,\n"
+    "    PRIMARY KEY (result_id, tensor)\n"
+    ") WITHOUT ROWID;\n";
+
+/* migrations[v] takes version v to v + 1; index 0 unused. */
+static const char *const migrations[] = {NULL, migrate_1_to_2};
+
+static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
+{
+    char *msg = NULL;
+    int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK)
+        snprintf(err, errlen, "%s", msg ? msg : sqlite3_errstr(rc));
+    sqlite3_free(msg);
+    return rc;
+}
+
+static int stamp(sqlite3 *db, int version, char *err, size_t errlen)
+{
+    char sql[96];
+    snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d;",
+             ARENA_STORE_APPLICATION_ID, version);
+    return exec(db, sql, err, errlen);
+}
+
+int arena_schema_create(sqlite3 *db, char *err, size_t errlen)
+{
+    int rc = exec(db, schema_v2, err, errlen);
+    return rc != SQLITE_OK ? rc : stamp(db, ARENA_STORE_VERSION, err, errlen);
+}
+
+int arena_schema_migrate(sqlite3 *db, int from, char *err, size_t errlen)
+{
+    if (from < 1 || from >= ARENA_STORE_VERSION) {
+        snprintf(err, errlen, "no migration from schema version %d", from);
+        return SQLITE_ERROR;
+    }
+    for (int v = from; v < ARENA_STORE_VERSION; v++) {
+        int rc = exec(db, migrations[v], err, errlen);
+        if (rc != SQLITE_OK) return rc;
+    }
+    return stamp(db, ARENA_STORE_VERSION, err, errlen);
+}

@@ -1,0 +1,391 @@
+/* store.c — the results database: open (check, then WAL, then create or
+ * migrate in one transaction) and append rows, one transaction per call.
+ *
+ * Nothing is written before the file has been recognised as empty or ours
+ * (a read-only look at the header and sqlite_master, then quick_check), so a
+ * file that is refused stays byte-identical. */
+#include "results/store.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "results/migrate.h"
+
+/* Long enough to wait for another bench committing a large plan. */
+#define BUSY_TIMEOUT_MS 60000
+
+enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_COUNT };
+
+static const char *const statements[ST_COUNT] = {
+    [ST_RUN] = "INSERT INTO runs (started_at, git_rev, compiler, cpu, host, command, seed)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?)",
+    [ST_GRAPH_INS] = "INSERT INTO graphs (spec, family, params, fingerprint, alignment, ops,"
+                     " tensors, naive_bytes, lower_bound) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                     " ON CONFLICT (spec, fingerprint, alignment) DO NOTHING",
+    [ST_GRAPH_SEL] = "SELECT id FROM graphs WHERE spec = ? AND fingerprint = ? AND alignment = ?",
+    [ST_RESULT] = "INSERT INTO results (run_id, graph_id, planner, arena_bytes, ratio_lb, saving,"
+                  " frag_peak, frag_mean, plan_ns_median, plan_ns_mean, plan_ns_stddev,"
+                  " iterations, scratch_bytes, valid, error)"
+                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset)"
+                 " VALUES (?, ?, ?, ?, ?, ?)",
+};
+
+struct arena_store {
+    sqlite3 *db;
+    sqlite3_stmt *st[ST_COUNT];
+    char msg[512];
+};
+
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+    if (!buf || !len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
+
+/* One integer from a one-row query; SQLite's result code. */
+static int query_int(sqlite3 *db, const char *sql, int64_t *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            *out = sqlite3_column_int64(st, 0);
+            rc = SQLITE_OK;
+        } else if (rc == SQLITE_DONE) {
+            rc = SQLITE_ERROR;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* What a file holds, from reads only. version: 0 empty (ours to create),
+ * 1..ARENA_STORE_VERSION an arenabench schema; -1 refused (err says why). */
+static int classify(sqlite3 *db, const char *path, int *version, char *err, size_t errlen)
+{
+    int64_t app = 0, user = 0, objects = 0;
+    int rc = query_int(db, "SELECT count(*) FROM sqlite_master", &objects);
+    if (rc == SQLITE_OK) rc = query_int(db, "PRAGMA application_id", &app);
+    if (rc == SQLITE_OK) rc = query_int(db, "PRAGMA user_version", &user);
+    if (rc != SQLITE_OK) {
+        say(err, errlen, "%s: not a readable SQLite database (%s)", path, sqlite3_errmsg(db));
+        return rc;
+    }
+    *version = -1;
+    if (objects == 0 && app == 0 && user == 0) {
+        *version = 0;
+    } else if (app != ARENA_STORE_APPLICATION_ID) {
+        say(err, errlen,
+            "%s: not an arenabench database (application_id %" PRId64 ", %" PRId64
+            " schema objects); use another --db path",
+            path, app, objects);
+    } else if (user > ARENA_STORE_VERSION) {
+        say(err, errlen,
+            "%s: written by a newer arenabench (schema version %" PRId64
+            ", this bench knows up to %d)",
+            path, user, ARENA_STORE_VERSION);
+    } else if (user < 1) {
+        say(err, errlen, "%s: arenabench database with no schema version", path);
+    } else {
+        *version = (int)user;
+    }
+    return SQLITE_OK;
+}
+
+static int integrity(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *r = sqlite3_column_text(st, 0);
+        if (r && strcmp((const char *)r, "ok") == 0) {
+            rc = SQLITE_OK;
+        } else {
+            say(err, errlen, "%s: database is corrupt (%s)", path, r ? (const char *)r : "?");
+            rc = SQLITE_CORRUPT;
+        }
+    } else {
+        say(err, errlen, "%s: database is corrupt (%s)", path, sqlite3_errmsg(db));
+        if (rc == SQLITE_OK || rc == SQLITE_DONE) rc = SQLITE_CORRUPT;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static void nap_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* Switching to WAL needs a moment alone with the file; another process that
+ * is opening at the same time may hold it, so retry within the timeout. */
+static int wal_on(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    for (long waited = 0;; waited += 10) {
+        sqlite3_stmt *st = NULL;
+        int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+        if (rc == SQLITE_OK) rc = sqlite3_step(st);
+        const unsigned char *mode = rc == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+        int ok = mode && strcmp((const char *)mode, "wal") == 0;
+        sqlite3_finalize(st);
+        if (ok) return SQLITE_OK;
+        int prim = rc & 0xff;
+        if ((prim != SQLITE_BUSY && prim != SQLITE_LOCKED && rc != SQLITE_ROW) ||
+            waited >= BUSY_TIMEOUT_MS) {
+            say(err, errlen, "%s: cannot switch to WAL mode (%s)", path, sqlite3_errmsg(db));
+            return rc == SQLITE_ROW ? SQLITE_ERROR : rc;
+        }
+        nap_ms(10);
+    }
+}
+
+static int exec(sqlite3 *db, const char *sql)
+{
+    return sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
+
+/* Create or migrate under a write lock, re-reading what the file holds: a
+ * second process may have created it since the first look. */
+static int bring_up_to_date(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    int rc = exec(db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK) {
+        say(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+        return rc;
+    }
+    int version = -1;
+    char why[300] = "";
+    rc = classify(db, path, &version, err, errlen);
+    if (rc == SQLITE_OK && version < 0) rc = SQLITE_ERROR;
+    if (rc == SQLITE_OK && version == 0) {
+        rc = arena_schema_create(db, why, sizeof why);
+        if (rc != SQLITE_OK) say(err, errlen, "%s: cannot create the schema: %s", path, why);
+    } else if (rc == SQLITE_OK && version < ARENA_STORE_VERSION) {
+        rc = arena_schema_migrate(db, version, why, sizeof why);
+        if (rc != SQLITE_OK)
+            say(err, errlen, "%s: cannot migrate schema version %d to %d: %s", path, version,
+                ARENA_STORE_VERSION, why);
+    }
+    if (rc == SQLITE_OK) rc = exec(db, "COMMIT");
+    if (rc != SQLITE_OK) {
+        if (!err || !err[0]) say(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+        exec(db, "ROLLBACK");
+    }
+    return rc;
+}
+
+int arena_store_open(const char *path, struct arena_store **out, char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = '\0';
+    if (!out) return ARENA_EINVAL;
+    *out = NULL;
+    if (!path || !path[0]) {
+        say(err, errlen, "empty database path");
+        return ARENA_EINVAL;
+    }
+    struct arena_store *s = calloc(1, sizeof *s);
+    if (!s) {
+        say(err, errlen, "%s: out of memory", path);
+        return ARENA_ENOMEM;
+    }
+    int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        say(err, errlen, "%s: cannot open (%s)", path,
+            s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+        goto fail;
+    }
+    sqlite3_extended_result_codes(s->db, 1);
+    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+
+    int version = -1;
+    rc = classify(s->db, path, &version, err, errlen);
+    if (rc != SQLITE_OK || version < 0) goto fail;
+    if (version > 0 && integrity(s->db, path, err, errlen) != SQLITE_OK) goto fail;
+    /* From here on the file is empty or ours: writing is allowed. */
+    if (wal_on(s->db, path, err, errlen) != SQLITE_OK) goto fail;
+    if (exec(s->db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL") != SQLITE_OK) {
+        say(err, errlen, "%s: %s", path, sqlite3_errmsg(s->db));
+        goto fail;
+    }
+    if (version < ARENA_STORE_VERSION && bring_up_to_date(s->db, path, err, errlen) != SQLITE_OK)
+        goto fail;
+    for (int i = 0; i < ST_COUNT; i++) {
+        if (sqlite3_prepare_v3(s->db, statements[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
+                               NULL) != SQLITE_OK) {
+            say(err, errlen, "%s: schema does not match this bench (%s)", path,
+                sqlite3_errmsg(s->db));
+            goto fail;
+        }
+    }
+    *out = s;
+    return ARENA_OK;
+fail:
+    arena_store_close(s);
+    return ARENA_EDB;
+}
+
+void arena_store_close(struct arena_store *s)
+{
+    if (!s) return;
+    for (int i = 0; i < ST_COUNT; i++) sqlite3_finalize(s->st[i]);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+const char *arena_store_error(const struct arena_store *s)
+{
+    return s ? s->msg : "";
+}
+
+/* Records the database's complaint, rolls back, returns ARENA_EDB. */
+static int failed(struct arena_store *s, const char *what)
+{
+    say(s->msg, sizeof s->msg, "%s: %s", what, sqlite3_errmsg(s->db));
+    if (!sqlite3_get_autocommit(s->db)) exec(s->db, "ROLLBACK");
+    return ARENA_EDB;
+}
+
+static int step_done(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int bind_u64(sqlite3_stmt *st, int i, uint64_t v)
+{
+    if (v > (uint64_t)INT64_MAX) return SQLITE_RANGE;
+    return sqlite3_bind_int64(st, i, (int64_t)v);
+}
+
+static int bind_real(sqlite3_stmt *st, int i, double v)
+{
+    return isfinite(v) ? sqlite3_bind_double(st, i, v) : sqlite3_bind_null(st, i);
+}
+
+static int bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+    return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
+}
+
+int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run, int64_t *id)
+{
+    if (!s || !run || !id) return ARENA_EINVAL;
+    sqlite3_stmt *st = s->st[ST_RUN];
+    const char *text[] = {run->started_at, run->git_rev, run->compiler,
+                          run->cpu,        run->host,    run->command};
+    int rc = SQLITE_OK;
+    for (int i = 0; i < 6 && rc == SQLITE_OK; i++)
+        rc = sqlite3_bind_text(st, i + 1, text[i] ? text[i] : "unknown", -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 7, run->seed);
+    if (rc == SQLITE_OK) rc = step_done(st);
+    else sqlite3_clear_bindings(st);
+    if (rc != SQLITE_OK) return failed(s, "adding the run");
+    *id = sqlite3_last_insert_rowid(s->db);
+    return ARENA_OK;
+}
+
+int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
+                          const struct arena_bounds *bounds, int64_t *id)
+{
+    if (!s || !src || !bounds || !id) return ARENA_EINVAL;
+    char fp[17];
+    snprintf(fp, sizeof fp, "%016" PRIx64, src->fingerprint);
+    if (exec(s->db, "BEGIN IMMEDIATE") != SQLITE_OK) return failed(s, "adding a graph");
+    sqlite3_stmt *ins = s->st[ST_GRAPH_INS], *sel = s->st[ST_GRAPH_SEL];
+    int rc = bind_text(ins, 1, src->spec);
+    if (rc == SQLITE_OK) rc = bind_text(ins, 2, src->family ? src->family : "");
+    if (rc == SQLITE_OK) rc = bind_text(ins, 3, src->params ? src->params : "");
+    if (rc == SQLITE_OK) rc = bind_text(ins, 4, fp);
+    if (rc == SQLITE_OK) rc = bind_u64(ins, 5, src->problem.alignment);
+    if (rc == SQLITE_OK) rc = bind_u64(ins, 6, src->ops);
+    if (rc == SQLITE_OK) rc = bind_u64(ins, 7, src->problem.n);
+    if (rc == SQLITE_OK) rc = bind_u64(ins, 8, bounds->naive_bytes);
+    if (rc == SQLITE_OK) rc = bind_u64(ins, 9, bounds->lower_bound);
+    if (rc == SQLITE_OK) rc = step_done(ins);
+    else sqlite3_clear_bindings(ins);
+    if (rc == SQLITE_OK) rc = bind_text(sel, 1, src->spec);
+    if (rc == SQLITE_OK) rc = bind_text(sel, 2, fp);
+    if (rc == SQLITE_OK) rc = bind_u64(sel, 3, src->problem.alignment);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(sel);
+        if (rc == SQLITE_ROW) {
+            *id = sqlite3_column_int64(sel, 0);
+            rc = SQLITE_OK;
+        }
+    }
+    sqlite3_reset(sel);
+    sqlite3_clear_bindings(sel);
+    if (rc == SQLITE_OK) rc = exec(s->db, "COMMIT");
+    return rc == SQLITE_OK ? ARENA_OK : failed(s, "adding a graph");
+}
+
+static int add_placements(struct arena_store *s, int64_t result_id, const struct arena_problem *p,
+                          const struct arena_plan *plan)
+{
+    sqlite3_stmt *st = s->st[ST_PLACE];
+    int rc = SQLITE_OK;
+    for (size_t i = 0; i < p->n && rc == SQLITE_OK; i++) {
+        const struct arena_tensor *t = &p->tensors[i];
+        rc = sqlite3_bind_int64(st, 1, result_id);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 2, i);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 3, t->size);
+        if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 4, t->first);
+        if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 5, t->last);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 6, plan->offsets[i]);
+        if (rc == SQLITE_OK) rc = step_done(st);
+        else sqlite3_clear_bindings(st);
+    }
+    return rc;
+}
+
+int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
+                           const struct arena_result_info *r, const struct arena_problem *p,
+                           const struct arena_plan *plan, int64_t *id)
+{
+    if (!s || !r || !r->planner || !id || (plan && (!p || plan->n != p->n || !plan->offsets)))
+        return ARENA_EINVAL;
+    if (exec(s->db, "BEGIN IMMEDIATE") != SQLITE_OK) return failed(s, "adding a result");
+    sqlite3_stmt *st = s->st[ST_RESULT];
+    const struct arena_metrics *m = r->metrics;
+    int rc = sqlite3_bind_int64(st, 1, run_id);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 2, graph_id);
+    if (rc == SQLITE_OK) rc = bind_text(st, 3, r->planner);
+    if (rc == SQLITE_OK && m) {
+        rc = bind_u64(st, 4, m->arena);
+        if (rc == SQLITE_OK) rc = bind_real(st, 5, m->ratio_lb);
+        if (rc == SQLITE_OK) rc = bind_real(st, 6, m->saving);
+        if (rc == SQLITE_OK) rc = bind_real(st, 7, m->frag_peak);
+        if (rc == SQLITE_OK) rc = bind_real(st, 8, m->frag_mean);
+    }
+    if (rc == SQLITE_OK) rc = bind_real(st, 9, r->plan_ns_median);
+    if (rc == SQLITE_OK) rc = bind_real(st, 10, r->plan_ns_mean);
+    if (rc == SQLITE_OK) rc = bind_real(st, 11, r->plan_ns_stddev);
+    if (rc == SQLITE_OK && r->iterations) rc = bind_u64(st, 12, r->iterations);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 13, r->scratch_bytes);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(st, 14, r->valid ? 1 : 0);
+    if (rc == SQLITE_OK) rc = bind_text(st, 15, r->error);
+    if (rc == SQLITE_OK) rc = step_done(st);
+    else sqlite3_clear_bindings(st);
+    if (rc != SQLITE_OK) return failed(s, "adding a result");
+    int64_t rid = sqlite3_last_insert_rowid(s->db);
+    if (plan && add_placements(s, rid, p, plan) != SQLITE_OK)
+        return failed(s, "adding placements");
+    if (exec(s->db, "COMMIT") != SQLITE_OK) return failed(s, "adding a result");
+    *id = rid;
+    return ARENA_OK;
+}

@@ -1,0 +1,70 @@
+/* store.h — the results database (SQLite): open or create it, bring older
+ * versions forward, and append runs, graphs, results and placements.
+ *
+ * The shape is results/schema.sql (schema version ARENA_STORE_VERSION, kept
+ * in PRAGMA user_version; PRAGMA application_id marks the file as ours). The
+ * database runs in WAL mode with a busy timeout, so several processes may
+ * append to one file at once. Every add_* call is one transaction of its
+ * own: once it returns ARENA_OK the row is on disk, whatever happens next. */
+#ifndef ARENA_STORE_H
+#define ARENA_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graphs/source.h"
+#include "planners/problem.h"
+
+#define ARENA_STORE_VERSION 2
+#define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
+
+struct arena_store;
+
+/* Opens path, creating an empty database when the file is missing or empty
+ * and migrating an older arenabench database forward (in one transaction).
+ * Refuses, with ARENA_EDB, one line in err and the file left untouched: a file
+ * that is not SQLite or is corrupt, a database of another application (other
+ * application_id, or tables without ours), and one written by a newer
+ * arenabench (user_version above ARENA_STORE_VERSION). The parent directory
+ * must exist. On error *out is NULL. */
+int arena_store_open(const char *path, struct arena_store **out, char *err, size_t errlen);
+void arena_store_close(struct arena_store *s); /* NULL is fine */
+
+/* The last database error, one line; "" when there was none. */
+const char *arena_store_error(const struct arena_store *s);
+
+struct arena_run_info {
+    const char *started_at; /* UTC ISO-8601, e.g. 2026-12-02T16:07:17Z */
+    const char *git_rev;
+    const char *compiler;
+    const char *cpu;
+    const char *host;
+    const char *command;
+    uint64_t seed;
+};
+int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run, int64_t *id);
+
+/* Returns the id of the graph row for (spec, fingerprint, alignment),
+ * inserting it when it is not there yet. */
+int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
+                          const struct arena_bounds *bounds, int64_t *id);
+
+/* One measured planner x graph. NaN times and a NULL metrics are stored as
+ * NULL; iterations 0 as NULL. */
+struct arena_result_info {
+    const char *planner;
+    int valid;                           /* 1 valid, 0 invalid or failed */
+    const char *error;                   /* NULL when valid */
+    const struct arena_metrics *metrics; /* NULL when the plan is not valid */
+    double plan_ns_median, plan_ns_mean, plan_ns_stddev;
+    uint64_t iterations;
+    uint64_t scratch_bytes;
+};
+
+/* Inserts the result and, when plan is not NULL, one placement per tensor of
+ * p (size, first, last, offset), all in one transaction. */
+int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
+                           const struct arena_result_info *r, const struct arena_problem *p,
+                           const struct arena_plan *plan, int64_t *id);
+
+#endif

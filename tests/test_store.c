@@ -1,0 +1,511 @@
+/* test_store.c — the results database on real SQLite files in a temporary
+ * folder: creation and migration give exactly results/schema.sql, rows and
+ * placements go in and read back, two processes write one file at once, and
+ * files that are not ours, newer, or corrupt are refused untouched. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "results/store.h"
+
+#ifndef ARENA_SOURCE_ROOT
+#error "ARENA_SOURCE_ROOT must name the source tree (set by tests/meson.build)"
+#endif
+
+static char dir[64];
+
+static void make_dir(void)
+{
+    strcpy(dir, "/tmp/arena-store-XXXXXX");
+    cr_assert(mkdtemp(dir));
+}
+
+static void remove_dir(void)
+{
+    const char *suffix[] = {"", "-wal", "-shm", "-journal"};
+    const char *names[] = {"a.sqlite", "b.sqlite", "c.sqlite"};
+    char p[160];
+    for (size_t i = 0; i < 3; i++)
+        for (size_t j = 0; j < 4; j++) {
+            snprintf(p, sizeof p, "%s/%s%s", dir, names[i], suffix[j]);
+            remove(p);
+        }
+    rmdir(dir);
+}
+
+TestSuite(store, .init = make_dir, .fini = remove_dir);
+
+static void path_of(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", dir, name);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) buf = realloc(buf, (cap *= 2) + 1);
+    }
+    fclose(f);
+    if (buf) buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static void raw_exec(sqlite3 *db, const char *sql)
+{
+    char *msg = NULL;
+    int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+    cr_assert_eq(rc, SQLITE_OK, "%s: %s", sql, msg ? msg : "");
+    sqlite3_free(msg);
+}
+
+static sqlite3 *raw_open(const char *path)
+{
+    sqlite3 *db = NULL;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    return db;
+}
+
+static int64_t raw_int(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql,
+                 sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* Appends every row of a query, columns separated by '|', rows by '\n'. */
+static void append_rows(sqlite3 *db, const char *sql, char *out, size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sql);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        for (int c = 0; c < sqlite3_column_count(st); c++) {
+            const unsigned char *t = sqlite3_column_text(st, c);
+            size_t n = strlen(out);
+            snprintf(out + n, cap - n, "%s%s", c ? "|" : "", t ? (const char *)t : "NULL");
+        }
+        size_t n = strlen(out);
+        snprintf(out + n, cap - n, "\n");
+    }
+    sqlite3_finalize(st);
+}
+
+/* The shape of a schema, independent of how its SQL text was written:
+ * every table's columns (name, type, not null, default, pk), indexes with
+ * their columns and uniqueness, and foreign keys. */
+static void shape(sqlite3 *db, char *out, size_t cap)
+{
+    out[0] = '\0';
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db,
+                                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                                    " ORDER BY name",
+                                    -1, &st, NULL),
+                 SQLITE_OK);
+    char sql[256];
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        size_t n = strlen(out);
+        snprintf(out + n, cap - n, "table %s\n", t);
+        snprintf(sql, sizeof sql,
+                 "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('%s')", t);
+        append_rows(db, sql, out, cap);
+        snprintf(sql, sizeof sql,
+                 "SELECT l.name, l.\"unique\", l.origin, group_concat(i.name) FROM"
+                 " pragma_index_list('%s') l, pragma_index_info(l.name) i GROUP BY l.name"
+                 " ORDER BY l.origin, group_concat(i.name)",
+                 t);
+        append_rows(db, sql, out, cap);
+        snprintf(sql, sizeof sql,
+                 "SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list('%s')"
+                 " ORDER BY \"from\"",
+                 t);
+        append_rows(db, sql, out, cap);
+        snprintf(sql, sizeof sql,
+                 "SELECT instr(upper(sql), 'WITHOUT ROWID') > 0 FROM sqlite_master"
+                 " WHERE name = '%s'",
+                 t);
+        append_rows(db, sql, out, cap);
+    }
+    sqlite3_finalize(st);
+}
+
+/* Autoindex names (sqlite_autoindex_results_1 ...) depend on creation
+ * order only through their table; they compare equal between schema.sql
+ * and the store as long as the UNIQUE/PRIMARY KEY constraints agree. */
+static void expect_matches_schema_sql(sqlite3 *db)
+{
+    size_t len = 0;
+    char *sql = slurp(ARENA_SOURCE_ROOT "/results/schema.sql", &len);
+    cr_assert(sql, "cannot read results/schema.sql");
+    sqlite3 *ref = raw_open(":memory:");
+    raw_exec(ref, sql);
+    free(sql);
+    static char want[16384], got[16384];
+    shape(ref, want, sizeof want);
+    shape(db, got, sizeof got);
+    sqlite3_close(ref);
+    cr_assert(strlen(want) > 200, "schema.sql gave too little: %s", want);
+    cr_expect_str_eq(got, want);
+}
+
+/* A five-tensor problem (the second known answer in the README): sizes 16,
+ * 8, 64, 32, 8 over [0,1] [1,2] [2,3] [3,4] [4,5]; greedy-by-size offsets
+ * 0,64,0,64,0 give arena 96 = the lower bound. */
+static const struct arena_tensor five[] = {
+    {16, 0, 1}, {8, 1, 2}, {64, 2, 3}, {32, 3, 4}, {8, 4, 5}};
+static uint64_t five_offsets[] = {0, 64, 0, 64, 0};
+
+static struct arena_source five_source(uint64_t alignment)
+{
+    struct arena_source s = {0};
+    s.spec = "test:five";
+    s.family = "test";
+    s.params = "five";
+    s.fingerprint = 0x0123456789abcdefu;
+    s.ops = 6;
+    s.problem.n = 5;
+    s.problem.tensors = five;
+    s.problem.alignment = alignment;
+    return s;
+}
+
+static const struct arena_bounds five_bounds = {
+    .naive_bytes = 128, .lower_bound = 96, .largest = 64, .max_live = 2, .steps = 6};
+
+static int64_t add_run(struct arena_store *s, uint64_t seed)
+{
+    struct arena_run_info run = {"2026-12-02T16:00:00Z", "abc", "gcc", "cpu", "host",
+                                 "bench --test", seed};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_run(s, &run, &id), ARENA_OK, "%s", arena_store_error(s));
+    return id;
+}
+
+static int64_t add_five_result(struct arena_store *s, int64_t run, int64_t graph, int valid)
+{
+    struct arena_problem p = five_source(16).problem;
+    struct arena_plan plan = {.n = 5, .offsets = five_offsets, .arena = 96};
+    struct arena_metrics m = {.bounds = five_bounds, .arena = 96, .ratio_lb = 1.0,
+                              .saving = 0.25, .frag_peak = 0.0, .frag_mean = 0.125};
+    struct arena_result_info r = {.planner = "greedy-by-size", .valid = valid,
+                                  .error = valid ? NULL : "tensors 0 and 1 collide",
+                                  .metrics = valid ? &m : NULL, .plan_ns_median = 120.5,
+                                  .plan_ns_mean = 121.0, .plan_ns_stddev = NAN,
+                                  .iterations = 5000, .scratch_bytes = 640};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_result(s, run, graph, &r, &p, &plan, &id), ARENA_OK, "%s",
+                 arena_store_error(s));
+    return id;
+}
+
+Test(store, creates_schema_sql_in_an_empty_file)
+{
+    char path[160];
+    path_of(path, sizeof path, "a.sqlite");
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    arena_store_close(s);
+    sqlite3 *db = raw_open(path);
+    cr_expect_eq(raw_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
+    cr_expect_eq(raw_int(db, "PRAGMA application_id"), ARENA_STORE_APPLICATION_ID);
+    cr_expect_eq(raw_int(db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
+    expect_matches_schema_sql(db);
+    sqlite3_close(db);
+
+    /* Opening again changes nothing in the shape. */
+    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    arena_store_close(s);
+}
+
+Test(store, zero_byte_file_is_empty_and_gets_created)
+{
+    char path[160];
+    path_of(path, sizeof path, "a.sqlite");
+    FILE *f = fopen(path, "wb");
+    cr_assert(f);
+    fclose(f);
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    arena_store_close(s);
+    sqlite3 *db = raw_open(path);
+    expect_matches_schema_sql(db);
+    sqlite3_close(db);
+}
+
+/* Version 1 as it shipped: schema.sql without results.error and without
+ * placements, application_id set, user_version 1. */
+static const char v1_schema[] =
+    "PRAGMA application_id = 1095913026; PRAGMA user_version = 1;"
+    "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, git_rev TEXT NOT NULL,"
+    " compiler TEXT NOT NULL, cpu TEXT NOT NULL, host TEXT NOT NULL, command TEXT NOT NULL,"
+    " seed INTEGER NOT NULL);"
+    "CREATE TABLE graphs (id INTEGER PRIMARY KEY, spec TEXT NOT NULL, family TEXT NOT NULL,"
+    " params TEXT NOT NULL, fingerprint TEXT NOT NULL, alignment INTEGER NOT NULL,"
+    " ops INTEGER NOT NULL, tensors INTEGER NOT NULL, naive_bytes INTEGER NOT NULL,"
+    " lower_bound INTEGER NOT NULL, UNIQUE (spec, fingerprint, alignment));"
+    "CREATE TABLE results (id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " graph_id INTEGER NOT NULL REFERENCES graphs(id), planner TEXT NOT NULL,"
+    " arena_bytes INTEGER, ratio_lb REAL, saving REAL, frag_peak REAL, frag_mean REAL,"
+    " plan_ns_median REAL, plan_ns_mean REAL, plan_ns_stddev REAL, iterations INTEGER,"
+    " scratch_bytes INTEGER, valid INTEGER NOT NULL);"
+    "CREATE INDEX results_run ON results(run_id);"
+    "CREATE INDEX results_graph ON results(graph_id);"
+    "INSERT INTO runs VALUES (1, '2026-01-01T00:00:00Z', 'old', 'gcc', 'cpu', 'h', 'bench', 7);"
+    "INSERT INTO graphs VALUES (1, 'test:five', 'test', 'five', '0123456789abcdef', 16, 6, 5,"
+    " 128, 96);"
+    "INSERT INTO results VALUES (1, 1, 1, 'naive', 128, 1.333, 0.0, 0.25, 0.3, 10, 11, 1, 100,"
+    " 0, 1);";
+
+Test(store, migrates_version_1_keeping_rows)
+{
+    char path[160];
+    path_of(path, sizeof path, "a.sqlite");
+    sqlite3 *db = raw_open(path);
+    raw_exec(db, v1_schema);
+    sqlite3_close(db);
+
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    /* The old graph row is found again, not duplicated. */
+    struct arena_source src = five_source(16);
+    int64_t gid = 0;
+    cr_assert_eq(arena_store_add_graph(s, &src, &five_bounds, &gid), ARENA_OK);
+    cr_expect_eq(gid, 1);
+    int64_t rid = add_five_result(s, add_run(s, 1), gid, 1);
+    arena_store_close(s);
+
+    db = raw_open(path);
+    cr_expect_eq(raw_int(db, "PRAGMA user_version"), 2);
+    expect_matches_schema_sql(db);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM results WHERE id = 1 AND planner = 'naive'"
+                             " AND arena_bytes = 128 AND error IS NULL"),
+                 1);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM runs"), 2);
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM placements WHERE result_id = %lld",
+             (long long)rid);
+    cr_expect_eq(raw_int(db, sql), 5);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM placements WHERE result_id = 1"), 0);
+    sqlite3_close(db);
+}
+
+Test(store, rows_and_placements_read_back)
+{
+    char path[160];
+    path_of(path, sizeof path, "a.sqlite");
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    int64_t run = add_run(s, 42);
+    struct arena_source src = five_source(16);
+    int64_t g1 = 0, g2 = 0, g3 = 0;
+    cr_assert_eq(arena_store_add_graph(s, &src, &five_bounds, &g1), ARENA_OK);
+    cr_assert_eq(arena_store_add_graph(s, &src, &five_bounds, &g2), ARENA_OK);
+    cr_expect_eq(g1, g2, "same spec, fingerprint and alignment: one row");
+    src.problem.alignment = 8;
+    cr_assert_eq(arena_store_add_graph(s, &src, &five_bounds, &g3), ARENA_OK);
+    cr_expect_neq(g1, g3, "another alignment is another graph");
+    int64_t good = add_five_result(s, run, g1, 1);
+    int64_t bad = add_five_result(s, run, g1, 0);
+    arena_store_close(s);
+
+    sqlite3 *db = raw_open(path);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM graphs"), 2);
+    cr_expect_eq(raw_int(db, "SELECT seed FROM runs"), 42);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM graphs WHERE fingerprint ="
+                             " '0123456789abcdef' AND naive_bytes = 128 AND lower_bound = 96"
+                             " AND tensors = 5 AND ops = 6"),
+                 2);
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM results WHERE id = %lld AND arena_bytes = 96 AND valid = 1"
+             " AND ratio_lb = 1.0 AND plan_ns_median = 120.5 AND plan_ns_stddev IS NULL"
+             " AND iterations = 5000 AND scratch_bytes = 640 AND error IS NULL",
+             (long long)good);
+    cr_expect_eq(raw_int(db, sql), 1);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM results WHERE id = %lld AND arena_bytes IS NULL"
+             " AND valid = 0 AND error = 'tensors 0 and 1 collide'",
+             (long long)bad);
+    cr_expect_eq(raw_int(db, sql), 1);
+    /* Placements hold the problem and the plan exactly. */
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM placements WHERE result_id = %lld AND tensor = %zu"
+                 " AND size = %llu AND first = %u AND last = %u AND offset = %llu",
+                 (long long)good, i, (unsigned long long)five[i].size, five[i].first,
+                 five[i].last, (unsigned long long)five_offsets[i]);
+        cr_expect_eq(raw_int(db, sql), 1, "tensor %zu", i);
+    }
+    cr_expect_eq(raw_int(db, "SELECT max(offset + size) FROM placements"), 96);
+    sqlite3_close(db);
+}
+
+/* Two processes append to one new file at the same time (both may try to
+ * create it): every row of both arrives and the file stays intact. */
+Test(store, two_processes_write_one_file)
+{
+    char path[160];
+    path_of(path, sizeof path, "b.sqlite");
+    enum { PER_CHILD = 40 };
+    pid_t kids[2];
+    for (int k = 0; k < 2; k++) {
+        kids[k] = fork();
+        cr_assert(kids[k] >= 0);
+        if (kids[k] == 0) {
+            struct arena_store *s = NULL;
+            char err[300];
+            if (arena_store_open(path, &s, err, sizeof err) != ARENA_OK) {
+                fprintf(stderr, "child %d: %s\n", k, err);
+                _exit(3);
+            }
+            struct arena_run_info run = {"2026-12-02T16:00:00Z", "abc", "gcc", "cpu", "host",
+                                         "bench", (uint64_t)k};
+            int64_t rid = 0, gid = 0, id = 0;
+            struct arena_source src = five_source(16);
+            struct arena_problem p = src.problem;
+            struct arena_plan plan = {.n = 5, .offsets = five_offsets, .arena = 96};
+            struct arena_result_info r = {.planner = k ? "b" : "a", .valid = 1,
+                                          .plan_ns_median = NAN, .plan_ns_mean = NAN,
+                                          .plan_ns_stddev = NAN};
+            if (arena_store_add_run(s, &run, &rid) != ARENA_OK ||
+                arena_store_add_graph(s, &src, &five_bounds, &gid) != ARENA_OK)
+                _exit(4);
+            for (int i = 0; i < PER_CHILD; i++)
+                if (arena_store_add_result(s, rid, gid, &r, &p, &plan, &id) != ARENA_OK) {
+                    fprintf(stderr, "child %d: %s\n", k, arena_store_error(s));
+                    _exit(5);
+                }
+            arena_store_close(s);
+            _exit(0);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        int status = 0;
+        cr_assert_eq(waitpid(kids[k], &status, 0), kids[k]);
+        cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d status %d", k, status);
+    }
+    sqlite3 *db = raw_open(path);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM graphs"), 1);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM results WHERE planner = 'a'"), PER_CHILD);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM results WHERE planner = 'b'"), PER_CHILD);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM placements"), 2 * PER_CHILD * 5);
+    cr_expect_eq(raw_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE"
+                             " integrity_check = 'ok'"),
+                 1);
+    sqlite3_close(db);
+}
+
+/* Opening must refuse and leave every byte as it was, and add no files. */
+static void expect_refused(const char *path, const char *why)
+{
+    size_t before_len = 0, after_len = 0;
+    char *before = slurp(path, &before_len);
+    cr_assert(before);
+    struct arena_store *s = (struct arena_store *)1;
+    char err[300] = "";
+    cr_expect_eq(arena_store_open(path, &s, err, sizeof err), ARENA_EDB);
+    cr_expect_null(s);
+    cr_expect(strstr(err, why) != NULL, "'%s' does not say '%s'", err, why);
+    cr_expect(strstr(err, path) != NULL, "'%s' does not name the file", err);
+    char *after = slurp(path, &after_len);
+    cr_assert(after);
+    cr_expect_eq(before_len, after_len);
+    cr_expect(memcmp(before, after, before_len) == 0, "file changed");
+    free(before);
+    free(after);
+    char wal[200];
+    struct stat st;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    cr_expect_neq(stat(wal, &st), 0, "a -wal file appeared");
+}
+
+Test(store, refuses_another_applications_database)
+{
+    char path[160];
+    path_of(path, sizeof path, "c.sqlite");
+    sqlite3 *db = raw_open(path);
+    raw_exec(db, "CREATE TABLE runs (x); CREATE TABLE contacts (name TEXT);"
+                 "INSERT INTO contacts VALUES ('ada');");
+    sqlite3_close(db);
+    expect_refused(path, "not an arenabench database");
+
+    /* Tables of our names but another application_id. */
+    db = raw_open(path);
+    raw_exec(db, "PRAGMA application_id = 7; PRAGMA user_version = 2;");
+    sqlite3_close(db);
+    expect_refused(path, "not an arenabench database");
+}
+
+Test(store, refuses_a_newer_database)
+{
+    char path[160];
+    path_of(path, sizeof path, "c.sqlite");
+    sqlite3 *db = raw_open(path);
+    raw_exec(db, "PRAGMA application_id = 1095913026; PRAGMA user_version = 3;"
+                 "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at TEXT, extra BLOB);");
+    sqlite3_close(db);
+    expect_refused(path, "newer");
+}
+
+Test(store, refuses_a_file_that_is_not_sqlite)
+{
+    char path[160];
+    path_of(path, sizeof path, "c.sqlite");
+    FILE *f = fopen(path, "wb");
+    cr_assert(f);
+    for (int i = 0; i < 300; i++) fputs("graph,planner,tensors\n", f);
+    fclose(f);
+    expect_refused(path, "not a readable SQLite database");
+}
+
+/* A real arenabench database with one table page overwritten: the header
+ * still says SQLite, the quick check finds the damage. */
+Test(store, refuses_a_corrupt_database)
+{
+    char path[160];
+    path_of(path, sizeof path, "c.sqlite");
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    int64_t run = add_run(s, 1);
+    struct arena_source src = five_source(16);
+    int64_t gid = 0;
+    cr_assert_eq(arena_store_add_graph(s, &src, &five_bounds, &gid), ARENA_OK);
+    for (int i = 0; i < 200; i++) add_five_result(s, run, gid, 1);
+    arena_store_close(s);
+    /* Fold the WAL back and leave rollback mode so the file stands alone. */
+    sqlite3 *db = raw_open(path);
+    raw_exec(db, "PRAGMA journal_mode = DELETE");
+    int64_t pages = raw_int(db, "PRAGMA page_count");
+    int64_t page = raw_int(db, "PRAGMA page_size");
+    sqlite3_close(db);
+    cr_assert(pages > 4);
+    FILE *f = fopen(path, "r+b");
+    cr_assert(f);
+    cr_assert_eq(fseek(f, (long)(page * (pages / 2)), SEEK_SET), 0);
+    for (int64_t i = 0; i < page; i++) fputc(0xa5, f);
+    fclose(f);
+    expect_refused(path, "corrupt");
+}

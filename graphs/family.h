@@ -1,0 +1,88 @@
+/* family.h — how a family of graphs or problems plugs into the spec parser
+ * (spec.c) and the front door (source.c). One file per family exports one
+ * `const struct arena_family`; registry in spec.c. */
+#ifndef ARENA_FAMILY_H
+#define ARENA_FAMILY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graphs/graph.h"
+#include "graphs/source.h"
+
+enum arena_key_type {
+    ARENA_KEY_UINT,   /* decimal integer in [min, max] */
+    ARENA_KEY_REAL,   /* decimal number in [rmin, rmax] */
+    ARENA_KEY_CHOICE, /* one of choices[] */
+};
+
+#define ARENA_FAMILY_MAX_KEYS 12
+
+struct arena_family_key {
+    const char *name;
+    enum arena_key_type type;
+    const char *def; /* default as text; NULL for `seed` (the caller's seed) */
+    uint64_t min, max;
+    double rmin, rmax;
+    const char *const *choices; /* NULL-terminated, for ARENA_KEY_CHOICE */
+};
+
+/* A parsed value; which member is set follows the key's type. */
+struct arena_key_value {
+    uint64_t u;
+    double r;
+    size_t choice;
+};
+
+struct arena_family {
+    struct arena_family_info info;
+    const struct arena_family_key *keys;
+    size_t n_keys;
+    /* Exactly one of these two is set. Both get the values in key order and
+     * write one line into err on failure (a bad combination of values). */
+    int (*build_graph)(const struct arena_key_value *v, struct arena_graph *g, char *err,
+                       size_t errlen);
+    int (*build_problem)(const struct arena_key_value *v, uint64_t alignment,
+                         struct arena_problem *p, char *err, size_t errlen);
+};
+
+extern const struct arena_family arena_family_mobilenetv2;
+extern const struct arena_family arena_family_chain;
+extern const struct arena_family arena_family_residual;
+extern const struct arena_family arena_family_unet;
+extern const struct arena_family arena_family_transformer;
+extern const struct arena_family arena_family_random_dag;
+extern const struct arena_family arena_family_random_intervals;
+
+/* The family named name, or NULL. */
+const struct arena_family *arena_family_find(const char *name, size_t len);
+const struct arena_family *arena_family_get(size_t i);
+
+/* A parsed spec: the family, its values, the canonical params text. */
+struct arena_spec {
+    const struct arena_family *family;
+    struct arena_key_value values[ARENA_FAMILY_MAX_KEYS];
+    char params[512]; /* canonical "key=value,..." */
+};
+
+/* Parses "family[:key=value,...]"; missing keys take their defaults, the seed
+ * key the given seed. ARENA_ENOTFOUND for an unknown family or key (err lists
+ * the valid ones), ARENA_EINVAL for a bad value or a repeated key. */
+int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, char *err,
+                     size_t errlen);
+
+/* Builds the spec's problem; *ops receives the op count (0 for a problem
+ * family). *p is zeroed on error. */
+int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
+                     size_t *ops, char *err, size_t errlen);
+
+/* Builds the spec's graph (ARENA_EINVAL for a problem-only family). */
+int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *err, size_t errlen);
+
+/* Helpers for generators: names like "prefix17". */
+uint32_t arena_gen_tensor(struct arena_graph *g, const char *prefix, size_t i,
+                          enum arena_dtype dtype, uint32_t rank, const uint64_t *dims);
+void arena_gen_op(struct arena_graph *g, const char *prefix, size_t i, const char *kind,
+                  const uint32_t *in, size_t n_in, uint32_t out);
+
+#endif

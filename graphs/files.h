@@ -1,0 +1,56 @@
+/* files.h — problem and graph files.
+ *
+ * MiniMalloc CSV (Moffitt 2023): one buffer a line, `id,lower,upper,size`,
+ * lifetime half-open [lower, upper) over arbitrary non-negative integer
+ * times. An optional header line names the columns (any order; extra columns
+ * such as `offset` are ignored); without one the first four columns are
+ * id, lower, upper, size. ids are any text without commas, unique. Blank
+ * lines and lines starting with '#' are skipped; CRLF is accepted.
+ * On reading, times are compressed to dense steps: step k is the k-th
+ * smallest distinct `lower`, a record gets first = the step of its lower and
+ * last = the step of the largest lower <= upper - 1. Two records conflict
+ * after the compression exactly when their half-open intervals overlapped
+ * before (a conflict is decided by comparing one record's lower with the
+ * other's upper - 1, and the map keeps every such comparison). Written back,
+ * a record is `id,first,last+1,size` with id = its index.
+ *
+ * Graph text format (.graph / .txt), one statement a line, '#' starts a
+ * comment, tokens separated by blanks, CRLF accepted:
+ *     tensor NAME DTYPE SHAPE [input] [output]
+ *     op NAME KIND [INPUT...] -> [OUTPUT...]
+ * DTYPE is int8, int16, fp16 or fp32; SHAPE is dims joined by 'x' (at most
+ * 6), e.g. 1x112x112x32. A tensor is declared before an op names it; ops are
+ * listed in execution order. `input` marks a graph input (live from step 0),
+ * `output` a graph output (live to the last step).
+ *
+ * Every reader: errors are one line "PATH:LINE: FIELD: what is wrong", the
+ * result is zeroed on error (never a partial problem), lines longer than
+ * ARENA_FILE_LINE_MAX bytes are refused, memory grows only with the records
+ * read. */
+#ifndef ARENA_FILES_H
+#define ARENA_FILES_H
+
+#include <stdio.h>
+
+#include "graphs/graph.h"
+
+#define ARENA_FILE_LINE_MAX 65536
+
+/* name is used in messages only. */
+int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
+                          struct arena_problem *out, char *err, size_t errlen);
+int arena_csv_read(const char *path, uint64_t alignment, struct arena_problem *out, char *err,
+                   size_t errlen);
+/* Writes header and records; ARENA_EIO when writing fails. */
+int arena_csv_write_stream(FILE *f, const struct arena_problem *p);
+int arena_csv_write(const char *path, const struct arena_problem *p, char *err, size_t errlen);
+
+/* Reads a graph file into *g (freed and zeroed on error; the graph is not
+ * checked: arena_graph_problem() does that, and loaders name the line). */
+int arena_graph_file_read_stream(FILE *f, const char *name, struct arena_graph *g, char *err,
+                                 size_t errlen);
+/* Reads, checks and turns a graph file into a problem; *ops its op count. */
+int arena_graph_file_load(const char *path, uint64_t alignment, struct arena_problem *out,
+                          size_t *ops, char *err, size_t errlen);
+
+#endif

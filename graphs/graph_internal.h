@@ -1,0 +1,15 @@
+/* graph_internal.h — what graph.c shares with lifetimes.c and the loaders. */
+#ifndef ARENA_GRAPH_INTERNAL_H
+#define ARENA_GRAPH_INTERNAL_H
+
+#include "graphs/graph.h"
+
+#define ARENA_GRAPH_NONE UINT32_MAX
+
+/* Runs every check of arena_graph_check(); on success writer[t] holds the op
+ * that writes tensor t (ARENA_GRAPH_NONE for graph inputs) and pos[o] the
+ * step of op o. writer has n_tensors entries, pos n_ops. */
+int arena_graph_analyse(const struct arena_graph *g, uint32_t *writer, uint32_t *pos,
+                        struct arena_graph_fault *fault, char *err, size_t errlen);
+
+#endif

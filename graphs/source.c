@@ -1,0 +1,166 @@
+/* source.c — the front door (source.h): a spec or a file path -> problem. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "graphs/family.h"
+#include "graphs/files.h"
+#include "graphs/names.h"
+
+static void put_le(unsigned char *b, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* FNV-1a 64 over n (8 bytes), alignment (8), then per record size (8),
+ * first (4), last (4), all little-endian, so it is the same on every host. */
+uint64_t arena_problem_fingerprint(const struct arena_problem *p)
+{
+    unsigned char b[16];
+    uint64_t h = ARENA_FNV_OFFSET;
+    put_le(b, (uint64_t)p->n, 8);
+    put_le(b + 8, p->alignment, 8);
+    h = arena_fnv1a(h, b, 16);
+    for (size_t i = 0; i < p->n; i++) {
+        put_le(b, p->tensors[i].size, 8);
+        put_le(b + 8, p->tensors[i].first, 4);
+        put_le(b + 12, p->tensors[i].last, 4);
+        h = arena_fnv1a(h, b, 16);
+    }
+    return h;
+}
+
+void arena_source_free(struct arena_source *s)
+{
+    free(s->spec);
+    free(s->family);
+    free(s->params);
+    free((void *)s->problem.tensors);
+    memset(s, 0, sizeof *s);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static int is_path(const char *text)
+{
+    struct stat st;
+    return strchr(text, '/') || ends_with(text, ".csv") || ends_with(text, ".txt") ||
+           ends_with(text, ".graph") || (stat(text, &st) == 0 && S_ISREG(st.st_mode));
+}
+
+/* A file is a graph file when its first statement is `tensor` or `op`. */
+static int looks_like_graph(const char *path)
+{
+    if (ends_with(path, ".csv"))
+        return 0;
+    if (ends_with(path, ".graph") || ends_with(path, ".txt"))
+        return 1;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char buf[256];
+    int graph = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        char *s = buf;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '#' || *s == '\n' || *s == '\r' || *s == '\0')
+            continue;
+        graph = (strncmp(s, "tensor", 6) == 0 || strncmp(s, "op", 2) == 0) &&
+                (s[s[0] == 't' ? 6 : 2] == ' ' || s[s[0] == 't' ? 6 : 2] == '\t');
+        break;
+    }
+    fclose(f);
+    return graph;
+}
+
+static char *dup_str(const char *s)
+{
+    size_t len = strlen(s);
+    char *d = malloc(len + 1);
+    if (d)
+        memcpy(d, s, len + 1);
+    return d;
+}
+
+/* Keeps err one printable line whatever went into it. */
+static void one_line(char *err, size_t errlen)
+{
+    if (!err || !errlen)
+        return;
+    for (char *p = err; *p; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+            *p = '?';
+}
+
+int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
+                      struct arena_source *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (err && errlen)
+        err[0] = '\0';
+    if (alignment == 0 || (alignment & (alignment - 1))) {
+        if (err && errlen)
+            snprintf(err, errlen, "alignment %llu is not a power of two",
+                     (unsigned long long)alignment);
+        return ARENA_EINVAL;
+    }
+    struct arena_problem p;
+    size_t ops = 0;
+    const char *family;
+    char *spec = NULL, *params = NULL;
+    int rc;
+    if (is_path(text)) {
+        if (looks_like_graph(text)) {
+            family = "graph-file";
+            rc = arena_graph_file_load(text, alignment, &p, &ops, err, errlen);
+        } else {
+            family = "csv";
+            rc = arena_csv_read(text, alignment, &p, err, errlen);
+        }
+        if (!rc) {
+            spec = dup_str(text);
+            params = dup_str("");
+        }
+    } else {
+        struct arena_spec s;
+        rc = arena_spec_parse(text, seed, &s, err, errlen);
+        if (!rc)
+            rc = arena_spec_build(&s, alignment, &p, &ops, err, errlen);
+        if (!rc) {
+            family = s.family->info.name;
+            size_t len = strlen(family) + 1 + strlen(s.params) + 1;
+            spec = malloc(len);
+            if (spec)
+                snprintf(spec, len, "%s:%s", family, s.params);
+            params = dup_str(s.params);
+        }
+    }
+    if (rc) {
+        one_line(err, errlen);
+        return rc;
+    }
+    out->family = dup_str(family);
+    if (!spec || !params || !out->family) {
+        free(spec);
+        free(params);
+        free(out->family);
+        free((void *)p.tensors);
+        memset(out, 0, sizeof *out);
+        if (err && errlen)
+            snprintf(err, errlen, "out of memory loading '%s'", text);
+        return ARENA_ENOMEM;
+    }
+    out->spec = spec;
+    out->params = params;
+    out->ops = ops;
+    out->problem = p;
+    out->fingerprint = arena_problem_fingerprint(&p);
+    return ARENA_OK;
+}

@@ -1,0 +1,281 @@
+/* spec.c — the family registry and the one spec syntax for every family:
+ *
+ *     family[:key=value[,key=value...]]
+ *
+ * Keys may come in any order and each at most once; keys not given take the
+ * family's defaults (the `seed` key: the caller's seed). The canonical form
+ * lists every key in the family's order with its value normalised (integers
+ * in decimal, numbers in the shortest form that reads back exactly, choices
+ * by name), so two spellings of the same graph have one canonical text. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graphs/family.h"
+
+static const struct arena_family *const families[] = {
+    &arena_family_mobilenetv2, &arena_family_chain,      &arena_family_residual,
+    &arena_family_unet,        &arena_family_transformer, &arena_family_random_dag,
+    &arena_family_random_intervals,
+};
+#define N_FAMILIES (sizeof families / sizeof families[0])
+
+size_t arena_family_count(void)
+{
+    return N_FAMILIES;
+}
+
+const struct arena_family_info *arena_family_at(size_t i)
+{
+    return i < N_FAMILIES ? &families[i]->info : NULL;
+}
+
+const struct arena_family *arena_family_get(size_t i)
+{
+    return i < N_FAMILIES ? families[i] : NULL;
+}
+
+const struct arena_family *arena_family_find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < N_FAMILIES; i++)
+        if (strlen(families[i]->info.name) == len && memcmp(families[i]->info.name, name, len) == 0)
+            return families[i];
+    return NULL;
+}
+
+static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
+}
+
+/* Appends to buf (NUL-terminated, capacity cap); truncation is harmless. */
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    if (len + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+static void format_real(double r, char *buf, size_t cap)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, cap, "%.*g", prec, r);
+        if (strtod(buf, NULL) == r)
+            return;
+    }
+}
+
+static void format_value(const struct arena_family_key *k, const struct arena_key_value *v,
+                         char *buf, size_t cap)
+{
+    switch (k->type) {
+    case ARENA_KEY_UINT: snprintf(buf, cap, "%llu", (unsigned long long)v->u); break;
+    case ARENA_KEY_REAL: format_real(v->r, buf, cap); break;
+    case ARENA_KEY_CHOICE: snprintf(buf, cap, "%s", k->choices[v->choice]); break;
+    }
+}
+
+static int parse_value(const struct arena_family *f, const struct arena_family_key *k,
+                       const char *s, size_t len, struct arena_key_value *v, char *err,
+                       size_t errlen)
+{
+    char text[64];
+    if (len == 0)
+        return say(err, errlen, ARENA_EINVAL, "%s: key '%s' has an empty value", f->info.name,
+                   k->name);
+    if (len >= sizeof text)
+        return say(err, errlen, ARENA_EINVAL, "%s: key '%s': value too long", f->info.name,
+                   k->name);
+    memcpy(text, s, len);
+    text[len] = '\0';
+    if (k->type == ARENA_KEY_CHOICE) {
+        for (size_t i = 0; k->choices[i]; i++)
+            if (strcmp(k->choices[i], text) == 0) {
+                v->choice = i;
+                return ARENA_OK;
+            }
+        char list[256] = "";
+        for (size_t i = 0; k->choices[i]; i++)
+            append(list, sizeof list, "%s%s", i ? ", " : "", k->choices[i]);
+        return say(err, errlen, ARENA_EINVAL, "%s: key '%s': '%s' is not one of %s",
+                   f->info.name, k->name, text, list);
+    }
+    if (k->type == ARENA_KEY_UINT) {
+        for (size_t i = 0; i < len; i++)
+            if (text[i] < '0' || text[i] > '9')
+                return say(err, errlen, ARENA_EINVAL,
+                           "%s: key '%s': '%s' is not a non-negative integer", f->info.name,
+                           k->name, text);
+        errno = 0;
+        unsigned long long u = strtoull(text, NULL, 10);
+        if (errno == ERANGE || u < k->min || u > k->max)
+            return say(err, errlen, ARENA_EINVAL, "%s: key '%s': %s is outside %llu..%llu",
+                       f->info.name, k->name, text, (unsigned long long)k->min,
+                       (unsigned long long)k->max);
+        v->u = u;
+        return ARENA_OK;
+    }
+    char *end;
+    errno = 0;
+    double r = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(r) ||
+        !((text[0] >= '0' && text[0] <= '9') || text[0] == '.'))
+        return say(err, errlen, ARENA_EINVAL, "%s: key '%s': '%s' is not a number", f->info.name,
+                   k->name, text);
+    if (r < k->rmin || r > k->rmax) {
+        char lo[32], hi[32];
+        format_real(k->rmin, lo, sizeof lo);
+        format_real(k->rmax, hi, sizeof hi);
+        return say(err, errlen, ARENA_EINVAL, "%s: key '%s': %s is outside %s..%s", f->info.name,
+                   k->name, text, lo, hi);
+    }
+    v->r = r;
+    return ARENA_OK;
+}
+
+int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, char *err,
+                     size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (err && errlen)
+        err[0] = '\0';
+    const char *colon = strchr(text, ':');
+    size_t flen = colon ? (size_t)(colon - text) : strlen(text);
+    const struct arena_family *f = arena_family_find(text, flen);
+    if (!f) {
+        char list[256] = "";
+        for (size_t i = 0; i < N_FAMILIES; i++)
+            append(list, sizeof list, "%s%s", i ? ", " : "", families[i]->info.name);
+        return say(err, errlen, ARENA_ENOTFOUND, "unknown family '%.*s' (valid: %s)",
+                   (int)(flen > 64 ? 64 : flen), text, list);
+    }
+    int given[ARENA_FAMILY_MAX_KEYS] = {0};
+    struct arena_key_value v[ARENA_FAMILY_MAX_KEYS];
+    memset(v, 0, sizeof v);
+    const char *p = colon ? colon + 1 : text + flen;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (!eq)
+            return say(err, errlen, ARENA_EINVAL, "%s: '%.*s' is not key=value", f->info.name,
+                       (int)(len > 64 ? 64 : len), p);
+        size_t klen = (size_t)(eq - p);
+        size_t ki = 0;
+        while (ki < f->n_keys &&
+               !(strlen(f->keys[ki].name) == klen && memcmp(f->keys[ki].name, p, klen) == 0))
+            ki++;
+        if (ki == f->n_keys) {
+            char list[256] = "";
+            for (size_t i = 0; i < f->n_keys; i++)
+                append(list, sizeof list, "%s%s", i ? ", " : "", f->keys[i].name);
+            return say(err, errlen, ARENA_ENOTFOUND, "%s: unknown key '%.*s' (valid: %s)",
+                       f->info.name, (int)(klen > 64 ? 64 : klen), p, list);
+        }
+        if (given[ki])
+            return say(err, errlen, ARENA_EINVAL, "%s: key '%s' given twice", f->info.name,
+                       f->keys[ki].name);
+        int rc = parse_value(f, &f->keys[ki], eq + 1, len - klen - 1, &v[ki], err, errlen);
+        if (rc)
+            return rc;
+        given[ki] = 1;
+        p = end ? end + 1 : p + len;
+        if (end && !*p)
+            return say(err, errlen, ARENA_EINVAL, "%s: trailing ',' in spec", f->info.name);
+    }
+    for (size_t i = 0; i < f->n_keys; i++) {
+        if (given[i])
+            continue;
+        if (!f->keys[i].def) {
+            v[i].u = seed;
+            continue;
+        }
+        char dummy[8];
+        int rc = parse_value(f, &f->keys[i], f->keys[i].def, strlen(f->keys[i].def), &v[i],
+                             dummy, sizeof dummy);
+        if (rc)
+            return say(err, errlen, ARENA_EINVAL, "%s: bad default for key '%s'", f->info.name,
+                       f->keys[i].name);
+    }
+    out->family = f;
+    memcpy(out->values, v, sizeof v);
+    for (size_t i = 0; i < f->n_keys; i++) {
+        char val[64];
+        format_value(&f->keys[i], &v[i], val, sizeof val);
+        append(out->params, sizeof out->params, "%s%s=%s", i ? "," : "", f->keys[i].name, val);
+    }
+    return ARENA_OK;
+}
+
+int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *err, size_t errlen)
+{
+    arena_graph_init(g);
+    if (!s->family->build_graph)
+        return say(err, errlen, ARENA_EINVAL, "%s builds a problem, not a graph",
+                   s->family->info.name);
+    int rc = s->family->build_graph(s->values, g, err, errlen);
+    if (!rc && g->status)
+        rc = say(err, errlen, g->status, "%s: building the graph failed: %s",
+                 s->family->info.name, arena_strerror(g->status));
+    if (rc)
+        arena_graph_free(g);
+    return rc;
+}
+
+int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
+                     size_t *ops, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    *ops = 0;
+    if (s->family->build_problem) {
+        int rc = s->family->build_problem(s->values, alignment, p, err, errlen);
+        if (rc) {
+            free((void *)p->tensors);
+            memset(p, 0, sizeof *p);
+        }
+        return rc;
+    }
+    struct arena_graph g;
+    int rc = arena_spec_graph(s, &g, err, errlen);
+    if (rc)
+        return rc;
+    char why[256];
+    rc = arena_graph_problem(&g, alignment, p, NULL, why, sizeof why);
+    if (rc)
+        say(err, errlen, rc, "%s: %s", s->family->info.name, why);
+    else
+        *ops = g.n_ops;
+    arena_graph_free(&g);
+    return rc;
+}
+
+uint32_t arena_gen_tensor(struct arena_graph *g, const char *prefix, size_t i,
+                          enum arena_dtype dtype, uint32_t rank, const uint64_t *dims)
+{
+    char name[64];
+    uint32_t id = 0;
+    snprintf(name, sizeof name, "%s%zu", prefix, i);
+    arena_graph_tensor_add(g, name, dtype, rank, dims, &id);
+    return id;
+}
+
+void arena_gen_op(struct arena_graph *g, const char *prefix, size_t i, const char *kind,
+                  const uint32_t *in, size_t n_in, uint32_t out)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s%zu", prefix, i);
+    arena_graph_op_add(g, name, kind, in, n_in, &out, 1);
+}

@@ -1,0 +1,466 @@
+/* test_planners.c — the registry, known answers worked out by hand, edge
+ * cases and seeded random properties for every registered planner. Every plan
+ * is checked by the independent validator. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planners/planner.h"
+#include "planners/problem.h"
+#include "tests/known_answers.h"
+#include "tests/random_problems.h"
+
+/* Plans p with pl into off, scratch pre-filled with `junk` so that a planner
+ * that reads scratch it never wrote gives itself away. */
+static int run(const struct arena_planner *pl, const struct arena_problem *p, uint64_t *off,
+               struct arena_plan *plan, unsigned char junk)
+{
+    size_t bytes = 0;
+    int rc = arena_planner_scratch(pl, p, &bytes);
+    if (rc != ARENA_OK)
+        return rc;
+    void *scratch = malloc(bytes ? bytes : 1);
+    cr_assert(scratch != NULL);
+    memset(scratch, junk, bytes);
+    plan->n = p->n;
+    plan->offsets = off;
+    plan->arena = 12345;
+    plan->buffers = 777;
+    rc = arena_planner_run(pl, p, scratch, bytes, plan);
+    free(scratch);
+    return rc;
+}
+
+static void expect_valid(const struct arena_problem *p, const struct arena_plan *plan,
+                         const char *who)
+{
+    struct arena_collision why;
+    int rc = arena_plan_validate(p, plan, &why);
+    if (rc != ARENA_OK) {
+        char buf[320] = "";
+        if (rc == ARENA_ECONFLICT)
+            arena_collision_describe(p, plan, &why, buf, sizeof buf);
+        cr_assert_fail("%s: invalid plan: %s %s", who, arena_strerror(rc), buf);
+    }
+}
+
+static const struct arena_planner *must_find(const char *name)
+{
+    const struct arena_planner *pl = arena_planner_find(name);
+    cr_assert(pl != NULL, "planner %s is not registered", name);
+    return pl;
+}
+
+/* Runs a named planner on a known problem and compares with the hand answer. */
+static void expect_plan(const char *name, const struct arena_tensor *t, size_t n,
+                        uint64_t alignment, const uint64_t *want_off, uint64_t want_arena,
+                        uint32_t want_buffers)
+{
+    const struct arena_planner *pl = must_find(name);
+    struct arena_problem p = {.n = n, .tensors = t, .alignment = alignment};
+    uint64_t off[16];
+    struct arena_plan plan;
+    cr_assert_eq(run(pl, &p, off, &plan, 0xA5), ARENA_OK);
+    expect_valid(&p, &plan, name);
+    cr_expect_eq(plan.arena, want_arena, "%s: arena %llu, expected %llu", name,
+                 (unsigned long long)plan.arena, (unsigned long long)want_arena);
+    cr_expect_eq(plan.buffers, want_buffers, "%s: buffers %u, expected %u", name,
+                 plan.buffers, want_buffers);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_eq(off[i], want_off[i], "%s: tensor %zu at %llu, expected %llu", name, i,
+                     (unsigned long long)off[i], (unsigned long long)want_off[i]);
+}
+
+/* ---- registry ---------------------------------------------------------- */
+
+Test(planners, registry_order_and_lookup)
+{
+    /* The fixed order of tables and charts; planners still to land may be
+     * missing, but those present keep this order. */
+    static const char *const order[] = {"naive",
+                                        "ping-pong",
+                                        "greedy-by-size",
+                                        "greedy-by-size-firstfit",
+                                        "greedy-by-breadth",
+                                        "interval-graph-coloring"};
+    size_t n = arena_planner_count(), at = 0;
+    cr_assert_geq(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        const struct arena_planner *pl = arena_planner_at(i);
+        cr_assert(pl && pl->name && pl->summary && pl->plan);
+        while (at < 6 && strcmp(order[at], pl->name) != 0)
+            at++;
+        cr_assert_lt(at, 6, "planner %s is unknown or out of order", pl->name);
+        cr_expect_eq(arena_planner_find(pl->name), pl);
+    }
+    cr_expect_null(arena_planner_at(n));
+    cr_expect_null(arena_planner_find("no-such-planner"));
+    cr_expect_null(arena_planner_find(NULL));
+    must_find("naive");
+    must_find("ping-pong");
+    must_find("interval-graph-coloring");
+}
+
+Test(planners, run_refuses_bad_input)
+{
+    const struct arena_planner *pl = must_find("ping-pong");
+    const struct arena_tensor bad[] = {{16, 3, 1}};
+    const struct arena_tensor ok[] = {{16, 0, 1}, {16, 1, 2}};
+    uint64_t off[2];
+    struct arena_problem p = {.n = 1, .tensors = bad, .alignment = 16};
+    struct arena_plan plan = {.n = 1, .offsets = off};
+    cr_expect_eq(arena_planner_run(pl, &p, NULL, 0, &plan), ARENA_EINVAL);
+    p.tensors = ok;
+    p.n = 2;
+    cr_expect_eq(arena_planner_run(pl, &p, NULL, 0, &plan), ARENA_EINVAL, "plan.n != p.n");
+    plan.n = 2;
+    size_t bytes;
+    cr_assert_eq(arena_planner_scratch(pl, &p, &bytes), ARENA_OK);
+    cr_assert_gt(bytes, 0);
+    unsigned char *scratch = malloc(bytes);
+    cr_expect_eq(arena_planner_run(pl, &p, scratch, bytes - 1, &plan), ARENA_ENOMEM);
+    cr_expect_eq(arena_planner_run(pl, &p, NULL, bytes, &plan), ARENA_ENOMEM);
+    cr_expect_eq(arena_planner_run(pl, &p, scratch, bytes, &plan), ARENA_OK);
+    free(scratch);
+}
+
+Test(planners, scratch_bytes_per_tensor)
+{
+    /* The figures the README states: naive none, ping-pong 16 bytes per
+     * tensor, interval-graph-coloring 32. */
+    struct arena_tensor t[10] = {{0}};
+    struct arena_problem p = {.n = 10, .tensors = t, .alignment = 16};
+    size_t bytes;
+    cr_assert_eq(arena_planner_scratch(must_find("naive"), &p, &bytes), ARENA_OK);
+    cr_expect_eq(bytes, 0);
+    cr_assert_eq(arena_planner_scratch(must_find("ping-pong"), &p, &bytes), ARENA_OK);
+    cr_expect_eq(bytes, 160);
+    cr_assert_eq(arena_planner_scratch(must_find("interval-graph-coloring"), &p, &bytes),
+                 ARENA_OK);
+    cr_expect_eq(bytes, 320);
+}
+
+/* ---- known answers: naive ---------------------------------------------- */
+
+Test(planners, naive_known_answers)
+{
+    /* Offsets are running sums in id order; arena = Σ size. */
+    const uint64_t chain[] = {0, 16, 24, 88, 120}; /* 16, 8, 64, 32, 8: 128 */
+    expect_plan("naive", ka_chain, 5, 8, chain, 128, 0);
+    const uint64_t nine[] = {0, 32, 64, 72, 88, 96, 160, 168, 176}; /* + 16 = 192 */
+    expect_plan("naive", ka_nine, 9, 8, nine, 192, 0);
+    const uint64_t founding[] = {0, 120 * K1, 240 * K1, 320 * K1}; /* + 20K = 340K */
+    expect_plan("naive", ka_founding, 4, 16, founding, 340 * K1, 0);
+    const uint64_t ff[] = {0, 10, 30, 60, 100}; /* + 50 = 150 */
+    expect_plan("naive", ka_firstfit, 5, 2, ff, 150, 0);
+}
+
+/* ---- known answers: ping-pong -------------------------------------------
+ * Worked by hand: tensors by first (ties id) take the lowest slot whose
+ * occupant's last < their first; K slots of M = largest size; the slot of
+ * the lowest-id largest tensor is laid out on top (offset (K-1)·M) and the
+ * last slot takes its place. */
+
+Test(planners, ping_pong_founding_document)
+{
+    /* T0 s0; T1 s1 (T0 lives at 1); T2 s0 (T0 ended at 1 < 2); T3: s0 holds
+     * T2 to step 3, s1's T1 ended at 2 < 3: s1. K = 2, M = 120K. T0 (first
+     * largest) is in s0: s0 goes on top (120K), s1 to 0. Arena 240K. */
+    const uint64_t off[] = {120 * K1, 0, 120 * K1, 0};
+    expect_plan("ping-pong", ka_founding, 4, 16, off, 240 * K1, 2);
+}
+
+Test(planners, ping_pong_chain)
+{
+    /* T0 s0, T1 s1, T2 s0, T3 s1, T4 s0; K = 2, M = 64 (T2, in s0): s0 on
+     * top at 64, s1 at 0. Arena 2 × 64 = 128. */
+    const uint64_t off[] = {64, 0, 64, 0, 64};
+    expect_plan("ping-pong", ka_chain, 5, 8, off, 128, 2);
+}
+
+Test(planners, ping_pong_firstfit_case)
+{
+    /* Order by first, ties id: T0, T4 (both 0), T1, T2, T3. T0 s0, T4 s1, T1:
+     * s0 and s1 live at 1: s2. T2 [2,3]: s0 (T0 ended 1). T3 [3,4]: s0 busy
+     * (T2 to 3), s1's T4 ended 1: s1. K = 3, M = 50 = T4 in s1: s1 on top
+     * (100), s2 takes position 1 (50), s0 stays 0. Arena 150. */
+    const uint64_t off[] = {0, 50, 0, 100, 100};
+    expect_plan("ping-pong", ka_firstfit, 5, 2, off, 150, 3);
+}
+
+Test(planners, ping_pong_three_and_descending)
+{
+    /* three: T0 s0, T2 (first 1) s1, T1 (first 2) s0; M = 100 (T0, s0):
+     * s0 on top. Offsets T0 100, T1 100, T2 0; arena 200. */
+    const uint64_t three[] = {100, 100, 0};
+    expect_plan("ping-pong", ka_three, 3, 2, three, 200, 2);
+    /* descending: T0 s0, T1 s1, T2 s0; M = 100 (T0, s0): 100, 0, 100; 200. */
+    const uint64_t desc[] = {100, 0, 100};
+    expect_plan("ping-pong", ka_descending, 3, 4, desc, 200, 2);
+}
+
+Test(planners, ping_pong_six)
+{
+    /* By first: T1 (1), T5 (2), T0, T3, T4 (3), T2 (4). T1 s0 [1,3]; T5 [2,2]
+     * s1; T0 [3,4]: s0 busy, s1's T5 ended 2: s1; T3 [3,3]: s2; T4 [3,4]: s3;
+     * T2 [4,6]: s0 (T1 ended 3). K = 4, M = 90 (T5, s1): s1 on top (270),
+     * s3 to position 1 (90), s2 at 180, s0 at 0. Arena 360. */
+    const uint64_t off[] = {270, 0, 0, 180, 90, 270};
+    expect_plan("ping-pong", ka_six, 6, 2, off, 360, 4);
+}
+
+Test(planners, ping_pong_nine)
+{
+    /* By first = id order. T0 s0 [0,1]; T1 s1 [1,4]; T2 [2,5] s0 (T0 ended 1);
+     * T3 [3,5] s2; T4 [4,5] s3 (s0..s2 live at 4); T5 [5,7]: s1's T1 ended 4:
+     * s1; T6 [6,8]: s0 (T2 ended 5); T7 [7,8]: s2 (T3 ended 5); T8 [8,9]: s1
+     * and s3 are free (T5 ended 7, T4 5) but s0 (T6) and s2 (T7) are not:
+     * lowest free is s1. K = 4, M = 64 (T5, s1): s1 on top (192), s3 to 64,
+     * s2 at 128, s0 at 0. Arena 256. */
+    const uint64_t off[] = {0, 192, 0, 128, 64, 192, 0, 128, 192};
+    expect_plan("ping-pong", ka_nine, 9, 8, off, 256, 4);
+}
+
+/* ---- known answers: interval-graph-coloring -------------------------------
+ * Worked by hand: tensors largest first (ties first, then id); each takes the
+ * non-conflicting colour with the smallest buffer (lowest colour on ties), or
+ * opens a new one; buffers laid out in colour order. */
+
+Test(planners, coloring_founding_document)
+{
+    /* T0 c0 (120K); T1 meets T0 at step 1: c1 (120K); T2 [2,3]: c0 free (T0
+     * ended 1), c1 holds T1 to 2: c0; T3 [3,4]: c0 holds T2 to 3, c1 free:
+     * c1. Arena 240K, 2 colours. */
+    const uint64_t off[] = {0, 120 * K1, 0, 120 * K1};
+    expect_plan("interval-graph-coloring", ka_founding, 4, 16, off, 240 * K1, 2);
+}
+
+Test(planners, coloring_chain)
+{
+    /* Order T2 (64), T3 (32), T0 (16), T1 (8, first 1), T4 (8, first 4).
+     * T2 c0 [64]; T3 [3,4] meets T2: c1 [32]; T0 [0,1]: c0 and c1 free,
+     * smallest is c1; T1 [1,2]: c0 has T2 [2,3], c1 has T0 [0,1]: new c2 [8];
+     * T4 [4,5]: c0 free (64), c1 has T3 [3,4], c2 free (8): c2.
+     * Buffers 64 + 32 + 8: bases 0, 64, 96; arena 104. */
+    const uint64_t off[] = {64, 96, 0, 64, 96};
+    expect_plan("interval-graph-coloring", ka_chain, 5, 8, off, 104, 3);
+}
+
+Test(planners, coloring_nine)
+{
+    /* Order T5 64, T0 32, T1 32, T3 16, T8 16, T2 8, T4 8, T6 8, T7 8.
+     * T5 [5,7] c0 (64). T0 [0,1] c0 (no conflict). T1 [1,4] meets T0: c1 (32).
+     * T3 [3,5] meets T5 and T1: c2 (16). T8 [8,9]: c0, c1, c2 all free,
+     * smallest c2. T2 [2,5] meets T5, T1, T3: c3 (8). T4 [4,5] meets T5, T1,
+     * T3, T2: c4 (8). T6 [6,8]: c0 has T5, c2 has T8; c1, c3, c4 free;
+     * smallest 8: c3 and c4 tie, lowest is c3. T7 [7,8]: c0 T5, c2 T8, c3 T6;
+     * c1 (32) and c4 (8) free: c4. Buffers 64, 32, 16, 8, 8: bases 0, 64, 96,
+     * 112, 120; arena 128 (best shared-object plans reach 112). */
+    const uint64_t off[] = {0, 64, 112, 96, 120, 0, 112, 120, 96};
+    expect_plan("interval-graph-coloring", ka_nine, 9, 8, off, 128, 5);
+}
+
+Test(planners, coloring_firstfit_case)
+{
+    /* Order T4 50, T3 40, T2 30, T1 20, T0 10. T4 [0,1] c0; T3 [3,4] c0;
+     * T2 [2,3] meets T3: c1 (30); T1 [1,2] meets T4 and T2: c2 (20);
+     * T0 [0,1]: c0 has T4, c2 has T1, c1 free: c1. Bases 0, 50, 80: arena 100. */
+    const uint64_t off[] = {50, 80, 50, 0, 0};
+    expect_plan("interval-graph-coloring", ka_firstfit, 5, 2, off, 100, 3);
+}
+
+Test(planners, coloring_three_descending_six)
+{
+    /* three: T0 c0; T1 [2,3] c0; T2 [1,2] meets both: c1 (20). Arena 120 = lb. */
+    const uint64_t three[] = {0, 0, 100};
+    expect_plan("interval-graph-coloring", ka_three, 3, 2, three, 120, 2);
+    /* descending: T0 c0; T1 meets T0: c1 (80); T2 [2,3]: c0 free: c0. 180 = lb. */
+    const uint64_t desc[] = {0, 100, 0};
+    expect_plan("interval-graph-coloring", ka_descending, 3, 4, desc, 180, 2);
+    /* six: order T5 90, T2 50, T1 30, T0 20 (first 3, id 0), T3 20, T4 10.
+     * T5 [2,2] c0; T2 [4,6] c0; T1 [1,3] meets T5: c1 (30); T0 [3,4] meets
+     * T2 and T1: c2 (20); T3 [3,3]: c0 free (T5 ended 2, T2 starts 4), c1 and
+     * c2 not: c0; T4 [3,4] meets T3, T1, T0: c3 (10). Bases 0, 90, 120, 140:
+     * arena 150. */
+    const uint64_t six[] = {120, 90, 0, 0, 140, 0};
+    expect_plan("interval-graph-coloring", ka_six, 6, 2, six, 150, 4);
+}
+
+/* ---- every registered planner: edge cases and properties ----------------- */
+
+ParameterizedTestParameters(planners, edge_cases)
+{
+    size_t n = arena_planner_count();
+    size_t *idx = cr_malloc(n * sizeof *idx);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    return cr_make_param_array(size_t, idx, n);
+}
+
+ParameterizedTest(size_t *index, planners, edge_cases)
+{
+    const struct arena_planner *pl = arena_planner_at(*index);
+    uint64_t off[16];
+    struct arena_plan plan;
+
+    /* Empty problem: arena 0. */
+    struct arena_problem empty = {.n = 0, .tensors = NULL, .alignment = 16};
+    cr_assert_eq(run(pl, &empty, NULL, &plan, 0), ARENA_OK, "%s", pl->name);
+    cr_expect_eq(plan.arena, 0, "%s", pl->name);
+    expect_valid(&empty, &plan, pl->name);
+
+    /* One tensor: at 0, arena = its size. */
+    const struct arena_tensor one[] = {{48, 2, 7}};
+    struct arena_problem p1 = {.n = 1, .tensors = one, .alignment = 16};
+    cr_assert_eq(run(pl, &p1, off, &plan, 0), ARENA_OK, "%s", pl->name);
+    expect_valid(&p1, &plan, pl->name);
+    cr_expect_eq(off[0], 0, "%s", pl->name);
+    cr_expect_eq(plan.arena, 48, "%s", pl->name);
+
+    /* All live at once: every pair conflicts, so no byte is shared and any
+     * valid plan's arena is at least, and for these planners exactly, Σ size. */
+    const struct arena_tensor all[] = {{16, 0, 9}, {64, 0, 9}, {32, 0, 9}, {64, 0, 9},
+                                       {16, 0, 9}, {48, 0, 9}};
+    struct arena_problem pa = {.n = 6, .tensors = all, .alignment = 16};
+    cr_assert_eq(run(pl, &pa, off, &plan, 0xff), ARENA_OK, "%s", pl->name);
+    expect_valid(&pa, &plan, pl->name);
+    if (strcmp(pl->name, "ping-pong") == 0)
+        cr_expect_eq(plan.arena, 6 * 64, "ping-pong: 6 slots of 64");
+    else
+        cr_expect_eq(plan.arena, 240, "%s: arena %llu", pl->name,
+                     (unsigned long long)plan.arena);
+
+    /* Only zero-size tensors: nothing to place, arena 0. */
+    const struct arena_tensor zero[] = {{0, 0, 3}, {0, 1, 2}, {0, 2, 5}};
+    struct arena_problem pz = {.n = 3, .tensors = zero, .alignment = 16};
+    cr_assert_eq(run(pl, &pz, off, &plan, 0x11), ARENA_OK, "%s", pl->name);
+    expect_valid(&pz, &plan, pl->name);
+    cr_expect_eq(plan.arena, 0, "%s", pl->name);
+
+    /* Sizes at the 2^62 limit: three fit in 64 bits (all live: 3·2^62). */
+    const uint64_t max = (uint64_t)1 << 62;
+    const struct arena_tensor big[] = {{max, 0, 2}, {max, 1, 3}, {max, 2, 4}};
+    struct arena_problem pb = {.n = 3, .tensors = big, .alignment = 16};
+    cr_assert_eq(run(pl, &pb, off, &plan, 0x22), ARENA_OK, "%s", pl->name);
+    expect_valid(&pb, &plan, pl->name);
+    cr_expect_eq(plan.arena, 3 * max, "%s", pl->name);
+
+    /* A bad problem is refused with its code, whatever the planner. */
+    const struct arena_tensor backwards[] = {{16, 5, 4}};
+    struct arena_problem pbad = {.n = 1, .tensors = backwards, .alignment = 16};
+    cr_expect_eq(run(pl, &pbad, off, &plan, 0), ARENA_EINVAL, "%s", pl->name);
+    pbad.tensors = one;
+    pbad.alignment = 24;
+    cr_expect_eq(run(pl, &pbad, off, &plan, 0), ARENA_EINVAL, "%s", pl->name);
+}
+
+/* The coloring identity, read back from the plan alone: tensors of one colour
+ * share its base, the base holds a tensor as large as the buffer, and bases
+ * follow one another; returns the number of buffers with bytes. */
+static uint32_t check_colour_layout(const struct arena_problem *p, const struct arena_plan *plan,
+                                    uint32_t *by_off)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->tensors[i].size > 0)
+            by_off[m++] = (uint32_t)i;
+    /* Insertion sort by offset: n is small where this runs. */
+    for (size_t i = 1; i < m; i++) {
+        uint32_t x = by_off[i];
+        size_t j = i;
+        for (; j > 0 && plan->offsets[by_off[j - 1]] > plan->offsets[x]; j--)
+            by_off[j] = by_off[j - 1];
+        by_off[j] = x;
+    }
+    uint64_t base = 0;
+    uint32_t colours = 0;
+    for (size_t i = 0; i < m;) {
+        uint64_t o = plan->offsets[by_off[i]], buf = 0;
+        cr_assert_eq(o, base, "colour %u starts at %llu, not at %llu", colours,
+                     (unsigned long long)o, (unsigned long long)base);
+        for (; i < m && plan->offsets[by_off[i]] == o; i++)
+            if (p->tensors[by_off[i]].size > buf)
+                buf = p->tensors[by_off[i]].size;
+        base += buf;
+        colours++;
+    }
+    cr_assert_eq(plan->arena, base, "arena %llu is not the sum of buffers %llu",
+                 (unsigned long long)plan->arena, (unsigned long long)base);
+    return colours;
+}
+
+ParameterizedTestParameters(planners, random_properties)
+{
+    size_t n = arena_planner_count();
+    size_t *idx = cr_malloc(n * sizeof *idx);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    return cr_make_param_array(size_t, idx, n);
+}
+
+/* At least 10,000 seeded problems per planner: most with n <= 64, one in 40
+ * with n from 65 to 2,000, every shape, alignments 1 to 64. */
+ParameterizedTest(size_t *index, planners, random_properties)
+{
+    enum { PROBLEMS = 10000, MAXN = 2000 };
+    const struct arena_planner *pl = arena_planner_at(*index);
+    int is_naive = strcmp(pl->name, "naive") == 0;
+    int is_ping_pong = strcmp(pl->name, "ping-pong") == 0;
+    int is_coloring = strcmp(pl->name, "interval-graph-coloring") == 0;
+    static const uint64_t alignments[] = {16, 1, 8, 64};
+    struct arena_tensor *t = malloc(MAXN * sizeof *t);
+    uint64_t *off = malloc(MAXN * sizeof *off), *again = malloc(MAXN * sizeof *again);
+    uint32_t *work = malloc(MAXN * sizeof *work);
+    cr_assert(t && off && again && work);
+    size_t big = 0;
+    for (uint64_t k = 0; k < PROBLEMS; k++) {
+        struct rp_rng r;
+        rp_seed(&r, k * 1000003 + 17);
+        size_t n = k % 40 == 39 ? 65 + (size_t)rp_below(&r, MAXN - 64)
+                                : 1 + (size_t)rp_below(&r, 64);
+        big += n > 64;
+        enum rp_shape shape = (enum rp_shape)(k % RP_SHAPES);
+        uint64_t alignment = alignments[k % 4];
+        rp_problem(k, n, shape, alignment, t);
+        struct arena_problem p = {.n = n, .tensors = t, .alignment = alignment};
+        struct arena_bounds b;
+        cr_assert_eq(arena_problem_bounds(&p, &b), ARENA_OK);
+        struct arena_plan plan, plan2;
+        int rc = run(pl, &p, off, &plan, 0x00);
+        cr_assert_eq(rc, ARENA_OK, "%s problem %llu (%s, n %zu): %s", pl->name,
+                     (unsigned long long)k, rp_shape_name(shape), n, arena_strerror(rc));
+        char who[96];
+        snprintf(who, sizeof who, "%s problem %llu (%s, n %zu)", pl->name,
+                 (unsigned long long)k, rp_shape_name(shape), n);
+        expect_valid(&p, &plan, who);
+        cr_assert_geq(plan.arena, b.lower_bound, "%s: arena below the lower bound", who);
+        if (is_ping_pong) {
+            /* K × M can exceed Σ size (one large tensor, many small ones). */
+            cr_assert_eq(plan.buffers, b.max_live, "%s: K %u, max live %u", who, plan.buffers,
+                         b.max_live);
+            cr_assert_eq(plan.arena, (uint64_t)b.max_live * b.largest, "%s: arena != K × M",
+                         who);
+        } else {
+            cr_assert_leq(plan.arena, b.naive_bytes, "%s: arena above naive", who);
+        }
+        if (is_naive)
+            cr_assert_eq(plan.arena, b.naive_bytes, "%s", who);
+        if (is_coloring) {
+            uint32_t with_bytes = check_colour_layout(&p, &plan, work);
+            cr_assert_leq(with_bytes, plan.buffers, "%s", who);
+            cr_assert_geq(plan.buffers, b.max_live, "%s: fewer colours than the clique", who);
+        }
+        /* Same problem, different scratch contents: the same plan. */
+        cr_assert_eq(run(pl, &p, again, &plan2, 0xA5), ARENA_OK);
+        cr_assert_eq(plan2.arena, plan.arena, "%s: not deterministic", who);
+        cr_assert_eq(plan2.buffers, plan.buffers, "%s: not deterministic", who);
+        cr_assert_arr_eq(again, off, n * sizeof *off, "%s: offsets not deterministic", who);
+    }
+    cr_expect_geq(big, 200, "large problems: %zu", big);
+    free(t);
+    free(off);
+    free(again);
+    free(work);
+}

@@ -7,6 +7,9 @@
 static const struct arena_planner *const registry[] = {
     &arena_planner_naive,
     &arena_planner_ping_pong,
+    &arena_planner_greedy_size,
+    &arena_planner_greedy_size_firstfit,
+    &arena_planner_greedy_breadth,
     &arena_planner_coloring,
 };
 

@@ -1,0 +1,109 @@
+/* greedy_common.h — what greedy-by-size, greedy-by-size-firstfit and
+ * greedy-by-breadth share (internal to planners/, not part of the API).
+ *
+ * All lifetimes are known before planning starts, so the tensors go once into
+ * a static interval index over steps; placing a tensor then looks at the
+ * tensors whose lifetime meets its own and never scans the others:
+ *
+ *   - rank: tensors renumbered by (first, id), so the tensors that start
+ *     inside a lifetime are one run of consecutive ranks;
+ *   - a centred interval tree (implicit balanced tree over the distinct
+ *     `first` values; a tensor sits at the highest node whose step lies in
+ *     its lifetime, once sorted by first ascending and once by last
+ *     descending), so "which tensors are live at step s" costs
+ *     O(log S + answer).
+ *
+ * A tensor [f, l] conflicts exactly with the tensors live at f plus those that
+ * start in (f, l]. The placed ones among them are sorted by offset and walked
+ * once (arena_greedy_place): O(log S + c + m log m) for c conflicting tensors
+ * of which m are placed. Building the index is O(n) radix passes plus
+ * O(n log S).
+ *
+ * Zero-size tensors get offset 0 and never constrain another tensor. */
+#ifndef ARENA_GREEDY_COMMON_H
+#define ARENA_GREEDY_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "planners/problem.h"
+
+/* Offset of a tensor that is not placed yet (no real offset reaches it: an
+ * offset stays below the sum of all sizes, which fits in 64 bits). */
+#define ARENA_GREEDY_UNPLACED UINT64_MAX
+
+enum arena_greedy_fit {
+    ARENA_GREEDY_BEST_FIT,  /* smallest gap that fits, lowest on ties */
+    ARENA_GREEDY_FIRST_FIT, /* lowest gap that fits */
+};
+
+/* One tensor, by rank. off is ARENA_GREEDY_UNPLACED until placed (zero-size
+ * tensors stay so and get offset 0 in arena_greedy_finish). */
+struct arena_greedy_rec {
+    uint64_t size;
+    uint64_t off;
+    uint32_t first;
+    uint32_t last;
+};
+
+/* A byte range [off, end) of a placed tensor, or any (key, value) pair. */
+struct arena_greedy_span {
+    uint64_t off;
+    uint64_t end;
+};
+
+/* The working state; every array points into the caller's scratch. */
+struct arena_greedy {
+    size_t n;                     /* tensors */
+    size_t steps;                 /* distinct `first` values */
+    struct arena_greedy_rec *rec; /* n, by rank = (first, id) order */
+    uint32_t *id;                 /* n: tensor id of each rank */
+    uint32_t *order;              /* n: ranks by size desc, then rank (= first, id) */
+    uint32_t *step;               /* steps: distinct `first` values, ascending */
+    uint32_t *node_start;         /* steps + 1: tree node u owns by_first/by_last
+                                     entries [node_start[u], node_start[u+1]) */
+    uint32_t *by_first;           /* n: per node, ranks by first ascending */
+    uint32_t *by_last;            /* n: per node, ranks by last descending */
+    uint32_t *cand;               /* n: ranks found by a query */
+    struct arena_greedy_span *span;     /* n: placed conflicting byte ranges */
+    struct arena_greedy_span *span_tmp; /* n: merge buffer; also the radix
+                                           buffers while the index is built */
+    uint64_t arena;               /* max end placed so far */
+};
+
+/* Scratch bytes arena_greedy_init needs for n tensors: 84 per tensor plus
+ * 4, rounded up to 16. ARENA_EOVERFLOW when n does not fit the 32-bit ranks
+ * or the byte count does not fit size_t. */
+int arena_greedy_scratch(size_t n, size_t *bytes);
+
+/* Builds the index for p (which has passed arena_problem_check) in scratch.
+ * ARENA_ENOMEM when scratch_size is below arena_greedy_scratch(p->n);
+ * ARENA_EOVERFLOW when the sizes do not sum in 64 bits. */
+int arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p, void *scratch,
+                      size_t scratch_size);
+
+/* Places the tensor of rank r against every already placed tensor whose
+ * lifetime meets its own: walks them in offset order keeping the highest end
+ * seen so far (from 0); each positive space before the next tensor that is at
+ * least size(r) is a candidate; best fit takes the smallest (lowest on ties),
+ * first fit the lowest; with none, r goes at the highest end. Does nothing for
+ * a zero-size or already placed tensor. ARENA_EOVERFLOW if an end overflows. */
+int arena_greedy_place(struct arena_greedy *g, uint32_t r, enum arena_greedy_fit fit);
+
+/* Writes into out the ranks of the tensors live at step s (s must be one of
+ * g->step) that are not placed yet and have a nonzero size; returns how many.
+ * out has room for n entries and may be g->cand. */
+size_t arena_greedy_live_unplaced(const struct arena_greedy *g, uint32_t s, uint32_t *out);
+
+/* Sorts key[0..m) ascending, carrying idx[] along, stably (LSD radix, 8-bit
+ * digits, passes where every key has the same digit skipped). ktmp and itmp
+ * hold m entries each. */
+void arena_greedy_radix(uint64_t *key, uint32_t *idx, uint64_t *ktmp, uint32_t *itmp, size_t m);
+
+/* Sorts a[0..m) by off ascending (ties: end ascending); tmp holds m entries. */
+void arena_greedy_sort_spans(struct arena_greedy_span *a, struct arena_greedy_span *tmp, size_t m);
+
+/* Copies the offsets out by tensor id (0 for zero-size tensors) and the arena. */
+void arena_greedy_finish(const struct arena_greedy *g, struct arena_plan *plan);
+
+#endif

@@ -1,0 +1,346 @@
+/* args.c — bench's options: `--name value` or `--name=value`, flags without
+ * values, Google Benchmark's `--benchmark_*` flags collected to pass on. */
+#include "bench/args.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: bench --graph LIST [--planner LIST] [options] [--benchmark_* ...]\n"
+    "       bench --list | --help | --version\n"
+    "\n"
+    "Plans every graph with every chosen planner, checks each plan with the\n"
+    "independent validator, times the planner with Google Benchmark, prints a\n"
+    "table and stores every result in SQLite.\n"
+    "\n"
+    "  --graph LIST       graphs to plan: a spec family:key=value,..., a problem or\n"
+    "                     graph file, a suite (all, scaling), or a list of these;\n"
+    "                     ';' separates items, and so does ',' unless what follows\n"
+    "                     it is key=value (an '=' before any ':'); repeatable\n"
+    "  --planner LIST     comma list of planner names, or all (default all)\n"
+    "  --list             print the graph families with their parameters and the\n"
+    "                     planners with their summaries\n"
+    "  --format FMT       table (default), csv or json, on stdout\n"
+    "  --db PATH          results database (default " ARENA_BENCH_DB_DEFAULT ");\n"
+    "                     created with its directory when missing\n"
+    "  --no-db            store nothing\n"
+    "  --no-placements    store results without the per-tensor placements\n"
+    "  --seed N           default seed for families with a seed key (default 1)\n"
+    "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
+    "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
+    "                     (default 5; 3 for problems of 100,000+ tensors)\n"
+    "  --min-time S       minimum seconds per repetition (default 0.01)\n"
+    "  --quiet            print nothing but errors (results are still stored)\n"
+    "  --help, --version\n"
+    "  --benchmark_...    passed to Google Benchmark, e.g. --benchmark_out=FILE\n"
+    "                     --benchmark_out_format=json, --benchmark_repetitions=N\n"
+    "\n"
+    "Exit status: 0 every plan valid, 1 some plan invalid (stored as invalid),\n"
+    "2 usage or input error, 130/143 interrupted by SIGINT/SIGTERM.\n";
+
+const char *arena_bench_usage(void)
+{
+    return usage;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return ARENA_EINVAL;
+}
+
+static int push(char ***items, size_t *n, char *s)
+{
+    char **grown = realloc(*items, (*n + 1) * sizeof *grown);
+    if (!grown) {
+        free(s);
+        return ARENA_ENOMEM;
+    }
+    grown[(*n)++] = s;
+    *items = grown;
+    return ARENA_OK;
+}
+
+static char *copy_range(const char *s, size_t len)
+{
+    char *c = malloc(len + 1);
+    if (c) {
+        memcpy(c, s, len);
+        c[len] = '\0';
+    }
+    return c;
+}
+
+/* A comma-separated piece continues the previous spec when it is key=value. */
+static int continues_spec(const char *piece, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (piece[i] == ':') return 0;
+        if (piece[i] == '=') return 1;
+    }
+    return 0;
+}
+
+/* One ';'-free part: pieces between commas; a key=value piece joins the item
+ * before it, any other piece starts a new item. The first piece always
+ * starts one (so a path that happens to hold '=' still works after ';'). */
+static int split_part(const char *part, size_t len, char ***items, size_t *n, char *err,
+                      size_t errlen)
+{
+    size_t item = 0; /* start of the current item */
+    size_t piece = 0;
+    for (;;) {
+        size_t end = piece;
+        while (end < len && part[end] != ',') end++;
+        if (end == piece)
+            return fail(err, errlen, "--graph: empty item in '%.*s'", (int)len, part);
+        if (piece != item && !continues_spec(part + piece, end - piece)) {
+            char *c = copy_range(part + item, piece - 1 - item);
+            if (!c || push(items, n, c) != ARENA_OK) return ARENA_ENOMEM;
+            item = piece;
+        }
+        if (end == len) break;
+        piece = end + 1;
+        if (piece == len) /* trailing comma */
+            return fail(err, errlen, "--graph: empty item in '%.*s'", (int)len, part);
+    }
+    char *c = copy_range(part + item, len - item);
+    return c ? push(items, n, c) : ARENA_ENOMEM;
+}
+
+int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *err, size_t errlen)
+{
+    if (!text || !text[0]) return fail(err, errlen, "--graph: empty value");
+    const char *p = text;
+    for (;;) {
+        const char *semi = strchr(p, ';');
+        size_t len = semi ? (size_t)(semi - p) : strlen(p);
+        if (len == 0) return fail(err, errlen, "--graph: empty item in '%s'", text);
+        int rc = split_part(p, len, items, n, err, errlen);
+        if (rc != ARENA_OK) return rc;
+        if (!semi) return ARENA_OK;
+        p = semi + 1;
+    }
+}
+
+static int parse_u64(const char *opt, const char *v, uint64_t *out, char *err, size_t errlen)
+{
+    char *end = NULL;
+    errno = 0;
+    if (!v[0] || v[0] == '-' || v[0] == '+' || v[0] == ' ')
+        return fail(err, errlen, "%s: '%s' is not a non-negative integer", opt, v);
+    unsigned long long x = strtoull(v, &end, 10);
+    if (*end) return fail(err, errlen, "%s: '%s' is not a non-negative integer", opt, v);
+    if (errno == ERANGE || x > UINT64_MAX)
+        return fail(err, errlen, "%s: '%s' is too large", opt, v);
+    *out = (uint64_t)x;
+    return ARENA_OK;
+}
+
+static int add_planner(struct arena_bench_args *a, const struct arena_planner *pl)
+{
+    for (size_t i = 0; i < a->n_planners; i++)
+        if (a->planners[i] == pl) return ARENA_OK;
+    const struct arena_planner **grown =
+        realloc(a->planners, (a->n_planners + 1) * sizeof *grown);
+    if (!grown) return ARENA_ENOMEM;
+    grown[a->n_planners++] = pl;
+    a->planners = grown;
+    return ARENA_OK;
+}
+
+static int parse_planners(struct arena_bench_args *a, const char *v, char *err, size_t errlen)
+{
+    if (strcmp(v, "all") == 0) {
+        for (size_t i = 0; i < arena_planner_count(); i++)
+            if (add_planner(a, arena_planner_at(i)) != ARENA_OK) return ARENA_ENOMEM;
+        return ARENA_OK;
+    }
+    const char *p = v;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char name[96];
+        if (len == 0 || len >= sizeof name)
+            return fail(err, errlen, "--planner: bad item in '%s'", v);
+        memcpy(name, p, len);
+        name[len] = '\0';
+        const struct arena_planner *pl = arena_planner_find(name);
+        if (!pl) {
+            char known[512] = "";
+            for (size_t i = 0; i < arena_planner_count(); i++) {
+                size_t used = strlen(known);
+                snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                         arena_planner_at(i)->name);
+            }
+            return fail(err, errlen, "--planner: unknown planner '%s' (known: %s, or all)", name,
+                        known);
+        }
+        if (add_planner(a, pl) != ARENA_OK) return ARENA_ENOMEM;
+        if (!comma) return ARENA_OK;
+        p = comma + 1;
+    }
+}
+
+enum opt {
+    O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
+    O_NO_DB, O_NO_PLACEMENTS, O_QUIET, O_LIST, O_HELP, O_VERSION
+};
+
+static const struct {
+    const char *name;
+    enum opt id;
+    int takes_value;
+} options[] = {
+    {"--graph", O_GRAPH, 1},         {"--planner", O_PLANNER, 1},
+    {"--format", O_FORMAT, 1},       {"--db", O_DB, 1},
+    {"--seed", O_SEED, 1},           {"--alignment", O_ALIGNMENT, 1},
+    {"--repetitions", O_REPETITIONS, 1}, {"--min-time", O_MIN_TIME, 1},
+    {"--no-db", O_NO_DB, 0},         {"--no-placements", O_NO_PLACEMENTS, 0},
+    {"--quiet", O_QUIET, 0},         {"--list", O_LIST, 0},
+    {"--help", O_HELP, 0},           {"-h", O_HELP, 0},
+    {"--version", O_VERSION, 0},
+};
+
+static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
+                 int *planner_given, int *db_given, char *err, size_t errlen)
+{
+    uint64_t u = 0;
+    int rc = ARENA_OK;
+    switch (id) {
+    case O_GRAPH:
+        return arena_bench_graph_split(v, &a->graphs, &a->n_graphs, err, errlen);
+    case O_PLANNER:
+        *planner_given = 1;
+        return parse_planners(a, v, err, errlen);
+    case O_FORMAT:
+        if (strcmp(v, "table") == 0) a->format = ARENA_FORMAT_TABLE;
+        else if (strcmp(v, "csv") == 0) a->format = ARENA_FORMAT_CSV;
+        else if (strcmp(v, "json") == 0) a->format = ARENA_FORMAT_JSON;
+        else return fail(err, errlen, "--format: '%s' is not one of table, csv, json", v);
+        return ARENA_OK;
+    case O_DB:
+        if (!v[0]) return fail(err, errlen, "--db: empty path");
+        a->db = v;
+        *db_given = 1;
+        return ARENA_OK;
+    case O_SEED:
+        return parse_u64(name, v, &a->seed, err, errlen);
+    case O_ALIGNMENT:
+        rc = parse_u64(name, v, &u, err, errlen);
+        if (rc != ARENA_OK) return rc;
+        if (u == 0 || (u & (u - 1)) != 0 || u > ((uint64_t)1 << 30))
+            return fail(err, errlen, "--alignment: '%s' is not a power of two from 1 to 2^30",
+                        v);
+        a->alignment = u;
+        return ARENA_OK;
+    case O_REPETITIONS:
+        rc = parse_u64(name, v, &u, err, errlen);
+        if (rc != ARENA_OK) return rc;
+        if (u < 1 || u > 1000) return fail(err, errlen, "--repetitions: '%s' is not in 1..1000", v);
+        a->repetitions = (int)u;
+        a->repetitions_set = 1;
+        return ARENA_OK;
+    case O_MIN_TIME: {
+        char *end = NULL;
+        errno = 0;
+        double s = strtod(v, &end);
+        if (!v[0] || *end || errno || !isfinite(s) || s <= 0 || s > 3600)
+            return fail(err, errlen, "--min-time: '%s' is not a number of seconds in (0, 3600]",
+                        v);
+        a->min_time = s;
+        a->min_time_set = 1;
+        return ARENA_OK;
+    }
+    case O_NO_DB: a->db = NULL; return ARENA_OK;
+    case O_NO_PLACEMENTS: a->no_placements = 1; return ARENA_OK;
+    case O_QUIET: a->quiet = 1; return ARENA_OK;
+    case O_LIST: a->list = 1; return ARENA_OK;
+    case O_HELP: a->help = 1; return ARENA_OK;
+    case O_VERSION: a->version = 1; return ARENA_OK;
+    }
+    return ARENA_EINVAL;
+}
+
+int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, char *err,
+                           size_t errlen)
+{
+    memset(a, 0, sizeof *a);
+    a->format = ARENA_FORMAT_TABLE;
+    a->db = ARENA_BENCH_DB_DEFAULT;
+    a->seed = ARENA_BENCH_SEED_DEFAULT;
+    a->alignment = 16;
+    a->repetitions = ARENA_BENCH_REPETITIONS_DEFAULT;
+    a->min_time = ARENA_BENCH_MIN_TIME_DEFAULT;
+    if (err && errlen) err[0] = '\0';
+    int planner_given = 0, db_given = 0, no_db = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strncmp(arg, "--benchmark_", 12) == 0) {
+            char *c = copy_range(arg, strlen(arg));
+            if (!c || push(&a->gbench_flags, &a->n_gbench_flags, c) != ARENA_OK)
+                return ARENA_ENOMEM;
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t name_len = eq && strncmp(arg, "--", 2) == 0 ? (size_t)(eq - arg) : strlen(arg);
+        size_t k = 0, count = sizeof options / sizeof options[0];
+        while (k < count && !(strlen(options[k].name) == name_len &&
+                              strncmp(options[k].name, arg, name_len) == 0))
+            k++;
+        if (k == count) {
+            if (arg[0] == '-') return fail(err, errlen, "unknown option '%s' (see --help)", arg);
+            return fail(err, errlen, "unexpected argument '%s' (graphs go after --graph)", arg);
+        }
+        const char *value = NULL;
+        if (options[k].takes_value) {
+            if (eq && name_len < strlen(arg)) {
+                value = eq + 1;
+            } else if (i + 1 < argc) {
+                value = argv[++i];
+            } else {
+                return fail(err, errlen, "%s needs a value (see --help)", options[k].name);
+            }
+        } else if (name_len < strlen(arg)) {
+            return fail(err, errlen, "%s takes no value", options[k].name);
+        }
+        if (options[k].id == O_NO_DB) no_db = 1;
+        int rc = apply(a, options[k].id, options[k].name, value, &planner_given, &db_given, err,
+                       errlen);
+        if (rc != ARENA_OK) return rc;
+    }
+    if (no_db && db_given) return fail(err, errlen, "--db and --no-db together");
+    if (no_db) a->db = NULL;
+    if (a->help || a->version || a->list) return ARENA_OK;
+    if (a->n_graphs == 0)
+        return fail(err, errlen,
+                    "no --graph given (e.g. --graph mobilenetv2; --list shows the families)");
+    if (!planner_given && parse_planners(a, "all", err, errlen) != ARENA_OK) return ARENA_ENOMEM;
+    if (a->n_planners == 0) return fail(err, errlen, "no planner is registered");
+    return ARENA_OK;
+}
+
+static void free_list(char **items, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(items[i]);
+    free(items);
+}
+
+void arena_bench_args_free(struct arena_bench_args *a)
+{
+    if (!a) return;
+    free_list(a->graphs, a->n_graphs);
+    free_list(a->gbench_flags, a->n_gbench_flags);
+    free(a->planners);
+    memset(a, 0, sizeof *a);
+}

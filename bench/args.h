@@ -1,0 +1,55 @@
+/* args.h — bench's command line, parsed into one struct. Errors come back as
+ * one line naming the option and what is wrong with its value. */
+#ifndef ARENA_BENCH_ARGS_H
+#define ARENA_BENCH_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "planners/planner.h"
+
+enum arena_format { ARENA_FORMAT_TABLE, ARENA_FORMAT_CSV, ARENA_FORMAT_JSON };
+
+#define ARENA_BENCH_DB_DEFAULT "results/arenabench.sqlite"
+#define ARENA_BENCH_SEED_DEFAULT 1
+#define ARENA_BENCH_REPETITIONS_DEFAULT 5
+#define ARENA_BENCH_MIN_TIME_DEFAULT 0.01 /* seconds per repetition */
+
+struct arena_bench_args {
+    char **graphs;          /* --graph items in order, lists split, suites not yet expanded */
+    size_t n_graphs;
+    const struct arena_planner **planners; /* resolved, in order, no repeats */
+    size_t n_planners;
+    enum arena_format format;
+    const char *db;         /* NULL with --no-db; points into argv or the default */
+    int no_placements;
+    uint64_t seed;
+    uint64_t alignment;
+    int repetitions, repetitions_set;
+    double min_time;
+    int min_time_set;
+    int quiet, list, help, version;
+    char **gbench_flags;    /* --benchmark_* arguments, passed on verbatim */
+    size_t n_gbench_flags;
+};
+
+/* Fills *a from argv (argv[0] is the program). ARENA_OK, or ARENA_EINVAL with
+ * one line in err (without a "bench: " prefix). *a must be freed with
+ * arena_bench_args_free() either way. */
+int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, char *err,
+                           size_t errlen);
+void arena_bench_args_free(struct arena_bench_args *a);
+
+/* Splits one --graph value into items, appending to *items / *n (each
+ * malloc'd). ';' always separates. ',' separates too, except where the text
+ * after it is a key=value pair continuing the previous spec, i.e. it holds
+ * an '=' before any ':' ("chain:n=8,width=2" is one item; "chain:n=8,unet"
+ * and "mobilenetv2,data/net.csv" are two). ARENA_EINVAL with err for an
+ * empty item; ARENA_ENOMEM. The first piece of each ;-part always starts
+ * an item. */
+int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *err, size_t errlen);
+
+/* The --help text. */
+const char *arena_bench_usage(void);
+
+#endif

@@ -1,0 +1,73 @@
+/* out_csv.c — one row per graph x planner under ARENA_CSV_HEADER (RFC 4180:
+ * a field with a comma or quote is quoted). Empty fields where a figure does
+ * not exist (invalid plan, one repetition's stddev). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/output.h"
+
+static void field_text(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void field_real(FILE *out, double v, const char *fmt)
+{
+    fputc(',', out);
+    if (isfinite(v)) fprintf(out, fmt, v);
+}
+
+static void csv_begin(FILE *out)
+{
+    fputs(ARENA_CSV_HEADER "\n", out);
+}
+
+static void csv_graph(FILE *out, const struct arena_source *src, const struct arena_bounds *b)
+{
+    (void)out;
+    (void)src;
+    (void)b;
+}
+
+static void csv_row(FILE *out, const struct arena_bench_row *r)
+{
+    const struct arena_metrics *m = r->valid ? r->metrics : NULL;
+    field_text(out, r->src->spec);
+    fputc(',', out);
+    field_text(out, r->planner);
+    fprintf(out, ",%zu,%llu,%llu,", r->src->problem.n,
+            (unsigned long long)r->bounds->naive_bytes,
+            (unsigned long long)r->bounds->lower_bound);
+    if (m) fprintf(out, "%llu", (unsigned long long)m->arena);
+    field_real(out, m ? m->ratio_lb : NAN, "%.6f");
+    field_real(out, m ? m->saving : NAN, "%.6f");
+    field_real(out, m ? m->frag_peak : NAN, "%.6f");
+    field_real(out, m ? m->frag_mean : NAN, "%.6f");
+    field_real(out, r->median_ns, "%.1f");
+    field_real(out, r->mean_ns, "%.1f");
+    field_real(out, r->stddev_ns, "%.1f");
+    fprintf(out, ",%llu,%d\n", (unsigned long long)r->scratch_bytes, r->valid ? 1 : 0);
+}
+
+static void csv_end(FILE *out)
+{
+    (void)out;
+}
+
+const struct arena_output arena_output_csv = {
+    .name = "csv",
+    .begin = csv_begin,
+    .graph = csv_graph,
+    .row = csv_row,
+    .end = csv_end,
+};

@@ -1,0 +1,108 @@
+/* out_table.c — the human table: per graph a header with its figures, then
+ * one row per planner; units stated once at the end. */
+#include <math.h>
+#include <stdio.h>
+
+#include "bench/output.h"
+
+void arena_fmt_grouped(uint64_t v, char *buf, size_t len)
+{
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+    char out[48];
+    size_t o = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = '\0';
+    snprintf(buf, len, "%s", out);
+}
+
+void arena_fmt_bytes(uint64_t v, char *buf, size_t len)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    if (v < 1024) {
+        snprintf(buf, len, "%llu B", (unsigned long long)v);
+        return;
+    }
+    double x = (double)v;
+    size_t u = 0;
+    while (x >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+        x /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%.2f %s", x, units[u]);
+}
+
+void arena_fmt_ns(double ns, char *buf, size_t len)
+{
+    if (!isfinite(ns)) snprintf(buf, len, "-");
+    else if (ns < 1e3) snprintf(buf, len, "%.0f ns", ns);
+    else if (ns < 1e6) snprintf(buf, len, "%.3g us", ns / 1e3);
+    else if (ns < 1e9) snprintf(buf, len, "%.3g ms", ns / 1e6);
+    else snprintf(buf, len, "%.3g s", ns / 1e9);
+}
+
+static void table_begin(FILE *out)
+{
+    (void)out;
+}
+
+static void table_graph(FILE *out, const struct arena_source *src, const struct arena_bounds *b)
+{
+    char naive[32], naive_h[32], lb[32], lb_h[32], big[32], big_h[32];
+    arena_fmt_grouped(b->naive_bytes, naive, sizeof naive);
+    arena_fmt_bytes(b->naive_bytes, naive_h, sizeof naive_h);
+    arena_fmt_grouped(b->lower_bound, lb, sizeof lb);
+    arena_fmt_bytes(b->lower_bound, lb_h, sizeof lb_h);
+    arena_fmt_grouped(b->largest, big, sizeof big);
+    arena_fmt_bytes(b->largest, big_h, sizeof big_h);
+    fprintf(out, "\n%s\n", src->spec);
+    fprintf(out, "  ops %zu, tensors %zu, alignment %llu B, most live at once %u\n", src->ops,
+            src->problem.n, (unsigned long long)src->problem.alignment, b->max_live);
+    fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n\n", naive,
+            naive_h, lb, lb_h, big, big_h);
+    fprintf(out, "  %-24s %15s %11s %7s %7s %9s %9s %11s %7s %13s %5s\n", "planner", "arena B",
+            "arena", "x LB", "saving", "frag_peak", "frag_mean", "time median", "spread",
+            "scratch B", "valid");
+}
+
+static void table_row(FILE *out, const struct arena_bench_row *r)
+{
+    char scratch[32], median[32], spread[16] = "-";
+    arena_fmt_grouped(r->scratch_bytes, scratch, sizeof scratch);
+    arena_fmt_ns(r->median_ns, median, sizeof median);
+    if (isfinite(r->stddev_ns) && isfinite(r->mean_ns) && r->mean_ns > 0)
+        snprintf(spread, sizeof spread, "%.1f%%", 100.0 * r->stddev_ns / r->mean_ns);
+    if (r->valid && r->metrics) {
+        const struct arena_metrics *m = r->metrics;
+        char arena[32], arena_h[32];
+        arena_fmt_grouped(m->arena, arena, sizeof arena);
+        arena_fmt_bytes(m->arena, arena_h, sizeof arena_h);
+        fprintf(out, "  %-24s %15s %11s %7.3f %6.1f%% %9.3f %9.3f %11s %7s %13s %5s\n",
+                r->planner, arena, arena_h, m->ratio_lb, 100.0 * m->saving, m->frag_peak,
+                m->frag_mean, median, spread, scratch, "yes");
+    } else {
+        fprintf(out, "  %-24s %15s %11s %7s %7s %9s %9s %11s %7s %13s %5s\n", r->planner, "-",
+                "-", "-", "-", "-", "-", median, spread, scratch, "NO");
+        fprintf(out, "    ! %s\n", r->error ? r->error : "invalid plan");
+    }
+}
+
+static void table_end(FILE *out)
+{
+    fprintf(out,
+            "\nB = bytes, KiB = 1024 B, MiB = 1024 KiB. x LB = arena / lower bound; saving ="
+            " 1 - arena / naive.\n"
+            "time = wall time of one planner call, median over Google Benchmark repetitions;"
+            " spread = stddev / mean.\n");
+}
+
+const struct arena_output arena_output_table = {
+    .name = "table",
+    .begin = table_begin,
+    .graph = table_graph,
+    .row = table_row,
+    .end = table_end,
+};

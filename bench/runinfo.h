@@ -1,0 +1,24 @@
+/* runinfo.h — what a runs row records about this run and this build. */
+#ifndef ARENA_BENCH_RUNINFO_H
+#define ARENA_BENCH_RUNINFO_H
+
+#include <stddef.h>
+
+struct arena_runinfo {
+    char started_at[32]; /* UTC ISO-8601 */
+    char cpu[256];       /* /proc/cpuinfo model name, or "unknown" */
+    char host[256];
+    char *command;       /* argv joined, shell-quoted where needed; malloc'd */
+};
+
+/* Fills everything; command is NULL only when memory ran out. */
+void arena_runinfo_collect(struct arena_runinfo *r, int argc, char **argv);
+void arena_runinfo_free(struct arena_runinfo *r);
+
+/* Baked in at build time: the git revision ("unknown" outside a git
+ * checkout), the compiler with its flags, the project version. */
+const char *arena_build_git_rev(void);
+const char *arena_build_compiler(void);
+const char *arena_build_version(void);
+
+#endif

@@ -1,0 +1,62 @@
+/* suites.c — the graph suites behind `--graph all` and `--graph scaling`. */
+#include "bench/suites.h"
+
+#include <string.h>
+
+/* Every family at a few sizes plus MobileNetV2 variants (widths,
+ * resolutions, fp32, unfused); with bench's default timing it finishes in
+ * well under a minute. */
+static const char *const suite_all[] = {
+    "mobilenetv2",
+    "mobilenetv2:alpha=0.35,res=96",
+    "mobilenetv2:alpha=0.5,res=128",
+    "mobilenetv2:alpha=0.75,res=160",
+    "mobilenetv2:alpha=1.4,res=224",
+    "mobilenetv2:dtype=fp32",
+    "mobilenetv2:fused=0",
+    "chain:ops=16",
+    "chain:ops=256",
+    "chain:ops=4096",
+    "residual:ops=16,skip=2",
+    "residual:ops=256,skip=4",
+    "residual:ops=4096,skip=8",
+    "unet:levels=3",
+    "unet:levels=4",
+    "unet:levels=6,convs=3",
+    "transformer:blocks=1",
+    "transformer:blocks=4",
+    "transformer:blocks=12,seq=256",
+    "random-dag:ops=64",
+    "random-dag:ops=1000",
+    "random-dag:ops=10000",
+    "random-intervals:n=100,live=10",
+    "random-intervals:n=1000,live=10",
+    "random-intervals:n=10000,live=100",
+};
+
+/* random-intervals at 10^3 .. 10^6 tensors with about 10 and about 1,000
+ * tensors live at once, for the log-log planning-time chart. The last point
+ * (10^6 tensors, 1,000 live) is by far the slowest. */
+static const char *const suite_scaling[] = {
+    "random-intervals:n=1000,live=10",
+    "random-intervals:n=10000,live=10",
+    "random-intervals:n=100000,live=10",
+    "random-intervals:n=1000000,live=10",
+    "random-intervals:n=1000,live=1000",
+    "random-intervals:n=10000,live=1000",
+    "random-intervals:n=100000,live=1000",
+    "random-intervals:n=1000000,live=1000",
+};
+
+const char *const *arena_bench_suite(const char *name, size_t *n)
+{
+    if (strcmp(name, "all") == 0) {
+        *n = sizeof suite_all / sizeof suite_all[0];
+        return suite_all;
+    }
+    if (strcmp(name, "scaling") == 0) {
+        *n = sizeof suite_scaling / sizeof suite_scaling[0];
+        return suite_scaling;
+    }
+    return NULL;
+}

@@ -1,0 +1,472 @@
+/* test_families.c — the synthetic families, the spec syntax and the family
+ * registry: every family passes the graph checks over a grid of its
+ * parameters (1 op to 100,000 ops), has the structure its file promises,
+ * and the same spec always gives the same problem. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graphs/family.h"
+#include "graphs/source.h"
+
+static struct arena_source load(const char *spec, uint64_t alignment, uint64_t seed)
+{
+    struct arena_source s;
+    char err[256];
+    cr_assert_eq(arena_source_load(spec, alignment, seed, &s, err, sizeof err), ARENA_OK,
+                 "%s: %s", spec, err);
+    return s;
+}
+
+/* Builds spec's graph, runs every check, and returns its op count; also
+ * loads the problem and checks it keeps the problem contract. */
+static size_t check_spec(const char *spec)
+{
+    struct arena_spec s;
+    struct arena_graph g;
+    char err[256];
+    cr_assert_eq(arena_spec_parse(spec, 1, &s, err, sizeof err), ARENA_OK, "%s: %s", spec, err);
+    cr_assert_eq(arena_spec_graph(&s, &g, err, sizeof err), ARENA_OK, "%s: %s", spec, err);
+    cr_assert_eq(arena_graph_check(&g, NULL, err, sizeof err), ARENA_OK, "%s: %s", spec, err);
+    size_t ops = g.n_ops, tensors = g.n_tensors;
+    arena_graph_free(&g);
+    struct arena_source src = load(spec, 16, 1);
+    cr_expect_eq(src.ops, ops, "%s", spec);
+    cr_expect_eq(src.problem.n, tensors, "%s", spec);
+    size_t bad;
+    cr_expect_eq(arena_problem_check(&src.problem, &bad), ARENA_OK, "%s", spec);
+    arena_source_free(&src);
+    return ops;
+}
+
+Test(families, registry_lists_every_family_with_its_defaults)
+{
+    const char *names[] = {"mobilenetv2", "chain", "residual", "unet", "transformer",
+                           "random-dag", "random-intervals"};
+    cr_assert_eq(arena_family_count(), 7);
+    cr_expect_null(arena_family_at(7));
+    for (size_t i = 0; i < 7; i++) {
+        const struct arena_family_info *info = arena_family_at(i);
+        cr_assert_not_null(info);
+        cr_expect_str_eq(info->name, names[i]);
+        cr_expect_gt(strlen(info->summary), 10);
+        const struct arena_family *f = arena_family_get(i);
+        for (size_t k = 0; k < f->n_keys; k++) {
+            char want[64];
+            snprintf(want, sizeof want, "%s=%s", f->keys[k].name,
+                     f->keys[k].def ? f->keys[k].def : "1");
+            cr_expect(strstr(info->params, want) != NULL, "%s params lack '%s': %s", info->name,
+                      want, info->params);
+        }
+        /* the family loads with every default */
+        struct arena_source s = load(names[i], 16, 1);
+        cr_expect_gt(s.problem.n, 0);
+        arena_source_free(&s);
+    }
+}
+
+Test(families, canonical_spec_fills_defaults_in_key_order)
+{
+    struct arena_source s = load("mobilenetv2:res=96,alpha=0.35", 16, 1);
+    cr_expect_str_eq(s.spec, "mobilenetv2:alpha=0.35,res=96,dtype=int8,classes=1000,fused=1");
+    cr_expect_str_eq(s.family, "mobilenetv2");
+    cr_expect_str_eq(s.params, "alpha=0.35,res=96,dtype=int8,classes=1000,fused=1");
+    arena_source_free(&s);
+    s = load("mobilenetv2:alpha=1.0", 16, 1);
+    cr_expect_str_eq(s.spec, "mobilenetv2:alpha=1,res=224,dtype=int8,classes=1000,fused=1");
+    arena_source_free(&s);
+    s = load("random-intervals:n=100000,live=10,seed=1", 16, 9);
+    cr_expect_str_eq(s.spec, "random-intervals:n=100000,live=10,life=uniform,sizes=loguniform,"
+                             "min=16,max=65536,seed=1");
+    arena_source_free(&s);
+    s = load("random-dag:skip=0.50", 16, 3);
+    cr_expect_str_eq(s.spec, "random-dag:ops=64,width=4,fanin=3,skip=0.5,min=1024,max=65536,"
+                             "dtype=int8,seed=3");
+    arena_source_free(&s);
+}
+
+Test(families, same_spec_same_problem)
+{
+    const char *specs[] = {"mobilenetv2", "chain:ops=100", "residual:ops=50", "unet",
+                           "transformer", "random-dag:ops=500", "random-intervals:n=5000"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        struct arena_source a = load(specs[i], 16, 7), b = load(specs[i], 16, 7);
+        cr_expect_eq(a.fingerprint, b.fingerprint, "%s", specs[i]);
+        cr_assert_eq(a.problem.n, b.problem.n);
+        cr_expect_eq(memcmp(a.problem.tensors, b.problem.tensors,
+                            a.problem.n * sizeof *a.problem.tensors),
+                     0, "%s", specs[i]);
+        arena_source_free(&a);
+        arena_source_free(&b);
+    }
+}
+
+Test(families, seed_default_comes_from_the_caller)
+{
+    struct arena_source a = load("chain:ops=50", 16, 5), b = load("chain:ops=50,seed=5", 16, 1);
+    struct arena_source c = load("chain:ops=50", 16, 6);
+    cr_expect_eq(a.fingerprint, b.fingerprint);
+    cr_expect_str_eq(a.spec, b.spec);
+    cr_expect_neq(a.fingerprint, c.fingerprint);
+    arena_source_free(&a);
+    arena_source_free(&b);
+    arena_source_free(&c);
+    a = load("random-intervals:n=1000,seed=1", 16, 1);
+    b = load("random-intervals:n=1000,seed=2", 16, 1);
+    cr_expect_neq(a.fingerprint, b.fingerprint);
+    arena_source_free(&a);
+    arena_source_free(&b);
+}
+
+/* FNV-1a 64 as source.h defines it, written again here from the definition:
+ * offset 0xcbf29ce484222325, prime 0x100000001b3, over n (8 bytes LE),
+ * alignment (8 LE), then size (8 LE), first (4 LE), last (4 LE) per record. */
+static uint64_t fnv_bytes(uint64_t h, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        h ^= (v >> (8 * i)) & 0xff;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+Test(families, fingerprint_is_fnv1a_over_the_records)
+{
+    const struct arena_tensor t[2] = {{.size = 32, .first = 0, .last = 1},
+                                      {.size = 16, .first = 1, .last = 300}};
+    struct arena_problem p = {.n = 2, .tensors = t, .alignment = 16};
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = fnv_bytes(h, 2, 8);
+    h = fnv_bytes(h, 16, 8);
+    for (int i = 0; i < 2; i++) {
+        h = fnv_bytes(h, t[i].size, 8);
+        h = fnv_bytes(h, t[i].first, 4);
+        h = fnv_bytes(h, t[i].last, 4);
+    }
+    cr_expect_eq(arena_problem_fingerprint(&p), h);
+    struct arena_problem empty = {.n = 0, .tensors = NULL, .alignment = 16};
+    uint64_t e = fnv_bytes(fnv_bytes(0xcbf29ce484222325ull, 0, 8), 16, 8);
+    cr_expect_eq(arena_problem_fingerprint(&empty), e);
+}
+
+static void expect_spec_error(const char *spec, int rc, const char *message)
+{
+    struct arena_source s;
+    memset(&s, 0x5a, sizeof s);
+    char err[512];
+    cr_assert_eq(arena_source_load(spec, 16, 1, &s, err, sizeof err), rc, "%s: %s", spec, err);
+    cr_expect_str_eq(err, message, "%s", spec);
+    cr_expect_null(s.spec);
+    cr_expect_null(s.problem.tensors);
+    cr_expect_eq(s.problem.n, 0);
+    cr_expect_eq(s.fingerprint, 0);
+}
+
+Test(families, spec_errors_name_the_valid_choices)
+{
+    expect_spec_error("foo:ops=3", ARENA_ENOTFOUND,
+                      "unknown family 'foo' (valid: mobilenetv2, chain, residual, unet, "
+                      "transformer, random-dag, random-intervals)");
+    expect_spec_error("chain:x=1", ARENA_ENOTFOUND,
+                      "chain: unknown key 'x' (valid: ops, min, max, dtype, seed)");
+    expect_spec_error("random-intervals:n=10,lives=3", ARENA_ENOTFOUND,
+                      "random-intervals: unknown key 'lives' (valid: n, live, life, sizes, min, "
+                      "max, seed)");
+    expect_spec_error("chain:ops=3,ops=4", ARENA_EINVAL, "chain: key 'ops' given twice");
+    expect_spec_error("chain:ops", ARENA_EINVAL, "chain: 'ops' is not key=value");
+    expect_spec_error("chain:ops=3,", ARENA_EINVAL, "chain: trailing ',' in spec");
+    expect_spec_error("chain:ops=", ARENA_EINVAL, "chain: key 'ops' has an empty value");
+    expect_spec_error("chain:ops=-3", ARENA_EINVAL,
+                      "chain: key 'ops': '-3' is not a non-negative integer");
+    expect_spec_error("chain:ops=0", ARENA_EINVAL, "chain: key 'ops': 0 is outside 1..10000000");
+    expect_spec_error("chain:ops=99999999999999999999999", ARENA_EINVAL,
+                      "chain: key 'ops': 99999999999999999999999 is outside 1..10000000");
+    expect_spec_error("chain:dtype=int4", ARENA_EINVAL,
+                      "chain: key 'dtype': 'int4' is not one of int8, int16, fp16, fp32");
+    expect_spec_error("random-dag:skip=1.5", ARENA_EINVAL,
+                      "random-dag: key 'skip': 1.5 is outside 0..1");
+    expect_spec_error("random-dag:skip=abc", ARENA_EINVAL,
+                      "random-dag: key 'skip': 'abc' is not a number");
+    expect_spec_error("random-dag:skip=nan", ARENA_EINVAL,
+                      "random-dag: key 'skip': 'nan' is not a number");
+    expect_spec_error("chain:min=10,max=5", ARENA_EINVAL, "chain: min 10 exceeds max 5");
+    expect_spec_error("unet:levels=3,res=100", ARENA_EINVAL,
+                      "unet: res 100 is not divisible by 2^levels = 8");
+    expect_spec_error("transformer:width=10,heads=3", ARENA_EINVAL,
+                      "transformer: width 10 is not divisible by heads 3");
+    expect_spec_error("random-intervals:sizes=pow2,min=5,max=7", ARENA_EINVAL,
+                      "random-intervals: no power of two between min 5 and max 7");
+}
+
+Test(families, bad_alignment_is_refused)
+{
+    struct arena_source s;
+    char err[128];
+    cr_expect_eq(arena_source_load("chain", 12, 1, &s, err, sizeof err), ARENA_EINVAL);
+    cr_expect_str_eq(err, "alignment 12 is not a power of two");
+    cr_expect_null(s.problem.tensors);
+}
+
+/* ---- grids: every family over its parameters, 1 op to 100,000 ops ---- */
+
+Test(families, chain_grid)
+{
+    const unsigned ops[] = {1, 2, 17, 100000};
+    const char *dt[] = {"int8", "fp32"};
+    for (size_t i = 0; i < 4; i++)
+        for (size_t d = 0; d < 2; d++) {
+            char spec[128];
+            snprintf(spec, sizeof spec, "chain:ops=%u,dtype=%s,min=%u,max=%u", ops[i], dt[d],
+                     d ? 1u : 100u, d ? 1u : 5000u);
+            cr_expect_eq(check_spec(spec), ops[i], "%s", spec);
+        }
+}
+
+Test(families, chain_structure)
+{
+    /* tensor 0 is the input [0,0]; tensor i >= 1 is written at step i-1 and
+     * read at step i; the last one is the output, live to the last step. */
+    struct arena_source s = load("chain:ops=20,min=1,max=100", 1, 3);
+    cr_assert_eq(s.problem.n, 21);
+    cr_expect(s.problem.tensors[0].first == 0 && s.problem.tensors[0].last == 0);
+    for (uint32_t i = 1; i < 20; i++)
+        cr_expect(s.problem.tensors[i].first == i - 1 && s.problem.tensors[i].last == i);
+    cr_expect(s.problem.tensors[20].first == 19 && s.problem.tensors[20].last == 19);
+    for (size_t i = 0; i < 21; i++)
+        cr_expect(s.problem.tensors[i].size >= 1 && s.problem.tensors[i].size <= 100);
+    struct arena_bounds b;
+    cr_assert_eq(arena_problem_bounds(&s.problem, &b), ARENA_OK);
+    cr_expect_eq(b.max_live, 2);
+    arena_source_free(&s);
+}
+
+Test(families, residual_grid)
+{
+    const unsigned ops[] = {1, 2, 3, 7, 100000};
+    const unsigned skip[] = {1, 2, 5};
+    for (size_t i = 0; i < 5; i++)
+        for (size_t k = 0; k < 3; k++) {
+            char spec[128];
+            snprintf(spec, sizeof spec, "residual:ops=%u,skip=%u", ops[i], skip[k]);
+            cr_expect_eq(check_spec(spec), ops[i], "%s", spec);
+        }
+}
+
+Test(families, residual_structure)
+{
+    /* skip=2: op0, op1, add2, op3, op4, add5, ... the block input lives from
+     * its writing step to the add: steps -, 2 and 5 hold 3 live tensors. */
+    struct arena_graph g;
+    struct arena_spec s;
+    char err[256];
+    cr_assert_eq(arena_spec_parse("residual:ops=9,skip=2", 1, &s, err, sizeof err), ARENA_OK);
+    cr_assert_eq(arena_spec_graph(&s, &g, err, sizeof err), ARENA_OK);
+    cr_expect_str_eq(g.ops[2].kind, "add");
+    cr_expect_str_eq(g.ops[5].kind, "add");
+    cr_expect_str_eq(g.ops[8].kind, "add");
+    cr_expect_eq(g.ops[2].n_in, 2);
+    /* the add reads the block input (t0) and op1's output (t2): equal sizes */
+    uint32_t a = g.refs[g.ops[2].in_first], b = g.refs[g.ops[2].in_first + 1];
+    cr_expect_eq(a, 0);
+    cr_expect_eq(b, 2);
+    cr_expect_eq(g.tensors[a].bytes, g.tensors[b].bytes);
+    struct arena_problem p;
+    cr_assert_eq(arena_graph_problem(&g, 1, &p, NULL, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect(p.tensors[0].first == 0 && p.tensors[0].last == 2);
+    struct arena_bounds bd;
+    cr_assert_eq(arena_problem_bounds(&p, &bd), ARENA_OK);
+    cr_expect_eq(bd.max_live, 3);
+    free((void *)p.tensors);
+    arena_graph_free(&g);
+}
+
+Test(families, unet_grid)
+{
+    /* ops = levels * (2 * convs + 3) + convs + 1 */
+    const unsigned levels[] = {1, 2, 4}, convs[] = {1, 3};
+    for (size_t l = 0; l < 3; l++)
+        for (size_t c = 0; c < 2; c++) {
+            char spec[128];
+            snprintf(spec, sizeof spec, "unet:levels=%u,convs=%u,res=64", levels[l], convs[c]);
+            cr_expect_eq(check_spec(spec), levels[l] * (2 * convs[c] + 3) + convs[c] + 1, "%s",
+                         spec);
+        }
+    /* smallest: 1*(2+3)+1+1 = 7 ops; largest here: 4*(25000+3)+12500+1 = 112,513 */
+    cr_expect_eq(check_spec("unet:levels=1,convs=1,res=2"), 7);
+    cr_expect_eq(check_spec("unet:levels=4,convs=12500,res=16,channels=1"), 112513);
+}
+
+Test(families, unet_long_skip_lives_until_its_decoder)
+{
+    /* levels=2, convs=1: steps 0 conv(L0) 1 pool 2 conv(L1) 3 pool 4 conv(bottom)
+     * 5 upconv(L1) 6 concat(L1) 7 conv 8 upconv(L0) 9 concat(L0) 10 conv 11 head.
+     * Level 0's skip is written at step 0 and read by the concat at step 9. */
+    struct arena_source s = load("unet:levels=2,convs=1,res=8,channels=4", 1, 1);
+    cr_assert_eq(s.ops, 12);
+    cr_expect(s.problem.tensors[1].first == 0 && s.problem.tensors[1].last == 9);
+    cr_expect(s.problem.tensors[3].first == 2 && s.problem.tensors[3].last == 6);
+    /* concat at level 0: 8x8x(2*4) = 512 bytes; head 8x8x2 = 128 */
+    cr_expect_eq(s.problem.tensors[10].size, 512);
+    cr_expect_eq(s.problem.tensors[12].size, 128);
+    arena_source_free(&s);
+}
+
+Test(families, transformer_grid)
+{
+    const unsigned blocks[] = {1, 3, 9091}; /* 11 ops a block: 9091 -> 100,001 ops */
+    const unsigned seq[] = {1, 64}, heads[] = {1, 4};
+    for (size_t b = 0; b < 3; b++)
+        for (size_t s = 0; s < 2; s++)
+            for (size_t h = 0; h < 2; h++) {
+                if (b == 2 && (s || h))
+                    continue;
+                char spec[128];
+                snprintf(spec, sizeof spec, "transformer:blocks=%u,seq=%u,heads=%u,width=64",
+                         blocks[b], seq[s], heads[h]);
+                cr_expect_eq(check_spec(spec), 11 * blocks[b], "%s", spec);
+            }
+}
+
+Test(families, transformer_structure)
+{
+    /* seq 16, width 32, heads 2, mlp 4, fp16 (2 bytes):
+     * activations 16*32*2 = 1024 B; scores 2*16*16*2 = 1024 B; mlp_up 16*128*2 = 4096 B.
+     * Block 0 steps: 0 q, 1 k, 2 v, 3 scores, 4 softmax, 5 attn, 6 attn_out,
+     * 7 add1, 8 mlp_up, 9 mlp_down, 10 add2. Tensor ids follow: 0 embeddings,
+     * 1 q ... 11 add2. */
+    struct arena_source s = load("transformer:seq=16,width=32,heads=2,blocks=1,dtype=fp16", 1, 1);
+    const struct arena_tensor *t = s.problem.tensors;
+    cr_assert_eq(s.problem.n, 12);
+    cr_expect(t[0].first == 0 && t[0].last == 7);  /* embeddings: read by q,k,v and add1 */
+    cr_expect(t[1].first == 0 && t[1].last == 3);  /* q */
+    cr_expect(t[2].first == 1 && t[2].last == 3);  /* k */
+    cr_expect(t[3].first == 2 && t[3].last == 5);  /* v: waits for the softmax */
+    cr_expect(t[4].first == 3 && t[4].last == 4);  /* scores */
+    cr_expect(t[8].first == 7 && t[8].last == 10); /* add1: the MLP's residual */
+    cr_expect(t[11].first == 10 && t[11].last == 10);
+    cr_expect_eq(t[1].size, 1024);
+    cr_expect_eq(t[4].size, 1024);
+    cr_expect_eq(t[9].size, 4096);
+    arena_source_free(&s);
+}
+
+Test(families, random_dag_grid)
+{
+    const unsigned ops[] = {1, 2, 50, 100000};
+    const unsigned width[] = {1, 4, 64}, fanin[] = {1, 3};
+    const char *skip[] = {"0", "0.5", "1"};
+    for (size_t o = 0; o < 4; o++)
+        for (size_t w = 0; w < 3; w++)
+            for (size_t f = 0; f < 2; f++)
+                for (size_t k = 0; k < 3; k++) {
+                    if (o == 3 && (w != 1 || k != 1))
+                        continue; /* the 100,000-op graph once per fan-in */
+                    char spec[160];
+                    snprintf(spec, sizeof spec, "random-dag:ops=%u,width=%u,fanin=%u,skip=%s",
+                             ops[o], width[w], fanin[f], skip[k]);
+                    cr_expect_eq(check_spec(spec), ops[o], "%s", spec);
+                }
+}
+
+Test(families, random_dag_structure)
+{
+    struct arena_graph g;
+    struct arena_spec s;
+    char err[256];
+    cr_assert_eq(arena_spec_parse("random-dag:ops=203,width=5,fanin=4,skip=0.3", 11, &s, err,
+                                  sizeof err),
+                 ARENA_OK);
+    cr_assert_eq(arena_spec_graph(&s, &g, err, sizeof err), ARENA_OK);
+    unsigned char *read = calloc(g.n_tensors, 1);
+    for (size_t i = 0; i < g.n_ops; i++) {
+        const struct arena_gop *op = &g.ops[i];
+        cr_expect(op->n_in >= 1 && op->n_in <= 4, "op %zu has %zu inputs", i, op->n_in);
+        /* first input: same position one layer up (tensor id = op id + 1) */
+        uint32_t first = g.refs[op->in_first];
+        cr_expect_eq(first, i < 5 ? 0u : (uint32_t)(i - 5 + 1));
+        for (size_t k = 0; k < op->n_in; k++) {
+            uint32_t t = g.refs[op->in_first + k];
+            cr_expect_lt(t, i + 1, "op %zu reads a later tensor", i); /* only earlier layers */
+            if (i >= 5)
+                cr_expect_leq(t, (i / 5) * 5, "op %zu reads its own layer", i);
+            read[t] = 1;
+        }
+    }
+    for (size_t t = 1; t < g.n_tensors; t++)
+        cr_expect_eq(g.tensors[t].is_output, !read[t], "tensor %zu", t);
+    cr_expect(g.tensors[0].is_input);
+    free(read);
+    arena_graph_free(&g);
+}
+
+/* Mean tensors live per step = sum of lifetime lengths / steps. */
+static double mean_live(const struct arena_problem *p)
+{
+    double sum = 0;
+    for (size_t i = 0; i < p->n; i++)
+        sum += (double)p->tensors[i].last - p->tensors[i].first + 1;
+    return sum / (double)p->n; /* n steps */
+}
+
+Test(families, random_intervals_grid)
+{
+    const unsigned n[] = {1, 2, 1000, 100000}, live[] = {1, 10, 1000};
+    const char *life[] = {"uniform", "fixed"}, *sizes[] = {"loguniform", "uniform", "pow2"};
+    for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 3; b++)
+            for (size_t c = 0; c < 2; c++)
+                for (size_t d = 0; d < 3; d++) {
+                    if (a == 3 && (c || d))
+                        continue;
+                    char spec[160];
+                    snprintf(spec, sizeof spec,
+                             "random-intervals:n=%u,live=%u,life=%s,sizes=%s,min=3,max=5000",
+                             n[a], live[b], life[c], sizes[d]);
+                    struct arena_source s = load(spec, 1, 1);
+                    cr_expect_eq(s.ops, 0);
+                    cr_assert_eq(s.problem.n, n[a]);
+                    size_t bad;
+                    cr_expect_eq(arena_problem_check(&s.problem, &bad), ARENA_OK, "%s", spec);
+                    for (size_t i = 0; i < s.problem.n; i++) {
+                        const struct arena_tensor *t = &s.problem.tensors[i];
+                        cr_assert(t->size >= 3 && t->size <= 5000, "%s: size %llu", spec,
+                                  (unsigned long long)t->size);
+                        cr_assert_lt(t->last, n[a], "%s", spec);
+                        if (d == 2)
+                            cr_assert_eq(t->size & (t->size - 1), 0, "%s", spec);
+                        if (c == 1)
+                            cr_assert_eq(t->last - t->first + 1, live[b] < n[a] ? live[b] : n[a],
+                                         "%s", spec);
+                    }
+                    arena_source_free(&s);
+                }
+}
+
+/* live=L with uniform lengths 1..2L-1 has mean length L over n steps, so
+ * about L tensors are live at a step (exactly L on average over steps). */
+Test(families, random_intervals_hits_the_target_live_count)
+{
+    const unsigned live[] = {10, 1000};
+    for (size_t i = 0; i < 2; i++) {
+        char spec[96];
+        snprintf(spec, sizeof spec, "random-intervals:n=100000,live=%u,seed=4", live[i]);
+        struct arena_source s = load(spec, 16, 1);
+        double m = mean_live(&s.problem);
+        cr_expect(m > 0.95 * live[i] && m < 1.05 * live[i], "%s: mean live %f", spec, m);
+        struct arena_bounds b;
+        cr_assert_eq(arena_problem_bounds(&s.problem, &b), ARENA_OK);
+        cr_expect_geq(b.max_live, live[i], "%s", spec);
+        cr_expect_leq(b.max_live, 4 * live[i], "%s", spec);
+        arena_source_free(&s);
+    }
+}
+
+Test(families, random_intervals_scales_to_a_million)
+{
+    struct arena_source s = load("random-intervals:n=1000000,live=10,seed=1", 16, 1);
+    cr_expect_eq(s.problem.n, 1000000);
+    size_t bad;
+    cr_expect_eq(arena_problem_check(&s.problem, &bad), ARENA_OK);
+    arena_source_free(&s);
+}

@@ -1,0 +1,257 @@
+/* test_args.c — bench's command line: defaults, both option spellings, the
+ * --graph list rule, pass-through of Google Benchmark flags, and every error
+ * path with its one-line message. */
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/args.h"
+#include "bench/suites.h"
+
+#define MAX_ARGS 16
+
+/* Parses a NULL-terminated list of arguments after "bench". */
+static int parse(struct arena_bench_args *a, char *err, size_t errlen, ...)
+{
+    static char storage[MAX_ARGS][256];
+    char *argv[MAX_ARGS + 1];
+    int argc = 0;
+    strcpy(storage[argc], "bench");
+    argv[argc] = storage[argc];
+    argc++;
+    va_list ap;
+    va_start(ap, errlen);
+    const char *s;
+    while ((s = va_arg(ap, const char *)) != NULL) {
+        cr_assert(argc < MAX_ARGS);
+        snprintf(storage[argc], sizeof storage[argc], "%s", s);
+        argv[argc] = storage[argc];
+        argc++;
+    }
+    va_end(ap);
+    argv[argc] = NULL;
+    return arena_bench_args_parse(argc, argv, a, err, errlen);
+}
+
+Test(args, defaults)
+{
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", NULL), ARENA_OK, "%s", err);
+    cr_expect_eq(a.n_graphs, 1);
+    cr_expect_str_eq(a.graphs[0], "mobilenetv2");
+    cr_expect_eq(a.n_planners, arena_planner_count(), "all planners by default");
+    for (size_t i = 0; i < a.n_planners; i++) cr_expect_eq(a.planners[i], arena_planner_at(i));
+    cr_expect_eq(a.format, ARENA_FORMAT_TABLE);
+    cr_expect_str_eq(a.db, "results/arenabench.sqlite");
+    cr_expect_eq(a.seed, 1);
+    cr_expect_eq(a.alignment, 16);
+    cr_expect_eq(a.repetitions, 5);
+    cr_expect_not(a.repetitions_set);
+    cr_expect_eq(a.min_time, 0.01);
+    cr_expect_not(a.quiet || a.list || a.help || a.version || a.no_placements);
+    cr_expect_eq(a.n_gbench_flags, 0);
+    arena_bench_args_free(&a);
+}
+
+Test(args, every_option_in_both_spellings)
+{
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph=chain", "--planner", "greedy-by-size,naive",
+                       "--format=csv", "--db", "/tmp/x/y.sqlite", "--seed=18446744073709551615",
+                       "--alignment", "64", "--repetitions=7", "--min-time", "0.5", "--quiet",
+                       "--no-placements", NULL),
+                 ARENA_OK, "%s", err);
+    cr_expect_str_eq(a.graphs[0], "chain");
+    cr_assert_eq(a.n_planners, 2);
+    cr_expect_str_eq(a.planners[0]->name, "greedy-by-size", "the order given is kept");
+    cr_expect_str_eq(a.planners[1]->name, "naive");
+    cr_expect_eq(a.format, ARENA_FORMAT_CSV);
+    cr_expect_str_eq(a.db, "/tmp/x/y.sqlite");
+    cr_expect_eq(a.seed, UINT64_MAX);
+    cr_expect_eq(a.alignment, 64);
+    cr_expect_eq(a.repetitions, 7);
+    cr_expect(a.repetitions_set);
+    cr_expect_eq(a.min_time, 0.5);
+    cr_expect(a.min_time_set && a.quiet && a.no_placements);
+    arena_bench_args_free(&a);
+
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--no-db", "--format", "json",
+                       "--planner", "naive,naive,ping-pong,naive", NULL),
+                 ARENA_OK, "%s", err);
+    cr_expect_null(a.db);
+    cr_expect_eq(a.format, ARENA_FORMAT_JSON);
+    cr_expect_eq(a.n_planners, 2, "repeats are dropped");
+    arena_bench_args_free(&a);
+}
+
+Test(args, list_help_and_version_need_no_graph)
+{
+    struct arena_bench_args a;
+    cr_expect_eq(parse(&a, NULL, 0, "--list", NULL), ARENA_OK);
+    cr_expect(a.list);
+    arena_bench_args_free(&a);
+    cr_expect_eq(parse(&a, NULL, 0, "--help", NULL), ARENA_OK);
+    cr_expect(a.help);
+    arena_bench_args_free(&a);
+    cr_expect_eq(parse(&a, NULL, 0, "-h", NULL), ARENA_OK);
+    cr_expect(a.help);
+    arena_bench_args_free(&a);
+    cr_expect_eq(parse(&a, NULL, 0, "--version", NULL), ARENA_OK);
+    cr_expect(a.version);
+    arena_bench_args_free(&a);
+    cr_expect(strstr(arena_bench_usage(), "--graph") != NULL);
+}
+
+Test(args, google_benchmark_flags_pass_through_in_order)
+{
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--benchmark_repetitions=9", "--graph", "chain",
+                       "--benchmark_out=/tmp/o.json", "--benchmark_out_format=json", NULL),
+                 ARENA_OK, "%s", err);
+    cr_assert_eq(a.n_gbench_flags, 3);
+    cr_expect_str_eq(a.gbench_flags[0], "--benchmark_repetitions=9");
+    cr_expect_str_eq(a.gbench_flags[1], "--benchmark_out=/tmp/o.json");
+    cr_expect_str_eq(a.gbench_flags[2], "--benchmark_out_format=json");
+    arena_bench_args_free(&a);
+}
+
+struct split_case {
+    const char *text;
+    size_t n;
+    const char *items[4];
+};
+
+/* The list rule: ';' always separates; ',' separates unless the next piece
+ * is key=value (an '=' before any ':'). */
+static const struct split_case splits[] = {
+    {"mobilenetv2", 1, {"mobilenetv2"}},
+    {"mobilenetv2:alpha=0.35,res=96,dtype=int8", 1, {"mobilenetv2:alpha=0.35,res=96,dtype=int8"}},
+    {"chain:ops=8,unet", 2, {"chain:ops=8", "unet"}},
+    {"mobilenetv2,data/net.csv", 2, {"mobilenetv2", "data/net.csv"}},
+    {"chain:ops=8,seed=3,residual:ops=4,skip=2", 2, {"chain:ops=8,seed=3", "residual:ops=4,skip=2"}},
+    {"all,scaling", 2, {"all", "scaling"}},
+    {"a;b:x=1,y=2;c", 3, {"a", "b:x=1,y=2", "c"}},
+    {"x.csv;dir/a=b.csv", 2, {"x.csv", "dir/a=b.csv"}},
+    {"random-intervals:n=1000,live=10,random-intervals:n=10,live=1000", 2,
+     {"random-intervals:n=1000,live=10", "random-intervals:n=10,live=1000"}},
+};
+
+Test(args, graph_list_rule)
+{
+    for (size_t c = 0; c < sizeof splits / sizeof splits[0]; c++) {
+        char **items = NULL;
+        size_t n = 0;
+        char err[200] = "";
+        cr_assert_eq(arena_bench_graph_split(splits[c].text, &items, &n, err, sizeof err),
+                     ARENA_OK, "%s: %s", splits[c].text, err);
+        cr_expect_eq(n, splits[c].n, "%s: %zu items", splits[c].text, n);
+        for (size_t i = 0; i < n && i < splits[c].n; i++)
+            cr_expect_str_eq(items[i], splits[c].items[i], "%s item %zu", splits[c].text, i);
+        for (size_t i = 0; i < n; i++) free(items[i]);
+        free(items);
+    }
+}
+
+Test(args, repeated_graph_options_add_up)
+{
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain:ops=4,min=8", "--graph",
+                       "unet;transformer", NULL),
+                 ARENA_OK, "%s", err);
+    cr_assert_eq(a.n_graphs, 3);
+    cr_expect_str_eq(a.graphs[0], "chain:ops=4,min=8");
+    cr_expect_str_eq(a.graphs[1], "unet");
+    cr_expect_str_eq(a.graphs[2], "transformer");
+    arena_bench_args_free(&a);
+}
+
+struct bad_case {
+    const char *args[4];
+    const char *says; /* the message must contain this */
+};
+
+static const struct bad_case bad[] = {
+    {{"--graph", "", NULL}, "--graph: empty value"},
+    {{"--graph", ",chain", NULL}, "--graph: empty item"},
+    {{"--graph", "chain,,unet", NULL}, "--graph: empty item"},
+    {{"--graph", "chain,", NULL}, "--graph: empty item"},
+    {{"--graph", "chain;", NULL}, "--graph: empty item"},
+    {{"--graph", NULL}, "--graph needs a value"},
+    {{"--graph", "chain", "--frobnicate", NULL}, "unknown option '--frobnicate'"},
+    {{"--graph", "chain", "mobilenetv2", NULL}, "unexpected argument 'mobilenetv2'"},
+    {{"--graph", "chain", "--quiet=1", NULL}, "--quiet takes no value"},
+    {{"--graph", "chain", "--format", "xml"}, "--format: 'xml' is not one of table, csv, json"},
+    {{"--graph", "chain", "--seed", "-1"}, "--seed: '-1' is not a non-negative integer"},
+    {{"--graph", "chain", "--seed", "12ab"}, "--seed: '12ab' is not a non-negative integer"},
+    {{"--graph", "chain", "--seed", "18446744073709551616"}, "--seed: '18446744073709551616' is too large"},
+    {{"--graph", "chain", "--alignment", "12"}, "--alignment: '12' is not a power of two"},
+    {{"--graph", "chain", "--alignment", "0"}, "--alignment: '0' is not a power of two"},
+    {{"--graph", "chain", "--alignment", "2147483648"}, "--alignment: '2147483648' is not a power"},
+    {{"--graph", "chain", "--repetitions", "0"}, "--repetitions: '0' is not in 1..1000"},
+    {{"--graph", "chain", "--repetitions", "1001"}, "--repetitions: '1001' is not in 1..1000"},
+    {{"--graph", "chain", "--repetitions", "two"}, "--repetitions: 'two' is not a non-negative"},
+    {{"--graph", "chain", "--min-time", "0"}, "--min-time: '0' is not a number of seconds"},
+    {{"--graph", "chain", "--min-time", "-1"}, "--min-time: '-1' is not a number of seconds"},
+    {{"--graph", "chain", "--min-time", "inf"}, "--min-time: 'inf' is not a number of seconds"},
+    {{"--graph", "chain", "--min-time", "1s"}, "--min-time: '1s' is not a number of seconds"},
+    {{"--graph", "chain", "--db", ""}, "--db: empty path"},
+    {{"--graph", "chain", "--db=x.sqlite", "--no-db"}, "--db and --no-db together"},
+    {{"--graph", "chain", "--planner", "best"}, "--planner: unknown planner 'best' (known: naive"},
+    {{"--graph", "chain", "--planner", "naive,"}, "--planner: bad item in 'naive,'"},
+    {{"--planner", "naive", NULL}, "no --graph given"},
+    {{NULL}, "no --graph given"},
+};
+
+Test(args, every_error_is_one_line_naming_the_option)
+{
+    for (size_t c = 0; c < sizeof bad / sizeof bad[0]; c++) {
+        char *argv[6];
+        char storage[6][64];
+        int argc = 0;
+        strcpy(storage[0], "bench");
+        argv[argc] = storage[argc];
+        argc++;
+        for (size_t i = 0; i < 4 && bad[c].args[i]; i++) {
+            snprintf(storage[argc], sizeof storage[argc], "%s", bad[c].args[i]);
+            argv[argc] = storage[argc];
+            argc++;
+        }
+        argv[argc] = NULL;
+        struct arena_bench_args a;
+        char err[400] = "";
+        cr_expect_eq(arena_bench_args_parse(argc, argv, &a, err, sizeof err), ARENA_EINVAL,
+                     "case %zu", c);
+        cr_expect(strstr(err, bad[c].says) != NULL, "case %zu: '%s' lacks '%s'", c, err,
+                  bad[c].says);
+        cr_expect_null(strchr(err, '\n'), "case %zu: one line", c);
+        arena_bench_args_free(&a);
+    }
+}
+
+Test(args, suites)
+{
+    size_t n = 0;
+    const char *const *all = arena_bench_suite("all", &n);
+    cr_assert(all);
+    cr_expect(n >= 14, "every family at a few sizes");
+    const char *families[] = {"mobilenetv2", "chain", "residual", "unet", "transformer",
+                              "random-dag", "random-intervals"};
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
+        size_t found = 0, len = strlen(families[f]);
+        for (size_t i = 0; i < n; i++)
+            if (strncmp(all[i], families[f], len) == 0 && (all[i][len] == ':' || !all[i][len]))
+                found++;
+        cr_expect(found >= 3, "%s appears %zu times in the all suite", families[f], found);
+    }
+    const char *const *scaling = arena_bench_suite("scaling", &n);
+    cr_assert(scaling);
+    cr_expect_eq(n, 8, "10^3..10^6 tensors x two live counts");
+    cr_expect_str_eq(scaling[n - 1], "random-intervals:n=1000000,live=1000");
+    cr_expect_null(arena_bench_suite("mobilenetv2", &n));
+}

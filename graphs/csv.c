@@ -105,8 +105,10 @@ static int parse_u64(struct reader *r, const char *field, const char *s, uint64_
         else
             v = v * 10 + dig;
     }
+    if (over && strcmp(field, "size") == 0)
+        return bad(r, ARENA_EFORMAT, field, "%s is above 2^62", show(s, q, sizeof q));
     if (over)
-        v = UINT64_MAX;
+        return bad(r, ARENA_EFORMAT, field, "%s does not fit in 64 bits", show(s, q, sizeof q));
     *out = v;
     return ARENA_OK;
 }

@@ -121,6 +121,8 @@ static int tensor_line(struct state *st, char **tok, size_t n)
     char q[64];
     if (n < 4)
         return bad(&st->r, ARENA_EFORMAT, fields[n], "missing column");
+    if (strcmp(tok[1], "->") == 0)
+        return bad(&st->r, ARENA_EFORMAT, "name", "'->' cannot name a tensor");
     enum arena_dtype dt;
     if (arena_dtype_parse(tok[2], &dt))
         return bad(&st->r, ARENA_EFORMAT, "dtype", "'%s' is not int8, int16, fp16 or fp32",

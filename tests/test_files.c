@@ -488,6 +488,7 @@ Test(files, graph_bad_input_messages)
                        "3: name: duplicate tensor 'x' (first on line 1)");
     expect_graph_error(HEAD "op a conv x -> y\nop a conv x -> y\n", ARENA_EFORMAT,
                        "4: name: duplicate op 'a' (first on line 3)");
+    expect_graph_error("tensor -> int8 4\n", ARENA_EFORMAT, "1: name: '->' cannot name a tensor");
     expect_graph_error("layer a\n", ARENA_EFORMAT, "1: statement: 'layer' is not tensor or op");
     /* graph checks name the op's or tensor's line */
     expect_graph_error(HEAD "tensor z int8 4\nop a conv x z -> y\nop b conv y -> z\n",

@@ -13,21 +13,22 @@
  * runs over the distinct first steps; each visit enumerates its live tensors
  * with the interval index, O(log S + live).
  *
- * Scratch: 116 bytes per tensor (84 shared + 32 here) plus 28. */
+ * Scratch: 124 bytes per tensor (84 shared + 40 here) plus under 32. */
 #include <string.h>
 
 #include "planners/greedy_common.h"
 #include "planners/planner.h"
 
-/* After the shared part: breadth 8(n+1) | list 16n | sizepos 4n | visit 4n. */
+/* After the shared part: breadth 8(n+1) | list 16n | sizepos, visit, step,
+ * step_start 4n each. */
 static int breadth_scratch(size_t n, size_t *common, size_t *bytes)
 {
     int rc = arena_greedy_scratch(n, common);
     if (rc != ARENA_OK)
         return rc;
-    if (n > (SIZE_MAX - *common - 8) / 32)
+    if (n > (SIZE_MAX - *common - 8) / 40)
         return ARENA_EOVERFLOW;
-    *bytes = n == 0 ? 0 : *common + 32 * n + 8;
+    *bytes = n == 0 ? 0 : *common + 40 * n + 8;
     return ARENA_OK;
 }
 
@@ -68,12 +69,21 @@ static int greedy_breadth_plan(const struct arena_problem *p, void *scratch, siz
             arena_greedy_finish(&g, plan);
         return rc;
     }
-    size_t n = g.n, steps = g.steps;
+    size_t n = g.n;
     unsigned char *at = (unsigned char *)scratch + common;
     uint64_t *breadth = (uint64_t *)(void *)at;
     struct arena_greedy_span *list = (struct arena_greedy_span *)(void *)(at + 8 * (n + 1));
     uint32_t *sizepos = (uint32_t *)(void *)(list + n);
     uint32_t *visit = sizepos + n;
+    uint32_t *step = visit + n;       /* distinct first steps, ascending */
+    uint32_t *step_start = step + n;  /* lowest rank starting at each */
+
+    size_t steps = 0;
+    for (size_t r = 0; r < n; r++)
+        if (steps == 0 || step[steps - 1] != g.rec[r].first) {
+            step[steps] = g.rec[r].first;
+            step_start[steps++] = (uint32_t)r;
+        }
 
     for (size_t i = 0; i < n; i++)
         sizepos[g.order[i]] = (uint32_t)i;
@@ -82,9 +92,9 @@ static int greedy_breadth_plan(const struct arena_problem *p, void *scratch, siz
      * exceed the sum of sizes (checked to fit), so wrapping steps are exact. */
     memset(breadth, 0, (steps + 1) * sizeof *breadth);
     for (size_t r = 0, a = 0; r < n; r++) {
-        while (g.step[a] != g.rec[r].first)
+        while (step[a] != g.rec[r].first)
             a++;
-        size_t b = last_step_at_most(g.step, steps, g.rec[r].last);
+        size_t b = last_step_at_most(step, steps, g.rec[r].last);
         breadth[a] += g.rec[r].size;
         breadth[b + 1] -= g.rec[r].size;
     }
@@ -105,7 +115,7 @@ static int greedy_breadth_plan(const struct arena_problem *p, void *scratch, siz
     memcpy(visit, idx, steps * sizeof *visit);
 
     for (size_t v = 0; rc == ARENA_OK && v < steps; v++) {
-        size_t m = arena_greedy_live_unplaced(&g, g.step[visit[v]], g.cand);
+        size_t m = arena_greedy_live_unplaced(&g, step[visit[v]], step_start[visit[v]], g.cand);
         for (size_t i = 0; i < m; i++) {
             list[i].off = sizepos[g.cand[i]];
             list[i].end = g.cand[i];

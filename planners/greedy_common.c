@@ -69,9 +69,11 @@ void arena_greedy_radix(uint64_t *key, uint32_t *idx, uint64_t *ktmp, uint32_t *
     }
 }
 
+/* By offset only: the walk gives the same gaps whatever the order of equal
+ * offsets (only the highest end among them counts). */
 static int span_less(const struct arena_greedy_span *a, const struct arena_greedy_span *b)
 {
-    return a->off < b->off || (a->off == b->off && a->end < b->end);
+    return a->off < b->off;
 }
 
 #define RUN 16u
@@ -129,51 +131,59 @@ static uint32_t node_of(const uint32_t *step, size_t steps, uint32_t f, uint32_t
     }
 }
 
-/* Ranks of the tensors live at step s (one of g->step) whose placed state is
- * `placed` and whose size is nonzero, into out; returns the count. A node's
- * tensors all contain its step: left of s, those with first <= s are live
- * (a prefix of by_first), right of s those with last >= s (a prefix of
- * by_last); at s's own node, all. */
-static size_t stab(const struct arena_greedy *g, uint32_t s, int placed, uint32_t *out)
+/* The tensors that meet [f, l] (first <= l && last >= f), whose placed state
+ * is `placed` and whose size is nonzero, into out; returns the count. from is
+ * the lowest rank whose first is >= f. */
+static size_t meet(const struct arena_greedy *g, uint32_t f, uint32_t l, size_t from, int placed,
+                   uint32_t *out)
 {
     const struct arena_greedy_rec *rec = g->rec;
-    size_t m = 0, lo = 0, hi = g->steps;
-    for (;;) {
+    size_t m = 0;
+#define TAKE(j)                                                                        \
+    do {                                                                               \
+        if ((rec[j].off != ARENA_GREEDY_UNPLACED) == placed && rec[j].size != 0)       \
+            out[m++] = (uint32_t)(j);                                                  \
+    } while (0)
+
+    /* Starting in [f, l]. */
+    for (size_t j = from; j < g->n && rec[j].first <= l; j++)
+        TAKE(j);
+
+    /* Short ones started before f and live at f start at f - reach or later. */
+    uint64_t lowest = f > g->reach ? f - g->reach : 0;
+    for (size_t j = from; j > 0 && rec[j - 1].first >= lowest; j--)
+        if (rec[j - 1].last >= f && rec[j - 1].last - rec[j - 1].first <= g->reach)
+            TAKE(j - 1);
+
+    /* Long ones started before f and live at f: stab the tree at f. A node's
+     * tensors all contain its step; left of f, those that start before f are
+     * live at f (a prefix of by_first); right of f, those that end at f or
+     * later (a prefix of by_last). */
+    size_t lo = 0, hi = g->steps;
+    while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         uint32_t at = g->step[mid];
         size_t b = g->node_start[mid], e = g->node_start[mid + 1];
-        if (s < at) {
-            for (size_t i = b; i < e; i++) {
-                uint32_t r = g->by_first[i];
-                if (rec[r].first > s)
-                    break;
-                if ((rec[r].off != ARENA_GREEDY_UNPLACED) == placed && rec[r].size != 0)
-                    out[m++] = r;
-            }
+        if (f <= at) {
+            for (size_t i = b; i < e && rec[g->by_first[i]].first < f; i++)
+                TAKE(g->by_first[i]);
+            if (f == at)
+                break;
             hi = mid;
-        } else if (s > at) {
-            for (size_t i = b; i < e; i++) {
-                uint32_t r = g->by_last[i];
-                if (rec[r].last < s)
-                    break;
-                if ((rec[r].off != ARENA_GREEDY_UNPLACED) == placed && rec[r].size != 0)
-                    out[m++] = r;
-            }
-            lo = mid + 1;
         } else {
-            for (size_t i = b; i < e; i++) {
-                uint32_t r = g->by_first[i];
-                if ((rec[r].off != ARENA_GREEDY_UNPLACED) == placed && rec[r].size != 0)
-                    out[m++] = r;
-            }
-            return m;
+            for (size_t i = b; i < e && rec[g->by_last[i]].last >= f; i++)
+                TAKE(g->by_last[i]);
+            lo = mid + 1;
         }
     }
+#undef TAKE
+    return m;
 }
 
-size_t arena_greedy_live_unplaced(const struct arena_greedy *g, uint32_t s, uint32_t *out)
+size_t arena_greedy_live_unplaced(const struct arena_greedy *g, uint32_t s, size_t from,
+                                  uint32_t *out)
 {
-    return stab(g, s, 0, out);
+    return meet(g, s, s, from, 0, out);
 }
 
 int arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p, void *scratch,
@@ -227,22 +237,51 @@ int arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p, voi
     }
     arena_greedy_radix(key, idx, ktmp, itmp, n);
     memcpy(g->id, idx, n * sizeof *idx);
-    size_t steps = 0;
+    uint32_t hist[33] = {0};
     for (size_t r = 0; r < n; r++) {
         const struct arena_tensor *t = &p->tensors[g->id[r]];
         g->rec[r].size = t->size;
         g->rec[r].off = ARENA_GREEDY_UNPLACED;
         g->rec[r].first = t->first;
         g->rec[r].last = t->last;
-        if (steps == 0 || g->step[steps - 1] != t->first)
-            g->step[steps++] = t->first;
+        unsigned bits = 0;
+        for (uint32_t len = t->last - t->first; len != 0; len >>= 1)
+            bits++;
+        hist[bits]++;
+    }
+
+    /* reach: the longest length in the smallest power-of-two class that at
+     * least 7/8 of the lengths keep to. */
+    size_t kept = 0;
+    uint64_t bound = 0;
+    for (unsigned bits = 0; bits <= 32; bits++) {
+        kept += hist[bits];
+        if (kept >= n - n / 8) {
+            bound = ((uint64_t)1 << bits) - 1;
+            break;
+        }
+    }
+    for (size_t r = 0; r < n; r++) {
+        uint64_t len = g->rec[r].last - g->rec[r].first;
+        if (len <= bound && len > g->reach)
+            g->reach = len;
+    }
+
+    /* The tree over the long tensors; cand holds each one's node until the
+     * first query, idx the long ranks. */
+    size_t steps = 0, nlong = 0;
+    for (size_t r = 0; r < n; r++) {
+        if ((uint64_t)(g->rec[r].last - g->rec[r].first) <= g->reach)
+            continue;
+        idx[nlong++] = (uint32_t)r;
+        if (steps == 0 || g->step[steps - 1] != g->rec[r].first)
+            g->step[steps++] = g->rec[r].first;
     }
     g->steps = steps;
-
-    /* Tree nodes; cand holds each rank's node until the first query. */
     uint32_t *node = g->cand;
     memset(g->node_start, 0, (steps + 1) * sizeof *g->node_start);
-    for (size_t r = 0; r < n; r++) {
+    for (size_t i = 0; i < nlong; i++) {
+        uint32_t r = idx[i];
         node[r] = node_of(g->step, steps, g->rec[r].first, g->rec[r].last);
         g->node_start[node[r] + 1]++;
     }
@@ -250,16 +289,14 @@ int arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p, voi
         g->node_start[u + 1] += g->node_start[u];
 
     memcpy(cursor, g->node_start, steps * sizeof *cursor);
-    for (size_t r = 0; r < n; r++)
-        g->by_first[cursor[node[r]]++] = (uint32_t)r;
+    for (size_t i = 0; i < nlong; i++)
+        g->by_first[cursor[node[idx[i]]]++] = idx[i];
 
-    for (size_t r = 0; r < n; r++) {
-        key[r] = ~(uint64_t)g->rec[r].last;
-        idx[r] = (uint32_t)r;
-    }
-    arena_greedy_radix(key, idx, ktmp, itmp, n);
+    for (size_t i = 0; i < nlong; i++)
+        key[i] = ~(uint64_t)g->rec[idx[i]].last;
+    arena_greedy_radix(key, idx, ktmp, itmp, nlong);
     memcpy(cursor, g->node_start, steps * sizeof *cursor);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < nlong; i++)
         g->by_last[cursor[node[idx[i]]]++] = idx[i];
 
     /* Greedy-by-size order: size descending, then rank, i.e. earlier first,
@@ -280,16 +317,11 @@ int arena_greedy_place(struct arena_greedy *g, uint32_t r, enum arena_greedy_fit
     if (t->size == 0 || t->off != ARENA_GREEDY_UNPLACED)
         return ARENA_OK;
 
-    /* Conflicts: live at first (the tree), then starting in (first, last]
-     * (consecutive ranks after r's own `first` run). */
+    size_t from = r;
+    while (from > 0 && rec[from - 1].first == t->first)
+        from--;
     uint32_t *cand = g->cand;
-    size_t m = stab(g, t->first, 1, cand);
-    size_t j = (size_t)r + 1;
-    while (j < g->n && rec[j].first == t->first)
-        j++;
-    for (; j < g->n && rec[j].first <= t->last; j++)
-        if (rec[j].off != ARENA_GREEDY_UNPLACED)
-            cand[m++] = (uint32_t)j;
+    size_t m = meet(g, t->first, t->last, from, 1, cand);
 
     struct arena_greedy_span *span = g->span;
     for (size_t i = 0; i < m; i++) {

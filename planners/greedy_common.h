@@ -2,22 +2,28 @@
  * greedy-by-breadth share (internal to planners/, not part of the API).
  *
  * All lifetimes are known before planning starts, so the tensors go once into
- * a static interval index over steps; placing a tensor then looks at the
- * tensors whose lifetime meets its own and never scans the others:
+ * a static index over steps; placing a tensor then looks at the tensors whose
+ * lifetime meets its own and never scans the others. Tensor j meets [f, l]
+ * when first_j <= l and last_j >= f, that is:
  *
- *   - rank: tensors renumbered by (first, id), so the tensors that start
- *     inside a lifetime are one run of consecutive ranks;
- *   - a centred interval tree (implicit balanced tree over the distinct
- *     `first` values; a tensor sits at the highest node whose step lies in
- *     its lifetime, once sorted by first ascending and once by last
- *     descending), so "which tensors are live at step s" costs
- *     O(log S + answer).
+ *   - first_j in [f, l]: ranks number the tensors by (first, id), so these
+ *     are one run of consecutive ranks, scanned forward;
+ *   - first_j < f <= last_j, j short (last - first <= `reach`, the longest
+ *     length in the smallest class [2^(k-1), 2^k) up to which lie 7/8 of all):
+ *     then first_j >= f - reach, so these lie in the run of ranks just before
+ *     f, scanned backward;
+ *   - first_j < f <= last_j, j long: a centred interval tree over the long
+ *     tensors only (implicit balanced tree over their distinct `first`
+ *     values; each sits at the highest node whose step lies in its lifetime,
+ *     listed once by first ascending and once by last descending), stabbed
+ *     at f in O(log S + answer).
  *
- * A tensor [f, l] conflicts exactly with the tensors live at f plus those that
- * start in (f, l]. The placed ones among them are sorted by offset and walked
- * once (arena_greedy_place): O(log S + c + m log m) for c conflicting tensors
- * of which m are placed. Building the index is O(n) radix passes plus
- * O(n log S).
+ * On average the backward run holds at most about 16x as many tensors as
+ * are live at a step (Markov: the mean length is at least (reach + 1) / 16),
+ * and it is read sequentially, which is what keeps 10^6 tensors fast. The placed tensors met
+ * are sorted by offset and walked once (arena_greedy_place):
+ * O(log S + c + m log m) for c tensors scanned of which m are placed.
+ * Building the index: radix passes, O(n), plus O(n log S) for the tree.
  *
  * Zero-size tensors get offset 0 and never constrain another tensor. */
 #ifndef ARENA_GREEDY_COMMON_H
@@ -55,15 +61,16 @@ struct arena_greedy_span {
 /* The working state; every array points into the caller's scratch. */
 struct arena_greedy {
     size_t n;                     /* tensors */
-    size_t steps;                 /* distinct `first` values */
+    uint64_t reach;               /* longest `last - first` of a short tensor */
     struct arena_greedy_rec *rec; /* n, by rank = (first, id) order */
     uint32_t *id;                 /* n: tensor id of each rank */
     uint32_t *order;              /* n: ranks by size desc, then rank (= first, id) */
-    uint32_t *step;               /* steps: distinct `first` values, ascending */
+    size_t steps;                 /* distinct `first` values of long tensors */
+    uint32_t *step;               /* steps: those values, ascending (tree keys) */
     uint32_t *node_start;         /* steps + 1: tree node u owns by_first/by_last
                                      entries [node_start[u], node_start[u+1]) */
-    uint32_t *by_first;           /* n: per node, ranks by first ascending */
-    uint32_t *by_last;            /* n: per node, ranks by last descending */
+    uint32_t *by_first;           /* per node, long ranks by first ascending */
+    uint32_t *by_last;            /* per node, long ranks by last descending */
     uint32_t *cand;               /* n: ranks found by a query */
     struct arena_greedy_span *span;     /* n: placed conflicting byte ranges */
     struct arena_greedy_span *span_tmp; /* n: merge buffer; also the radix
@@ -90,17 +97,19 @@ int arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p, voi
  * a zero-size or already placed tensor. ARENA_EOVERFLOW if an end overflows. */
 int arena_greedy_place(struct arena_greedy *g, uint32_t r, enum arena_greedy_fit fit);
 
-/* Writes into out the ranks of the tensors live at step s (s must be one of
- * g->step) that are not placed yet and have a nonzero size; returns how many.
- * out has room for n entries and may be g->cand. */
-size_t arena_greedy_live_unplaced(const struct arena_greedy *g, uint32_t s, uint32_t *out);
+/* Writes into out the ranks of the tensors live at step s that are not placed
+ * yet and have a nonzero size; returns how many. `from` is the lowest rank
+ * whose first is >= s (n if none). out has room for n entries and may be
+ * g->cand. */
+size_t arena_greedy_live_unplaced(const struct arena_greedy *g, uint32_t s, size_t from,
+                                  uint32_t *out);
 
 /* Sorts key[0..m) ascending, carrying idx[] along, stably (LSD radix, 8-bit
  * digits, passes where every key has the same digit skipped). ktmp and itmp
  * hold m entries each. */
 void arena_greedy_radix(uint64_t *key, uint32_t *idx, uint64_t *ktmp, uint32_t *itmp, size_t m);
 
-/* Sorts a[0..m) by off ascending (ties: end ascending); tmp holds m entries. */
+/* Sorts a[0..m) by off ascending, stably; tmp holds m entries. */
 void arena_greedy_sort_spans(struct arena_greedy_span *a, struct arena_greedy_span *tmp, size_t m);
 
 /* Copies the offsets out by tensor id (0 for zero-size tensors) and the arena. */

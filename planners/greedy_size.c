@@ -9,7 +9,7 @@
  * from a static interval index (greedy_common.h), never from a scan of all
  * placed tensors: O(n log n + sum of m log m), m the placed tensors met.
  *
- * Scratch: 84 bytes per tensor (+ 4, rounded up to 16). */
+ * Scratch: 84 bytes per tensor plus under 20 (see greedy_common.c). */
 #include "planners/greedy_common.h"
 #include "planners/planner.h"
 

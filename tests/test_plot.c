@@ -77,6 +77,15 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* The first occurrence of needle in a buffer that may hold NUL bytes. */
+static const char *find(const char *buf, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t i = 0; i + n <= len; i++)
+        if (memcmp(buf + i, needle, n) == 0) return buf + i;
+    return NULL;
+}
+
 static int exists(const char *path)
 {
     struct stat st;
@@ -340,6 +349,16 @@ Test(plot, every_figure_is_a_valid_png_pdf_and_svg_of_the_asked_size)
             for (size_t k = len > 16 ? len - 16 : 0; k + 5 <= len; k++)
                 if (memcmp(pdf + k, "%%EOF", 5) == 0) eof = 1;
             cr_expect(eof, "%s: no %%%%EOF at the end", path);
+            /* The page is the asked size in points (3.3 in = 237.6 pt, 7 in =
+             * 504 pt; cairo writes whole points), and the PNG's height is that
+             * same height at DPI: all formats draw one figure. */
+            const char *mb = find(pdf, len, "/MediaBox [");
+            cr_assert_not_null(mb, "%s: no MediaBox", path);
+            double x0, y0, pw, ph;
+            cr_assert_eq(sscanf(mb, "/MediaBox [ %lf %lf %lf %lf", &x0, &y0, &pw, &ph), 4);
+            cr_expect(fabs(pw - (c == 0 ? 237.6 : 504.0)) < 1.0, "%s: page %g pt wide", path, pw);
+            cr_expect(fabs(h - ph / 72.0 * DPI) <= DPI / 72.0 + 1.0,
+                      "%s: PNG %u px high, PDF %g pt: not one size", path, h, ph);
             free(pdf);
 
             fmt(path, sizeof path, "%s/out/%s-%s.svg", dir, figures[i], cols[c]);

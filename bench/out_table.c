@@ -63,7 +63,7 @@ static void table_graph(FILE *out, const struct arena_source *src, const struct 
             src->problem.n, (unsigned long long)src->problem.alignment, b->max_live);
     fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n\n", naive,
             naive_h, lb, lb_h, big, big_h);
-    fprintf(out, "  %-24s %15s %11s %7s %7s %9s %9s %11s %7s %13s %5s\n", "planner", "arena B",
+    fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s\n", "planner", "arena B",
             "arena", "x LB", "saving", "frag_peak", "frag_mean", "time median", "spread",
             "scratch B", "valid");
 }
@@ -80,11 +80,11 @@ static void table_row(FILE *out, const struct arena_bench_row *r)
         char arena[32], arena_h[32];
         arena_fmt_grouped(m->arena, arena, sizeof arena);
         arena_fmt_bytes(m->arena, arena_h, sizeof arena_h);
-        fprintf(out, "  %-24s %15s %11s %7.3f %6.1f%% %9.3f %9.3f %11s %7s %13s %5s\n",
+        fprintf(out, "  %-24s %15s %11s %9.3f %7.1f%% %9.3f %9.3f %11s %7s %13s %5s\n",
                 r->planner, arena, arena_h, m->ratio_lb, 100.0 * m->saving, m->frag_peak,
                 m->frag_mean, median, spread, scratch, "yes");
     } else {
-        fprintf(out, "  %-24s %15s %11s %7s %7s %9s %9s %11s %7s %13s %5s\n", r->planner, "-",
+        fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s\n", r->planner, "-",
                 "-", "-", "-", "-", "-", median, spread, scratch, "NO");
         fprintf(out, "    ! %s\n", r->error ? r->error : "invalid plan");
     }

@@ -92,6 +92,7 @@ struct arena_graph_fault {
 };
 
 /* Every check, in this order, each with its own one-line message in err:
+ *  - no ops at all, or more ops or tensors than fit in uint32_t (ARENA_EINVAL);
  *  - a tensor with an empty or duplicate name, an op with an empty or
  *    duplicate name (ARENA_EINVAL);
  *  - a tensor of zero bytes (ARENA_EINVAL) or more than ARENA_SIZE_MAX bytes
@@ -104,8 +105,7 @@ struct arena_graph_fault {
  *  - an order that is not a permutation of the ops, or that runs an op
  *    before the op writing one of its inputs: "not topological" (ARENA_EINVAL);
  *  - a tensor read that no op writes and that is not a graph input:
- *    "read before it is written" (ARENA_EINVAL);
- *  - no ops at all, or more ops than steps fit in uint32_t (ARENA_EINVAL).
+ *    "read before it is written" (ARENA_EINVAL).
  * ARENA_ENOMEM when working memory fails. fault (may be NULL) names the op
  * and/or tensor at fault. A latched builder failure is returned first. */
 int arena_graph_check(const struct arena_graph *g, struct arena_graph_fault *fault,

@@ -48,7 +48,8 @@ struct arena_gbench_spec {
 /* Parses Google Benchmark's flags from argv (argv[0] is a program name; all
  * others must be Google Benchmark flags, e.g. --benchmark_repetitions=5).
  * Later flags override earlier ones. -1 with a line in err when one is not
- * recognised. Call before arena_gbench_run(). */
+ * recognised. Call before arena_gbench_run(). Google Benchmark keeps flags
+ * in globals: a flag set by an earlier call stays set in this process. */
 int arena_gbench_init(int argc, char **argv, char *err, size_t errlen);
 
 /* -1 when the name is empty or taken, or iter is NULL; else 0. */

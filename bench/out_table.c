@@ -59,7 +59,9 @@ static void table_graph(FILE *out, const struct arena_source *src, const struct 
     arena_fmt_grouped(b->largest, big, sizeof big);
     arena_fmt_bytes(b->largest, big_h, sizeof big_h);
     fprintf(out, "\n%s\n", src->spec);
-    fprintf(out, "  ops %zu, tensors %zu, alignment %llu B, most live at once %u\n", src->ops,
+    char ops[32] = "- (a bare problem)";
+    if (src->ops) snprintf(ops, sizeof ops, "%zu", src->ops);
+    fprintf(out, "  ops %s, tensors %zu, alignment %llu B, most live at once %u\n", ops,
             src->problem.n, (unsigned long long)src->problem.alignment, b->max_live);
     fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n\n", naive,
             naive_h, lb, lb_h, big, big_h);

@@ -422,3 +422,42 @@ Test(mobilenetv2, bad_values_are_refused)
     arena_source_load("mobilenetv2:alpha=0.4", 16, 1, &s, err, sizeof err);
     cr_expect_str_eq(err, "mobilenetv2: key 'alpha': 0.4 is not one of 0.35, 0.5, 0.75, 1, 1.3, 1.4");
 }
+
+/* The whole parameter grid: 6 alphas x 5 resolutions x 2 class counts x 2
+ * fusions, each in all four element types. Every graph passes the checks, the
+ * op count is 65 fused and 152 unfused, and at alignment 1 every figure of
+ * the int16/fp16 graph is 2x and of the fp32 graph 4x the int8 one (every
+ * tensor is scaled by the element size). */
+Test(mobilenetv2, parameter_grid)
+{
+    const char *alphas[] = {"0.35", "0.5", "0.75", "1", "1.3", "1.4"};
+    const unsigned res[] = {96, 128, 160, 192, 224}, classes[] = {1000, 1001};
+    const char *dtypes[] = {"int8", "int16", "fp16", "fp32"};
+    const uint64_t scale[] = {1, 2, 2, 4};
+    for (size_t a = 0; a < 6; a++)
+        for (size_t r = 0; r < 5; r++)
+            for (size_t c = 0; c < 2; c++)
+                for (unsigned fused = 0; fused < 2; fused++) {
+                    struct arena_bounds base = {0};
+                    for (size_t d = 0; d < 4; d++) {
+                        char spec[160];
+                        snprintf(spec, sizeof spec,
+                                 "mobilenetv2:alpha=%s,res=%u,classes=%u,fused=%u,dtype=%s",
+                                 alphas[a], res[r], classes[c], fused, dtypes[d]);
+                        struct arena_graph g;
+                        build(spec, &g);
+                        cr_expect_eq(g.n_ops, fused ? 65u : 152u, "%s", spec);
+                        arena_graph_free(&g);
+                        struct arena_source s = load(spec, 1);
+                        struct arena_bounds b;
+                        cr_assert_eq(arena_problem_bounds(&s.problem, &b), ARENA_OK);
+                        if (d == 0)
+                            base = b;
+                        cr_expect_eq(b.naive_bytes, scale[d] * base.naive_bytes, "%s", spec);
+                        cr_expect_eq(b.lower_bound, scale[d] * base.lower_bound, "%s", spec);
+                        cr_expect_eq(b.largest, scale[d] * base.largest, "%s", spec);
+                        cr_expect_geq(b.lower_bound, b.largest, "%s", spec);
+                        arena_source_free(&s);
+                    }
+                }
+}

@@ -16,7 +16,7 @@ struct orders {
     size_t m;
 };
 
-static int orders_make(const struct arena_problem *p, size_t extra, struct orders *o)
+static int orders_make(const struct arena_problem *p, struct orders *o)
 {
     memset(o, 0, sizeof *o);
     size_t m = 0;
@@ -27,7 +27,7 @@ static int orders_make(const struct arena_problem *p, size_t extra, struct order
         return ARENA_OK;
     if (m >= UINT32_MAX)
         return ARENA_EOVERFLOW;
-    o->mem = malloc((3 + extra) * m * sizeof *o->mem);
+    o->mem = malloc(3 * m * sizeof *o->mem);
     if (!o->mem)
         return ARENA_ENOMEM;
     o->by_first = o->mem;
@@ -101,15 +101,21 @@ int arena_problem_bounds(const struct arena_problem *p, struct arena_bounds *out
     return ARENA_OK;
 }
 
-/* Max-heap of ids by end address; entries that ended stay until they surface. */
-static void heap_push(uint32_t *h, size_t *len, const uint64_t *off,
-                      const struct arena_tensor *t, uint32_t x)
+/* Max-heap of live byte ranges by end address. Entries carry their own end
+ * and last step (no lookups while sifting); ended ones stay until they
+ * surface at the top ("lazy deletion"), so every entry is pushed and popped
+ * at most once. */
+struct top_entry {
+    uint64_t end;
+    uint32_t last;
+};
+
+static void heap_push(struct top_entry *h, size_t *len, struct top_entry x)
 {
     size_t i = (*len)++;
-    uint64_t end = off[x] + t[x].size;
     while (i > 0) {
         size_t up = (i - 1) / 2;
-        if (off[h[up]] + t[h[up]].size >= end)
+        if (h[up].end >= x.end)
             break;
         h[i] = h[up];
         i = up;
@@ -117,18 +123,17 @@ static void heap_push(uint32_t *h, size_t *len, const uint64_t *off,
     h[i] = x;
 }
 
-static void heap_pop(uint32_t *h, size_t *len, const uint64_t *off, const struct arena_tensor *t)
+static void heap_pop(struct top_entry *h, size_t *len)
 {
-    uint32_t x = h[--*len];
+    struct top_entry x = h[--*len];
     size_t n = *len, i = 0;
-    uint64_t end = off[x] + t[x].size;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && off[h[c + 1]] + t[h[c + 1]].size > off[h[c]] + t[h[c]].size)
+        if (c + 1 < n && h[c + 1].end > h[c].end)
             c++;
-        if (off[h[c]] + t[h[c]].size <= end)
+        if (h[c].end <= x.end)
             break;
         h[i] = h[c];
         i = c;
@@ -138,10 +143,10 @@ static void heap_pop(uint32_t *h, size_t *len, const uint64_t *off, const struct
 }
 
 /* Mean over the steps where some byte is live of 1 - live_t / top_t. */
-static double frag_mean(const struct arena_problem *p, const uint64_t *off, const struct orders *o)
+static double frag_mean(const struct arena_problem *p, const uint64_t *off, const struct orders *o,
+                        struct top_entry *heap)
 {
     const struct arena_tensor *t = p->tensors;
-    uint32_t *heap = o->mem + 3 * o->m;
     size_t len = 0, m = o->m, i = 0, r = 0;
     uint64_t live = 0;
     double acc = 0, steps = 0;
@@ -155,19 +160,20 @@ static double frag_mean(const struct arena_problem *p, const uint64_t *off, cons
             s = e;
         }
         for (; i < m && t[o->by_first[i]].first == s; i++) {
-            live += t[o->by_first[i]].size;
-            heap_push(heap, &len, off, t, o->by_first[i]);
+            uint32_t x = o->by_first[i];
+            struct top_entry en = {off[x] + t[x].size, t[x].last};
+            live += t[x].size;
+            heap_push(heap, &len, en);
         }
         if (live == 0)
             continue;
-        while (t[heap[0]].last < s)
-            heap_pop(heap, &len, off, t);
-        uint64_t top = off[heap[0]] + t[heap[0]].size;
+        while (heap[0].last < s)
+            heap_pop(heap, &len);
         uint64_t next = (uint64_t)t[o->by_last[r]].last + 1;
         if (i < m && t[o->by_first[i]].first < next)
             next = t[o->by_first[i]].first;
         double w = (double)(next - s);
-        acc += w * (1.0 - (double)live / (double)top);
+        acc += w * (1.0 - (double)live / (double)heap[0].end);
         steps += w;
     }
     /* After the last start only ends remain: live bytes shrink at each end. */
@@ -177,11 +183,10 @@ static double frag_mean(const struct arena_problem *p, const uint64_t *off, cons
             live -= t[o->by_last[r]].size;
         if (live == 0)
             break;
-        while (t[heap[0]].last < s)
-            heap_pop(heap, &len, off, t);
-        uint64_t top = off[heap[0]] + t[heap[0]].size;
+        while (heap[0].last < s)
+            heap_pop(heap, &len);
         double w = (double)((uint64_t)t[o->by_last[r]].last + 1 - s);
-        acc += w * (1.0 - (double)live / (double)top);
+        acc += w * (1.0 - (double)live / (double)heap[0].end);
         steps += w;
     }
     return steps > 0 ? acc / steps : 0.0;
@@ -210,11 +215,18 @@ int arena_plan_metrics(const struct arena_problem *p, const struct arena_plan *p
     if (mt.arena > 0)
         mt.frag_peak = 1.0 - (double)b->lower_bound / (double)mt.arena;
     struct orders o;
-    rc = orders_make(p, 1, &o);
+    rc = orders_make(p, &o);
     if (rc != ARENA_OK)
         return rc;
-    if (o.m > 0)
-        mt.frag_mean = frag_mean(p, plan->offsets, &o);
+    if (o.m > 0) {
+        struct top_entry *heap = malloc(o.m * sizeof *heap);
+        if (!heap) {
+            free(o.mem);
+            return ARENA_ENOMEM;
+        }
+        mt.frag_mean = frag_mean(p, plan->offsets, &o, heap);
+        free(heap);
+    }
     free(o.mem);
     *out = mt;
     return ARENA_OK;

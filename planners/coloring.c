@@ -18,9 +18,10 @@
  * wanted colour first. Each colour keeps its tensors in an ordered set by
  * first step; its lifetimes are disjoint, so a tensor [f, l] conflicts with
  * the colour exactly when the member with the largest first <= l lasts to f
- * or beyond. O(n log n + n·C·log n) for C colours (C stays near the clique
- * size K in practice). Scratch: 32 bytes per tensor (set keys, buffer sizes,
- * order, sort buffer that later holds the colour roots, set links). */
+ * or beyond. O(n log n + n·c·log n), c the colours looked at per tensor (at
+ * most the colour count C, which stays near the clique size K in practice).
+ * Scratch: 32 bytes per tensor (set node: key and links, buffer size per
+ * colour, order, sort buffer that later holds the colour roots). */
 #include <stdint.h>
 
 #include "planners/order.h"
@@ -35,12 +36,13 @@ static int coloring_scratch(const struct arena_problem *p, size_t *bytes)
     return ARENA_OK;
 }
 
-/* Does colour (the set at root) hold a tensor that conflicts with t? */
-static int conflicts(const struct arena_ordset *set, uint32_t root, const struct arena_tensor *all,
-                     const struct arena_tensor *t)
+/* Does colour (the set at root) hold a tensor that conflicts with t? Keys are
+ * (first << 32 | last): ordered by first, and the member found carries its
+ * own last step, so the answer needs no other memory. */
+static int conflicts(const struct arena_ordset *set, uint32_t root, const struct arena_tensor *t)
 {
-    uint32_t j = arena_ordset_floor(set, root, t->last);
-    return j != ARENA_ORDSET_NIL && all[j].last >= t->first;
+    uint32_t j = arena_ordset_floor(set, root, (uint64_t)t->last << 32 | UINT32_MAX);
+    return j != ARENA_ORDSET_NIL && (uint32_t)set->node[j].key >= t->first;
 }
 
 static int coloring_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
@@ -53,12 +55,13 @@ static int coloring_plan(const struct arena_problem *p, void *scratch, size_t sc
         return rc;
     if (scratch_size < need)
         return ARENA_ENOMEM;
-    uint64_t *key = scratch, *csize = key + n;
-    uint32_t *order = (uint32_t *)(csize + n), *root = order + n, *link = order + 2 * n;
-    struct arena_ordset set = {.link = link, .key = key};
+    struct arena_ordset_node *node = scratch;
+    uint64_t *csize = (uint64_t *)(node + n);
+    uint32_t *order = (uint32_t *)(csize + n), *root = order + n;
+    struct arena_ordset set = {.node = node};
 
     for (size_t i = 0; i < n; i++)
-        key[i] = t[i].first;
+        node[i].key = (uint64_t)t[i].first << 32 | t[i].last;
     arena_order_identity(order, n);
     arena_order_sort(order, root, n, t, ARENA_ORDER_FIRST);
     arena_order_sort(order, root, n, t, ARENA_ORDER_SIZE_DESC);
@@ -71,7 +74,7 @@ static int coloring_plan(const struct arena_problem *p, void *scratch, size_t sc
             while (begin > 0 && csize[begin - 1] == csize[end - 1])
                 begin--;
             for (uint32_t c = begin; c < end; c++)
-                if (!conflicts(&set, root[c], t, &t[x])) {
+                if (!conflicts(&set, root[c], &t[x])) {
                     best = c;
                     break;
                 }

@@ -1,9 +1,10 @@
-/* ordset.c — a treap over caller-owned node links (see ordset.h). */
+/* ordset.c — a treap over caller-owned nodes (see ordset.h). */
 #include "planners/ordset.h"
 
 #define NIL ARENA_ORDSET_NIL
-#define LEFT(s, x) ((s)->link[2 * (size_t)(x)])
-#define RIGHT(s, x) ((s)->link[2 * (size_t)(x) + 1])
+#define LEFT(s, x) ((s)->node[x].child[0])
+#define RIGHT(s, x) ((s)->node[x].child[1])
+#define KEY(s, x) ((s)->node[x].key)
 
 /* murmur3's 32-bit finaliser: a bijection, so no two ids share a priority. */
 static uint32_t prio(uint32_t x)
@@ -18,7 +19,7 @@ static uint32_t prio(uint32_t x)
 
 static int less(const struct arena_ordset *s, uint32_t a, uint32_t b)
 {
-    return s->key[a] < s->key[b] || (s->key[a] == s->key[b] && a < b);
+    return KEY(s, a) < KEY(s, b) || (KEY(s, a) == KEY(s, b) && a < b);
 }
 
 /* Splits tree t into the nodes ordered before x (*l) and after x (*r). */
@@ -111,7 +112,7 @@ uint32_t arena_ordset_floor(const struct arena_ordset *s, uint32_t t, uint64_t k
 {
     uint32_t best = NIL;
     while (t != NIL) {
-        if (s->key[t] <= k) {
+        if (KEY(s, t) <= k) {
             best = t;
             t = RIGHT(s, t);
         } else {
@@ -125,7 +126,7 @@ uint32_t arena_ordset_ceil(const struct arena_ordset *s, uint32_t t, uint64_t k)
 {
     uint32_t best = NIL;
     while (t != NIL) {
-        if (s->key[t] >= k) {
+        if (KEY(s, t) >= k) {
             best = t;
             t = LEFT(s, t);
         } else {

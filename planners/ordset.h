@@ -2,14 +2,15 @@
  *
  * Contract:
  * - Nodes are ids 0..n-1 (n < UINT32_MAX); their storage is caller-owned:
- *   `link` has 2·n entries (left and right child of each node) and `key` n
- *   keys. Any number of sets may share one storage as long as every node is
- *   in at most one set at a time; a set is just its root, ARENA_ORDSET_NIL
- *   when empty. Nothing is allocated; link entries of nodes outside every set
- *   may hold anything.
- * - Order is by (key[id], id): equal keys are ordered by id, so every order
- *   is total and deterministic. The key of a node must not change while it is
- *   in a set.
+ *   an array of n struct arena_ordset_node. The caller sets node[id].key
+ *   before inserting id; the set owns the child links. Key and links sit in
+ *   one 16-byte record so a descent costs one cache line per level. Any
+ *   number of sets may share one node array as long as every node is in at
+ *   most one set at a time; a set is just its root, ARENA_ORDSET_NIL when
+ *   empty. Nothing is allocated.
+ * - Order is by (key, id): equal keys are ordered by id, so every order is
+ *   total and deterministic. A node's key must not change while it is in a
+ *   set.
  * - Heap priorities are a fixed bijective hash of the id, so the shape is
  *   deterministic and expected depth O(log n) whatever the key order; every
  *   operation is expected O(log n) and uses no recursion. */
@@ -21,9 +22,13 @@
 
 #define ARENA_ORDSET_NIL UINT32_MAX
 
+struct arena_ordset_node {
+    uint64_t key;
+    uint32_t child[2]; /* left, right: owned by the set */
+};
+
 struct arena_ordset {
-    uint32_t *link;      /* 2 per node: link[2i] left child, link[2i+1] right */
-    const uint64_t *key; /* key per node */
+    struct arena_ordset_node *node; /* n nodes, indexed by id */
 };
 
 /* Inserts node x (not in any set) into the set at *root. When pred / succ are

@@ -29,11 +29,11 @@ static int collide(struct arena_collision *why, size_t a, size_t b)
 
 /* The sweep over the m tensors with bytes, ids in ids[0..m). */
 static int sweep(const struct arena_problem *p, const uint64_t *off, uint32_t *by_first,
-                 uint32_t *by_last, uint32_t *tmp, uint32_t *link, size_t m,
+                 uint32_t *by_last, uint32_t *tmp, struct arena_ordset_node *node, size_t m,
                  struct arena_collision *why)
 {
     const struct arena_tensor *t = p->tensors;
-    struct arena_ordset set = {.link = link, .key = off};
+    struct arena_ordset set = {.node = node};
     uint32_t root = ARENA_ORDSET_NIL;
     arena_order_sort(by_first, tmp, m, t, ARENA_ORDER_FIRST);
     arena_order_sort(by_last, tmp, m, t, ARENA_ORDER_LAST);
@@ -44,6 +44,7 @@ static int sweep(const struct arena_problem *p, const uint64_t *off, uint32_t *b
             arena_ordset_remove(&set, &root, by_last[r]);
         for (; i < m && t[by_first[i]].first == step; i++) {
             uint32_t x = by_first[i], pred, succ;
+            node[x].key = off[x];
             arena_ordset_insert(&set, &root, x, &pred, &succ);
             if (pred != ARENA_ORDSET_NIL && off[pred] + t[pred].size > off[x])
                 return collide(why, pred, x);
@@ -85,18 +86,19 @@ int arena_plan_validate(const struct arena_problem *p, const struct arena_plan *
         m += size > 0;
     }
     if (m > 1) {
-        /* by_first, by_last, tmp: m each; link: 2m (indexed by id, so 2n). */
-        uint32_t *mem = malloc((3 * m + 2 * p->n) * sizeof *mem);
-        if (!mem)
+        /* Set nodes indexed by id (n); by_first, by_last, tmp: m each. */
+        struct arena_ordset_node *node = malloc(p->n * sizeof *node + 3 * m * sizeof(uint32_t));
+        if (!node)
             return ARENA_ENOMEM;
-        uint32_t *by_first = mem, *by_last = mem + m, *tmp = mem + 2 * m, *link = mem + 3 * m;
+        uint32_t *by_first = (uint32_t *)(node + p->n), *by_last = by_first + m,
+                 *tmp = by_first + 2 * m;
         size_t k = 0;
         for (size_t i = 0; i < p->n; i++)
             if (p->tensors[i].size > 0)
                 by_first[k++] = (uint32_t)i;
         memcpy(by_last, by_first, m * sizeof *by_last);
-        rc = sweep(p, off, by_first, by_last, tmp, link, m, why);
-        free(mem);
+        rc = sweep(p, off, by_first, by_last, tmp, node, m, why);
+        free(node);
         if (rc != ARENA_OK)
             return rc;
     }

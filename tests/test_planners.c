@@ -422,6 +422,10 @@ ParameterizedTest(size_t *index, planners, random_properties)
                                 : 1 + (size_t)rp_below(&r, 64);
         big += n > 64;
         enum rp_shape shape = (enum rp_shape)(k % RP_SHAPES);
+        /* Wide problems keep about n/3 tensors live at once, so any planner
+         * costs about n² on them: cap them at 500 to keep the suite fast. */
+        if (shape == RP_WIDE && n > 500)
+            n = 65 + n % 436;
         uint64_t alignment = alignments[k % 4];
         rp_problem(k, n, shape, alignment, t);
         struct arena_problem p = {.n = n, .tensors = t, .alignment = alignment};
@@ -452,7 +456,10 @@ ParameterizedTest(size_t *index, planners, random_properties)
             cr_assert_leq(with_bytes, plan.buffers, "%s", who);
             cr_assert_geq(plan.buffers, b.max_live, "%s: fewer colours than the clique", who);
         }
-        /* Same problem, different scratch contents: the same plan. */
+        /* Same problem, different scratch contents: the same plan (every
+         * small problem, one large one in four). */
+        if (n > 64 && k % 160 != 39)
+            continue;
         cr_assert_eq(run(pl, &p, again, &plan2, 0xA5), ARENA_OK);
         cr_assert_eq(plan2.arena, plan.arena, "%s: not deterministic", who);
         cr_assert_eq(plan2.buffers, plan.buffers, "%s: not deterministic", who);

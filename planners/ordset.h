@@ -39,13 +39,8 @@ void arena_ordset_insert(const struct arena_ordset *s, uint32_t *root, uint32_t 
 /* Removes node x, which must be in the set at *root. */
 void arena_ordset_remove(const struct arena_ordset *s, uint32_t *root, uint32_t x);
 
-/* Last node with key <= k / first node with key >= k; ARENA_ORDSET_NIL if none. */
+/* The last node with key <= k (the highest id among equal keys);
+ * ARENA_ORDSET_NIL if none. */
 uint32_t arena_ordset_floor(const struct arena_ordset *s, uint32_t root, uint64_t k);
-uint32_t arena_ordset_ceil(const struct arena_ordset *s, uint32_t root, uint64_t k);
-
-/* In-order neighbours of node x, which must be in the set; NIL at the ends. */
-uint32_t arena_ordset_first(const struct arena_ordset *s, uint32_t root);
-uint32_t arena_ordset_next(const struct arena_ordset *s, uint32_t root, uint32_t x);
-uint32_t arena_ordset_prev(const struct arena_ordset *s, uint32_t root, uint32_t x);
 
 #endif

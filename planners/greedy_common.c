@@ -77,9 +77,48 @@ static int span_less(const struct arena_greedy_span *a, const struct arena_greed
 }
 
 #define RUN 16u
+#define RADIX_FROM 32u
+
+/* LSD radix on off, 8-bit digits, only as many passes as the largest off
+ * has bytes: faster than merging from a few dozen spans on (measured), and
+ * several times faster in the hundreds. */
+static void radix_spans(struct arena_greedy_span *a, struct arena_greedy_span *tmp, size_t m)
+{
+    uint64_t top = 0;
+    for (size_t i = 0; i < m; i++)
+        top |= a[i].off;
+    unsigned passes = 0;
+    while (passes < 8 && (top >> (8 * passes)) != 0)
+        passes++;
+    uint32_t count[8][256];
+    memset(count, 0, passes * sizeof count[0]);
+    for (size_t i = 0; i < m; i++)
+        for (unsigned d = 0; d < passes; d++)
+            count[d][(a[i].off >> (8 * d)) & 255u]++;
+    struct arena_greedy_span *src = a, *dst = tmp;
+    for (unsigned d = 0; d < passes; d++) {
+        uint32_t sum = 0;
+        for (unsigned b = 0; b < 256; b++) {
+            uint32_t here = count[d][b];
+            count[d][b] = sum;
+            sum += here;
+        }
+        for (size_t i = 0; i < m; i++)
+            dst[count[d][(src[i].off >> (8 * d)) & 255u]++] = src[i];
+        struct arena_greedy_span *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, m * sizeof *a);
+}
 
 void arena_greedy_sort_spans(struct arena_greedy_span *a, struct arena_greedy_span *tmp, size_t m)
 {
+    if (m >= RADIX_FROM) {
+        radix_spans(a, tmp, m);
+        return;
+    }
     for (size_t lo = 0; lo < m; lo += RUN) {
         size_t hi = m - lo < RUN ? m : lo + RUN;
         for (size_t i = lo + 1; i < hi; i++) {

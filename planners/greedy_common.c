@@ -279,6 +279,8 @@ int arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p, voi
     uint32_t hist[33] = {0};
     for (size_t r = 0; r < n; r++) {
         const struct arena_tensor *t = &p->tensors[g->id[r]];
+        if (t->first > t->last)
+            return ARENA_EINVAL; /* arena_problem_check lets none through */
         g->rec[r].size = t->size;
         g->rec[r].off = ARENA_GREEDY_UNPLACED;
         g->rec[r].first = t->first;

@@ -85,7 +85,8 @@ int arena_greedy_scratch(size_t n, size_t *bytes);
 
 /* Builds the index for p (which has passed arena_problem_check) in scratch.
  * ARENA_ENOMEM when scratch_size is below arena_greedy_scratch(p->n);
- * ARENA_EOVERFLOW when the sizes do not sum in 64 bits. */
+ * ARENA_EOVERFLOW when the sizes do not sum in 64 bits; ARENA_EINVAL for a
+ * lifetime with first > last. */
 int arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p, void *scratch,
                       size_t scratch_size);
 

@@ -430,6 +430,24 @@ Test(greedy, overflowing_sizes)
     }
 }
 
+/* A lifetime with first > last: ARENA_EINVAL, from the checked entry point
+ * and from the table called directly. */
+Test(greedy, reversed_lifetime)
+{
+    struct arena_tensor t[] = {{16, 0, 1}, {16, 3, 2}};
+    struct arena_problem p = {.n = 2, .tensors = t, .alignment = 16};
+    for (int w = 0; w < NPLANNERS; w++) {
+        size_t need;
+        cr_assert_eq(arena_planner_scratch(planner(w), &p, &need), ARENA_OK);
+        void *s = malloc(need);
+        uint64_t off[2];
+        struct arena_plan plan = {.n = 2, .offsets = off};
+        cr_expect_eq(arena_planner_run(planner(w), &p, s, need, &plan), ARENA_EINVAL);
+        cr_expect_eq(planner(w)->plan(&p, s, need, &plan), ARENA_EINVAL);
+        free(s);
+    }
+}
+
 /* The three tables are registered under their names, in the fixed order. */
 Test(greedy, registered_in_order)
 {

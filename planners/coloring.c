@@ -16,9 +16,8 @@
  * Colours are opened in non-increasing size, so scanning them from the last
  * group of equal size backwards, each group in increasing colour, meets the
  * wanted colour first. Each colour keeps its tensors in an ordered set by
- * first step; its lifetimes are disjoint, so a tensor [f, l] conflicts with
- * the colour exactly when the member with the largest first <= l lasts to f
- * or beyond. O(n log n + n·c·log n), c the colours looked at per tensor (at
+ * first step; its lifetimes are disjoint, so one descent of that set finds a
+ * member that meets [f, l] or proves there is none. O(n log n + n·c·log n), c the colours looked at per tensor (at
  * most the colour count C, which stays near the clique size K in practice).
  * Scratch: 32 bytes per tensor (set node: key and links, buffer size per
  * colour, order, sort buffer that later holds the colour roots). */
@@ -36,13 +35,23 @@ static int coloring_scratch(const struct arena_problem *p, size_t *bytes)
     return ARENA_OK;
 }
 
-/* Does colour (the set at root) hold a tensor that conflicts with t? Keys are
- * (first << 32 | last): ordered by first, and the member found carries its
- * own last step, so the answer needs no other memory. */
-static int conflicts(const struct arena_ordset *set, uint32_t root, const struct arena_tensor *t)
+/* Does the colour whose set is rooted at t hold a tensor that meets [f, l]?
+ * Keys are (first << 32 | last) and a colour's lifetimes are disjoint, so the
+ * set is ordered by first and by last alike: a member that ends before f
+ * sends the search right, one that starts after l sends it left, any other
+ * member overlaps and ends the search early. */
+static int conflicts(const struct arena_ordset_node *node, uint32_t t, uint32_t f, uint32_t l)
 {
-    uint32_t j = arena_ordset_floor(set, root, (uint64_t)t->last << 32 | UINT32_MAX);
-    return j != ARENA_ORDSET_NIL && (uint32_t)set->node[j].key >= t->first;
+    while (t != ARENA_ORDSET_NIL) {
+        uint64_t key = node[t].key;
+        if ((uint32_t)key < f)
+            t = node[t].child[1];
+        else if ((uint32_t)(key >> 32) > l)
+            t = node[t].child[0];
+        else
+            return 1;
+    }
+    return 0;
 }
 
 static int coloring_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
@@ -74,7 +83,7 @@ static int coloring_plan(const struct arena_problem *p, void *scratch, size_t sc
             while (begin > 0 && csize[begin - 1] == csize[end - 1])
                 begin--;
             for (uint32_t c = begin; c < end; c++)
-                if (!conflicts(&set, root[c], &t[x])) {
+                if (!conflicts(node, root[c], t[x].first, t[x].last)) {
                     best = c;
                     break;
                 }

@@ -107,17 +107,3 @@ void arena_ordset_remove(const struct arena_ordset *s, uint32_t *root, uint32_t 
     if (*slot == x)
         *slot = merge(s, LEFT(s, x), RIGHT(s, x));
 }
-
-uint32_t arena_ordset_floor(const struct arena_ordset *s, uint32_t t, uint64_t k)
-{
-    uint32_t best = NIL;
-    while (t != NIL) {
-        if (KEY(s, t) <= k) {
-            best = t;
-            t = RIGHT(s, t);
-        } else {
-            t = LEFT(s, t);
-        }
-    }
-    return best;
-}

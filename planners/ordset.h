@@ -39,8 +39,7 @@ void arena_ordset_insert(const struct arena_ordset *s, uint32_t *root, uint32_t 
 /* Removes node x, which must be in the set at *root. */
 void arena_ordset_remove(const struct arena_ordset *s, uint32_t *root, uint32_t x);
 
-/* The last node with key <= k (the highest id among equal keys);
- * ARENA_ORDSET_NIL if none. */
-uint32_t arena_ordset_floor(const struct arena_ordset *s, uint32_t root, uint64_t k);
+/* Searches of one's own: walk a set from its root through node[x].child[0]
+ * (smaller) and child[1] (larger), read-only. */
 
 #endif

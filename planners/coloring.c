@@ -75,13 +75,15 @@ static int coloring_plan(const struct arena_problem *p, void *scratch, size_t sc
     arena_order_sort(order, root, n, t, ARENA_ORDER_FIRST);
     arena_order_sort(order, root, n, t, ARENA_ORDER_SIZE_DESC);
 
+    /* group[c]: the first colour of c's run of equal buffer sizes. Colour c
+     * is opened while placing order[i] for some i >= c, after order[i] was
+     * read, so the runs can live in the entries of order already consumed. */
+    uint32_t *group = order;
     uint32_t colors = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t x = order[i], best = ARENA_ORDSET_NIL;
         for (uint32_t end = colors; end > 0 && best == ARENA_ORDSET_NIL;) {
-            uint32_t begin = end - 1;
-            while (begin > 0 && csize[begin - 1] == csize[end - 1])
-                begin--;
+            uint32_t begin = group[end - 1];
             for (uint32_t c = begin; c < end; c++)
                 if (!conflicts(node, root[c], t[x].first, t[x].last)) {
                     best = c;
@@ -93,6 +95,7 @@ static int coloring_plan(const struct arena_problem *p, void *scratch, size_t sc
             best = colors++;
             csize[best] = t[x].size;
             root[best] = ARENA_ORDSET_NIL;
+            group[best] = best > 0 && csize[best - 1] == csize[best] ? group[best - 1] : best;
         }
         arena_ordset_insert(&set, &root[best], x, NULL, NULL);
         plan->offsets[x] = best;

@@ -20,10 +20,13 @@
  *
  * On average the backward run holds at most about 16x as many tensors as
  * are live at a step (Markov: the mean length is at least (reach + 1) / 16),
- * and it is read sequentially, which is what keeps 10^6 tensors fast. The placed tensors met
- * are sorted by offset and walked once (arena_greedy_place):
- * O(log S + c + m log m) for c tensors scanned of which m are placed.
- * Building the index: radix passes, O(n), plus O(n log S) for the tree.
+ * and it is read sequentially, which is what keeps 10^6 tensors fast; its
+ * weak spot is a burst of short tensors that start just before f and are dead
+ * by f (scanned, never taken). The placed tensors met are sorted by offset
+ * (insertion and merge for a few, LSD radix from 32 on) and walked once
+ * (arena_greedy_place): O(log S + c + m log m) for c tensors scanned of which
+ * m are placed. Building the index: radix passes, O(n), plus O(n log S) for
+ * the tree.
  *
  * Zero-size tensors get offset 0 and never constrain another tensor. */
 #ifndef ARENA_GREEDY_COMMON_H

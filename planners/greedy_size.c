@@ -7,7 +7,8 @@
  * takes the smallest gap between them that fits (the lowest on ties), else
  * goes just above the highest of them. The conflicting placed tensors come
  * from a static interval index (greedy_common.h), never from a scan of all
- * placed tensors: O(n log n + sum of m log m), m the placed tensors met.
+ * placed tensors: O(n log n + sum over tensors of c + m log m), c the
+ * tensors the index scans and m the placed ones among them that it meets.
  *
  * Scratch: 84 bytes per tensor plus under 20 (see greedy_common.c). */
 #include "planners/greedy_common.h"

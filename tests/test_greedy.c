@@ -5,8 +5,9 @@
  * from its definition (tests/greedy_oracle.c) on 10,000 small seeded random
  * problems of every shape (chains, residual skips, wide overlaps, many equal
  * sizes, lifetimes touching at one step, uniform, mixed with zero sizes) and
- * on a few hundred up to n = 2,000; the independent validator accepts every
- * plan. The known answers of ALGORITHMS.md are reproduced by hand below. Every
+ * on 200 more up to n = 2,000; the independent validator accepts every plan.
+ * The project's table of known answers (founding document, TFLite Micro's
+ * example, best vs first fit) is reproduced, each worked by hand below. Every
  * run gets exactly the scratch its planner reports, from malloc, so the
  * sanitizers see any overrun. */
 #include <criterion/criterion.h>
@@ -176,7 +177,7 @@ Test(greedy, sparse_steps_give_same_offsets)
     }
 }
 
-/* ---- Known answers (ALGORITHMS.md), worked by hand. ---- */
+/* ---- Known answers, worked by hand. ---- */
 
 struct known {
     size_t n;

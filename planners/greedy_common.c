@@ -5,8 +5,9 @@
 #include <string.h>
 
 /* Scratch layout, in this order (8-byte items first, so every array stays
- * aligned): rec 24n | span 16n | span_tmp 16n | id, order, step, by_first,
- * by_last, cand 4n each | node_start 4(n+1). */
+ * aligned): rec 24n | span 16n | span_tmp 16n | id, order, cand 4n each |
+ * the tree, for at most L = floor(n/8) long tensors: step 4L, node_start
+ * 4(L+1), by_first 4L, by_last 4L | skip 4n. That is 84n + 4 at most. */
 #define BYTES_PER_TENSOR 84u
 
 int arena_greedy_scratch(size_t n, size_t *bytes)
@@ -188,11 +189,19 @@ static size_t meet(const struct arena_greedy *g, uint32_t f, uint32_t l, size_t 
     for (size_t j = from; j < g->n && rec[j].first <= l; j++)
         TAKE(j);
 
-    /* Short ones started before f and live at f start at f - reach or later. */
+    /* Short ones started before f and live at f start at f - reach or later;
+     * from a rank that is not one, skip jumps over every rank that cannot be
+     * one either. */
     uint64_t lowest = f > g->reach ? f - g->reach : 0;
-    for (size_t j = from; j > 0 && rec[j - 1].first >= lowest; j--)
-        if (rec[j - 1].last >= f && rec[j - 1].last - rec[j - 1].first <= g->reach)
-            TAKE(j - 1);
+    for (size_t j = from; j > 0 && rec[j - 1].first >= lowest;) {
+        size_t k = j - 1;
+        if (rec[k].last >= f && rec[k].last - rec[k].first <= g->reach) {
+            TAKE(k);
+            j = k;
+        } else {
+            j = g->skip[k];
+        }
+    }
 
     /* Long ones started before f and live at f: stab the tree at f. A node's
      * tensors all contain its step; left of f, those that start before f are
@@ -254,13 +263,15 @@ int arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p, voi
     g->span_tmp = (struct arena_greedy_span *)at;
     at += n * sizeof *g->span_tmp;
     uint32_t *u32 = (uint32_t *)at;
+    size_t most_long = n / 8; /* 7/8 of the lengths are <= reach */
     g->id = u32;
     g->order = u32 + n;
-    g->step = u32 + 2 * n;
-    g->by_first = u32 + 3 * n;
-    g->by_last = u32 + 4 * n;
-    g->cand = u32 + 5 * n;
-    g->node_start = u32 + 6 * n;
+    g->cand = u32 + 2 * n;
+    g->step = u32 + 3 * n;
+    g->node_start = g->step + most_long;
+    g->by_first = g->node_start + most_long + 1;
+    g->by_last = g->by_first + most_long;
+    g->skip = g->by_last + most_long;
 
     /* Build buffers live in span/span_tmp (32n bytes) until the first query. */
     uint64_t *key = (uint64_t *)(void *)g->span;
@@ -339,6 +350,23 @@ int arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p, voi
     memcpy(cursor, g->node_start, steps * sizeof *cursor);
     for (size_t i = 0; i < nlong; i++)
         g->by_last[cursor[node[idx[i]]]++] = idx[i];
+
+    /* skip[r]: 1 + the nearest rank left of r whose short last (0 for a long
+     * tensor) exceeds r's, else 0; everything between is no higher. */
+    uint32_t *stack = itmp;
+    size_t depth = 0;
+    for (size_t r = 0; r < n; r++) {
+        uint32_t here = g->rec[r].last - g->rec[r].first <= g->reach ? g->rec[r].last : 0;
+        while (depth > 0) {
+            uint32_t top = stack[depth - 1];
+            uint32_t there = g->rec[top].last - g->rec[top].first <= g->reach ? g->rec[top].last : 0;
+            if (there > here)
+                break;
+            depth--;
+        }
+        g->skip[r] = depth > 0 ? stack[depth - 1] + 1 : 0;
+        stack[depth++] = (uint32_t)r;
+    }
 
     /* Greedy-by-size order: size descending, then rank, i.e. earlier first,
      * then lower id. */

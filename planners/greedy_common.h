@@ -11,22 +11,24 @@
  *   - first_j < f <= last_j, j short (last - first <= `reach`, the longest
  *     length in the smallest class [2^(k-1), 2^k) up to which lie 7/8 of all):
  *     then first_j >= f - reach, so these lie in the run of ranks just before
- *     f, scanned backward;
+ *     f, scanned backward; a rank that is not one jumps to skip[rank], over
+ *     ranks whose short lifetimes end no later than its own (so also before
+ *     f);
  *   - first_j < f <= last_j, j long: a centred interval tree over the long
  *     tensors only (implicit balanced tree over their distinct `first`
  *     values; each sits at the highest node whose step lies in its lifetime,
  *     listed once by first ascending and once by last descending), stabbed
  *     at f in O(log S + answer).
  *
- * On average the backward run holds at most about 16x as many tensors as
- * are live at a step (Markov: the mean length is at least (reach + 1) / 16),
- * and it is read sequentially, which is what keeps 10^6 tensors fast; its
- * weak spot is a burst of short tensors that start just before f and are dead
- * by f (scanned, never taken). The placed tensors met are sorted by offset
- * (insertion and merge for a few, LSD radix from 32 on) and walked once
- * (arena_greedy_place): O(log S + c + m log m) for c tensors scanned of which
- * m are placed. Building the index: radix passes, O(n), plus O(n log S) for
- * the tree.
+ * The backward run stays within reach steps of f, and the jumps pass over
+ * dead short tensors in runs, so it reads few more tensors than it takes
+ * (nested lifetimes that all end before f are its worst case), and reads them
+ * sequentially, which is what keeps 10^6 tensors fast. The long tensors are
+ * at most n/8, so the tree is small. The placed tensors met are sorted by
+ * offset (insertion and merge for a few, LSD radix from 32 on) and walked
+ * once (arena_greedy_place): O(log S + c + m log m) for c tensors read of
+ * which m are placed. Building the index: radix passes and a stack sweep,
+ * O(n), plus O(n log S) for the tree.
  *
  * Zero-size tensors get offset 0 and never constrain another tensor. */
 #ifndef ARENA_GREEDY_COMMON_H
@@ -75,6 +77,9 @@ struct arena_greedy {
     uint32_t *by_first;           /* per node, long ranks by first ascending */
     uint32_t *by_last;            /* per node, long ranks by last descending */
     uint32_t *cand;               /* n: ranks found by a query */
+    uint32_t *skip;               /* n: 1 + the nearest rank left of r whose
+                                     last, counting only short tensors (a long
+                                     one counts 0), is higher than r's; else 0 */
     struct arena_greedy_span *span;     /* n: placed conflicting byte ranges */
     struct arena_greedy_span *span_tmp; /* n: merge buffer; also the radix
                                            buffers while the index is built */

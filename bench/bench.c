@@ -422,25 +422,10 @@ static int register_jobs(struct bench *b)
     return ARENA_OK;
 }
 
-static int run(struct bench *b, int argc, char **argv)
+static int measure(struct bench *b, int argc, char **argv)
 {
     char err[700] = "";
-    int status = arena_bench_args_parse(argc, argv, &b->args, err, sizeof err);
-    if (status != ARENA_OK) {
-        say(NULL, "%s", err[0] ? err : arena_strerror(status));
-        return 2;
-    }
-    if (b->args.help) {
-        fputs(arena_bench_usage(), stdout);
-        return 0;
-    }
-    if (b->args.version) {
-        printf("bench (arenabench) %s, git %s, %s\n", arena_build_version(),
-               arena_build_git_rev(), arena_build_compiler());
-        return 0;
-    }
-    if (b->args.list) return list_everything();
-
+    int status;
     int show = !b->args.quiet && isatty(fileno(stderr));
     arena_progress_init(&b->progress, show, 0, stderr);
     if ((status = start_gbench(b)) != 0) return status;
@@ -477,7 +462,7 @@ static int run(struct bench *b, int argc, char **argv)
     return b->any_invalid ? 1 : 0;
 }
 
-int arena_bench_main(int argc, char **argv)
+int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
 {
     struct sigaction act, old_int, old_term;
     memset(&act, 0, sizeof act);
@@ -489,7 +474,8 @@ int arena_bench_main(int argc, char **argv)
 
     struct bench b;
     memset(&b, 0, sizeof b);
-    int status = run(&b, argc, argv);
+    b.args = *args; /* borrowed: the caller frees what it points to */
+    int status = measure(&b, argc, argv);
 
     arena_gbench_clear();
     for (size_t i = 0; i < b.n_jobs; i++) release(&b.jobs[i]);
@@ -497,9 +483,32 @@ int arena_bench_main(int argc, char **argv)
     for (size_t i = 0; i < b.n_graphs; i++) arena_source_free(&b.graphs[i].src);
     free(b.graphs);
     arena_store_close(b.store);
-    arena_bench_args_free(&b.args);
     fflush(stdout);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    return status;
+}
+
+int arena_bench_main(int argc, char **argv)
+{
+    struct arena_bench_args args;
+    char err[700] = "";
+    int status = arena_bench_args_parse(argc, argv, &args, err, sizeof err);
+    if (status != ARENA_OK) {
+        say(NULL, "%s", err[0] ? err : arena_strerror(status));
+        status = 2;
+    } else if (args.help) {
+        fputs(arena_bench_usage(), stdout);
+    } else if (args.version) {
+        printf("bench (arenabench) %s, git %s, %s\n", arena_build_version(),
+               arena_build_git_rev(), arena_build_compiler());
+    } else if (args.list) {
+        status = list_everything();
+    } else {
+        /* The names were resolved through the registry by the parser. */
+        status = arena_bench_run(&args, argc, argv);
+    }
+    arena_bench_args_free(&args);
+    fflush(stdout);
     return status;
 }

@@ -1,7 +1,9 @@
 /* bench.h — the whole `bench` command as a library call, so that tests can
- * run it in-process (main.c only calls this). */
+ * run it in-process (main.c only calls arena_bench_main). */
 #ifndef ARENA_BENCH_H
 #define ARENA_BENCH_H
+
+#include "bench/args.h"
 
 /* Runs bench with argv (argv[0] is the program name) and returns its exit
  * status: 0 every plan valid, 1 some plan invalid, 2 usage, input or database
@@ -10,5 +12,14 @@
  * second one exits the process at once); the previous handlers come back
  * when it returns. Writes the results to stdout, messages to stderr. */
 int arena_bench_main(int argc, char **argv);
+
+/* The measuring and storing half of arena_bench_main, after the command line
+ * is parsed: loads a->graphs, times every table in a->planners (whatever
+ * tables the caller puts there, registered or not; the CLI puts the ones it
+ * found in the registry) on every graph, validates, prints and stores each
+ * result. argc/argv only go into the runs row as its command line. a is
+ * borrowed, not freed. Same exit statuses and signal handling as
+ * arena_bench_main; a->help, a->version and a->list are ignored. */
+int arena_bench_run(const struct arena_bench_args *a, int argc, char **argv);
 
 #endif

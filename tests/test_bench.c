@@ -43,8 +43,11 @@ static void path_of(char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/%s", dir, name);
 }
 
-/* Starts bench in a child with stdout and stderr going to files in dir. */
-static pid_t spawn(const char *tag, const char *const *args)
+/* Starts bench in a child with stdout and stderr going to files in dir:
+ * the whole command, or, when planners is not NULL, the parsed command run
+ * with those tables instead of the ones named on it. */
+static pid_t spawn_with(const char *tag, const char *const *args,
+                        const struct arena_planner *const *planners, size_t n_planners)
 {
     char out[160], err[160];
     snprintf(out, sizeof out, "%s/%s.out", dir, tag);
@@ -59,11 +62,34 @@ static pid_t spawn(const char *tag, const char *const *args)
         argv[argc++] = (char *)"bench";
         for (; args[argc - 1] && argc < 39; argc++) argv[argc] = (char *)args[argc - 1];
         argv[argc] = NULL;
-        int rc = arena_bench_main(argc, argv);
+        int rc;
+        if (!planners) {
+            rc = arena_bench_main(argc, argv);
+        } else {
+            struct arena_bench_args a;
+            char why[300] = "";
+            if (arena_bench_args_parse(argc, argv, &a, why, sizeof why) != ARENA_OK) {
+                fprintf(stderr, "test: %s\n", why);
+                _exit(98);
+            }
+            const struct arena_planner **named = a.planners;
+            size_t n_named = a.n_planners;
+            a.planners = (const struct arena_planner **)planners;
+            a.n_planners = n_planners;
+            rc = arena_bench_run(&a, argc, argv);
+            a.planners = named;
+            a.n_planners = n_named;
+            arena_bench_args_free(&a);
+        }
         fflush(NULL); /* _exit does not flush, and the files are buffered */
         _exit(rc);
     }
     return pid;
+}
+
+static pid_t spawn(const char *tag, const char *const *args)
+{
+    return spawn_with(tag, args, NULL, 0);
 }
 
 static int finish(pid_t pid)
@@ -328,6 +354,87 @@ Test(bench, list_names_every_family_suite_and_planner)
         cr_expect(strstr(out, arena_planner_at(i)->summary) != NULL);
     cr_expect(strstr(out, "scaling") != NULL && strstr(out, "all") != NULL);
     free(out);
+}
+
+/* A deliberately wrong planner: every tensor at offset 0 (a plan is only
+ * right when no two tensors are ever live together). Not registered. */
+static int all_at_zero_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
+                            struct arena_plan *plan)
+{
+    (void)scratch;
+    (void)scratch_size;
+    plan->arena = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        plan->offsets[i] = 0;
+        if (p->tensors[i].size > plan->arena) plan->arena = p->tensors[i].size;
+    }
+    plan->buffers = 0;
+    return ARENA_OK;
+}
+
+static const struct arena_planner all_at_zero = {
+    .name = "all-at-zero",
+    .summary = "every tensor at offset 0 (wrong on purpose)",
+    .plan = all_at_zero_plan,
+};
+
+/* Exit status 1 end to end: a wrong plan is stored as invalid with the
+ * validator's message, the right plan of the same run is stored valid.
+ *
+ * The problem, worked by hand: lowers 0, 1, 3 are steps 0, 1, 2, so
+ *   a [0,2) 32 B -> steps [0,1];  b [1,3) 16 B -> steps [1,1] (the largest
+ *   lower <= 2 is 1);  c [3,4) 16 B -> steps [2,2].
+ * naive 64 B; live bytes per step 32, 48, 16, so the lower bound is 48.
+ * All at offset 0: a and b are both live at step 1 and share [0,16), c
+ * meets nobody; the sweep meets a first, so the pair is (0, 1), and the
+ * stored arena would be max(offset + size) = 32 < 48. */
+Test(bench, an_invalid_plan_is_stored_invalid_and_exits_1)
+{
+    char csv[160], db_path[160];
+    path_of(csv, sizeof csv, "three.csv");
+    path_of(db_path, sizeof db_path, "invalid.sqlite");
+    FILE *f = fopen(csv, "w");
+    cr_assert(f);
+    fputs("id,lower,upper,size\na,0,2,32\nb,1,3,16\nc,3,4,16\n", f);
+    cr_assert_eq(fclose(f), 0);
+
+    const struct arena_planner *tables[] = {arena_planner_find("greedy-by-size"), &all_at_zero};
+    cr_assert(tables[0]);
+    const char *args[] = {"--graph", csv, "--db", db_path, "--format", "csv",
+                          "--repetitions", "1", "--min-time", "0.001", NULL};
+    cr_assert_eq(finish(spawn_with("bad", args, tables, 2)), 1, "%s", slurp("bad", "err"));
+
+    const char *want = "tensor 0 (steps [0,1], bytes [0,32)) overlaps"
+                       " tensor 1 (steps [1,1], bytes [0,16))";
+    char *out = slurp("bad", "out");
+    cr_expect_eq(count(out, "\n"), 3, "header, one row per planner: %s", out);
+    cr_expect(strstr(out, ",all-at-zero,3,64,48,") != NULL, "%s", out);
+    cr_expect(strstr(out, ",greedy-by-size,3,64,48,48,1") != NULL, "%s", out);
+    free(out);
+
+    sqlite3 *db = db_open(db_path);
+    cr_expect_eq(db_int(db, "SELECT count(*) FROM runs"), 1);
+    cr_expect_eq(db_int(db, "SELECT count(*) FROM results"), 2);
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db,
+                                    "SELECT valid, error, arena_bytes IS NULL FROM results"
+                                    " WHERE planner = 'all-at-zero'",
+                                    -1, &st, NULL),
+                 SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_expect_eq(sqlite3_column_int(st, 0), 0);
+    cr_expect_str_eq((const char *)sqlite3_column_text(st, 1), want);
+    cr_expect_eq(sqlite3_column_int(st, 2), 1, "an invalid plan has no arena figure");
+    sqlite3_finalize(st);
+    /* The wrong plan's placements are kept, so it can be redrawn: all at 0. */
+    cr_expect_eq(db_int(db, "SELECT count(*) FROM placements p JOIN results r ON"
+                            " r.id = p.result_id WHERE r.planner = 'all-at-zero'"
+                            " AND p.offset = 0"),
+                 3);
+    cr_expect_eq(db_int(db, "SELECT count(*) FROM results WHERE planner = 'greedy-by-size'"
+                            " AND valid = 1 AND error IS NULL AND arena_bytes = 48"),
+                 1);
+    sqlite3_close(db);
 }
 
 /* Every spec of the suites loads (so `--graph all` and `--graph scaling`

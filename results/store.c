@@ -79,6 +79,14 @@ static int classify(sqlite3 *db, const char *path, int *version, char *err, size
     int rc = query_int(db, "SELECT count(*) FROM sqlite_master", &objects);
     if (rc == SQLITE_OK) rc = query_int(db, "PRAGMA application_id", &app);
     if (rc == SQLITE_OK) rc = query_int(db, "PRAGMA user_version", &user);
+    if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN) {
+        /* A WAL database is read through -wal and -shm files beside it. */
+        say(err, errlen,
+            "%s: cannot write the database or its -wal/-shm files beside it (%s); check the"
+            " permissions of the file and its directory",
+            path, sqlite3_errmsg(db));
+        return rc;
+    }
     if (rc != SQLITE_OK) {
         say(err, errlen, "%s: not a readable SQLite database (%s)", path, sqlite3_errmsg(db));
         return rc;
@@ -209,6 +217,11 @@ int arena_store_open(const char *path, struct arena_store **out, char *err, size
         say(err, errlen, "empty database path");
         return ARENA_EINVAL;
     }
+    struct stat info;
+    if (stat(path, &info) == 0 && S_ISDIR(info.st_mode)) {
+        say(err, errlen, "%s: is a directory, not a database file", path);
+        return ARENA_EDB;
+    }
     struct arena_store *s = calloc(1, sizeof *s);
     if (!s) {
         say(err, errlen, "%s: out of memory", path);
@@ -222,6 +235,10 @@ int arena_store_open(const char *path, struct arena_store **out, char *err, size
     }
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    if (sqlite3_db_readonly(s->db, "main") == 1) {
+        say(err, errlen, "%s: cannot write to it (the file is read-only)", path);
+        goto fail;
+    }
 
     int version = -1;
     rc = classify(s->db, path, &version, err, errlen);

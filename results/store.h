@@ -25,8 +25,9 @@ struct arena_store;
  * Refuses, with ARENA_EDB, one line in err and the file left untouched: a file
  * that is not SQLite or is corrupt, a database of another application (other
  * application_id, or tables without ours), and one written by a newer
- * arenabench (user_version above ARENA_STORE_VERSION). The parent directory
- * must exist. On error *out is NULL. */
+ * arenabench (user_version above ARENA_STORE_VERSION); also a directory, and
+ * a file that cannot be written (it, or the -wal/-shm files beside it). The
+ * parent directory must exist. On error *out is NULL. */
 int arena_store_open(const char *path, struct arena_store **out, char *err, size_t errlen);
 void arena_store_close(struct arena_store *s); /* NULL is fine */
 

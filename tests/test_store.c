@@ -509,3 +509,21 @@ Test(store, refuses_a_corrupt_database)
     fclose(f);
     expect_refused(path, "corrupt");
 }
+
+/* A directory named as the database: refused with a line that says so, and
+ * nothing is created inside it. */
+Test(store, refuses_a_directory)
+{
+    char path[160], inside[200];
+    path_of(path, sizeof path, "a.sqlite");
+    cr_assert_eq(mkdir(path, 0700), 0);
+    struct arena_store *s = (struct arena_store *)1;
+    char err[300] = "";
+    cr_expect_eq(arena_store_open(path, &s, err, sizeof err), ARENA_EDB);
+    cr_expect_null(s);
+    cr_expect(strstr(err, path) == err && strstr(err, "is a directory") != NULL, "%s", err);
+    snprintf(inside, sizeof inside, "%s-wal", path);
+    struct stat st;
+    cr_expect_neq(stat(inside, &st), 0, "a -wal file appeared");
+    cr_expect_eq(rmdir(path), 0, "the directory stays empty");
+}

@@ -702,6 +702,31 @@ Test(plot, unknown_run_graph_or_planner_fails_with_one_line)
     sqlite3_close(db);
 }
 
+/* Copies of the set-up's real database that bench would refuse: marked as
+ * another application's, and as written by a newer arenabench (schema 3).
+ * Their tables are fine, so only the marks can stop plot. */
+Test(plot, foreign_or_newer_database_fails_with_one_line)
+{
+    need_db();
+    const char *marks[] = {"PRAGMA application_id = 7;", "PRAGMA user_version = 3;"};
+    const char *what[] = {"foreign database", "newer database"};
+    for (int i = 0; i < 2; i++) {
+        char path[256], args[512];
+        fmt(path, sizeof path, "%s/marks-%d-%d.sqlite", dir, (int)getpid(), i);
+        sqlite3 *src = open_db(), *db = NULL;
+        cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+        sqlite3_backup *b = sqlite3_backup_init(db, "main", src, "main");
+        cr_assert_not_null(b);
+        cr_assert_eq(sqlite3_backup_step(b, -1), SQLITE_DONE);
+        sqlite3_backup_finish(b);
+        sqlite3_close(src);
+        cr_assert_eq(sqlite3_exec(db, marks[i], NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(db);
+        fmt(args, sizeof args, "--db '%s'", path);
+        expect_clean_failure("", args, what[i]);
+    }
+}
+
 Test(plot, missing_gnuplot_fails_with_one_line)
 {
     need_db();

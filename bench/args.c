@@ -146,6 +146,26 @@ static int parse_u64(const char *opt, const char *v, uint64_t *out, char *err, s
     return ARENA_OK;
 }
 
+/* Google Benchmark's *_aggregates_only flags keep the repetitions from the
+ * reporter bench reads its figures from; only their false values are safe
+ * (Google Benchmark reads a bare flag as true). */
+static int hides_repetitions(const char *arg)
+{
+    static const char *const names[] = {"--benchmark_report_aggregates_only",
+                                        "--benchmark_display_aggregates_only"};
+    static const char *const falses[] = {"0", "f", "false", "n", "no", "off",
+                                         "F", "False", "FALSE", "N", "No", "NO", "Off", "OFF"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len = strlen(names[i]);
+        if (strncmp(arg, names[i], len) != 0 || (arg[len] != '\0' && arg[len] != '=')) continue;
+        if (arg[len] == '\0') return 1;
+        for (size_t k = 0; k < sizeof falses / sizeof falses[0]; k++)
+            if (strcmp(arg + len + 1, falses[k]) == 0) return 0;
+        return 1;
+    }
+    return 0;
+}
+
 static int add_planner(struct arena_bench_args *a, const struct arena_planner *pl)
 {
     for (size_t i = 0; i < a->n_planners; i++)
@@ -287,6 +307,11 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--benchmark_", 12) == 0) {
+            if (hides_repetitions(arg))
+                return fail(err, errlen,
+                            "%s: bench reads every repetition from Google Benchmark, so it"
+                            " cannot hide them",
+                            arg);
             char *c = copy_range(arg, strlen(arg));
             if (!c || push(&a->gbench_flags, &a->n_gbench_flags, c) != ARENA_OK)
                 return ARENA_ENOMEM;

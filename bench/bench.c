@@ -156,8 +156,11 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     int valid = 0, planned = 0;
     if (j->prep_rc != ARENA_OK) {
         snprintf(error, sizeof error, "preparing the planner: %s", arena_strerror(j->prep_rc));
-    } else if (j->rc != ARENA_OK || st->error || st->repetitions == 0) {
+    } else if (j->rc != ARENA_OK) {
         snprintf(error, sizeof error, "planner failed: %s", arena_strerror(j->rc));
+    } else if (st->error || st->repetitions == 0) {
+        snprintf(error, sizeof error, "Google Benchmark: %s",
+                 st->error ? st->message : "no repetition was reported");
     } else {
         planned = 1;
         struct arena_collision why;

@@ -171,6 +171,18 @@ Test(args, repeated_graph_options_add_up)
     arena_bench_args_free(&a);
 }
 
+Test(args, aggregates_only_flags_pass_only_when_false)
+{
+    struct arena_bench_args a;
+    char err[400] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain",
+                       "--benchmark_report_aggregates_only=false",
+                       "--benchmark_display_aggregates_only=0", NULL),
+                 ARENA_OK, "%s", err);
+    cr_expect_eq(a.n_gbench_flags, 2);
+    arena_bench_args_free(&a);
+}
+
 struct bad_case {
     const char *args[4];
     const char *says; /* the message must contain this */
@@ -204,6 +216,12 @@ static const struct bad_case bad[] = {
     {{"--graph", "chain", "--db=x.sqlite", "--no-db"}, "--db and --no-db together"},
     {{"--graph", "chain", "--planner", "best"}, "--planner: unknown planner 'best' (known: naive"},
     {{"--graph", "chain", "--planner", "naive,"}, "--planner: bad item in 'naive,'"},
+    /* bench's figures come from every repetition; these flags would hide them
+     * (a bare Google Benchmark bool flag means true). */
+    {{"--graph", "chain", "--benchmark_report_aggregates_only=true", NULL},
+     "--benchmark_report_aggregates_only=true: bench reads every repetition"},
+    {{"--graph", "chain", "--benchmark_display_aggregates_only", NULL},
+     "--benchmark_display_aggregates_only: bench reads every repetition"},
     {{"--planner", "naive", NULL}, "no --graph given"},
     {{NULL}, "no --graph given"},
 };

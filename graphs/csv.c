@@ -1,7 +1,6 @@
 /* csv.c — MiniMalloc CSV in and out (format and time compression in
  * files.h). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,27 +17,6 @@ static const char *const col_names[N_COLS] = {"id", "lower", "upper", "size"};
 struct raw {
     uint64_t lower, upper, size;
 };
-
-struct reader {
-    const char *name;
-    char *err;
-    size_t errlen;
-    unsigned long line;
-};
-
-static int bad(struct reader *r, int rc, const char *field, const char *fmt, ...)
-{
-    if (r->err && r->errlen) {
-        int k = snprintf(r->err, r->errlen, "%s:%lu: %s: ", r->name, r->line, field);
-        if (k >= 0 && (size_t)k < r->errlen) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return rc;
-}
 
 /* Splits s at commas in place; trims blanks. Returns the field count
  * (at most MAX_FIELDS; more are reported as MAX_FIELDS + 1). */
@@ -63,42 +41,31 @@ static size_t split(char *s, char **fields)
     }
 }
 
-/* A quoted copy of a field for messages, cut short and without control bytes. */
-static const char *show(const char *s, char *buf, size_t cap)
-{
-    size_t i = 0;
-    for (; s[i] && i + 4 < cap && i < 40; i++)
-        buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-    if (s[i] && i + 4 < cap) {
-        buf[i++] = '.';
-        buf[i++] = '.';
-        buf[i++] = '.';
-    }
-    buf[i] = '\0';
-    return buf;
-}
-
-static int parse_u64(struct reader *r, const char *field, const char *s, uint64_t *out)
+static int parse_u64(struct arena_reader *r, const char *field, const char *s, uint64_t *out)
 {
     char q[64];
     if (!*s)
-        return bad(r, ARENA_EFORMAT, field, "empty, not a number");
+        return arena_reader_fail(r, ARENA_EFORMAT, field, "empty, not a number");
     const char *d = s[0] == '+' ? s + 1 : s;
     if (s[0] == '-') {
         int digits = s[1] != '\0';
         for (const char *p = s + 1; *p; p++)
             digits &= *p >= '0' && *p <= '9';
         if (digits)
-            return bad(r, ARENA_EFORMAT, field, "%s is negative", show(s, q, sizeof q));
-        return bad(r, ARENA_EFORMAT, field, "'%s' is not a number", show(s, q, sizeof q));
+            return arena_reader_fail(r, ARENA_EFORMAT, field, "%s is negative",
+                                     arena_reader_show(s, q, sizeof q));
+        return arena_reader_fail(r, ARENA_EFORMAT, field, "'%s' is not a number",
+                                 arena_reader_show(s, q, sizeof q));
     }
     if (!*d)
-        return bad(r, ARENA_EFORMAT, field, "'%s' is not a number", show(s, q, sizeof q));
+        return arena_reader_fail(r, ARENA_EFORMAT, field, "'%s' is not a number",
+                                 arena_reader_show(s, q, sizeof q));
     uint64_t v = 0;
     int over = 0;
     for (const char *p = d; *p; p++) {
         if (*p < '0' || *p > '9')
-            return bad(r, ARENA_EFORMAT, field, "'%s' is not a number", show(s, q, sizeof q));
+            return arena_reader_fail(r, ARENA_EFORMAT, field, "'%s' is not a number",
+                                     arena_reader_show(s, q, sizeof q));
         unsigned dig = (unsigned)(*p - '0');
         if (v > (UINT64_MAX - dig) / 10)
             over = 1;
@@ -106,9 +73,11 @@ static int parse_u64(struct reader *r, const char *field, const char *s, uint64_
             v = v * 10 + dig;
     }
     if (over && strcmp(field, "size") == 0)
-        return bad(r, ARENA_EFORMAT, field, "%s is above 2^62", show(s, q, sizeof q));
+        return arena_reader_fail(r, ARENA_EFORMAT, field, "%s is above 2^62",
+                                 arena_reader_show(s, q, sizeof q));
     if (over)
-        return bad(r, ARENA_EFORMAT, field, "%s does not fit in 64 bits", show(s, q, sizeof q));
+        return arena_reader_fail(r, ARENA_EFORMAT, field, "%s does not fit in 64 bits",
+                                 arena_reader_show(s, q, sizeof q));
     *out = v;
     return ARENA_OK;
 }
@@ -147,12 +116,12 @@ int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
                           struct arena_problem *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    struct reader r = {.name = name, .err = err, .errlen = errlen, .line = 0};
+    struct arena_reader r = {.name = name, .err = err, .errlen = errlen, .line = 0};
     if (err && errlen)
         err[0] = '\0';
     if (alignment == 0 || (alignment & (alignment - 1)))
-        return bad(&r, ARENA_EINVAL, "alignment", "%llu is not a power of two",
-                   (unsigned long long)alignment);
+        return arena_reader_fail(&r, ARENA_EINVAL, "alignment", "%llu is not a power of two",
+                                 (unsigned long long)alignment);
     char *line = malloc(ARENA_FILE_LINE_MAX + 1);
     struct arena_lines *lr = malloc(sizeof *lr);
     struct raw *recs = NULL;
@@ -163,27 +132,18 @@ int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
     size_t need = 4; /* fields a row must have */
     int rc = ARENA_OK, first = 1;
     if (!line || !lr) {
-        rc = bad(&r, ARENA_ENOMEM, "file", "out of memory");
+        rc = arena_reader_fail(&r, ARENA_ENOMEM, "file", "out of memory");
         goto done;
     }
     arena_lines_open(lr, f, line);
     for (;;) {
-        int got = arena_lines_next(lr);
-        r.line = lr->number;
+        int got = arena_reader_next(&r, lr);
+        if (got < 0) {
+            rc = got;
+            goto done;
+        }
         if (got == 0)
             break;
-        if (got == ARENA_EFORMAT) {
-            rc = bad(&r, ARENA_EFORMAT, "line", "longer than %d bytes", ARENA_FILE_LINE_MAX);
-            goto done;
-        }
-        if (got < 0) {
-            rc = bad(&r, ARENA_EIO, "file", "read error");
-            goto done;
-        }
-        if (strlen(line) != lr->len) {
-            rc = bad(&r, ARENA_EFORMAT, "line", "contains a NUL byte");
-            goto done;
-        }
         const char *s = line;
         while (*s == ' ' || *s == '\t')
             s++;
@@ -192,7 +152,7 @@ int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
         char *fields[MAX_FIELDS];
         size_t nf = split(line, fields);
         if (nf > MAX_FIELDS) {
-            rc = bad(&r, ARENA_EFORMAT, "line", "more than %d columns", MAX_FIELDS);
+            rc = arena_reader_fail(&r, ARENA_EFORMAT, "line", "more than %d columns", MAX_FIELDS);
             goto done;
         }
         if (first) {
@@ -220,7 +180,8 @@ int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
                 size_t c = 0;
                 while (seen & (1 << c))
                     c++;
-                rc = bad(&r, ARENA_EFORMAT, col_names[c], "missing column in the header");
+                rc = arena_reader_fail(&r, ARENA_EFORMAT, col_names[c],
+                                       "missing column in the header");
                 goto done;
             }
         }
@@ -231,13 +192,13 @@ int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
                     missing = c;
                     break;
                 }
-            rc = bad(&r, ARENA_EFORMAT, col_names[missing], "missing column");
+            rc = arena_reader_fail(&r, ARENA_EFORMAT, col_names[missing], "missing column");
             goto done;
         }
         struct raw rec;
         const char *id = fields[col[COL_ID]];
         if (!*id) {
-            rc = bad(&r, ARENA_EFORMAT, "id", "empty");
+            rc = arena_reader_fail(&r, ARENA_EFORMAT, "id", "empty");
             goto done;
         }
         if ((rc = parse_u64(&r, "lower", fields[col[COL_LOWER]], &rec.lower)) ||
@@ -245,46 +206,47 @@ int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
             (rc = parse_u64(&r, "size", fields[col[COL_SIZE]], &rec.size)))
             goto done;
         if (rec.upper <= rec.lower) {
-            rc = bad(&r, ARENA_EFORMAT, "upper", "%llu is not above lower %llu",
-                     (unsigned long long)rec.upper, (unsigned long long)rec.lower);
+            rc = arena_reader_fail(&r, ARENA_EFORMAT, "upper", "%llu is not above lower %llu",
+                                   (unsigned long long)rec.upper, (unsigned long long)rec.lower);
             goto done;
         }
         if (rec.size > ARENA_SIZE_MAX) {
             char q[64];
-            rc = bad(&r, ARENA_EFORMAT, "size", "%s is above 2^62",
-                     show(fields[col[COL_SIZE]], q, sizeof q));
+            rc = arena_reader_fail(&r, ARENA_EFORMAT, "size", "%s is above 2^62",
+                                   arena_reader_show(fields[col[COL_SIZE]], q, sizeof q));
             goto done;
         }
         if (rec.size == 0) {
-            rc = bad(&r, ARENA_EFORMAT, "size", "0 is not a positive size");
+            rc = arena_reader_fail(&r, ARENA_EFORMAT, "size", "0 is not a positive size");
             goto done;
         }
         if (arena_size_align(rec.size, alignment, &rec.size) != ARENA_OK) {
-            rc = bad(&r, ARENA_EOVERFLOW, "size", "%llu overflows once aligned to %llu",
-                     (unsigned long long)rec.size, (unsigned long long)alignment);
+            rc = arena_reader_fail(&r, ARENA_EOVERFLOW, "size",
+                                   "%llu overflows once aligned to %llu",
+                                   (unsigned long long)rec.size, (unsigned long long)alignment);
             goto done;
         }
         if (n >= UINT32_MAX - 1) {
-            rc = bad(&r, ARENA_EFORMAT, "line", "too many records");
+            rc = arena_reader_fail(&r, ARENA_EFORMAT, "line", "too many records");
             goto done;
         }
         uint32_t old;
         int put = arena_names_put(&ids, id, strlen(id), (uint32_t)r.line, &old);
         if (put < 0) {
-            rc = bad(&r, ARENA_ENOMEM, "id", "out of memory");
+            rc = arena_reader_fail(&r, ARENA_ENOMEM, "id", "out of memory");
             goto done;
         }
         if (put == 1) {
             char q[64];
-            rc = bad(&r, ARENA_EFORMAT, "id", "duplicate id '%s' (first on line %u)",
-                     show(id, q, sizeof q), (unsigned)old);
+            rc = arena_reader_fail(&r, ARENA_EFORMAT, "id", "duplicate id '%s' (first on line %u)",
+                                   arena_reader_show(id, q, sizeof q), (unsigned)old);
             goto done;
         }
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 256;
             struct raw *p = ncap < SIZE_MAX / sizeof *p ? realloc(recs, ncap * sizeof *p) : NULL;
             if (!p) {
-                rc = bad(&r, ARENA_ENOMEM, "file", "out of memory");
+                rc = arena_reader_fail(&r, ARENA_ENOMEM, "file", "out of memory");
                 goto done;
             }
             recs = p;
@@ -301,7 +263,7 @@ int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
         if (!lowers || !t) {
             free(lowers);
             free(t);
-            rc = bad(&r, ARENA_ENOMEM, "file", "out of memory");
+            rc = arena_reader_fail(&r, ARENA_ENOMEM, "file", "out of memory");
             goto done;
         }
         for (size_t i = 0; i < n; i++)

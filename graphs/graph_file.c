@@ -1,6 +1,5 @@
 /* graph_file.c — the graph text format (described in files.h). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,41 +9,6 @@
 #include "graphs/names.h"
 
 #define MAX_TOKENS 4096
-
-struct reader {
-    const char *name;
-    char *err;
-    size_t errlen;
-    unsigned long line;
-};
-
-static int bad(struct reader *r, int rc, const char *field, const char *fmt, ...)
-{
-    if (r->err && r->errlen) {
-        int k = snprintf(r->err, r->errlen, "%s:%lu: %s: ", r->name, r->line, field);
-        if (k >= 0 && (size_t)k < r->errlen) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return rc;
-}
-
-static const char *show(const char *s, char *buf, size_t cap)
-{
-    size_t i = 0;
-    for (; s[i] && i + 4 < cap && i < 40; i++)
-        buf[i] = (s[i] > 0x20 && s[i] < 0x7f) ? s[i] : '?';
-    if (s[i] && i + 4 < cap) {
-        buf[i++] = '.';
-        buf[i++] = '.';
-        buf[i++] = '.';
-    }
-    buf[i] = '\0';
-    return buf;
-}
 
 /* Splits at blanks in place, stopping at '#'. Returns the token count, or
  * MAX_TOKENS + 1 when there are too many. */
@@ -70,7 +34,7 @@ static size_t tokenize(char *s, char **tok)
     }
 }
 
-static int parse_shape(struct reader *r, const char *s, enum arena_dtype dt, uint32_t *rank,
+static int parse_shape(struct arena_reader *r, const char *s, enum arena_dtype dt, uint32_t *rank,
                        uint64_t *dims)
 {
     char q[64];
@@ -79,29 +43,32 @@ static int parse_shape(struct reader *r, const char *s, enum arena_dtype dt, uin
     uint64_t bytes = arena_dtype_size(dt);
     for (;;) {
         if (*p < '0' || *p > '9')
-            return bad(r, ARENA_EFORMAT, "shape", "'%s' is not dims joined by 'x' (e.g. 1x8x8x16)",
-                       show(s, q, sizeof q));
+            return arena_reader_fail(r, ARENA_EFORMAT, "shape",
+                                     "'%s' is not dims joined by 'x' (e.g. 1x8x8x16)",
+                                     arena_reader_show(s, q, sizeof q));
         uint64_t v = 0;
         while (*p >= '0' && *p <= '9') {
             unsigned d = (unsigned)(*p++ - '0');
             if (v > (ARENA_SIZE_MAX - d) / 10)
-                return bad(r, ARENA_EFORMAT, "shape", "size above 2^62 bytes");
+                return arena_reader_fail(r, ARENA_EFORMAT, "shape", "size above 2^62 bytes");
             v = v * 10 + d;
         }
         if (k == ARENA_GRAPH_MAX_RANK)
-            return bad(r, ARENA_EFORMAT, "shape", "more than %d dims", ARENA_GRAPH_MAX_RANK);
+            return arena_reader_fail(r, ARENA_EFORMAT, "shape", "more than %d dims",
+                                     ARENA_GRAPH_MAX_RANK);
         if (v == 0)
-            return bad(r, ARENA_EFORMAT, "shape", "dim %u is zero: a zero-byte tensor",
-                       (unsigned)k);
+            return arena_reader_fail(r, ARENA_EFORMAT, "shape",
+                                     "dim %u is zero: a zero-byte tensor", (unsigned)k);
         if (bytes > ARENA_SIZE_MAX / v)
-            return bad(r, ARENA_EFORMAT, "shape", "size above 2^62 bytes");
+            return arena_reader_fail(r, ARENA_EFORMAT, "shape", "size above 2^62 bytes");
         bytes *= v;
         dims[k++] = v;
         if (*p == '\0')
             break;
         if (*p != 'x')
-            return bad(r, ARENA_EFORMAT, "shape", "'%s' is not dims joined by 'x' (e.g. 1x8x8x16)",
-                       show(s, q, sizeof q));
+            return arena_reader_fail(r, ARENA_EFORMAT, "shape",
+                                     "'%s' is not dims joined by 'x' (e.g. 1x8x8x16)",
+                                     arena_reader_show(s, q, sizeof q));
         p++;
     }
     *rank = k;
@@ -109,7 +76,7 @@ static int parse_shape(struct reader *r, const char *s, enum arena_dtype dt, uin
 }
 
 struct state {
-    struct reader r;
+    struct arena_reader r;
     struct arena_graph *g;
     struct arena_names tensors, ops;
     uint32_t *refs;
@@ -120,13 +87,14 @@ static int tensor_line(struct state *st, char **tok, size_t n)
     static const char *const fields[] = {"tensor", "name", "dtype", "shape"};
     char q[64];
     if (n < 4)
-        return bad(&st->r, ARENA_EFORMAT, fields[n], "missing column");
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, fields[n], "missing column");
     if (strcmp(tok[1], "->") == 0)
-        return bad(&st->r, ARENA_EFORMAT, "name", "'->' cannot name a tensor");
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, "name", "'->' cannot name a tensor");
     enum arena_dtype dt;
     if (arena_dtype_parse(tok[2], &dt))
-        return bad(&st->r, ARENA_EFORMAT, "dtype", "'%s' is not int8, int16, fp16 or fp32",
-                   show(tok[2], q, sizeof q));
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, "dtype",
+                                 "'%s' is not int8, int16, fp16 or fp32",
+                                 arena_reader_show(tok[2], q, sizeof q));
     uint32_t rank = 0;
     uint64_t dims[ARENA_GRAPH_MAX_RANK];
     int rc = parse_shape(&st->r, tok[3], dt, &rank, dims);
@@ -139,19 +107,20 @@ static int tensor_line(struct state *st, char **tok, size_t n)
         else if (strcmp(tok[i], "output") == 0)
             out = 1;
         else
-            return bad(&st->r, ARENA_EFORMAT, "flag", "'%s' is not input or output",
-                       show(tok[i], q, sizeof q));
+            return arena_reader_fail(&st->r, ARENA_EFORMAT, "flag", "'%s' is not input or output",
+                                     arena_reader_show(tok[i], q, sizeof q));
     }
     uint32_t id = (uint32_t)st->g->n_tensors, old;
     rc = arena_names_put(&st->tensors, tok[1], strlen(tok[1]), id, &old);
     if (rc < 0)
-        return bad(&st->r, rc, "name", "out of memory");
+        return arena_reader_fail(&st->r, rc, "name", "out of memory");
     if (rc == 1)
-        return bad(&st->r, ARENA_EFORMAT, "name", "duplicate tensor '%s' (first on line %u)",
-                   show(tok[1], q, sizeof q), (unsigned)st->g->tensors[old].line);
+        return arena_reader_fail(
+            &st->r, ARENA_EFORMAT, "name", "duplicate tensor '%s' (first on line %u)",
+            arena_reader_show(tok[1], q, sizeof q), (unsigned)st->g->tensors[old].line);
     rc = arena_graph_tensor_add(st->g, tok[1], dt, rank, dims, &id);
     if (rc)
-        return bad(&st->r, rc, "tensor", "%s", arena_strerror(rc));
+        return arena_reader_fail(&st->r, rc, "tensor", "%s", arena_strerror(rc));
     st->g->tensors[id].is_input = (unsigned char)in;
     st->g->tensors[id].is_output = (unsigned char)out;
     st->g->tensors[id].line = (uint32_t)st->r.line;
@@ -162,38 +131,42 @@ static int op_line(struct state *st, char **tok, size_t n)
 {
     char q[64];
     if (n < 2)
-        return bad(&st->r, ARENA_EFORMAT, "name", "missing column");
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, "name", "missing column");
     if (n < 3)
-        return bad(&st->r, ARENA_EFORMAT, "kind", "missing column");
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, "kind", "missing column");
     size_t arrow = 3;
     while (arrow < n && strcmp(tok[arrow], "->") != 0)
         arrow++;
     if (arrow == n)
-        return bad(&st->r, ARENA_EFORMAT, "op", "missing '->' between inputs and outputs");
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, "op",
+                                 "missing '->' between inputs and outputs");
     size_t k = 0;
     for (size_t i = 3; i < n; i++) {
         if (i == arrow)
             continue;
         const char *field = i < arrow ? "input" : "output";
         if (strcmp(tok[i], "->") == 0)
-            return bad(&st->r, ARENA_EFORMAT, field, "a second '->'");
+            return arena_reader_fail(&st->r, ARENA_EFORMAT, field, "a second '->'");
         uint32_t id;
         if (!arena_names_get(&st->tensors, tok[i], strlen(tok[i]), &id))
-            return bad(&st->r, ARENA_EFORMAT, field, "unknown tensor '%s' (declare it with a "
-                       "tensor line first)", show(tok[i], q, sizeof q));
+            return arena_reader_fail(&st->r, ARENA_EFORMAT, field,
+                                     "unknown tensor '%s' (declare it with a "
+                                     "tensor line first)",
+                                     arena_reader_show(tok[i], q, sizeof q));
         st->refs[k++] = id;
     }
     uint32_t old;
     int rc = arena_names_put(&st->ops, tok[1], strlen(tok[1]), (uint32_t)st->g->n_ops, &old);
     if (rc < 0)
-        return bad(&st->r, rc, "name", "out of memory");
+        return arena_reader_fail(&st->r, rc, "name", "out of memory");
     if (rc == 1)
-        return bad(&st->r, ARENA_EFORMAT, "name", "duplicate op '%s' (first on line %u)",
-                   show(tok[1], q, sizeof q), (unsigned)st->g->ops[old].line);
+        return arena_reader_fail(
+            &st->r, ARENA_EFORMAT, "name", "duplicate op '%s' (first on line %u)",
+            arena_reader_show(tok[1], q, sizeof q), (unsigned)st->g->ops[old].line);
     size_t n_in = arrow - 3;
     rc = arena_graph_op_add(st->g, tok[1], tok[2], st->refs, n_in, st->refs + n_in, k - n_in);
     if (rc)
-        return bad(&st->r, rc, "op", "%s", arena_strerror(rc));
+        return arena_reader_fail(&st->r, rc, "op", "%s", arena_strerror(rc));
     st->g->ops[st->g->n_ops - 1].line = (uint32_t)st->r.line;
     return ARENA_OK;
 }
@@ -218,32 +191,21 @@ int arena_graph_file_read_stream(FILE *f, const char *name, struct arena_graph *
     st.refs = malloc(MAX_TOKENS * sizeof *st.refs);
     int rc = ARENA_OK;
     if (!line || !tok || !lr || !st.refs) {
-        rc = bad(&st.r, ARENA_ENOMEM, "file", "out of memory");
+        rc = arena_reader_fail(&st.r, ARENA_ENOMEM, "file", "out of memory");
         goto done;
     }
     arena_lines_open(lr, f, line);
     for (;;) {
-        int got = arena_lines_next(lr);
-        st.r.line = lr->number;
-        if (got == 0)
-            break;
-        if (got == ARENA_EFORMAT) {
-            rc = bad(&st.r, ARENA_EFORMAT, "line", "longer than %d bytes", ARENA_FILE_LINE_MAX);
-            break;
-        }
-        if (got < 0) {
-            rc = bad(&st.r, ARENA_EIO, "file", "read error");
-            break;
-        }
-        if (strlen(line) != lr->len) {
-            rc = bad(&st.r, ARENA_EFORMAT, "line", "contains a NUL byte");
+        int got = arena_reader_next(&st.r, lr);
+        if (got <= 0) {
+            rc = got;
             break;
         }
         size_t n = tokenize(line, tok);
         if (n == 0)
             continue;
         if (n > MAX_TOKENS) {
-            rc = bad(&st.r, ARENA_EFORMAT, "line", "more than %d tokens", MAX_TOKENS);
+            rc = arena_reader_fail(&st.r, ARENA_EFORMAT, "line", "more than %d tokens", MAX_TOKENS);
             break;
         }
         if (strcmp(tok[0], "tensor") == 0)
@@ -252,8 +214,8 @@ int arena_graph_file_read_stream(FILE *f, const char *name, struct arena_graph *
             rc = op_line(&st, tok, n);
         else {
             char q[64];
-            rc = bad(&st.r, ARENA_EFORMAT, "statement", "'%s' is not tensor or op",
-                     show(tok[0], q, sizeof q));
+            rc = arena_reader_fail(&st.r, ARENA_EFORMAT, "statement", "'%s' is not tensor or op",
+                                   arena_reader_show(tok[0], q, sizeof q));
         }
         if (rc)
             break;

@@ -1,6 +1,9 @@
 /* lines.c — see lines.h. */
 #include "graphs/lines.h"
 
+#include <stdarg.h>
+#include <string.h>
+
 #include "graphs/files.h"
 #include "planners/status.h"
 
@@ -48,4 +51,47 @@ int arena_lines_next(struct arena_lines *r)
     r->line[len] = '\0';
     r->len = len;
     return too_long ? ARENA_EFORMAT : 1;
+}
+
+int arena_reader_fail(const struct arena_reader *r, int rc, const char *field, const char *fmt,
+                      ...)
+{
+    if (r->err && r->errlen) {
+        int k = snprintf(r->err, r->errlen, "%s:%lu: %s: ", r->name, r->line, field);
+        if (k >= 0 && (size_t)k < r->errlen) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return rc;
+}
+
+const char *arena_reader_show(const char *s, char *buf, size_t cap)
+{
+    size_t i = 0;
+    for (; s[i] && i + 4 < cap && i < 40; i++)
+        buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+    if (s[i] && i + 4 < cap) {
+        buf[i++] = '.';
+        buf[i++] = '.';
+        buf[i++] = '.';
+    }
+    buf[i] = '\0';
+    return buf;
+}
+
+int arena_reader_next(struct arena_reader *r, struct arena_lines *lines)
+{
+    int got = arena_lines_next(lines);
+    r->line = lines->number;
+    if (got == ARENA_EFORMAT)
+        return arena_reader_fail(r, ARENA_EFORMAT, "line", "longer than %d bytes",
+                                 ARENA_FILE_LINE_MAX);
+    if (got < 0)
+        return arena_reader_fail(r, ARENA_EIO, "file", "read error");
+    if (got == 1 && strlen(lines->line) != lines->len)
+        return arena_reader_fail(r, ARENA_EFORMAT, "line", "contains a NUL byte");
+    return got;
 }

@@ -1,6 +1,8 @@
-/* lines.h — bounded line reader shared by the file readers: reads through a
- * fixed buffer, strips "\n" or "\r\n", refuses lines over ARENA_FILE_LINE_MAX
- * bytes, so memory stays bounded whatever the input. */
+/* lines.h — what the file readers (csv.c, graph_file.c) share: a bounded
+ * line reader that reads through a fixed buffer, strips "\n" or "\r\n" and
+ * refuses lines over ARENA_FILE_LINE_MAX bytes, so memory stays bounded
+ * whatever the input; and their one-line error messages,
+ * "NAME:LINE: FIELD: what is wrong". */
 #ifndef ARENA_LINES_H
 #define ARENA_LINES_H
 
@@ -22,5 +24,27 @@ void arena_lines_open(struct arena_lines *r, FILE *f, char *line);
 /* 1 with a line, 0 at the end, ARENA_EFORMAT when the line is too long,
  * ARENA_EIO on a read error. */
 int arena_lines_next(struct arena_lines *r);
+
+/* A reader's place in its file, for its messages. */
+struct arena_reader {
+    const char *name;   /* the file as messages name it */
+    char *err;          /* where the message goes (NULL: nowhere) */
+    size_t errlen;
+    unsigned long line; /* 1-based; 0 before the first line */
+};
+
+/* Writes "NAME:LINE: FIELD: " and the printf-style text into r->err, cut to
+ * r->errlen; returns rc, so a reader can `return arena_reader_fail(...)`. */
+int arena_reader_fail(const struct arena_reader *r, int rc, const char *field, const char *fmt,
+                      ...);
+
+/* s made fit for a message into buf: at most 40 bytes then "...", bytes
+ * outside printable ASCII as '?'. Returns buf. */
+const char *arena_reader_show(const char *s, char *buf, size_t cap);
+
+/* arena_lines_next() for a reader: sets r->line and returns 1 with a line,
+ * 0 at the end, or a negative status with its message written: ARENA_EFORMAT
+ * for a line too long or holding a NUL byte, ARENA_EIO for a read error. */
+int arena_reader_next(struct arena_reader *r, struct arena_lines *lines);
 
 #endif

@@ -11,12 +11,13 @@
 
 #define NONE ARENA_GRAPH_NONE
 
-static const char *const dtype_names[ARENA_DTYPE_COUNT] = {"int8", "int16", "fp16", "fp32"};
+const char *const arena_dtype_choices[ARENA_DTYPE_COUNT + 1] = {"int8", "int16", "fp16", "fp32",
+                                                                NULL};
 static const unsigned dtype_sizes[ARENA_DTYPE_COUNT] = {1, 2, 2, 4};
 
 const char *arena_dtype_name(enum arena_dtype t)
 {
-    return (unsigned)t < ARENA_DTYPE_COUNT ? dtype_names[t] : NULL;
+    return (unsigned)t < ARENA_DTYPE_COUNT ? arena_dtype_choices[t] : NULL;
 }
 
 unsigned arena_dtype_size(enum arena_dtype t)
@@ -27,7 +28,7 @@ unsigned arena_dtype_size(enum arena_dtype t)
 int arena_dtype_parse(const char *s, enum arena_dtype *out)
 {
     for (unsigned i = 0; i < ARENA_DTYPE_COUNT; i++)
-        if (strcmp(s, dtype_names[i]) == 0) {
+        if (strcmp(s, arena_dtype_choices[i]) == 0) {
             *out = (enum arena_dtype)i;
             return ARENA_OK;
         }
@@ -73,7 +74,7 @@ static int reserve(void **arr, size_t *cap, size_t n, size_t more, size_t elem)
     return ARENA_OK;
 }
 
-static char *dup_str(const char *s)
+char *arena_str_dup(const char *s)
 {
     size_t len = strlen(s);
     char *d = malloc(len + 1);
@@ -104,7 +105,7 @@ int arena_graph_tensor_add(struct arena_graph *g, const char *name, enum arena_d
         return latch(g, rc);
     struct arena_gtensor *t = &g->tensors[g->n_tensors];
     memset(t, 0, sizeof *t);
-    t->name = dup_str(name);
+    t->name = arena_str_dup(name);
     if (!t->name)
         return latch(g, ARENA_ENOMEM);
     t->dtype = dtype;
@@ -151,8 +152,8 @@ int arena_graph_op_add(struct arena_graph *g, const char *name, const char *kind
         return latch(g, rc);
     struct arena_gop *op = &g->ops[g->n_ops];
     memset(op, 0, sizeof *op);
-    op->name = dup_str(name);
-    op->kind = dup_str(kind);
+    op->name = arena_str_dup(name);
+    op->kind = arena_str_dup(kind);
     if (!op->name || !op->kind) {
         free(op->name);
         free(op->kind);

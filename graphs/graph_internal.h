@@ -1,4 +1,5 @@
-/* graph_internal.h — what graph.c shares with lifetimes.c and the loaders. */
+/* graph_internal.h — what graph.c shares with lifetimes.c, source.c and the
+ * loaders. */
 #ifndef ARENA_GRAPH_INTERNAL_H
 #define ARENA_GRAPH_INTERNAL_H
 
@@ -11,5 +12,8 @@
  * step of op o. writer has n_tensors entries, pos n_ops. */
 int arena_graph_analyse(const struct arena_graph *g, uint32_t *writer, uint32_t *pos,
                         struct arena_graph_fault *fault, char *err, size_t errlen);
+
+/* A malloc'd copy of s (NULL when out of memory): strdup is not C11. */
+char *arena_str_dup(const char *s);
 
 #endif

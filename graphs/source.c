@@ -6,6 +6,7 @@
 
 #include "graphs/family.h"
 #include "graphs/files.h"
+#include "graphs/graph_internal.h"
 #include "graphs/names.h"
 
 static void put_le(unsigned char *b, uint64_t v, int bytes)
@@ -80,15 +81,6 @@ static int looks_like_graph(const char *path)
     return graph;
 }
 
-static char *dup_str(const char *s)
-{
-    size_t len = strlen(s);
-    char *d = malloc(len + 1);
-    if (d)
-        memcpy(d, s, len + 1);
-    return d;
-}
-
 /* Keeps err one printable line whatever went into it. */
 static void one_line(char *err, size_t errlen)
 {
@@ -125,8 +117,8 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
             rc = arena_csv_read(text, alignment, &p, err, errlen);
         }
         if (!rc) {
-            spec = dup_str(text);
-            params = dup_str("");
+            spec = arena_str_dup(text);
+            params = arena_str_dup("");
         }
     } else {
         struct arena_spec s;
@@ -139,14 +131,14 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
             spec = malloc(len);
             if (spec)
                 snprintf(spec, len, "%s:%s", family, s.params);
-            params = dup_str(s.params);
+            params = arena_str_dup(s.params);
         }
     }
     if (rc) {
         one_line(err, errlen);
         return rc;
     }
-    out->family = dup_str(family);
+    out->family = arena_str_dup(family);
     if (!spec || !params || !out->family) {
         free(spec);
         free(params);

@@ -7,15 +7,14 @@
 #include "graphs/family.h"
 #include "graphs/rng.h"
 
-static const char *const dtypes[] = {"int8", "int16", "fp16", "fp32", NULL};
-
 enum { K_OPS, K_MIN, K_MAX, K_DTYPE, K_SEED };
 
 static const struct arena_family_key keys[] = {
     [K_OPS] = {.name = "ops", .type = ARENA_KEY_UINT, .def = "16", .min = 1, .max = 10000000},
     [K_MIN] = {.name = "min", .type = ARENA_KEY_UINT, .def = "1024", .min = 1, .max = (uint64_t)1 << 40},
     [K_MAX] = {.name = "max", .type = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8", .choices = dtypes},
+    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+                 .choices = arena_dtype_choices},
     [K_SEED] = {.name = "seed", .type = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
 };
 

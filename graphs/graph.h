@@ -28,6 +28,9 @@ enum arena_dtype {
 };
 #define ARENA_DTYPE_COUNT 4
 
+/* The names in enum order, then NULL: the choices of a family's dtype key. */
+extern const char *const arena_dtype_choices[ARENA_DTYPE_COUNT + 1];
+
 /* "int8", "int16", "fp16", "fp32"; NULL for other values. */
 const char *arena_dtype_name(enum arena_dtype t);
 /* Bytes per element: 1, 2, 2, 4 (0 for other values). */

@@ -15,8 +15,6 @@
 
 #include "graphs/family.h"
 
-static const char *const dtypes[] = {"int8", "int16", "fp16", "fp32", NULL};
-
 enum { K_SEQ, K_WIDTH, K_HEADS, K_BLOCKS, K_MLP, K_DTYPE };
 
 static const struct arena_family_key keys[] = {
@@ -25,7 +23,8 @@ static const struct arena_family_key keys[] = {
     [K_HEADS] = {.name = "heads", .type = ARENA_KEY_UINT, .def = "4", .min = 1, .max = 4096},
     [K_BLOCKS] = {.name = "blocks", .type = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1000000},
     [K_MLP] = {.name = "mlp", .type = ARENA_KEY_UINT, .def = "4", .min = 1, .max = 64},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8", .choices = dtypes},
+    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+                 .choices = arena_dtype_choices},
 };
 
 struct net {

@@ -9,8 +9,6 @@
 
 #include "graphs/family.h"
 
-static const char *const dtypes[] = {"int8", "int16", "fp16", "fp32", NULL};
-
 enum { K_LEVELS, K_CONVS, K_RES, K_CHANNELS, K_DTYPE };
 
 static const struct arena_family_key keys[] = {
@@ -18,7 +16,8 @@ static const struct arena_family_key keys[] = {
     [K_CONVS] = {.name = "convs", .type = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1000000},
     [K_RES] = {.name = "res", .type = ARENA_KEY_UINT, .def = "128", .min = 2, .max = 65536},
     [K_CHANNELS] = {.name = "channels", .type = ARENA_KEY_UINT, .def = "16", .min = 1, .max = 65536},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8", .choices = dtypes},
+    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+                 .choices = arena_dtype_choices},
 };
 
 struct net {

@@ -20,28 +20,9 @@
 #include "graphs/source.h"
 #include "planners/planner.h"
 #include "results/store.h"
+#include "tests/tmpdb.h"
 
-static char dir[64];
-
-static void make_dir(void)
-{
-    strcpy(dir, "/tmp/arena-bench-XXXXXX");
-    cr_assert(mkdtemp(dir));
-}
-
-static void remove_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(bench, .init = make_dir, .fini = remove_dir, .timeout = 240);
-
-static void path_of(char *buf, size_t len, const char *name)
-{
-    snprintf(buf, len, "%s/%s", dir, name);
-}
+TestSuite(bench, .init = td_make_dir, .fini = td_remove_dir, .timeout = 240);
 
 /* Starts bench in a child with stdout and stderr going to files in dir:
  * the whole command, or, when planners is not NULL, the parsed command run
@@ -50,8 +31,8 @@ static pid_t spawn_with(const char *tag, const char *const *args,
                         const struct arena_planner *const *planners, size_t n_planners)
 {
     char out[160], err[160];
-    snprintf(out, sizeof out, "%s/%s.out", dir, tag);
-    snprintf(err, sizeof err, "%s/%s.err", dir, tag);
+    snprintf(out, sizeof out, "%s/%s.out", td_dir, tag);
+    snprintf(err, sizeof err, "%s/%s.err", td_dir, tag);
     fflush(NULL);
     pid_t pid = fork();
     cr_assert(pid >= 0);
@@ -105,40 +86,14 @@ static int run(const char *tag, const char *const *args)
     return finish(spawn(tag, args));
 }
 
+/* What bench wrote to tag.ext in the folder (out, err, or another file). */
 static char *slurp(const char *tag, const char *ext)
 {
     char path[160];
-    snprintf(path, sizeof path, "%s/%s.%s", dir, tag, ext);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "no %s", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)len + 1);
-    cr_assert(buf);
-    size_t got = fread(buf, 1, (size_t)len, f);
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
-}
-
-static sqlite3 *db_open(const char *path)
-{
-    sqlite3 *db = NULL;
-    cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK, "%s", path);
-    sqlite3_busy_timeout(db, 10000);
-    return db;
-}
-
-static int64_t db_int(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql,
-                 sqlite3_errmsg(db));
-    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
+    snprintf(path, sizeof path, "%s/%s.%s", td_dir, tag, ext);
+    char *text = td_slurp(path, NULL);
+    cr_assert(text, "no %s", path);
+    return text;
 }
 
 static size_t count(const char *hay, const char *needle)
@@ -219,7 +174,7 @@ static size_t check_placements(sqlite3 *db)
 Test(bench, a_run_stores_runs_graphs_results_and_valid_placements)
 {
     char db_path[160];
-    path_of(db_path, sizeof db_path, "sub/dir/a.sqlite"); /* directories are created */
+    td_path(db_path, sizeof db_path, "sub/dir/a.sqlite"); /* directories are created */
     const char *args[] = {"--graph", "chain:ops=8;residual:ops=12,skip=3", "--planner", "all",
                           "--db", db_path, "--repetitions", "2", "--min-time", "0.001",
                           "--seed", "77", NULL};
@@ -232,35 +187,35 @@ Test(bench, a_run_stores_runs_graphs_results_and_valid_placements)
     cr_expect_eq(count(out, "  yes\n"), 2 * arena_planner_count());
     free(out);
 
-    sqlite3 *db = db_open(db_path);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM runs"), 1);
-    cr_expect_eq(db_int(db, "SELECT seed FROM runs"), 77);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM runs WHERE started_at GLOB"
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 1);
+    cr_expect_eq(td_db_int(db, "SELECT seed FROM runs"), 77);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE started_at GLOB"
                             " '20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z'"
                             " AND command GLOB 'bench --graph *' AND length(git_rev) > 0"
                             " AND length(cpu) > 0 AND length(host) > 0 AND length(compiler) > 0"),
                  1);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM graphs"), 2);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM graphs WHERE family = 'chain' AND spec GLOB"
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs"), 2);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs WHERE family = 'chain' AND spec GLOB"
                             " 'chain:ops=8*' AND ops = 8"),
                  1);
     int64_t planners = (int64_t)arena_planner_count();
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM results"), 2 * planners);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM results WHERE valid = 1 AND error IS NULL"
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 2 * planners);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE valid = 1 AND error IS NULL"
                             " AND plan_ns_median > 0 AND plan_ns_mean > 0"
                             " AND plan_ns_stddev >= 0 AND iterations >= 2"
                             " AND ratio_lb >= 1.0 AND saving >= 0 AND frag_peak >= 0"),
                  2 * planners);
-    cr_expect_eq(db_int(db, "SELECT count(DISTINCT planner) FROM results"), planners);
+    cr_expect_eq(td_db_int(db, "SELECT count(DISTINCT planner) FROM results"), planners);
     cr_expect_eq(check_placements(db), (size_t)(2 * planners));
     sqlite3_close(db);
 
     /* A second run appends a run and reuses the graph rows. */
     cr_assert_eq(run("a2", args), 0);
-    db = db_open(db_path);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM runs"), 2);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM graphs"), 2);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM results"), 4 * planners);
+    db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs"), 2);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 4 * planners);
     sqlite3_close(db);
 }
 
@@ -305,7 +260,7 @@ Test(bench, json_is_an_array_with_an_object_per_result)
 Test(bench, input_errors_exit_2_with_one_line_and_touch_no_database)
 {
     char db_path[160];
-    path_of(db_path, sizeof db_path, "never.sqlite");
+    td_path(db_path, sizeof db_path, "never.sqlite");
     const char *bad_graph[] = {"--graph", "chain:ops=4,nosuchfamily", "--db", db_path, NULL};
     cr_expect_eq(run("e1", bad_graph), 2);
     char *err = slurp("e1", "err");
@@ -331,7 +286,7 @@ Test(bench, input_errors_exit_2_with_one_line_and_touch_no_database)
     cr_expect_eq(run("e4", bad_gb), 2);
 
     /* A database of another program: refused, nothing written. */
-    path_of(db_path, sizeof db_path, "foreign.sqlite");
+    td_path(db_path, sizeof db_path, "foreign.sqlite");
     sqlite3 *db = NULL;
     cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_exec(db, "CREATE TABLE notes (t TEXT)", NULL, NULL, NULL), SQLITE_OK);
@@ -391,8 +346,8 @@ static const struct arena_planner all_at_zero = {
 Test(bench, an_invalid_plan_is_stored_invalid_and_exits_1)
 {
     char csv[160], db_path[160];
-    path_of(csv, sizeof csv, "three.csv");
-    path_of(db_path, sizeof db_path, "invalid.sqlite");
+    td_path(csv, sizeof csv, "three.csv");
+    td_path(db_path, sizeof db_path, "invalid.sqlite");
     FILE *f = fopen(csv, "w");
     cr_assert(f);
     fputs("id,lower,upper,size\na,0,2,32\nb,1,3,16\nc,3,4,16\n", f);
@@ -412,9 +367,9 @@ Test(bench, an_invalid_plan_is_stored_invalid_and_exits_1)
     cr_expect(strstr(out, ",greedy-by-size,3,64,48,48,1") != NULL, "%s", out);
     free(out);
 
-    sqlite3 *db = db_open(db_path);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM runs"), 1);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM results"), 2);
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 2);
     sqlite3_stmt *st = NULL;
     cr_assert_eq(sqlite3_prepare_v2(db,
                                     "SELECT valid, error, arena_bytes IS NULL FROM results"
@@ -427,11 +382,11 @@ Test(bench, an_invalid_plan_is_stored_invalid_and_exits_1)
     cr_expect_eq(sqlite3_column_int(st, 2), 1, "an invalid plan has no arena figure");
     sqlite3_finalize(st);
     /* The wrong plan's placements are kept, so it can be redrawn: all at 0. */
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM placements p JOIN results r ON"
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM placements p JOIN results r ON"
                             " r.id = p.result_id WHERE r.planner = 'all-at-zero'"
                             " AND p.offset = 0"),
                  3);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM results WHERE planner = 'greedy-by-size'"
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'greedy-by-size'"
                             " AND valid = 1 AND error IS NULL AND arena_bytes = 48"),
                  1);
     sqlite3_close(db);
@@ -458,7 +413,7 @@ Test(bench, every_suite_spec_loads)
 Test(bench, google_benchmark_out_file_passes_through)
 {
     char json[160], flag[200];
-    path_of(json, sizeof json, "gb.json");
+    td_path(json, sizeof json, "gb.json");
     snprintf(flag, sizeof flag, "--benchmark_out=%s", json);
     const char *args[] = {"--graph", "chain:ops=4", "--planner", "naive", "--no-db", flag,
                           "--benchmark_out_format=json", "--min-time", "0.001", NULL};
@@ -474,7 +429,7 @@ Test(bench, google_benchmark_out_file_passes_through)
 Test(bench, two_concurrent_writers)
 {
     char db_path[160];
-    path_of(db_path, sizeof db_path, "shared.sqlite");
+    td_path(db_path, sizeof db_path, "shared.sqlite");
     const char *a[] = {"--graph", "random-intervals:n=300,live=20;chain:ops=30", "--db", db_path,
                        "--seed", "1", "--repetitions", "2", "--min-time", "0.002", "--quiet",
                        NULL};
@@ -484,14 +439,14 @@ Test(bench, two_concurrent_writers)
     pid_t pa = spawn("w1", a), pb = spawn("w2", b);
     cr_expect_eq(finish(pa), 0, "%s", slurp("w1", "err"));
     cr_expect_eq(finish(pb), 0, "%s", slurp("w2", "err"));
-    sqlite3 *db = db_open(db_path);
+    sqlite3 *db = td_db_open(db_path, 1);
     int64_t planners = (int64_t)arena_planner_count();
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 2);
     /* seed 1 and seed 2 give two different random-intervals graphs */
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM graphs"), 4);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM results"), 4 * planners);
-    cr_expect_eq(db_int(db, "SELECT count(DISTINCT run_id) FROM results"), 2);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE"
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs"), 4);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 4 * planners);
+    cr_expect_eq(td_db_int(db, "SELECT count(DISTINCT run_id) FROM results"), 2);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE"
                             " integrity_check = 'ok'"),
                  1);
     cr_expect_eq(check_placements(db), (size_t)(4 * planners));
@@ -532,7 +487,7 @@ static int64_t wait_for_results(const char *db_path, int64_t want)
 static void interrupt_run(const char *tag, int second_signal)
 {
     char db_path[160];
-    path_of(db_path, sizeof db_path, second_signal ? "int2.sqlite" : "int.sqlite");
+    td_path(db_path, sizeof db_path, second_signal ? "int2.sqlite" : "int.sqlite");
     /* 12 graphs x every planner, each timed for >= 2 x 20 ms: several seconds. */
     const char *args[] = {"--graph",
                           "random-intervals:n=400,seed=1;random-intervals:n=400,seed=2;"
@@ -550,14 +505,14 @@ static void interrupt_run(const char *tag, int second_signal)
     if (second_signal) cr_assert_eq(kill(pid, SIGINT), 0);
     cr_expect_eq(finish(pid), 128 + SIGINT);
 
-    sqlite3 *db = db_open(db_path);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE"
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE"
                             " integrity_check = 'ok'"),
                  1);
-    int64_t kept = db_int(db, "SELECT count(*) FROM results");
+    int64_t kept = td_db_int(db, "SELECT count(*) FROM results");
     cr_expect(kept >= seen && kept < total, "kept %lld of %lld (had seen %lld)", (long long)kept,
               (long long)total, (long long)seen);
-    cr_expect_eq(db_int(db, "SELECT count(*) FROM results WHERE valid = 1"), kept);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE valid = 1"), kept);
     /* Each kept result is whole: all of its placements are there. */
     cr_expect_eq(check_placements(db), (size_t)kept);
     sqlite3_close(db);

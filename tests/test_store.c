@@ -13,55 +13,13 @@
 #include <unistd.h>
 
 #include "results/store.h"
+#include "tests/tmpdb.h"
 
 #ifndef ARENA_SOURCE_ROOT
 #error "ARENA_SOURCE_ROOT must name the source tree (set by tests/meson.build)"
 #endif
 
-static char dir[64];
-
-static void make_dir(void)
-{
-    strcpy(dir, "/tmp/arena-store-XXXXXX");
-    cr_assert(mkdtemp(dir));
-}
-
-static void remove_dir(void)
-{
-    const char *suffix[] = {"", "-wal", "-shm", "-journal"};
-    const char *names[] = {"a.sqlite", "b.sqlite", "c.sqlite"};
-    char p[160];
-    for (size_t i = 0; i < 3; i++)
-        for (size_t j = 0; j < 4; j++) {
-            snprintf(p, sizeof p, "%s/%s%s", dir, names[i], suffix[j]);
-            remove(p);
-        }
-    rmdir(dir);
-}
-
-TestSuite(store, .init = make_dir, .fini = remove_dir);
-
-static void path_of(char *buf, size_t len, const char *name)
-{
-    snprintf(buf, len, "%s/%s", dir, name);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) buf = realloc(buf, (cap *= 2) + 1);
-    }
-    fclose(f);
-    if (buf) buf[n] = '\0';
-    *len = n;
-    return buf;
-}
+TestSuite(store, .init = td_make_dir, .fini = td_remove_dir);
 
 static void raw_exec(sqlite3 *db, const char *sql)
 {
@@ -69,24 +27,6 @@ static void raw_exec(sqlite3 *db, const char *sql)
     int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
     cr_assert_eq(rc, SQLITE_OK, "%s: %s", sql, msg ? msg : "");
     sqlite3_free(msg);
-}
-
-static sqlite3 *raw_open(const char *path)
-{
-    sqlite3 *db = NULL;
-    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    return db;
-}
-
-static int64_t raw_int(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql,
-                 sqlite3_errmsg(db));
-    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
 }
 
 /* Appends every row of a query, columns separated by '|', rows by '\n'. */
@@ -152,9 +92,9 @@ static void shape(sqlite3 *db, char *out, size_t cap)
 static void expect_matches_schema_sql(sqlite3 *db)
 {
     size_t len = 0;
-    char *sql = slurp(ARENA_SOURCE_ROOT "/results/schema.sql", &len);
+    char *sql = td_slurp(ARENA_SOURCE_ROOT "/results/schema.sql", &len);
     cr_assert(sql, "cannot read results/schema.sql");
-    sqlite3 *ref = raw_open(":memory:");
+    sqlite3 *ref = td_db_open(":memory:", 0);
     raw_exec(ref, sql);
     free(sql);
     static char want[16384], got[16384];
@@ -218,15 +158,15 @@ static int64_t add_five_result(struct arena_store *s, int64_t run, int64_t graph
 Test(store, creates_schema_sql_in_an_empty_file)
 {
     char path[160];
-    path_of(path, sizeof path, "a.sqlite");
+    td_path(path, sizeof path, "a.sqlite");
     struct arena_store *s = NULL;
     char err[300] = "";
     cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
     arena_store_close(s);
-    sqlite3 *db = raw_open(path);
-    cr_expect_eq(raw_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
-    cr_expect_eq(raw_int(db, "PRAGMA application_id"), ARENA_STORE_APPLICATION_ID);
-    cr_expect_eq(raw_int(db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
+    sqlite3 *db = td_db_open(path, 0);
+    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
+    cr_expect_eq(td_db_int(db, "PRAGMA application_id"), ARENA_STORE_APPLICATION_ID);
+    cr_expect_eq(td_db_int(db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
     expect_matches_schema_sql(db);
     sqlite3_close(db);
 
@@ -238,7 +178,7 @@ Test(store, creates_schema_sql_in_an_empty_file)
 Test(store, zero_byte_file_is_empty_and_gets_created)
 {
     char path[160];
-    path_of(path, sizeof path, "a.sqlite");
+    td_path(path, sizeof path, "a.sqlite");
     FILE *f = fopen(path, "wb");
     cr_assert(f);
     fclose(f);
@@ -246,7 +186,7 @@ Test(store, zero_byte_file_is_empty_and_gets_created)
     char err[300] = "";
     cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
     arena_store_close(s);
-    sqlite3 *db = raw_open(path);
+    sqlite3 *db = td_db_open(path, 0);
     expect_matches_schema_sql(db);
     sqlite3_close(db);
 }
@@ -278,8 +218,8 @@ static const char v1_schema[] =
 Test(store, migrates_version_1_keeping_rows)
 {
     char path[160];
-    path_of(path, sizeof path, "a.sqlite");
-    sqlite3 *db = raw_open(path);
+    td_path(path, sizeof path, "a.sqlite");
+    sqlite3 *db = td_db_open(path, 0);
     raw_exec(db, v1_schema);
     sqlite3_close(db);
 
@@ -294,25 +234,25 @@ Test(store, migrates_version_1_keeping_rows)
     int64_t rid = add_five_result(s, add_run(s, 1), gid, 1);
     arena_store_close(s);
 
-    db = raw_open(path);
-    cr_expect_eq(raw_int(db, "PRAGMA user_version"), 2);
+    db = td_db_open(path, 0);
+    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), 2);
     expect_matches_schema_sql(db);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM results WHERE id = 1 AND planner = 'naive'"
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND planner = 'naive'"
                              " AND arena_bytes = 128 AND error IS NULL"),
                  1);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 2);
     char sql[128];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM placements WHERE result_id = %lld",
              (long long)rid);
-    cr_expect_eq(raw_int(db, sql), 5);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM placements WHERE result_id = 1"), 0);
+    cr_expect_eq(td_db_int(db, sql), 5);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM placements WHERE result_id = 1"), 0);
     sqlite3_close(db);
 }
 
 Test(store, rows_and_placements_read_back)
 {
     char path[160];
-    path_of(path, sizeof path, "a.sqlite");
+    td_path(path, sizeof path, "a.sqlite");
     struct arena_store *s = NULL;
     char err[300] = "";
     cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
@@ -329,10 +269,10 @@ Test(store, rows_and_placements_read_back)
     int64_t bad = add_five_result(s, run, g1, 0);
     arena_store_close(s);
 
-    sqlite3 *db = raw_open(path);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM graphs"), 2);
-    cr_expect_eq(raw_int(db, "SELECT seed FROM runs"), 42);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM graphs WHERE fingerprint ="
+    sqlite3 *db = td_db_open(path, 0);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs"), 2);
+    cr_expect_eq(td_db_int(db, "SELECT seed FROM runs"), 42);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs WHERE fingerprint ="
                              " '0123456789abcdef' AND naive_bytes = 128 AND lower_bound = 96"
                              " AND tensors = 5 AND ops = 6"),
                  2);
@@ -342,12 +282,12 @@ Test(store, rows_and_placements_read_back)
              " AND ratio_lb = 1.0 AND plan_ns_median = 120.5 AND plan_ns_stddev IS NULL"
              " AND iterations = 5000 AND scratch_bytes = 640 AND error IS NULL",
              (long long)good);
-    cr_expect_eq(raw_int(db, sql), 1);
+    cr_expect_eq(td_db_int(db, sql), 1);
     snprintf(sql, sizeof sql,
              "SELECT count(*) FROM results WHERE id = %lld AND arena_bytes IS NULL"
              " AND valid = 0 AND error = 'tensors 0 and 1 collide'",
              (long long)bad);
-    cr_expect_eq(raw_int(db, sql), 1);
+    cr_expect_eq(td_db_int(db, sql), 1);
     /* Placements hold the problem and the plan exactly. */
     for (size_t i = 0; i < 5; i++) {
         snprintf(sql, sizeof sql,
@@ -355,9 +295,9 @@ Test(store, rows_and_placements_read_back)
                  " AND size = %llu AND first = %u AND last = %u AND offset = %llu",
                  (long long)good, i, (unsigned long long)five[i].size, five[i].first,
                  five[i].last, (unsigned long long)five_offsets[i]);
-        cr_expect_eq(raw_int(db, sql), 1, "tensor %zu", i);
+        cr_expect_eq(td_db_int(db, sql), 1, "tensor %zu", i);
     }
-    cr_expect_eq(raw_int(db, "SELECT max(offset + size) FROM placements"), 96);
+    cr_expect_eq(td_db_int(db, "SELECT max(offset + size) FROM placements"), 96);
     sqlite3_close(db);
 }
 
@@ -366,7 +306,7 @@ Test(store, rows_and_placements_read_back)
 Test(store, two_processes_write_one_file)
 {
     char path[160];
-    path_of(path, sizeof path, "b.sqlite");
+    td_path(path, sizeof path, "b.sqlite");
     enum { PER_CHILD = 40 };
     pid_t kids[2];
     for (int k = 0; k < 2; k++) {
@@ -405,13 +345,13 @@ Test(store, two_processes_write_one_file)
         cr_assert_eq(waitpid(kids[k], &status, 0), kids[k]);
         cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d status %d", k, status);
     }
-    sqlite3 *db = raw_open(path);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM runs"), 2);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM graphs"), 1);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM results WHERE planner = 'a'"), PER_CHILD);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM results WHERE planner = 'b'"), PER_CHILD);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM placements"), 2 * PER_CHILD * 5);
-    cr_expect_eq(raw_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE"
+    sqlite3 *db = td_db_open(path, 0);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs"), 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'a'"), PER_CHILD);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'b'"), PER_CHILD);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM placements"), 2 * PER_CHILD * 5);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE"
                              " integrity_check = 'ok'"),
                  1);
     sqlite3_close(db);
@@ -421,7 +361,7 @@ Test(store, two_processes_write_one_file)
 static void expect_refused(const char *path, const char *why)
 {
     size_t before_len = 0, after_len = 0;
-    char *before = slurp(path, &before_len);
+    char *before = td_slurp(path, &before_len);
     cr_assert(before);
     struct arena_store *s = (struct arena_store *)1;
     char err[300] = "";
@@ -429,7 +369,7 @@ static void expect_refused(const char *path, const char *why)
     cr_expect_null(s);
     cr_expect(strstr(err, why) != NULL, "'%s' does not say '%s'", err, why);
     cr_expect(strstr(err, path) != NULL, "'%s' does not name the file", err);
-    char *after = slurp(path, &after_len);
+    char *after = td_slurp(path, &after_len);
     cr_assert(after);
     cr_expect_eq(before_len, after_len);
     cr_expect(memcmp(before, after, before_len) == 0, "file changed");
@@ -444,15 +384,15 @@ static void expect_refused(const char *path, const char *why)
 Test(store, refuses_another_applications_database)
 {
     char path[160];
-    path_of(path, sizeof path, "c.sqlite");
-    sqlite3 *db = raw_open(path);
+    td_path(path, sizeof path, "c.sqlite");
+    sqlite3 *db = td_db_open(path, 0);
     raw_exec(db, "CREATE TABLE runs (x); CREATE TABLE contacts (name TEXT);"
                  "INSERT INTO contacts VALUES ('ada');");
     sqlite3_close(db);
     expect_refused(path, "not an arenabench database");
 
     /* Tables of our names but another application_id. */
-    db = raw_open(path);
+    db = td_db_open(path, 0);
     raw_exec(db, "PRAGMA application_id = 7; PRAGMA user_version = 2;");
     sqlite3_close(db);
     expect_refused(path, "not an arenabench database");
@@ -461,8 +401,8 @@ Test(store, refuses_another_applications_database)
 Test(store, refuses_a_newer_database)
 {
     char path[160];
-    path_of(path, sizeof path, "c.sqlite");
-    sqlite3 *db = raw_open(path);
+    td_path(path, sizeof path, "c.sqlite");
+    sqlite3 *db = td_db_open(path, 0);
     raw_exec(db, "PRAGMA application_id = 1095913026; PRAGMA user_version = 3;"
                  "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at TEXT, extra BLOB);");
     sqlite3_close(db);
@@ -472,7 +412,7 @@ Test(store, refuses_a_newer_database)
 Test(store, refuses_a_file_that_is_not_sqlite)
 {
     char path[160];
-    path_of(path, sizeof path, "c.sqlite");
+    td_path(path, sizeof path, "c.sqlite");
     FILE *f = fopen(path, "wb");
     cr_assert(f);
     for (int i = 0; i < 300; i++) fputs("graph,planner,tensors\n", f);
@@ -485,7 +425,7 @@ Test(store, refuses_a_file_that_is_not_sqlite)
 Test(store, refuses_a_corrupt_database)
 {
     char path[160];
-    path_of(path, sizeof path, "c.sqlite");
+    td_path(path, sizeof path, "c.sqlite");
     struct arena_store *s = NULL;
     char err[300] = "";
     cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
@@ -496,10 +436,10 @@ Test(store, refuses_a_corrupt_database)
     for (int i = 0; i < 200; i++) add_five_result(s, run, gid, 1);
     arena_store_close(s);
     /* Fold the WAL back and leave rollback mode so the file stands alone. */
-    sqlite3 *db = raw_open(path);
+    sqlite3 *db = td_db_open(path, 0);
     raw_exec(db, "PRAGMA journal_mode = DELETE");
-    int64_t pages = raw_int(db, "PRAGMA page_count");
-    int64_t page = raw_int(db, "PRAGMA page_size");
+    int64_t pages = td_db_int(db, "PRAGMA page_count");
+    int64_t page = td_db_int(db, "PRAGMA page_size");
     sqlite3_close(db);
     cr_assert(pages > 4);
     FILE *f = fopen(path, "r+b");
@@ -515,7 +455,7 @@ Test(store, refuses_a_corrupt_database)
 Test(store, refuses_a_directory)
 {
     char path[160], inside[200];
-    path_of(path, sizeof path, "a.sqlite");
+    td_path(path, sizeof path, "a.sqlite");
     cr_assert_eq(mkdir(path, 0700), 0);
     struct arena_store *s = (struct arena_store *)1;
     char err[300] = "";

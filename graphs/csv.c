@@ -295,12 +295,9 @@ int arena_csv_read(const char *path, uint64_t alignment, struct arena_problem *o
                    size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s:0: file: cannot open: %s", path, strerror(errno));
+    FILE *f = arena_reader_open(path, err, errlen);
+    if (!f)
         return ARENA_EIO;
-    }
     int rc = arena_csv_read_stream(f, path, alignment, out, err, errlen);
     fclose(f);
     return rc;

@@ -1,5 +1,4 @@
 /* graph_file.c — the graph text format (described in files.h). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,12 +236,9 @@ int arena_graph_file_load(const char *path, uint64_t alignment, struct arena_pro
 {
     memset(out, 0, sizeof *out);
     *ops = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s:0: file: cannot open: %s", path, strerror(errno));
+    FILE *f = arena_reader_open(path, err, errlen);
+    if (!f)
         return ARENA_EIO;
-    }
     struct arena_graph g;
     int rc = arena_graph_file_read_stream(f, path, &g, err, errlen);
     fclose(f);

@@ -1,6 +1,7 @@
 /* lines.c — see lines.h. */
 #include "graphs/lines.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -51,6 +52,14 @@ int arena_lines_next(struct arena_lines *r)
     r->line[len] = '\0';
     r->len = len;
     return too_long ? ARENA_EFORMAT : 1;
+}
+
+FILE *arena_reader_open(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f && err && errlen)
+        snprintf(err, errlen, "%s:0: file: cannot open: %s", path, strerror(errno));
+    return f;
 }
 
 int arena_reader_fail(const struct arena_reader *r, int rc, const char *field, const char *fmt,

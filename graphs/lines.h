@@ -33,6 +33,10 @@ struct arena_reader {
     unsigned long line; /* 1-based; 0 before the first line */
 };
 
+/* fopen(path, "rb"); when that fails, NULL with "PATH:0: file: cannot open:
+ * REASON" in err. */
+FILE *arena_reader_open(const char *path, char *err, size_t errlen);
+
 /* Writes "NAME:LINE: FIELD: " and the printf-style text into r->err, cut to
  * r->errlen; returns rc, so a reader can `return arena_reader_fail(...)`. */
 int arena_reader_fail(const struct arena_reader *r, int rc, const char *field, const char *fmt,

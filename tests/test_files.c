@@ -342,6 +342,12 @@ Test(files, missing_file)
     snprintf(want, sizeof want, "%s:0: file: cannot open: No such file or directory", path);
     cr_expect_str_eq(err, want);
     cr_expect_null(s.problem.tensors);
+    /* The graph reader words it the same way. */
+    snprintf(path, sizeof path, "%s/none.graph", dir);
+    cr_assert_eq(arena_source_load(path, 16, 1, &s, err, sizeof err), ARENA_EIO);
+    snprintf(want, sizeof want, "%s:0: file: cannot open: No such file or directory", path);
+    cr_expect_str_eq(err, want);
+    cr_expect_null(s.problem.tensors);
 }
 
 /* ---- graph files ---- */

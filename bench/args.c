@@ -178,13 +178,10 @@ static int add_planner(struct arena_bench_args *a, const struct arena_planner *p
     return ARENA_OK;
 }
 
+/* A comma list of names; "all" anywhere in it stands for every planner in
+ * registry order (so "greedy-by-size,all" puts that one first). */
 static int parse_planners(struct arena_bench_args *a, const char *v, char *err, size_t errlen)
 {
-    if (strcmp(v, "all") == 0) {
-        for (size_t i = 0; i < arena_planner_count(); i++)
-            if (add_planner(a, arena_planner_at(i)) != ARENA_OK) return ARENA_ENOMEM;
-        return ARENA_OK;
-    }
     const char *p = v;
     for (;;) {
         const char *comma = strchr(p, ',');
@@ -194,6 +191,13 @@ static int parse_planners(struct arena_bench_args *a, const char *v, char *err, 
             return fail(err, errlen, "--planner: bad item in '%s'", v);
         memcpy(name, p, len);
         name[len] = '\0';
+        if (strcmp(name, "all") == 0) {
+            for (size_t i = 0; i < arena_planner_count(); i++)
+                if (add_planner(a, arena_planner_at(i)) != ARENA_OK) return ARENA_ENOMEM;
+            if (!comma) return ARENA_OK;
+            p = comma + 1;
+            continue;
+        }
         const struct arena_planner *pl = arena_planner_find(name);
         if (!pl) {
             char known[512] = "";

@@ -86,6 +86,17 @@ Test(args, every_option_in_both_spellings)
     cr_expect_eq(a.format, ARENA_FORMAT_JSON);
     cr_expect_eq(a.n_planners, 2, "repeats are dropped");
     arena_bench_args_free(&a);
+
+    /* "all" inside a list: the named one first, then the rest in registry
+     * order, none twice. */
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner",
+                       "interval-graph-coloring,all", NULL),
+                 ARENA_OK, "%s", err);
+    cr_assert_eq(a.n_planners, arena_planner_count());
+    cr_expect_str_eq(a.planners[0]->name, "interval-graph-coloring");
+    for (size_t i = 1; i < a.n_planners; i++)
+        cr_expect_neq(a.planners[i], a.planners[0], "listed once");
+    arena_bench_args_free(&a);
 }
 
 Test(args, list_help_and_version_need_no_graph)

@@ -285,6 +285,25 @@ Test(bench, input_errors_exit_2_with_one_line_and_touch_no_database)
     const char *bad_gb[] = {"--graph", "chain", "--benchmark_repetitions=x", "--no-db", NULL};
     cr_expect_eq(run("e4", bad_gb), 2);
 
+    /* An input error with an existing database of ours: every byte stays
+     * (graphs are loaded before the database is opened). */
+    td_path(db_path, sizeof db_path, "ours.sqlite");
+    const char *good[] = {"--graph", "chain:ops=4", "--planner", "naive", "--db", db_path,
+                          "--repetitions", "1", "--min-time", "0.001", "--quiet", NULL};
+    cr_assert_eq(run("e6", good), 0, "%s", slurp("e6", "err"));
+    size_t before_len = 0, after_len = 0;
+    char *before = td_slurp(db_path, &before_len);
+    cr_assert(before && before_len > 0);
+    const char *bad_later[] = {"--graph", "chain:ops=4;/nonexistent/x.csv", "--db", db_path,
+                               NULL};
+    cr_expect_eq(run("e7", bad_later), 2);
+    char *after = td_slurp(db_path, &after_len);
+    cr_assert(after);
+    cr_expect(before_len == after_len && memcmp(before, after, before_len) == 0,
+              "the database changed");
+    free(before);
+    free(after);
+
     /* A database of another program: refused, nothing written. */
     td_path(db_path, sizeof db_path, "foreign.sqlite");
     sqlite3 *db = NULL;

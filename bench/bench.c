@@ -175,7 +175,13 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             valid = 1;
         }
     }
-    if (!valid) b->any_invalid = 1;
+    if (!valid) {
+        b->any_invalid = 1;
+        /* The table shows the message under the row; CSV has no column for
+         * it and --quiet shows nothing, so say it where a person will see. */
+        if (b->out != &arena_output_table)
+            say(b, "%s on %s: %s", j->pl->name, g->src.spec, error);
+    }
     double nan = NAN;
     struct arena_bench_row row = {
         .src = &g->src,

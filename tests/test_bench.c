@@ -380,6 +380,11 @@ Test(bench, an_invalid_plan_is_stored_invalid_and_exits_1)
 
     const char *want = "tensor 0 (steps [0,1], bytes [0,32)) overlaps"
                        " tensor 1 (steps [1,1], bytes [0,16))";
+    char *err = slurp("bad", "err");
+    char line[400];
+    snprintf(line, sizeof line, "bench: all-at-zero on %s: %s\n", csv, want);
+    cr_expect_str_eq(err, line, "CSV has no error column: the message goes to stderr");
+    free(err);
     char *out = slurp("bad", "out");
     cr_expect_eq(count(out, "\n"), 3, "header, one row per planner: %s", out);
     cr_expect(strstr(out, ",all-at-zero,3,64,48,") != NULL, "%s", out);

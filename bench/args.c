@@ -29,6 +29,8 @@ static const char usage[] =
     "                     created with its directory when missing\n"
     "  --no-db            store nothing\n"
     "  --no-placements    store results without the per-tensor placements\n"
+    "  --export-csv DIR   write each graph's problem into DIR as a MiniMalloc CSV\n"
+    "                     (id,lower,upper,size) and exit: nothing is planned\n"
     "  --seed N           default seed for families with a seed key (default 1)\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
     "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
@@ -217,7 +219,7 @@ static int parse_planners(struct arena_bench_args *a, const char *v, char *err, 
 
 enum opt {
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
-    O_NO_DB, O_NO_PLACEMENTS, O_QUIET, O_LIST, O_HELP, O_VERSION
+    O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION
 };
 
 static const struct {
@@ -230,6 +232,7 @@ static const struct {
     {"--seed", O_SEED, 1},           {"--alignment", O_ALIGNMENT, 1},
     {"--repetitions", O_REPETITIONS, 1}, {"--min-time", O_MIN_TIME, 1},
     {"--no-db", O_NO_DB, 0},         {"--no-placements", O_NO_PLACEMENTS, 0},
+    {"--export-csv", O_EXPORT_CSV, 1},
     {"--quiet", O_QUIET, 0},         {"--list", O_LIST, 0},
     {"--help", O_HELP, 0},           {"-h", O_HELP, 0},
     {"--version", O_VERSION, 0},
@@ -287,6 +290,10 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
     }
     case O_NO_DB: a->db = NULL; return ARENA_OK;
     case O_NO_PLACEMENTS: a->no_placements = 1; return ARENA_OK;
+    case O_EXPORT_CSV:
+        if (!v[0]) return fail(err, errlen, "--export-csv: empty folder name");
+        a->export_dir = v;
+        return ARENA_OK;
     case O_QUIET: a->quiet = 1; return ARENA_OK;
     case O_LIST: a->list = 1; return ARENA_OK;
     case O_HELP: a->help = 1; return ARENA_OK;

@@ -12,6 +12,7 @@
  * stored: planners are deterministic. */
 #include "bench/bench.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -28,6 +29,7 @@
 #include "bench/progress.h"
 #include "bench/runinfo.h"
 #include "bench/suites.h"
+#include "graphs/files.h"
 #include "graphs/source.h"
 #include "planners/planner.h"
 #include "results/store.h"
@@ -336,6 +338,44 @@ static int make_parents(const char *path)
     return 0;
 }
 
+/* --export-csv: each problem into dir as NAME-FP.csv, NAME the canonical spec
+ * with every character outside [A-Za-z0-9.=+-] made '_' (at most 96), FP the
+ * fingerprint's first 8 hex digits, so two sources never share a file and an
+ * input CSV is never overwritten by its own export. */
+static int export_graphs(struct bench *b)
+{
+    const char *dir = b->args.export_dir;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/x", dir);
+    int e = make_parents(path);
+    if (e != 0) {
+        say(b, "--export-csv: cannot create '%s': %s", dir, strerror(e));
+        return 2;
+    }
+    for (size_t i = 0; i < b->n_graphs; i++) {
+        const struct arena_source *src = &b->graphs[i].src;
+        char name[97];
+        size_t k = 0;
+        for (const char *c = src->spec; *c && k < sizeof name - 1; c++)
+            name[k++] = (isalnum((unsigned char)*c) || strchr(".=+-", *c)) ? *c : '_';
+        name[k] = '\0';
+        int len = snprintf(path, sizeof path, "%s/%s-%08x.csv", dir, name,
+                           (unsigned)(src->fingerprint >> 32));
+        if (len < 0 || (size_t)len >= sizeof path) {
+            say(b, "--export-csv: '%s': path too long", dir);
+            return 2;
+        }
+        char err[512] = "";
+        int rc = arena_csv_write(path, &src->problem, err, sizeof err);
+        if (rc != ARENA_OK) {
+            say(b, "--export-csv: %s", err[0] ? err : arena_strerror(rc));
+            return 2;
+        }
+        if (!b->args.quiet) printf("%s\t%s\n", src->spec, path);
+    }
+    return 0;
+}
+
 static int open_store(struct bench *b, int argc, char **argv)
 {
     if (!b->args.db) return 0;
@@ -440,6 +480,7 @@ static int measure(struct bench *b, int argc, char **argv)
     if ((status = start_gbench(b)) != 0) return status;
     if ((status = load_graphs(b)) != 0) return status;
     if (stop_signal) return 128 + stop_signal;
+    if (b->args.export_dir) return export_graphs(b);
     if ((status = open_store(b, argc, argv)) != 0) return status;
     if (register_jobs(b) != ARENA_OK) {
         say(b, "cannot register the benchmarks");

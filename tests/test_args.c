@@ -210,6 +210,7 @@ static const struct bad_case bad[] = {
     {{"--graph", "chain", "mobilenetv2", NULL}, "unexpected argument 'mobilenetv2'"},
     {{"--graph", "chain", "--quiet=1", NULL}, "--quiet takes no value"},
     {{"--graph", "chain", "--format", "xml"}, "--format: 'xml' is not one of table, csv, json"},
+    {{"--graph", "chain", "--export-csv", ""}, "--export-csv: empty folder name"},
     {{"--graph", "chain", "--seed", "-1"}, "--seed: '-1' is not a non-negative integer"},
     {{"--graph", "chain", "--seed", "12ab"}, "--seed: '12ab' is not a non-negative integer"},
     {{"--graph", "chain", "--seed", "18446744073709551616"}, "--seed: '18446744073709551616' is too large"},

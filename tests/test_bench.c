@@ -416,6 +416,44 @@ Test(bench, an_invalid_plan_is_stored_invalid_and_exits_1)
     sqlite3_close(db);
 }
 
+/* --export-csv writes each graph's problem as MiniMalloc CSV and plans
+ * nothing: reading each file back gives the very problem the spec gives
+ * (same fingerprint over sizes and closed lifetimes), no database appears,
+ * and stdout pairs each spec with its file. */
+Test(bench, export_csv_writes_each_problem_exactly_and_plans_nothing)
+{
+    char dir[160], db[160];
+    td_path(dir, sizeof dir, "export/sub");
+    td_path(db, sizeof db, "never.sqlite");
+    const char *specs[] = {"mobilenetv2:alpha=0.35,res=96", "chain:ops=12,seed=3"};
+    const char *args[] = {"--graph", "mobilenetv2:alpha=0.35,res=96;chain:ops=12,seed=3",
+                          "--export-csv", dir, "--db", db, NULL};
+    cr_assert_eq(run("export", args), 0, "%s", slurp("export", "err"));
+    struct stat st;
+    cr_expect_neq(stat(db, &st), 0, "export must not open a database");
+    char *out = slurp("export", "out");
+    cr_expect_eq(count(out, "\n"), 2, "one line per graph: %s", out);
+    for (size_t i = 0; i < 2; i++) {
+        struct arena_source want, got;
+        char err[400] = "";
+        cr_assert_eq(arena_source_load(specs[i], 16, 1, &want, err, sizeof err), ARENA_OK, "%s",
+                     err);
+        /* The line for this graph: canonical spec, a tab, the file. */
+        char *line = strstr(out, want.spec);
+        cr_assert(line, "no line for %s in %s", want.spec, out);
+        char path[300];
+        cr_assert_eq(sscanf(line + strlen(want.spec), "\t%299[^\n]", path), 1);
+        cr_assert_eq(arena_source_load(path, 16, 1, &got, err, sizeof err), ARENA_OK, "%s", err);
+        cr_expect_str_eq(got.family, "csv");
+        cr_expect_eq(got.problem.n, want.problem.n);
+        cr_expect_eq(got.fingerprint, want.fingerprint, "%s: the CSV is the same problem",
+                     specs[i]);
+        arena_source_free(&want);
+        arena_source_free(&got);
+    }
+    free(out);
+}
+
 /* Every spec of the suites loads (so `--graph all` and `--graph scaling`
  * cannot fail on input). */
 Test(bench, every_suite_spec_loads)

@@ -25,6 +25,7 @@ struct arena_family_key {
     uint64_t min, max;
     double rmin, rmax;
     const char *const *choices; /* NULL-terminated, for ARENA_KEY_CHOICE */
+    const char *not_below; /* ARENA_KEY_UINT: name of a key this one must be >= */
 };
 
 /* A parsed value; which member is set follows the key's type. */

@@ -19,7 +19,8 @@ static const struct arena_family_key keys[] = {
     [K_FANIN] = {.name = "fanin", .type = ARENA_KEY_UINT, .def = "3", .min = 1, .max = 64},
     [K_SKIP] = {.name = "skip", .type = ARENA_KEY_REAL, .def = "0.2", .rmin = 0, .rmax = 1},
     [K_MIN] = {.name = "min", .type = ARENA_KEY_UINT, .def = "1024", .min = 1, .max = (uint64_t)1 << 40},
-    [K_MAX] = {.name = "max", .type = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40},
+    [K_MAX] = {.name = "max", .type = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40,
+               .not_below = "min"},
     [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
     [K_SEED] = {.name = "seed", .type = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
@@ -28,11 +29,6 @@ static const struct arena_family_key keys[] = {
 static int build(const struct arena_key_value *v, struct arena_graph *g, char *err, size_t errlen)
 {
     uint64_t n = v[K_OPS].u, width = v[K_WIDTH].u, fanin = v[K_FANIN].u;
-    if (v[K_MIN].u > v[K_MAX].u) {
-        snprintf(err, errlen, "random-dag: min %llu exceeds max %llu",
-                 (unsigned long long)v[K_MIN].u, (unsigned long long)v[K_MAX].u);
-        return ARENA_EINVAL;
-    }
     struct arena_rng rng;
     arena_rng_seed(&rng, v[K_SEED].u);
     enum arena_dtype dt = (enum arena_dtype)v[K_DTYPE].choice;

@@ -24,7 +24,8 @@ static const struct arena_family_key keys[] = {
     [K_LIFE] = {.name = "life", .type = ARENA_KEY_CHOICE, .def = "uniform", .choices = lives},
     [K_SIZES] = {.name = "sizes", .type = ARENA_KEY_CHOICE, .def = "loguniform", .choices = sizes},
     [K_MIN] = {.name = "min", .type = ARENA_KEY_UINT, .def = "16", .min = 1, .max = (uint64_t)1 << 40},
-    [K_MAX] = {.name = "max", .type = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40},
+    [K_MAX] = {.name = "max", .type = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40,
+               .not_below = "min"},
     [K_SEED] = {.name = "seed", .type = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
 };
 
@@ -59,11 +60,6 @@ static int build(const struct arena_key_value *v, uint64_t alignment, struct are
                  char *err, size_t errlen)
 {
     uint64_t n = v[K_N].u, live = v[K_LIVE].u, lo = v[K_MIN].u, hi = v[K_MAX].u;
-    if (lo > hi) {
-        snprintf(err, errlen, "random-intervals: min %llu exceeds max %llu",
-                 (unsigned long long)lo, (unsigned long long)hi);
-        return ARENA_EINVAL;
-    }
     if (v[K_SIZES].choice == 2 && floor_log2(hi) < floor_log2(lo) + (((uint64_t)1 << floor_log2(lo)) < lo)) {
         snprintf(err, errlen, "random-intervals: no power of two between min %llu and max %llu",
                  (unsigned long long)lo, (unsigned long long)hi);

@@ -15,7 +15,8 @@ static const struct arena_family_key keys[] = {
     [K_OPS] = {.name = "ops", .type = ARENA_KEY_UINT, .def = "16", .min = 1, .max = 10000000},
     [K_SKIP] = {.name = "skip", .type = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1000000},
     [K_MIN] = {.name = "min", .type = ARENA_KEY_UINT, .def = "1024", .min = 1, .max = (uint64_t)1 << 40},
-    [K_MAX] = {.name = "max", .type = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40},
+    [K_MAX] = {.name = "max", .type = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40,
+               .not_below = "min"},
     [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
     [K_SEED] = {.name = "seed", .type = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
@@ -23,12 +24,9 @@ static const struct arena_family_key keys[] = {
 
 static int build(const struct arena_key_value *v, struct arena_graph *g, char *err, size_t errlen)
 {
+    (void)err; /* every bad combination is refused by the key table */
+    (void)errlen;
     uint64_t lo = v[K_MIN].u, hi = v[K_MAX].u, k = v[K_SKIP].u;
-    if (lo > hi) {
-        snprintf(err, errlen, "residual: min %llu exceeds max %llu", (unsigned long long)lo,
-                 (unsigned long long)hi);
-        return ARENA_EINVAL;
-    }
     struct arena_rng rng;
     arena_rng_seed(&rng, v[K_SEED].u);
     enum arena_dtype dt = (enum arena_dtype)v[K_DTYPE].choice;

@@ -210,6 +210,18 @@ int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, ch
             return say(err, errlen, ARENA_EINVAL, "%s: bad default for key '%s'", f->info.name,
                        f->keys[i].name);
     }
+    for (size_t i = 0; i < f->n_keys; i++) {
+        const char *lo_name = f->keys[i].not_below;
+        if (!lo_name)
+            continue;
+        size_t lo = 0;
+        while (lo < f->n_keys && strcmp(f->keys[lo].name, lo_name) != 0)
+            lo++;
+        if (lo < f->n_keys && v[i].u < v[lo].u)
+            return say(err, errlen, ARENA_EINVAL, "%s: %s %llu exceeds %s %llu", f->info.name,
+                       lo_name, (unsigned long long)v[lo].u, f->keys[i].name,
+                       (unsigned long long)v[i].u);
+    }
     out->family = f;
     memcpy(out->values, v, sizeof v);
     for (size_t i = 0; i < f->n_keys; i++) {

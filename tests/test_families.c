@@ -191,6 +191,9 @@ Test(families, spec_errors_name_the_valid_choices)
     expect_spec_error("random-dag:skip=nan", ARENA_EINVAL,
                       "random-dag: key 'skip': 'nan' is not a number");
     expect_spec_error("chain:min=10,max=5", ARENA_EINVAL, "chain: min 10 exceeds max 5");
+    expect_spec_error("residual:max=5,min=10", ARENA_EINVAL, "residual: min 10 exceeds max 5");
+    expect_spec_error("random-dag:min=70000", ARENA_EINVAL, "random-dag: min 70000 exceeds max 65536");
+    expect_spec_error("random-intervals:max=8", ARENA_EINVAL, "random-intervals: min 16 exceeds max 8");
     expect_spec_error("unet:levels=3,res=100", ARENA_EINVAL,
                       "unet: res 100 is not divisible by 2^levels = 8");
     expect_spec_error("transformer:width=10,heads=3", ARENA_EINVAL,

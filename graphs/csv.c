@@ -321,13 +321,13 @@ int arena_csv_write(const char *path, const struct arena_problem *p, char *err, 
     FILE *f = fopen(path, "wb");
     if (!f) {
         if (err && errlen)
-            snprintf(err, errlen, "%s:0: file: cannot create: %s", path, strerror(errno));
+            snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
         return ARENA_EIO;
     }
     int rc = arena_csv_write_stream(f, p);
     if (fclose(f) != 0)
         rc = ARENA_EIO;
     if (rc && err && errlen)
-        snprintf(err, errlen, "%s:0: file: write failed", path);
+        snprintf(err, errlen, "%s: write failed", path);
     return rc;
 }

@@ -257,7 +257,10 @@ int arena_graph_file_load(const char *path, uint64_t alignment, struct arena_pro
             line = g.tensors[fault.tensor].line;
             field = "tensor";
         }
-        snprintf(err, errlen, "%s:%lu: %s: %s", path, line, field, why);
+        if (line > 0)
+            snprintf(err, errlen, "%s:%lu: %s: %s", path, line, field, why);
+        else /* a fault of the whole graph has no line of its own */
+            snprintf(err, errlen, "%s: %s", path, why);
     }
     if (!rc)
         *ops = g.n_ops;

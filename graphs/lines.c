@@ -58,7 +58,7 @@ FILE *arena_reader_open(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f && err && errlen)
-        snprintf(err, errlen, "%s:0: file: cannot open: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     return f;
 }
 

@@ -33,7 +33,7 @@ struct arena_reader {
     unsigned long line; /* 1-based; 0 before the first line */
 };
 
-/* fopen(path, "rb"); when that fails, NULL with "PATH:0: file: cannot open:
+/* fopen(path, "rb"); when that fails, NULL with "PATH: cannot open:
  * REASON" in err. */
 FILE *arena_reader_open(const char *path, char *err, size_t errlen);
 

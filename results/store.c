@@ -1,5 +1,5 @@
-/* store.c — the results database: open (check, then WAL, then create or
- * migrate in one transaction) and append rows, one transaction per call.
+/* store.c — the results database: open (check, then create or migrate in
+ * one transaction, then WAL) and append rows, one transaction per call.
  *
  * Nothing is written before the file has been recognised as empty or ours
  * (a read-only look at the header and sqlite_master, then quick_check), so a
@@ -53,32 +53,27 @@ static void say(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-/* One integer from a one-row query; SQLite's result code. */
-static int query_int(sqlite3 *db, const char *sql, int64_t *out)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-    if (rc == SQLITE_OK) {
-        rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            *out = sqlite3_column_int64(st, 0);
-            rc = SQLITE_OK;
-        } else if (rc == SQLITE_DONE) {
-            rc = SQLITE_ERROR;
-        }
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
 /* What a file holds, from reads only. version: 0 empty (ours to create),
  * 1..ARENA_STORE_VERSION an arenabench schema; -1 refused (err says why). */
 static int classify(sqlite3 *db, const char *path, int *version, char *err, size_t errlen)
 {
     int64_t app = 0, user = 0, objects = 0;
-    int rc = query_int(db, "SELECT count(*) FROM sqlite_master", &objects);
-    if (rc == SQLITE_OK) rc = query_int(db, "PRAGMA application_id", &app);
-    if (rc == SQLITE_OK) rc = query_int(db, "PRAGMA user_version", &user);
+    /* One statement, so one snapshot: three separate reads could see the
+     * file before and after another process's create and call it foreign. */
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db,
+                                "SELECT (SELECT count(*) FROM sqlite_master),"
+                                " (SELECT application_id FROM pragma_application_id),"
+                                " (SELECT user_version FROM pragma_user_version)",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        objects = sqlite3_column_int64(st, 0);
+        app = sqlite3_column_int64(st, 1);
+        user = sqlite3_column_int64(st, 2);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
     if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN) {
         /* A WAL database is read through -wal and -shm files beside it. */
         say(err, errlen,
@@ -244,14 +239,18 @@ int arena_store_open(const char *path, struct arena_store **out, char *err, size
     rc = classify(s->db, path, &version, err, errlen);
     if (rc != SQLITE_OK || version < 0) goto fail;
     if (version > 0 && integrity(s->db, path, err, errlen) != SQLITE_OK) goto fail;
-    /* From here on the file is empty or ours: writing is allowed. */
+    /* From here on the file is empty or ours: writing is allowed. The schema
+     * goes in before WAL is switched on, in rollback-journal mode: SQLite
+     * deletes a -wal file it finds beside a database file of zero pages (a
+     * crash leftover, as it sees it), so a new file switched to WAL at once
+     * could lose the commits of a second process already writing it. */
+    if (version < ARENA_STORE_VERSION && bring_up_to_date(s->db, path, err, errlen) != SQLITE_OK)
+        goto fail;
     if (wal_on(s->db, path, err, errlen) != SQLITE_OK) goto fail;
     if (exec(s->db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL") != SQLITE_OK) {
         say(err, errlen, "%s: %s", path, sqlite3_errmsg(s->db));
         goto fail;
     }
-    if (version < ARENA_STORE_VERSION && bring_up_to_date(s->db, path, err, errlen) != SQLITE_OK)
-        goto fail;
     for (int i = 0; i < ST_COUNT; i++) {
         if (sqlite3_prepare_v3(s->db, statements[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
                                NULL) != SQLITE_OK) {

@@ -254,6 +254,13 @@ int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
         }
         recs[n++] = rec;
     }
+    if (first) { /* not even a header: an empty or truncated file, not an empty problem */
+        if (r.err && r.errlen)
+            snprintf(r.err, r.errlen, "%s: no header and no records (an empty problem is "
+                                      "the header line alone)", r.name);
+        rc = ARENA_EFORMAT;
+        goto done;
+    }
     arena_names_free(&ids);
     free(line);
     line = NULL;

@@ -5,7 +5,9 @@
  * times. An optional header line names the columns (any order; extra columns
  * such as `offset` are ignored); without one the first four columns are
  * id, lower, upper, size. ids are any text without commas, unique. Blank
- * lines and lines starting with '#' are skipped; CRLF is accepted.
+ * lines and lines starting with '#' are skipped; CRLF is accepted. The
+ * header alone is the empty problem; a file with neither header nor record
+ * is refused (ARENA_EFORMAT, "PATH: no header and no records ...").
  * On reading, times are compressed to dense steps: step k is the k-th
  * smallest distinct `lower`, a record gets first = the step of its lower and
  * last = the step of the largest lower <= upper - 1. Two records conflict

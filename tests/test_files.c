@@ -287,6 +287,21 @@ Test(files, csv_bad_input_messages)
     expect_csv_error(",0,2,16\n", ARENA_EFORMAT, "1: id: empty");
     expect_csv_error("a,0,,16\n", ARENA_EFORMAT, "1: upper: empty, not a number");
     expect_csv_error("id,lower,size\n", ARENA_EFORMAT, "1: upper: missing column in the header");
+    /* A file with nothing in it is a failed export or a wrong path, not a problem to
+     * plan; the header alone is the empty problem. */
+    const char *nothing = " no header and no records (an empty problem is the header line alone)";
+    expect_csv_error("", ARENA_EFORMAT, nothing);
+    expect_csv_error("\n  \r\n# only a comment\n", ARENA_EFORMAT, nothing);
+}
+
+Test(files, csv_header_alone_is_the_empty_problem)
+{
+    const char *path = write_text("header.csv", "id,lower,upper,size\n");
+    struct arena_problem p;
+    char err[256] = "";
+    cr_assert_eq(arena_csv_read(path, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(p.n, 0);
+    free((void *)p.tensors);
 }
 
 /* Every size <= 2^62 stays <= 2^62 when rounded up to a power of two up to

@@ -287,7 +287,7 @@ Test(files, csv_bad_input_messages)
     expect_csv_error(",0,2,16\n", ARENA_EFORMAT, "1: id: empty");
     expect_csv_error("a,0,,16\n", ARENA_EFORMAT, "1: upper: empty, not a number");
     expect_csv_error("id,lower,size\n", ARENA_EFORMAT, "1: upper: missing column in the header");
-    /* A file with nothing in it is a failed export or a wrong path, not a problem to
+    /* A file with nothing in it is a failed export or a truncated copy, not a problem to
      * plan; the header alone is the empty problem. */
     const char *nothing = " no header and no records (an empty problem is the header line alone)";
     expect_csv_error("", ARENA_EFORMAT, nothing);

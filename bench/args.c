@@ -49,17 +49,6 @@ const char *arena_bench_usage(void)
     return usage;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return ARENA_EINVAL;
-}
-
 static int push(char ***items, size_t *n, char *s)
 {
     char **grown = realloc(*items, (*n + 1) * sizeof *grown);
@@ -104,7 +93,7 @@ static int split_part(const char *part, size_t len, char ***items, size_t *n, ch
         size_t end = piece;
         while (end < len && part[end] != ',') end++;
         if (end == piece)
-            return fail(err, errlen, "--graph: empty item in '%.*s'", (int)len, part);
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--graph: empty item in '%.*s'", (int)len, part);
         if (piece != item && !continues_spec(part + piece, end - piece)) {
             char *c = copy_range(part + item, piece - 1 - item);
             if (!c || push(items, n, c) != ARENA_OK) return ARENA_ENOMEM;
@@ -113,7 +102,7 @@ static int split_part(const char *part, size_t len, char ***items, size_t *n, ch
         if (end == len) break;
         piece = end + 1;
         if (piece == len) /* trailing comma */
-            return fail(err, errlen, "--graph: empty item in '%.*s'", (int)len, part);
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--graph: empty item in '%.*s'", (int)len, part);
     }
     char *c = copy_range(part + item, len - item);
     return c ? push(items, n, c) : ARENA_ENOMEM;
@@ -121,12 +110,12 @@ static int split_part(const char *part, size_t len, char ***items, size_t *n, ch
 
 int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *err, size_t errlen)
 {
-    if (!text || !text[0]) return fail(err, errlen, "--graph: empty value");
+    if (!text || !text[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--graph: empty value");
     const char *p = text;
     for (;;) {
         const char *semi = strchr(p, ';');
         size_t len = semi ? (size_t)(semi - p) : strlen(p);
-        if (len == 0) return fail(err, errlen, "--graph: empty item in '%s'", text);
+        if (len == 0) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--graph: empty item in '%s'", text);
         int rc = split_part(p, len, items, n, err, errlen);
         if (rc != ARENA_OK) return rc;
         if (!semi) return ARENA_OK;
@@ -139,11 +128,11 @@ static int parse_u64(const char *opt, const char *v, uint64_t *out, char *err, s
     char *end = NULL;
     errno = 0;
     if (!v[0] || v[0] == '-' || v[0] == '+' || v[0] == ' ')
-        return fail(err, errlen, "%s: '%s' is not a non-negative integer", opt, v);
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: '%s' is not a non-negative integer", opt, v);
     unsigned long long x = strtoull(v, &end, 10);
-    if (*end) return fail(err, errlen, "%s: '%s' is not a non-negative integer", opt, v);
+    if (*end) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: '%s' is not a non-negative integer", opt, v);
     if (errno == ERANGE || x > UINT64_MAX)
-        return fail(err, errlen, "%s: '%s' is too large", opt, v);
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: '%s' is too large", opt, v);
     *out = (uint64_t)x;
     return ARENA_OK;
 }
@@ -190,7 +179,7 @@ static int parse_planners(struct arena_bench_args *a, const char *v, char *err, 
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char name[96];
         if (len == 0 || len >= sizeof name)
-            return fail(err, errlen, "--planner: bad item in '%s'", v);
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--planner: bad item in '%s'", v);
         memcpy(name, p, len);
         name[len] = '\0';
         if (strcmp(name, "all") == 0) {
@@ -208,7 +197,7 @@ static int parse_planners(struct arena_bench_args *a, const char *v, char *err, 
                 snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
                          arena_planner_at(i)->name);
             }
-            return fail(err, errlen, "--planner: unknown planner '%s' (known: %s, or all)", name,
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--planner: unknown planner '%s' (known: %s, or all)", name,
                         known);
         }
         if (add_planner(a, pl) != ARENA_OK) return ARENA_ENOMEM;
@@ -253,10 +242,10 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         if (strcmp(v, "table") == 0) a->format = ARENA_FORMAT_TABLE;
         else if (strcmp(v, "csv") == 0) a->format = ARENA_FORMAT_CSV;
         else if (strcmp(v, "json") == 0) a->format = ARENA_FORMAT_JSON;
-        else return fail(err, errlen, "--format: '%s' is not one of table, csv, json", v);
+        else return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--format: '%s' is not one of table, csv, json", v);
         return ARENA_OK;
     case O_DB:
-        if (!v[0]) return fail(err, errlen, "--db: empty path");
+        if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db: empty path");
         a->db = v;
         *db_given = 1;
         return ARENA_OK;
@@ -266,14 +255,14 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         rc = parse_u64(name, v, &u, err, errlen);
         if (rc != ARENA_OK) return rc;
         if (u == 0 || (u & (u - 1)) != 0 || u > ((uint64_t)1 << 30))
-            return fail(err, errlen, "--alignment: '%s' is not a power of two from 1 to 2^30",
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--alignment: '%s' is not a power of two from 1 to 2^30",
                         v);
         a->alignment = u;
         return ARENA_OK;
     case O_REPETITIONS:
         rc = parse_u64(name, v, &u, err, errlen);
         if (rc != ARENA_OK) return rc;
-        if (u < 1 || u > 1000) return fail(err, errlen, "--repetitions: '%s' is not in 1..1000", v);
+        if (u < 1 || u > 1000) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--repetitions: '%s' is not in 1..1000", v);
         a->repetitions = (int)u;
         a->repetitions_set = 1;
         return ARENA_OK;
@@ -282,7 +271,7 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         errno = 0;
         double s = strtod(v, &end);
         if (!v[0] || *end || errno || !isfinite(s) || s <= 0 || s > 3600)
-            return fail(err, errlen, "--min-time: '%s' is not a number of seconds in (0, 3600]",
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--min-time: '%s' is not a number of seconds in (0, 3600]",
                         v);
         a->min_time = s;
         a->min_time_set = 1;
@@ -291,7 +280,7 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
     case O_NO_DB: a->db = NULL; return ARENA_OK;
     case O_NO_PLACEMENTS: a->no_placements = 1; return ARENA_OK;
     case O_EXPORT_CSV:
-        if (!v[0]) return fail(err, errlen, "--export-csv: empty folder name");
+        if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--export-csv: empty folder name");
         a->export_dir = v;
         return ARENA_OK;
     case O_QUIET: a->quiet = 1; return ARENA_OK;
@@ -319,7 +308,7 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
         const char *arg = argv[i];
         if (strncmp(arg, "--benchmark_", 12) == 0) {
             if (hides_repetitions(arg))
-                return fail(err, errlen,
+                return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "%s: bench reads every repetition from Google Benchmark, so it"
                             " cannot hide them",
                             arg);
@@ -335,8 +324,8 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
                               strncmp(options[k].name, arg, name_len) == 0))
             k++;
         if (k == count) {
-            if (arg[0] == '-') return fail(err, errlen, "unknown option '%s' (see --help)", arg);
-            return fail(err, errlen, "unexpected argument '%s' (graphs go after --graph)", arg);
+            if (arg[0] == '-') return arena_errorf(err, errlen, 0, ARENA_EINVAL, "unknown option '%s' (see --help)", arg);
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "unexpected argument '%s' (graphs go after --graph)", arg);
         }
         const char *value = NULL;
         if (options[k].takes_value) {
@@ -345,24 +334,24 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
             } else if (i + 1 < argc) {
                 value = argv[++i];
             } else {
-                return fail(err, errlen, "%s needs a value (see --help)", options[k].name);
+                return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s needs a value (see --help)", options[k].name);
             }
         } else if (name_len < strlen(arg)) {
-            return fail(err, errlen, "%s takes no value", options[k].name);
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s takes no value", options[k].name);
         }
         if (options[k].id == O_NO_DB) no_db = 1;
         int rc = apply(a, options[k].id, options[k].name, value, &planner_given, &db_given, err,
                        errlen);
         if (rc != ARENA_OK) return rc;
     }
-    if (no_db && db_given) return fail(err, errlen, "--db and --no-db together");
+    if (no_db && db_given) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db and --no-db together");
     if (no_db) a->db = NULL;
     if (a->help || a->version || a->list) return ARENA_OK;
     if (a->n_graphs == 0)
-        return fail(err, errlen,
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                     "no --graph given (e.g. --graph mobilenetv2; --list shows the families)");
     if (!planner_given && parse_planners(a, "all", err, errlen) != ARENA_OK) return ARENA_ENOMEM;
-    if (a->n_planners == 0) return fail(err, errlen, "no planner is registered");
+    if (a->n_planners == 0) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "no planner is registered");
     return ARENA_OK;
 }
 

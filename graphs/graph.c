@@ -216,12 +216,10 @@ static int fail(struct checker *c, int rc, size_t op, size_t tensor, const char 
         c->fault->op = op;
         c->fault->tensor = tensor;
     }
-    if (c->err && c->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(c->err, c->errlen, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    arena_verrorf(c->err, c->errlen, 0, rc, fmt, ap);
+    va_end(ap);
     return rc;
 }
 

@@ -65,15 +65,13 @@ FILE *arena_reader_open(const char *path, char *err, size_t errlen)
 int arena_reader_fail(const struct arena_reader *r, int rc, const char *field, const char *fmt,
                       ...)
 {
-    if (r->err && r->errlen) {
-        int k = snprintf(r->err, r->errlen, "%s:%lu: %s: ", r->name, r->line, field);
-        if (k >= 0 && (size_t)k < r->errlen) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
-            va_end(ap);
-        }
-    }
+    if (!r->err || !r->errlen) return rc;
+    int k = snprintf(r->err, r->errlen, "%s:%lu: %s: ", r->name, r->line, field);
+    if (k < 0) return rc;
+    va_list ap;
+    va_start(ap, fmt);
+    arena_verrorf(r->err, r->errlen, (size_t)k, rc, fmt, ap);
+    va_end(ap);
     return rc;
 }
 

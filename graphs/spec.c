@@ -46,17 +46,6 @@ const struct arena_family *arena_family_find(const char *name, size_t len)
     return NULL;
 }
 
-static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
 /* Appends to buf (NUL-terminated, capacity cap); truncation is harmless. */
 static void append(char *buf, size_t cap, const char *fmt, ...)
 {
@@ -94,10 +83,10 @@ static int parse_value(const struct arena_family *f, const struct arena_family_k
 {
     char text[64];
     if (len == 0)
-        return say(err, errlen, ARENA_EINVAL, "%s: key '%s' has an empty value", f->info.name,
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s' has an empty value", f->info.name,
                    k->name);
     if (len >= sizeof text)
-        return say(err, errlen, ARENA_EINVAL, "%s: key '%s': value too long", f->info.name,
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': value too long", f->info.name,
                    k->name);
     memcpy(text, s, len);
     text[len] = '\0';
@@ -110,19 +99,19 @@ static int parse_value(const struct arena_family *f, const struct arena_family_k
         char list[256] = "";
         for (size_t i = 0; k->choices[i]; i++)
             append(list, sizeof list, "%s%s", i ? ", " : "", k->choices[i]);
-        return say(err, errlen, ARENA_EINVAL, "%s: key '%s': '%s' is not one of %s",
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': '%s' is not one of %s",
                    f->info.name, k->name, text, list);
     }
     if (k->type == ARENA_KEY_UINT) {
         for (size_t i = 0; i < len; i++)
             if (text[i] < '0' || text[i] > '9')
-                return say(err, errlen, ARENA_EINVAL,
+                return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                            "%s: key '%s': '%s' is not a non-negative integer", f->info.name,
                            k->name, text);
         errno = 0;
         unsigned long long u = strtoull(text, NULL, 10);
         if (errno == ERANGE || u < k->min || u > k->max)
-            return say(err, errlen, ARENA_EINVAL, "%s: key '%s': %s is outside %llu..%llu",
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': %s is outside %llu..%llu",
                        f->info.name, k->name, text, (unsigned long long)k->min,
                        (unsigned long long)k->max);
         v->u = u;
@@ -133,13 +122,13 @@ static int parse_value(const struct arena_family *f, const struct arena_family_k
     double r = strtod(text, &end);
     if (end == text || *end != '\0' || errno == ERANGE || !isfinite(r) ||
         !((text[0] >= '0' && text[0] <= '9') || text[0] == '.'))
-        return say(err, errlen, ARENA_EINVAL, "%s: key '%s': '%s' is not a number", f->info.name,
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': '%s' is not a number", f->info.name,
                    k->name, text);
     if (r < k->rmin || r > k->rmax) {
         char lo[32], hi[32];
         format_real(k->rmin, lo, sizeof lo);
         format_real(k->rmax, hi, sizeof hi);
-        return say(err, errlen, ARENA_EINVAL, "%s: key '%s': %s is outside %s..%s", f->info.name,
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': %s is outside %s..%s", f->info.name,
                    k->name, text, lo, hi);
     }
     v->r = r;
@@ -159,7 +148,7 @@ int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, ch
         char list[256] = "";
         for (size_t i = 0; i < N_FAMILIES; i++)
             append(list, sizeof list, "%s%s", i ? ", " : "", families[i]->info.name);
-        return say(err, errlen, ARENA_ENOTFOUND, "unknown family '%.*s' (valid: %s)",
+        return arena_errorf(err, errlen, 0, ARENA_ENOTFOUND, "unknown family '%.*s' (valid: %s)",
                    (int)(flen > 64 ? 64 : flen), text, list);
     }
     int given[ARENA_FAMILY_MAX_KEYS] = {0};
@@ -171,7 +160,7 @@ int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, ch
         size_t len = end ? (size_t)(end - p) : strlen(p);
         const char *eq = memchr(p, '=', len);
         if (!eq)
-            return say(err, errlen, ARENA_EINVAL, "%s: '%.*s' is not key=value", f->info.name,
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: '%.*s' is not key=value", f->info.name,
                        (int)(len > 64 ? 64 : len), p);
         size_t klen = (size_t)(eq - p);
         size_t ki = 0;
@@ -182,11 +171,11 @@ int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, ch
             char list[256] = "";
             for (size_t i = 0; i < f->n_keys; i++)
                 append(list, sizeof list, "%s%s", i ? ", " : "", f->keys[i].name);
-            return say(err, errlen, ARENA_ENOTFOUND, "%s: unknown key '%.*s' (valid: %s)",
+            return arena_errorf(err, errlen, 0, ARENA_ENOTFOUND, "%s: unknown key '%.*s' (valid: %s)",
                        f->info.name, (int)(klen > 64 ? 64 : klen), p, list);
         }
         if (given[ki])
-            return say(err, errlen, ARENA_EINVAL, "%s: key '%s' given twice", f->info.name,
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s' given twice", f->info.name,
                        f->keys[ki].name);
         int rc = parse_value(f, &f->keys[ki], eq + 1, len - klen - 1, &v[ki], err, errlen);
         if (rc)
@@ -194,7 +183,7 @@ int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, ch
         given[ki] = 1;
         p = end ? end + 1 : p + len;
         if (end && !*p)
-            return say(err, errlen, ARENA_EINVAL, "%s: trailing ',' in spec", f->info.name);
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: trailing ',' in spec", f->info.name);
     }
     for (size_t i = 0; i < f->n_keys; i++) {
         if (given[i])
@@ -207,7 +196,7 @@ int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, ch
         int rc = parse_value(f, &f->keys[i], f->keys[i].def, strlen(f->keys[i].def), &v[i],
                              dummy, sizeof dummy);
         if (rc)
-            return say(err, errlen, ARENA_EINVAL, "%s: bad default for key '%s'", f->info.name,
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: bad default for key '%s'", f->info.name,
                        f->keys[i].name);
     }
     for (size_t i = 0; i < f->n_keys; i++) {
@@ -218,7 +207,7 @@ int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, ch
         while (lo < f->n_keys && strcmp(f->keys[lo].name, lo_name) != 0)
             lo++;
         if (lo < f->n_keys && v[i].u < v[lo].u)
-            return say(err, errlen, ARENA_EINVAL, "%s: %s %llu exceeds %s %llu", f->info.name,
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: %s %llu exceeds %s %llu", f->info.name,
                        lo_name, (unsigned long long)v[lo].u, f->keys[i].name,
                        (unsigned long long)v[i].u);
     }
@@ -236,11 +225,11 @@ int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *er
 {
     arena_graph_init(g);
     if (!s->family->build_graph)
-        return say(err, errlen, ARENA_EINVAL, "%s builds a problem, not a graph",
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s builds a problem, not a graph",
                    s->family->info.name);
     int rc = s->family->build_graph(s->values, g, err, errlen);
     if (!rc && g->status)
-        rc = say(err, errlen, g->status, "%s: building the graph failed: %s",
+        rc = arena_errorf(err, errlen, 0, g->status, "%s: building the graph failed: %s",
                  s->family->info.name, arena_strerror(g->status));
     if (rc)
         arena_graph_free(g);
@@ -267,7 +256,7 @@ int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct aren
     char why[256];
     rc = arena_graph_problem(&g, alignment, p, NULL, why, sizeof why);
     if (rc)
-        say(err, errlen, rc, "%s: %s", s->family->info.name, why);
+        arena_errorf(err, errlen, 0, rc, "%s: %s", s->family->info.name, why);
     else
         *ops = g.n_ops;
     arena_graph_free(&g);

@@ -1,6 +1,8 @@
 /* status.c — text for every arena_status value. */
 #include "planners/status.h"
 
+#include <stdio.h>
+
 const char *arena_strerror(int status)
 {
     switch (status) {
@@ -15,4 +17,20 @@ const char *arena_strerror(int status)
     case ARENA_EDB: return "results database error";
     }
     return "unknown status";
+}
+
+int arena_verrorf(char *err, size_t errlen, size_t at, int rc, const char *fmt, va_list ap)
+{
+    if (err && errlen > at)
+        vsnprintf(err + at, errlen - at, fmt, ap);
+    return rc;
+}
+
+int arena_errorf(char *err, size_t errlen, size_t at, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    arena_verrorf(err, errlen, at, rc, fmt, ap);
+    va_end(ap);
+    return rc;
 }

@@ -20,4 +20,17 @@ enum arena_status {
 /* Never NULL; a static string for every value, "unknown status" otherwise. */
 const char *arena_strerror(int status);
 
+/* The one error formatter: when err is not NULL and errlen > 0, writes the
+ * message (truncated to fit, always terminated) after the first `at` bytes
+ * already in err (0 to start afresh); returns rc either way, so a failing
+ * path reads `return arena_errorf(err, errlen, 0, ARENA_EINVAL, "...", ...)`. */
+#include <stdarg.h>
+#include <stddef.h>
+int arena_errorf(char *err, size_t errlen, size_t at, int rc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+int arena_verrorf(char *err, size_t errlen, size_t at, int rc, const char *fmt, va_list ap);
+
 #endif

@@ -44,15 +44,6 @@ struct arena_store {
     char msg[512];
 };
 
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-    if (!buf || !len) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, len, fmt, ap);
-    va_end(ap);
-}
-
 /* What a file holds, from reads only. version: 0 empty (ours to create),
  * 1..ARENA_STORE_VERSION an arenabench schema; -1 refused (err says why). */
 static int classify(sqlite3 *db, const char *path, int *version, char *err, size_t errlen)
@@ -76,31 +67,31 @@ static int classify(sqlite3 *db, const char *path, int *version, char *err, size
     sqlite3_finalize(st);
     if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN) {
         /* A WAL database is read through -wal and -shm files beside it. */
-        say(err, errlen,
+        arena_errorf(err, errlen, 0, 0,
             "%s: cannot write the database or its -wal/-shm files beside it (%s); check the"
             " permissions of the file and its directory",
             path, sqlite3_errmsg(db));
         return rc;
     }
     if (rc != SQLITE_OK) {
-        say(err, errlen, "%s: not a readable SQLite database (%s)", path, sqlite3_errmsg(db));
+        arena_errorf(err, errlen, 0, 0, "%s: not a readable SQLite database (%s)", path, sqlite3_errmsg(db));
         return rc;
     }
     *version = -1;
     if (objects == 0 && app == 0 && user == 0) {
         *version = 0;
     } else if (app != ARENA_STORE_APPLICATION_ID) {
-        say(err, errlen,
+        arena_errorf(err, errlen, 0, 0,
             "%s: not an arenabench database (application_id %" PRId64 ", %" PRId64
             " schema objects); use another --db path",
             path, app, objects);
     } else if (user > ARENA_STORE_VERSION) {
-        say(err, errlen,
+        arena_errorf(err, errlen, 0, 0,
             "%s: written by a newer arenabench (schema version %" PRId64
             ", this bench knows up to %d)",
             path, user, ARENA_STORE_VERSION);
     } else if (user < 1) {
-        say(err, errlen, "%s: arenabench database with no schema version", path);
+        arena_errorf(err, errlen, 0, 0, "%s: arenabench database with no schema version", path);
     } else {
         *version = (int)user;
     }
@@ -129,11 +120,11 @@ static int integrity(sqlite3 *db, const char *path, char *err, size_t errlen)
         if ((r && strcmp((const char *)r, "ok") == 0) || (!full && !r)) {
             rc = SQLITE_OK;
         } else {
-            say(err, errlen, "%s: database is corrupt (%s)", path, r ? (const char *)r : "?");
+            arena_errorf(err, errlen, 0, 0, "%s: database is corrupt (%s)", path, r ? (const char *)r : "?");
             rc = SQLITE_CORRUPT;
         }
     } else {
-        say(err, errlen, "%s: database is corrupt (%s)", path, sqlite3_errmsg(db));
+        arena_errorf(err, errlen, 0, 0, "%s: database is corrupt (%s)", path, sqlite3_errmsg(db));
         if (rc == SQLITE_OK || rc == SQLITE_DONE) rc = SQLITE_CORRUPT;
     }
     sqlite3_finalize(st);
@@ -161,7 +152,7 @@ static int wal_on(sqlite3 *db, const char *path, char *err, size_t errlen)
         int prim = rc & 0xff;
         if ((prim != SQLITE_BUSY && prim != SQLITE_LOCKED && rc != SQLITE_ROW) ||
             waited >= BUSY_TIMEOUT_MS) {
-            say(err, errlen, "%s: cannot switch to WAL mode (%s)", path, sqlite3_errmsg(db));
+            arena_errorf(err, errlen, 0, 0, "%s: cannot switch to WAL mode (%s)", path, sqlite3_errmsg(db));
             return rc == SQLITE_ROW ? SQLITE_ERROR : rc;
         }
         nap_ms(10);
@@ -179,7 +170,7 @@ static int bring_up_to_date(sqlite3 *db, const char *path, char *err, size_t err
 {
     int rc = exec(db, "BEGIN IMMEDIATE");
     if (rc != SQLITE_OK) {
-        say(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+        arena_errorf(err, errlen, 0, 0, "%s: %s", path, sqlite3_errmsg(db));
         return rc;
     }
     int version = -1;
@@ -188,16 +179,16 @@ static int bring_up_to_date(sqlite3 *db, const char *path, char *err, size_t err
     if (rc == SQLITE_OK && version < 0) rc = SQLITE_ERROR;
     if (rc == SQLITE_OK && version == 0) {
         rc = arena_schema_create(db, why, sizeof why);
-        if (rc != SQLITE_OK) say(err, errlen, "%s: cannot create the schema: %s", path, why);
+        if (rc != SQLITE_OK) arena_errorf(err, errlen, 0, 0, "%s: cannot create the schema: %s", path, why);
     } else if (rc == SQLITE_OK && version < ARENA_STORE_VERSION) {
         rc = arena_schema_migrate(db, version, why, sizeof why);
         if (rc != SQLITE_OK)
-            say(err, errlen, "%s: cannot migrate schema version %d to %d: %s", path, version,
+            arena_errorf(err, errlen, 0, 0, "%s: cannot migrate schema version %d to %d: %s", path, version,
                 ARENA_STORE_VERSION, why);
     }
     if (rc == SQLITE_OK) rc = exec(db, "COMMIT");
     if (rc != SQLITE_OK) {
-        if (!err || !err[0]) say(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+        if (!err || !err[0]) arena_errorf(err, errlen, 0, 0, "%s: %s", path, sqlite3_errmsg(db));
         exec(db, "ROLLBACK");
     }
     return rc;
@@ -209,29 +200,29 @@ int arena_store_open(const char *path, struct arena_store **out, char *err, size
     if (!out) return ARENA_EINVAL;
     *out = NULL;
     if (!path || !path[0]) {
-        say(err, errlen, "empty database path");
+        arena_errorf(err, errlen, 0, 0, "empty database path");
         return ARENA_EINVAL;
     }
     struct stat info;
     if (stat(path, &info) == 0 && S_ISDIR(info.st_mode)) {
-        say(err, errlen, "%s: is a directory, not a database file", path);
+        arena_errorf(err, errlen, 0, 0, "%s: is a directory, not a database file", path);
         return ARENA_EDB;
     }
     struct arena_store *s = calloc(1, sizeof *s);
     if (!s) {
-        say(err, errlen, "%s: out of memory", path);
+        arena_errorf(err, errlen, 0, 0, "%s: out of memory", path);
         return ARENA_ENOMEM;
     }
     int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
-        say(err, errlen, "%s: cannot open (%s)", path,
+        arena_errorf(err, errlen, 0, 0, "%s: cannot open (%s)", path,
             s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
         goto fail;
     }
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
     if (sqlite3_db_readonly(s->db, "main") == 1) {
-        say(err, errlen, "%s: cannot write to it (the file is read-only)", path);
+        arena_errorf(err, errlen, 0, 0, "%s: cannot write to it (the file is read-only)", path);
         goto fail;
     }
 
@@ -248,13 +239,13 @@ int arena_store_open(const char *path, struct arena_store **out, char *err, size
         goto fail;
     if (wal_on(s->db, path, err, errlen) != SQLITE_OK) goto fail;
     if (exec(s->db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL") != SQLITE_OK) {
-        say(err, errlen, "%s: %s", path, sqlite3_errmsg(s->db));
+        arena_errorf(err, errlen, 0, 0, "%s: %s", path, sqlite3_errmsg(s->db));
         goto fail;
     }
     for (int i = 0; i < ST_COUNT; i++) {
         if (sqlite3_prepare_v3(s->db, statements[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
                                NULL) != SQLITE_OK) {
-            say(err, errlen, "%s: schema does not match this bench (%s)", path,
+            arena_errorf(err, errlen, 0, 0, "%s: schema does not match this bench (%s)", path,
                 sqlite3_errmsg(s->db));
             goto fail;
         }
@@ -282,7 +273,7 @@ const char *arena_store_error(const struct arena_store *s)
 /* Records the database's complaint, rolls back, returns ARENA_EDB. */
 static int failed(struct arena_store *s, const char *what)
 {
-    say(s->msg, sizeof s->msg, "%s: %s", what, sqlite3_errmsg(s->db));
+    arena_errorf(s->msg, sizeof s->msg, 0, 0, "%s: %s", what, sqlite3_errmsg(s->db));
     if (!sqlite3_get_autocommit(s->db)) exec(s->db, "ROLLBACK");
     return ARENA_EDB;
 }

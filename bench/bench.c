@@ -124,9 +124,9 @@ static int job_iter(void *ctx)
 {
     struct job *j = ctx;
     if (stop_signal) return 1;
-    j->plan.arena = 0;
-    j->plan.buffers = 0;
-    j->rc = j->pl->plan(&j->b->graphs[j->g].src.problem, j->scratch, j->scratch_size, &j->plan);
+    arena_plan_reset(&j->plan);
+    j->rc = j->pl->plan(&j->b->graphs[j->g].src.problem, &arena_plan_options_default, j->scratch,
+                        j->scratch_size, &j->plan);
     return j->rc != ARENA_OK;
 }
 

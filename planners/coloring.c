@@ -54,9 +54,10 @@ static int conflicts(const struct arena_ordset_node *node, uint32_t t, uint32_t 
     return 0;
 }
 
-static int coloring_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                         struct arena_plan *plan)
+static int coloring_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                         void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
+    (void)opt;
     size_t n = p->n, need;
     const struct arena_tensor *t = p->tensors;
     int rc = coloring_scratch(p, &need);
@@ -119,6 +120,7 @@ static int coloring_plan(const struct arena_problem *p, void *scratch, size_t sc
 const struct arena_planner arena_planner_coloring = {
     .name = "interval-graph-coloring",
     .summary = "shared buffers: largest first into the smallest free buffer that fits",
+    .kind = ARENA_KIND_SHARED_OBJECTS,
     .plan = coloring_plan,
     .scratch_bytes = coloring_scratch,
 };

@@ -53,9 +53,10 @@ static size_t last_step_at_most(const uint32_t *step, size_t steps, uint32_t s)
     return lo;
 }
 
-static int greedy_breadth_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                               struct arena_plan *plan)
+static int greedy_breadth_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                               void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
+    (void)opt;
     size_t common, need;
     int rc = breadth_scratch(p->n, &common, &need);
     if (rc != ARENA_OK)
@@ -132,6 +133,7 @@ static int greedy_breadth_plan(const struct arena_problem *p, void *scratch, siz
 const struct arena_planner arena_planner_greedy_breadth = {
     .name = "greedy-by-breadth",
     .summary = "busiest steps first, largest first, smallest gap that fits",
+    .kind = ARENA_KIND_OFFSETS,
     .plan = greedy_breadth_plan,
     .scratch_bytes = greedy_breadth_scratch,
 };

@@ -19,9 +19,10 @@ static int greedy_size_scratch(const struct arena_problem *p, size_t *bytes)
     return arena_greedy_scratch(p->n, bytes);
 }
 
-static int greedy_size_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                            struct arena_plan *plan)
+static int greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                            void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
+    (void)opt;
     struct arena_greedy g;
     int rc = arena_greedy_init(&g, p, scratch, scratch_size);
     for (size_t i = 0; rc == ARENA_OK && i < g.n; i++)
@@ -34,6 +35,7 @@ static int greedy_size_plan(const struct arena_problem *p, void *scratch, size_t
 const struct arena_planner arena_planner_greedy_size = {
     .name = "greedy-by-size",
     .summary = "largest first, smallest gap that fits (best fit)",
+    .kind = ARENA_KIND_OFFSETS,
     .plan = greedy_size_plan,
     .scratch_bytes = greedy_size_scratch,
 };

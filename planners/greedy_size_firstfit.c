@@ -18,9 +18,10 @@ static int greedy_firstfit_scratch(const struct arena_problem *p, size_t *bytes)
     return arena_greedy_scratch(p->n, bytes);
 }
 
-static int greedy_firstfit_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                                struct arena_plan *plan)
+static int greedy_firstfit_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                                void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
+    (void)opt;
     struct arena_greedy g;
     int rc = arena_greedy_init(&g, p, scratch, scratch_size);
     for (size_t i = 0; rc == ARENA_OK && i < g.n; i++)
@@ -33,6 +34,7 @@ static int greedy_firstfit_plan(const struct arena_problem *p, void *scratch, si
 const struct arena_planner arena_planner_greedy_size_firstfit = {
     .name = "greedy-by-size-firstfit",
     .summary = "largest first, lowest gap that fits (TFLite Micro)",
+    .kind = ARENA_KIND_OFFSETS,
     .plan = greedy_firstfit_plan,
     .scratch_bytes = greedy_firstfit_scratch,
 };

@@ -4,9 +4,10 @@
  * scratch. */
 #include "planners/tables.h"
 
-static int naive_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                      struct arena_plan *plan)
+static int naive_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                      void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
+    (void)opt;
     (void)scratch;
     (void)scratch_size;
     uint64_t sum = 0;
@@ -24,5 +25,6 @@ static int naive_plan(const struct arena_problem *p, void *scratch, size_t scrat
 const struct arena_planner arena_planner_naive = {
     .name = "naive",
     .summary = "no reuse: offsets are the running sum of sizes",
+    .kind = ARENA_KIND_OFFSETS,
     .plan = naive_plan,
 };

@@ -63,9 +63,10 @@ static int ping_pong_scratch(const struct arena_problem *p, size_t *bytes)
     return ARENA_OK;
 }
 
-static int ping_pong_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                          struct arena_plan *plan)
+static int ping_pong_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                          void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
+    (void)opt;
     size_t n = p->n, need;
     const struct arena_tensor *t = p->tensors;
     int rc = ping_pong_scratch(p, &need);
@@ -117,6 +118,7 @@ static int ping_pong_plan(const struct arena_problem *p, void *scratch, size_t s
 const struct arena_planner arena_planner_ping_pong = {
     .name = "ping-pong",
     .summary = "K equal slots of the largest size, K = most tensors live at once",
+    .kind = ARENA_KIND_SHARED_OBJECTS,
     .plan = ping_pong_plan,
     .scratch_bytes = ping_pong_scratch,
 };

@@ -10,8 +10,31 @@ int arena_planner_scratch(const struct arena_planner *pl, const struct arena_pro
     return pl->scratch_bytes ? pl->scratch_bytes(p, bytes) : ARENA_OK;
 }
 
+const struct arena_plan_options arena_plan_options_default = {0};
+
+const char *arena_planner_kind_name(int kind)
+{
+    switch (kind) {
+    case ARENA_KIND_OFFSETS: return "offsets";
+    case ARENA_KIND_SHARED_OBJECTS: return "shared-objects";
+    case ARENA_KIND_SEARCH: return "search";
+    case ARENA_KIND_ONLINE: return "online";
+    }
+    return "unknown";
+}
+
+void arena_plan_reset(struct arena_plan *plan)
+{
+    plan->arena = 0;
+    plan->buffers = 0;
+    plan->status = ARENA_PLAN_FEASIBLE;
+    plan->bound = 0;
+    plan->nodes = 0;
+}
+
 int arena_planner_run(const struct arena_planner *pl, const struct arena_problem *p,
-                      void *scratch, size_t scratch_size, struct arena_plan *plan)
+                      const struct arena_plan_options *opt, void *scratch, size_t scratch_size,
+                      struct arena_plan *plan)
 {
     if (!pl || !plan)
         return ARENA_EINVAL;
@@ -26,7 +49,6 @@ int arena_planner_run(const struct arena_planner *pl, const struct arena_problem
         return rc;
     if (scratch_size < need || (need > 0 && !scratch))
         return ARENA_ENOMEM;
-    plan->arena = 0;
-    plan->buffers = 0;
-    return pl->plan(p, scratch, scratch_size, plan);
+    arena_plan_reset(plan);
+    return pl->plan(p, opt ? opt : &arena_plan_options_default, scratch, scratch_size, plan);
 }

@@ -12,14 +12,43 @@
 
 #include "planners/problem.h"
 
+/* What kind of plan a planner makes, so tables can group planners and
+ * charts colour them by kind. */
+enum arena_planner_kind {
+    ARENA_KIND_OFFSETS = 0,     /* offsets in one arena, by a fixed rule */
+    ARENA_KIND_SHARED_OBJECTS,  /* shared buffers (objects, slots, colours)
+                                   laid end to end; plan->buffers counts them */
+    ARENA_KIND_SEARCH,          /* a budgeted search: reads the options */
+    ARENA_KIND_ONLINE,          /* no look-ahead: a runtime allocator's policy */
+};
+
+/* "offsets", "shared-objects", "search", "online"; "unknown" otherwise. */
+const char *arena_planner_kind_name(int kind);
+
+/* Options for planners that search; planners that need none ignore them. */
+struct arena_plan_options {
+    double time_limit;   /* seconds of wall time; 0 = none */
+    uint64_t node_limit; /* search nodes or rounds; 0 = the planner's default
+                            (none for an exact search) */
+    uint64_t seed;       /* for randomised planners; same seed, same plan */
+    uint64_t capacity;   /* 0: minimise the arena; otherwise decision mode:
+                            any plan with arena <= capacity answers */
+};
+
+/* All zero: no limits, seed 0, minimise. */
+extern const struct arena_plan_options arena_plan_options_default;
+
 struct arena_planner {
     const char *name;    /* as on the command line, e.g. "greedy-by-size" */
     const char *summary; /* one line for --list */
-    /* Fills plan->offsets (n entries), plan->arena and plan->buffers. The
-     * problem has passed arena_problem_check(); scratch has at least the
-     * bytes scratch_bytes() asked for, suitably aligned for any type. */
-    int (*plan)(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                struct arena_plan *plan);
+    enum arena_planner_kind kind;
+    /* Fills plan->offsets (n entries), plan->arena and plan->buffers, and for
+     * search planners plan->status, bound and nodes (the caller zeroes them
+     * first). The problem has passed arena_problem_check(); opt is never
+     * NULL; scratch has at least the bytes scratch_bytes() asked for,
+     * suitably aligned for any type. */
+    int (*plan)(const struct arena_problem *p, const struct arena_plan_options *opt,
+                void *scratch, size_t scratch_size, struct arena_plan *plan);
     /* Optional (NULL = needs none): working bytes plan() needs for p. */
     int (*scratch_bytes)(const struct arena_problem *p, size_t *bytes);
 };
@@ -28,10 +57,17 @@ struct arena_planner {
 int arena_planner_scratch(const struct arena_planner *pl, const struct arena_problem *p,
                           size_t *bytes);
 
-/* Checks the problem and the plan's capacity, then plans. ARENA_ENOMEM when
- * scratch_size is below what arena_planner_scratch() reports. */
+/* Clears the plan's results (arena, buffers, status, bound, nodes) before a
+ * call of pl->plan; arena_planner_run does it, and so must a caller that
+ * calls the table directly (bench's timed loop). */
+void arena_plan_reset(struct arena_plan *plan);
+
+/* Checks the problem and the plan's capacity, then plans. opt NULL means
+ * arena_plan_options_default. ARENA_ENOMEM when scratch_size is below what
+ * arena_planner_scratch() reports. */
 int arena_planner_run(const struct arena_planner *pl, const struct arena_problem *p,
-                      void *scratch, size_t scratch_size, struct arena_plan *plan);
+                      const struct arena_plan_options *opt, void *scratch, size_t scratch_size,
+                      struct arena_plan *plan);
 
 /* The registry, in a fixed order (the order of tables and charts). */
 size_t arena_planner_count(void);

@@ -47,3 +47,22 @@ int arena_size_align(uint64_t size, uint64_t alignment, uint64_t *out)
     *out = r;
     return ARENA_OK;
 }
+
+const char *arena_plan_status_name(int status)
+{
+    switch (status) {
+    case ARENA_PLAN_FEASIBLE: return "feasible";
+    case ARENA_PLAN_OPTIMAL: return "optimal";
+    case ARENA_PLAN_INFEASIBLE: return "infeasible";
+    case ARENA_PLAN_LIMIT: return "limit";
+    }
+    return "unknown";
+}
+
+void arena_plan_settle(struct arena_plan *plan, uint64_t lower_bound)
+{
+    if (plan->bound < lower_bound)
+        plan->bound = lower_bound;
+    if (plan->status == ARENA_PLAN_FEASIBLE && plan->arena == plan->bound)
+        plan->status = ARENA_PLAN_OPTIMAL;
+}

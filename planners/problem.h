@@ -29,12 +29,40 @@ struct arena_problem {
     uint64_t alignment;                 /* power of two, >= 1 */
 };
 
+/* What a plan claims about itself. Heuristics leave FEASIBLE; search
+ * planners set the rest. arena_plan_settle() turns a FEASIBLE plan whose
+ * arena meets its bound into OPTIMAL. */
+enum arena_plan_status {
+    ARENA_PLAN_FEASIBLE = 0, /* a valid plan, no claim beyond that (in decision
+                                mode: a plan within the capacity was found) */
+    ARENA_PLAN_OPTIMAL,      /* arena == bound: no valid plan is smaller */
+    ARENA_PLAN_INFEASIBLE,   /* decision mode: proven that no plan fits the
+                                capacity (bound > capacity); offsets still
+                                hold a valid plan, the best one found */
+    ARENA_PLAN_LIMIT,        /* a budget ran out before optimality (or the
+                                decision) was proven; the plan is valid and
+                                the bound proven */
+};
+
+/* "feasible", "optimal", "infeasible", "limit"; "unknown" otherwise. */
+const char *arena_plan_status_name(int status);
+
 struct arena_plan {
     size_t n;          /* set by the caller: capacity of offsets, == problem n */
     uint64_t *offsets; /* caller-owned, n entries, filled by the planner */
     uint64_t arena;    /* max(offset + size), 0 for an empty problem */
     uint32_t buffers;  /* shared buffers / slots the planner used, 0 if none */
+    enum arena_plan_status status;
+    uint64_t bound;    /* proven lower bound on the optimal arena; 0 when the
+                          planner proves nothing beyond the max-live bound */
+    uint64_t nodes;    /* search nodes (or rounds) spent; 0 for heuristics */
 };
+
+/* Finishes a valid plan's claims from the problem's max-live lower bound:
+ * bound = max(bound, lower_bound), and a FEASIBLE plan whose arena equals
+ * that bound becomes OPTIMAL. Callers (bench, tests) call it after the
+ * validator accepted the plan. */
+void arena_plan_settle(struct arena_plan *plan, uint64_t lower_bound);
 
 /* ARENA_OK when the problem keeps its contract: alignment a power of two,
  * every first <= last, every size <= ARENA_SIZE_MAX and a multiple of the

@@ -332,9 +332,10 @@ Test(bench, list_names_every_family_suite_and_planner)
 
 /* A deliberately wrong planner: every tensor at offset 0 (a plan is only
  * right when no two tensors are ever live together). Not registered. */
-static int all_at_zero_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                            struct arena_plan *plan)
+static int all_at_zero_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                            void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
+    (void)opt;
     (void)scratch;
     (void)scratch_size;
     plan->arena = 0;

@@ -48,7 +48,7 @@ static int run(int which, const struct arena_problem *p, uint64_t *offsets, uint
     void *scratch = need ? malloc(need) : NULL;
     cr_assert(need == 0 || scratch != NULL);
     struct arena_plan plan = {.n = p->n, .offsets = offsets};
-    rc = arena_planner_run(pl, p, scratch, need, &plan);
+    rc = arena_planner_run(pl, p, NULL, scratch, need, &plan);
     free(scratch);
     *arena = plan.arena;
     return rc;
@@ -356,7 +356,7 @@ Test(greedy, empty_problem)
         cr_assert_eq(arena_planner_scratch(planner(w), &p, &need), ARENA_OK);
         cr_expect_eq(need, 0, "%s", names[w]);
         struct arena_plan plan = {.n = 0, .offsets = NULL, .arena = 7};
-        cr_assert_eq(arena_planner_run(planner(w), &p, NULL, 0, &plan), ARENA_OK, "%s",
+        cr_assert_eq(arena_planner_run(planner(w), &p, NULL, NULL, 0, &plan), ARENA_OK, "%s",
                      names[w]);
         arena = plan.arena;
         cr_expect_eq(arena, 0, "%s", names[w]);
@@ -406,8 +406,8 @@ Test(greedy, too_little_scratch)
         void *s = malloc(need);
         uint64_t off[2];
         struct arena_plan plan = {.n = 2, .offsets = off};
-        cr_expect_eq(arena_planner_run(planner(w), &p, s, need - 1, &plan), ARENA_ENOMEM);
-        cr_expect_eq(planner(w)->plan(&p, s, need - 1, &plan), ARENA_ENOMEM);
+        cr_expect_eq(arena_planner_run(planner(w), &p, NULL, s, need - 1, &plan), ARENA_ENOMEM);
+        cr_expect_eq(planner(w)->plan(&p, &arena_plan_options_default, s, need - 1, &plan), ARENA_ENOMEM);
         free(s);
     }
 }
@@ -425,8 +425,8 @@ Test(greedy, overflowing_sizes)
         void *s = malloc(need);
         uint64_t off[4];
         struct arena_plan plan = {.n = 4, .offsets = off};
-        cr_expect_eq(arena_planner_run(planner(w), &p, s, need, &plan), ARENA_EOVERFLOW);
-        cr_expect_eq(planner(w)->plan(&p, s, need, &plan), ARENA_EOVERFLOW);
+        cr_expect_eq(arena_planner_run(planner(w), &p, NULL, s, need, &plan), ARENA_EOVERFLOW);
+        cr_expect_eq(planner(w)->plan(&p, &arena_plan_options_default, s, need, &plan), ARENA_EOVERFLOW);
         free(s);
     }
 }
@@ -443,8 +443,8 @@ Test(greedy, reversed_lifetime)
         void *s = malloc(need);
         uint64_t off[2];
         struct arena_plan plan = {.n = 2, .offsets = off};
-        cr_expect_eq(arena_planner_run(planner(w), &p, s, need, &plan), ARENA_EINVAL);
-        cr_expect_eq(planner(w)->plan(&p, s, need, &plan), ARENA_EINVAL);
+        cr_expect_eq(arena_planner_run(planner(w), &p, NULL, s, need, &plan), ARENA_EINVAL);
+        cr_expect_eq(planner(w)->plan(&p, &arena_plan_options_default, s, need, &plan), ARENA_EINVAL);
         free(s);
     }
 }

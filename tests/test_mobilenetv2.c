@@ -280,7 +280,7 @@ static uint64_t plan_arena(const struct arena_planner *pl, const struct arena_pr
     void *scratch = need ? malloc(need) : NULL;
     uint64_t *off = malloc(p->n * sizeof *off);
     struct arena_plan plan = {.n = p->n, .offsets = off};
-    cr_assert_eq(arena_planner_run(pl, p, scratch, need, &plan), ARENA_OK, "%s", pl->name);
+    cr_assert_eq(arena_planner_run(pl, p, NULL, scratch, need, &plan), ARENA_OK, "%s", pl->name);
     struct arena_collision why;
     int rc = arena_plan_validate(p, &plan, &why);
     char text[256] = "";

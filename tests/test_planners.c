@@ -28,7 +28,7 @@ static int run(const struct arena_planner *pl, const struct arena_problem *p, ui
     plan->offsets = off;
     plan->arena = 12345;
     plan->buffers = 777;
-    rc = arena_planner_run(pl, p, scratch, bytes, plan);
+    rc = arena_planner_run(pl, p, NULL, scratch, bytes, plan);
     free(scratch);
     return rc;
 }
@@ -90,6 +90,7 @@ Test(planners, registry_order_and_lookup)
     for (size_t i = 0; i < n; i++) {
         const struct arena_planner *pl = arena_planner_at(i);
         cr_assert(pl && pl->name && pl->summary && pl->plan);
+        cr_expect_str_neq(arena_planner_kind_name(pl->kind), "unknown", "%s", pl->name);
         if (i < 6)
             cr_expect_str_eq(pl->name, order[i], "planner %zu", i);
         cr_expect_eq(arena_planner_find(pl->name), pl);
@@ -97,6 +98,30 @@ Test(planners, registry_order_and_lookup)
     cr_expect_null(arena_planner_at(n));
     cr_expect_null(arena_planner_find("no-such-planner"));
     cr_expect_null(arena_planner_find(NULL));
+}
+
+/* The claims a plan makes: a heuristic's plan is feasible until the max-live
+ * bound shows it optimal; a proven bound above max-live is kept; a search
+ * planner's limit or infeasible answer is never upgraded. */
+Test(planners, plan_settle)
+{
+    struct arena_plan plan = {.arena = 96};
+    arena_plan_settle(&plan, 96);
+    cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL);
+    cr_expect_eq(plan.bound, 96);
+    plan = (struct arena_plan){.arena = 112};
+    arena_plan_settle(&plan, 96);
+    cr_expect_eq(plan.status, ARENA_PLAN_FEASIBLE);
+    cr_expect_eq(plan.bound, 96);
+    plan = (struct arena_plan){.arena = 112, .bound = 112};
+    arena_plan_settle(&plan, 96);
+    cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL, "a proven bound above max-live counts");
+    plan = (struct arena_plan){.arena = 96, .status = ARENA_PLAN_LIMIT};
+    arena_plan_settle(&plan, 96);
+    cr_expect_eq(plan.status, ARENA_PLAN_LIMIT);
+    cr_expect_str_eq(arena_plan_status_name(ARENA_PLAN_INFEASIBLE), "infeasible");
+    cr_expect_str_eq(arena_plan_status_name(42), "unknown");
+    cr_expect_str_eq(arena_planner_kind_name(ARENA_KIND_SHARED_OBJECTS), "shared-objects");
 }
 
 Test(planners, run_refuses_bad_input)
@@ -107,18 +132,18 @@ Test(planners, run_refuses_bad_input)
     uint64_t off[2];
     struct arena_problem p = {.n = 1, .tensors = bad, .alignment = 16};
     struct arena_plan plan = {.n = 1, .offsets = off};
-    cr_expect_eq(arena_planner_run(pl, &p, NULL, 0, &plan), ARENA_EINVAL);
+    cr_expect_eq(arena_planner_run(pl, &p, NULL, NULL, 0, &plan), ARENA_EINVAL);
     p.tensors = ok;
     p.n = 2;
-    cr_expect_eq(arena_planner_run(pl, &p, NULL, 0, &plan), ARENA_EINVAL, "plan.n != p.n");
+    cr_expect_eq(arena_planner_run(pl, &p, NULL, NULL, 0, &plan), ARENA_EINVAL, "plan.n != p.n");
     plan.n = 2;
     size_t bytes;
     cr_assert_eq(arena_planner_scratch(pl, &p, &bytes), ARENA_OK);
     cr_assert_gt(bytes, 0);
     unsigned char *scratch = malloc(bytes);
-    cr_expect_eq(arena_planner_run(pl, &p, scratch, bytes - 1, &plan), ARENA_ENOMEM);
-    cr_expect_eq(arena_planner_run(pl, &p, NULL, bytes, &plan), ARENA_ENOMEM);
-    cr_expect_eq(arena_planner_run(pl, &p, scratch, bytes, &plan), ARENA_OK);
+    cr_expect_eq(arena_planner_run(pl, &p, NULL, scratch, bytes - 1, &plan), ARENA_ENOMEM);
+    cr_expect_eq(arena_planner_run(pl, &p, NULL, NULL, bytes, &plan), ARENA_ENOMEM);
+    cr_expect_eq(arena_planner_run(pl, &p, NULL, scratch, bytes, &plan), ARENA_OK);
     free(scratch);
 }
 

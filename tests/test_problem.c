@@ -1,7 +1,9 @@
 /* test_problem.c — the problem's contract check and size rounding. */
 #include <criterion/criterion.h>
 
+#include "planners/layout.h"
 #include "planners/problem.h"
+#include "planners/status.h"
 
 #define KIB 1024u
 
@@ -142,4 +144,30 @@ Test(problem, align_overflow_past_two_to_the_62)
     /* A size that fits, rounded to a 2^63 alignment, does not. */
     cr_expect_eq(arena_size_align(1, (uint64_t)1 << 63, &out), ARENA_EOVERFLOW);
     cr_expect_eq(out, 7);
+}
+
+/* The scratch cursor: counting and carving agree, arrays are aligned and
+ * disjoint, and a count that overflows is reported, never wrapped. */
+Test(problem, layout_counts_what_it_carves)
+{
+    struct arena_layout count, carve;
+    arena_layout_init(&count, NULL);
+    cr_expect_null(arena_layout_take(&count, 3, sizeof(uint64_t))); /* 24 -> 32 */
+    cr_expect_null(arena_layout_take(&count, 5, 1));                 /* 5 -> 16 */
+    cr_expect_null(arena_layout_take(&count, 0, 8));                 /* nothing */
+    size_t bytes = 0;
+    cr_assert_eq(arena_layout_bytes(&count, &bytes), ARENA_OK);
+    cr_expect_eq(bytes, 48);
+    _Alignas(16) unsigned char buf[48];
+    arena_layout_init(&carve, buf);
+    cr_expect_eq(arena_layout_take(&carve, 3, sizeof(uint64_t)), (void *)buf);
+    cr_expect_eq(arena_layout_take(&carve, 5, 1), (void *)(buf + 32));
+    cr_expect_eq(carve.used, bytes);
+    arena_layout_init(&count, NULL);
+    arena_layout_take(&count, SIZE_MAX / 2, 4);
+    cr_expect_eq(arena_layout_bytes(&count, &bytes), ARENA_EOVERFLOW);
+    arena_layout_init(&count, NULL);
+    arena_layout_take(&count, SIZE_MAX / 16, 8);
+    arena_layout_take(&count, SIZE_MAX / 16, 8);
+    cr_expect_eq(arena_layout_bytes(&count, &bytes), ARENA_EOVERFLOW, "running total");
 }

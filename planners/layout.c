@@ -1,0 +1,38 @@
+/* layout.c — the scratch cursor every planner sizes and carves with. */
+#include "planners/layout.h"
+
+#include "planners/status.h"
+
+void arena_layout_init(struct arena_layout *l, void *base)
+{
+    l->base = base;
+    l->used = 0;
+    l->overflow = 0;
+}
+
+void *arena_layout_take(struct arena_layout *l, size_t count, size_t size)
+{
+    if (l->overflow || count == 0 || size == 0)
+        return NULL;
+    if (count > SIZE_MAX / size) {
+        l->overflow = 1;
+        return NULL;
+    }
+    size_t bytes = count * size;
+    size_t pad = (ARENA_LAYOUT_ALIGN - bytes % ARENA_LAYOUT_ALIGN) % ARENA_LAYOUT_ALIGN;
+    if (bytes > SIZE_MAX - pad || l->used > SIZE_MAX - (bytes + pad)) {
+        l->overflow = 1;
+        return NULL;
+    }
+    void *at = l->base ? l->base + l->used : NULL;
+    l->used += bytes + pad;
+    return at;
+}
+
+int arena_layout_bytes(const struct arena_layout *l, size_t *bytes)
+{
+    if (l->overflow)
+        return ARENA_EOVERFLOW;
+    *bytes = l->used;
+    return ARENA_OK;
+}

@@ -24,25 +24,34 @@ static const char usage[] =
     "  --planner LIST     comma list of planner names, or all (default all)\n"
     "  --list             print the graph families with their parameters and the\n"
     "                     planners with their summaries\n"
-    "  --format FMT       table (default), csv or json, on stdout\n"
+    "  --format FMT       table (default), csv or json, on stdout; with --list, csv\n"
+    "                     prints the planners as name,kind,summary\n"
     "  --db PATH          results database (default " ARENA_BENCH_DB_DEFAULT ");\n"
     "                     created with its directory when missing\n"
     "  --no-db            store nothing\n"
     "  --no-placements    store results without the per-tensor placements\n"
     "  --export-csv DIR   write each graph's problem into DIR as a MiniMalloc CSV\n"
     "                     (id,lower,upper,size) and exit: nothing is planned\n"
-    "  --seed N           default seed for families with a seed key (default 1)\n"
+    "  --seed N           default seed for families with a seed key, and the seed of\n"
+    "                     randomised planners (default 1; at most 2^63-1)\n"
+    "  --time-limit S     seconds per problem for search planners (default 10)\n"
+    "  --node-limit N     search nodes per problem for search planners (default: the\n"
+    "                     planner's own)\n"
+    "  --capacity BYTES   decision mode for search planners: find a plan within BYTES\n"
+    "                     or prove there is none (suffix KiB, MiB, GiB: 1 KiB = 1024)\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
     "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
     "                     (default 5; 3 for problems of 100,000+ tensors)\n"
-    "  --min-time S       minimum seconds per repetition (default 0.01)\n"
+    "  --min-time S       minimum seconds per repetition (default 0.01); search\n"
+    "                     planners are timed by one call instead\n"
     "  --quiet            print nothing but errors (results are still stored)\n"
     "  --help, --version\n"
     "  --benchmark_...    passed to Google Benchmark, e.g. --benchmark_out=FILE\n"
     "                     --benchmark_out_format=json, --benchmark_repetitions=N\n"
     "\n"
     "Exit status: 0 every plan valid, 1 some plan invalid (stored as invalid),\n"
-    "2 usage or input error, 130/143 interrupted by SIGINT/SIGTERM.\n";
+    "2 usage, input, output or database error, or nothing measured, 130/143\n"
+    "interrupted by SIGINT/SIGTERM.\n";
 
 const char *arena_bench_usage(void)
 {
@@ -123,7 +132,10 @@ int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *er
     }
 }
 
-static int parse_u64(const char *opt, const char *v, uint64_t *out, char *err, size_t errlen)
+/* A decimal integer in 0..max; above ARENA_BENCH_INT_MAX the message says
+ * why (the database stores signed 64-bit integers). */
+static int parse_u64(const char *opt, const char *v, uint64_t max, uint64_t *out, char *err,
+                     size_t errlen)
 {
     char *end = NULL;
     errno = 0;
@@ -131,8 +143,14 @@ static int parse_u64(const char *opt, const char *v, uint64_t *out, char *err, s
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: '%s' is not a non-negative integer", opt, v);
     unsigned long long x = strtoull(v, &end, 10);
     if (*end) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: '%s' is not a non-negative integer", opt, v);
-    if (errno == ERANGE || x > UINT64_MAX)
+    if (errno == ERANGE || x > max) {
+        if (max == ARENA_BENCH_INT_MAX)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "%s: '%s' is above 2^63-1, the largest integer the results"
+                                " database stores",
+                                opt, v);
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: '%s' is too large", opt, v);
+    }
     *out = (uint64_t)x;
     return ARENA_OK;
 }
@@ -206,8 +224,78 @@ static int parse_planners(struct arena_bench_args *a, const char *v, char *err, 
     }
 }
 
+/* Seconds in (0, max]: a plain decimal number. */
+static int parse_seconds(const char *opt, const char *v, double max, double *out, char *err,
+                         size_t errlen)
+{
+    char *end = NULL;
+    errno = 0;
+    double s = strtod(v, &end);
+    if (!v[0] || *end || errno || !isfinite(s) || s <= 0 || s > max)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: '%s' is not a number of seconds in (0, %g]", opt, v, max);
+    *out = s;
+    return ARENA_OK;
+}
+
+/* BYTES with an optional unit B, KiB, MiB or GiB (1 KiB = 1024 B); at least
+ * 1 and at most 2^63-1 bytes. */
+static int parse_bytes(const char *opt, const char *v, uint64_t *out, char *err, size_t errlen)
+{
+    static const struct { const char *unit; unsigned shift; } units[] = {
+        {"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}};
+    size_t digits = 0;
+    while (v[digits] >= '0' && v[digits] <= '9') digits++;
+    size_t u = 0, count = sizeof units / sizeof units[0];
+    while (u < count && strcmp(v + digits, units[u].unit) != 0) u++;
+    if (digits == 0 || digits > 19 || u == count)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: '%s' is not a byte count (digits, then B, KiB, MiB or GiB)",
+                            opt, v);
+    uint64_t x = strtoull(v, NULL, 10);
+    if (x == 0) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: '%s' is not at least 1 byte", opt, v);
+    if (x > (ARENA_BENCH_INT_MAX >> units[u].shift))
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: '%s' is above 2^63-1 bytes, the largest integer the results"
+                            " database stores",
+                            opt, v);
+    *out = x << units[u].shift;
+    return ARENA_OK;
+}
+
+/* The Google Benchmark flags that could leave nothing measured are checked
+ * here, at the front door: --benchmark_repetitions must be 1..1000 and
+ * --benchmark_min_time a positive number of seconds (an 's' may follow). */
+static int check_gbench_flag(const char *arg, char *err, size_t errlen)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq) return ARENA_OK;
+    size_t len = (size_t)(eq - arg);
+    const char *v = eq + 1;
+    if (len == 23 && strncmp(arg, "--benchmark_repetitions", len) == 0) {
+        char *end = NULL;
+        errno = 0;
+        long n = strtol(v, &end, 10);
+        if (!v[0] || *end || errno || n < 1 || n > 1000)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "%s: '%s' is not in 1..1000 (a run must measure something)",
+                                "--benchmark_repetitions", v);
+    } else if (len == 20 && strncmp(arg, "--benchmark_min_time", len) == 0) {
+        char *end = NULL;
+        errno = 0;
+        double s = strtod(v, &end);
+        if (*end == 's') end++;
+        if (!v[0] || *end || errno || !isfinite(s) || s <= 0 || s > 3600)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "%s: '%s' is not a number of seconds in (0, 3600]",
+                                "--benchmark_min_time", v);
+    }
+    return ARENA_OK;
+}
+
 enum opt {
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
+    O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION
 };
 
@@ -220,6 +308,8 @@ static const struct {
     {"--format", O_FORMAT, 1},       {"--db", O_DB, 1},
     {"--seed", O_SEED, 1},           {"--alignment", O_ALIGNMENT, 1},
     {"--repetitions", O_REPETITIONS, 1}, {"--min-time", O_MIN_TIME, 1},
+    {"--time-limit", O_TIME_LIMIT, 1}, {"--node-limit", O_NODE_LIMIT, 1},
+    {"--capacity", O_CAPACITY, 1},
     {"--no-db", O_NO_DB, 0},         {"--no-placements", O_NO_PLACEMENTS, 0},
     {"--export-csv", O_EXPORT_CSV, 1},
     {"--quiet", O_QUIET, 0},         {"--list", O_LIST, 0},
@@ -239,10 +329,17 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         *planner_given = 1;
         return parse_planners(a, v, err, errlen);
     case O_FORMAT:
-        if (strcmp(v, "table") == 0) a->format = ARENA_FORMAT_TABLE;
-        else if (strcmp(v, "csv") == 0) a->format = ARENA_FORMAT_CSV;
-        else if (strcmp(v, "json") == 0) a->format = ARENA_FORMAT_JSON;
-        else return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--format: '%s' is not one of table, csv, json", v);
+        a->format = arena_output_find(v);
+        if (!a->format) {
+            char known[256] = "";
+            for (size_t i = 0; i < arena_output_count(); i++) {
+                size_t used = strlen(known);
+                snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                         arena_output_at(i)->name);
+            }
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--format: '%s' is not one of %s",
+                                v, known);
+        }
         return ARENA_OK;
     case O_DB:
         if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db: empty path");
@@ -250,9 +347,9 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         *db_given = 1;
         return ARENA_OK;
     case O_SEED:
-        return parse_u64(name, v, &a->seed, err, errlen);
+        return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->seed, err, errlen);
     case O_ALIGNMENT:
-        rc = parse_u64(name, v, &u, err, errlen);
+        rc = parse_u64(name, v, UINT64_MAX, &u, err, errlen);
         if (rc != ARENA_OK) return rc;
         if (u == 0 || (u & (u - 1)) != 0 || u > ((uint64_t)1 << 30))
             return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--alignment: '%s' is not a power of two from 1 to 2^30",
@@ -260,23 +357,25 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         a->alignment = u;
         return ARENA_OK;
     case O_REPETITIONS:
-        rc = parse_u64(name, v, &u, err, errlen);
+        rc = parse_u64(name, v, UINT64_MAX, &u, err, errlen);
         if (rc != ARENA_OK) return rc;
         if (u < 1 || u > 1000) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--repetitions: '%s' is not in 1..1000", v);
         a->repetitions = (int)u;
         a->repetitions_set = 1;
         return ARENA_OK;
-    case O_MIN_TIME: {
-        char *end = NULL;
-        errno = 0;
-        double s = strtod(v, &end);
-        if (!v[0] || *end || errno || !isfinite(s) || s <= 0 || s > 3600)
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--min-time: '%s' is not a number of seconds in (0, 3600]",
-                        v);
-        a->min_time = s;
-        a->min_time_set = 1;
-        return ARENA_OK;
-    }
+    case O_MIN_TIME:
+        rc = parse_seconds(name, v, 3600, &a->min_time, err, errlen);
+        a->min_time_set = rc == ARENA_OK;
+        return rc;
+    case O_TIME_LIMIT:
+        return parse_seconds(name, v, 1e6, &a->options.time_limit, err, errlen);
+    case O_NODE_LIMIT:
+        rc = parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->options.node_limit, err, errlen);
+        if (rc == ARENA_OK && a->options.node_limit == 0)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--node-limit: '%s' is not at least 1", v);
+        return rc;
+    case O_CAPACITY:
+        return parse_bytes(name, v, &a->options.capacity, err, errlen);
     case O_NO_DB: a->db = NULL; return ARENA_OK;
     case O_NO_PLACEMENTS: a->no_placements = 1; return ARENA_OK;
     case O_EXPORT_CSV:
@@ -295,7 +394,9 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
                            size_t errlen)
 {
     memset(a, 0, sizeof *a);
-    a->format = ARENA_FORMAT_TABLE;
+    a->format = arena_output_at(0);
+    a->options = arena_plan_options_default;
+    a->options.time_limit = ARENA_BENCH_TIME_LIMIT_DEFAULT;
     a->db = ARENA_BENCH_DB_DEFAULT;
     a->seed = ARENA_BENCH_SEED_DEFAULT;
     a->alignment = 16;
@@ -307,6 +408,7 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--benchmark_", 12) == 0) {
+            if (check_gbench_flag(arg, err, errlen) != ARENA_OK) return ARENA_EINVAL;
             if (hides_repetitions(arg))
                 return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "%s: bench reads every repetition from Google Benchmark, so it"
@@ -336,6 +438,12 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
             } else {
                 return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s needs a value (see --help)", options[k].name);
             }
+            /* "--db --no-db" is a forgotten value, not a file named --no-db. */
+            if (strncmp(value, "--", 2) == 0)
+                return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                    "%s: '%s' looks like an option, not a value (for a name"
+                                    " that starts with --, write ./%s)",
+                                    options[k].name, value, value);
         } else if (name_len < strlen(arg)) {
             return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s takes no value", options[k].name);
         }
@@ -346,6 +454,11 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
     }
     if (no_db && db_given) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db and --no-db together");
     if (no_db) a->db = NULL;
+    a->options.seed = a->seed;
+    if (a->list && a->format != arena_output_at(0) && strcmp(a->format->name, "csv") != 0)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--list: --format %s is not offered (table, or csv for the planners)",
+                            a->format->name);
     if (a->help || a->version || a->list) return ARENA_OK;
     if (a->n_graphs == 0)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,

@@ -6,25 +6,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/output.h"
 #include "planners/planner.h"
-
-enum arena_format { ARENA_FORMAT_TABLE, ARENA_FORMAT_CSV, ARENA_FORMAT_JSON };
 
 #define ARENA_BENCH_DB_DEFAULT "results/arenabench.sqlite"
 #define ARENA_BENCH_SEED_DEFAULT 1
 #define ARENA_BENCH_REPETITIONS_DEFAULT 5
 #define ARENA_BENCH_MIN_TIME_DEFAULT 0.01 /* seconds per repetition */
+#define ARENA_BENCH_TIME_LIMIT_DEFAULT 10.0 /* seconds per problem, search planners */
+
+/* Every integer bench stores is an SQLite INTEGER, so the command line
+ * refuses larger values (seeds, capacities, node limits) where they enter. */
+#define ARENA_BENCH_INT_MAX ((uint64_t)INT64_MAX)
 
 struct arena_bench_args {
     char **graphs;          /* --graph items in order, lists split, suites not yet expanded */
     size_t n_graphs;
     const struct arena_planner **planners; /* resolved, in order, no repeats */
     size_t n_planners;
-    enum arena_format format;
+    const struct arena_output *format; /* from the output registry */
     const char *db;         /* NULL with --no-db; points into argv or the default */
     int no_placements;
     const char *export_dir; /* --export-csv: write each problem there, plan nothing */
-    uint64_t seed;
+    uint64_t seed;          /* families' default seed and the planners' options.seed */
+    struct arena_plan_options options; /* passed to every planner call; seed = seed */
     uint64_t alignment;
     int repetitions, repetitions_set;
     double min_time;

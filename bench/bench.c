@@ -9,11 +9,19 @@
  * does after its argument checks, which are done once beforehand: the
  * problem is checked when loaded and the scratch size is asked once). The
  * plan left by the last timed call is the one validated, measured and
- * stored: planners are deterministic. */
+ * stored: planners are deterministic. A search planner (ARENA_KIND_SEARCH)
+ * runs for up to its time limit, so it is timed by exactly one call.
+ *
+ * Nothing printed is missing from the database: a result is stored before
+ * it is shown, and the first failed store (or failed write to stdout) stops
+ * the run with exit 2, saying how many results were not measured. The runs
+ * row and each graph row are written with the first result that needs
+ * them, so a run that measures nothing leaves no empty run behind. */
 #include "bench/bench.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -43,10 +51,17 @@ static void on_signal(int sig)
     stop_signal = sig;
 }
 
+/* The store's stop hook: a signal ends a wait for another process's lock. */
+static int stop_requested(void *ctx)
+{
+    (void)ctx;
+    return stop_signal != 0;
+}
+
 struct graph_slot {
     struct arena_source src;
     struct arena_bounds bounds;
-    int64_t db_id;
+    int64_t db_id; /* 0 until the graph's first result is stored */
     int header_done;
 };
 
@@ -60,6 +75,7 @@ struct job {
     size_t scratch_size;
     struct arena_plan plan;
     int prepared, prep_rc, rc, shown;
+    int once; /* a search planner: one timed call */
 };
 
 struct bench {
@@ -69,21 +85,46 @@ struct bench {
     struct job *jobs;
     size_t n_jobs;
     struct arena_store *store;
-    int64_t run_id;
-    const struct arena_output *out;
+    int64_t run_id; /* 0 until the first result is stored */
+    int argc;
+    char **argv;
+    const struct arena_output *out; /* NULL with --quiet */
+    void *out_state;
     struct arena_progress progress;
-    int any_invalid, db_failed;
+    int any_invalid, db_failed, out_failed;
 };
 
+/* Every message is one line on stderr, whatever the text it quotes holds. */
 static void say(struct bench *b, const char *fmt, ...)
 {
     if (b) arena_progress_clear(&b->progress);
+    char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    fputs("bench: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    for (char *c = line; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
+    fprintf(stderr, "bench: %s\n", line);
+    fflush(stderr);
+}
+
+/* A failed store, a failed write or a signal ends the run. */
+static int halted(const struct bench *b)
+{
+    return stop_signal || b->db_failed || b->out_failed;
+}
+
+/* The one check of every write to stdout: flushes and, on the first
+ * failure (a full disk, a closed stdout), says so and stops the run. */
+static int stdout_ok(struct bench *b)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return 1;
+    if (b && b->out_failed) return 0;
+    say(b, "writing to stdout: %s", errno ? strerror(errno) : "write error");
+    if (b) b->out_failed = 1;
+    return 0;
 }
 
 /* ---- the benchmark callbacks ---- */
@@ -100,7 +141,7 @@ static int job_setup(void *ctx)
 {
     struct job *j = ctx;
     struct bench *b = j->b;
-    if (stop_signal || b->db_failed) return 1;
+    if (halted(b)) return 1;
     const struct arena_problem *p = &b->graphs[j->g].src.problem;
     if (!j->shown) {
         j->shown = 1;
@@ -125,7 +166,7 @@ static int job_iter(void *ctx)
     struct job *j = ctx;
     if (stop_signal) return 1;
     arena_plan_reset(&j->plan);
-    j->rc = j->pl->plan(&j->b->graphs[j->g].src.problem, &arena_plan_options_default, j->scratch,
+    j->rc = j->pl->plan(&j->b->graphs[j->g].src.problem, &j->b->args.options, j->scratch,
                         j->scratch_size, &j->plan);
     return j->rc != ARENA_OK;
 }
@@ -136,10 +177,66 @@ static void emit(struct bench *b, struct graph_slot *g, const struct arena_bench
     arena_progress_clear(&b->progress);
     if (!g->header_done) {
         g->header_done = 1;
-        b->out->graph(stdout, &g->src, &g->bounds);
+        if (b->out->graph) b->out->graph(stdout, b->out_state, &g->src, &g->bounds);
     }
-    b->out->row(stdout, row);
-    fflush(stdout);
+    b->out->row(stdout, b->out_state, row);
+    stdout_ok(b);
+}
+
+/* What bench checks of a plan beyond the validator: its claims (after
+ * arena_plan_settle) hold together, and every figure fits the database's
+ * integers. NULL when all is well, else the reason, written into buf. */
+static const char *claims_wrong(const struct arena_plan *plan, const struct arena_plan_options *opt,
+                                char *buf, size_t len)
+{
+    if (plan->arena > ARENA_BENCH_INT_MAX)
+        snprintf(buf, len, "arena %llu B is above 2^63-1 B, the largest figure the results"
+                           " database stores", (unsigned long long)plan->arena);
+    else if (plan->nodes > ARENA_BENCH_INT_MAX)
+        snprintf(buf, len, "planner reports %llu nodes, above 2^63-1",
+                 (unsigned long long)plan->nodes);
+    else if (plan->bound > plan->arena)
+        snprintf(buf, len, "planner claims a lower bound of %llu B above its own arena of %llu B",
+                 (unsigned long long)plan->bound, (unsigned long long)plan->arena);
+    else if (plan->status == ARENA_PLAN_OPTIMAL && plan->bound != plan->arena)
+        snprintf(buf, len, "planner claims optimal, but its arena %llu B is above its bound %llu B",
+                 (unsigned long long)plan->arena, (unsigned long long)plan->bound);
+    else if (plan->status == ARENA_PLAN_INFEASIBLE &&
+             (opt->capacity == 0 || plan->bound <= opt->capacity))
+        snprintf(buf, len, "planner claims infeasible, but its bound %llu B does not exceed"
+                           " the capacity %llu B",
+                 (unsigned long long)plan->bound, (unsigned long long)opt->capacity);
+    else if ((unsigned)plan->status > ARENA_PLAN_LIMIT)
+        snprintf(buf, len, "planner returned status %d, which is none of feasible, optimal,"
+                           " infeasible, limit", (int)plan->status);
+    else
+        return NULL;
+    return buf;
+}
+
+/* The runs row and the graph's row, written with the first result that
+ * needs them. */
+static int store_run_and_graph(struct bench *b, struct graph_slot *g)
+{
+    int rc = ARENA_OK;
+    if (!b->run_id) {
+        struct arena_runinfo ri;
+        arena_runinfo_collect(&ri, b->argc, b->argv);
+        struct arena_run_info run = {
+            .started_at = ri.started_at,
+            .git_rev = arena_build_git_rev(),
+            .compiler = arena_build_compiler(),
+            .cpu = ri.cpu,
+            .host = ri.host,
+            .command = ri.command ? ri.command : "bench",
+            .seed = b->args.seed,
+        };
+        rc = arena_store_add_run(b->store, &run, &b->run_id);
+        arena_runinfo_free(&ri);
+    }
+    if (rc == ARENA_OK && !g->db_id)
+        rc = arena_store_add_graph(b->store, &g->src, &g->bounds, &g->db_id);
+    return rc;
 }
 
 static void job_done(void *ctx, const struct arena_gbench_stats *st)
@@ -149,7 +246,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     struct graph_slot *g = &b->graphs[j->g];
     const struct arena_problem *p = &g->src.problem;
     /* Not run (filtered out), or stopped: nothing half-measured is kept. */
-    if ((!st->measured && !st->error) || stop_signal || b->db_failed) {
+    if ((!st->measured && !st->error) || halted(b)) {
         release(j);
         return;
     }
@@ -174,17 +271,13 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         } else if ((rc = arena_plan_metrics(p, &j->plan, &m)) != ARENA_OK) {
             snprintf(error, sizeof error, "metrics: %s", arena_strerror(rc));
         } else {
-            valid = 1;
+            arena_plan_settle(&j->plan, g->bounds.lower_bound);
+            valid = !claims_wrong(&j->plan, &b->args.options, error, sizeof error);
         }
     }
-    if (!valid) {
-        b->any_invalid = 1;
-        /* The table shows the message under the row; CSV has no column for
-         * it and --quiet shows nothing, so say it where a person will see. */
-        if (b->out != &arena_output_table)
-            say(b, "%s on %s: %s", j->pl->name, g->src.spec, error);
-    }
+    if (!valid) b->any_invalid = 1;
     double nan = NAN;
+    double spread = valid && st->mean_ns > 0 ? st->stddev_ns / st->mean_ns : nan;
     struct arena_bench_row row = {
         .src = &g->src,
         .bounds = &g->bounds,
@@ -198,6 +291,13 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         .iterations = valid ? st->iterations : 0,
         .repetitions = st->repetitions,
         .scratch_bytes = j->scratch_size,
+        /* A search planner's one call is its figure by design ("once"). */
+        .noisy = valid && !j->once && ((isfinite(spread) && spread > ARENA_NOISY_SPREAD) ||
+                                       st->iterations == 1),
+        .timed_once = j->once,
+        .status = j->plan.status,
+        .bound = j->plan.bound,
+        .nodes = j->plan.nodes,
     };
     if (b->store) {
         struct arena_result_info info = {
@@ -210,15 +310,31 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .plan_ns_stddev = row.stddev_ns,
             .iterations = row.iterations,
             .scratch_bytes = row.scratch_bytes,
+            .noisy = row.noisy,
+            .timed_once = row.timed_once,
+            .status = row.status,
+            .bound = row.bound,
+            .nodes = row.nodes,
         };
         const struct arena_plan *keep = planned && !b->args.no_placements ? &j->plan : NULL;
         int64_t id = 0;
-        if (arena_store_add_result(b->store, b->run_id, g->db_id, &info, p, keep, &id) !=
-            ARENA_OK) {
-            say(b, "%s: %s", b->args.db, arena_store_error(b->store));
+        int rc = store_run_and_graph(b, g);
+        if (rc == ARENA_OK) rc = arena_store_add_result(b->store, b->run_id, g->db_id, &info, p, keep, &id);
+        if (rc != ARENA_OK) {
+            /* Not shown, since it is not stored; the run stops here. */
             b->db_failed = 1;
+            size_t left = b->progress.total - b->progress.done;
+            say(b, "%s: %s (%s on %s); the run stops: %zu of %zu results not measured or stored",
+                b->args.db, arena_store_error(b->store), j->pl->name, g->src.spec, left,
+                b->progress.total);
+            release(j);
+            return;
         }
     }
+    /* The table shows the message under the row; CSV has no column for it
+     * and --quiet shows nothing, so say it where a person will see. */
+    if (!valid && !(b->out && b->out->errors_inline))
+        say(b, "%s on %s: %s", j->pl->name, g->src.spec, error);
     emit(b, g, &row);
     arena_progress_step(&b->progress);
     release(j);
@@ -226,8 +342,24 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
 
 /* ---- set-up ---- */
 
-static int list_everything(void)
+/* --list: the families, suites and planners for a person; with --format
+ * csv the planner registry alone as name,kind,summary (scripts/plot takes
+ * its planner order and names from it). */
+static int list_everything(const struct arena_bench_args *a)
 {
+    if (strcmp(a->format->name, "csv") == 0) {
+        printf("name,kind,summary\n");
+        for (size_t i = 0; i < arena_planner_count(); i++) {
+            const struct arena_planner *pl = arena_planner_at(i);
+            printf("%s,%s,\"", pl->name, arena_planner_kind_name(pl->kind));
+            for (const char *c = pl->summary; *c; c++) {
+                if (*c == '"') putchar('"');
+                putchar(*c);
+            }
+            printf("\"\n");
+        }
+        return 0;
+    }
     printf("Graph families (--graph family:key=value,...; missing keys take these defaults):\n");
     for (size_t i = 0; i < arena_family_count(); i++) {
         const struct arena_family_info *f = arena_family_at(i);
@@ -241,10 +373,10 @@ static int list_everything(void)
         printf("  %-18s %zu graphs\n", suites[i], n);
     }
     printf("\nFiles: a path to a MiniMalloc CSV problem or a graph file.\n");
-    printf("\nPlanners (--planner a,b or all):\n");
+    printf("\nPlanners (--planner a,b or all), with their kind:\n");
     for (size_t i = 0; i < arena_planner_count(); i++) {
         const struct arena_planner *pl = arena_planner_at(i);
-        printf("  %-26s %s\n", pl->name, pl->summary);
+        printf("  %-26s %-15s %s\n", pl->name, arena_planner_kind_name(pl->kind), pl->summary);
     }
     return 0;
 }
@@ -306,6 +438,17 @@ static int load_graphs(struct bench *b)
             status = 2;
             break;
         }
+        /* Figures are SQLite integers: a problem whose total size exceeds
+         * 2^63-1 B is refused here, with or without a database, so every
+         * run prints what it could store. */
+        if (g->bounds.naive_bytes > ARENA_BENCH_INT_MAX) {
+            say(b, "--graph '%s': the sizes add up to %llu B, above 2^63-1 B, the largest figure"
+                   " the results database stores",
+                items[i], (unsigned long long)g->bounds.naive_bytes);
+            arena_source_free(&g->src);
+            status = 2;
+            break;
+        }
         size_t dup = 0;
         while (dup < b->n_graphs && !(strcmp(b->graphs[dup].src.spec, g->src.spec) == 0 &&
                                       b->graphs[dup].src.fingerprint == g->src.fingerprint))
@@ -341,7 +484,9 @@ static int make_parents(const char *path)
 /* --export-csv: each problem into dir as NAME-FP.csv, NAME the canonical spec
  * with every character outside [A-Za-z0-9.=+-] made '_' (at most 96), FP the
  * fingerprint's first 8 hex digits, so two sources never share a file and an
- * input CSV is never overwritten by its own export. */
+ * input CSV is never overwritten by its own export. Each is written to
+ * NAME-FP.csv.tmp and renamed when whole, so a failed export (a full disk)
+ * leaves no partial file that would read back as a smaller problem. */
 static int export_graphs(struct bench *b)
 {
     const char *dir = b->args.export_dir;
@@ -365,18 +510,27 @@ static int export_graphs(struct bench *b)
             say(b, "--export-csv: '%s': path too long", dir);
             return 2;
         }
-        char err[512] = "";
-        int rc = arena_csv_write(path, &src->problem, err, sizeof err);
+        char tmp[4096 + 8], err[8600] = "";
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        int rc = arena_csv_write(tmp, &src->problem, err, sizeof err);
+        if (rc == ARENA_OK && rename(tmp, path) != 0) {
+            snprintf(err, sizeof err, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
+            rc = ARENA_EIO;
+        }
         if (rc != ARENA_OK) {
+            unlink(tmp);
             say(b, "--export-csv: %s", err[0] ? err : arena_strerror(rc));
             return 2;
         }
-        if (!b->args.quiet) printf("%s\t%s\n", src->spec, path);
+        if (!b->args.quiet) {
+            printf("%s\t%s\n", src->spec, path);
+            if (!stdout_ok(b)) return 2;
+        }
     }
     return 0;
 }
 
-static int open_store(struct bench *b, int argc, char **argv)
+static int open_store(struct bench *b)
 {
     if (!b->args.db) return 0;
     int e = make_parents(b->args.db);
@@ -385,28 +539,10 @@ static int open_store(struct bench *b, int argc, char **argv)
         return 2;
     }
     char err[600] = "";
-    if (arena_store_open(b->args.db, &b->store, err, sizeof err) != ARENA_OK) {
+    if (arena_store_open(b->args.db, stop_requested, NULL, &b->store, err, sizeof err) !=
+        ARENA_OK) {
+        if (stop_signal) return 128 + stop_signal;
         say(b, "%s", err);
-        return 2;
-    }
-    struct arena_runinfo ri;
-    arena_runinfo_collect(&ri, argc, argv);
-    struct arena_run_info run = {
-        .started_at = ri.started_at,
-        .git_rev = arena_build_git_rev(),
-        .compiler = arena_build_compiler(),
-        .cpu = ri.cpu,
-        .host = ri.host,
-        .command = ri.command ? ri.command : "bench",
-        .seed = b->args.seed,
-    };
-    int rc = arena_store_add_run(b->store, &run, &b->run_id);
-    arena_runinfo_free(&ri);
-    for (size_t i = 0; rc == ARENA_OK && i < b->n_graphs; i++)
-        rc = arena_store_add_graph(b->store, &b->graphs[i].src, &b->graphs[i].bounds,
-                                   &b->graphs[i].db_id);
-    if (rc != ARENA_OK) {
-        say(b, "%s: %s", b->args.db, arena_store_error(b->store));
         return 2;
     }
     return 0;
@@ -449,6 +585,7 @@ static int register_jobs(struct bench *b)
             j->b = b;
             j->g = g;
             j->pl = b->args.planners[k];
+            j->once = j->pl->kind == ARENA_KIND_SEARCH;
             size_t len = strlen(b->graphs[g].src.spec) + strlen(j->pl->name) + 2;
             char *name = malloc(len);
             if (!name) return ARENA_ENOMEM;
@@ -463,6 +600,7 @@ static int register_jobs(struct bench *b)
                                    ? ARENA_BENCH_LARGE_REPETITIONS
                                    : 0,
             };
+            if (j->once) spec.iterations = 1, spec.repetitions = 1;
             int rc = arena_gbench_register(&spec);
             free(name);
             if (rc != 0) return ARENA_EINVAL;
@@ -471,36 +609,46 @@ static int register_jobs(struct bench *b)
     return ARENA_OK;
 }
 
-static int measure(struct bench *b, int argc, char **argv)
+static int measure(struct bench *b)
 {
     char err[700] = "";
     int status;
     int show = !b->args.quiet && isatty(fileno(stderr));
     arena_progress_init(&b->progress, show, 0, stderr);
+    /* A closed stdout is found before anything is measured. */
+    if (!b->args.quiet && fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+        say(b, "writing to stdout: %s", strerror(errno));
+        return 2;
+    }
     if ((status = start_gbench(b)) != 0) return status;
     if ((status = load_graphs(b)) != 0) return status;
     if (stop_signal) return 128 + stop_signal;
     if (b->args.export_dir) return export_graphs(b);
-    if ((status = open_store(b, argc, argv)) != 0) return status;
+    if ((status = open_store(b)) != 0) return status;
     if (register_jobs(b) != ARENA_OK) {
         say(b, "cannot register the benchmarks");
         return 2;
     }
     b->progress.total = b->n_jobs;
     if (!b->args.quiet) {
-        if (b->args.format == ARENA_FORMAT_CSV) b->out = &arena_output_csv;
-        else if (b->args.format == ARENA_FORMAT_JSON) b->out = &arena_output_json;
-        else b->out = &arena_output_table;
-        b->out->begin(stdout);
+        b->out = b->args.format;
+        b->out_state = calloc(1, b->out->state_size ? b->out->state_size : 1);
+        if (!b->out_state) {
+            say(b, "out of memory");
+            return 2;
+        }
+        if (b->out->begin) b->out->begin(stdout, b->out_state);
+        if (!stdout_ok(b)) return 2;
     }
-    if (arena_gbench_run(err, sizeof err) < 0) {
+    int matched = arena_gbench_run(err, sizeof err);
+    if (matched < 0) {
         say(b, "Google Benchmark: %s", err);
         return 2;
     }
     arena_progress_clear(&b->progress);
-    if (b->out) {
-        b->out->end(stdout);
-        fflush(stdout);
+    if (b->out && !b->out_failed) {
+        if (b->out->end) b->out->end(stdout, b->out_state);
+        stdout_ok(b);
     }
     if (stop_signal) {
         say(b, "stopped by signal %d after %zu of %zu results%s", (int)stop_signal,
@@ -508,7 +656,14 @@ static int measure(struct bench *b, int argc, char **argv)
             b->store ? "; every finished result is stored" : "");
         return 128 + stop_signal;
     }
-    if (b->db_failed) return 2;
+    if (b->db_failed || b->out_failed) return 2;
+    if (b->progress.done == 0) {
+        say(b, "nothing was measured: %s",
+            matched == 0 ? "--benchmark_filter matched none of the benchmarks (named"
+                           " SPEC/PLANNER, e.g. chain:ops=8/naive)"
+                         : "no benchmark reported a result");
+        return 2;
+    }
     return b->any_invalid ? 1 : 0;
 }
 
@@ -525,7 +680,9 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     struct bench b;
     memset(&b, 0, sizeof b);
     b.args = *args; /* borrowed: the caller frees what it points to */
-    int status = measure(&b, argc, argv);
+    b.argc = argc;
+    b.argv = argv;
+    int status = measure(&b);
 
     arena_gbench_clear();
     for (size_t i = 0; i < b.n_jobs; i++) release(&b.jobs[i]);
@@ -533,7 +690,7 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     for (size_t i = 0; i < b.n_graphs; i++) arena_source_free(&b.graphs[i].src);
     free(b.graphs);
     arena_store_close(b.store);
-    fflush(stdout);
+    free(b.out_state);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     return status;
@@ -553,12 +710,13 @@ int arena_bench_main(int argc, char **argv)
         printf("bench (arenabench) %s, git %s, %s\n", arena_build_version(),
                arena_build_git_rev(), arena_build_compiler());
     } else if (args.list) {
-        status = list_everything();
+        status = list_everything(&args);
     } else {
         /* The names were resolved through the registry by the parser. */
         status = arena_bench_run(&args, argc, argv);
     }
     arena_bench_args_free(&args);
-    fflush(stdout);
+    /* --help, --version and --list write only here; a run has said so already. */
+    if (status != 2 && !stdout_ok(NULL)) status = 2;
     return status;
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,38 @@ public:
     }
 };
 
+// Google Benchmark's name for an entry: its name, then "iterations:N" and
+// "repeats:N" when the entry fixes them.
+std::string full_name(const entry &e)
+{
+    std::string n = e.name;
+    if (e.spec.iterations) n += "/iterations:" + std::to_string(e.spec.iterations);
+    if (e.spec.repetitions > 0) n += "/repeats:" + std::to_string(e.spec.repetitions);
+    return n;
+}
+
+// Whether --benchmark_filter matches any entry, by Google Benchmark's rule
+// (an extended regex searched in the name; "" and "all" match all; a
+// leading '-' negates). When Google Benchmark matches nothing it prints a
+// line of its own, so a filter that matches nothing is caught before it
+// runs: bench then says so in one line. A filter that does not compile is
+// left to Google Benchmark.
+bool any_match()
+{
+    std::string spec = benchmark::GetBenchmarkFilter();
+    if (spec.empty() || spec == "all") return !entries.empty();
+    bool negative = spec[0] == '-';
+    if (negative) spec.erase(0, 1);
+    try {
+        std::regex re(spec, std::regex::extended | std::regex::nosubs);
+        for (const entry &e : entries)
+            if (std::regex_search(full_name(e), re) != negative) return true;
+        return false;
+    } catch (const std::regex_error &) {
+        return true;
+    }
+}
+
 } // namespace
 
 extern "C" int arena_gbench_init(int argc, char **argv, char *err, size_t errlen)
@@ -132,7 +165,7 @@ extern "C" int arena_gbench_register(const struct arena_gbench_spec *spec)
 extern "C" int arena_gbench_run(char *err, size_t errlen)
 {
     collector c;
-    size_t matched = benchmark::RunSpecifiedBenchmarks(&c);
+    size_t matched = any_match() ? benchmark::RunSpecifiedBenchmarks(&c) : 0;
     for (entry &e : entries) finish(e);
     if (matched > static_cast<size_t>(std::numeric_limits<int>::max())) {
         set_err(err, errlen, "too many benchmarks");

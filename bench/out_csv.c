@@ -1,11 +1,12 @@
 /* out_csv.c — one row per graph x planner under ARENA_CSV_HEADER (RFC 4180:
- * a field with a comma or quote is quoted). Empty fields where a figure does
- * not exist (invalid plan, one repetition's stddev). */
+ * a field with a comma, quote or line break is quoted). Empty fields where a
+ * figure does not exist (invalid plan, one repetition's stddev, no bound). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bench/output.h"
+#include "planners/planner.h"
 
 static void field_text(FILE *out, const char *s)
 {
@@ -27,20 +28,15 @@ static void field_real(FILE *out, double v, const char *fmt)
     if (isfinite(v)) fprintf(out, fmt, v);
 }
 
-static void csv_begin(FILE *out)
+static void csv_begin(FILE *out, void *state)
 {
+    (void)state;
     fputs(ARENA_CSV_HEADER "\n", out);
 }
 
-static void csv_graph(FILE *out, const struct arena_source *src, const struct arena_bounds *b)
+static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
 {
-    (void)out;
-    (void)src;
-    (void)b;
-}
-
-static void csv_row(FILE *out, const struct arena_bench_row *r)
-{
+    (void)state;
     const struct arena_metrics *m = r->valid ? r->metrics : NULL;
     field_text(out, r->src->spec);
     fputc(',', out);
@@ -56,18 +52,19 @@ static void csv_row(FILE *out, const struct arena_bench_row *r)
     field_real(out, r->median_ns, "%.1f");
     field_real(out, r->mean_ns, "%.1f");
     field_real(out, r->stddev_ns, "%.1f");
-    fprintf(out, ",%llu,%d\n", (unsigned long long)r->scratch_bytes, r->valid ? 1 : 0);
-}
-
-static void csv_end(FILE *out)
-{
-    (void)out;
+    fprintf(out, ",%llu,%d,%d,%d,", (unsigned long long)r->scratch_bytes, r->valid ? 1 : 0,
+            r->noisy ? 1 : 0, r->timed_once ? 1 : 0);
+    if (m) fprintf(out, "%s,%llu", arena_plan_status_name(r->status),
+                   (unsigned long long)r->bound);
+    else fputc(',', out);
+    field_real(out, arena_bench_row_gap(r), "%.6f");
+    fputc(',', out);
+    if (m) fprintf(out, "%llu", (unsigned long long)r->nodes);
+    fputc('\n', out);
 }
 
 const struct arena_output arena_output_csv = {
     .name = "csv",
     .begin = csv_begin,
-    .graph = csv_graph,
     .row = csv_row,
-    .end = csv_end,
 };

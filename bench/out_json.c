@@ -5,8 +5,11 @@
 #include <stdio.h>
 
 #include "bench/output.h"
+#include "planners/planner.h"
 
-static int rows_written;
+struct json_state {
+    size_t rows; /* objects written so far: the first has no comma */
+};
 
 static void string(FILE *out, const char *s)
 {
@@ -30,23 +33,17 @@ static void real(FILE *out, const char *key, double v)
     else fputs("null", out);
 }
 
-static void json_begin(FILE *out)
+static void json_begin(FILE *out, void *state)
 {
-    rows_written = 0;
+    (void)state;
     fputs("[", out);
 }
 
-static void json_graph(FILE *out, const struct arena_source *src, const struct arena_bounds *b)
+static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
 {
-    (void)out;
-    (void)src;
-    (void)b;
-}
-
-static void json_row(FILE *out, const struct arena_bench_row *r)
-{
+    struct json_state *js = state;
     const struct arena_metrics *m = r->valid ? r->metrics : NULL;
-    fputs(rows_written++ ? ",\n  {" : "\n  {", out);
+    fputs(js->rows++ ? ",\n  {" : "\n  {", out);
     fputs("\"graph\": ", out);
     string(out, r->src->spec);
     fputs(", \"family\": ", out);
@@ -67,22 +64,33 @@ static void json_row(FILE *out, const struct arena_bench_row *r)
     real(out, "plan_ns_mean", r->mean_ns);
     real(out, "plan_ns_stddev", r->stddev_ns);
     fprintf(out, ", \"iterations\": %llu, \"repetitions\": %u, \"scratch_bytes\": %llu,"
-                 " \"valid\": %s, \"error\": ",
+                 " \"valid\": %s, \"noisy\": %s, \"timed_once\": %s, \"status\": ",
             (unsigned long long)r->iterations, r->repetitions,
-            (unsigned long long)r->scratch_bytes, r->valid ? "true" : "false");
+            (unsigned long long)r->scratch_bytes, r->valid ? "true" : "false",
+            r->noisy ? "true" : "false", r->timed_once ? "true" : "false");
+    string(out, m ? arena_plan_status_name(r->status) : NULL);
+    fputs(", \"bound\": ", out);
+    if (m) fprintf(out, "%llu", (unsigned long long)r->bound);
+    else fputs("null", out);
+    real(out, "gap", arena_bench_row_gap(r));
+    fputs(", \"nodes\": ", out);
+    if (m) fprintf(out, "%llu", (unsigned long long)r->nodes);
+    else fputs("null", out);
+    fputs(", \"error\": ", out);
     string(out, r->error);
     fputs("}", out);
 }
 
-static void json_end(FILE *out)
+static void json_end(FILE *out, void *state)
 {
-    fputs(rows_written ? "\n]\n" : "]\n", out);
+    const struct json_state *js = state;
+    fputs(js->rows ? "\n]\n" : "]\n", out);
 }
 
 const struct arena_output arena_output_json = {
     .name = "json",
+    .state_size = sizeof(struct json_state),
     .begin = json_begin,
-    .graph = json_graph,
     .row = json_row,
     .end = json_end,
 };

@@ -44,13 +44,14 @@ void arena_fmt_ns(double ns, char *buf, size_t len)
     else snprintf(buf, len, "%.3g s", ns / 1e9);
 }
 
-static void table_begin(FILE *out)
-{
-    (void)out;
-}
+struct table_state {
+    size_t rows; /* the units are stated under a table with rows only */
+};
 
-static void table_graph(FILE *out, const struct arena_source *src, const struct arena_bounds *b)
+static void table_graph(FILE *out, void *state, const struct arena_source *src,
+                        const struct arena_bounds *b)
 {
+    (void)state;
     char naive[32], naive_h[32], lb[32], lb_h[32], big[32], big_h[32];
     arena_fmt_grouped(b->naive_bytes, naive, sizeof naive);
     arena_fmt_bytes(b->naive_bytes, naive_h, sizeof naive_h);
@@ -65,45 +66,65 @@ static void table_graph(FILE *out, const struct arena_source *src, const struct 
             src->problem.n, (unsigned long long)src->problem.alignment, b->max_live);
     fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n\n", naive,
             naive_h, lb, lb_h, big, big_h);
-    fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s\n", "planner", "arena B",
-            "arena", "x LB", "saving", "frag_peak", "frag_mean", "time median", "spread",
-            "scratch B", "valid");
+    fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n", "planner",
+            "arena B", "arena", "x LB", "saving", "frag_peak", "frag_mean", "time median",
+            "spread", "scratch B", "valid", "status", "gap");
 }
 
-static void table_row(FILE *out, const struct arena_bench_row *r)
+/* The spread column: stddev / mean, "once" for a single timed call of a
+ * search planner, and a '!' after a figure not to trust. */
+static void spread_text(const struct arena_bench_row *r, char *buf, size_t len)
 {
-    char scratch[32], median[32], spread[16] = "-";
+    if (r->timed_once) snprintf(buf, len, "once");
+    else if (isfinite(r->stddev_ns) && isfinite(r->mean_ns) && r->mean_ns > 0)
+        snprintf(buf, len, "%.1f%%%s", 100.0 * r->stddev_ns / r->mean_ns, r->noisy ? "!" : "");
+    else snprintf(buf, len, "%s", r->noisy ? "-!" : "-");
+}
+
+static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
+{
+    ((struct table_state *)state)->rows++;
+    char scratch[32], median[32], spread[16];
     arena_fmt_grouped(r->scratch_bytes, scratch, sizeof scratch);
     arena_fmt_ns(r->median_ns, median, sizeof median);
-    if (isfinite(r->stddev_ns) && isfinite(r->mean_ns) && r->mean_ns > 0)
-        snprintf(spread, sizeof spread, "%.1f%%", 100.0 * r->stddev_ns / r->mean_ns);
+    spread_text(r, spread, sizeof spread);
     if (r->valid && r->metrics) {
         const struct arena_metrics *m = r->metrics;
-        char arena[32], arena_h[32];
+        char arena[32], arena_h[32], gap[16] = "-";
         arena_fmt_grouped(m->arena, arena, sizeof arena);
         arena_fmt_bytes(m->arena, arena_h, sizeof arena_h);
-        fprintf(out, "  %-24s %15s %11s %9.3f %7.1f%% %9.3f %9.3f %11s %7s %13s %5s\n",
+        double g = arena_bench_row_gap(r);
+        if (isfinite(g)) snprintf(gap, sizeof gap, "%.1f%%", 100.0 * g);
+        fprintf(out, "  %-24s %15s %11s %9.3f %7.1f%% %9.3f %9.3f %11s %7s %13s %5s %-10s %7s\n",
                 r->planner, arena, arena_h, m->ratio_lb, 100.0 * m->saving, m->frag_peak,
-                m->frag_mean, median, spread, scratch, "yes");
+                m->frag_mean, median, spread, scratch, "yes", arena_plan_status_name(r->status),
+                gap);
     } else {
-        fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s\n", r->planner, "-",
-                "-", "-", "-", "-", "-", median, spread, scratch, "NO");
+        fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n",
+                r->planner, "-", "-", "-", "-", "-", "-", median, spread, scratch, "NO", "-",
+                "-");
         fprintf(out, "    ! %s\n", r->error ? r->error : "invalid plan");
     }
 }
 
-static void table_end(FILE *out)
+static void table_end(FILE *out, void *state)
 {
+    if (((const struct table_state *)state)->rows == 0) return;
     fprintf(out,
             "\nB = bytes, KiB = 1024 B, MiB = 1024 KiB. x LB = arena / lower bound; saving ="
             " 1 - arena / naive.\n"
             "time = wall time of one planner call, median over Google Benchmark repetitions;"
-            " spread = stddev / mean.\n");
+            " spread = stddev / mean.\n"
+            "! = spread above 10%% or a single timed call: not a figure to quote (rerun on an"
+            " idle machine, or with a longer --min-time).\n"
+            "once = a search planner, timed by one call. status: optimal = arena proven"
+            " minimal; gap = arena / proven lower bound - 1.\n");
 }
 
 const struct arena_output arena_output_table = {
     .name = "table",
-    .begin = table_begin,
+    .state_size = sizeof(struct table_state),
+    .errors_inline = 1,
     .graph = table_graph,
     .row = table_row,
     .end = table_end,

@@ -1,7 +1,14 @@
-/* output.h — how results reach stdout: one ops table per format
- * (table, csv, json), each a file of its own. bench calls begin once, graph
- * before a graph's first row, row per planner x graph, end once (also after
- * an interrupt, so a JSON array is always closed). */
+/* output.h — how results reach stdout: one ops table per format (table,
+ * csv, json), each a file of its own, found by name in one registry
+ * (outputs.c). Adding a format is its file plus one line in outputs.c and
+ * one in meson.build.
+ *
+ * bench calls begin once, graph before a graph's first row, row per
+ * planner x graph, end once (also after an interrupt, so a JSON array is
+ * always closed). A format that keeps state between calls says how many
+ * bytes it needs (state_size); bench hands every call the same zeroed
+ * block, so no format keeps a file-level static. Formats only write: bench
+ * checks every write (a full disk, a closed stdout) in one place. */
 #ifndef ARENA_BENCH_OUTPUT_H
 #define ARENA_BENCH_OUTPUT_H
 
@@ -10,6 +17,10 @@
 
 #include "graphs/source.h"
 #include "planners/problem.h"
+
+/* A timing that deserves suspicion: stddev / mean above this, or a single
+ * timed call, is flagged in every output and in the database. */
+#define ARENA_NOISY_SPREAD 0.10
 
 struct arena_bench_row {
     const struct arena_source *src;
@@ -22,24 +33,40 @@ struct arena_bench_row {
     uint64_t iterations;
     uint32_t repetitions;
     uint64_t scratch_bytes;
+    int noisy;      /* spread above ARENA_NOISY_SPREAD, or one timed call */
+    int timed_once; /* a search planner: the wall time of one call */
+    /* The plan's claims after arena_plan_settle (valid plans only). */
+    enum arena_plan_status status;
+    uint64_t bound; /* proven lower bound, >= the max-live bound */
+    uint64_t nodes; /* search nodes spent, 0 for heuristics */
 };
+
+/* arena / bound - 1; NaN when there is no valid plan or no bound. */
+double arena_bench_row_gap(const struct arena_bench_row *r);
 
 struct arena_output {
-    const char *name;
-    void (*begin)(FILE *out);
-    void (*graph)(FILE *out, const struct arena_source *src, const struct arena_bounds *b);
-    void (*row)(FILE *out, const struct arena_bench_row *r);
-    void (*end)(FILE *out);
+    const char *name;  /* as --format takes it */
+    size_t state_size; /* bytes of state kept between calls; 0: none */
+    int errors_inline; /* rows show an invalid plan's message where a person
+                          reads them; else bench says it on stderr */
+    /* begin, graph and end are optional (NULL: nothing to write). */
+    void (*begin)(FILE *out, void *state);
+    void (*graph)(FILE *out, void *state, const struct arena_source *src,
+                  const struct arena_bounds *b);
+    void (*row)(FILE *out, void *state, const struct arena_bench_row *r);
+    void (*end)(FILE *out, void *state);
 };
 
-extern const struct arena_output arena_output_table;
-extern const struct arena_output arena_output_csv;
-extern const struct arena_output arena_output_json;
+/* The registry, in --help order; the first is the default. */
+size_t arena_output_count(void);
+const struct arena_output *arena_output_at(size_t i);     /* NULL past the end */
+const struct arena_output *arena_output_find(const char *name); /* NULL if none */
 
-/* The CSV header, exactly (scripts rely on it). */
+/* The CSV header, exactly (scripts rely on it; columns are only appended). */
 #define ARENA_CSV_HEADER                                                                       \
     "graph,planner,tensors,naive_bytes,lower_bound,arena_bytes,ratio_lb,saving,frag_peak,"      \
-    "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,scratch_bytes,valid"
+    "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,scratch_bytes,valid,noisy,"           \
+    "timed_once,status,bound,gap,nodes"
 
 /* Shared formatting: "1,505,280" and "1.44 MiB" (KiB = 1024 B). */
 void arena_fmt_grouped(uint64_t v, char *buf, size_t len);

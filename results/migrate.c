@@ -1,17 +1,18 @@
 /* migrate.c — the results schema, current and past.
  *
- * Version 2 (current) is results/schema.sql statement for statement (a test
- * compares the two). Version 1 had the same runs and graphs tables, results
- * without the `error` column, and no placements table. Each migration takes
- * one version to the next; a database is carried from any earlier version by
- * applying them in order, inside one transaction. */
+ * Version 4 (current) is results/schema.sql statement for statement (a test
+ * compares the two). Version 3 had results without timed_once, status,
+ * bound and nodes; version 2 also without noisy; version 1 also without
+ * error, and no placements table. Each migration takes one version to the
+ * next; a database is carried from any earlier version by applying them in
+ * order, inside one transaction. */
 #include "results/migrate.h"
 
 #include <stdio.h>
 
 #include "results/store.h"
 
-static const char schema_v2[] =
+static const char schema_v4[] =
     "CREATE TABLE runs (\n"
     "    id          INTEGER PRIMARY KEY,\n"
     "    started_at  TEXT NOT NULL,\n"
@@ -51,7 +52,12 @@ static const char schema_v2[] =
     "    iterations     INTEGER,\n"
     "    scratch_bytes  INTEGER,\n"
     "    valid          INTEGER NOT NULL,\n"
-    "    error          TEXT\n"
+    "    error          TEXT,\n"
+    "    noisy          INTEGER NOT NULL DEFAULT 0,\n"
+    "    timed_once     INTEGER NOT NULL DEFAULT 0,\n"
+    "    status         TEXT,\n"
+    "    bound          INTEGER,\n"
+    "    nodes          INTEGER\n"
     ");\n"
     "CREATE TABLE placements (\n"
     "    result_id INTEGER NOT NULL REFERENCES results(id),\n"
@@ -79,8 +85,33 @@ static const char migrate_1_to_2[] =
     "    PRIMARY KEY (result_id, tensor)\n"
     ") WITHOUT ROWID;\n";
 
+/* 2 -> 3: results gain `noisy`, worked out for the old rows by the rule
+ * bench applies (spread above 10 %, or a single timed call). */
+static const char migrate_2_to_3[] =
+    "ALTER TABLE results ADD COLUMN noisy INTEGER NOT NULL DEFAULT 0;\n"
+    "UPDATE results SET noisy = 1 WHERE iterations = 1"
+    " OR (plan_ns_mean > 0 AND plan_ns_stddev / plan_ns_mean > 0.10);\n";
+
+/* 3 -> 4: results gain `timed_once`, `status`, `bound` and `nodes`. Every
+ * planner before version 4 was a heuristic timed by Google Benchmark, so a
+ * valid old row gets what arena_plan_settle gives a heuristic: bound = the
+ * graph's lower bound, status optimal when the arena meets it, else
+ * feasible, nodes 0. */
+static const char migrate_3_to_4[] =
+    "ALTER TABLE results ADD COLUMN timed_once INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE results ADD COLUMN status TEXT;\n"
+    "ALTER TABLE results ADD COLUMN bound INTEGER;\n"
+    "ALTER TABLE results ADD COLUMN nodes INTEGER;\n"
+    "UPDATE results SET"
+    " bound = (SELECT g.lower_bound FROM graphs g WHERE g.id = results.graph_id),"
+    " nodes = 0 WHERE valid = 1 AND arena_bytes IS NOT NULL;\n"
+    "UPDATE results SET status = CASE WHEN arena_bytes = bound THEN 'optimal'"
+    " ELSE 'feasible' END WHERE bound IS NOT NULL;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. */
-static const char *const migrations[] = {NULL, migrate_1_to_2};
+static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4};
+_Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
+               "one migration per earlier schema version");
 
 static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
@@ -102,7 +133,7 @@ static int stamp(sqlite3 *db, int version, char *err, size_t errlen)
 
 int arena_schema_create(sqlite3 *db, char *err, size_t errlen)
 {
-    int rc = exec(db, schema_v2, err, errlen);
+    int rc = exec(db, schema_v4, err, errlen);
     return rc != SQLITE_OK ? rc : stamp(db, ARENA_STORE_VERSION, err, errlen);
 }
 

@@ -1,7 +1,10 @@
--- arenabench results database, schema version 2 (PRAGMA user_version = 2).
+-- arenabench results database, schema version 4 (PRAGMA user_version = 4).
 -- This file is the shape every reader (bench, scripts/plot, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version; version 1 had no placements table and no error column.
+-- earlier version: version 3 had no timed_once, status, bound or nodes;
+-- version 2 also no noisy; version 1 also no placements table and no error.
+-- Integers are SQLite's signed 64 bits: bench refuses any figure above
+-- 2^63-1 where it enters (options, problems, plans).
 -- Sizes are bytes, times nanoseconds, timestamps UTC ISO-8601.
 
 CREATE TABLE runs (
@@ -45,7 +48,15 @@ CREATE TABLE results (
     iterations     INTEGER,
     scratch_bytes  INTEGER,
     valid          INTEGER NOT NULL, -- 1 valid, 0 invalid or failed
-    error          TEXT              -- validator's or planner's message, else NULL
+    error          TEXT,             -- validator's or planner's message, else NULL
+    noisy          INTEGER NOT NULL DEFAULT 0, -- 1: stddev / mean above 10 %, or
+                                     -- a single timed call; not a figure to quote
+    timed_once     INTEGER NOT NULL DEFAULT 0, -- 1: a search planner, timed by
+                                     -- the wall time of one call
+    status         TEXT,             -- optimal, feasible, infeasible, limit; NULL
+                                     -- when the plan is not valid
+    bound          INTEGER,          -- proven lower bound (>= graphs.lower_bound)
+    nodes          INTEGER           -- search nodes spent, 0 for heuristics
 );
 
 CREATE TABLE placements (

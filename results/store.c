@@ -32,8 +32,9 @@ static const char *const statements[ST_COUNT] = {
     [ST_GRAPH_SEL] = "SELECT id FROM graphs WHERE spec = ? AND fingerprint = ? AND alignment = ?",
     [ST_RESULT] = "INSERT INTO results (run_id, graph_id, planner, arena_bytes, ratio_lb, saving,"
                   " frag_peak, frag_mean, plan_ns_median, plan_ns_mean, plan_ns_stddev,"
-                  " iterations, scratch_bytes, valid, error)"
-                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  " iterations, scratch_bytes, valid, error, noisy, timed_once, status, bound,"
+                  " nodes)"
+                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset)"
                  " VALUES (?, ?, ?, ?, ?, ?)",
 };
@@ -41,8 +42,32 @@ static const char *const statements[ST_COUNT] = {
 struct arena_store {
     sqlite3 *db;
     sqlite3_stmt *st[ST_COUNT];
+    arena_store_stop_fn stop;
+    void *stop_ctx;
+    long waited_ms; /* in the current wait for a lock */
+    int stopped;    /* the last wait ended because stop() asked */
     char msg[512];
 };
+
+/* Every message is one line: SQLite's own (quick_check's "*** in database
+ * main ***" header, say) may hold line breaks. */
+static void one_line(char *s)
+{
+    for (; s && *s; s++)
+        if (*s == '\n' || *s == '\r' || *s == '\t') *s = ' ';
+}
+
+static void nap_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+static int stop_asked(struct arena_store *s)
+{
+    if (s->stop && s->stop(s->stop_ctx)) s->stopped = 1;
+    return s->stopped;
+}
 
 /* What a file holds, from reads only. version: 0 empty (ours to create),
  * 1..ARENA_STORE_VERSION an arenabench schema; -1 refused (err says why). */
@@ -131,16 +156,11 @@ static int integrity(sqlite3 *db, const char *path, char *err, size_t errlen)
     return rc;
 }
 
-static void nap_ms(long ms)
-{
-    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
 /* Switching to WAL needs a moment alone with the file; another process that
  * is opening at the same time may hold it, so retry within the timeout. */
-static int wal_on(sqlite3 *db, const char *path, char *err, size_t errlen)
+static int wal_on(struct arena_store *s, const char *path, char *err, size_t errlen)
 {
+    sqlite3 *db = s->db;
     for (long waited = 0;; waited += 10) {
         sqlite3_stmt *st = NULL;
         int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
@@ -150,6 +170,11 @@ static int wal_on(sqlite3 *db, const char *path, char *err, size_t errlen)
         sqlite3_finalize(st);
         if (ok) return SQLITE_OK;
         int prim = rc & 0xff;
+        if ((prim == SQLITE_BUSY || prim == SQLITE_LOCKED) && stop_asked(s)) {
+            arena_errorf(err, errlen, 0, 0,
+                         "%s: interrupted while waiting for another process's lock", path);
+            return rc;
+        }
         if ((prim != SQLITE_BUSY && prim != SQLITE_LOCKED && rc != SQLITE_ROW) ||
             waited >= BUSY_TIMEOUT_MS) {
             arena_errorf(err, errlen, 0, 0, "%s: cannot switch to WAL mode (%s)", path, sqlite3_errmsg(db));
@@ -194,7 +219,24 @@ static int bring_up_to_date(sqlite3 *db, const char *path, char *err, size_t err
     return rc;
 }
 
-int arena_store_open(const char *path, struct arena_store **out, char *err, size_t errlen)
+/* SQLite's busy handler: naps of 1 to 20 ms up to BUSY_TIMEOUT_MS in all,
+ * asking stop() after each, so a signal is honoured within a nap while
+ * another process holds the lock. 0 gives up (SQLITE_BUSY). */
+static int on_busy(void *ctx, int count)
+{
+    struct arena_store *s = ctx;
+    if (count == 0) s->waited_ms = 0;
+    if (stop_asked(s) || s->waited_ms >= BUSY_TIMEOUT_MS) return 0;
+    long ms = count < 5 ? 1 + count : 20;
+    nap_ms(ms);
+    s->waited_ms += ms;
+    return !stop_asked(s);
+}
+
+static int open_store(const char *path, struct arena_store *s, char *err, size_t errlen);
+
+int arena_store_open(const char *path, arena_store_stop_fn stop, void *stop_ctx,
+                     struct arena_store **out, char *err, size_t errlen)
 {
     if (err && errlen) err[0] = '\0';
     if (!out) return ARENA_EINVAL;
@@ -203,15 +245,30 @@ int arena_store_open(const char *path, struct arena_store **out, char *err, size
         arena_errorf(err, errlen, 0, 0, "empty database path");
         return ARENA_EINVAL;
     }
-    struct stat info;
-    if (stat(path, &info) == 0 && S_ISDIR(info.st_mode)) {
-        arena_errorf(err, errlen, 0, 0, "%s: is a directory, not a database file", path);
-        return ARENA_EDB;
-    }
     struct arena_store *s = calloc(1, sizeof *s);
     if (!s) {
         arena_errorf(err, errlen, 0, 0, "%s: out of memory", path);
         return ARENA_ENOMEM;
+    }
+    s->stop = stop;
+    s->stop_ctx = stop_ctx;
+    int rc = open_store(path, s, err, errlen);
+    one_line(err);
+    if (rc != ARENA_OK) {
+        arena_store_close(s);
+        return rc;
+    }
+    *out = s;
+    return ARENA_OK;
+}
+
+/* The body of arena_store_open, on a store that holds only the stop hook. */
+static int open_store(const char *path, struct arena_store *s, char *err, size_t errlen)
+{
+    struct stat info;
+    if (stat(path, &info) == 0 && S_ISDIR(info.st_mode)) {
+        arena_errorf(err, errlen, 0, 0, "%s: is a directory, not a database file", path);
+        return ARENA_EDB;
     }
     int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
@@ -220,7 +277,7 @@ int arena_store_open(const char *path, struct arena_store **out, char *err, size
         goto fail;
     }
     sqlite3_extended_result_codes(s->db, 1);
-    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    sqlite3_busy_handler(s->db, on_busy, s);
     if (sqlite3_db_readonly(s->db, "main") == 1) {
         arena_errorf(err, errlen, 0, 0, "%s: cannot write to it (the file is read-only)", path);
         goto fail;
@@ -237,7 +294,7 @@ int arena_store_open(const char *path, struct arena_store **out, char *err, size
      * could lose the commits of a second process already writing it. */
     if (version < ARENA_STORE_VERSION && bring_up_to_date(s->db, path, err, errlen) != SQLITE_OK)
         goto fail;
-    if (wal_on(s->db, path, err, errlen) != SQLITE_OK) goto fail;
+    if (wal_on(s, path, err, errlen) != SQLITE_OK) goto fail;
     if (exec(s->db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL") != SQLITE_OK) {
         arena_errorf(err, errlen, 0, 0, "%s: %s", path, sqlite3_errmsg(s->db));
         goto fail;
@@ -250,10 +307,11 @@ int arena_store_open(const char *path, struct arena_store **out, char *err, size
             goto fail;
         }
     }
-    *out = s;
     return ARENA_OK;
 fail:
-    arena_store_close(s);
+    if (s->stopped)
+        arena_errorf(err, errlen, 0, 0, "%s: interrupted while waiting for another process's lock",
+                     path);
     return ARENA_EDB;
 }
 
@@ -270,10 +328,20 @@ const char *arena_store_error(const struct arena_store *s)
     return s ? s->msg : "";
 }
 
-/* Records the database's complaint, rolls back, returns ARENA_EDB. */
-static int failed(struct arena_store *s, const char *what)
+/* Records why `what` failed (rc: SQLite's code), rolls back, returns
+ * ARENA_EDB. SQLITE_RANGE comes from bind_u64 alone, where SQLite has no
+ * message of its own ("not an error"). */
+static int failed(struct arena_store *s, const char *what, int rc)
 {
-    arena_errorf(s->msg, sizeof s->msg, 0, 0, "%s: %s", what, sqlite3_errmsg(s->db));
+    if (s->stopped)
+        arena_errorf(s->msg, sizeof s->msg, 0, 0,
+                     "%s: interrupted while waiting for another process's lock", what);
+    else if ((rc & 0xff) == SQLITE_RANGE)
+        arena_errorf(s->msg, sizeof s->msg, 0, 0,
+                     "%s: a figure is above 2^63-1, the largest integer SQLite stores", what);
+    else
+        arena_errorf(s->msg, sizeof s->msg, 0, 0, "%s: %s", what, sqlite3_errmsg(s->db));
+    one_line(s->msg);
     if (!sqlite3_get_autocommit(s->db)) exec(s->db, "ROLLBACK");
     return ARENA_EDB;
 }
@@ -314,7 +382,7 @@ int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run,
     if (rc == SQLITE_OK) rc = bind_u64(st, 7, run->seed);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
-    if (rc != SQLITE_OK) return failed(s, "adding the run");
+    if (rc != SQLITE_OK) return failed(s, "adding the run", rc);
     *id = sqlite3_last_insert_rowid(s->db);
     return ARENA_OK;
 }
@@ -325,9 +393,10 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
     if (!s || !src || !bounds || !id) return ARENA_EINVAL;
     char fp[17];
     snprintf(fp, sizeof fp, "%016" PRIx64, src->fingerprint);
-    if (exec(s->db, "BEGIN IMMEDIATE") != SQLITE_OK) return failed(s, "adding a graph");
+    int rc = exec(s->db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK) return failed(s, "adding a graph", rc);
     sqlite3_stmt *ins = s->st[ST_GRAPH_INS], *sel = s->st[ST_GRAPH_SEL];
-    int rc = bind_text(ins, 1, src->spec);
+    rc = bind_text(ins, 1, src->spec);
     if (rc == SQLITE_OK) rc = bind_text(ins, 2, src->family ? src->family : "");
     if (rc == SQLITE_OK) rc = bind_text(ins, 3, src->params ? src->params : "");
     if (rc == SQLITE_OK) rc = bind_text(ins, 4, fp);
@@ -351,7 +420,7 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
     sqlite3_reset(sel);
     sqlite3_clear_bindings(sel);
     if (rc == SQLITE_OK) rc = exec(s->db, "COMMIT");
-    return rc == SQLITE_OK ? ARENA_OK : failed(s, "adding a graph");
+    return rc == SQLITE_OK ? ARENA_OK : failed(s, "adding a graph", rc);
 }
 
 static int add_placements(struct arena_store *s, int64_t result_id, const struct arena_problem *p,
@@ -379,10 +448,11 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
 {
     if (!s || !r || !r->planner || !id || (plan && (!p || plan->n != p->n || !plan->offsets)))
         return ARENA_EINVAL;
-    if (exec(s->db, "BEGIN IMMEDIATE") != SQLITE_OK) return failed(s, "adding a result");
+    int rc = exec(s->db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK) return failed(s, "adding a result", rc);
     sqlite3_stmt *st = s->st[ST_RESULT];
     const struct arena_metrics *m = r->metrics;
-    int rc = sqlite3_bind_int64(st, 1, run_id);
+    rc = sqlite3_bind_int64(st, 1, run_id);
     if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 2, graph_id);
     if (rc == SQLITE_OK) rc = bind_text(st, 3, r->planner);
     if (rc == SQLITE_OK && m) {
@@ -399,13 +469,20 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
     if (rc == SQLITE_OK) rc = bind_u64(st, 13, r->scratch_bytes);
     if (rc == SQLITE_OK) rc = sqlite3_bind_int(st, 14, r->valid ? 1 : 0);
     if (rc == SQLITE_OK) rc = bind_text(st, 15, r->error);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(st, 16, r->noisy ? 1 : 0);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(st, 17, r->timed_once ? 1 : 0);
+    if (rc == SQLITE_OK && m) {
+        rc = bind_text(st, 18, arena_plan_status_name(r->status));
+        if (rc == SQLITE_OK) rc = bind_u64(st, 19, r->bound);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 20, r->nodes);
+    }
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
-    if (rc != SQLITE_OK) return failed(s, "adding a result");
+    if (rc != SQLITE_OK) return failed(s, "adding a result", rc);
     int64_t rid = sqlite3_last_insert_rowid(s->db);
-    if (plan && add_placements(s, rid, p, plan) != SQLITE_OK)
-        return failed(s, "adding placements");
-    if (exec(s->db, "COMMIT") != SQLITE_OK) return failed(s, "adding a result");
+    if (plan && (rc = add_placements(s, rid, p, plan)) != SQLITE_OK)
+        return failed(s, "adding placements", rc);
+    if ((rc = exec(s->db, "COMMIT")) != SQLITE_OK) return failed(s, "adding a result", rc);
     *id = rid;
     return ARENA_OK;
 }

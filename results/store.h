@@ -15,7 +15,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 2
+#define ARENA_STORE_VERSION 4
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -28,7 +28,13 @@ struct arena_store;
  * arenabench (user_version above ARENA_STORE_VERSION); also a directory, and
  * a file that cannot be written (it, or the -wal/-shm files beside it). The
  * parent directory must exist. On error *out is NULL. */
-int arena_store_open(const char *path, struct arena_store **out, char *err, size_t errlen);
+/* stop, when not NULL, is asked while bench waits for another process's
+ * lock (at most 60 s) and after every short nap: nonzero gives up at once
+ * (ARENA_EDB, "interrupted while waiting for ..."). It is kept for every
+ * later call on the store; stop_ctx is passed to it. */
+typedef int (*arena_store_stop_fn)(void *stop_ctx);
+int arena_store_open(const char *path, arena_store_stop_fn stop, void *stop_ctx,
+                     struct arena_store **out, char *err, size_t errlen);
 void arena_store_close(struct arena_store *s); /* NULL is fine */
 
 /* The last database error, one line; "" when there was none. */
@@ -51,7 +57,8 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
                           const struct arena_bounds *bounds, int64_t *id);
 
 /* One measured planner x graph. NaN times and a NULL metrics are stored as
- * NULL; iterations 0 as NULL. */
+ * NULL; iterations 0 as NULL; status, bound and nodes only with metrics.
+ * Integers above 2^63-1 cannot be stored: ARENA_EDB, and the error says so. */
 struct arena_result_info {
     const char *planner;
     int valid;                           /* 1 valid, 0 invalid or failed */
@@ -60,6 +67,11 @@ struct arena_result_info {
     double plan_ns_median, plan_ns_mean, plan_ns_stddev;
     uint64_t iterations;
     uint64_t scratch_bytes;
+    int noisy;      /* spread above 10 % or a single timed call */
+    int timed_once; /* a search planner's time: the wall time of one call */
+    enum arena_plan_status status; /* the plan's claims after arena_plan_settle */
+    uint64_t bound;
+    uint64_t nodes;
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of

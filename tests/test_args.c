@@ -44,7 +44,11 @@ Test(args, defaults)
     cr_expect_str_eq(a.graphs[0], "mobilenetv2");
     cr_expect_eq(a.n_planners, arena_planner_count(), "all planners by default");
     for (size_t i = 0; i < a.n_planners; i++) cr_expect_eq(a.planners[i], arena_planner_at(i));
-    cr_expect_eq(a.format, ARENA_FORMAT_TABLE);
+    cr_expect_str_eq(a.format->name, "table");
+    cr_expect_eq(a.options.time_limit, 10.0, "search planners get 10 s per problem");
+    cr_expect_eq(a.options.node_limit, 0);
+    cr_expect_eq(a.options.capacity, 0);
+    cr_expect_eq(a.options.seed, 1, "--seed feeds the planners' seed");
     cr_expect_str_eq(a.db, "results/arenabench.sqlite");
     cr_expect_eq(a.seed, 1);
     cr_expect_eq(a.alignment, 16);
@@ -61,7 +65,7 @@ Test(args, every_option_in_both_spellings)
     struct arena_bench_args a;
     char err[300] = "";
     cr_assert_eq(parse(&a, err, sizeof err, "--graph=chain", "--planner", "greedy-by-size,naive",
-                       "--format=csv", "--db", "/tmp/x/y.sqlite", "--seed=18446744073709551615",
+                       "--format=csv", "--db", "/tmp/x/y.sqlite", "--seed=9223372036854775807",
                        "--alignment", "64", "--repetitions=7", "--min-time", "0.5", "--quiet",
                        "--no-placements", NULL),
                  ARENA_OK, "%s", err);
@@ -69,9 +73,10 @@ Test(args, every_option_in_both_spellings)
     cr_assert_eq(a.n_planners, 2);
     cr_expect_str_eq(a.planners[0]->name, "greedy-by-size", "the order given is kept");
     cr_expect_str_eq(a.planners[1]->name, "naive");
-    cr_expect_eq(a.format, ARENA_FORMAT_CSV);
+    cr_expect_str_eq(a.format->name, "csv");
     cr_expect_str_eq(a.db, "/tmp/x/y.sqlite");
-    cr_expect_eq(a.seed, UINT64_MAX);
+    cr_expect_eq(a.seed, (uint64_t)INT64_MAX, "2^63-1, the largest seed the database stores");
+    cr_expect_eq(a.options.seed, (uint64_t)INT64_MAX);
     cr_expect_eq(a.alignment, 64);
     cr_expect_eq(a.repetitions, 7);
     cr_expect(a.repetitions_set);
@@ -83,7 +88,7 @@ Test(args, every_option_in_both_spellings)
                        "--planner", "naive,naive,ping-pong,naive", NULL),
                  ARENA_OK, "%s", err);
     cr_expect_null(a.db);
-    cr_expect_eq(a.format, ARENA_FORMAT_JSON);
+    cr_expect_str_eq(a.format->name, "json");
     cr_expect_eq(a.n_planners, 2, "repeats are dropped");
     arena_bench_args_free(&a);
 
@@ -97,6 +102,29 @@ Test(args, every_option_in_both_spellings)
     for (size_t i = 1; i < a.n_planners; i++)
         cr_expect_neq(a.planners[i], a.planners[0], "listed once");
     arena_bench_args_free(&a);
+}
+
+/* 512 KiB = 512 x 1024 = 524,288; 3 MiB = 3 x 1,048,576 = 3,145,728;
+ * 1 GiB = 1,073,741,824; 2^33 - 1 GiB = 2^63 - 2^30, the largest multiple
+ * of a GiB that fits. */
+Test(args, search_options_and_byte_units)
+{
+    const struct { const char *v; uint64_t bytes; } cases[] = {
+        {"100", 100}, {"7B", 7}, {"512KiB", 524288}, {"3MiB", 3145728},
+        {"1GiB", 1073741824}, {"8589934591GiB", ((uint64_t)1 << 63) - ((uint64_t)1 << 30)},
+        {"9223372036854775807", (uint64_t)INT64_MAX}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct arena_bench_args a;
+        char err[300] = "";
+        cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--capacity", cases[c].v,
+                           "--time-limit=2.5", "--node-limit", "1000", "--seed", "9", NULL),
+                     ARENA_OK, "%s: %s", cases[c].v, err);
+        cr_expect_eq(a.options.capacity, cases[c].bytes, "%s", cases[c].v);
+        cr_expect_eq(a.options.time_limit, 2.5);
+        cr_expect_eq(a.options.node_limit, 1000);
+        cr_expect_eq(a.options.seed, 9);
+        arena_bench_args_free(&a);
+    }
 }
 
 Test(args, list_help_and_version_need_no_graph)
@@ -213,7 +241,34 @@ static const struct bad_case bad[] = {
     {{"--graph", "chain", "--export-csv", ""}, "--export-csv: empty folder name"},
     {{"--graph", "chain", "--seed", "-1"}, "--seed: '-1' is not a non-negative integer"},
     {{"--graph", "chain", "--seed", "12ab"}, "--seed: '12ab' is not a non-negative integer"},
-    {{"--graph", "chain", "--seed", "18446744073709551616"}, "--seed: '18446744073709551616' is too large"},
+    {{"--graph", "chain", "--seed", "18446744073709551616"},
+     "--seed: '18446744073709551616' is above 2^63-1, the largest integer the results database"},
+    /* One rule for big values: what the database cannot store is refused
+     * where it enters. 2^63 = 9223372036854775808. */
+    {{"--graph", "chain", "--seed", "9223372036854775808"}, "--seed: '9223372036854775808' is above 2^63-1"},
+    {{"--graph", "chain", "--seed", "18446744073709551615"}, "--seed: '18446744073709551615' is above 2^63-1"},
+    /* A forgotten value: the next option is not taken as one. */
+    {{"--graph", "chain", "--db", "--no-db"}, "--db: '--no-db' looks like an option, not a value"},
+    {{"--graph", "--planner", "naive", NULL}, "--graph: '--planner' looks like an option"},
+    {{"--graph", "chain", "--format", "--quiet"}, "--format: '--quiet' looks like an option"},
+    {{"--graph", "chain", "--export-csv=--x", NULL}, "--export-csv: '--x' looks like an option"},
+    /* Google Benchmark flags that would measure nothing. */
+    {{"--graph", "chain", "--benchmark_repetitions=0", NULL},
+     "--benchmark_repetitions: '0' is not in 1..1000 (a run must measure something)"},
+    {{"--graph", "chain", "--benchmark_min_time=-1", NULL},
+     "--benchmark_min_time: '-1' is not a number of seconds in (0, 3600]"},
+    {{"--graph", "chain", "--benchmark_min_time=x", NULL}, "--benchmark_min_time: 'x' is not"},
+    /* The search options. */
+    {{"--graph", "chain", "--time-limit", "0"}, "--time-limit: '0' is not a number of seconds"},
+    {{"--graph", "chain", "--time-limit", "soon"}, "--time-limit: 'soon' is not a number"},
+    {{"--graph", "chain", "--node-limit", "0"}, "--node-limit: '0' is not at least 1"},
+    {{"--graph", "chain", "--node-limit", "9223372036854775808"}, "--node-limit: '9223372036854775808' is above 2^63-1"},
+    {{"--graph", "chain", "--capacity", "0"}, "--capacity: '0' is not at least 1 byte"},
+    {{"--graph", "chain", "--capacity", "512kB"}, "--capacity: '512kB' is not a byte count (digits, then B, KiB, MiB or GiB)"},
+    {{"--graph", "chain", "--capacity", "KiB"}, "--capacity: 'KiB' is not a byte count"},
+    /* 2^33 GiB = 2^63 B: one byte too many. */
+    {{"--graph", "chain", "--capacity", "8589934592GiB"}, "--capacity: '8589934592GiB' is above 2^63-1 bytes"},
+    {{"--list", "--format", "json", NULL}, "--list: --format json is not offered"},
     {{"--graph", "chain", "--alignment", "12"}, "--alignment: '12' is not a power of two"},
     {{"--graph", "chain", "--alignment", "0"}, "--alignment: '0' is not a power of two"},
     {{"--graph", "chain", "--alignment", "2147483648"}, "--alignment: '2147483648' is not a power"},

@@ -10,6 +10,33 @@
 #include "bench/output.h"
 #include "bench/progress.h"
 
+/* Runs a format as bench does: its state zeroed, optional calls skipped. */
+struct fmt {
+    const struct arena_output *o;
+    void *state;
+};
+
+static struct fmt fmt_open(const char *name, FILE *f)
+{
+    struct fmt x = {arena_output_find(name), NULL};
+    cr_assert(x.o, "no format %s", name);
+    x.state = calloc(1, x.o->state_size + 1);
+    if (x.o->begin) x.o->begin(f, x.state);
+    return x;
+}
+
+static void fmt_graph(struct fmt *x, FILE *f, const struct arena_source *src,
+                      const struct arena_bounds *b)
+{
+    if (x->o->graph) x->o->graph(f, x->state, src, b);
+}
+
+static void fmt_close(struct fmt *x, FILE *f)
+{
+    if (x->o->end) x->o->end(f, x->state);
+    free(x->state);
+}
+
 static char *written(FILE *f)
 {
     fflush(f);
@@ -97,24 +124,26 @@ Test(output, csv_rows_quote_specs_and_leave_missing_figures_empty)
                               .frag_peak = 0.0, .frag_mean = 0.25};
     struct arena_bench_row good = {.src = &src, .bounds = &bounds, .planner = "naive",
                                    .valid = 1, .metrics = &m, .median_ns = 10.0,
-                                   .mean_ns = 11.0, .stddev_ns = NAN, .scratch_bytes = 0};
+                                   .mean_ns = 11.0, .stddev_ns = NAN, .scratch_bytes = 0,
+                                   .status = ARENA_PLAN_OPTIMAL, .bound = 48};
     struct arena_bench_row bad = {.src = &src, .bounds = &bounds, .planner = "broken",
                                   .valid = 0, .error = "tensors 0 and 1 collide",
                                   .median_ns = NAN, .mean_ns = NAN, .stddev_ns = NAN,
                                   .scratch_bytes = 64};
     FILE *f = tmpfile();
     cr_assert(f);
-    arena_output_csv.begin(f);
-    arena_output_csv.graph(f, &src, &bounds);
-    arena_output_csv.row(f, &good);
-    arena_output_csv.row(f, &bad);
-    arena_output_csv.end(f);
+    struct fmt x = fmt_open("csv", f);
+    fmt_graph(&x, f, &src, &bounds);
+    x.o->row(f, x.state, &good);
+    x.o->row(f, x.state, &bad);
+    fmt_close(&x, f);
     char *out = written(f);
     fclose(f);
+    /* good: arena 48 = bound 48, so status optimal and gap 0. */
     cr_expect_str_eq(out, ARENA_CSV_HEADER "\n"
                           "\"odd:name=\"\"x\"\",k=2\",naive,2,48,48,48,1.000000,0.000000,"
-                          "0.000000,0.250000,10.0,11.0,,0,1\n"
-                          "\"odd:name=\"\"x\"\",k=2\",broken,2,48,48,,,,,,,,,64,0\n");
+                          "0.000000,0.250000,10.0,11.0,,0,1,0,0,optimal,48,0.000000,0\n"
+                          "\"odd:name=\"\"x\"\",k=2\",broken,2,48,48,,,,,,,,,64,0,0,0,,,,\n");
     free(out);
 }
 
@@ -126,10 +155,10 @@ Test(output, json_escapes_and_uses_null)
                                   .median_ns = NAN, .mean_ns = NAN, .stddev_ns = NAN};
     FILE *f = tmpfile();
     cr_assert(f);
-    arena_output_json.begin(f);
-    arena_output_json.row(f, &bad);
-    arena_output_json.row(f, &bad);
-    arena_output_json.end(f);
+    struct fmt x = fmt_open("json", f);
+    x.o->row(f, x.state, &bad);
+    x.o->row(f, x.state, &bad);
+    fmt_close(&x, f);
     char *out = written(f);
     fclose(f);
     cr_expect_eq(out[0], '[');
@@ -140,8 +169,8 @@ Test(output, json_escapes_and_uses_null)
     cr_expect_str_eq(out + strlen(out) - 4, "}\n]\n");
 
     f = tmpfile();
-    arena_output_json.begin(f);
-    arena_output_json.end(f);
+    x = fmt_open("json", f);
+    fmt_close(&x, f);
     char *empty = written(f);
     fclose(f);
     cr_expect_str_eq(empty, "[]\n", "no rows is still valid JSON");
@@ -157,15 +186,16 @@ Test(output, table_states_units_and_flags_invalid_plans)
                                   .median_ns = NAN, .mean_ns = NAN, .stddev_ns = NAN};
     FILE *f = tmpfile();
     cr_assert(f);
-    arena_output_table.begin(f);
-    arena_output_table.graph(f, &src, &bounds);
-    arena_output_table.row(f, &bad);
-    arena_output_table.end(f);
+    struct fmt x = fmt_open("table", f);
+    fmt_graph(&x, f, &src, &bounds);
+    x.o->row(f, x.state, &bad);
+    fmt_close(&x, f);
     char *out = written(f);
     fclose(f);
     cr_expect(strstr(out, "ops 3, tensors 2") != NULL, "%s", out);
     cr_expect(strstr(out, "lower bound 48 B (48 B)") != NULL, "%s", out);
-    cr_expect(strstr(out, "NO\n    ! tensors 0 and 1 collide\n") != NULL, "%s", out);
+    cr_expect(strstr(out, " NO ") != NULL, "%s", out);
+    cr_expect(strstr(out, "\n    ! tensors 0 and 1 collide\n") != NULL, "%s", out);
     cr_expect(strstr(out, "KiB = 1024 B") != NULL);
     free(out);
 }
@@ -203,4 +233,69 @@ Test(output, progress_line_only_when_enabled)
     cr_expect(strstr(out, "[1/4] chain:ops=4 ping-pong  0s  ETA 0s") != NULL, "%s", out);
     cr_expect_eq(count_erases(out), 3);
     free(out);
+}
+
+/* The flags a reader must see. Row a: stddev/mean = 15/100 = 15 % > 10 %:
+ * noisy, spread "15.0%!". Row b: a search planner timed once, arena 60
+ * over its proven bound 48: gap 60/48 - 1 = 25 %, status limit, spread
+ * "once". Row c: a steady heuristic at the bound: optimal, gap 0.0%. */
+Test(output, table_and_csv_flag_noisy_timings_once_timings_status_and_gap)
+{
+    struct arena_source src = source();
+    struct arena_metrics m48 = {.bounds = bounds, .arena = 48, .ratio_lb = 1.0};
+    struct arena_metrics m60 = {.bounds = bounds, .arena = 60, .ratio_lb = 1.25};
+    struct arena_bench_row rows[] = {
+        {.src = &src, .bounds = &bounds, .planner = "jittery", .valid = 1, .metrics = &m48,
+         .median_ns = 100, .mean_ns = 100, .stddev_ns = 15, .iterations = 500,
+         .repetitions = 5, .noisy = 1, .status = ARENA_PLAN_OPTIMAL, .bound = 48},
+        {.src = &src, .bounds = &bounds, .planner = "searcher", .valid = 1, .metrics = &m60,
+         .median_ns = 2e9, .mean_ns = 2e9, .stddev_ns = NAN, .iterations = 1,
+         .repetitions = 1, .timed_once = 1, .status = ARENA_PLAN_LIMIT, .bound = 48,
+         .nodes = 12345},
+        {.src = &src, .bounds = &bounds, .planner = "steady", .valid = 1, .metrics = &m48,
+         .median_ns = 100, .mean_ns = 100, .stddev_ns = 1, .iterations = 500,
+         .repetitions = 5, .status = ARENA_PLAN_OPTIMAL, .bound = 48},
+    };
+    FILE *f = tmpfile();
+    cr_assert(f);
+    struct fmt x = fmt_open("table", f);
+    fmt_graph(&x, f, &src, &bounds);
+    for (size_t i = 0; i < 3; i++) x.o->row(f, x.state, &rows[i]);
+    fmt_close(&x, f);
+    char *out = written(f);
+    fclose(f);
+    const char *jit = strstr(out, "  jittery "), *srch = strstr(out, "  searcher "),
+               *steady = strstr(out, "  steady ");
+    cr_assert(jit && srch && steady, "%s", out);
+    cr_expect(strstr(jit, "15.0%! ") != NULL && strstr(jit, "15.0%! ") < srch, "%s", out);
+    cr_expect(strstr(srch, " once ") != NULL && strstr(srch, " once ") < steady, "%s", out);
+    cr_expect(strstr(srch, " limit ") != NULL && strstr(srch, "25.0%\n") != NULL, "%s", out);
+    cr_expect(strstr(steady, "1.0% ") != NULL && strstr(steady, "optimal") != NULL, "%s", out);
+    cr_expect(strstr(steady, "0.0%\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "! = spread above 10%") != NULL, "the flag is explained: %s", out);
+    free(out);
+
+    f = tmpfile();
+    x = fmt_open("csv", f);
+    for (size_t i = 0; i < 3; i++) x.o->row(f, x.state, &rows[i]);
+    fmt_close(&x, f);
+    out = written(f);
+    fclose(f);
+    cr_expect(strstr(out, ",jittery,") && strstr(out, ",1,1,0,optimal,48,0.000000,0\n"), "%s", out);
+    cr_expect(strstr(out, ",searcher,") && strstr(out, ",1,0,1,limit,48,0.250000,12345\n"), "%s",
+              out);
+    free(out);
+}
+
+Test(output, registry_finds_every_format_by_name)
+{
+    cr_assert_eq(arena_output_count(), 3);
+    cr_expect_str_eq(arena_output_at(0)->name, "table", "the default comes first");
+    for (size_t i = 0; i < arena_output_count(); i++) {
+        const struct arena_output *o = arena_output_at(i);
+        cr_expect_eq(arena_output_find(o->name), o);
+        cr_expect_not_null(o->row, "%s: row is the one required call", o->name);
+    }
+    cr_expect_null(arena_output_at(arena_output_count()));
+    cr_expect_null(arena_output_find("xml"));
 }

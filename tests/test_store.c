@@ -161,7 +161,7 @@ Test(store, creates_schema_sql_in_an_empty_file)
     td_path(path, sizeof path, "a.sqlite");
     struct arena_store *s = NULL;
     char err[300] = "";
-    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     arena_store_close(s);
     sqlite3 *db = td_db_open(path, 0);
     cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
@@ -171,7 +171,7 @@ Test(store, creates_schema_sql_in_an_empty_file)
     sqlite3_close(db);
 
     /* Opening again changes nothing in the shape. */
-    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     arena_store_close(s);
 }
 
@@ -184,7 +184,7 @@ Test(store, zero_byte_file_is_empty_and_gets_created)
     fclose(f);
     struct arena_store *s = NULL;
     char err[300] = "";
-    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     arena_store_close(s);
     sqlite3 *db = td_db_open(path, 0);
     expect_matches_schema_sql(db);
@@ -225,7 +225,7 @@ Test(store, migrates_version_1_keeping_rows)
 
     struct arena_store *s = NULL;
     char err[300] = "";
-    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     /* The old graph row is found again, not duplicated. */
     struct arena_source src = five_source(16);
     int64_t gid = 0;
@@ -235,10 +235,14 @@ Test(store, migrates_version_1_keeping_rows)
     arena_store_close(s);
 
     db = td_db_open(path, 0);
-    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), 2);
+    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), 4);
     expect_matches_schema_sql(db);
+    /* The old row: spread 1/11 = 9 % over 100 calls is not noisy; arena 128
+     * above the lower bound 96 is feasible with bound 96. */
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND planner = 'naive'"
-                             " AND arena_bytes = 128 AND error IS NULL"),
+                             " AND arena_bytes = 128 AND error IS NULL AND noisy = 0"
+                             " AND timed_once = 0 AND status = 'feasible' AND bound = 96"
+                             " AND nodes = 0"),
                  1);
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 2);
     char sql[128];
@@ -249,13 +253,74 @@ Test(store, migrates_version_1_keeping_rows)
     sqlite3_close(db);
 }
 
+/* Version 2 as it shipped (version 1 plus results.error and placements),
+ * with four results worked out by hand:
+ *   1: stddev/mean = 2/10 = 20 % over 50 calls  -> noisy; arena 96 = LB -> optimal
+ *   2: one timed call (iterations 1)              -> noisy; arena 128 -> feasible
+ *   3: stddev/mean = 1/11 = 9.1 % over 100 calls  -> not noisy; feasible
+ *   4: invalid (arena NULL)                       -> not noisy; no status/bound */
+static const char v2_rows[] =
+    "ALTER TABLE results ADD COLUMN error TEXT;"
+    "CREATE TABLE placements (result_id INTEGER NOT NULL REFERENCES results(id),"
+    " tensor INTEGER NOT NULL, size INTEGER NOT NULL, first INTEGER NOT NULL,"
+    " last INTEGER NOT NULL, offset INTEGER NOT NULL, PRIMARY KEY (result_id, tensor))"
+    " WITHOUT ROWID;"
+    "PRAGMA user_version = 2;"
+    "INSERT INTO results VALUES (2, 1, 1, 'greedy-by-size', 96, 1.0, 0.25, 0.0, 0.1, 10, 10,"
+    " 2, 50, 0, 1, NULL);"
+    "INSERT INTO results VALUES (3, 1, 1, 'ping-pong', 128, 1.333, 0.0, 0.25, 0.3, 9e6, 9e6,"
+    " NULL, 1, 0, 1, NULL);"
+    "INSERT INTO results VALUES (4, 1, 1, 'broken', NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+    " NULL, NULL, 0, 0, 'tensors 0 and 1 collide');";
+
+/* From 2 (and from 3: version 2 plus noisy) to 4: the flag column is worked
+ * out for the old rows by bench's own rule, status and bound by what
+ * arena_plan_settle gives a heuristic; every row stays. */
+Test(store, migrates_versions_2_and_3_flagging_noisy_rows)
+{
+    for (int from = 2; from <= 3; from++) {
+        char path[160];
+        td_path(path, sizeof path, from == 2 ? "v2.sqlite" : "v3.sqlite");
+        sqlite3 *db = td_db_open(path, 0);
+        raw_exec(db, v1_schema);
+        raw_exec(db, v2_rows);
+        if (from == 3)
+            raw_exec(db, "ALTER TABLE results ADD COLUMN noisy INTEGER NOT NULL DEFAULT 0;"
+                         "UPDATE results SET noisy = 1 WHERE id IN (2, 3);"
+                         "PRAGMA user_version = 3;");
+        sqlite3_close(db);
+
+        struct arena_store *s = NULL;
+        char err[300] = "";
+        cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s",
+                     err);
+        arena_store_close(s);
+        db = td_db_open(path, 1);
+        cr_expect_eq(td_db_int(db, "PRAGMA user_version"), 4, "from %d", from);
+        expect_matches_schema_sql(db);
+        cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 4);
+        cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE noisy = 1"), 2);
+        cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE noisy = 1"
+                                 " AND id IN (2, 3)"), 2);
+        cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 2"
+                                 " AND status = 'optimal' AND bound = 96 AND nodes = 0"), 1);
+        cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id IN (1, 3)"
+                                 " AND status = 'feasible' AND bound = 96"), 2);
+        cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 4 AND status IS NULL"
+                                 " AND bound IS NULL AND nodes IS NULL AND noisy = 0"
+                                 " AND error = 'tensors 0 and 1 collide'"), 1);
+        cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE timed_once = 0"), 4);
+        sqlite3_close(db);
+    }
+}
+
 Test(store, rows_and_placements_read_back)
 {
     char path[160];
     td_path(path, sizeof path, "a.sqlite");
     struct arena_store *s = NULL;
     char err[300] = "";
-    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     int64_t run = add_run(s, 42);
     struct arena_source src = five_source(16);
     int64_t g1 = 0, g2 = 0, g3 = 0;
@@ -328,7 +393,7 @@ static void two_writers_round(const char *path)
         if (kids[k] == 0) {
             struct arena_store *s = NULL;
             char err[300];
-            if (arena_store_open(path, &s, err, sizeof err) != ARENA_OK) {
+            if (arena_store_open(path, NULL, NULL, &s, err, sizeof err) != ARENA_OK) {
                 fprintf(stderr, "child %d: %s\n", k, err);
                 _exit(3);
             }
@@ -378,10 +443,11 @@ static void expect_refused(const char *path, const char *why)
     cr_assert(before);
     struct arena_store *s = (struct arena_store *)1;
     char err[300] = "";
-    cr_expect_eq(arena_store_open(path, &s, err, sizeof err), ARENA_EDB);
+    cr_expect_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_EDB);
     cr_expect_null(s);
     cr_expect(strstr(err, why) != NULL, "'%s' does not say '%s'", err, why);
     cr_expect(strstr(err, path) != NULL, "'%s' does not name the file", err);
+    cr_expect_null(strchr(err, '\n'), "one line: '%s'", err);
     char *after = td_slurp(path, &after_len);
     cr_assert(after);
     cr_expect_eq(before_len, after_len);
@@ -416,7 +482,7 @@ Test(store, refuses_a_newer_database)
     char path[160];
     td_path(path, sizeof path, "c.sqlite");
     sqlite3 *db = td_db_open(path, 0);
-    raw_exec(db, "PRAGMA application_id = 1095913026; PRAGMA user_version = 3;"
+    raw_exec(db, "PRAGMA application_id = 1095913026; PRAGMA user_version = 5;"
                  "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at TEXT, extra BLOB);");
     sqlite3_close(db);
     expect_refused(path, "newer");
@@ -441,7 +507,7 @@ Test(store, refuses_a_corrupt_database)
     td_path(path, sizeof path, "c.sqlite");
     struct arena_store *s = NULL;
     char err[300] = "";
-    cr_assert_eq(arena_store_open(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     int64_t run = add_run(s, 1);
     struct arena_source src = five_source(16);
     int64_t gid = 0;
@@ -472,7 +538,7 @@ Test(store, refuses_a_directory)
     cr_assert_eq(mkdir(path, 0700), 0);
     struct arena_store *s = (struct arena_store *)1;
     char err[300] = "";
-    cr_expect_eq(arena_store_open(path, &s, err, sizeof err), ARENA_EDB);
+    cr_expect_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_EDB);
     cr_expect_null(s);
     cr_expect(strstr(err, path) == err && strstr(err, "is a directory") != NULL, "%s", err);
     snprintf(inside, sizeof inside, "%s-wal", path);

@@ -324,7 +324,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             /* Not shown, since it is not stored; the run stops here. */
             b->db_failed = 1;
             size_t left = b->progress.total - b->progress.done;
-            say(b, "%s: %s (%s on %s); the run stops: %zu of %zu results not measured or stored",
+            if (!stop_signal) /* a signal ended the wait: the stop message says it */
+                say(b, "%s: %s (%s on %s); the run stops: %zu of %zu results not measured or stored",
                 b->args.db, arena_store_error(b->store), j->pl->name, g->src.spec, left,
                 b->progress.total);
             release(j);

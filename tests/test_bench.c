@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -24,6 +27,13 @@
 
 TestSuite(bench, .init = td_make_dir, .fini = td_remove_dir, .timeout = 240);
 
+/* How the next spawned child's stdout is set up, and a file size limit
+ * (RLIMIT_FSIZE, with SIGXFSZ ignored so writes fail with EFBIG as on a
+ * full disk); reset after each spawn. */
+enum out_mode { OUT_FILE, OUT_FULL, OUT_CLOSED };
+static enum out_mode child_out = OUT_FILE;
+static rlim_t child_fsize = RLIM_INFINITY;
+
 /* Starts bench in a child with stdout and stderr going to files in dir:
  * the whole command, or, when planners is not NULL, the parsed command run
  * with those tables instead of the ones named on it. */
@@ -37,7 +47,15 @@ static pid_t spawn_with(const char *tag, const char *const *args,
     pid_t pid = fork();
     cr_assert(pid >= 0);
     if (pid == 0) {
-        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) _exit(99);
+        if (!freopen(err, "w", stderr)) _exit(99);
+        if (child_out == OUT_FILE && !freopen(out, "w", stdout)) _exit(99);
+        if (child_out == OUT_FULL && !freopen("/dev/full", "w", stdout)) _exit(99);
+        if (child_out == OUT_CLOSED) close(STDOUT_FILENO);
+        if (child_fsize != RLIM_INFINITY) {
+            struct rlimit lim = {child_fsize, child_fsize};
+            signal(SIGXFSZ, SIG_IGN);
+            if (setrlimit(RLIMIT_FSIZE, &lim) != 0) _exit(97);
+        }
         char *argv[40];
         int argc = 0;
         argv[argc++] = (char *)"bench";
@@ -65,6 +83,8 @@ static pid_t spawn_with(const char *tag, const char *const *args,
         fflush(NULL); /* _exit does not flush, and the files are buffered */
         _exit(rc);
     }
+    child_out = OUT_FILE;
+    child_fsize = RLIM_INFINITY;
     return pid;
 }
 
@@ -592,4 +612,457 @@ Test(bench, sigint_keeps_every_finished_result)
 Test(bench, second_sigint_exits_at_once_leaving_the_database_intact)
 {
     interrupt_run("i2", 1);
+}
+
+/* ---- regressions of the hardening review (issue 11) ---- */
+
+/* The message on stderr is exactly one line starting "bench: " and holding
+ * `says`. */
+static void expect_one_line(const char *tag, const char *says)
+{
+    char *err = slurp(tag, "err");
+    cr_expect_eq(count(err, "\n"), 1, "%s: one line: %s", tag, err);
+    cr_expect(strncmp(err, "bench: ", 7) == 0, "%s: %s", tag, err);
+    cr_expect(strstr(err, says) != NULL, "%s: '%s' lacks '%s'", tag, err, says);
+    free(err);
+}
+
+static void write_file(const char *name, const char *text, char *path, size_t len)
+{
+    td_path(path, len, name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* Repro 3. Figures are SQLite integers, so what exceeds 2^63-1 is refused
+ * where it enters, with or without a database:
+ * - --seed 2^64-1 at parse time;
+ * - three62.csv: three tensors of 2^62 B live at step 0; their sum 3 x 2^62
+ *   = 13835058055282163712 B > 2^63-1, refused at load;
+ * - pp63.csv: a 2^62 B and a 16 B tensor live at step 0 (naive = lower
+ *   bound = 2^62 + 16 = 4611686018427387920 B). ping-pong lays 2 slots of
+ *   the largest size, arena 2^63 B: that result alone fails, stored with
+ *   the reason; every other planner reaches the bound, runs, is printed and
+ *   stored. */
+Test(bench, figures_above_2_63_are_refused_where_they_enter)
+{
+    char db_path[160], three62[160], pp63[160];
+    td_path(db_path, sizeof db_path, "big.sqlite");
+    const char *seed[] = {"--graph", "chain", "--seed", "18446744073709551615", "--db", db_path,
+                          NULL};
+    cr_expect_eq(run("seed", seed), 2);
+    expect_one_line("seed", "--seed: '18446744073709551615' is above 2^63-1");
+
+    write_file("three62.csv",
+               "a,0,1,4611686018427387904\nb,0,1,4611686018427387904\nc,0,1,4611686018427387904\n",
+               three62, sizeof three62);
+    const char *sum[] = {"--graph", three62, "--db", db_path, NULL};
+    cr_expect_eq(run("three62", sum), 2);
+    expect_one_line("three62", "the sizes add up to 13835058055282163712 B, above 2^63-1 B");
+    struct stat st;
+    cr_expect_neq(stat(db_path, &st), 0, "no database for a refused input");
+
+    write_file("pp63.csv", "a,0,1,4611686018427387904\nb,0,1,16\n", pp63, sizeof pp63);
+    const char *pp[] = {"--graph", pp63, "--planner", "all", "--db", db_path, "--format", "csv",
+                        "--repetitions", "1", "--min-time", "0.001", NULL};
+    cr_expect_eq(run("pp63", pp), 1, "%s", slurp("pp63", "err"));
+    expect_one_line("pp63", "ping-pong on ");
+    expect_one_line("pp63", "arena 9223372036854775808 B is above 2^63-1 B");
+    char *out = slurp("pp63", "out");
+    size_t planners = arena_planner_count();
+    cr_expect_eq(count(out, "\n"), 1 + planners, "every planner printed: %s", out);
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), (int64_t)planners);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'ping-pong'"
+                            " AND valid = 0 AND arena_bytes IS NULL AND error LIKE"
+                            " 'arena 9223372036854775808 B is above 2^63-1 B%'"),
+                 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE valid = 1"
+                            " AND arena_bytes = 4611686018427387920 AND status = 'optimal'"),
+                 (int64_t)planners - 1);
+    sqlite3_close(db);
+    free(out);
+}
+
+/* Repro 5: a write to stdout that fails (a full device, a closed stdout)
+ * is exit 2 with one line, in every format. */
+Test(bench, a_failed_write_to_stdout_is_one_line_and_exit_2)
+{
+    const char *formats[] = {"table", "csv", "json"};
+    for (size_t f = 0; f < 3; f++) {
+        for (int mode = OUT_FULL; mode <= OUT_CLOSED; mode++) {
+            char tag[32];
+            snprintf(tag, sizeof tag, "w-%s-%d", formats[f], mode);
+            const char *args[] = {"--graph", "chain:ops=4", "--planner", "naive", "--no-db",
+                                  "--format", formats[f], "--repetitions", "1", "--min-time",
+                                  "0.001", NULL};
+            child_out = (enum out_mode)mode;
+            cr_expect_eq(run(tag, args), 2, "%s", tag);
+            expect_one_line(tag, mode == OUT_FULL ? "writing to stdout: No space left on device"
+                                                  : "writing to stdout: Bad file descriptor");
+        }
+    }
+    const char *list[] = {"--list", NULL};
+    child_out = OUT_FULL;
+    cr_expect_eq(run("w-list", list), 2);
+    expect_one_line("w-list", "writing to stdout: No space left on device");
+}
+
+/* Repro 6: a forgotten value is not taken from the next option. */
+Test(bench, a_value_that_looks_like_an_option_is_refused)
+{
+    const char *args[] = {"--graph", "chain", "--db", "--no-db", NULL};
+    cr_expect_eq(run("dd", args), 2);
+    expect_one_line("dd", "--db: '--no-db' looks like an option, not a value");
+    struct stat st;
+    cr_expect_neq(stat("--no-db", &st), 0, "no database named --no-db");
+}
+
+/* Repro 7: a run that measures nothing is an error and leaves no run. */
+Test(bench, a_run_that_measures_nothing_is_an_error)
+{
+    char db_path[160];
+    td_path(db_path, sizeof db_path, "nothing.sqlite");
+    const char *filter[] = {"--graph", "chain:ops=4", "--db", db_path,
+                            "--benchmark_filter=nomatch", NULL};
+    cr_expect_eq(run("nf", filter), 2);
+    expect_one_line("nf", "nothing was measured: --benchmark_filter matched none");
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 0, "no empty run row");
+    sqlite3_close(db);
+
+    const char *reps[] = {"--graph", "chain:ops=4", "--no-db", "--benchmark_repetitions=0", NULL};
+    cr_expect_eq(run("nr", reps), 2);
+    expect_one_line("nr", "--benchmark_repetitions: '0' is not in 1..1000");
+    const char *mt[] = {"--graph", "chain:ops=4", "--no-db", "--benchmark_min_time=-1", NULL};
+    cr_expect_eq(run("nm", mt), 2);
+    expect_one_line("nm", "--benchmark_min_time: '-1' is not a number of seconds");
+}
+
+/* Names of the files in a folder, one per line. */
+static void list_dir(const char *dir, char *out, size_t len)
+{
+    out[0] = '\0';
+    DIR *d = opendir(dir);
+    cr_assert(d, "%s", dir);
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s\n", e->d_name);
+    }
+    closedir(d);
+}
+
+/* Repro 8 (bench side): an export that cannot be written whole leaves no
+ * file at all. The second problem's CSV (5,000 tensors, ~100 KB) passes the
+ * 32 KiB file size limit; the first (12 tensors) fits and stays. */
+Test(bench, a_failed_export_leaves_no_partial_file)
+{
+    char dir[160];
+    td_path(dir, sizeof dir, "exp");
+    const char *args[] = {"--graph", "chain:ops=12;random-intervals:n=5000", "--export-csv", dir,
+                          NULL};
+    child_fsize = 32 * 1024;
+    cr_expect_eq(run("ex", args), 2);
+    expect_one_line("ex", "--export-csv: ");
+    char names[1024];
+    list_dir(dir, names, sizeof names);
+    cr_expect_eq(count(names, "\n"), 1, "only the whole export: %s", names);
+    cr_expect(strstr(names, "chain_ops=12") != NULL, "%s", names);
+    cr_expect_null(strstr(names, "random-intervals"), "no partial file: %s", names);
+    cr_expect_null(strstr(names, ".tmp"), "no temporary file: %s", names);
+}
+
+/* Repro 9: the database's disk fills up mid-run (a file size limit of
+ * 300 KiB; each result has 2,000 placements). The run stops with exit 2 and
+ * one line, and the CSV rows printed are exactly the results stored. */
+Test(bench, a_full_disk_stops_the_run_and_every_printed_row_is_stored)
+{
+    char db_path[160];
+    td_path(db_path, sizeof db_path, "full.sqlite");
+    const char *args[] = {"--graph",
+                          "random-intervals:n=2000,seed=1;random-intervals:n=2000,seed=2;"
+                          "random-intervals:n=2000,seed=3;random-intervals:n=2000,seed=4",
+                          "--db", db_path, "--format", "csv", "--repetitions", "1",
+                          "--min-time", "0.001", NULL};
+    child_fsize = 300 * 1024;
+    cr_expect_eq(run("full", args), 2, "%s", slurp("full", "err"));
+    expect_one_line("full", "; the run stops: ");
+    char *out = slurp("full", "out");
+    size_t printed = count(out, "\n") - 1;
+    cr_expect(printed >= 1 && printed < 4 * arena_planner_count(), "printed %zu", printed);
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), (int64_t)printed);
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db,
+                                    "SELECT count(*) FROM results r JOIN graphs g ON"
+                                    " g.id = r.graph_id WHERE g.spec = ? AND r.planner = ?"
+                                    " AND r.arena_bytes = ?",
+                                    -1, &st, NULL),
+                 SQLITE_OK);
+    /* Rows: "spec",planner,tensors,naive,lb,arena,... */
+    for (char *line = strchr(out, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        char spec[200], planner[64];
+        unsigned long long n, naive, lb, arena;
+        cr_assert_eq(sscanf(line, "\"%199[^\"]\",%63[^,],%llu,%llu,%llu,%llu", spec, planner,
+                            &n, &naive, &lb, &arena),
+                     6, "%s", line);
+        sqlite3_bind_text(st, 1, spec, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, planner, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 3, (sqlite3_int64)arena);
+        cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+        cr_expect_eq(sqlite3_column_int64(st, 0), 1, "printed but not stored: %s %s", spec,
+                     planner);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    free(out);
+}
+
+/* Repro 10: a damaged page is reported in one line (SQLite's quick_check
+ * text has a line break of its own). */
+Test(bench, a_corrupt_database_is_one_line)
+{
+    char db_path[160];
+    td_path(db_path, sizeof db_path, "corrupt.sqlite");
+    const char *fill[] = {"--graph", "random-intervals:n=400", "--db", db_path,
+                          "--repetitions", "1", "--min-time", "0.001", "--quiet", NULL};
+    cr_assert_eq(run("cfill", fill), 0, "%s", slurp("cfill", "err"));
+    sqlite3 *db = td_db_open(db_path, 0);
+    cr_assert_eq(sqlite3_exec(db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL), SQLITE_OK);
+    int64_t pages = td_db_int(db, "PRAGMA page_count");
+    int64_t page = td_db_int(db, "PRAGMA page_size");
+    sqlite3_close(db);
+    cr_assert(pages > 8);
+    FILE *f = fopen(db_path, "r+b");
+    cr_assert(f);
+    cr_assert_eq(fseek(f, (long)(page * (pages / 2)), SEEK_SET), 0);
+    for (int64_t i = 0; i < page; i++) fputc(0xa5, f);
+    fclose(f);
+    cr_expect_eq(run("corrupt", fill), 2);
+    expect_one_line("corrupt", "database is corrupt");
+}
+
+/* Repro 14: another process holds the write lock; bench waits for it (up
+ * to 60 s), but a SIGINT ends the wait at once: exit 130 well within a
+ * second or two, one line, and the database untouched by bench. */
+Test(bench, sigint_while_another_process_holds_the_lock_is_honoured_at_once)
+{
+    char db_path[160];
+    td_path(db_path, sizeof db_path, "locked.sqlite");
+    const char *args[] = {"--graph", "chain:ops=4", "--planner", "naive", "--db", db_path,
+                          "--repetitions", "1", "--min-time", "0.001", "--quiet", NULL};
+    cr_assert_eq(run("lock0", args), 0, "%s", slurp("lock0", "err"));
+    sqlite3 *holder = td_db_open(db_path, 0);
+    cr_assert_eq(sqlite3_exec(holder, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    pid_t pid = spawn("lock1", args);
+    nap(1500); /* bench has measured and is waiting to store */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cr_assert_eq(kill(pid, SIGINT), 0);
+    int rc = finish(pid);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double waited = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    sqlite3_exec(holder, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(holder);
+    cr_expect_eq(rc, 128 + SIGINT);
+    cr_expect(waited < 2.0, "SIGINT honoured after %.2f s", waited);
+    expect_one_line("lock1", "stopped by signal 2");
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 1, "only the first run");
+    sqlite3_close(db);
+}
+
+/* A deliberately slow planner (30 ms per call, plans like naive): with
+ * --min-time 0.001 Google Benchmark stops after one call, so the figure is
+ * a single timed call and must be flagged. Not registered. */
+static int slow_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                     void *scratch, size_t scratch_size, struct arena_plan *plan)
+{
+    (void)opt;
+    (void)scratch;
+    (void)scratch_size;
+    struct timespec t = {0, 30 * 1000000L};
+    nanosleep(&t, NULL);
+    uint64_t top = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        plan->offsets[i] = top;
+        top += p->tensors[i].size;
+    }
+    plan->arena = top;
+    return ARENA_OK;
+}
+
+static const struct arena_planner slow = {
+    .name = "slow",
+    .summary = "naive offsets, 30 ms per call (a test's)",
+    .kind = ARENA_KIND_OFFSETS,
+    .plan = slow_plan,
+};
+
+/* Repro 15: one timed call is flagged noisy in the table and stored so. */
+Test(bench, a_single_timed_call_is_flagged_and_stored_noisy)
+{
+    char db_path[160];
+    td_path(db_path, sizeof db_path, "noisy.sqlite");
+    const struct arena_planner *tables[] = {&slow};
+    const char *args[] = {"--graph", "chain:ops=4", "--db", db_path, "--repetitions", "1",
+                          "--min-time", "0.001", NULL};
+    cr_assert_eq(finish(spawn_with("noisy", args, tables, 1)), 0, "%s", slurp("noisy", "err"));
+    char *out = slurp("noisy", "out");
+    cr_expect(strstr(out, " -! ") != NULL, "spread flagged: %s", out);
+    free(out);
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'slow'"
+                            " AND iterations = 1 AND noisy = 1 AND timed_once = 0"),
+                 1);
+    sqlite3_close(db);
+}
+
+/* ---- search planners (issue 12, section 2) ---- */
+
+/* What the fake search planners expect to be handed; set before a spawn,
+ * inherited by the child. */
+static struct arena_plan_options want_options;
+
+/* A fake search planner: stacks the tensors (naive's valid plan), claims
+ * nothing beyond its budget running out, and reports as nodes how many
+ * times it has been called in this process, so the stored nodes count the
+ * calls. It fails unless it is handed exactly want_options. */
+static uint64_t search_calls;
+
+static int fake_search_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                            void *scratch, size_t scratch_size, struct arena_plan *plan)
+{
+    (void)scratch;
+    (void)scratch_size;
+    if (opt->time_limit != want_options.time_limit || opt->node_limit != want_options.node_limit ||
+        opt->seed != want_options.seed || opt->capacity != want_options.capacity)
+        return ARENA_EINVAL;
+    uint64_t top = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        plan->offsets[i] = top;
+        top += p->tensors[i].size;
+    }
+    plan->arena = top;
+    plan->status = ARENA_PLAN_LIMIT;
+    plan->nodes = ++search_calls;
+    return ARENA_OK;
+}
+
+static const struct arena_planner fake_search = {
+    .name = "fake-search",
+    .summary = "stacks the tensors, status limit (a test's)",
+    .kind = ARENA_KIND_SEARCH,
+    .plan = fake_search_plan,
+};
+
+/* Claims optimal for a plan above the lower bound: bench must not believe it. */
+static int boastful_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                         void *scratch, size_t scratch_size, struct arena_plan *plan)
+{
+    int rc = fake_search_plan(p, opt, scratch, scratch_size, plan);
+    plan->status = ARENA_PLAN_OPTIMAL;
+    return rc;
+}
+
+static const struct arena_planner boastful = {
+    .name = "boastful",
+    .summary = "stacks the tensors and claims optimal (a test's)",
+    .kind = ARENA_KIND_SEARCH,
+    .plan = boastful_plan,
+};
+
+/* The three-tensor problem of an_invalid_plan_is_stored_invalid_and_exits_1:
+ * naive 64 B, lower bound 48 B.
+ * - fake-search stacks: arena 64; settled bound max(0, 48) = 48; status
+ *   limit; gap 64/48 - 1 = 0.333333; one call (nodes 1, iterations 1),
+ *   timed once, not flagged noisy.
+ * - greedy-by-size reaches 48 = the bound: optimal, gap 0, nodes 0, timed
+ *   by Google Benchmark (2 repetitions).
+ * - boastful claims optimal at 64 > 48: a failed result, exit 1. */
+Test(bench, a_search_planner_is_timed_once_with_options_status_bound_and_gap)
+{
+    char csv[160], db_path[160];
+    write_file("three.csv", "id,lower,upper,size\na,0,2,32\nb,1,3,16\nc,3,4,16\n", csv,
+               sizeof csv);
+    td_path(db_path, sizeof db_path, "search.sqlite");
+    const struct arena_planner *tables[] = {&fake_search, arena_planner_find("greedy-by-size")};
+    cr_assert(tables[1]);
+
+    /* Defaults: 10 s, no node limit, seed 1, minimise. */
+    want_options = (struct arena_plan_options){.time_limit = 10.0, .seed = 1};
+    const char *plain[] = {"--graph", csv, "--db", db_path, "--format", "csv", "--repetitions",
+                           "2", "--min-time", "0.001", NULL};
+    cr_assert_eq(finish(spawn_with("s1", plain, tables, 2)), 0, "%s", slurp("s1", "err"));
+    char *out = slurp("s1", "out");
+    cr_expect(strstr(out, ",fake-search,3,64,48,64,") != NULL, "%s", out);
+    cr_expect(strstr(out, ",0,1,0,1,limit,48,0.333333,1\n") != NULL, "%s", out);
+    cr_expect(strstr(out, ",greedy-by-size,3,64,48,48,") != NULL, "%s", out);
+    cr_expect(strstr(out, "optimal,48,0.000000,0\n") != NULL, "%s", out);
+    free(out);
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'fake-search'"
+                            " AND valid = 1 AND arena_bytes = 64 AND status = 'limit'"
+                            " AND bound = 48 AND nodes = 1 AND iterations = 1"
+                            " AND timed_once = 1 AND noisy = 0 AND plan_ns_median > 0"),
+                 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'greedy-by-size'"
+                            " AND status = 'optimal' AND bound = 48 AND nodes = 0"
+                            " AND timed_once = 0 AND iterations >= 2"),
+                 1);
+    sqlite3_close(db);
+
+    /* Every search option reaches the planner; the table says "once". */
+    want_options = (struct arena_plan_options){
+        .time_limit = 2.5, .node_limit = 1000, .seed = 77, .capacity = 512 * 1024};
+    const char *opts[] = {"--graph", csv, "--no-db", "--time-limit", "2.5", "--node-limit",
+                          "1000", "--seed", "77", "--capacity", "512KiB", NULL};
+    cr_assert_eq(finish(spawn_with("s2", opts, tables, 1)), 0, "%s", slurp("s2", "err"));
+    out = slurp("s2", "out");
+    cr_expect(strstr(out, " once ") != NULL && strstr(out, " limit ") != NULL, "%s", out);
+    cr_expect(strstr(out, "33.3%\n") != NULL, "gap in the table: %s", out);
+    free(out);
+
+    /* A claim that does not hold is a failed result. */
+    want_options = (struct arena_plan_options){.time_limit = 10.0, .seed = 1};
+    const struct arena_planner *liar[] = {&boastful};
+    const char *l[] = {"--graph", csv, "--no-db", "--format", "json", NULL};
+    cr_expect_eq(finish(spawn_with("s3", l, liar, 1)), 1);
+    expect_one_line("s3", "planner claims optimal, but its arena 64 B is above its bound 48 B");
+    out = slurp("s3", "out");
+    cr_expect(strstr(out, "\"valid\": false") != NULL && strstr(out, "\"status\": null") != NULL,
+              "%s", out);
+    free(out);
+}
+
+/* --list shows each planner's kind; with --format csv it is the registry
+ * as name,kind,summary, in registry order (what scripts/plot reads). */
+Test(bench, list_shows_kinds_and_csv_is_the_planner_registry)
+{
+    const char *args[] = {"--list", "--format", "csv", NULL};
+    cr_assert_eq(run("lc", args), 0);
+    char *out = slurp("lc", "out");
+    cr_expect_eq(strncmp(out, "name,kind,summary\n", 18), 0, "%s", out);
+    cr_expect_eq(count(out, "\n"), 1 + arena_planner_count());
+    const char *at = out;
+    for (size_t i = 0; i < arena_planner_count(); i++) {
+        const struct arena_planner *pl = arena_planner_at(i);
+        char line[300];
+        snprintf(line, sizeof line, "\n%s,%s,\"%s\"\n", pl->name, arena_planner_kind_name(pl->kind),
+                 pl->summary);
+        const char *found = strstr(at, line);
+        cr_expect(found != NULL, "%s in order: %s", pl->name, out);
+        if (found) at = found + 1;
+    }
+    free(out);
+    const char *human[] = {"--list", NULL};
+    cr_assert_eq(run("lh", human), 0);
+    out = slurp("lh", "out");
+    for (size_t i = 0; i < arena_planner_count(); i++)
+        cr_expect(strstr(out, arena_planner_kind_name(arena_planner_at(i)->kind)) != NULL);
+    free(out);
 }

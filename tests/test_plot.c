@@ -708,7 +708,7 @@ Test(plot, unknown_run_graph_or_planner_fails_with_one_line)
 Test(plot, foreign_or_newer_database_fails_with_one_line)
 {
     need_db();
-    const char *marks[] = {"PRAGMA application_id = 7;", "PRAGMA user_version = 3;"};
+    const char *marks[] = {"PRAGMA application_id = 7;", "PRAGMA user_version = 5;"};
     const char *what[] = {"foreign database", "newer database"};
     for (int i = 0; i < 2; i++) {
         char path[256], args[512];

@@ -153,6 +153,54 @@ Test(gbench, filtered_out_benchmarks_are_done_but_not_measured)
     cr_expect_eq(skip.calls, 0);
 }
 
+/* A filter that matches nothing: 0 matched, every done called unmeasured,
+ * and not a word on stderr (bench says it in its own one line). The names
+ * Google Benchmark matches carry "/iterations:N" and "/repeats:N" when
+ * they are fixed, and a leading '-' negates: both are honoured. */
+Test(gbench, a_filter_that_matches_nothing_runs_nothing_and_prints_nothing)
+{
+    const char *filters[] = {"--benchmark_filter=nomatch", "--benchmark_filter=-keep"};
+    for (size_t f = 0; f < 2; f++) {
+        arena_gbench_clear();
+        char a0[] = "test", a1[64], a2[] = "--benchmark_min_time=0.001";
+        snprintf(a1, sizeof a1, "%s", filters[f]);
+        char *argv[] = {a0, a1, a2, NULL};
+        cr_assert_eq(arena_gbench_init(3, argv, NULL, 0), 0);
+        struct counter keep = {0};
+        struct arena_gbench_spec s = {.name = "keep", .iter = count_iter, .done = count_done,
+                                      .ctx = &keep, .iterations = 3, .repetitions = 2};
+        cr_assert_eq(arena_gbench_register(&s), 0);
+        FILE *err = tmpfile();
+        cr_assert(err);
+        fflush(stderr);
+        int saved = dup(STDERR_FILENO);
+        dup2(fileno(err), STDERR_FILENO);
+        int matched = arena_gbench_run(NULL, 0);
+        fflush(stderr);
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+        cr_expect_eq(matched, 0, "%s", filters[f]);
+        cr_expect_eq(keep.done, 1);
+        cr_expect_not(keep.stats.measured);
+        cr_expect_eq(keep.calls, 0);
+        cr_assert_eq(fseek(err, 0, SEEK_END), 0);
+        cr_expect_eq(ftell(err), 0, "%s: Google Benchmark printed something", filters[f]);
+        fclose(err);
+    }
+    /* The fixed counts are part of the name: this filter keeps it. */
+    arena_gbench_clear();
+    char a0[] = "test", a1[] = "--benchmark_filter=keep/iterations:3/repeats:2$",
+         a2[] = "--benchmark_min_time=0.001";
+    char *argv[] = {a0, a1, a2, NULL};
+    cr_assert_eq(arena_gbench_init(3, argv, NULL, 0), 0);
+    struct counter keep = {0};
+    struct arena_gbench_spec s = {.name = "keep", .iter = count_iter, .done = count_done,
+                                  .ctx = &keep, .iterations = 3, .repetitions = 2};
+    cr_assert_eq(arena_gbench_register(&s), 0);
+    cr_expect_eq(arena_gbench_run(NULL, 0), 1);
+    cr_expect_eq(keep.calls, 6);
+}
+
 Test(gbench, bad_registrations_and_flags_are_refused)
 {
     struct counter c = {0};

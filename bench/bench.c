@@ -271,8 +271,19 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         } else if ((rc = arena_plan_metrics(p, &j->plan, &m)) != ARENA_OK) {
             snprintf(error, sizeof error, "metrics: %s", arena_strerror(rc));
         } else {
+            /* In decision mode a search planner's "feasible" means "fits". */
+            int fits_claimed = j->once && b->args.options.capacity &&
+                               j->plan.status == ARENA_PLAN_FEASIBLE;
             arena_plan_settle(&j->plan, g->bounds.lower_bound);
             valid = !claims_wrong(&j->plan, &b->args.options, error, sizeof error);
+            if (valid && fits_claimed && j->plan.arena > b->args.options.capacity) {
+                snprintf(error, sizeof error,
+                         "planner claims a plan within the capacity %llu B, but its arena is"
+                         " %llu B",
+                         (unsigned long long)b->args.options.capacity,
+                         (unsigned long long)j->plan.arena);
+                valid = 0;
+            }
         }
     }
     if (!valid) b->any_invalid = 1;

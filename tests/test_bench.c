@@ -976,6 +976,22 @@ static const struct arena_planner boastful = {
     .plan = boastful_plan,
 };
 
+/* Says "feasible" (in decision mode: the plan fits) whatever the arena. */
+static int overconfident_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                              void *scratch, size_t scratch_size, struct arena_plan *plan)
+{
+    int rc = fake_search_plan(p, opt, scratch, scratch_size, plan);
+    plan->status = ARENA_PLAN_FEASIBLE;
+    return rc;
+}
+
+static const struct arena_planner overconfident = {
+    .name = "overconfident",
+    .summary = "stacks the tensors and claims they fit (a test's)",
+    .kind = ARENA_KIND_SEARCH,
+    .plan = overconfident_plan,
+};
+
 /* The three-tensor problem of an_invalid_plan_is_stored_invalid_and_exits_1:
  * naive 64 B, lower bound 48 B.
  * - fake-search stacks: arena 64; settled bound max(0, 48) = 48; status
@@ -1037,6 +1053,13 @@ Test(bench, a_search_planner_is_timed_once_with_options_status_bound_and_gap)
     cr_expect(strstr(out, "\"valid\": false") != NULL && strstr(out, "\"status\": null") != NULL,
               "%s", out);
     free(out);
+
+    /* Decision mode: "feasible" for a 64 B plan asked to fit in 16 B. */
+    want_options = (struct arena_plan_options){.time_limit = 10.0, .seed = 1, .capacity = 16};
+    const struct arena_planner *over[] = {&overconfident};
+    const char *c[] = {"--graph", csv, "--no-db", "--format", "csv", "--capacity", "16", NULL};
+    cr_expect_eq(finish(spawn_with("s4", c, over, 1)), 1);
+    expect_one_line("s4", "planner claims a plan within the capacity 16 B, but its arena is 64 B");
 }
 
 /* --list shows each planner's kind; with --format csv it is the registry

@@ -3,8 +3,9 @@
  *
  * The shape is results/schema.sql (schema version ARENA_STORE_VERSION, kept
  * in PRAGMA user_version; PRAGMA application_id marks the file as ours). The
- * database runs in WAL mode with a busy timeout, so several processes may
- * append to one file at once. Every add_* call is one transaction of its
+ * database runs in WAL mode and a writer waits up to 60 s for another's
+ * lock (a stop hook can end the wait), so several processes may append to
+ * one file at once. Every add_* call is one transaction of its
  * own: once it returns ARENA_OK the row is on disk, whatever happens next. */
 #ifndef ARENA_STORE_H
 #define ARENA_STORE_H

@@ -450,17 +450,6 @@ static int load_graphs(struct bench *b)
             status = 2;
             break;
         }
-        /* Figures are SQLite integers: a problem whose total size exceeds
-         * 2^63-1 B is refused here, with or without a database, so every
-         * run prints what it could store. */
-        if (g->bounds.naive_bytes > ARENA_BENCH_INT_MAX) {
-            say(b, "--graph '%s': the sizes add up to %llu B, above 2^63-1 B, the largest figure"
-                   " the results database stores",
-                items[i], (unsigned long long)g->bounds.naive_bytes);
-            arena_source_free(&g->src);
-            status = 2;
-            break;
-        }
         size_t dup = 0;
         while (dup < b->n_graphs && !(strcmp(b->graphs[dup].src.spec, g->src.spec) == 0 &&
                                       b->graphs[dup].src.fingerprint == g->src.fingerprint))
@@ -473,6 +462,22 @@ static int load_graphs(struct bench *b)
     }
     free(items);
     return status;
+}
+
+/* Figures are SQLite integers: a problem whose total size exceeds 2^63-1 B
+ * is refused once loaded, with or without a database, so every run prints
+ * only what it could store. */
+static int check_figures(struct bench *b)
+{
+    for (size_t i = 0; i < b->n_graphs; i++) {
+        const struct graph_slot *g = &b->graphs[i];
+        if (g->bounds.naive_bytes <= ARENA_BENCH_INT_MAX) continue;
+        say(b, "--graph '%s': the sizes add up to %llu B, above 2^63-1 B, the largest figure the"
+               " results database stores",
+            g->src.spec, (unsigned long long)g->bounds.naive_bytes);
+        return 2;
+    }
+    return 0;
 }
 
 static int make_parents(const char *path)
@@ -635,6 +640,7 @@ static int measure(struct bench *b)
     if ((status = start_gbench(b)) != 0) return status;
     if ((status = load_graphs(b)) != 0) return status;
     if (stop_signal) return 128 + stop_signal;
+    if ((status = check_figures(b)) != 0) return status;
     if (b->args.export_dir) return export_graphs(b);
     if ((status = open_store(b)) != 0) return status;
     if (register_jobs(b) != ARENA_OK) {

@@ -183,11 +183,14 @@ static void emit(struct bench *b, struct graph_slot *g, const struct arena_bench
     stdout_ok(b);
 }
 
-/* What bench checks of a plan beyond the validator: its claims (after
- * arena_plan_settle) hold together, and every figure fits the database's
- * integers. NULL when all is well, else the reason, written into buf. */
-static const char *claims_wrong(const struct arena_plan *plan, const struct arena_plan_options *opt,
-                                char *buf, size_t len)
+/* What bench checks of a valid plan beyond the validator: its claims (after
+ * arena_plan_settle; `claimed` is the status the planner gave) hold
+ * together, and every figure fits the database's integers. In decision
+ * mode a search planner's "feasible" means "fits the capacity". NULL when
+ * all is well, else the reason, written into buf. */
+static const char *claims_wrong(const struct arena_plan *plan, enum arena_plan_status claimed,
+                                int search, const struct arena_plan_options *opt, char *buf,
+                                size_t len)
 {
     if (plan->arena > ARENA_BENCH_INT_MAX)
         snprintf(buf, len, "arena %llu B is above 2^63-1 B, the largest figure the results"
@@ -206,6 +209,11 @@ static const char *claims_wrong(const struct arena_plan *plan, const struct aren
         snprintf(buf, len, "planner claims infeasible, but its bound %llu B does not exceed"
                            " the capacity %llu B",
                  (unsigned long long)plan->bound, (unsigned long long)opt->capacity);
+    else if (search && opt->capacity && claimed == ARENA_PLAN_FEASIBLE &&
+             plan->arena > opt->capacity)
+        snprintf(buf, len, "planner claims a plan within the capacity %llu B, but its arena is"
+                           " %llu B",
+                 (unsigned long long)opt->capacity, (unsigned long long)plan->arena);
     else if ((unsigned)plan->status > ARENA_PLAN_LIMIT)
         snprintf(buf, len, "planner returned status %d, which is none of feasible, optimal,"
                            " infeasible, limit", (int)plan->status);
@@ -271,19 +279,10 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         } else if ((rc = arena_plan_metrics(p, &j->plan, &m)) != ARENA_OK) {
             snprintf(error, sizeof error, "metrics: %s", arena_strerror(rc));
         } else {
-            /* In decision mode a search planner's "feasible" means "fits". */
-            int fits_claimed = j->once && b->args.options.capacity &&
-                               j->plan.status == ARENA_PLAN_FEASIBLE;
+            enum arena_plan_status claimed = j->plan.status;
             arena_plan_settle(&j->plan, g->bounds.lower_bound);
-            valid = !claims_wrong(&j->plan, &b->args.options, error, sizeof error);
-            if (valid && fits_claimed && j->plan.arena > b->args.options.capacity) {
-                snprintf(error, sizeof error,
-                         "planner claims a plan within the capacity %llu B, but its arena is"
-                         " %llu B",
-                         (unsigned long long)b->args.options.capacity,
-                         (unsigned long long)j->plan.arena);
-                valid = 0;
-            }
+            valid = !claims_wrong(&j->plan, claimed, j->once, &b->args.options, error,
+                                  sizeof error);
         }
     }
     if (!valid) b->any_invalid = 1;
@@ -330,15 +329,17 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         const struct arena_plan *keep = planned && !b->args.no_placements ? &j->plan : NULL;
         int64_t id = 0;
         int rc = store_run_and_graph(b, g);
-        if (rc == ARENA_OK) rc = arena_store_add_result(b->store, b->run_id, g->db_id, &info, p, keep, &id);
+        if (rc == ARENA_OK)
+            rc = arena_store_add_result(b->store, b->run_id, g->db_id, &info, p, keep, &id);
         if (rc != ARENA_OK) {
             /* Not shown, since it is not stored; the run stops here. */
             b->db_failed = 1;
             size_t left = b->progress.total - b->progress.done;
             if (!stop_signal) /* a signal ended the wait: the stop message says it */
-                say(b, "%s: %s (%s on %s); the run stops: %zu of %zu results not measured or stored",
-                b->args.db, arena_store_error(b->store), j->pl->name, g->src.spec, left,
-                b->progress.total);
+                say(b, "%s: %s (%s on %s); the run stops: %zu of %zu results not measured or"
+                       " stored",
+                    b->args.db, arena_store_error(b->store), j->pl->name, g->src.spec, left,
+                    b->progress.total);
             release(j);
             return;
         }

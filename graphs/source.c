@@ -52,8 +52,7 @@ static int is_path(const char *text)
 {
     struct stat st;
     return strchr(text, '/') || ends_with(text, ".csv") || ends_with(text, ".txt") ||
-           ends_with(text, ".graph") ||
-           (stat(text, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)));
+           ends_with(text, ".graph") || (stat(text, &st) == 0 && S_ISREG(st.st_mode));
 }
 
 #define SNIFF_BYTES 4096

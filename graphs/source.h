@@ -35,7 +35,8 @@ struct arena_load_options {
 };
 
 /* Loads one source. text is a spec or a path (a path is anything that names
- * an existing file or directory or contains '/' or ends in .csv/.txt/.graph).
+ * an existing file or contains '/' or ends in .csv/.txt/.graph; a folder
+ * named with a '/' is refused as one).
  * A file's kind comes from its extension, else from its first statement
  * within its first 4 KiB (`tensor` or `op`: a graph file, else a CSV). Spec values
  * that are not given take the family's defaults; `seed` is the default for a

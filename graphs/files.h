@@ -35,7 +35,8 @@
  *     op NAME KIND [INPUT...] -> [OUTPUT...]
  * DTYPE is int8, int16, fp16 or fp32; SHAPE is dims joined by 'x' (at most
  * 6), e.g. 1x112x112x32. A tensor is declared before an op names it; ops are
- * listed in execution order; an op names each output once. `input` marks a graph input (live from step 0),
+ * listed in execution order; an op names each output once. Control
+ * characters (other than tab) are refused: names reach messages as they are. `input` marks a graph input (live from step 0),
  * `output` a graph output (live to the last step).
  *
  * Every reader: errors are one line "PATH:LINE: FIELD: what is wrong", the

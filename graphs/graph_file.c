@@ -201,6 +201,19 @@ int arena_graph_file_read_stream(FILE *f, const char *name, const volatile sig_a
             rc = got;
             break;
         }
+        for (size_t i = 0; i < lr->len; i++) {
+            unsigned char c = (unsigned char)line[i];
+            if ((c < 0x20 && c != '\t') || c == 0x7f) {
+                /* names reach the checks' messages as they are */
+                rc = arena_reader_fail(&st.r, ARENA_EFORMAT, "line",
+                                       "control character 0x%02x in column %zu (names and "
+                                       "kinds are printable text)",
+                                       (unsigned)c, i + 1);
+                break;
+            }
+        }
+        if (rc)
+            break;
         size_t n = tokenize(line, tok);
         if (n == 0)
             continue;

@@ -780,3 +780,28 @@ Test(files, repro_directory_and_byte_order_mark)
     cr_expect_eq(s.problem.n, 2);
     arena_source_free(&s);
 }
+
+/* Found by fuzz_graph_file: an op named "a\r\r..." (a carriage return inside
+ * a line is no blank) made the graph check's message span lines, since names
+ * reach it as they are. Control characters are refused where they are read. */
+Test(files, repro_fuzz_graph_control_character)
+{
+    struct arena_graph g;
+    char err[512];
+    FILE *f = fopen(REPRO "graph-control-char.graph", "rb");
+    cr_assert_not_null(f);
+    cr_assert_eq(arena_graph_file_read_stream(f, "cc.graph", NULL, &g, err, sizeof err),
+                 ARENA_EFORMAT);
+    fclose(f);
+    /* line 2 is "op a\r\r\r\r\r\r\r c\377 x ->#h": the first \r is column 5 */
+    cr_expect_str_eq(err, "cc.graph:2: line: control character 0x0d in column 5 (names and "
+                          "kinds are printable text)");
+    cr_expect_eq(g.n_tensors, 0);
+    expect_graph_error("tensor x\x01 int8 4\n", ARENA_EFORMAT,
+                       "1: line: control character 0x01 in column 9 (names and kinds are "
+                       "printable text)");
+    expect_graph_error("tensor x\tint8\t4 input\ntensor y int8 4 output\nop a conv x -> y\x7f\n",
+                       ARENA_EFORMAT,
+                       "3: line: control character 0x7f in column 17 (names and kinds are "
+                       "printable text)");
+}

@@ -435,8 +435,10 @@ static int load_graphs(struct bench *b)
     for (size_t i = 0; i < n && !status && !stop_signal; i++) {
         struct graph_slot *g = &b->graphs[b->n_graphs];
         char err[512] = "";
-        int rc = arena_source_load(items[i], b->args.alignment, b->args.seed, &g->src, err,
-                                   sizeof err);
+        struct arena_load_options lo = {
+            .alignment = b->args.alignment, .seed = b->args.seed, .stop = &stop_signal};
+        int rc = arena_source_load_with(items[i], &lo, &g->src, err, sizeof err);
+        if (rc != ARENA_OK && stop_signal) break; /* measure() reports the signal */
         if (rc != ARENA_OK) {
             say(b, "--graph '%s': %s", items[i], err[0] ? err : arena_strerror(rc));
             status = 2;

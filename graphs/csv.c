@@ -12,10 +12,37 @@
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, N_COLS };
 static const char *const col_names[N_COLS] = {"id", "lower", "upper", "size"};
 
+/* Header names: ours, then the synonyms MiniMalloc's converter reads
+ * (its `end` is inclusive: upper = end + 1). */
+static const struct {
+    const char *name;
+    int col, inclusive;
+} header_names[] = {
+    {"id", COL_ID, 0},        {"lower", COL_LOWER, 0},    {"upper", COL_UPPER, 0},
+    {"size", COL_SIZE, 0},    {"buffer", COL_ID, 0},      {"buffer_id", COL_ID, 0},
+    {"start", COL_LOWER, 0},  {"begin", COL_LOWER, 0},    {"end", COL_UPPER, 1},
+};
+#define N_HEADER_NAMES (sizeof header_names / sizeof header_names[0])
+
 #define MAX_FIELDS 64
 
 struct raw {
     uint64_t lower, upper, size;
+};
+
+/* One reading in progress. */
+struct csv {
+    struct arena_reader r;
+    uint64_t alignment;
+    size_t col[N_COLS];          /* field index of each column */
+    const char *label[N_COLS];   /* each column's name in the file, for messages */
+    size_t need;                 /* fields a record must have */
+    int end_inclusive;           /* upper given as MiniMalloc's inclusive `end` */
+    int started;                 /* a header or a record was met */
+    uint64_t sum;                /* of the aligned sizes so far */
+    struct raw *recs;
+    size_t n, cap;
+    struct arena_names ids;
 };
 
 /* Splits s at commas in place; trims blanks. Returns the field count
@@ -82,14 +109,183 @@ static int parse_u64(struct arena_reader *r, const char *field, const char *s, u
     return ARENA_OK;
 }
 
-static int is_header(char **fields, size_t n)
+static size_t header_name(const char *s)
 {
-    int seen = 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t c = 0; c < N_COLS; c++)
-            if (strcmp(fields[i], col_names[c]) == 0)
-                seen |= 1 << c;
-    return seen == (1 << N_COLS) - 1;
+    size_t i = 0;
+    while (i < N_HEADER_NAMES && strcmp(s, header_names[i].name) != 0)
+        i++;
+    return i;
+}
+
+static int looks_numeric(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    return *s >= '0' && *s <= '9';
+}
+
+/* The first line is a header when it names two columns, or when none of
+ * fields 2..4 starts like a number (a header with names we do not know). */
+static int is_header(char **fields, size_t nf)
+{
+    size_t named = 0, numeric = 0;
+    for (size_t i = 0; i < nf; i++)
+        named += header_name(fields[i]) < N_HEADER_NAMES;
+    for (size_t i = 1; i < nf && i < 4; i++)
+        numeric += looks_numeric(fields[i]);
+    return named >= 2 || (nf >= 2 && numeric == 0);
+}
+
+/* Maps the header's names to columns; every column once, all four there. */
+static int read_header(struct csv *st, char **fields, size_t nf)
+{
+    char q[64];
+    size_t at[N_COLS];
+    for (size_t c = 0; c < N_COLS; c++)
+        at[c] = SIZE_MAX;
+    st->need = 0;
+    for (size_t i = 0; i < nf; i++) {
+        size_t h = header_name(fields[i]);
+        if (h == N_HEADER_NAMES)
+            continue; /* an extra column: ignored */
+        int c = header_names[h].col;
+        if (at[c] != SIZE_MAX)
+            return arena_reader_fail(&st->r, ARENA_EFORMAT, fields[i],
+                                     "column %s given twice in the header (columns %zu and %zu)",
+                                     arena_reader_show(fields[i], q, sizeof q), at[c] + 1, i + 1);
+        at[c] = i;
+        st->col[c] = i;
+        st->label[c] = header_names[h].name;
+        if (c == COL_UPPER)
+            st->end_inclusive = header_names[h].inclusive;
+        if (i + 1 > st->need)
+            st->need = i + 1;
+    }
+    for (size_t c = 0; c < N_COLS; c++)
+        if (at[c] == SIZE_MAX)
+            return arena_reader_fail(&st->r, ARENA_EFORMAT, col_names[c],
+                                     "missing column in the header (a header names "
+                                     "id,lower,upper,size in any order)");
+    return ARENA_OK;
+}
+
+/* A last line without its newline: the file was cut, maybe inside a number. */
+static int refuse_cut(struct csv *st, char **fields, size_t nf, int header)
+{
+    char q[64];
+    if (header)
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, "line",
+                                 "the header ends the file without a newline: the file looks "
+                                 "cut off");
+    const char *field = "line";
+    for (size_t c = 0; c < N_COLS; c++)
+        if (st->col[c] == nf - 1)
+            field = st->label[c];
+    return arena_reader_fail(&st->r, ARENA_EFORMAT, field,
+                             "'%s' ends the file without a newline: the file looks cut off "
+                             "(every record ends with one)",
+                             arena_reader_show(fields[nf - 1], q, sizeof q));
+}
+
+/* Parses and checks the numbers of one record into *rec. */
+static int read_numbers(struct csv *st, char **fields, struct raw *rec)
+{
+    char q[64];
+    int rc;
+    if ((rc = parse_u64(&st->r, st->label[COL_LOWER], fields[st->col[COL_LOWER]], &rec->lower)) ||
+        (rc = parse_u64(&st->r, st->label[COL_UPPER], fields[st->col[COL_UPPER]], &rec->upper)) ||
+        (rc = parse_u64(&st->r, col_names[COL_SIZE], fields[st->col[COL_SIZE]], &rec->size)))
+        return rc;
+    if (st->end_inclusive) {
+        if (rec->upper < rec->lower)
+            return arena_reader_fail(&st->r, ARENA_EFORMAT, st->label[COL_UPPER],
+                                     "%llu is below %s %llu", (unsigned long long)rec->upper,
+                                     st->label[COL_LOWER], (unsigned long long)rec->lower);
+        if (rec->upper == UINT64_MAX)
+            return arena_reader_fail(&st->r, ARENA_EFORMAT, st->label[COL_UPPER],
+                                     "%llu does not fit in 64 bits once made exclusive",
+                                     (unsigned long long)rec->upper);
+        rec->upper++;
+    }
+    if (rec->upper <= rec->lower)
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, st->label[COL_UPPER],
+                                 "%llu is not above %s %llu", (unsigned long long)rec->upper,
+                                 st->label[COL_LOWER], (unsigned long long)rec->lower);
+    if (rec->size > ARENA_SIZE_MAX)
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, "size", "%s is above 2^62",
+                                 arena_reader_show(fields[st->col[COL_SIZE]], q, sizeof q));
+    if (rec->size == 0)
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, "size", "0 is not a positive size");
+    if (arena_size_align(rec->size, st->alignment, &rec->size) != ARENA_OK)
+        return arena_reader_fail(&st->r, ARENA_EOVERFLOW, "size",
+                                 "%llu overflows once aligned to %llu",
+                                 (unsigned long long)rec->size,
+                                 (unsigned long long)st->alignment);
+    if (rec->size > UINT64_MAX - st->sum)
+        return arena_reader_fail(&st->r, ARENA_EOVERFLOW, "size",
+                                 "%llu takes the sum of the sizes past 2^64 - 1 bytes",
+                                 (unsigned long long)rec->size);
+    st->sum += rec->size;
+    return ARENA_OK;
+}
+
+/* Adds a record under its id (unique). */
+static int add_record(struct csv *st, const char *id, const struct raw *rec)
+{
+    char q[64];
+    if (!*id)
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, st->label[COL_ID], "empty");
+    if (st->n >= UINT32_MAX - 1)
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, "line", "too many records");
+    uint32_t old;
+    int put = arena_names_put(&st->ids, id, strlen(id), (uint32_t)st->r.line, &old);
+    if (put < 0)
+        return arena_reader_fail(&st->r, ARENA_ENOMEM, st->label[COL_ID], "out of memory");
+    if (put == 1)
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, st->label[COL_ID],
+                                 "duplicate id '%s' (first on line %u)",
+                                 arena_reader_show(id, q, sizeof q), (unsigned)old);
+    if (st->n == st->cap) {
+        size_t ncap = st->cap ? st->cap * 2 : 256;
+        struct raw *p =
+            ncap < SIZE_MAX / sizeof *p ? realloc(st->recs, ncap * sizeof *p) : NULL;
+        if (!p)
+            return arena_reader_fail(&st->r, ARENA_ENOMEM, "file", "out of memory");
+        st->recs = p;
+        st->cap = ncap;
+    }
+    st->recs[st->n++] = *rec;
+    return ARENA_OK;
+}
+
+/* One line of the file: skipped, the header, or a record. */
+static int read_line(struct csv *st, char *line, int newline)
+{
+    const char *s = line;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '\0' || *s == '#')
+        return ARENA_OK;
+    char *fields[MAX_FIELDS];
+    size_t nf = split(line, fields);
+    if (nf > MAX_FIELDS)
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, "line", "more than %d columns",
+                                 MAX_FIELDS);
+    int header = !st->started && is_header(fields, nf);
+    if (!newline)
+        return refuse_cut(st, fields, nf, header);
+    st->started = 1;
+    if (header)
+        return read_header(st, fields, nf);
+    if (nf < st->need) {
+        size_t missing = 0;
+        while (st->col[missing] < nf)
+            missing++;
+        return arena_reader_fail(&st->r, ARENA_EFORMAT, st->label[missing], "missing column");
+    }
+    struct raw rec;
+    int rc = read_numbers(st, fields, &rec);
+    return rc ? rc : add_record(st, fields[st->col[COL_ID]], &rec);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -112,200 +308,100 @@ static size_t floor_index(const uint64_t *v, size_t n, uint64_t x)
     return lo;
 }
 
-int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
-                          struct arena_problem *out, char *err, size_t errlen)
+/* The records, times compressed to dense steps (files.h), into *out. */
+static int compress(struct csv *st, struct arena_problem *out)
 {
-    memset(out, 0, sizeof *out);
-    struct arena_reader r = {.name = name, .err = err, .errlen = errlen, .line = 0};
-    if (err && errlen)
-        err[0] = '\0';
-    if (alignment == 0 || (alignment & (alignment - 1)))
-        return arena_reader_fail(&r, ARENA_EINVAL, "alignment", "%llu is not a power of two",
-                                 (unsigned long long)alignment);
+    size_t n = st->n;
+    uint64_t *lowers = malloc((n ? n : 1) * sizeof *lowers);
+    struct arena_tensor *t = malloc((n ? n : 1) * sizeof *t);
+    if (!lowers || !t) {
+        free(lowers);
+        free(t);
+        return arena_reader_fail(&st->r, ARENA_ENOMEM, "file", "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        lowers[i] = st->recs[i].lower;
+    qsort(lowers, n, sizeof *lowers, cmp_u64);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || lowers[m - 1] != lowers[i])
+            lowers[m++] = lowers[i];
+    for (size_t i = 0; i < n; i++) {
+        t[i].size = st->recs[i].size;
+        t[i].first = (uint32_t)floor_index(lowers, m, st->recs[i].lower);
+        t[i].last = (uint32_t)floor_index(lowers, m, st->recs[i].upper - 1);
+    }
+    free(lowers);
+    out->n = n;
+    out->tensors = t;
+    out->alignment = st->alignment;
+    return ARENA_OK;
+}
+
+/* Every line, then the problem. */
+static int read_all(struct csv *st, FILE *f, struct arena_problem *out)
+{
     char *line = malloc(ARENA_FILE_LINE_MAX + 1);
     struct arena_lines *lr = malloc(sizeof *lr);
-    struct raw *recs = NULL;
-    size_t n = 0, cap = 0;
-    struct arena_names ids;
-    arena_names_init(&ids);
-    size_t col[N_COLS] = {0, 1, 2, 3};
-    size_t need = 4; /* fields a row must have */
-    int rc = ARENA_OK, first = 1;
-    if (!line || !lr) {
-        rc = arena_reader_fail(&r, ARENA_ENOMEM, "file", "out of memory");
-        goto done;
-    }
-    arena_lines_open(lr, f, line);
-    for (;;) {
-        int got = arena_reader_next(&r, lr);
-        if (got < 0) {
+    int rc = ARENA_OK;
+    if (!line || !lr)
+        rc = arena_reader_fail(&st->r, ARENA_ENOMEM, "file", "out of memory");
+    else
+        arena_lines_open(lr, f, line);
+    while (!rc) {
+        int got = arena_reader_next(&st->r, lr);
+        if (got <= 0) {
             rc = got;
-            goto done;
-        }
-        if (got == 0)
             break;
-        const char *s = line;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (*s == '\0' || *s == '#')
-            continue;
-        char *fields[MAX_FIELDS];
-        size_t nf = split(line, fields);
-        if (nf > MAX_FIELDS) {
-            rc = arena_reader_fail(&r, ARENA_EFORMAT, "line", "more than %d columns", MAX_FIELDS);
-            goto done;
         }
-        if (first) {
-            first = 0;
-            if (is_header(fields, nf)) {
-                need = 0;
-                for (size_t c = 0; c < N_COLS; c++)
-                    for (size_t i = 0; i < nf; i++)
-                        if (strcmp(fields[i], col_names[c]) == 0) {
-                            col[c] = i;
-                            if (i + 1 > need)
-                                need = i + 1;
-                            break;
-                        }
-                continue;
-            }
-            int named = 0, seen = 0;
-            for (size_t i = 0; i < nf; i++)
-                for (size_t c = 0; c < N_COLS; c++)
-                    if (strcmp(fields[i], col_names[c]) == 0) {
-                        named++;
-                        seen |= 1 << c;
-                    }
-            if (named >= 2) {
-                size_t c = 0;
-                while (seen & (1 << c))
-                    c++;
-                rc = arena_reader_fail(&r, ARENA_EFORMAT, col_names[c],
-                                       "missing column in the header");
-                goto done;
-            }
-        }
-        if (nf < need) {
-            size_t missing = 0;
-            for (size_t c = 0; c < N_COLS; c++)
-                if (col[c] >= nf) {
-                    missing = c;
-                    break;
-                }
-            rc = arena_reader_fail(&r, ARENA_EFORMAT, col_names[missing], "missing column");
-            goto done;
-        }
-        struct raw rec;
-        const char *id = fields[col[COL_ID]];
-        if (!*id) {
-            rc = arena_reader_fail(&r, ARENA_EFORMAT, "id", "empty");
-            goto done;
-        }
-        if ((rc = parse_u64(&r, "lower", fields[col[COL_LOWER]], &rec.lower)) ||
-            (rc = parse_u64(&r, "upper", fields[col[COL_UPPER]], &rec.upper)) ||
-            (rc = parse_u64(&r, "size", fields[col[COL_SIZE]], &rec.size)))
-            goto done;
-        if (rec.upper <= rec.lower) {
-            rc = arena_reader_fail(&r, ARENA_EFORMAT, "upper", "%llu is not above lower %llu",
-                                   (unsigned long long)rec.upper, (unsigned long long)rec.lower);
-            goto done;
-        }
-        if (rec.size > ARENA_SIZE_MAX) {
-            char q[64];
-            rc = arena_reader_fail(&r, ARENA_EFORMAT, "size", "%s is above 2^62",
-                                   arena_reader_show(fields[col[COL_SIZE]], q, sizeof q));
-            goto done;
-        }
-        if (rec.size == 0) {
-            rc = arena_reader_fail(&r, ARENA_EFORMAT, "size", "0 is not a positive size");
-            goto done;
-        }
-        if (arena_size_align(rec.size, alignment, &rec.size) != ARENA_OK) {
-            rc = arena_reader_fail(&r, ARENA_EOVERFLOW, "size",
-                                   "%llu overflows once aligned to %llu",
-                                   (unsigned long long)rec.size, (unsigned long long)alignment);
-            goto done;
-        }
-        if (n >= UINT32_MAX - 1) {
-            rc = arena_reader_fail(&r, ARENA_EFORMAT, "line", "too many records");
-            goto done;
-        }
-        uint32_t old;
-        int put = arena_names_put(&ids, id, strlen(id), (uint32_t)r.line, &old);
-        if (put < 0) {
-            rc = arena_reader_fail(&r, ARENA_ENOMEM, "id", "out of memory");
-            goto done;
-        }
-        if (put == 1) {
-            char q[64];
-            rc = arena_reader_fail(&r, ARENA_EFORMAT, "id", "duplicate id '%s' (first on line %u)",
-                                   arena_reader_show(id, q, sizeof q), (unsigned)old);
-            goto done;
-        }
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 256;
-            struct raw *p = ncap < SIZE_MAX / sizeof *p ? realloc(recs, ncap * sizeof *p) : NULL;
-            if (!p) {
-                rc = arena_reader_fail(&r, ARENA_ENOMEM, "file", "out of memory");
-                goto done;
-            }
-            recs = p;
-            cap = ncap;
-        }
-        recs[n++] = rec;
+        rc = read_line(st, line, lr->newline);
     }
-    if (first) { /* not even a header: an empty or truncated file, not an empty problem */
-        if (r.err && r.errlen)
-            snprintf(r.err, r.errlen, "%s: no header and no records (an empty problem is "
-                                      "the header line alone)", r.name);
-        rc = ARENA_EFORMAT;
-        goto done;
-    }
-    arena_names_free(&ids);
-    free(line);
-    line = NULL;
-    {
-        uint64_t *lowers = malloc((n ? n : 1) * sizeof *lowers);
-        struct arena_tensor *t = malloc((n ? n : 1) * sizeof *t);
-        if (!lowers || !t) {
-            free(lowers);
-            free(t);
-            rc = arena_reader_fail(&r, ARENA_ENOMEM, "file", "out of memory");
-            goto done;
-        }
-        for (size_t i = 0; i < n; i++)
-            lowers[i] = recs[i].lower;
-        qsort(lowers, n, sizeof *lowers, cmp_u64);
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++)
-            if (m == 0 || lowers[m - 1] != lowers[i])
-                lowers[m++] = lowers[i];
-        for (size_t i = 0; i < n; i++) {
-            t[i].size = recs[i].size;
-            t[i].first = (uint32_t)floor_index(lowers, m, recs[i].lower);
-            t[i].last = (uint32_t)floor_index(lowers, m, recs[i].upper - 1);
-        }
-        free(lowers);
-        out->n = n;
-        out->tensors = t;
-        out->alignment = alignment;
-    }
-done:
-    arena_names_free(&ids);
     free(line);
     free(lr);
-    free(recs);
+    if (!rc && !st->started) /* an empty or truncated file, not an empty problem */
+        rc = arena_errorf(st->r.err, st->r.errlen, 0, ARENA_EFORMAT,
+                          "%s: no header and no records (an empty problem is the header "
+                          "line alone)",
+                          st->r.name);
+    arena_names_free(&st->ids); /* before the arrays: the peak stays lower */
+    if (!rc)
+        rc = compress(st, out);
     return rc;
 }
 
-int arena_csv_read(const char *path, uint64_t alignment, struct arena_problem *out, char *err,
-                   size_t errlen)
+int arena_csv_read_stream(FILE *f, const char *name, const struct arena_load_options *opt,
+                          struct arena_problem *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    struct csv st;
+    memset(&st, 0, sizeof st);
+    st.r = (struct arena_reader){.name = name, .err = err, .errlen = errlen, .stop = opt->stop};
+    st.alignment = opt->alignment;
+    for (size_t c = 0; c < N_COLS; c++) {
+        st.col[c] = c;
+        st.label[c] = col_names[c];
+    }
+    st.need = N_COLS;
+    arena_names_init(&st.ids);
+    if (err && errlen)
+        err[0] = '\0';
+    if (st.alignment == 0 || (st.alignment & (st.alignment - 1)))
+        return arena_reader_fail(&st.r, ARENA_EINVAL, "alignment", "%llu is not a power of two",
+                                 (unsigned long long)st.alignment);
+    int rc = read_all(&st, f, out);
+    arena_names_free(&st.ids);
+    free(st.recs);
+    return rc;
+}
+
+int arena_csv_read(const char *path, const struct arena_load_options *opt,
+                   struct arena_problem *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     FILE *f = arena_reader_open(path, err, errlen);
     if (!f)
         return ARENA_EIO;
-    int rc = arena_csv_read_stream(f, path, alignment, out, err, errlen);
+    int rc = arena_csv_read_stream(f, path, opt, out, err, errlen);
     fclose(f);
     return rc;
 }

@@ -292,6 +292,9 @@ static int check_edges(struct checker *c, uint32_t *readers)
             if (g->tensors[t].is_input)
                 return fail(c, ARENA_EINVAL, o, t, "op '%s' writes graph input '%s'", op->name,
                             g->tensors[t].name);
+            if (c->writer[t] == o)
+                return fail(c, ARENA_EINVAL, o, t, "op '%s' writes tensor '%s' twice", op->name,
+                            g->tensors[t].name);
             if (c->writer[t] != NONE)
                 return fail(c, ARENA_EINVAL, o, t, "tensor '%s' is written by two ops, '%s' and '%s'",
                             g->tensors[t].name, g->ops[c->writer[t]].name, op->name);

@@ -102,7 +102,8 @@ struct arena_graph_fault {
  *    (ARENA_EOVERFLOW);
  *  - a dangling tensor: one no op reads or writes and that is neither a
  *    graph input nor output (ARENA_EINVAL);
- *  - a tensor written by two ops, a graph input written by an op, a graph
+ *  - a tensor written twice by one op or by two ops, a graph input written
+ *    by an op, a graph
  *    output never written nor input (ARENA_EINVAL);
  *  - a cycle among the ops (ARENA_EINVAL);
  *  - an order that is not a permutation of the ops, or that runs an op
@@ -116,6 +117,8 @@ int arena_graph_check(const struct arena_graph *g, struct arena_graph_fault *fau
 
 /* Checks the graph, then fills *out with one record per tensor in tensor id
  * order: size = bytes rounded up to alignment, [first, last] as above.
+ * ARENA_EOVERFLOW, naming the tensor, when an aligned size passes
+ * ARENA_SIZE_MAX or the sizes' sum passes 2^64 - 1.
  * out->tensors is malloc'd (free it); *out is zeroed on any error. */
 int arena_graph_problem(const struct arena_graph *g, uint64_t alignment,
                         struct arena_problem *out, struct arena_graph_fault *fault,

@@ -170,14 +170,15 @@ static int op_line(struct state *st, char **tok, size_t n)
     return ARENA_OK;
 }
 
-int arena_graph_file_read_stream(FILE *f, const char *name, struct arena_graph *g, char *err,
-                                 size_t errlen)
+int arena_graph_file_read_stream(FILE *f, const char *name, const volatile sig_atomic_t *stop,
+                                 struct arena_graph *g, char *err, size_t errlen)
 {
     struct state st;
     memset(&st, 0, sizeof st);
     st.r.name = name;
     st.r.err = err;
     st.r.errlen = errlen;
+    st.r.stop = stop;
     st.g = g;
     arena_graph_init(g);
     arena_names_init(&st.tensors);
@@ -200,6 +201,19 @@ int arena_graph_file_read_stream(FILE *f, const char *name, struct arena_graph *
             rc = got;
             break;
         }
+        for (size_t i = 0; i < lr->len; i++) {
+            unsigned char c = (unsigned char)line[i];
+            if ((c < 0x20 && c != '\t') || c == 0x7f) {
+                /* names reach the checks' messages as they are */
+                rc = arena_reader_fail(&st.r, ARENA_EFORMAT, "line",
+                                       "control character 0x%02x in column %zu (names and "
+                                       "kinds are printable text)",
+                                       (unsigned)c, i + 1);
+                break;
+            }
+        }
+        if (rc)
+            break;
         size_t n = tokenize(line, tok);
         if (n == 0)
             continue;
@@ -231,8 +245,8 @@ done:
     return rc;
 }
 
-int arena_graph_file_load(const char *path, uint64_t alignment, struct arena_problem *out,
-                          size_t *ops, char *err, size_t errlen)
+int arena_graph_file_load(const char *path, const struct arena_load_options *opt,
+                          struct arena_problem *out, size_t *ops, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     *ops = 0;
@@ -240,13 +254,13 @@ int arena_graph_file_load(const char *path, uint64_t alignment, struct arena_pro
     if (!f)
         return ARENA_EIO;
     struct arena_graph g;
-    int rc = arena_graph_file_read_stream(f, path, &g, err, errlen);
+    int rc = arena_graph_file_read_stream(f, path, opt->stop, &g, err, errlen);
     fclose(f);
     if (rc)
         return rc;
     struct arena_graph_fault fault;
     char why[256];
-    rc = arena_graph_problem(&g, alignment, out, &fault, why, sizeof why);
+    rc = arena_graph_problem(&g, opt->alignment, out, &fault, why, sizeof why);
     if (rc && err && errlen) {
         unsigned long line = 0;
         const char *field = "graph";

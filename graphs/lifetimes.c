@@ -50,15 +50,21 @@ int arena_graph_problem(const struct arena_graph *g, uint64_t alignment,
                     rec[t].last = pos[o];
             }
         }
+        uint64_t sum = 0;
         for (size_t t = 0; t < nt && !rc; t++) {
             rc = arena_size_align(g->tensors[t].bytes, alignment, &rec[t].size);
-            if (rc) {
-                if (fault)
-                    fault->tensor = t;
-                if (err && errlen)
-                    snprintf(err, errlen, "tensor '%s': size overflows once aligned to %llu",
+            if (rc)
+                arena_errorf(err, errlen, 0, rc, "tensor '%s': size overflows once aligned to %llu",
                              g->tensors[t].name, (unsigned long long)alignment);
-            }
+            else if (rec[t].size > UINT64_MAX - sum)
+                rc = arena_errorf(err, errlen, 0, ARENA_EOVERFLOW,
+                                  "tensor '%s': %llu bytes take the sum of the sizes past "
+                                  "2^64 - 1 bytes",
+                                  g->tensors[t].name, (unsigned long long)rec[t].size);
+            else
+                sum += rec[t].size;
+            if (rc && fault)
+                fault->tensor = t;
         }
     }
     free(writer);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "graphs/files.h"
 #include "planners/status.h"
@@ -21,7 +22,9 @@ void arena_lines_open(struct arena_lines *r, FILE *f, char *line)
 int arena_lines_next(struct arena_lines *r)
 {
     size_t len = 0;
-    int got = 0, too_long = 0;
+    int got = 0;
+    r->newline = 0;
+    r->nul = 0;
     for (;;) {
         if (r->pos == r->fill) {
             if (r->eof)
@@ -37,12 +40,19 @@ int arena_lines_next(struct arena_lines *r)
         }
         char c = r->buf[r->pos++];
         got = 1;
-        if (c == '\n')
+        if (c == '\n') {
+            r->newline = 1;
             break;
-        if (len < ARENA_FILE_LINE_MAX)
-            r->line[len++] = c;
-        else
-            too_long = 1;
+        }
+        /* Stop at the fault: reading on to the newline could take forever. */
+        if (c == '\0' || len == ARENA_FILE_LINE_MAX) {
+            r->number++;
+            r->nul = c == '\0';
+            r->line[len] = '\0';
+            r->len = len;
+            return ARENA_EFORMAT;
+        }
+        r->line[len++] = c;
     }
     if (!got)
         return 0;
@@ -51,14 +61,24 @@ int arena_lines_next(struct arena_lines *r)
         len--;
     r->line[len] = '\0';
     r->len = len;
-    return too_long ? ARENA_EFORMAT : 1;
+    return 1;
 }
 
 FILE *arena_reader_open(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
-    if (!f && err && errlen)
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    if (!f) {
+        arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    /* fopen accepts a directory on Linux; only reading it fails (EISDIR). */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        arena_errorf(err, errlen, 0, ARENA_EIO,
+                     "%s: is a directory, not a problem (.csv) or graph (.graph) file", path);
+        return NULL;
+    }
     return f;
 }
 
@@ -93,12 +113,20 @@ int arena_reader_next(struct arena_reader *r, struct arena_lines *lines)
 {
     int got = arena_lines_next(lines);
     r->line = lines->number;
+    if (r->stop && *r->stop) /* checked once a line: a volatile load is cheap */
+        return arena_reader_fail(r, ARENA_EIO, "file", "stopped by a signal");
+    if (got == ARENA_EFORMAT && lines->nul)
+        return arena_reader_fail(r, ARENA_EFORMAT, "line", "contains a NUL byte (not a text file)");
     if (got == ARENA_EFORMAT)
         return arena_reader_fail(r, ARENA_EFORMAT, "line", "longer than %d bytes",
                                  ARENA_FILE_LINE_MAX);
     if (got < 0)
-        return arena_reader_fail(r, ARENA_EIO, "file", "read error");
-    if (got == 1 && strlen(lines->line) != lines->len)
-        return arena_reader_fail(r, ARENA_EFORMAT, "line", "contains a NUL byte");
+        return arena_reader_fail(r, ARENA_EIO, "file", "%s",
+                                 r->stop && *r->stop ? "stopped by a signal" : "read error");
+    if (got == 1 && lines->number == 1 && lines->len >= 3 &&
+        memcmp(lines->line, "\xef\xbb\xbf", 3) == 0) {
+        memmove(lines->line, lines->line + 3, lines->len - 3 + 1);
+        lines->len -= 3;
+    }
     return got;
 }

@@ -29,10 +29,16 @@ void arena_names_free(struct arena_names *m)
     memset(m, 0, sizeof *m);
 }
 
+/* The stored key may be shorter than len: compare byte by byte and stop at
+ * its terminator, so no byte past it is ever read (a memcmp of len bytes
+ * read past the end of the pool when a short and a long key shared a slot). */
 static int key_eq(const struct arena_names *m, uint64_t slot, const char *key, size_t len)
 {
     const char *k = m->pool + (slot - 1);
-    return memcmp(k, key, len) == 0 && k[len] == '\0';
+    for (size_t i = 0; i < len; i++)
+        if (k[i] == '\0' || k[i] != key[i])
+            return 0;
+    return k[len] == '\0';
 }
 
 static size_t find_slot(const struct arena_names *m, const char *key, size_t len, int *found)

@@ -55,7 +55,12 @@ static int is_path(const char *text)
            ends_with(text, ".graph") || (stat(text, &st) == 0 && S_ISREG(st.st_mode));
 }
 
-/* A file is a graph file when its first statement is `tensor` or `op`. */
+#define SNIFF_BYTES 4096
+
+/* A file is a graph file when its first statement, within its first
+ * SNIFF_BYTES, is `tensor` or `op`. Reads that prefix once and never more:
+ * a device such as /dev/zero has no end. A NUL byte ends the look (the
+ * reader then names it). */
 static int looks_like_graph(const char *path)
 {
     if (ends_with(path, ".csv"))
@@ -65,20 +70,23 @@ static int looks_like_graph(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return 0;
-    char buf[256];
-    int graph = 0;
-    while (fgets(buf, sizeof buf, f)) {
-        char *s = buf;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (*s == '#' || *s == '\n' || *s == '\r' || *s == '\0')
-            continue;
-        graph = (strncmp(s, "tensor", 6) == 0 || strncmp(s, "op", 2) == 0) &&
-                (s[s[0] == 't' ? 6 : 2] == ' ' || s[s[0] == 't' ? 6 : 2] == '\t');
-        break;
-    }
+    char buf[SNIFF_BYTES + 1];
+    size_t n = fread(buf, 1, SNIFF_BYTES, f);
     fclose(f);
-    return graph;
+    buf[n] = '\0'; /* a NUL inside ends the scan as well */
+    const char *s = buf;
+    if (strncmp(s, "\xef\xbb\xbf", 3) == 0)
+        s += 3;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+            s++;
+        if (*s != '#')
+            break;
+        while (*s && *s != '\n')
+            s++;
+    }
+    size_t k = strncmp(s, "tensor", 6) == 0 ? 6 : strncmp(s, "op", 2) == 0 ? 2 : 0;
+    return k && (s[k] == ' ' || s[k] == '\t');
 }
 
 /* Keeps err one printable line whatever went into it. */
@@ -94,6 +102,14 @@ static void one_line(char *err, size_t errlen)
 int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
                       struct arena_source *out, char *err, size_t errlen)
 {
+    struct arena_load_options opt = {.alignment = alignment, .seed = seed, .stop = NULL};
+    return arena_source_load_with(text, &opt, out, err, errlen);
+}
+
+int arena_source_load_with(const char *text, const struct arena_load_options *opt,
+                           struct arena_source *out, char *err, size_t errlen)
+{
+    uint64_t alignment = opt->alignment, seed = opt->seed;
     memset(out, 0, sizeof *out);
     if (err && errlen)
         err[0] = '\0';
@@ -111,10 +127,10 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
     if (is_path(text)) {
         if (looks_like_graph(text)) {
             family = "graph-file";
-            rc = arena_graph_file_load(text, alignment, &p, &ops, err, errlen);
+            rc = arena_graph_file_load(text, opt, &p, &ops, err, errlen);
         } else {
             family = "csv";
-            rc = arena_csv_read(text, alignment, &p, err, errlen);
+            rc = arena_csv_read(text, opt, &p, err, errlen);
         }
         if (!rc) {
             spec = arena_str_dup(text);

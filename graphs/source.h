@@ -8,6 +8,7 @@
 #ifndef ARENA_SOURCE_H
 #define ARENA_SOURCE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,8 +24,21 @@ struct arena_source {
     struct arena_problem problem; /* owns its tensors */
 };
 
+/* How to load: what arena_source_load() takes, plus a way to stop. */
+struct arena_load_options {
+    uint64_t alignment; /* every size is rounded up to it (a power of two) */
+    uint64_t seed;      /* the default of a family's seed key */
+    /* When not NULL and *stop turns non-zero (a signal handler's flag), a
+     * file stops loading at its next line: ARENA_EIO, "PATH:LINE: file:
+     * stopped by a signal". A spec is built to its end (seconds at most). */
+    const volatile sig_atomic_t *stop;
+};
+
 /* Loads one source. text is a spec or a path (a path is anything that names
- * an existing file or contains '/' or ends in .csv/.txt/.graph). Spec values
+ * an existing file or contains '/' or ends in .csv/.txt/.graph; a folder
+ * named with a '/' is refused as one).
+ * A file's kind comes from its extension, else from its first statement
+ * within its first 4 KiB (`tensor` or `op`: a graph file, else a CSV). Spec values
  * that are not given take the family's defaults; `seed` is the default for a
  * family's seed key when the spec does not set it. alignment rounds every
  * size up (ARENA_EOVERFLOW past ARENA_SIZE_MAX).
@@ -33,6 +47,9 @@ struct arena_source {
  * the list of valid ones) and leaves *out zeroed: never a partial problem. */
 int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
                       struct arena_source *out, char *err, size_t errlen);
+/* The same with every option. */
+int arena_source_load_with(const char *text, const struct arena_load_options *opt,
+                           struct arena_source *out, char *err, size_t errlen);
 void arena_source_free(struct arena_source *s);
 
 uint64_t arena_problem_fingerprint(const struct arena_problem *p);

@@ -77,6 +77,31 @@ static void format_value(const struct arena_family_key *k, const struct arena_ke
     }
 }
 
+/* Decimal as the README promises: digits with at most one '.', then an
+ * optional exponent (e, sign, digits). No sign, hex float, inf or nan, which
+ * strtod would take. */
+static int is_decimal(const char *s)
+{
+    size_t digits = 0;
+    for (; *s >= '0' && *s <= '9'; s++)
+        digits++;
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++)
+            digits++;
+    if (digits == 0)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (*s < '0' || *s > '9')
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
 static int parse_value(const struct arena_family *f, const struct arena_family_key *k,
                        const char *s, size_t len, struct arena_key_value *v, char *err,
                        size_t errlen)
@@ -117,20 +142,23 @@ static int parse_value(const struct arena_family *f, const struct arena_family_k
         v->u = u;
         return ARENA_OK;
     }
-    char *end;
+    if (!is_decimal(text))
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: key '%s': '%s' is not a decimal number", f->info.name, k->name,
+                            text);
+    char lo[32], hi[32];
+    format_real(k->rmin, lo, sizeof lo);
+    format_real(k->rmax, hi, sizeof hi);
     errno = 0;
-    double r = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(r) ||
-        !((text[0] >= '0' && text[0] <= '9') || text[0] == '.'))
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': '%s' is not a number", f->info.name,
-                   k->name, text);
-    if (r < k->rmin || r > k->rmax) {
-        char lo[32], hi[32];
-        format_real(k->rmin, lo, sizeof lo);
-        format_real(k->rmax, hi, sizeof hi);
+    double r = strtod(text, NULL);
+    if (errno == ERANGE || !isfinite(r)) /* subnormal, or past DBL_MAX */
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: key '%s': %s is out of range (%s a double); valid %s..%s",
+                            f->info.name, k->name, text,
+                            isfinite(r) ? "too close to 0 for" : "too large for", lo, hi);
+    if (r < k->rmin || r > k->rmax)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': %s is outside %s..%s", f->info.name,
                    k->name, text, lo, hi);
-    }
     v->r = r;
     return ARENA_OK;
 }
@@ -243,6 +271,14 @@ int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct aren
     *ops = 0;
     if (s->family->build_problem) {
         int rc = s->family->build_problem(s->values, alignment, p, err, errlen);
+        uint64_t sum = 0;
+        for (size_t i = 0; !rc && i < p->n; i++) {
+            if (p->tensors[i].size > UINT64_MAX - sum)
+                rc = arena_errorf(err, errlen, 0, ARENA_EOVERFLOW,
+                                  "%s: tensor %zu takes the sum of the sizes past 2^64 - 1 bytes",
+                                  s->family->info.name, i);
+            sum += p->tensors[i].size;
+        }
         if (rc) {
             free((void *)p->tensors);
             memset(p, 0, sizeof *p);

@@ -163,6 +163,45 @@ static void expect_spec_error(const char *spec, int rc, const char *message)
     cr_expect_eq(s.fingerprint, 0);
 }
 
+/* Hardening issue, repro #11 and #12: the sum overflow names the spec's
+ * family and tensor; a subnormal is out of range, not "not a number"; only
+ * decimal numbers are taken (strtod alone would take hex floats). */
+Test(families, repro_spec_overflow_subnormal_and_hex)
+{
+    struct arena_source s;
+    char err[512];
+    /* per block the scores alone are heads x seq x seq x 4 B = 2^12 x 2^40 x 4 = 2^54 B;
+     * 1000 blocks pass 2^64 whatever the other tensors add */
+    const char *big = "transformer:seq=1048576,width=1048576,heads=4096,blocks=1000,mlp=64,"
+                      "dtype=fp32";
+    cr_assert_eq(arena_source_load(big, 16, 1, &s, err, sizeof err), ARENA_EOVERFLOW, "%s", err);
+    cr_expect_eq(strncmp(err, "transformer: tensor '", 21), 0, "%s", err);
+    cr_expect_not_null(strstr(err, " take the sum of the sizes past 2^64 - 1 bytes"), "%s", err);
+    cr_expect_null(s.problem.tensors);
+    expect_spec_error("random-dag:skip=0.5e-320", ARENA_EINVAL,
+                      "random-dag: key 'skip': 0.5e-320 is out of range (too close to 0 for a "
+                      "double); valid 0..1");
+    expect_spec_error("random-dag:skip=1e999", ARENA_EINVAL,
+                      "random-dag: key 'skip': 1e999 is out of range (too large for a double); "
+                      "valid 0..1");
+    expect_spec_error("mobilenetv2:alpha=0x1p-1", ARENA_EINVAL,
+                      "mobilenetv2: key 'alpha': '0x1p-1' is not a decimal number");
+    expect_spec_error("random-dag:skip=+0.5", ARENA_EINVAL,
+                      "random-dag: key 'skip': '+0.5' is not a decimal number");
+    expect_spec_error("random-dag:skip=.", ARENA_EINVAL,
+                      "random-dag: key 'skip': '.' is not a decimal number");
+    expect_spec_error("random-dag:skip=1e", ARENA_EINVAL,
+                      "random-dag: key 'skip': '1e' is not a decimal number");
+    /* what decimal means: these all parse */
+    const char *fine[] = {"random-dag:skip=0.5", "random-dag:skip=.5", "random-dag:skip=5e-1",
+                          "random-dag:skip=0.05E+1", "random-dag:skip=1."};
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        cr_assert_eq(arena_source_load(fine[i], 16, 1, &s, err, sizeof err), ARENA_OK, "%s: %s",
+                     fine[i], err);
+        arena_source_free(&s);
+    }
+}
+
 Test(families, spec_errors_name_the_valid_choices)
 {
     expect_spec_error("foo:ops=3", ARENA_ENOTFOUND,
@@ -187,9 +226,9 @@ Test(families, spec_errors_name_the_valid_choices)
     expect_spec_error("random-dag:skip=1.5", ARENA_EINVAL,
                       "random-dag: key 'skip': 1.5 is outside 0..1");
     expect_spec_error("random-dag:skip=abc", ARENA_EINVAL,
-                      "random-dag: key 'skip': 'abc' is not a number");
+                      "random-dag: key 'skip': 'abc' is not a decimal number");
     expect_spec_error("random-dag:skip=nan", ARENA_EINVAL,
-                      "random-dag: key 'skip': 'nan' is not a number");
+                      "random-dag: key 'skip': 'nan' is not a decimal number");
     expect_spec_error("chain:min=10,max=5", ARENA_EINVAL, "chain: min 10 exceeds max 5");
     expect_spec_error("residual:max=5,min=10", ARENA_EINVAL, "residual: min 10 exceeds max 5");
     expect_spec_error("random-dag:min=70000", ARENA_EINVAL, "random-dag: min 70000 exceeds max 65536");

@@ -4,6 +4,7 @@
  * seeded fuzz run over random and mutated files. Files are real files in a
  * fresh temporary folder. */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,14 @@ static const char *write_text(const char *name, const char *text)
     return write_bytes(name, text, strlen(text));
 }
 
+/* arena_csv_read with only an alignment. */
+static int csv_read(const char *path, uint64_t alignment, struct arena_problem *out, char *err,
+                    size_t errlen)
+{
+    struct arena_load_options opt = {.alignment = alignment, .seed = 1, .stop = NULL};
+    return arena_csv_read(path, &opt, out, err, errlen);
+}
+
 static int conflict(const struct arena_tensor *a, const struct arena_tensor *b)
 {
     return a->first <= b->last && b->first <= a->last;
@@ -74,7 +83,7 @@ Test(files, csv_header_crlf_and_compression)
                                            "c,2,5,30\r\n");
     struct arena_problem p;
     char err[256];
-    cr_assert_eq(arena_csv_read(path, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(p.n, 3);
     cr_expect_eq(p.alignment, 16);
     const uint32_t first[3] = {0, 2, 1}, last[3] = {1, 2, 2};
@@ -94,7 +103,7 @@ Test(files, csv_columns_in_any_order_and_extra_columns)
                                            "20,9,16,3,y\n");
     struct arena_problem p;
     char err[256];
-    cr_assert_eq(arena_csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(p.n, 2);
     cr_expect(p.tensors[0].size == 10 && p.tensors[0].first == 0 && p.tensors[0].last == 0);
     cr_expect(p.tensors[1].size == 20 && p.tensors[1].first == 0 && p.tensors[1].last == 0);
@@ -115,7 +124,7 @@ Test(files, csv_sparse_times_up_to_2_20)
                                                 "3,1048576,1048577,8\n");
     struct arena_problem p;
     char err[256];
-    cr_assert_eq(arena_csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(p.n, 4);
     const uint32_t first[4] = {0, 2, 1, 3}, last[4] = {2, 2, 1, 3};
     for (int i = 0; i < 4; i++) {
@@ -155,7 +164,7 @@ Test(files, csv_compression_preserves_every_conflict)
         free(text);
         struct arena_problem p;
         char err[256];
-        cr_assert_eq(arena_csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
+        cr_assert_eq(csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
         cr_assert_eq(p.n, N);
         for (int i = 0; i < N; i++) {
             cr_assert_eq(p.tensors[i].size, sz[i]);
@@ -205,7 +214,7 @@ Test(files, csv_round_trip_is_exact)
         snprintf(path, sizeof path, "%s/round%zu.csv", dir, k);
         cr_assert_eq(arena_csv_write(path, &s.problem, err, sizeof err), ARENA_OK, "%s", err);
         struct arena_problem back;
-        cr_assert_eq(arena_csv_read(path, 16, &back, err, sizeof err), ARENA_OK, "%s", err);
+        cr_assert_eq(csv_read(path, 16, &back, err, sizeof err), ARENA_OK, "%s", err);
         expect_same_conflicts(&s.problem, &back);
         struct arena_bounds b1, b2;
         cr_assert_eq(arena_problem_bounds(&s.problem, &b1), ARENA_OK);
@@ -219,7 +228,7 @@ Test(files, csv_round_trip_is_exact)
         /* once compressed, a second round trip changes nothing */
         cr_assert_eq(arena_csv_write(path, &back, err, sizeof err), ARENA_OK);
         struct arena_problem again;
-        cr_assert_eq(arena_csv_read(path, 16, &again, err, sizeof err), ARENA_OK);
+        cr_assert_eq(csv_read(path, 16, &again, err, sizeof err), ARENA_OK);
         cr_expect_eq(arena_problem_fingerprint(&again), arena_problem_fingerprint(&back));
         free((void *)again.tensors);
         free((void *)back.tensors);
@@ -249,7 +258,7 @@ static void expect_csv_error(const char *text, int rc, const char *msg)
     struct arena_problem p;
     memset(&p, 0x5a, sizeof p);
     char err[512], want[512];
-    cr_assert_eq(arena_csv_read(path, 16, &p, err, sizeof err), rc, "%s", err);
+    cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), rc, "%s", err);
     snprintf(want, sizeof want, "%s:%s", path, msg);
     cr_expect_str_eq(err, want);
     cr_expect_eq(p.n, 0);
@@ -286,7 +295,17 @@ Test(files, csv_bad_input_messages)
     expect_csv_error("a,0,2,0\n", ARENA_EFORMAT, "1: size: 0 is not a positive size");
     expect_csv_error(",0,2,16\n", ARENA_EFORMAT, "1: id: empty");
     expect_csv_error("a,0,,16\n", ARENA_EFORMAT, "1: upper: empty, not a number");
-    expect_csv_error("id,lower,size\n", ARENA_EFORMAT, "1: upper: missing column in the header");
+    expect_csv_error("id,lower,size\n", ARENA_EFORMAT,
+                     "1: upper: missing column in the header (a header names id,lower,upper,size "
+                     "in any order)");
+    /* A header of names we do not know is still a header, and says what it needs. */
+    expect_csv_error("name,start_time,end_time,bytes\nx,0,1,4\n", ARENA_EFORMAT,
+                     "1: id: missing column in the header (a header names id,lower,upper,size "
+                     "in any order)");
+    expect_csv_error("id,lower,upper,size,size\n", ARENA_EFORMAT,
+                     "1: size: column size given twice in the header (columns 4 and 5)");
+    expect_csv_error("buffer,start,end,size\nb,5,4,16\n", ARENA_EFORMAT,
+                     "2: end: 4 is below start 5");
     /* A file with nothing in it is a failed export or a truncated copy, not a problem to
      * plan; the header alone is the empty problem. */
     const char *nothing = " no header and no records (an empty problem is the header line alone)";
@@ -299,7 +318,7 @@ Test(files, csv_header_alone_is_the_empty_problem)
     const char *path = write_text("header.csv", "id,lower,upper,size\n");
     struct arena_problem p;
     char err[256] = "";
-    cr_assert_eq(arena_csv_read(path, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect_eq(p.n, 0);
     free((void *)p.tensors);
 }
@@ -311,7 +330,7 @@ Test(files, csv_size_overflowing_the_alignment)
     const char *path = write_text("align.csv", "a,0,2,5\n");
     struct arena_problem p;
     char err[256], want[300];
-    cr_assert_eq(arena_csv_read(path, (uint64_t)1 << 63, &p, err, sizeof err), ARENA_EOVERFLOW);
+    cr_assert_eq(csv_read(path, (uint64_t)1 << 63, &p, err, sizeof err), ARENA_EOVERFLOW);
     snprintf(want, sizeof want, "%s:1: size: 5 overflows once aligned to 9223372036854775808",
              path);
     cr_expect_str_eq(err, want);
@@ -323,7 +342,7 @@ Test(files, csv_largest_size_is_accepted)
     const char *path = write_text("big.csv", "a,0,2,4611686018427387904\n");
     struct arena_problem p;
     char err[256];
-    cr_assert_eq(arena_csv_read(path, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect_eq(p.tensors[0].size, (uint64_t)1 << 62);
     free((void *)p.tensors);
 }
@@ -338,13 +357,13 @@ Test(files, csv_long_line_and_nul_byte)
     free(text);
     struct arena_problem p;
     char err[256], want[300];
-    cr_assert_eq(arena_csv_read(path, 16, &p, err, sizeof err), ARENA_EFORMAT);
+    cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), ARENA_EFORMAT);
     snprintf(want, sizeof want, "%s:1: line: longer than 65536 bytes", path);
     cr_expect_str_eq(err, want);
     cr_expect_null(p.tensors);
     path = write_bytes("nul.csv", "a,0,2,16\nb,0\0,2,16\n", 20);
-    cr_assert_eq(arena_csv_read(path, 16, &p, err, sizeof err), ARENA_EFORMAT);
-    snprintf(want, sizeof want, "%s:2: line: contains a NUL byte", path);
+    cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), ARENA_EFORMAT);
+    snprintf(want, sizeof want, "%s:2: line: contains a NUL byte (not a text file)", path);
     cr_expect_str_eq(err, want);
 }
 
@@ -522,6 +541,9 @@ Test(files, graph_bad_input_messages)
     expect_graph_error(HEAD "op a conv x -> y\nop b conv x -> y\n", ARENA_EINVAL,
                        "4: op: tensor 'y' is written by two ops, 'a' and 'b'");
     expect_graph_error("# nothing\n", ARENA_EINVAL, " the graph has no ops");
+    /* repro #12: one op naming an output twice is said as such, not as two writers */
+    expect_graph_error(HEAD "op o relu x -> y y\n", ARENA_EINVAL,
+                       "3: op: op 'o' writes tensor 'y' twice");
 }
 
 /* ---- fuzz: the readers never crash, and either succeed with a valid
@@ -585,4 +607,201 @@ Test(files, fuzz_random_and_mutated_inputs)
     }
     free(buf);
     free(tiny);
+}
+
+/* ---- the hardening issue's reproducers (tests/repro, copied from the
+ * fuzzing report) and the rules behind their fixes ---- */
+
+#define REPRO ARENA_SOURCE_ROOT "/tests/repro/"
+
+/* #1: a short and a long name in one hash slot made key_eq read past the
+ * name pool (seen under ASan). Both files are valid: 2 tensors each. */
+Test(files, repro_names_overread)
+{
+    struct arena_source s;
+    char err[512];
+    cr_assert_eq(arena_source_load(REPRO "csv-names-overread.csv", 16, 1, &s, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_expect_eq(s.problem.n, 2);
+    arena_source_free(&s);
+    cr_assert_eq(arena_source_load(REPRO "graph-names-overread.graph", 16, 1, &s, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_expect_eq(s.problem.n, 2);
+    cr_expect_eq(s.ops, 1);
+    arena_source_free(&s);
+}
+
+/* #2: sniffing /dev/zero read NUL-led chunks forever; now the sniff reads
+ * 4 KiB once and the reader stops at the first NUL, in one line. The same for
+ * a file of NULs under any name. */
+Test(files, repro_dev_zero_and_nul_files_refused_at_once)
+{
+    struct arena_source s;
+    char err[512], want[512];
+    cr_assert_eq(arena_source_load("/dev/zero", 16, 1, &s, err, sizeof err), ARENA_EFORMAT);
+    cr_expect_str_eq(err, "/dev/zero:1: line: contains a NUL byte (not a text file)");
+    cr_expect_null(s.problem.tensors);
+    static char zeros[3 * 4096];
+    const char *names[] = {"zeros", "zeros.csv", "zeros.graph"};
+    for (size_t i = 0; i < 3; i++) {
+        const char *path = write_bytes(names[i], zeros, sizeof zeros);
+        cr_assert_eq(arena_source_load(path, 16, 1, &s, err, sizeof err), ARENA_EFORMAT);
+        snprintf(want, sizeof want, "%s:1: line: contains a NUL byte (not a text file)", path);
+        cr_expect_str_eq(err, want);
+    }
+}
+
+/* #2: a signal stops loading at the next line. The flag is set before the
+ * load, as a handler would mid-file; the reader stops at line 1. */
+Test(files, stop_flag_stops_loading)
+{
+    volatile sig_atomic_t stop = 1;
+    struct arena_load_options opt = {.alignment = 16, .seed = 1, .stop = &stop};
+    struct arena_source s;
+    char err[512], want[512];
+    const char *csv = write_text("stop.csv", "a,0,1,16\nb,0,1,16\n");
+    cr_assert_eq(arena_source_load_with(csv, &opt, &s, err, sizeof err), ARENA_EIO);
+    snprintf(want, sizeof want, "%s:1: file: stopped by a signal", csv);
+    cr_expect_str_eq(err, want);
+    cr_expect_null(s.problem.tensors);
+    const char *graph = write_text("stop.graph", HEAD "op a conv x -> y\n");
+    cr_assert_eq(arena_source_load_with(graph, &opt, &s, err, sizeof err), ARENA_EIO);
+    snprintf(want, sizeof want, "%s:1: file: stopped by a signal", graph);
+    cr_expect_str_eq(err, want);
+    stop = 0; /* the same load without the flag succeeds */
+    cr_assert_eq(arena_source_load_with(csv, &opt, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(s.problem.n, 2);
+    arena_source_free(&s);
+}
+
+/* #8: an export cut inside its last number (3475 of 5000 records, the last
+ * "3474,716,722,3" missing the rest of its size and its newline) used to
+ * read as a smaller valid problem. Every record ends with a newline, so the
+ * cut line is refused, naming its line (header on 1) and field. */
+Test(files, repro_truncated_export_is_refused)
+{
+    struct arena_source s;
+    char err[512];
+    const char *path = REPRO "truncated-export-midnumber.csv";
+    cr_assert_eq(arena_source_load(path, 16, 1, &s, err, sizeof err), ARENA_EFORMAT);
+    cr_expect_str_eq(err, REPRO "truncated-export-midnumber.csv:3476: size: '3' ends the file "
+                               "without a newline: the file looks cut off (every record ends "
+                               "with one)");
+    cr_expect_null(s.problem.tensors);
+    /* cut elsewhere: inside the id, inside an extra column, inside the header */
+    expect_csv_error("id,lower,upper,size\na,0,1,16\nb,0", ARENA_EFORMAT,
+                     "3: lower: '0' ends the file without a newline: the file looks cut off "
+                     "(every record ends with one)");
+    expect_csv_error("id,lower,upper,size,offset\na,0,1,16,0\nb,0,1,16,3", ARENA_EFORMAT,
+                     "3: line: '3' ends the file without a newline: the file looks cut off "
+                     "(every record ends with one)");
+    expect_csv_error("id,lower,up", ARENA_EFORMAT,
+                     "1: line: the header ends the file without a newline: the file looks cut "
+                     "off");
+    /* a last comment or blank line without a newline cuts no record */
+    const char *ok = write_text("ok.csv", "id,lower,upper,size\na,0,1,16\n# end");
+    struct arena_problem p;
+    cr_assert_eq(csv_read(ok, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(p.n, 1);
+    free((void *)p.tensors);
+}
+
+/* MiniMalloc's own files: its benchmarks use `buffer,start,end,size` with an
+ * inclusive end (its converter adds 1), and end every record with a newline.
+ * b1 [0,3] b2 [3,9] b3 [0,9] -> half-open [0,4) [3,10) [0,10); lowers {0, 3}
+ * are steps 0 and 1: b1 [0, step of 3] = [0,1], b2 [1,1], b3 [0,1]; b1 and
+ * b2 share time 3, so they conflict. */
+Test(files, csv_minimalloc_header_names)
+{
+    const char *path =
+        write_text("mm.csv", "buffer,start,end,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\n");
+    struct arena_problem p;
+    char err[256];
+    cr_assert_eq(csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(p.n, 3);
+    const uint32_t first[3] = {0, 1, 0}, last[3] = {1, 1, 1};
+    for (size_t i = 0; i < 3; i++) {
+        cr_expect_eq(p.tensors[i].first, first[i], "record %zu", i);
+        cr_expect_eq(p.tensors[i].last, last[i], "record %zu", i);
+        cr_expect_eq(p.tensors[i].size, 4);
+    }
+    free((void *)p.tensors);
+    /* buffer_id and begin with an exclusive upper, columns reordered */
+    path = write_text("mm2.csv", "size,upper,begin,buffer_id\n4,4,0,b1\n");
+    cr_assert_eq(csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(p.n, 1);
+    free((void *)p.tensors);
+}
+
+/* #11: four sizes of 2^62 sum to 2^64, one past what a problem may hold; the
+ * fourth record is named. Three fit: 3 x 2^62 < 2^64. */
+Test(files, repro_size_sum_overflow_names_the_record)
+{
+    struct arena_source s;
+    char err[512];
+    cr_assert_eq(arena_source_load(REPRO "three62.csv", 16, 1, &s, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    cr_expect_eq(s.problem.n, 3);
+    arena_source_free(&s);
+    expect_csv_error("a,0,1,4611686018427387904\nb,0,1,4611686018427387904\n"
+                     "c,0,1,4611686018427387904\nd,0,1,4611686018427387904\n",
+                     ARENA_EOVERFLOW,
+                     "4: size: 4611686018427387904 takes the sum of the sizes past 2^64 - 1 "
+                     "bytes");
+    /* a graph file names the tensor's line: 4 x fp32 2^60 = 4 x 2^62 bytes */
+    expect_graph_error("tensor a fp32 1152921504606846976 input\n"
+                       "tensor b fp32 1152921504606846976\n"
+                       "tensor c fp32 1152921504606846976\n"
+                       "tensor d fp32 1152921504606846976 output\n"
+                       "op o1 copy a -> b\nop o2 copy b -> c\nop o3 copy c -> d\n",
+                       ARENA_EOVERFLOW,
+                       "4: tensor: tensor 'd': 4611686018427387904 bytes take the sum of the "
+                       "sizes past 2^64 - 1 bytes");
+}
+
+/* #12: a directory is said to be one; a UTF-8 byte order mark (spreadsheets
+ * write one) is accepted before a CSV header and a graph file's first line. */
+Test(files, repro_directory_and_byte_order_mark)
+{
+    struct arena_source s;
+    char err[512], want[512];
+    cr_assert_eq(arena_source_load(dir, 16, 1, &s, err, sizeof err), ARENA_EIO);
+    snprintf(want, sizeof want, "%s: is a directory, not a problem (.csv) or graph (.graph) file",
+             dir);
+    cr_expect_str_eq(err, want);
+    cr_expect_null(s.spec);
+    const char *csv = write_text("bom.csv", "\xef\xbb\xbfid,lower,upper,size\na,0,1,16\n");
+    cr_assert_eq(arena_source_load(csv, 16, 1, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(s.problem.n, 1);
+    arena_source_free(&s);
+    const char *graph = write_text("bom", "\xef\xbb\xbf" HEAD "op a conv x -> y\n");
+    cr_assert_eq(arena_source_load(graph, 16, 1, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_str_eq(s.family, "graph-file");
+    cr_expect_eq(s.problem.n, 2);
+    arena_source_free(&s);
+}
+
+/* Found by fuzz_graph_file: an op named "a\r\r..." (a carriage return inside
+ * a line is no blank) made the graph check's message span lines, since names
+ * reach it as they are. Control characters are refused where they are read. */
+Test(files, repro_fuzz_graph_control_character)
+{
+    struct arena_graph g;
+    char err[512];
+    FILE *f = fopen(REPRO "graph-control-char.graph", "rb");
+    cr_assert_not_null(f);
+    cr_assert_eq(arena_graph_file_read_stream(f, "cc.graph", NULL, &g, err, sizeof err),
+                 ARENA_EFORMAT);
+    fclose(f);
+    /* line 2 is "op a\r\r\r\r\r\r\r c\377 x ->#h": the first \r is column 5 */
+    cr_expect_str_eq(err, "cc.graph:2: line: control character 0x0d in column 5 (names and "
+                          "kinds are printable text)");
+    cr_expect_eq(g.n_tensors, 0);
+    expect_graph_error("tensor x\x01 int8 4\n", ARENA_EFORMAT,
+                       "1: line: control character 0x01 in column 9 (names and kinds are "
+                       "printable text)");
+    expect_graph_error("tensor x\tint8\t4 input\ntensor y int8 4 output\nop a conv x -> y\x7f\n",
+                       ARENA_EFORMAT,
+                       "3: line: control character 0x7f in column 17 (names and kinds are "
+                       "printable text)");
 }

@@ -1,0 +1,73 @@
+/* fuzz_spec.c — libFuzzer target for the spec parser (graphs/spec.c) and the
+ * families behind it. On any text: no crash, leak or undefined behaviour; a
+ * failure has a message; a spec that parses has a canonical form that parses
+ * to itself. Small specs (every count key <= 64) are also built, twice: the
+ * problem keeps arena_problem_check's contract and both builds agree to the
+ * fingerprint (the same spec is the same problem). */
+#include "graphs/family.h"
+#include "tests/fuzz/fuzz.h"
+
+#define SMALL 64
+
+/* Builds stay quick: counts bounded; seeds and size ranges cost nothing. */
+static int is_small(const struct arena_spec *s)
+{
+    const struct arena_family *f = s->family;
+    for (size_t i = 0; i < f->n_keys; i++) {
+        const char *name = f->keys[i].name;
+        if (f->keys[i].type != ARENA_KEY_UINT || strcmp(name, "seed") == 0 ||
+            strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
+            continue;
+        if (s->values[i].u > SMALL)
+            return 0;
+    }
+    return 1;
+}
+
+static uint64_t build(const struct arena_spec *s)
+{
+    struct arena_problem p;
+    size_t ops;
+    char err[512] = "";
+    int rc = arena_spec_build(s, 16, &p, &ops, err, sizeof err);
+    if (rc != ARENA_OK) {
+        FUZZ_REQUIRE(rc < 0 && err[0], "rc %d, message '%s'", rc, err);
+        FUZZ_REQUIRE(p.n == 0 && p.tensors == NULL, "a partial problem after: %s", err);
+        return 0;
+    }
+    size_t bad;
+    FUZZ_REQUIRE(arena_problem_check(&p, &bad) == ARENA_OK, "%s:%s: tensor %zu breaks the "
+                 "contract", s->family->info.name, s->params, bad);
+    uint64_t fp = arena_problem_fingerprint(&p);
+    free((void *)p.tensors);
+    return fp;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char text[600];
+    if (size >= sizeof text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    struct arena_spec s;
+    char err[512] = "";
+    int rc = arena_spec_parse(text, 7, &s, err, sizeof err);
+    if (rc != ARENA_OK) {
+        FUZZ_REQUIRE(rc < 0 && err[0], "rc %d, message '%s'", rc, err);
+        return 0;
+    }
+    char canon[600];
+    snprintf(canon, sizeof canon, "%s:%s", s.family->info.name, s.params);
+    struct arena_spec again;
+    rc = arena_spec_parse(canon, 7, &again, err, sizeof err);
+    FUZZ_REQUIRE(rc == ARENA_OK, "canonical '%s' does not parse: %s", canon, err);
+    FUZZ_REQUIRE(again.family == s.family && strcmp(again.params, s.params) == 0,
+                 "'%s' reads back as '%s'", s.params, again.params);
+    if (is_small(&s)) {
+        uint64_t a = build(&s), b = build(&again);
+        FUZZ_REQUIRE(a == b, "'%s' built twice: fingerprints %llx and %llx", canon,
+                     (unsigned long long)a, (unsigned long long)b);
+    }
+    return 0;
+}

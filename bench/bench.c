@@ -241,6 +241,7 @@ static int list_everything(void)
         printf("  %-18s %zu graphs\n", suites[i], n);
     }
     printf("\nFiles: a path to a MiniMalloc CSV problem or a graph file.\n");
+    printf("Models: a TensorFlow Lite file (.tflite); FILE#N plans subgraph N (default 0).\n");
     printf("\nPlanners (--planner a,b or all):\n");
     for (size_t i = 0; i < arena_planner_count(); i++) {
         const struct arena_planner *pl = arena_planner_at(i);
@@ -297,6 +298,7 @@ static int load_graphs(struct bench *b)
             status = 2;
             break;
         }
+        if (g->src.warning) say(b, "%s", g->src.warning);
         size_t bad = 0;
         rc = arena_problem_check(&g->src.problem, &bad);
         if (rc == ARENA_OK) rc = arena_problem_bounds(&g->src.problem, &g->bounds);

@@ -8,6 +8,7 @@
 #include "graphs/files.h"
 #include "graphs/graph_internal.h"
 #include "graphs/names.h"
+#include "graphs/tflite.h"
 
 static void put_le(unsigned char *b, uint64_t v, int bytes)
 {
@@ -38,6 +39,7 @@ void arena_source_free(struct arena_source *s)
     free(s->spec);
     free(s->family);
     free(s->params);
+    free(s->warning);
     free((void *)s->problem.tensors);
     memset(s, 0, sizeof *s);
 }
@@ -106,9 +108,16 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
     struct arena_problem p;
     size_t ops = 0;
     const char *family;
-    char *spec = NULL, *params = NULL;
+    char *spec = NULL, *params = NULL, *warning = NULL;
     int rc;
-    if (is_path(text)) {
+    if (arena_tflite_sniff(text)) {
+        family = "tflite";
+        rc = arena_tflite_load(text, alignment, &p, &ops, &warning, err, errlen);
+        if (!rc) {
+            spec = arena_str_dup(text);
+            params = arena_str_dup("");
+        }
+    } else if (is_path(text)) {
         if (looks_like_graph(text)) {
             family = "graph-file";
             rc = arena_graph_file_load(text, alignment, &p, &ops, err, errlen);
@@ -143,6 +152,7 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
         free(spec);
         free(params);
         free(out->family);
+        free(warning);
         free((void *)p.tensors);
         memset(out, 0, sizeof *out);
         if (err && errlen)
@@ -152,6 +162,7 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
     out->spec = spec;
     out->params = params;
     out->ops = ops;
+    out->warning = warning;
     out->problem = p;
     out->fingerprint = arena_problem_fingerprint(&p);
     return ARENA_OK;

@@ -20,12 +20,15 @@ struct arena_source {
     char *params; /* canonical "key=value,..." (empty for files) */
     uint64_t fingerprint;
     size_t ops;   /* ops in the graph; 0 for a bare problem file */
+    char *warning; /* NULL, or one line for the user (a .tflite model's
+                      dynamic dims or variable tensors): bench prints it */
     struct arena_problem problem; /* owns its tensors */
 };
 
 /* Loads one source. text is a spec or a path (a path is anything that names
  * an existing file or contains '/' or ends in .csv/.txt/.graph). Spec values
- * that are not given take the family's defaults; `seed` is the default for a
+ * that are not given take the family's defaults; a TensorFlow Lite model
+ * (bytes 4-7 "TFL3", "FILE#N" for subgraph N) is read by tflite.h; `seed` is the default for a
  * family's seed key when the spec does not set it. alignment rounds every
  * size up (ARENA_EOVERFLOW past ARENA_SIZE_MAX).
  * On error returns a negative status, writes one line into err (for files

@@ -18,7 +18,7 @@ static const char usage[] =
     "table and stores every result in SQLite.\n"
     "\n"
     "  --graph LIST       graphs to plan: a spec family:key=value,..., a problem or\n"
-    "                     graph file, a suite (all, scaling), or a list of these;\n"
+    "                     graph file, a suite (all, scaling, models), or a list;\n"
     "                     ';' separates items, and so does ',' unless what follows\n"
     "                     it is key=value (an '=' before any ':'); repeatable\n"
     "  --planner LIST     comma list of planner names, or all (default all)\n"

@@ -234,8 +234,8 @@ static int list_everything(void)
         printf("  %-18s %s\n  %-18s %s\n", f->name, f->summary, "", f->params);
     }
     printf("\nSuites (--graph NAME):\n");
-    const char *const suites[] = {"all", "scaling"};
-    for (size_t i = 0; i < 2; i++) {
+    const char *const suites[] = {"all", "scaling", "models"};
+    for (size_t i = 0; i < 3; i++) {
         size_t n = 0;
         arena_bench_suite(suites[i], &n);
         printf("  %-18s %zu graphs\n", suites[i], n);

@@ -32,6 +32,12 @@ static const char usage[] =
     "  --export-csv DIR   write each graph's problem into DIR as a MiniMalloc CSV\n"
     "                     (id,lower,upper,size) and exit: nothing is planned\n"
     "  --seed N           default seed for families with a seed key (default 1)\n"
+    "  --export-plan DIR  plan each graph with each planner (untimed, validated)\n"
+    "                     and write DIR/GRAPH-FP-PLANNER.csv (name,size,first,last,\n"
+    "                     offset) and .h (a C header: one 16-byte aligned static\n"
+    "                     arena, head | activations | tail, an offset per tensor)\n"
+    "  --head N, --tail N bytes of model metadata before, scratch after the\n"
+    "                     activations in --export-plan headers (default 0)\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
     "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
     "                     (default 5; 3 for problems of 100,000+ tensors)\n"
@@ -208,7 +214,8 @@ static int parse_planners(struct arena_bench_args *a, const char *v, char *err, 
 
 enum opt {
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
-    O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION
+    O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
+    O_EXPORT_PLAN, O_HEAD, O_TAIL
 };
 
 static const struct {
@@ -222,6 +229,7 @@ static const struct {
     {"--repetitions", O_REPETITIONS, 1}, {"--min-time", O_MIN_TIME, 1},
     {"--no-db", O_NO_DB, 0},         {"--no-placements", O_NO_PLACEMENTS, 0},
     {"--export-csv", O_EXPORT_CSV, 1},
+    {"--export-plan", O_EXPORT_PLAN, 1}, {"--head", O_HEAD, 1}, {"--tail", O_TAIL, 1},
     {"--quiet", O_QUIET, 0},         {"--list", O_LIST, 0},
     {"--help", O_HELP, 0},           {"-h", O_HELP, 0},
     {"--version", O_VERSION, 0},
@@ -283,6 +291,12 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--export-csv: empty folder name");
         a->export_dir = v;
         return ARENA_OK;
+    case O_EXPORT_PLAN:
+        if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--export-plan: empty folder name");
+        a->export_plan_dir = v;
+        return ARENA_OK;
+    case O_HEAD: return parse_u64(name, v, &a->head, err, errlen);
+    case O_TAIL: return parse_u64(name, v, &a->tail, err, errlen);
     case O_QUIET: a->quiet = 1; return ARENA_OK;
     case O_LIST: a->list = 1; return ARENA_OK;
     case O_HELP: a->help = 1; return ARENA_OK;

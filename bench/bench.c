@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "bench/args.h"
+#include "bench/export_plan.h"
 #include "bench/gbench.h"
 #include "bench/output.h"
 #include "bench/progress.h"
@@ -378,6 +379,29 @@ static int export_graphs(struct bench *b)
     return 0;
 }
 
+/* --export-plan: every graph x planner as .csv and C header (export_plan.h). */
+static int export_plans(struct bench *b)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/x", b->args.export_plan_dir);
+    int e = make_parents(path);
+    if (e != 0) {
+        say(b, "--export-plan: cannot create '%s': %s", b->args.export_plan_dir, strerror(e));
+        return 2;
+    }
+    for (size_t i = 0; i < b->n_graphs; i++) {
+        char err[700] = "";
+        int rc = arena_export_plans(b->args.export_plan_dir, &b->graphs[i].src, b->args.planners,
+                                    b->args.n_planners, b->args.head, b->args.tail,
+                                    b->args.quiet ? NULL : stdout, err, sizeof err);
+        if (rc != ARENA_OK) {
+            say(b, "--export-plan: %s", err[0] ? err : arena_strerror(rc));
+            return rc == ARENA_ECONFLICT ? 1 : 2;
+        }
+    }
+    return 0;
+}
+
 static int open_store(struct bench *b, int argc, char **argv)
 {
     if (!b->args.db) return 0;
@@ -483,6 +507,7 @@ static int measure(struct bench *b, int argc, char **argv)
     if ((status = load_graphs(b)) != 0) return status;
     if (stop_signal) return 128 + stop_signal;
     if (b->args.export_dir) return export_graphs(b);
+    if (b->args.export_plan_dir) return export_plans(b);
     if ((status = open_store(b, argc, argv)) != 0) return status;
     if (register_jobs(b) != ARENA_OK) {
         say(b, "cannot register the benchmarks");

@@ -40,6 +40,10 @@ void arena_source_free(struct arena_source *s)
     free(s->family);
     free(s->params);
     free(s->warning);
+    if (s->names)
+        for (size_t i = 0; i < s->problem.n; i++)
+            free(s->names[i]);
+    free(s->names);
     free((void *)s->problem.tensors);
     memset(s, 0, sizeof *s);
 }
@@ -108,11 +112,13 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
     struct arena_problem p;
     size_t ops = 0;
     const char *family;
-    char *spec = NULL, *params = NULL, *warning = NULL;
+    char *spec = NULL, *params = NULL;
+    struct arena_tflite_loaded model = {0};
     int rc;
     if (arena_tflite_sniff(text)) {
         family = "tflite";
-        rc = arena_tflite_load(text, alignment, &p, &ops, &warning, err, errlen);
+        rc = arena_tflite_load(text, alignment, &p, &model, err, errlen);
+        ops = model.ops;
         if (!rc) {
             spec = arena_str_dup(text);
             params = arena_str_dup("");
@@ -152,7 +158,7 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
         free(spec);
         free(params);
         free(out->family);
-        free(warning);
+        arena_tflite_loaded_free(&model, p.n);
         free((void *)p.tensors);
         memset(out, 0, sizeof *out);
         if (err && errlen)
@@ -162,7 +168,9 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
     out->spec = spec;
     out->params = params;
     out->ops = ops;
-    out->warning = warning;
+    out->warning = model.warning;
+    out->names = model.names;
+    out->persistent_bytes = model.persistent_bytes;
     out->problem = p;
     out->fingerprint = arena_problem_fingerprint(&p);
     return ARENA_OK;

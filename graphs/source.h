@@ -22,6 +22,9 @@ struct arena_source {
     size_t ops;   /* ops in the graph; 0 for a bare problem file */
     char *warning; /* NULL, or one line for the user (a .tflite model's
                       dynamic dims or variable tensors): bench prints it */
+    char **names;  /* problem.n tensor names (a .tflite model's), or NULL */
+    uint64_t persistent_bytes; /* kept apart from the plan: a model's
+                                  variable tensors (aligned), else 0 */
     struct arena_problem problem; /* owns its tensors */
 };
 

@@ -550,12 +550,34 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
     return ARENA_OK;
 }
 
+void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n)
+{
+    if (x->names)
+        for (size_t i = 0; i < n; i++)
+            free(x->names[i]);
+    free(x->names);
+    free(x->warning);
+    memset(x, 0, sizeof *x);
+}
+
+/* The graph's tensor names, moved out of it (g->tensors[i].name = NULL). */
+static char **take_names(struct arena_graph *g)
+{
+    char **names = malloc((g->n_tensors ? g->n_tensors : 1) * sizeof *names);
+    if (!names)
+        return NULL;
+    for (size_t i = 0; i < g->n_tensors; i++) {
+        names[i] = g->tensors[i].name;
+        g->tensors[i].name = NULL;
+    }
+    return names;
+}
+
 int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem *out,
-                      size_t *ops, char **warning, char *err, size_t errlen)
+                      struct arena_tflite_loaded *x, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    *ops = 0;
-    *warning = NULL;
+    memset(x, 0, sizeof *x);
     char buf[4096];
     uint32_t sub;
     const char *path = resolve(text, buf, sizeof buf, &sub);
@@ -577,8 +599,11 @@ int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem
         arena_graph_free(&g);
         return rc;
     }
-    *ops = g.n_ops;
+    x->ops = g.n_ops;
+    x->names = take_names(&g);
     arena_graph_free(&g);
+    if (arena_size_align(info.variable_bytes, alignment, &x->persistent_bytes))
+        x->persistent_bytes = ARENA_SIZE_MAX;
     if (info.dynamic || info.variables) {
         char note[512];
         int k = snprintf(note, sizeof note, "%s:", path);
@@ -592,7 +617,13 @@ int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem
                      " %zu variable tensors (%llu bytes) persist across runs: left out of the "
                      "plan, they go at the head of the arena",
                      info.variables, (unsigned long long)info.variable_bytes);
-        *warning = arena_str_dup(note);
+        x->warning = arena_str_dup(note);
+    }
+    if (!x->names || ((info.dynamic || info.variables) && !x->warning)) {
+        arena_tflite_loaded_free(x, out->n);
+        free((void *)out->tensors);
+        memset(out, 0, sizeof *out);
+        return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
     }
     return ARENA_OK;
 }

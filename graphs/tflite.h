@@ -64,13 +64,24 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
  * N) when text itself is not a file, whose bytes 4-7 are "TFL3". */
 int arena_tflite_sniff(const char *text);
 
+/* What arena_tflite_load gives besides the problem. */
+struct arena_tflite_loaded {
+    size_t ops;                /* ops stored (steps) */
+    char *warning;             /* NULL or one malloc'd line for the user:
+                                  dynamic dims planned at their stored shape,
+                                  variable tensors left out */
+    char **names;              /* one malloc'd name per problem tensor */
+    uint64_t persistent_bytes; /* the variable tensors' bytes, their sum
+                                  rounded up to the alignment */
+};
+
 /* Reads "FILE" or "FILE#N" (subgraph N, default 0), checks the graph and
- * turns it into a problem (*ops: ops stored). *warning is NULL or a malloc'd
- * line for the user (dynamic dims planned at their stored shape, variable
- * tensors left out); free it. Errors as arena_tflite_read, plus ARENA_EIO
- * when the file cannot be read and the graph checks' faults, each one line
- * starting with the path. *out is zeroed on error. */
+ * turns it into a problem. Errors as arena_tflite_read, plus ARENA_EIO when
+ * the file cannot be read and the graph checks' faults, each one line
+ * starting with the path. *out and *x are zeroed on error; on success free
+ * x with arena_tflite_loaded_free(x, out->n). */
 int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem *out,
-                      size_t *ops, char **warning, char *err, size_t errlen);
+                      struct arena_tflite_loaded *x, char *err, size_t errlen);
+void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n);
 
 #endif

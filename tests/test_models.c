@@ -12,6 +12,7 @@
 #include "graphs/source.h"
 #include "graphs/tflite.h"
 #include "planners/planner.h"
+#include "tests/export_check.h"
 
 #ifndef ARENA_SOURCE_ROOT
 #error "tests/meson.build passes ARENA_SOURCE_ROOT"
@@ -137,3 +138,17 @@ Test(models, every_planner_selfie_segmentation) { every_planner(0); }
 Test(models, every_planner_face_detection_short_range) { every_planner(1); }
 Test(models, every_planner_face_detection_full_range) { every_planner(2); }
 Test(models, every_planner_selfie_segmentation_landscape) { every_planner(3); }
+
+/* bench --export-plan on a real model: every planner's header compiles and
+ * its plan holds on real memory (no head or tail: the bare activations). */
+Test(models, export_plan_face_detection_short_range)
+{
+    const char *path = model_path(models[1].file);
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/arena-models-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_expect_eq(ec_check_all(path, dir, 0, 0), arena_planner_count());
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}

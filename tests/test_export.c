@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/args.h"
 #include "bench/export_plan.h"
 #include "planners/planner.h"
 #include "tests/export_check.h"
@@ -95,4 +96,21 @@ Test(export, the_pattern_check_catches_an_overlap)
     char path[128];
     snprintf(path, sizeof path, "%s/three.h", dir);
     cr_expect_eq(ec_run(dir, path), 1);
+}
+
+Test(export, command_line)
+{
+    char *argv[] = {"bench", "--graph", "chain", "--export-plan", "out/plans", "--head", "4096",
+                    "--tail", "512", NULL};
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(arena_bench_args_parse(9, argv, &a, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_str_eq(a.export_plan_dir, "out/plans");
+    cr_expect_eq(a.head, 4096);
+    cr_expect_eq(a.tail, 512);
+    arena_bench_args_free(&a);
+    char *bad[] = {"bench", "--graph", "chain", "--export-plan", "", NULL};
+    cr_expect_eq(arena_bench_args_parse(5, bad, &a, err, sizeof err), ARENA_EINVAL);
+    cr_expect_str_eq(err, "--export-plan: empty folder name");
+    arena_bench_args_free(&a);
 }

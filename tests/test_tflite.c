@@ -206,6 +206,11 @@ Test(tflite, variable_tensors_are_counted_apart)
     cr_assert_not_null(src.warning);
     cr_expect_not_null(strstr(src.warning, "1 variable tensors (32 bytes)"), "%s", src.warning);
     cr_expect_null(strchr(src.warning, '\n'));
+    cr_expect_eq(src.persistent_bytes, 32, "the variable's bytes, for the head of the arena");
+    cr_assert_not_null(src.names);
+    cr_expect_str_eq(src.names[0], "in");
+    cr_expect_str_eq(src.names[1], "h");
+    cr_expect_str_eq(src.names[2], "out");
     arena_source_free(&src);
 }
 

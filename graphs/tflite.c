@@ -148,9 +148,10 @@ static int is_const(const struct reader *r, uint32_t t)
  * total of inputs and outputs by the file size, since vectors may be
  * shared among ops and a small file could otherwise claim a quadratic
  * count. */
-static void mark(struct reader *r, unsigned char *folded)
+static void mark(struct reader *r, unsigned char *folded, size_t *most)
 {
     size_t total = 0;
+    *most = 0;
     for (size_t k = 0; k < r->ops.n && !r->fb.rc; k++) {
         struct arena_fb_table op;
         struct arena_fb_vec in, out;
@@ -161,6 +162,8 @@ static void mark(struct reader *r, unsigned char *folded)
         if (r->fb.rc)
             return;
         total += in.n + out.n;
+        if (in.n + out.n > *most)
+            *most = in.n + out.n;
         if (total > r->fb.size) {
             arena_fb_fail(&r->fb, ARENA_EFORMAT, "inputs",
                           "more operator inputs and outputs than bytes in the file (vectors "
@@ -418,14 +421,17 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
     size_t nt = r.tensors.n ? r.tensors.n : 1, no = r.ops.n ? r.ops.n : 1;
     r.role = calloc(nt, 1);
     r.gid = calloc(nt, sizeof *r.gid);
-    r.refs = malloc((size + 1) * sizeof *r.refs); /* an op's refs: < size / 4 */
     unsigned char *folded = calloc(no, 1);
     struct arena_names names;
     arena_names_init(&names);
-    if (!r.role || !r.gid || !r.refs || !folded)
+    size_t most = 0;
+    if (!r.role || !r.gid || !folded)
         arena_fb_fail(fb, ARENA_ENOMEM, "file", "out of memory");
     classify(&r);
-    mark(&r, folded);
+    mark(&r, folded, &most);
+    r.refs = malloc((most ? most : 1) * sizeof *r.refs); /* one op's refs at most */
+    if (!r.refs)
+        arena_fb_fail(fb, ARENA_ENOMEM, "file", "out of memory");
     for (size_t i = 0; i < r.tensors.n && !fb->rc; i++) {
         if (r.role[i] == ROLE_PLANNED || r.role[i] == ROLE_VARIABLE)
             add_tensor(&r, i, &names);

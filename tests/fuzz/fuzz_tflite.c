@@ -1,45 +1,58 @@
-/* fuzz_tflite.c — libFuzzer target for the .tflite reader (graphs/tflite.c
- * over graphs/flatbuf.c): any bytes, read as a model and, when that
- * succeeds, turned into a problem. The reader must refuse bad input with a
- * status and one line, never crash, hang or read out of bounds (ASan and
- * UBSan watch). The first byte picks the subgraph (0-3) so FILE#N is
- * covered; the rest is the file. Seeds: tests/fuzz/corpus/tflite (a model
- * from tests/tflite_writer.c) and, when fetched, models/. */
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
+/* fuzz_tflite.c — libFuzzer target for the TensorFlow Lite reader
+ * (graphs/tflite.c over the bounds-checked FlatBuffers reader
+ * graphs/flatbuf.c) and the checks and lifetimes behind it. The first byte
+ * picks the subgraph (0-3), so FILE#N is covered; the rest is the file, in
+ * a buffer of exactly its size so ASan sees any read past it. On any bytes:
+ * no crash, leak or undefined behaviour; a failure is one line naming the
+ * file and leaves nothing; a model that reads gives a graph whose counts
+ * agree with the reader's, and a problem with one record per planned tensor
+ * inside the ops' steps. Seeds: corpus/fuzz_tflite (tests/tflite_writer.c's
+ * models; the real ones in models/ make good extra seeds). */
 #include "graphs/tflite.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1)
+    if (size == 0)
         return 0;
     uint32_t sub = data[0] & 3u;
-    /* a copy of exactly the file's bytes, so ASan sees any read past it */
-    unsigned char *file = malloc(size - 1 ? size - 1 : 1);
+    size_t n = size - 1;
+    unsigned char *file = malloc(n ? n : 1);
     if (!file)
         return 0;
-    if (size > 1)
-        memcpy(file, data + 1, size - 1);
+    memcpy(file, data + 1, n);
     struct arena_graph g;
     struct arena_tflite_info info;
-    char err[256];
-    int rc = arena_tflite_read(file, size - 1, "fuzz.tflite", sub, &g, &info, err, sizeof err);
-    if (rc == ARENA_OK) {
-        struct arena_problem p;
-        if (arena_graph_problem(&g, 16, &p, NULL, err, sizeof err) == ARENA_OK) {
-            if (p.n != info.planned)
-                abort(); /* every planned tensor is in the problem */
-            free((void *)p.tensors);
-        }
-        arena_graph_free(&g);
-    } else if (memchr(err, '\n', strnlen(err, sizeof err)) || strncmp(err, "fuzz.tflite: ", 13)) {
-        abort(); /* an error is one line naming the file */
-    }
+    char err[512] = "";
+    int rc = arena_tflite_read(file, n, "fuzz.tflite", sub, &g, &info, err, sizeof err);
     free(file);
+    if (rc != ARENA_OK) {
+        fuzz_require_one_line(rc, err);
+        FUZZ_REQUIRE(strncmp(err, "fuzz.tflite: ", 13) == 0, "the file is not named: %s", err);
+        FUZZ_REQUIRE(g.n_tensors == 0 && g.n_ops == 0 && g.tensors == NULL, "a partial graph");
+        return 0;
+    }
+    FUZZ_REQUIRE(g.n_tensors == info.planned, "%zu tensors, %zu planned", g.n_tensors,
+                 info.planned);
+    FUZZ_REQUIRE(g.n_ops == info.ops && info.folded <= info.ops, "%zu ops, %zu stored, %zu folded",
+                 g.n_ops, info.ops, info.folded);
+    FUZZ_REQUIRE(info.planned + info.constants + info.variables + info.unused <= info.tensors,
+                 "more tensors sorted than stored");
+    struct arena_problem p;
+    rc = arena_graph_problem(&g, 16, &p, NULL, err, sizeof err);
+    if (rc != ARENA_OK) {
+        fuzz_require_one_line(rc, err);
+        FUZZ_REQUIRE(p.n == 0 && p.tensors == NULL, "a partial problem after: %s", err);
+        arena_graph_free(&g);
+        return 0;
+    }
+    size_t bad;
+    FUZZ_REQUIRE(arena_problem_check(&p, &bad) == ARENA_OK, "tensor %zu breaks the contract", bad);
+    FUZZ_REQUIRE(p.n == g.n_tensors, "%zu records for %zu tensors", p.n, g.n_tensors);
+    for (size_t t = 0; t < p.n; t++)
+        FUZZ_REQUIRE(p.tensors[t].last < g.n_ops, "tensor %zu lives to step %u of %zu ops", t,
+                     (unsigned)p.tensors[t].last, g.n_ops);
+    free((void *)p.tensors);
+    arena_graph_free(&g);
     return 0;
 }

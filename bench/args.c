@@ -29,15 +29,15 @@ static const char usage[] =
     "                     created with its directory when missing\n"
     "  --no-db            store nothing\n"
     "  --no-placements    store results without the per-tensor placements\n"
-    "  --export-csv DIR   write each graph's problem into DIR as a MiniMalloc CSV\n"
-    "                     (id,lower,upper,size) and exit: nothing is planned\n"
-    "  --seed N           default seed for families with a seed key (default 1)\n"
     "  --export-plan DIR  plan each graph with each planner (untimed, validated)\n"
     "                     and write DIR/GRAPH-FP-PLANNER.csv (name,size,first,last,\n"
     "                     offset) and .h (a C header: one 16-byte aligned static\n"
     "                     arena, head | activations | tail, an offset per tensor)\n"
     "  --head N, --tail N bytes of model metadata before, scratch after the\n"
     "                     activations in --export-plan headers (default 0)\n"
+    "  --export-csv DIR   write each graph's problem into DIR as a MiniMalloc CSV\n"
+    "                     (id,lower,upper,size) and exit: nothing is planned\n"
+    "  --seed N           default seed for families with a seed key (default 1)\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
     "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
     "                     (default 5; 3 for problems of 100,000+ tensors)\n"
@@ -213,9 +213,9 @@ static int parse_planners(struct arena_bench_args *a, const char *v, char *err, 
 }
 
 enum opt {
+    O_EXPORT_PLAN, O_HEAD, O_TAIL,
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
-    O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
-    O_EXPORT_PLAN, O_HEAD, O_TAIL
+    O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION
 };
 
 static const struct {

@@ -23,9 +23,9 @@ struct arena_bench_args {
     enum arena_format format;
     const char *db;         /* NULL with --no-db; points into argv or the default */
     int no_placements;
-    const char *export_dir; /* --export-csv: write each problem there, plan nothing */
     const char *export_plan_dir; /* --export-plan: plans as .csv and C headers there */
     uint64_t head, tail;    /* --head, --tail: bytes around the activations */
+    const char *export_dir; /* --export-csv: write each problem there, plan nothing */
     uint64_t seed;
     uint64_t alignment;
     int repetitions, repetitions_set;

@@ -241,8 +241,8 @@ static int list_everything(void)
         arena_bench_suite(suites[i], &n);
         printf("  %-18s %zu graphs\n", suites[i], n);
     }
+    printf("\nModels: a TensorFlow Lite file (.tflite); FILE#N plans subgraph N (default 0).\n");
     printf("\nFiles: a path to a MiniMalloc CSV problem or a graph file.\n");
-    printf("Models: a TensorFlow Lite file (.tflite); FILE#N plans subgraph N (default 0).\n");
     printf("\nPlanners (--planner a,b or all):\n");
     for (size_t i = 0; i < arena_planner_count(); i++) {
         const struct arena_planner *pl = arena_planner_at(i);
@@ -341,6 +341,29 @@ static int make_parents(const char *path)
     return 0;
 }
 
+/* --export-plan: every graph x planner as .csv and C header (export_plan.h). */
+static int export_plans(struct bench *b)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/x", b->args.export_plan_dir);
+    int e = make_parents(path);
+    if (e != 0) {
+        say(b, "--export-plan: cannot create '%s': %s", b->args.export_plan_dir, strerror(e));
+        return 2;
+    }
+    for (size_t i = 0; i < b->n_graphs; i++) {
+        char err[700] = "";
+        int rc = arena_export_plans(b->args.export_plan_dir, &b->graphs[i].src, b->args.planners,
+                                    b->args.n_planners, NULL, b->args.head, b->args.tail,
+                                    b->args.quiet ? NULL : stdout, err, sizeof err);
+        if (rc != ARENA_OK) {
+            say(b, "--export-plan: %s", err[0] ? err : arena_strerror(rc));
+            return rc == ARENA_ECONFLICT ? 1 : 2;
+        }
+    }
+    return 0;
+}
+
 /* --export-csv: each problem into dir as NAME-FP.csv, NAME the canonical spec
  * with every character outside [A-Za-z0-9.=+-] made '_' (at most 96), FP the
  * fingerprint's first 8 hex digits, so two sources never share a file and an
@@ -375,29 +398,6 @@ static int export_graphs(struct bench *b)
             return 2;
         }
         if (!b->args.quiet) printf("%s\t%s\n", src->spec, path);
-    }
-    return 0;
-}
-
-/* --export-plan: every graph x planner as .csv and C header (export_plan.h). */
-static int export_plans(struct bench *b)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/x", b->args.export_plan_dir);
-    int e = make_parents(path);
-    if (e != 0) {
-        say(b, "--export-plan: cannot create '%s': %s", b->args.export_plan_dir, strerror(e));
-        return 2;
-    }
-    for (size_t i = 0; i < b->n_graphs; i++) {
-        char err[700] = "";
-        int rc = arena_export_plans(b->args.export_plan_dir, &b->graphs[i].src, b->args.planners,
-                                    b->args.n_planners, b->args.head, b->args.tail,
-                                    b->args.quiet ? NULL : stdout, err, sizeof err);
-        if (rc != ARENA_OK) {
-            say(b, "--export-plan: %s", err[0] ? err : arena_strerror(rc));
-            return rc == ARENA_ECONFLICT ? 1 : 2;
-        }
     }
     return 0;
 }
@@ -506,8 +506,8 @@ static int measure(struct bench *b, int argc, char **argv)
     if ((status = start_gbench(b)) != 0) return status;
     if ((status = load_graphs(b)) != 0) return status;
     if (stop_signal) return 128 + stop_signal;
-    if (b->args.export_dir) return export_graphs(b);
     if (b->args.export_plan_dir) return export_plans(b);
+    if (b->args.export_dir) return export_graphs(b);
     if ((status = open_store(b, argc, argv)) != 0) return status;
     if (register_jobs(b) != ARENA_OK) {
         say(b, "cannot register the benchmarks");

@@ -214,7 +214,8 @@ static void file_part(const char *s, char *out, size_t cap)
 
 int arena_export_plans(const char *dir, const struct arena_source *src,
                        const struct arena_planner *const *planners, size_t n_planners,
-                       uint64_t head, uint64_t tail, FILE *out, char *err, size_t errlen)
+                       const struct arena_plan_options *opt, uint64_t head, uint64_t tail,
+                       FILE *out, char *err, size_t errlen)
 {
     const struct arena_problem *p = &src->problem;
     /* C prefix: a file's base name without its extension, else the family
@@ -249,7 +250,7 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
         if (!rc && !scratch)
             rc = ARENA_ENOMEM;
         if (!rc)
-            rc = arena_planner_run(pl, p, NULL, scratch, bytes, &plan);
+            rc = arena_planner_run(pl, p, opt, scratch, bytes, &plan);
         free(scratch);
         if (rc) {
             arena_errorf(err, errlen, 0, rc, "%s on %s: %s", pl->name, src->spec,

@@ -40,16 +40,19 @@ int arena_export_plan(const char *dir, const char *base, const struct arena_expo
 
 struct arena_source;
 struct arena_planner;
+struct arena_plan_options;
 
 /* bench --export-plan: plans src with each planner (untimed), checks each
  * plan with the validator, and writes SPEC-FP-PLANNER.{csv,h} into dir
  * (SPEC the spec made a file name, FP the fingerprint's first 8 hex digits),
  * the head being the source's persistent bytes plus `head`. Prints each
- * header's path on out (NULL: quiet). ARENA_ECONFLICT when a plan is
+ * header's path on out (NULL: quiet). opt goes to every planner (NULL:
+ * the defaults; give search planners a time limit). ARENA_ECONFLICT when a plan is
  * invalid, other errors as arena_export_plan; one line in err. */
 #include <stdio.h>
 int arena_export_plans(const char *dir, const struct arena_source *src,
                        const struct arena_planner *const *planners, size_t n_planners,
-                       uint64_t head, uint64_t tail, FILE *out, char *err, size_t errlen);
+                       const struct arena_plan_options *opt, uint64_t head, uint64_t tail,
+                       FILE *out, char *err, size_t errlen);
 
 #endif

@@ -16,7 +16,9 @@
 struct arena_source {
     char *spec;   /* canonical: every key with its value, defaults filled in,
                      keys in the family's order; for a file, its path */
-    char *family; /* family name, or "csv" / "graph-file" for files */
+    char *family; /* family name, or "csv" / "graph-file" for files, or
+                     "tflite" for a TensorFlow Lite model (bytes 4-7 "TFL3";
+                     "FILE#N" picks subgraph N; graphs/tflite.h) */
     char *params; /* canonical "key=value,..." (empty for files) */
     uint64_t fingerprint;
     size_t ops;   /* ops in the graph; 0 for a bare problem file */
@@ -30,8 +32,7 @@ struct arena_source {
 
 /* Loads one source. text is a spec or a path (a path is anything that names
  * an existing file or contains '/' or ends in .csv/.txt/.graph). Spec values
- * that are not given take the family's defaults; a TensorFlow Lite model
- * (bytes 4-7 "TFL3", "FILE#N" for subgraph N) is read by tflite.h; `seed` is the default for a
+ * that are not given take the family's defaults; `seed` is the default for a
  * family's seed key when the spec does not set it. alignment rounds every
  * size up (ARENA_EOVERFLOW past ARENA_SIZE_MAX).
  * On error returns a negative status, writes one line into err (for files

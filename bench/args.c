@@ -17,7 +17,7 @@ static const char usage[] =
     "table and stores every result in SQLite.\n"
     "\n"
     "  --graph LIST       graphs to plan: a spec family:key=value,..., a problem or\n"
-    "                     graph file, a suite (all, scaling), or a list of these;\n"
+    "                     graph file, a suite (all, scaling, models), or a list;\n"
     "                     ';' separates items, and so does ',' unless what follows\n"
     "                     it is key=value (an '=' before any ':'); repeatable\n"
     "  --planner LIST     comma list of planner names, or all (default all)\n"
@@ -29,6 +29,12 @@ static const char usage[] =
     "                     created with its directory when missing\n"
     "  --no-db            store nothing\n"
     "  --no-placements    store results without the per-tensor placements\n"
+    "  --export-plan DIR  plan each graph with each planner (untimed, validated)\n"
+    "                     and write DIR/GRAPH-FP-PLANNER.csv (name,size,first,last,\n"
+    "                     offset) and .h (a C header: one 16-byte aligned static\n"
+    "                     arena, head | activations | tail, an offset per tensor)\n"
+    "  --head N, --tail N bytes of model metadata before, scratch after the\n"
+    "                     activations in --export-plan headers (default 0)\n"
     "  --export-csv DIR   write each graph's problem into DIR as a MiniMalloc CSV\n"
     "                     (id,lower,upper,size) and exit: nothing is planned\n"
     "  --seed N           default seed for families with a seed key, and the seed of\n"
@@ -293,6 +299,7 @@ static int check_gbench_flag(const char *arg, char *err, size_t errlen)
 }
 
 enum opt {
+    O_EXPORT_PLAN, O_HEAD, O_TAIL,
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION
@@ -311,6 +318,7 @@ static const struct {
     {"--capacity", O_CAPACITY, 1},
     {"--no-db", O_NO_DB, 0},         {"--no-placements", O_NO_PLACEMENTS, 0},
     {"--export-csv", O_EXPORT_CSV, 1},
+    {"--export-plan", O_EXPORT_PLAN, 1}, {"--head", O_HEAD, 1}, {"--tail", O_TAIL, 1},
     {"--quiet", O_QUIET, 0},         {"--list", O_LIST, 0},
     {"--help", O_HELP, 0},           {"-h", O_HELP, 0},
     {"--version", O_VERSION, 0},
@@ -381,6 +389,12 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--export-csv: empty folder name");
         a->export_dir = v;
         return ARENA_OK;
+    case O_EXPORT_PLAN:
+        if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--export-plan: empty folder name");
+        a->export_plan_dir = v;
+        return ARENA_OK;
+    case O_HEAD: return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->head, err, errlen);
+    case O_TAIL: return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->tail, err, errlen);
     case O_QUIET: a->quiet = 1; return ARENA_OK;
     case O_LIST: a->list = 1; return ARENA_OK;
     case O_HELP: a->help = 1; return ARENA_OK;

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "bench/args.h"
+#include "bench/export_plan.h"
 #include "bench/gbench.h"
 #include "bench/output.h"
 #include "bench/progress.h"
@@ -379,12 +380,13 @@ static int list_everything(const struct arena_bench_args *a)
         printf("  %-18s %s\n  %-18s %s\n", f->name, f->summary, "", f->params);
     }
     printf("\nSuites (--graph NAME):\n");
-    const char *const suites[] = {"all", "scaling"};
-    for (size_t i = 0; i < 2; i++) {
+    const char *const suites[] = {"all", "scaling", "models"};
+    for (size_t i = 0; i < 3; i++) {
         size_t n = 0;
         arena_bench_suite(suites[i], &n);
         printf("  %-18s %zu graphs\n", suites[i], n);
     }
+    printf("\nModels: a TensorFlow Lite file (.tflite); FILE#N plans subgraph N (default 0).\n");
     printf("\nFiles: a path to a MiniMalloc CSV problem or a graph file.\n");
     printf("\nPlanners (--planner a,b or all), with their kind:\n");
     for (size_t i = 0; i < arena_planner_count(); i++) {
@@ -444,6 +446,7 @@ static int load_graphs(struct bench *b)
             status = 2;
             break;
         }
+        if (g->src.warning) say(b, "%s", g->src.warning);
         size_t bad = 0;
         rc = arena_problem_check(&g->src.problem, &bad);
         if (rc == ARENA_OK) rc = arena_problem_bounds(&g->src.problem, &g->bounds);
@@ -498,6 +501,29 @@ static int make_parents(const char *path)
         *s = '/';
     }
     free(copy);
+    return 0;
+}
+
+/* --export-plan: every graph x planner as .csv and C header (export_plan.h). */
+static int export_plans(struct bench *b)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/x", b->args.export_plan_dir);
+    int e = make_parents(path);
+    if (e != 0) {
+        say(b, "--export-plan: cannot create '%s': %s", b->args.export_plan_dir, strerror(e));
+        return 2;
+    }
+    for (size_t i = 0; i < b->n_graphs; i++) {
+        char err[700] = "";
+        int rc = arena_export_plans(b->args.export_plan_dir, &b->graphs[i].src, b->args.planners,
+                                    b->args.n_planners, &b->args.options, b->args.head, b->args.tail,
+                                    b->args.quiet ? NULL : stdout, err, sizeof err);
+        if (rc != ARENA_OK) {
+            say(b, "--export-plan: %s", err[0] ? err : arena_strerror(rc));
+            return rc == ARENA_ECONFLICT ? 1 : 2;
+        }
+    }
     return 0;
 }
 
@@ -644,6 +670,7 @@ static int measure(struct bench *b)
     if ((status = load_graphs(b)) != 0) return status;
     if (stop_signal) return 128 + stop_signal;
     if ((status = check_figures(b)) != 0) return status;
+    if (b->args.export_plan_dir) return export_plans(b);
     if (b->args.export_dir) return export_graphs(b);
     if ((status = open_store(b)) != 0) return status;
     if (register_jobs(b) != ARENA_OK) {

@@ -1,6 +1,7 @@
 /* suites.c — the graph suites behind `--graph all` and `--graph scaling`. */
 #include "bench/suites.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Every family at a few sizes plus MobileNetV2 variants (widths,
@@ -48,11 +49,49 @@ static const char *const suite_scaling[] = {
     "random-intervals:n=1000000,live=1000",
 };
 
+/* The real TensorFlow Lite models scripts/fetch-models places in models/
+ * (paths relative to where bench runs, the source tree). */
+static const char *const suite_models[] = {
+    "models/selfie_segmentation.tflite",
+    "models/selfie_segmentation_landscape.tflite",
+    "models/face_detection_short_range.tflite",
+    "models/face_detection_full_range.tflite",
+};
+#define N_ALL (sizeof suite_all / sizeof suite_all[0])
+#define N_MODELS (sizeof suite_models / sizeof suite_models[0])
+
+/* The models present; all of them when none is, so that `--graph models`
+ * names the missing file rather than planning nothing. */
+static size_t present_models(const char **out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < N_MODELS; i++) {
+        FILE *f = fopen(suite_models[i], "rb");
+        if (f) {
+            fclose(f);
+            out[k++] = suite_models[i];
+        }
+    }
+    return k;
+}
+
 const char *const *arena_bench_suite(const char *name, size_t *n)
 {
-    if (strcmp(name, "all") == 0) {
-        *n = sizeof suite_all / sizeof suite_all[0];
-        return suite_all;
+    /* filled per call: bench asks from one thread, before planning */
+    static const char *list[N_ALL + N_MODELS];
+    if (strcmp(name, "all") == 0) { /* every family, then the models present */
+        for (size_t i = 0; i < N_ALL; i++)
+            list[i] = suite_all[i];
+        *n = N_ALL + present_models(list + N_ALL);
+        return list;
+    }
+    if (strcmp(name, "models") == 0) {
+        *n = present_models(list);
+        if (*n == 0) {
+            *n = N_MODELS;
+            return suite_models;
+        }
+        return list;
     }
     if (strcmp(name, "scaling") == 0) {
         *n = sizeof suite_scaling / sizeof suite_scaling[0];

@@ -13,16 +13,19 @@
 
 const char *const arena_dtype_choices[ARENA_DTYPE_COUNT + 1] = {"int8", "int16", "fp16", "fp32",
                                                                 NULL};
-static const unsigned dtype_sizes[ARENA_DTYPE_COUNT] = {1, 2, 2, 4};
+static const char *const dtype_names[ARENA_DTYPE_ALL] = {
+    "int8", "int16", "fp16", "fp32", "int32", "uint8", "int64", "bool", "fp64", "uint64", "uint32",
+    "uint16"};
+static const unsigned dtype_sizes[ARENA_DTYPE_ALL] = {1, 2, 2, 4, 4, 1, 8, 1, 8, 8, 4, 2};
 
 const char *arena_dtype_name(enum arena_dtype t)
 {
-    return (unsigned)t < ARENA_DTYPE_COUNT ? arena_dtype_choices[t] : NULL;
+    return (unsigned)t < ARENA_DTYPE_ALL ? dtype_names[t] : NULL;
 }
 
 unsigned arena_dtype_size(enum arena_dtype t)
 {
-    return (unsigned)t < ARENA_DTYPE_COUNT ? dtype_sizes[t] : 0;
+    return (unsigned)t < ARENA_DTYPE_ALL ? dtype_sizes[t] : 0;
 }
 
 int arena_dtype_parse(const char *s, enum arena_dtype *out)

@@ -25,15 +25,27 @@ enum arena_dtype {
     ARENA_DTYPE_INT16,
     ARENA_DTYPE_FP16,
     ARENA_DTYPE_FP32,
+    /* The types below come only from model files (.tflite): families and
+     * graph files choose from the four above. */
+    ARENA_DTYPE_INT32,
+    ARENA_DTYPE_UINT8,
+    ARENA_DTYPE_INT64,
+    ARENA_DTYPE_BOOL,
+    ARENA_DTYPE_FP64,
+    ARENA_DTYPE_UINT64,
+    ARENA_DTYPE_UINT32,
+    ARENA_DTYPE_UINT16,
 };
-#define ARENA_DTYPE_COUNT 4
+#define ARENA_DTYPE_COUNT 4  /* the choices of families and graph files */
+#define ARENA_DTYPE_ALL 12   /* every type a graph may hold */
 
 /* The names in enum order, then NULL: the choices of a family's dtype key. */
 extern const char *const arena_dtype_choices[ARENA_DTYPE_COUNT + 1];
 
-/* "int8", "int16", "fp16", "fp32"; NULL for other values. */
+/* "int8", "int16", "fp16", "fp32", "int32", ... "uint16"; NULL for other
+ * values. */
 const char *arena_dtype_name(enum arena_dtype t);
-/* Bytes per element: 1, 2, 2, 4 (0 for other values). */
+/* Bytes per element: 1, 2, 2, 4, 4, 1, 8, 1, 8, 8, 4, 2 (0 for other values). */
 unsigned arena_dtype_size(enum arena_dtype t);
 /* ARENA_OK and *out set when s is one of the names above, else ARENA_ENOTFOUND. */
 int arena_dtype_parse(const char *s, enum arena_dtype *out);

@@ -8,6 +8,7 @@
 #include "graphs/files.h"
 #include "graphs/graph_internal.h"
 #include "graphs/names.h"
+#include "graphs/tflite.h"
 
 static void put_le(unsigned char *b, uint64_t v, int bytes)
 {
@@ -38,6 +39,11 @@ void arena_source_free(struct arena_source *s)
     free(s->spec);
     free(s->family);
     free(s->params);
+    free(s->warning);
+    if (s->names)
+        for (size_t i = 0; i < s->problem.n; i++)
+            free(s->names[i]);
+    free(s->names);
     free((void *)s->problem.tensors);
     memset(s, 0, sizeof *s);
 }
@@ -123,8 +129,17 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     size_t ops = 0;
     const char *family;
     char *spec = NULL, *params = NULL;
+    struct arena_tflite_loaded model = {0};
     int rc;
-    if (is_path(text)) {
+    if (arena_tflite_sniff(text)) {
+        family = "tflite";
+        rc = arena_tflite_load(text, alignment, &p, &model, err, errlen);
+        ops = model.ops;
+        if (!rc) {
+            spec = arena_str_dup(text);
+            params = arena_str_dup("");
+        }
+    } else if (is_path(text)) {
         if (looks_like_graph(text)) {
             family = "graph-file";
             rc = arena_graph_file_load(text, opt, &p, &ops, err, errlen);
@@ -159,6 +174,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         free(spec);
         free(params);
         free(out->family);
+        arena_tflite_loaded_free(&model, p.n);
         free((void *)p.tensors);
         memset(out, 0, sizeof *out);
         if (err && errlen)
@@ -168,6 +184,9 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->spec = spec;
     out->params = params;
     out->ops = ops;
+    out->warning = model.warning;
+    out->names = model.names;
+    out->persistent_bytes = model.persistent_bytes;
     out->problem = p;
     out->fingerprint = arena_problem_fingerprint(&p);
     return ARENA_OK;

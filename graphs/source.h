@@ -17,10 +17,17 @@
 struct arena_source {
     char *spec;   /* canonical: every key with its value, defaults filled in,
                      keys in the family's order; for a file, its path */
-    char *family; /* family name, or "csv" / "graph-file" for files */
+    char *family; /* family name, or "csv" / "graph-file" for files, or
+                     "tflite" for a TensorFlow Lite model (bytes 4-7 "TFL3";
+                     "FILE#N" picks subgraph N; graphs/tflite.h) */
     char *params; /* canonical "key=value,..." (empty for files) */
     uint64_t fingerprint;
     size_t ops;   /* ops in the graph; 0 for a bare problem file */
+    char *warning; /* NULL, or one line for the user (a .tflite model's
+                      dynamic dims or variable tensors): bench prints it */
+    char **names;  /* problem.n tensor names (a .tflite model's), or NULL */
+    uint64_t persistent_bytes; /* kept apart from the plan: a model's
+                                  variable tensors (aligned), else 0 */
     struct arena_problem problem; /* owns its tensors */
 };
 

@@ -1,0 +1,87 @@
+/* tflite.h — TensorFlow Lite models (.tflite) as planning problems.
+ *
+ * A file whose bytes 4-7 are "TFL3" is read directly, without a FlatBuffers
+ * library or schema, by the bounds-checked reader of flatbuf.h: the file is
+ * untrusted, and a bad one is refused with one line naming the file, where
+ * in the model the fault is, and what is wrong (truncated, offset out of
+ * range, vtable outside the file, unknown type N, ...).
+ *
+ * What goes into the arena (as TensorFlow Lite's arena planner sees it):
+ *  - a constant (its buffer holds data, or a size > 0) is not planned: it
+ *    lives in the model;
+ *  - an op whose present inputs are all constant (or themselves folded) is
+ *    folded when the interpreter prepares (DEQUANTIZE of fp16 weights, say):
+ *    its outputs are constants too. The op stays in the graph with no
+ *    tensors, so step k is still the k-th op stored in the file;
+ *  - a variable tensor (is_variable) persists across runs: it is counted
+ *    apart (the head of the arena) and not planned;
+ *  - every other tensor that an op touches, or that is a subgraph input or
+ *    output, is planned; an input index of -1 (optional input absent) is
+ *    skipped; tensors no op touches are left out.
+ * Ops run in stored order; lifetimes are the project's (graph.h). A dynamic
+ * dimension (-1 in shape_signature) is planned at its stored `shape`, and
+ * the caller is told so through the warning. Tensor names are kept (made
+ * unique: an empty name becomes "tensor<i>", a repeated one gets "#<i>");
+ * op kinds are builtin names ("CONV_2D"), "CUSTOM:<name>", or the builtin
+ * code as a number when it is past the names known here. */
+#ifndef ARENA_TFLITE_H
+#define ARENA_TFLITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graphs/graph.h"
+
+/* Longest tensor or custom op name kept, in bytes (longer ones are cut). */
+#define ARENA_TFLITE_NAME_MAX 120
+
+struct arena_tflite_info {
+    uint32_t subgraph, subgraphs; /* the one read, and how many the model has */
+    size_t tensors;               /* tensors stored in the subgraph */
+    size_t constants;             /* tensors with data in the model */
+    size_t ops, folded;           /* ops stored, and of them folded */
+    size_t planned;               /* tensors in the graph */
+    size_t variables;             /* persistent, not planned */
+    uint64_t variable_bytes;      /* their bytes, unaligned */
+    size_t dynamic;               /* planned or variable tensors with a -1 in
+                                     shape_signature */
+    size_t unused;                /* non-constant tensors no op touches */
+};
+
+/* 1 when bytes 4-7 of data are "TFL3". */
+int arena_tflite_is_model(const void *data, size_t size);
+
+/* Reads subgraph `subgraph` of the model in data[0, size) into *g (tensor
+ * names, dtypes, shapes, graph inputs and outputs, ops with their kinds).
+ * name is used in messages only. The graph is not checked: the caller turns
+ * it into a problem with arena_graph_problem(). On error returns
+ * ARENA_EFORMAT (or ARENA_ENOMEM), one line in err, *g freed and zeroed. */
+int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t subgraph,
+                      struct arena_graph *g, struct arena_tflite_info *info, char *err,
+                      size_t errlen);
+
+/* 1 when text names a TensorFlow Lite model: a file, or "FILE#N" (subgraph
+ * N) when text itself is not a file, whose bytes 4-7 are "TFL3". */
+int arena_tflite_sniff(const char *text);
+
+/* What arena_tflite_load gives besides the problem. */
+struct arena_tflite_loaded {
+    size_t ops;                /* ops stored (steps) */
+    char *warning;             /* NULL or one malloc'd line for the user:
+                                  dynamic dims planned at their stored shape,
+                                  variable tensors left out */
+    char **names;              /* one malloc'd name per problem tensor */
+    uint64_t persistent_bytes; /* the variable tensors' bytes, their sum
+                                  rounded up to the alignment */
+};
+
+/* Reads "FILE" or "FILE#N" (subgraph N, default 0), checks the graph and
+ * turns it into a problem. Errors as arena_tflite_read, plus ARENA_EIO when
+ * the file cannot be read and the graph checks' faults, each one line
+ * starting with the path. *out and *x are zeroed on error; on success free
+ * x with arena_tflite_loaded_free(x, out->n). */
+int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem *out,
+                      struct arena_tflite_loaded *x, char *err, size_t errlen);
+void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n);
+
+#endif

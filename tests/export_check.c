@@ -1,0 +1,127 @@
+/* export_check.c — see export_check.h. */
+#include "tests/export_check.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "bench/export_plan.h"
+#include "graphs/source.h"
+#include "planners/planner.h"
+
+/* The pattern program: PREFIX is the header's prefix (from its guard). */
+static const char program[] =
+    "#include <stdio.h>\n"
+    "#include HEADER\n"
+    "#define CAT2(a, b) a##b\n"
+    "#define CAT(a, b) CAT2(a, b)\n"
+    "#define TENSORS CAT(PREFIX, _tensors)\n"
+    "#define ARENA CAT(PREFIX, _arena)\n"
+    "#define N CAT(PREFIX, _TENSORS)\n"
+    "#define ACT CAT(PREFIX, _ACT)\n"
+    "#define TAIL CAT(PREFIX, _TAIL)\n"
+    "#define BYTES CAT(PREFIX, _ARENA_BYTES)\n"
+    "static unsigned char pattern(uint64_t i, uint64_t k)\n"
+    "{\n"
+    "    uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull ^ (k + 1) * 0xBF58476D1CE4E5B9ull;\n"
+    "    x ^= x >> 31;\n"
+    "    x *= 0x94D049BB133111EBull;\n"
+    "    return (unsigned char)(x >> 56);\n"
+    "}\n"
+    "int main(void)\n"
+    "{\n"
+    "    uint64_t act = ACT, tail = TAIL, bytes = BYTES; /* variables: no -Wtype-limits at 0 */\n"
+    "    uint32_t steps = 0;\n"
+    "    for (uint64_t i = 0; i < N; i++) {\n"
+    "        if (TENSORS[i].offset < act || TENSORS[i].offset + TENSORS[i].size > tail) return 3;\n"
+    "        if (TENSORS[i].last + 1 > steps) steps = TENSORS[i].last + 1;\n"
+    "    }\n"
+    "    for (uint64_t k = 0; k < act; k++) ARENA[k] = 0xA5;\n"
+    "    for (uint64_t k = tail; k < bytes; k++) ARENA[k] = 0x5A;\n"
+    "    for (uint32_t s = 0; s < steps; s++) {\n"
+    "        for (uint64_t i = 0; i < N; i++)\n"
+    "            if (TENSORS[i].first == s)\n"
+    "                for (uint64_t k = 0; k < TENSORS[i].size; k++)\n"
+    "                    ARENA[TENSORS[i].offset + k] = pattern(i, k);\n"
+    "        for (uint64_t i = 0; i < N; i++)\n"
+    "            if (TENSORS[i].last == s)\n"
+    "                for (uint64_t k = 0; k < TENSORS[i].size; k++)\n"
+    "                    if (ARENA[TENSORS[i].offset + k] != pattern(i, k)) {\n"
+    "                        printf(\"tensor %llu overwritten at byte %llu by step %u\\n\",\n"
+    "                               (unsigned long long)i, (unsigned long long)k, (unsigned)s);\n"
+    "                        return 1;\n"
+    "                    }\n"
+    "    }\n"
+    "    for (uint64_t k = 0; k < act; k++) if (ARENA[k] != 0xA5) return 2;\n"
+    "    for (uint64_t k = tail; k < bytes; k++) if (ARENA[k] != 0x5A) return 2;\n"
+    "    return 0;\n"
+    "}\n";
+
+int ec_run(const char *dir, const char *h)
+{
+    char path[1024], prefix[256] = "", line[512];
+    FILE *f = fopen(h, "r");
+    cr_assert_not_null(f, "%s", h);
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "#ifndef %255s", prefix) == 1)
+            break;
+    fclose(f);
+    size_t len = strlen(prefix);
+    cr_assert(len > 7 && strcmp(prefix + len - 7, "_PLAN_H") == 0, "%s: no guard", h);
+    prefix[len - 7] = '\0';
+    snprintf(path, sizeof path, "%s/check.c", dir);
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(program, f);
+    fclose(f);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -Wall -Wextra -Werror -pedantic -DHEADER='\"%s\"' -DPREFIX=%s "
+             "-o '%s/check' '%s' 2>&1",
+             h, prefix, dir, path);
+    int rc = system(cmd);
+    cr_assert_eq(rc, 0, "%s does not compile: %s", h, cmd);
+    snprintf(cmd, sizeof cmd, "'%s/check'", dir);
+    rc = system(cmd);
+    cr_assert(WIFEXITED(rc), "%s: the check program crashed", h);
+    return WEXITSTATUS(rc);
+}
+
+size_t ec_check_all(const char *text, const char *dir, uint64_t head, uint64_t tail)
+{
+    struct arena_source src;
+    char err[600] = "";
+    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    size_t n = arena_planner_count();
+    const struct arena_planner *pl[64];
+    cr_assert(n <= 64);
+    for (size_t i = 0; i < n; i++)
+        pl[i] = arena_planner_at(i);
+    struct arena_plan_options opt = arena_plan_options_default;
+    opt.time_limit = 2.0; /* search planners: a valid plan within 2 s */
+    cr_assert_eq(arena_export_plans(dir, &src, pl, n, &opt, head, tail, NULL, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    arena_source_free(&src);
+    size_t passed = 0;
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    struct dirent *e;
+    char names[64][512];
+    size_t k = 0;
+    while ((e = readdir(d)) && k < 64) {
+        size_t len = strlen(e->d_name);
+        if (len > 2 && strcmp(e->d_name + len - 2, ".h") == 0)
+            snprintf(names[k++], sizeof names[0], "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    cr_expect_eq(k, n, "one header per planner");
+    for (size_t i = 0; i < k; i++) {
+        int rc = ec_run(dir, names[i]);
+        cr_expect_eq(rc, 0, "%s: the pattern check failed (%d)", names[i], rc);
+        passed += rc == 0;
+    }
+    return passed;
+}

@@ -1,0 +1,23 @@
+/* export_check.h — what the tests of bench --export-plan share: export a
+ * source's plans, then prove each header on real memory: it must compile
+ * with cc -std=c11 -Wall -Wextra -Werror -pedantic, and a program built from
+ * it writes a distinct byte pattern into each tensor at its first step, in
+ * execution order, and checks at each tensor's last step that its pattern is
+ * intact (and that head and tail were never touched), with no malloc. The
+ * helpers assert with Criterion, so they belong in tests only. */
+#ifndef EXPORT_CHECK_H
+#define EXPORT_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exports every registered planner's plan of `text` (a spec or a path,
+ * alignment 16, with head and tail bytes) into dir and checks each header;
+ * returns how many headers passed. */
+size_t ec_check_all(const char *text, const char *dir, uint64_t head, uint64_t tail);
+
+/* Builds and runs the pattern program for header `h` (a path); returns its
+ * exit status (0: every tensor intact). */
+int ec_run(const char *dir, const char *h);
+
+#endif

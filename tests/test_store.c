@@ -235,7 +235,7 @@ Test(store, migrates_version_1_keeping_rows)
     arena_store_close(s);
 
     db = td_db_open(path, 0);
-    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), 2);
+    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
     expect_matches_schema_sql(db);
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND planner = 'naive'"
                              " AND arena_bytes = 128 AND error IS NULL"),
@@ -416,7 +416,7 @@ Test(store, refuses_a_newer_database)
     char path[160];
     td_path(path, sizeof path, "c.sqlite");
     sqlite3 *db = td_db_open(path, 0);
-    raw_exec(db, "PRAGMA application_id = 1095913026; PRAGMA user_version = 3;"
+    raw_exec(db, "PRAGMA application_id = 1095913026; PRAGMA user_version = 99;"
                  "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at TEXT, extra BLOB);");
     sqlite3_close(db);
     expect_refused(path, "newer");

@@ -12,6 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The allocator measured must be the real one (meson builds these programs
+ * without sanitizers even in a sanitizer tree). */
+#if defined(__SANITIZE_ADDRESS__)
+#error "a replay program built with AddressSanitizer would measure its malloc"
+#endif
+
 #define MAX_FRAMES 1000000u
 #define MAX_TENSORS 100000000u
 #define PAGE 4096u

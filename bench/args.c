@@ -369,6 +369,14 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
     if (no_db && db_given) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db and --no-db together");
     if (no_db) a->db = NULL;
     if (a->help || a->version || a->list) return ARENA_OK;
+    if ((a->replay || a->founding_table) && a->format != ARENA_FORMAT_TABLE)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--format: --replay and --founding-table print tables only (their"
+                            " figures are stored in the replays table)");
+    if (a->replay && planner_given)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--planner and --replay together: --replay runs real allocators"
+                            " instead of planners (--founding-table shows both)");
     if (a->n_graphs == 0)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                     "no --graph given (e.g. --graph mobilenetv2; --list shows the families)");

@@ -290,4 +290,46 @@ Test(replay, allocator_lists)
     char *e = slurp_tag("frames", "err");
     cr_expect(strstr(e, "--frames: '0' is not in 1..1000000"), "%s", e);
     free(e);
+    const char *csv[] = {"--graph", "mobilenetv2", "--replay", "glibc", "--format", "csv", NULL};
+    cr_expect_eq(bench("csv", csv), 2);
+    e = slurp_tag("csv", "err");
+    cr_expect(strstr(e, "print tables only"), "%s", e);
+    free(e);
+    const char *both[] = {"--graph", "mobilenetv2", "--replay", "all", "--planner", "naive",
+                          NULL};
+    cr_expect_eq(bench("both", both), 2);
+    e = slurp_tag("both", "err");
+    cr_expect(strstr(e, "--planner and --replay together"), "%s", e);
+    free(e);
+}
+
+/* bench --founding-table on one MobileNetV2 graph prints the table for it and
+ * for its other fusion. Fused, int8, 224: the lower bound lies at block 1's
+ * stride-2 depthwise, 112x112x96 + 56x56x96 = 1,505,280 B (ALGORITHMS.md), and
+ * a static plan reaches it. */
+Test(replay, founding_table_fused_and_unfused)
+{
+    if (!have_program("glibc"))
+        cr_skip_test("glibc's replay program was not built");
+    const char *args[] = {"--graph", "mobilenetv2", "--founding-table", "--replay", "glibc",
+                          "--frames", "2", "--no-db", NULL};
+    cr_assert_eq(bench("found", args), 0, "%s", slurp_tag("found", "err"));
+    char *out = slurp_tag("found", "out");
+    char *fused = strstr(out, "fused=1\n"), *unfused = strstr(out, "fused=0\n");
+    cr_assert(fused && unfused && fused < unfused, "%s", out);
+    unfused[0] = '\0'; /* the fused block alone from here on */
+    cr_expect(strstr(fused, "lower bound 1,505,280 B"), "%s", fused);
+    char *best = strstr(fused, "best static plan:");
+    cr_assert(best, "%s", fused);
+    cr_expect(strstr(best, "1,505,280 (1.44 MiB)"), "%s", best);
+    cr_expect(strstr(fused, "malloc per tensor: glibc"), "%s", fused);
+    cr_expect(strstr(fused, "ping-pong"), "%s", fused);
+    cr_expect(strstr(fused, "simulated malloc: online-tlsf"), "%s", fused);
+    cr_expect(strstr(fused, "2.85 MB (-84.5%) / 0 / 0% (claimed)"), "%s", fused);
+    cr_expect(strstr(fused, "6.8 MB / 0 / 0% (claimed)"), "%s", fused);
+    cr_expect(strstr(fused, "18.4 MB / 150 / \"severe\" (claimed)"), "%s", fused);
+    /* 66 tensors fused: 132 calls per frame on the malloc rows. */
+    char *g = strstr(fused, "malloc per tensor: glibc");
+    cr_expect(g && strstr(g, " 132 "), "%s", g ? g : fused);
+    free(out);
 }

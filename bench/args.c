@@ -1,6 +1,7 @@
 /* args.c — bench's options: `--name value` or `--name=value`, flags without
  * values, Google Benchmark's `--benchmark_*` flags collected to pass on. */
 #include "bench/args.h"
+#include "bench/replay.h"
 
 #include <errno.h>
 #include <math.h>
@@ -49,6 +50,13 @@ static const char usage[] =
     "                     (default 5; 3 for problems of 100,000+ tensors)\n"
     "  --min-time S       minimum seconds per repetition (default 0.01); search\n"
     "                     planners are timed by one call instead\n"
+    "  --replay LIST      instead of planning, replay each graph with real\n"
+    "                     allocators (glibc, jemalloc, mimalloc, or all), each in a\n"
+    "                     process of its own; stored in the replays table\n"
+    "  --frames N         frames per replay (default 100)\n"
+    "  --founding-table   the founding document's table, measured: malloc per tensor\n"
+    "                     (every allocator), ping-pong, the best static plan; a\n"
+    "                     single MobileNetV2 graph brings its other fusion along\n"
     "  --quiet            print nothing but errors (results are still stored)\n"
     "  --help, --version\n"
     "  --benchmark_...    passed to Google Benchmark, e.g. --benchmark_out=FILE\n"
@@ -302,7 +310,8 @@ enum opt {
     O_EXPORT_PLAN, O_HEAD, O_TAIL,
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY,
-    O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION
+    O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
+    O_REPLAY, O_FRAMES, O_FOUNDING
 };
 
 static const struct {
@@ -322,6 +331,8 @@ static const struct {
     {"--quiet", O_QUIET, 0},         {"--list", O_LIST, 0},
     {"--help", O_HELP, 0},           {"-h", O_HELP, 0},
     {"--version", O_VERSION, 0},
+    {"--replay", O_REPLAY, 1},       {"--frames", O_FRAMES, 1},
+    {"--founding-table", O_FOUNDING, 0},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -399,6 +410,16 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
     case O_LIST: a->list = 1; return ARENA_OK;
     case O_HELP: a->help = 1; return ARENA_OK;
     case O_VERSION: a->version = 1; return ARENA_OK;
+    case O_REPLAY: return arena_replay_parse(v, &a->replay, err, errlen);
+    case O_FRAMES:
+        rc = parse_u64(name, v, ARENA_REPLAY_FRAMES_MAX, &u, err, errlen);
+        if (rc != ARENA_OK) return rc;
+        if (u < 1 || u > ARENA_REPLAY_FRAMES_MAX)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--frames: '%s' is not in 1..%d", v,
+                                ARENA_REPLAY_FRAMES_MAX);
+        a->frames = u;
+        return ARENA_OK;
+    case O_FOUNDING: a->founding_table = 1; return ARENA_OK;
     }
     return ARENA_EINVAL;
 }
@@ -415,6 +436,7 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
     a->alignment = 16;
     a->repetitions = ARENA_BENCH_REPETITIONS_DEFAULT;
     a->min_time = ARENA_BENCH_MIN_TIME_DEFAULT;
+    a->frames = ARENA_REPLAY_FRAMES_DEFAULT;
     if (err && errlen) err[0] = '\0';
     int planner_given = 0, db_given = 0, no_db = 0;
 
@@ -473,6 +495,14 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
                             "--list: --format %s is not offered (table, or csv for the planners)",
                             a->format->name);
     if (a->help || a->version || a->list) return ARENA_OK;
+    if ((a->replay || a->founding_table) && a->format != arena_output_at(0))
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--format: --replay and --founding-table print tables only (their"
+                            " figures are stored in the replays table)");
+    if (a->replay && planner_given)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--planner and --replay together: --replay runs real allocators"
+                            " instead of planners (--founding-table shows both)");
     if (a->n_graphs == 0)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                     "no --graph given (e.g. --graph mobilenetv2; --list shows the families)");

@@ -37,6 +37,9 @@ struct arena_bench_args {
     double min_time;
     int min_time_set;
     int quiet, list, help, version;
+    unsigned replay;        /* --replay: bit i = allocator i (bench/replay.h); 0 none */
+    uint64_t frames;        /* --frames: frames per replay */
+    int founding_table;     /* --founding-table */
     char **gbench_flags;    /* --benchmark_* arguments, passed on verbatim */
     size_t n_gbench_flags;
 };

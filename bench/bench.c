@@ -36,6 +36,7 @@
 #include "bench/gbench.h"
 #include "bench/output.h"
 #include "bench/progress.h"
+#include "bench/replay.h"
 #include "bench/runinfo.h"
 #include "bench/suites.h"
 #include "graphs/files.h"
@@ -655,6 +656,30 @@ static int register_jobs(struct bench *b)
     return ARENA_OK;
 }
 
+/* --replay and --founding-table: real allocators (and, for the table, the
+ * planners once each) instead of Google Benchmark's timing (bench/replay.c). */
+static int replay_graphs(struct bench *b)
+{
+    const struct arena_bench_args *a = &b->args;
+    unsigned mask = a->replay ? a->replay : (1u << ARENA_REPLAY_ALLOCATORS) - 1;
+    FILE *out = a->quiet ? NULL : stdout;
+    for (size_t g = 0; g < b->n_graphs && !stop_signal; g++) {
+        struct graph_slot *s = &b->graphs[g];
+        if (b->store && store_run_and_graph(b, s) != ARENA_OK) {
+            say(b, "%s", arena_store_error(b->store));
+            return 2;
+        }
+        int status = a->founding_table
+                         ? arena_founding_table(&s->src, &s->bounds, mask, a->frames,
+                                                b->n_graphs == 1, b->store, b->run_id,
+                                                s->db_id, out)
+                         : arena_replay_graph(&s->src, &s->bounds, mask, a->frames, b->store,
+                                              b->run_id, s->db_id, out);
+        if (status) return status;
+    }
+    return stop_signal ? 128 + stop_signal : 0;
+}
+
 static int measure(struct bench *b)
 {
     char err[700] = "";
@@ -673,6 +698,7 @@ static int measure(struct bench *b)
     if (b->args.export_plan_dir) return export_plans(b);
     if (b->args.export_dir) return export_graphs(b);
     if ((status = open_store(b)) != 0) return status;
+    if (b->args.replay || b->args.founding_table) return replay_graphs(b);
     if (register_jobs(b) != ARENA_OK) {
         say(b, "cannot register the benchmarks");
         return 2;

@@ -11,6 +11,10 @@ static const struct arena_planner *const registry[] = {
     &arena_planner_greedy_size_firstfit,
     &arena_planner_greedy_breadth,
     &arena_planner_coloring,
+    &arena_planner_online_first_fit,
+    &arena_planner_online_best_fit,
+    &arena_planner_online_buddy,
+    &arena_planner_online_tlsf,
 };
 
 size_t arena_planner_count(void)

@@ -12,5 +12,9 @@ extern const struct arena_planner arena_planner_greedy_size;          /* greedy_
 extern const struct arena_planner arena_planner_greedy_size_firstfit; /* greedy_size_firstfit.c */
 extern const struct arena_planner arena_planner_greedy_breadth;       /* greedy_breadth.c */
 extern const struct arena_planner arena_planner_coloring;             /* coloring.c */
+extern const struct arena_planner arena_planner_online_first_fit;     /* online_first_fit.c */
+extern const struct arena_planner arena_planner_online_best_fit;      /* online_best_fit.c */
+extern const struct arena_planner arena_planner_online_buddy;         /* online_buddy.c */
+extern const struct arena_planner arena_planner_online_tlsf;          /* online_tlsf.c */
 
 #endif

@@ -1,11 +1,12 @@
 /* migrate.c — the results schema, current and past.
  *
- * Version 4 (current) is results/schema.sql statement for statement (a test
- * compares the two). Version 3 had results without timed_once, status,
- * bound and nodes; version 2 also without noisy; version 1 also without
- * error, and no placements table. Each migration takes one version to the
- * next; a database is carried from any earlier version by applying them in
- * order, inside one transaction. */
+ * Version 5 (current) is results/schema.sql statement for statement (a test
+ * compares the two): version 4's tables, then the replays tables
+ * (schema_replays below). Version 4 had no replays tables; version 3 had
+ * results without timed_once, status, bound and nodes; version 2 also
+ * without noisy; version 1 also without error, and no placements table.
+ * Each migration takes one version to the next; a database is carried from
+ * any earlier version by applying them in order, inside one transaction. */
 #include "results/migrate.h"
 
 #include <stdio.h>
@@ -71,6 +72,42 @@ static const char schema_v4[] =
     "CREATE INDEX results_run ON results(run_id);\n"
     "CREATE INDEX results_graph ON results(graph_id);\n";
 
+/* The replays of real allocators (bench --replay): version 5 adds these two
+ * tables and their index and changes nothing else, so the same text creates
+ * them in a new database and migrates 4 -> 5 (written apart from the base
+ * schema so that it can be renumbered when other migrations land first). */
+static const char schema_replays[] =
+    "CREATE TABLE replays (\n"
+    "    id               INTEGER PRIMARY KEY,\n"
+    "    run_id           INTEGER NOT NULL REFERENCES runs(id),\n"
+    "    graph_id         INTEGER NOT NULL REFERENCES graphs(id),\n"
+    "    allocator        TEXT NOT NULL,\n"
+    "    version          TEXT NOT NULL,\n"
+    "    footprint_source TEXT NOT NULL,\n"
+    "    frames           INTEGER NOT NULL,\n"
+    "    calls_per_frame  INTEGER NOT NULL,\n"
+    "    ns_per_call      REAL,\n"
+    "    live_peak        INTEGER NOT NULL,\n"
+    "    baseline_bytes   INTEGER NOT NULL,\n"
+    "    footprint_first  INTEGER NOT NULL,\n"
+    "    footprint_last   INTEGER NOT NULL,\n"
+    "    footprint_peak   INTEGER NOT NULL,\n"
+    "    extent_peak      INTEGER NOT NULL,\n"
+    "    resident_peak    INTEGER NOT NULL,\n"
+    "    frag_first       REAL NOT NULL,\n"
+    "    frag_last        REAL NOT NULL\n"
+    ");\n"
+    "CREATE TABLE replay_frames (\n"
+    "    replay_id      INTEGER NOT NULL REFERENCES replays(id),\n"
+    "    frame          INTEGER NOT NULL,\n"
+    "    calls          INTEGER NOT NULL,\n"
+    "    footprint_peak INTEGER NOT NULL,\n"
+    "    extent_peak    INTEGER NOT NULL,\n"
+    "    resident_peak  INTEGER NOT NULL,\n"
+    "    PRIMARY KEY (replay_id, frame)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE INDEX replays_graph ON replays(graph_id);\n";
+
 /* 1 -> 2: results gain `error` (appended, as in version 2's column order);
  * placements appear. Rows of version 1 keep error NULL and no placements. */
 static const char migrate_1_to_2[] =
@@ -109,7 +146,8 @@ static const char migrate_3_to_4[] =
     " ELSE 'feasible' END WHERE bound IS NOT NULL;\n";
 
 /* migrations[v] takes version v to v + 1; index 0 unused. */
-static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4};
+static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
+                                         schema_replays};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 
@@ -134,6 +172,7 @@ static int stamp(sqlite3 *db, int version, char *err, size_t errlen)
 int arena_schema_create(sqlite3 *db, char *err, size_t errlen)
 {
     int rc = exec(db, schema_v4, err, errlen);
+    if (rc == SQLITE_OK) rc = exec(db, schema_replays, err, errlen);
     return rc != SQLITE_OK ? rc : stamp(db, ARENA_STORE_VERSION, err, errlen);
 }
 

@@ -1,7 +1,7 @@
--- arenabench results database, schema version 4 (PRAGMA user_version = 4).
+-- arenabench results database, schema version 5 (PRAGMA user_version = 5).
 -- This file is the shape every reader (bench, scripts/plot, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 3 had no timed_once, status, bound or nodes;
+-- earlier version: version 4 had no replays tables; version 3 no timed_once, status, bound or nodes;
 -- version 2 also no noisy; version 1 also no placements table and no error.
 -- Integers are SQLite's signed 64 bits: bench refuses any figure above
 -- 2^63-1 where it enters (options, problems, plans).
@@ -71,3 +71,44 @@ CREATE TABLE placements (
 
 CREATE INDEX results_run ON results(run_id);
 CREATE INDEX results_graph ON results(graph_id);
+
+-- Real allocators replaying a graph's problem (bench --replay, schema
+-- version 5): one row per allocator x graph x run; every frame in
+-- replay_frames. Footprints are the allocator's own figure (footprint_source
+-- says which: glibc mallinfo2.arena+hblkhd, jemalloc stats.resident, mimalloc
+-- mi_process_info.current_commit); resident_peak is the OS's figure for the
+-- same process (/proc/self/statm, above the process's resident bytes before
+-- the first frame), the same for every allocator.
+CREATE TABLE replays (
+    id               INTEGER PRIMARY KEY,
+    run_id           INTEGER NOT NULL REFERENCES runs(id),
+    graph_id         INTEGER NOT NULL REFERENCES graphs(id),
+    allocator        TEXT NOT NULL,    -- glibc, jemalloc, mimalloc
+    version          TEXT NOT NULL,    -- as the allocator reports it
+    footprint_source TEXT NOT NULL,    -- how the footprint figures are read
+    frames           INTEGER NOT NULL, -- F, frames replayed
+    calls_per_frame  INTEGER NOT NULL, -- malloc + free calls in each frame
+    ns_per_call      REAL,             -- median over F timed frames of time / calls
+    live_peak        INTEGER NOT NULL, -- most requested bytes live at one step
+    baseline_bytes   INTEGER NOT NULL, -- footprint before the first frame
+    footprint_first  INTEGER NOT NULL, -- peak footprint in frame 1
+    footprint_last   INTEGER NOT NULL, -- peak footprint in frame F
+    footprint_peak   INTEGER NOT NULL, -- peak footprint over all frames
+    extent_peak      INTEGER NOT NULL, -- most bytes from the lowest live block's start
+                                       -- to the highest one's end, over all frames
+    resident_peak    INTEGER NOT NULL, -- most resident bytes above the baseline
+    frag_first       REAL NOT NULL,    -- 1 - live_peak / footprint_first
+    frag_last        REAL NOT NULL     -- 1 - live_peak / footprint_last
+);
+
+CREATE TABLE replay_frames (
+    replay_id      INTEGER NOT NULL REFERENCES replays(id),
+    frame          INTEGER NOT NULL, -- 1 .. frames
+    calls          INTEGER NOT NULL,
+    footprint_peak INTEGER NOT NULL,
+    extent_peak    INTEGER NOT NULL,
+    resident_peak  INTEGER NOT NULL,
+    PRIMARY KEY (replay_id, frame)
+) WITHOUT ROWID;
+
+CREATE INDEX replays_graph ON replays(graph_id);

@@ -485,3 +485,79 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
     *id = rid;
     return ARENA_OK;
 }
+
+/* ---- replays of real allocators (schema version 5) ---- */
+
+static double frag(uint64_t live, uint64_t footprint)
+{
+    return footprint ? 1.0 - (double)live / (double)footprint : 0.0;
+}
+
+int arena_store_add_replay(struct arena_store *s, int64_t run_id, int64_t graph_id,
+                           const struct arena_replay_info *r, int64_t *id)
+{
+    if (!s || !r || !r->allocator || !r->version || !r->footprint_source || !id ||
+        r->frames == 0 || !r->frame)
+        return ARENA_EINVAL;
+    uint64_t peak = 0, extent = 0, resident = 0;
+    for (uint64_t k = 0; k < r->frames; k++) {
+        const struct arena_replay_frame *f = &r->frame[k];
+        peak = f->footprint_peak > peak ? f->footprint_peak : peak;
+        extent = f->extent_peak > extent ? f->extent_peak : extent;
+        resident = f->resident_peak > resident ? f->resident_peak : resident;
+    }
+    uint64_t first = r->frame[0].footprint_peak, last = r->frame[r->frames - 1].footprint_peak;
+    sqlite3_stmt *st = NULL, *fr = NULL;
+    int rc = exec(s->db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK) return failed(s, "adding a replay", rc);
+    rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO replays (run_id, graph_id, allocator, version, footprint_source, frames,"
+        " calls_per_frame, ns_per_call, live_peak, baseline_bytes, footprint_first,"
+        " footprint_last, footprint_peak, extent_peak, resident_peak, frag_first, frag_last)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(s->db,
+            "INSERT INTO replay_frames (replay_id, frame, calls, footprint_peak, extent_peak,"
+            " resident_peak) VALUES (?, ?, ?, ?, ?, ?)", -1, &fr, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 1, run_id);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 2, graph_id);
+    if (rc == SQLITE_OK) rc = bind_text(st, 3, r->allocator);
+    if (rc == SQLITE_OK) rc = bind_text(st, 4, r->version);
+    if (rc == SQLITE_OK) rc = bind_text(st, 5, r->footprint_source);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 6, r->frames);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 7, r->calls_per_frame);
+    if (rc == SQLITE_OK) rc = bind_real(st, 8, r->ns_per_call);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 9, r->live_peak);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 10, r->baseline_bytes);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 11, first);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 12, last);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 13, peak);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 14, extent);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 15, resident);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(st, 16, frag(r->live_peak, first));
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(st, 17, frag(r->live_peak, last));
+    if (rc == SQLITE_OK) rc = step_done(st);
+    int64_t rid = sqlite3_last_insert_rowid(s->db);
+    for (uint64_t k = 0; rc == SQLITE_OK && k < r->frames; k++) {
+        const struct arena_replay_frame *f = &r->frame[k];
+        rc = sqlite3_bind_int64(fr, 1, rid);
+        if (rc == SQLITE_OK) rc = bind_u64(fr, 2, k + 1);
+        if (rc == SQLITE_OK) rc = bind_u64(fr, 3, f->calls);
+        if (rc == SQLITE_OK) rc = bind_u64(fr, 4, f->footprint_peak);
+        if (rc == SQLITE_OK) rc = bind_u64(fr, 5, f->extent_peak);
+        if (rc == SQLITE_OK) rc = bind_u64(fr, 6, f->resident_peak);
+        if (rc == SQLITE_OK) rc = step_done(fr);
+    }
+    if (rc != SQLITE_OK) {
+        /* The message first: finalizing may clear it. */
+        int e = failed(s, "adding a replay", rc);
+        sqlite3_finalize(st);
+        sqlite3_finalize(fr);
+        return e;
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(fr);
+    if ((rc = exec(s->db, "COMMIT")) != SQLITE_OK) return failed(s, "adding a replay", rc);
+    *id = rid;
+    return ARENA_OK;
+}

@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 4
+#define ARENA_STORE_VERSION 5
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -80,5 +80,23 @@ struct arena_result_info {
 int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
                            const struct arena_result_info *r, const struct arena_problem *p,
                            const struct arena_plan *plan, int64_t *id);
+
+/* One real allocator's replay of a graph (bench --replay; the figures are
+ * the replay program's, bench/replay_prog.h): the replays row and one
+ * replay_frames row per frame, in one transaction. */
+struct arena_replay_frame {
+    uint64_t calls, footprint_peak, extent_peak, resident_peak;
+};
+
+struct arena_replay_info {
+    const char *allocator, *version, *footprint_source;
+    uint64_t frames, calls_per_frame;
+    double ns_per_call; /* NaN is stored as NULL */
+    uint64_t live_peak, baseline_bytes;
+    const struct arena_replay_frame *frame; /* frames entries, frame 1 first */
+};
+
+int arena_store_add_replay(struct arena_store *s, int64_t run_id, int64_t graph_id,
+                           const struct arena_replay_info *r, int64_t *id);
 
 #endif

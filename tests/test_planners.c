@@ -472,7 +472,8 @@ ParameterizedTest(size_t *index, planners, random_properties)
                          b.max_live);
             cr_assert_eq(plan.arena, (uint64_t)b.max_live * b.largest, "%s: arena != K × M",
                          who);
-        } else {
+        } else if (strcmp(pl->name, "online-buddy") != 0) {
+            /* (online-buddy rounds blocks up to powers of two: it can.) */
             cr_assert_leq(plan.arena, b.naive_bytes, "%s: arena above naive", who);
         }
         if (is_naive)

@@ -703,12 +703,12 @@ Test(plot, unknown_run_graph_or_planner_fails_with_one_line)
 }
 
 /* Copies of the set-up's real database that bench would refuse: marked as
- * another application's, and as written by a newer arenabench (schema 3).
+ * another application's, and as written by a newer arenabench (schema 99).
  * Their tables are fine, so only the marks can stop plot. */
 Test(plot, foreign_or_newer_database_fails_with_one_line)
 {
     need_db();
-    const char *marks[] = {"PRAGMA application_id = 7;", "PRAGMA user_version = 5;"};
+    const char *marks[] = {"PRAGMA application_id = 7;", "PRAGMA user_version = 99;"};
     const char *what[] = {"foreign database", "newer database"};
     for (int i = 0; i < 2; i++) {
         char path[256], args[512];

@@ -235,7 +235,7 @@ Test(store, migrates_version_1_keeping_rows)
     arena_store_close(s);
 
     db = td_db_open(path, 0);
-    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), 4);
+    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
     expect_matches_schema_sql(db);
     /* The old row: spread 1/11 = 9 % over 100 calls is not noisy; arena 128
      * above the lower bound 96 is feasible with bound 96. */
@@ -296,7 +296,7 @@ Test(store, migrates_versions_2_and_3_flagging_noisy_rows)
                      err);
         arena_store_close(s);
         db = td_db_open(path, 1);
-        cr_expect_eq(td_db_int(db, "PRAGMA user_version"), 4, "from %d", from);
+        cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION, "from %d", from);
         expect_matches_schema_sql(db);
         cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 4);
         cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE noisy = 1"), 2);
@@ -482,7 +482,7 @@ Test(store, refuses_a_newer_database)
     char path[160];
     td_path(path, sizeof path, "c.sqlite");
     sqlite3 *db = td_db_open(path, 0);
-    raw_exec(db, "PRAGMA application_id = 1095913026; PRAGMA user_version = 5;"
+    raw_exec(db, "PRAGMA application_id = 1095913026; PRAGMA user_version = 99;"
                  "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at TEXT, extra BLOB);");
     sqlite3_close(db);
     expect_refused(path, "newer");

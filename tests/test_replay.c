@@ -1,0 +1,335 @@
+/* test_replay.c — real allocators replayed (bench/replay.c and the programs
+ * of bench/replay_prog.c): each available allocator's program run on real
+ * problems (calls per frame exactly 2 x tensors, live peak = the lower bound
+ * computed by the planners' own sweep, footprints and extents never below
+ * it), bench --replay storing a run with F = 1 and one with F = 10 in a real
+ * SQLite file, and the errors: a missing program, a program that fails as a
+ * missing shared library makes it fail, malformed output, bad input to a
+ * program, an unknown allocator name.
+ *
+ * meson points ARENA_REPLAY_DIR at the built programs; an allocator whose
+ * program was not built (its library missing) is skipped with a message. */
+#include <criterion/criterion.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "bench/replay.h"
+#include "planners/problem.h"
+#include "tests/random_problems.h"
+#include "tests/tmpdb.h"
+
+TestSuite(replay, .init = td_make_dir, .fini = td_remove_dir, .timeout = 240);
+
+static int have_program(const char *name)
+{
+    const char *dir = getenv("ARENA_REPLAY_DIR");
+    cr_assert(dir && dir[0], "ARENA_REPLAY_DIR is not set (meson test sets it)");
+    char path[512];
+    snprintf(path, sizeof path, "%s/arena-replay-%s", dir, name);
+    return access(path, X_OK) == 0;
+}
+
+/* Runs bench in a child with stdout and stderr in td_dir/tag.{out,err}. */
+static int bench(const char *tag, const char *const *args)
+{
+    char out[160], err[160];
+    snprintf(out, sizeof out, "%s/%s.out", td_dir, tag);
+    snprintf(err, sizeof err, "%s/%s.err", td_dir, tag);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+            _exit(99);
+        char *argv[40];
+        int argc = 0;
+        argv[argc++] = (char *)"bench";
+        for (; args[argc - 1] && argc < 39; argc++)
+            argv[argc] = (char *)args[argc - 1];
+        argv[argc] = NULL;
+        int rc = arena_bench_main(argc, argv);
+        fflush(NULL);
+        _exit(rc);
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static char *slurp_tag(const char *tag, const char *ext)
+{
+    char path[200];
+    snprintf(path, sizeof path, "%s/%s.%s", td_dir, tag, ext);
+    char *s = td_slurp(path, NULL);
+    cr_assert(s, "cannot read %s", path);
+    return s;
+}
+
+/* Checks every promise of one replay of p. */
+static void check_replay(const char *name, const struct arena_problem *p, uint64_t frames)
+{
+    struct arena_bounds b;
+    cr_assert_eq(arena_problem_bounds(p, &b), ARENA_OK);
+    struct arena_replay_result r;
+    char err[1200] = "";
+    int rc = arena_replay_run(name, p, frames, &r, err, sizeof err);
+    cr_assert_eq(rc, ARENA_OK, "%s: %s", name, err);
+    cr_expect_str_eq(r.allocator, name);
+    cr_expect_neq(r.version[0], '\0');
+    cr_expect_eq(r.tensors, p->n);
+    cr_expect_eq(r.frames, frames);
+    cr_expect_eq(r.calls_per_frame, 2 * (uint64_t)p->n, "%s: %llu calls per frame, %zu tensors",
+                 name, (unsigned long long)r.calls_per_frame, p->n);
+    cr_expect_eq(r.live_peak, b.lower_bound, "%s: live peak %llu, lower bound %llu", name,
+                 (unsigned long long)r.live_peak, (unsigned long long)b.lower_bound);
+    for (uint64_t k = 0; k < frames; k++) {
+        cr_expect_eq(r.frame[k].calls, 2 * (uint64_t)p->n, "%s frame %llu", name,
+                     (unsigned long long)k + 1);
+        cr_expect_geq(r.frame[k].footprint_peak, b.lower_bound,
+                      "%s frame %llu: footprint %llu below the lower bound %llu", name,
+                      (unsigned long long)k + 1, (unsigned long long)r.frame[k].footprint_peak,
+                      (unsigned long long)b.lower_bound);
+        /* Live blocks never overlap, so they span at least their bytes. */
+        cr_expect_geq(r.frame[k].extent_peak, b.lower_bound, "%s frame %llu: extent", name,
+                      (unsigned long long)k + 1);
+    }
+    cr_expect_geq(r.ns_per_call, 0.0);
+    arena_replay_result_free(&r);
+}
+
+Test(replay, every_allocator_calls_and_footprints)
+{
+    /* The founding document's four tensors (120K, 120K, 80K, 20K) and a
+     * residual network of 300 tensors, sizes 16 B to 256 KiB. */
+    const struct arena_tensor founding[] = {
+        {120 * 1024, 0, 1}, {120 * 1024, 1, 2}, {80 * 1024, 2, 3}, {20 * 1024, 3, 4}};
+    struct arena_problem pf = {.n = 4, .tensors = founding, .alignment = 16};
+    struct arena_tensor *res = malloc(300 * sizeof *res);
+    cr_assert(res);
+    rp_problem(7, 300, RP_RESIDUAL, 16, res);
+    for (size_t i = 0; i < 300; i++)
+        res[i].size = 16 + (res[i].size % (256 * 1024)) / 16 * 16;
+    struct arena_problem pr = {.n = 300, .tensors = res, .alignment = 16};
+    int ran = 0;
+    for (unsigned i = 0; i < ARENA_REPLAY_ALLOCATORS; i++) {
+        const char *name = arena_replay_allocator_name(i);
+        if (!have_program(name)) {
+            cr_log_warn("skipping %s: its replay program was not built (library missing)",
+                        name);
+            continue;
+        }
+        check_replay(name, &pf, 3);
+        check_replay(name, &pr, 2);
+        ran++;
+    }
+    cr_expect_geq(ran, 1, "not even glibc's replay program was built");
+    free(res);
+}
+
+Test(replay, frames_1_and_10_both_stored)
+{
+    char db[160];
+    td_path(db, sizeof db, "r.sqlite");
+    const char *one[] = {"--graph", "mobilenetv2", "--replay", "glibc", "--frames", "1",
+                         "--db", db, NULL};
+    const char *ten[] = {"--graph", "mobilenetv2", "--replay", "glibc", "--frames", "10",
+                         "--db", db, NULL};
+    cr_assert_eq(bench("one", one), 0, "%s", slurp_tag("one", "err"));
+    cr_assert_eq(bench("ten", ten), 0, "%s", slurp_tag("ten", "err"));
+    sqlite3 *h = td_db_open(db, 1);
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM replays"), 2);
+    cr_expect_eq(td_db_int(h, "SELECT count(DISTINCT run_id) FROM replays"), 2);
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM replays WHERE frames = 1"), 1);
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM replays WHERE frames = 10"), 1);
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM replay_frames f JOIN replays r"
+                              " ON f.replay_id = r.id WHERE r.frames = 10"),
+                 10);
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM replay_frames f JOIN replays r"
+                              " ON f.replay_id = r.id WHERE r.frames = 1"),
+                 1);
+    /* Calls = 2 x tensors, live peak = lower bound, footprint >= it, per row. */
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM replays r JOIN graphs g ON r.graph_id ="
+                              " g.id WHERE r.calls_per_frame = 2 * g.tensors AND r.live_peak ="
+                              " g.lower_bound AND r.footprint_peak >= g.lower_bound AND"
+                              " r.allocator = 'glibc'"),
+                 2);
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM replay_frames f JOIN replays r ON"
+                              " f.replay_id = r.id JOIN graphs g ON r.graph_id = g.id WHERE"
+                              " f.calls <> 2 * g.tensors OR f.footprint_peak < g.lower_bound"),
+                 0);
+    sqlite3_close(h);
+    char *out = slurp_tag("ten", "out");
+    cr_expect(strstr(out, "glibc"), "%s", out);
+    free(out);
+}
+
+Test(replay, missing_program_is_a_clear_error)
+{
+    setenv("ARENA_REPLAY_DIR", td_dir, 1); /* a folder without the programs */
+    const char *args[] = {"--graph", "mobilenetv2", "--replay", "mimalloc", "--no-db", NULL};
+    cr_assert_eq(bench("missing", args), 2);
+    char *err = slurp_tag("missing", "err");
+    cr_expect(strstr(err, "no replay program arena-replay-mimalloc in"), "%s", err);
+    cr_expect(strstr(err, "libmimalloc-dev"), "%s", err);
+    cr_expect(strstr(err, "ARENA_REPLAY_DIR"), "%s", err);
+    cr_expect_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+    free(err);
+}
+
+static void stub(const char *name, const char *body)
+{
+    char path[200];
+    snprintf(path, sizeof path, "%s/arena-replay-%s", td_dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fprintf(f, "#!/bin/sh\n%s\n", body);
+    fclose(f);
+    cr_assert_eq(chmod(path, 0755), 0);
+    setenv("ARENA_REPLAY_DIR", td_dir, 1);
+}
+
+Test(replay, missing_library_is_a_clear_error)
+{
+    /* What the dynamic loader prints when the library is gone. */
+    stub("jemalloc", "cat >/dev/null; echo 'arena-replay-jemalloc: error while loading shared"
+                     " libraries: libjemalloc.so.2: cannot open shared object file' >&2;"
+                     " exit 127");
+    const struct arena_tensor t[] = {{64, 0, 1}};
+    struct arena_problem p = {.n = 1, .tensors = t, .alignment = 16};
+    struct arena_replay_result r;
+    char err[1200] = "";
+    cr_assert_neq(arena_replay_run("jemalloc", &p, 1, &r, err, sizeof err), ARENA_OK);
+    cr_expect(strstr(err, "exited with status 127"), "%s", err);
+    cr_expect(strstr(err, "libjemalloc.so.2: cannot open shared object file"), "%s", err);
+    /* A program that dies without reading its input does not take bench
+     * down with SIGPIPE either. */
+    stub("glibc", "exit 3");
+    struct arena_tensor *big = malloc(100000 * sizeof *big);
+    cr_assert(big);
+    for (size_t i = 0; i < 100000; i++)
+        big[i] = (struct arena_tensor){16, (uint32_t)i, (uint32_t)i + 1};
+    struct arena_problem pb = {.n = 100000, .tensors = big, .alignment = 16};
+    cr_assert_neq(arena_replay_run("glibc", &pb, 1, &r, err, sizeof err), ARENA_OK);
+    cr_expect(strstr(err, "exited with status 3"), "%s", err);
+    free(big);
+}
+
+Test(replay, malformed_output_names_the_line)
+{
+    stub("mimalloc", "cat >/dev/null; printf 'arenabench-replay 1\\nallocator mimalloc 9\\n"
+                     "footprint x\\ntensors 1\\nframes 1\\nlive_peak 64\\nbaseline 0\\n"
+                     "resident_baseline 0\\nframe 1 calls 2 footprint_peak lots\\n'");
+    const struct arena_tensor t[] = {{64, 0, 1}};
+    struct arena_problem p = {.n = 1, .tensors = t, .alignment = 16};
+    struct arena_replay_result r;
+    char err[1200] = "";
+    cr_assert_eq(arena_replay_run("mimalloc", &p, 1, &r, err, sizeof err), ARENA_EFORMAT);
+    cr_expect(strstr(err, "line 9"), "%s", err);
+    cr_expect(strstr(err, "footprint_peak lots"), "%s", err);
+}
+
+Test(replay, program_refuses_bad_input_in_one_line)
+{
+    const char *dir = getenv("ARENA_REPLAY_DIR");
+    cr_assert(dir);
+    static const char *const inputs[] = {
+        "nonsense",
+        "arenabench-replay-problem 1\n2\n64 0 1\n",            /* ends early */
+        "arenabench-replay-problem 1\n1\n64 5 4\n",            /* last before first */
+        "arenabench-replay-problem 1\n1\n-64 0 1\n",           /* negative */
+        "arenabench-replay-problem 1\n1\n64 0 1\n16 0 0\n",    /* more than said */
+        "arenabench-replay-problem 1\n1\n64 0 99999999999\n", /* step too large */
+    };
+    static const char *const words[] = {"does not start", "ends early", "before first",
+                                        "not a non-negative integer", "more than 1",
+                                        "above"};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        char in[200], errp[200], cmd[1200];
+        snprintf(in, sizeof in, "%s/in%zu", td_dir, i);
+        snprintf(errp, sizeof errp, "%s/err%zu", td_dir, i);
+        FILE *f = fopen(in, "w");
+        cr_assert(f);
+        fputs(inputs[i], f);
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "'%s/arena-replay-glibc' 1 < '%s' > /dev/null 2> '%s'", dir,
+                 in, errp);
+        int st = system(cmd);
+        cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 2, "input %zu: status %d", i, st);
+        char *msg = td_slurp(errp, NULL);
+        cr_assert(msg);
+        cr_expect(strstr(msg, words[i]), "input %zu: %s", i, msg);
+        cr_expect_eq(strchr(msg, '\n'), msg + strlen(msg) - 1, "input %zu: one line: %s", i,
+                     msg);
+        free(msg);
+    }
+}
+
+Test(replay, allocator_lists)
+{
+    unsigned mask = 0;
+    char err[300] = "";
+    cr_expect_eq(arena_replay_parse("glibc,mimalloc", &mask, err, sizeof err), ARENA_OK);
+    cr_expect_eq(mask, 5u);
+    cr_expect_eq(arena_replay_parse("all", &mask, err, sizeof err), ARENA_OK);
+    cr_expect_eq(mask, 7u);
+    cr_expect_eq(arena_replay_parse("jemalloc,all", &mask, err, sizeof err), ARENA_OK);
+    cr_expect_eq(mask, 7u);
+    cr_expect_eq(arena_replay_parse("tcmalloc", &mask, err, sizeof err), ARENA_EINVAL);
+    cr_expect(strstr(err, "unknown allocator 'tcmalloc'") && strstr(err, "glibc, jemalloc"),
+              "%s", err);
+    cr_expect_eq(arena_replay_parse("glibc,", &mask, err, sizeof err), ARENA_EINVAL);
+    const char *bad[] = {"--graph", "mobilenetv2", "--frames", "0", NULL};
+    cr_expect_eq(bench("frames", bad), 2);
+    char *e = slurp_tag("frames", "err");
+    cr_expect(strstr(e, "--frames: '0' is not in 1..1000000"), "%s", e);
+    free(e);
+    const char *csv[] = {"--graph", "mobilenetv2", "--replay", "glibc", "--format", "csv", NULL};
+    cr_expect_eq(bench("csv", csv), 2);
+    e = slurp_tag("csv", "err");
+    cr_expect(strstr(e, "print tables only"), "%s", e);
+    free(e);
+    const char *both[] = {"--graph", "mobilenetv2", "--replay", "all", "--planner", "naive",
+                          NULL};
+    cr_expect_eq(bench("both", both), 2);
+    e = slurp_tag("both", "err");
+    cr_expect(strstr(e, "--planner and --replay together"), "%s", e);
+    free(e);
+}
+
+/* bench --founding-table on one MobileNetV2 graph prints the table for it and
+ * for its other fusion. Fused, int8, 224: the lower bound lies at block 1's
+ * stride-2 depthwise, 112x112x96 + 56x56x96 = 1,505,280 B (ALGORITHMS.md), and
+ * a static plan reaches it. */
+Test(replay, founding_table_fused_and_unfused)
+{
+    if (!have_program("glibc"))
+        cr_skip_test("glibc's replay program was not built");
+    const char *args[] = {"--graph", "mobilenetv2", "--founding-table", "--replay", "glibc",
+                          "--frames", "2", "--no-db", NULL};
+    cr_assert_eq(bench("found", args), 0, "%s", slurp_tag("found", "err"));
+    char *out = slurp_tag("found", "out");
+    char *fused = strstr(out, "fused=1\n"), *unfused = strstr(out, "fused=0\n");
+    cr_assert(fused && unfused && fused < unfused, "%s", out);
+    unfused[0] = '\0'; /* the fused block alone from here on */
+    cr_expect(strstr(fused, "lower bound 1,505,280 B"), "%s", fused);
+    char *best = strstr(fused, "best static plan:");
+    cr_assert(best, "%s", fused);
+    cr_expect(strstr(best, "1,505,280 (1.44 MiB)"), "%s", best);
+    cr_expect(strstr(fused, "malloc per tensor: glibc"), "%s", fused);
+    cr_expect(strstr(fused, "ping-pong"), "%s", fused);
+    cr_expect(strstr(fused, "simulated malloc: online-tlsf"), "%s", fused);
+    cr_expect(strstr(fused, "2.85 MB (-84.5%) / 0 / 0% (claimed)"), "%s", fused);
+    cr_expect(strstr(fused, "6.8 MB / 0 / 0% (claimed)"), "%s", fused);
+    cr_expect(strstr(fused, "18.4 MB / 150 / \"severe\" (claimed)"), "%s", fused);
+    /* 66 tensors fused: 132 calls per frame on the malloc rows. */
+    char *g = strstr(fused, "malloc per tensor: glibc");
+    cr_expect(g && strstr(g, " 132 "), "%s", g ? g : fused);
+    free(out);
+}

@@ -704,6 +704,8 @@ Test(plot, unknown_run_graph_or_planner_fails_with_one_line)
     expect_clean_failure("", args, "quote in a graph");
     fmt(args, sizeof args, "--db '%s/db.sqlite' --run '1 OR 1=1'", dir);
     expect_clean_failure("", args, "expression as a run");
+    /* A forgotten value: the next option is not taken as the database. */
+    expect_clean_failure("", "--db --quiet", "option as a value");
 
     sqlite3 *db = open_db();
     sqlite3_stmt *st;

@@ -394,7 +394,7 @@ Test(plot, arena_csv_holds_every_planner_of_the_graph_as_stored)
     cr_assert_geq(n, 2);
     cr_expect_str_eq(l[0], "planner,arena_bytes,lower_bound,naive_bytes,ratio_lb,saving,frag_peak,"
                            "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
-                           "scratch_bytes,valid");
+                           "scratch_bytes,valid,bound,status,nodes");
     sqlite3_stmt *st;
     cr_assert_eq(sqlite3_prepare_v2(db,
         "SELECT count(DISTINCT planner) FROM results WHERE run_id = ?1 AND graph_id = ?2",
@@ -413,8 +413,8 @@ Test(plot, arena_csv_holds_every_planner_of_the_graph_as_stored)
         "WHERE r.run_id = ?1 AND r.graph_id = ?2 AND r.planner = ?3 ORDER BY r.id DESC LIMIT 1",
         -1, &st, NULL), SQLITE_OK);
     for (size_t i = 1; i < n; i++) {
-        char *f[16];
-        cr_assert_eq(csv_split(l[i], f, 16), 14, "row %zu: %zu fields", i, csv_split(l[i], f, 16));
+        char *f[20];
+        cr_assert_eq(csv_split(l[i], f, 20), 17, "row %zu: %zu fields", i, csv_split(l[i], f, 20));
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, run_id);
         sqlite3_bind_int64(st, 2, graph_id);
@@ -572,13 +572,24 @@ Test(plot, scaling_and_quality_csvs_hold_the_runs_valid_results)
     }
     sqlite3_finalize(st);
 
+    /* The quality figure leaves naive out by default: its rows are the
+     * run's valid results but naive's. */
+    cr_assert_eq(sqlite3_prepare_v2(db,
+        "SELECT count(*) FROM results WHERE run_id = ?1 AND valid = 1 AND planner = 'naive'",
+        -1, &st, NULL), SQLITE_OK);
+    sqlite3_bind_int64(st, 1, run_id);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    long long naive = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    cr_assert_gt(naive, 0, "bench stored no naive result");
     fmt(path, sizeof path, "%s/out/quality.csv", dir);
     l = read_lines(path, &n);
-    cr_expect_str_eq(l[0], "planner,graph,ratio_lb,arena_bytes,lower_bound");
-    cr_expect_eq((long long)(n - 1), valid);
+    cr_expect_str_eq(l[0], "planner,graph,ratio_lb,arena_bytes,lower_bound,ratio_best,best_bound");
+    cr_expect_eq((long long)(n - 1), valid - naive);
     for (size_t i = 1; i < n; i++) {
         char *f[8];
-        cr_assert_eq(csv_split(l[i], f, 8), 5, "quality.csv row %zu", i);
+        cr_assert_eq(csv_split(l[i], f, 8), 7, "quality.csv row %zu", i);
+        cr_expect_str_neq(f[0], "naive", "quality.csv row %zu is naive's", i);
         double ratio = strtod(f[2], NULL), arena = strtod(f[3], NULL), lb = strtod(f[4], NULL);
         cr_expect(ratio >= 1.0 - 1e-12, "%s on %s: ratio %g below 1", f[0], f[1], ratio);
         cr_expect(fabs(ratio - arena / lb) < 1e-6, "%s on %s: ratio is not arena / lower bound", f[0], f[1]);
@@ -693,6 +704,8 @@ Test(plot, unknown_run_graph_or_planner_fails_with_one_line)
     expect_clean_failure("", args, "quote in a graph");
     fmt(args, sizeof args, "--db '%s/db.sqlite' --run '1 OR 1=1'", dir);
     expect_clean_failure("", args, "expression as a run");
+    /* A forgotten value: the next option is not taken as the database. */
+    expect_clean_failure("", "--db --quiet", "option as a value");
 
     sqlite3 *db = open_db();
     sqlite3_stmt *st;
@@ -767,8 +780,430 @@ Test(plot, help_exits_zero_and_names_every_option)
     char *h = slurp(path, NULL);
     cr_assert_not_null(h);
     const char *opts[] = {"--db", "--run", "--graph", "--planner", "--out", "--size", "--format",
-                          "--figures", "--dpi"};
+                          "--figures", "--dpi", "--bench", "--color-by", "--quiet", "styles.csv"};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         cr_expect_not_null(strstr(h, opts[i]), "--help does not mention %s", opts[i]);
     free(h);
+}
+
+/* ---------------------------------------------------------------- hardening */
+
+/* Copies the set-up's real database to path (SQLite's backup API, so the
+ * copy is a whole database, not a WAL-less half), then runs sql on it. */
+static void copy_db(const char *path, const char *sql)
+{
+    sqlite3 *src = open_db(), *db = NULL;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_backup *b = sqlite3_backup_init(db, "main", src, "main");
+    cr_assert_not_null(b);
+    cr_assert_eq(sqlite3_backup_step(b, -1), SQLITE_DONE);
+    sqlite3_backup_finish(b);
+    sqlite3_close(src);
+    char *msg = NULL;
+    if (sql) cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, &msg), SQLITE_OK, "%s: %s", sql, msg);
+    cr_assert_eq(sqlite3_exec(db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* The line of a file that contains needle, or NULL; *count how many do. */
+static char *line_with(char **l, size_t n, const char *needle, size_t *count)
+{
+    char *hit = NULL;
+    *count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strstr(l[i], needle)) { if (!hit) hit = l[i]; (*count)++; }
+    return hit;
+}
+
+/* Repro #4: a graph file whose name holds a backslash and an n, and one
+ * whose name holds a real line break, measured by the real bench. awk -v
+ * used to expand the first into a line break, so the rest of the spec became
+ * live LaTeX after the comment; the second broke gnuplot's title string.
+ * Now both stay on the comment line, shown as they are (\n) or in caret
+ * notation (^J), and every figure is drawn. */
+Test(plot, graph_names_with_backslash_n_or_a_line_break_stay_one_line)
+{
+    need_figures();
+    const char *names[] = {"a\\nb.graph", "a\nb.graph"};
+    const char *shown[] = {"a\\nb.graph", "a^Jb.graph"};
+    for (int k = 0; k < 2; k++) {
+        char sub[256], path[512], db[256], out[256], cmd[16384];
+        fmt(sub, sizeof sub, "%s/esc-%d-%d", dir, (int)getpid(), k);
+        cr_assert_eq(mkdir(sub, 0755), 0);
+        fmt(path, sizeof path, "%s/%s", sub, names[k]);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fputs("tensor x int8 1x8x8x4 input\ntensor y int8 1x8x8x8\ntensor z int8 1x8x8x4 output\n"
+              "op a conv2d x -> y\nop b conv2d y -> z\n", f);
+        fclose(f);
+        fmt(db, sizeof db, "%s/db.sqlite", sub);
+        fmt(out, sizeof out, "%s/out", sub);
+        fmt(cmd, sizeof cmd, "'%s' --graph '%s' --planner all --db '%s' --repetitions 1 --min-time 0.001 "
+            "--quiet >/dev/null 2>'%s/bench.err'", getenv("ARENA_BENCH"), path, db, sub);
+        cr_assert_eq(run(cmd), 0, "bench on %s failed (see %s/bench.err)", shown[k], sub);
+        fmt(cmd, sizeof cmd, "'%s' --db '%s' --out '%s' --dpi 50 --quiet 2>'%s/plot.err'", plot, db, out, sub);
+        cr_assert_eq(run(cmd), 0, "plot on %s failed (see %s/plot.err)", shown[k], sub);
+        fmt(path, sizeof path, "%s/arena-1col.png", out);
+        cr_expect(exists(path), "%s: no arena figure", shown[k]);
+
+        size_t n, hits;
+        fmt(path, sizeof path, "%s/comparison.tex", out);
+        char **l = read_lines(path, &n);
+        char want[512];
+        fmt(want, sizeof want, "%s/%s", sub, shown[k]);
+        char *c = line_with(l, n, "b.graph", &hits);
+        cr_expect_eq(hits, 1, "%s: the spec spans %zu lines of comparison.tex", shown[k], hits);
+        cr_expect(c == l[0] && c[0] == '%' && strstr(c, want), "%s: comment line is '%s'", shown[k], l[0]);
+        fmt(path, sizeof path, "%s/comparison.md", out);
+        l = read_lines(path, &n);
+        char code[600];
+        fmt(code, sizeof code, "`%s/%s`", sub, shown[k]);
+        c = line_with(l, n, "b.graph", &hits);
+        cr_expect_eq(hits, 1, "%s: the spec spans %zu lines of comparison.md", shown[k], hits);
+        cr_expect(c && strstr(c, code), "%s: no code span %s in '%s'", shown[k], code, c ? c : "");
+    }
+}
+
+/* Planner names are text from the database too: a planner renamed in a
+ * copy of the real database to hold LaTeX and Markdown specials, a line
+ * break and a dollar comes out escaped for each format, and the figures
+ * still draw. Expected cells by hand: LaTeX writes | as \textbar{} (a bare |
+ * prints a dash in OT1), _ & % $ as \_ \& \% \$, ^ as \textasciicircum{};
+ * Markdown escapes | _ with a backslash; the line break is ^J in both, and
+ * gnuplot, which reads % in tic labels as a format, draws them all. */
+Test(plot, planner_names_are_escaped_for_latex_and_markdown)
+{
+    need_figures();
+    char db[256], out[256], args[1024];
+    fmt(db, sizeof db, "%s/names-%d.sqlite", dir, (int)getpid());
+    copy_db(db, "UPDATE results SET planner = 'we|ird_&%' || char(10) || '$x' WHERE planner = 'ping-pong';");
+    fmt(out, sizeof out, "%s/names-out-%d", dir, (int)getpid());
+    fmt(args, sizeof args, "'%s' --db '%s' --graph chain --out '%s' --dpi 50 --quiet 2>/dev/null", plot, db, out);
+    cr_assert_eq(run(args), 0);
+    char path[512];
+    size_t n, hits;
+    fmt(path, sizeof path, "%s/comparison.tex", out);
+    char **l = read_lines(path, &n);
+    char *c = line_with(l, n, "ird", &hits);
+    cr_expect_eq(hits, 1);
+    const char *tex = "we\\textbar{}ird\\_\\&\\%\\textasciicircum{}J\\$x & ";
+    cr_expect(c && strncmp(c, tex, strlen(tex)) == 0, "tex row '%s'", c ? c : "");
+    fmt(path, sizeof path, "%s/comparison.md", out);
+    l = read_lines(path, &n);
+    c = line_with(l, n, "ird", &hits);
+    cr_expect_eq(hits, 1);
+    cr_expect(c && strncmp(c, "| we\\|ird\\_&%^J$x | ", 20) == 0, "md row '%s'", c ? c : "");
+    fmt(path, sizeof path, "%s/layout-2col.png", out);
+    cr_expect(exists(path));
+}
+
+/* Repro #13: plot on a database in a read-only folder. It used to fail
+ * ("unable to open database file"), and elsewhere it left -wal and -shm
+ * files beside the database. Root ignores folder permissions, so as root
+ * plot runs as nobody (setpriv); the folder then holds the database alone. */
+Test(plot, reads_a_database_in_a_read_only_folder_and_leaves_nothing_beside_it)
+{
+    need_figures();
+    int root = geteuid() == 0;
+    if (root && run("command -v setpriv >/dev/null 2>&1") != 0)
+        cr_skip_test("running as root without setpriv: a read-only folder cannot be made");
+    char ro[256], db[320], out[256], cmd[16384];
+    fmt(ro, sizeof ro, "%s/ro-%d", dir, (int)getpid());
+    cr_assert_eq(mkdir(ro, 0755), 0);
+    fmt(db, sizeof db, "%s/db.sqlite", ro);
+    copy_db(db, "PRAGMA journal_mode = WAL;"); /* WAL as bench leaves it */
+    cr_assert_eq(chmod(db, 0644), 0);
+    cr_assert_eq(chmod(ro, 0555), 0);
+    cr_assert_eq(chmod(dir, 0755), 0); /* nobody must reach the folder */
+    fmt(out, sizeof out, "%s/ro-out-%d", dir, (int)getpid());
+    cr_assert_eq(mkdir(out, 0777), 0);
+    cr_assert_eq(chmod(out, 0777), 0);
+    fmt(cmd, sizeof cmd, "%s '%s' --db '%s' --out '%s' --figures arena,tables --dpi 50 --quiet 2>'%s/ro.err'",
+        root ? "setpriv --reuid=65534 --regid=65534 --clear-groups" : "", plot, db, out, out);
+    int rc = run(cmd);
+    char err[512];
+    fmt(err, sizeof err, "%s/ro.err", out);
+    char *e = slurp(err, NULL);
+    cr_expect_eq(rc, 0, "plot on a read-only folder: exit %d: %s", rc, e ? e : "");
+    free(e);
+    char path[512];
+    fmt(path, sizeof path, "%s/arena.csv", out);
+    cr_expect(exists(path), "no arena.csv");
+    cr_expect_eq(count_entries(ro), 1, "%s holds more than the database", ro);
+    cr_assert_eq(chmod(ro, 0755), 0);
+
+    /* In a writable folder, nothing beside the database either. */
+    char rw[256];
+    fmt(rw, sizeof rw, "%s/rw-%d", dir, (int)getpid());
+    cr_assert_eq(mkdir(rw, 0755), 0);
+    fmt(db, sizeof db, "%s/db.sqlite", rw);
+    copy_db(db, "PRAGMA journal_mode = WAL;");
+    fmt(cmd, sizeof cmd, "'%s' --db '%s' --out '%s/out' --figures tables --quiet 2>/dev/null", plot, db, rw);
+    cr_expect_eq(run(cmd), 0);
+    fmt(path, sizeof path, "%s-wal", db);
+    cr_expect(!exists(path), "plot left %s", path);
+    fmt(path, sizeof path, "%s-shm", db);
+    cr_expect(!exists(path), "plot left %s", path);
+}
+
+/* An ambiguous --graph names the graphs it matches, and only those. */
+Test(plot, ambiguous_graph_lists_the_matching_graphs)
+{
+    need_db();
+    char err[256], cmd[8192];
+    fmt(err, sizeof err, "%s/amb-%d.txt", dir, (int)getpid());
+    fmt(cmd, sizeof cmd, "'%s' --db '%s/db.sqlite' --graph random-intervals --out '%s/amb-out' 2>'%s'",
+        plot, dir, dir, err);
+    cr_expect_eq(run(cmd), 2);
+    char *e = slurp(err, NULL);
+    cr_assert_not_null(e);
+    cr_expect(strstr(e, "names 2 graphs"), "message: %s", e);
+    cr_expect(strstr(e, "random-intervals:n=300,") && strstr(e, "random-intervals:n=3000,"),
+              "message does not list both matches: %s", e);
+    cr_expect_null(strstr(e, "chain"), "message lists a graph that does not match: %s", e);
+    free(e);
+}
+
+/* ---------------------------------------------------------------- registry */
+
+/* Reads styles.csv: names (quoted), kinds, colors, dashes, points. */
+struct style { char name[64], kind[32], color[16]; int dash, point; };
+static size_t read_styles(const char *out, struct style *s, size_t max)
+{
+    char path[512];
+    fmt(path, sizeof path, "%s/styles.csv", out);
+    size_t n;
+    char **l = read_lines(path, &n);
+    cr_assert_geq(n, 1);
+    cr_expect_str_eq(l[0], "planner,kind,color,dash,point");
+    size_t k = 0;
+    for (size_t i = 1; i < n && k < max; i++, k++) {
+        char *f[8];
+        cr_assert_eq(csv_split(l[i], f, 8), 5, "styles.csv row %zu", i);
+        fmt(s[k].name, sizeof s[k].name, "%s", f[0]);
+        fmt(s[k].kind, sizeof s[k].kind, "%s", f[1]);
+        fmt(s[k].color, sizeof s[k].color, "%s", f[2]);
+        s[k].dash = atoi(f[3]);
+        s[k].point = atoi(f[4]);
+    }
+    return k;
+}
+
+/* The real bench's registry (bench --list --format csv: name,kind,summary)
+ * gives the order of every figure and table. Skips while bench does not
+ * print it (the CSV listing lands with branch h-bench). */
+Test(plot, planners_follow_the_registry_of_the_real_bench)
+{
+    need_figures();
+    char cmd[8192], path[256];
+    fmt(path, sizeof path, "%s/list-%d.csv", dir, (int)getpid());
+    fmt(cmd, sizeof cmd, "'%s' --list --format csv >'%s' 2>/dev/null", getenv("ARENA_BENCH"), path);
+    size_t n;
+    char **l = run(cmd) == 0 ? read_lines(path, &n) : NULL;
+    if (!l || n < 2 || strcmp(l[0], "name,kind,summary") != 0)
+        cr_skip_test("bench --list --format csv does not print name,kind,summary yet (branch h-bench adds it)");
+    fmt(cmd, sizeof cmd, "'%s' --db '%s/db.sqlite' --graph chain --out '%s/reg-%d' --bench '%s' "
+        "--figures arena,tables --quiet 2>/dev/null", plot, dir, dir, (int)getpid(), getenv("ARENA_BENCH"));
+    cr_assert_eq(run(cmd), 0);
+    struct style s[64];
+    char out[256];
+    fmt(out, sizeof out, "%s/reg-%d", dir, (int)getpid());
+    size_t ns = read_styles(out, s, 64), k = 0;
+    /* The run measured every registered planner: styles.csv lists them in
+     * the registry's order, with the registry's kinds. */
+    for (size_t i = 1; i < n; i++) {
+        char *f[4];
+        if (csv_split(l[i], f, 4) < 2) continue;
+        cr_assert_lt(k, ns, "registry planner %s missing from the figures", f[0]);
+        cr_expect_str_eq(s[k].name, f[0], "place %zu", k);
+        cr_expect_str_eq(s[k].kind, f[1], "%s's kind", f[0]);
+        k++;
+    }
+    cr_expect_eq(k, ns);
+}
+
+/* The contract itself, with a stand-in bench that lists the field's
+ * planners: the six of today, then equality, greedy-in-order, ... and the
+ * online policies (17). A copy of the real database gets a result for each
+ * new name (greedy-by-size's, with its placements). Every planner must get
+ * its own color, dash and point triple, the first eight in Okabe-Ito order;
+ * by kind, planners of one kind share a color and no two share a triple.
+ * Every figure draws, one-column ones within 3.3 in x 3 in. */
+static const char *const field[][2] = {
+    {"naive", "offsets"}, {"ping-pong", "shared-objects"}, {"greedy-by-size", "offsets"},
+    {"greedy-by-size-firstfit", "offsets"}, {"greedy-by-breadth", "offsets"},
+    {"interval-graph-coloring", "shared-objects"}, {"equality", "offsets"},
+    {"greedy-in-order", "offsets"}, {"min-cost-flow", "shared-objects"},
+    {"greedy-by-conflicts", "offsets"}, {"hill-climb", "search"}, {"xla-best-fit", "offsets"},
+    {"optimal", "search"}, {"online-first-fit", "online"}, {"online-best-fit", "online"},
+    {"online-buddy", "online"}, {"online-tlsf", "online"},
+};
+#define NFIELD (sizeof field / sizeof field[0])
+
+static void field_db(char *db, size_t dbn, char *fake, size_t fn)
+{
+    fmt(db, dbn, "%s/field-%d.sqlite", dir, (int)getpid());
+    char sql[4096] = "CREATE TEMP TABLE names(n TEXT);";
+    for (size_t i = 6; i < NFIELD; i++) {
+        char one[128];
+        fmt(one, sizeof one, "INSERT INTO names VALUES ('%s');", field[i][0]);
+        strcat(sql, one);
+    }
+    strcat(sql,
+        "INSERT INTO results (run_id, graph_id, planner, arena_bytes, ratio_lb, saving, frag_peak,"
+        " frag_mean, plan_ns_median, plan_ns_mean, plan_ns_stddev, iterations, scratch_bytes, valid, error)"
+        " SELECT run_id, graph_id, n, arena_bytes, ratio_lb, saving, frag_peak, frag_mean, plan_ns_median,"
+        " plan_ns_mean, plan_ns_stddev, iterations, scratch_bytes, valid, error"
+        " FROM results, temp.names WHERE planner = 'greedy-by-size'"
+        " AND n NOT IN (SELECT planner FROM results);"
+        "DELETE FROM temp.names WHERE n IN (SELECT planner FROM results r, temp.names t"
+        " WHERE r.planner = t.n AND r.id IN (SELECT result_id FROM placements));"
+        "INSERT INTO placements SELECT r2.id, p.tensor, p.size, p.first, p.last, p.offset"
+        " FROM results r2 JOIN results r1 ON r1.planner = 'greedy-by-size' AND r1.run_id = r2.run_id"
+        " AND r1.graph_id = r2.graph_id JOIN placements p ON p.result_id = r1.id"
+        " WHERE r2.planner IN (SELECT n FROM temp.names);");
+    copy_db(db, sql);
+    fmt(fake, fn, "%s/fake-bench-%d", dir, (int)getpid());
+    FILE *f = fopen(fake, "w");
+    cr_assert_not_null(f);
+    fputs("#!/bin/sh\n[ \"$*\" = '--list --format csv' ] || exit 2\necho name,kind,summary\n", f);
+    for (size_t i = 0; i < NFIELD; i++)
+        fprintf(f, "echo '%s,%s,\"a summary, with a comma\"'\n", field[i][0], field[i][1]);
+    fclose(f);
+    cr_assert_eq(chmod(fake, 0755), 0);
+}
+
+Test(plot, every_planner_of_the_registry_gets_its_own_style)
+{
+    need_figures();
+    char db[256], fake[256], out[256], cmd[16384];
+    field_db(db, sizeof db, fake, sizeof fake);
+    static const char *const okabe_ito[] = {"#000000", "#E69F00", "#56B4E9", "#009E73",
+                                            "#0072B2", "#D55E00", "#CC79A7", "#999999"};
+    for (int bykind = 0; bykind < 2; bykind++) {
+        fmt(out, sizeof out, "%s/field-out-%d-%d", dir, (int)getpid(), bykind);
+        fmt(cmd, sizeof cmd, "'%s' --db '%s' --graph chain --bench '%s' --color-by %s --out '%s' "
+            "--dpi %d --quiet 2>'%s.err'", plot, db, fake, bykind ? "kind" : "planner", out, DPI, out);
+        cr_assert_eq(run(cmd), 0, "plot with 17 planners failed (see %s.err)", out);
+        struct style s[64];
+        size_t ns = read_styles(out, s, 64);
+        cr_assert_eq(ns, NFIELD);
+        for (size_t i = 0; i < ns; i++) {
+            cr_expect_str_eq(s[i].name, field[i][0], "place %zu", i);
+            cr_expect_str_eq(s[i].kind, field[i][1], "%s's kind", s[i].name);
+            if (!bykind && i < 8) cr_expect_str_eq(s[i].color, okabe_ito[i], "%s's color", s[i].name);
+            for (size_t j = 0; j < i; j++) {
+                cr_expect(strcmp(s[i].color, s[j].color) != 0 || s[i].dash != s[j].dash ||
+                              s[i].point != s[j].point,
+                          "%s and %s look alike", s[i].name, s[j].name);
+                if (bykind)
+                    cr_expect_eq(strcmp(s[i].color, s[j].color) == 0, strcmp(s[i].kind, s[j].kind) == 0,
+                                 "%s (%s) and %s (%s): color by kind", s[i].name, s[i].kind, s[j].name,
+                                 s[j].kind);
+            }
+        }
+        /* One-column PNGs: 3.3 in wide, at most 3 in (and a rounding) tall. */
+        for (size_t i = 0; i < NFIG; i++) {
+            char path[512];
+            size_t len;
+            fmt(path, sizeof path, "%s/%s-1col.png", out, figures[i]);
+            unsigned char *png = (unsigned char *)slurp(path, &len);
+            cr_assert(png && len > 24, "missing %s", path);
+            cr_expect_eq(be32(png + 16), 330u, "%s: width", path);
+            cr_expect_leq(be32(png + 20), 3u * DPI + 1, "%s: %u px tall at %d dpi", path, be32(png + 20), DPI);
+            free(png);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- schema */
+
+/* Schema 4 (the optimal planner's): results gain bound, status, nodes. A
+ * copy of the real database migrated by hand: greedy-by-size's plans of
+ * random-intervals:n=300 claim a proven bound equal to their arena (status
+ * optimal). The tables then show "× optimum" = arena / that arena for every
+ * planner, worked out here from the database; arena.csv carries the three
+ * columns; the arena and live figures draw the optimum line. Schema 3 reads
+ * as 2 did, and a schema-4 file with no bound behaves as before. */
+Test(plot, a_proven_optimum_is_the_reference_line_in_schema_4)
+{
+    need_figures();
+    char db[256], out[256], cmd[16384];
+    fmt(db, sizeof db, "%s/v4-%d.sqlite", dir, (int)getpid());
+    /* The real bench writes the current schema, where every valid result has
+     * a bound (at least the lower bound); the proven figure is planted. */
+    copy_db(db, "UPDATE results SET bound = arena_bytes, status = 'optimal', nodes = 0"
+                " WHERE planner = 'greedy-by-size' AND graph_id ="
+                " (SELECT id FROM graphs WHERE spec LIKE 'random-intervals:n=300,%');");
+    fmt(out, sizeof out, "%s/v4-out-%d", dir, (int)getpid());
+    fmt(cmd, sizeof cmd, "'%s' --db '%s' --graph random-intervals:n=300, --out '%s' --dpi 50 --quiet 2>'%s.err'",
+        plot, db, out, out);
+    cr_assert_eq(run(cmd), 0, "plot on schema 4 failed (see %s.err)", out);
+
+    sqlite3 *d = NULL;
+    cr_assert_eq(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(d, "SELECT r.arena_bytes FROM results r JOIN graphs g ON g.id = r.graph_id"
+        " WHERE g.spec LIKE 'random-intervals:n=300,%' AND r.planner = ?1", -1, &st, NULL), SQLITE_OK);
+    sqlite3_bind_text(st, 1, "greedy-by-size", -1, SQLITE_STATIC);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    double opt = sqlite3_column_double(st, 0);
+
+    char path[512];
+    size_t n;
+    fmt(path, sizeof path, "%s/comparison.md", out);
+    char **l = read_lines(path, &n);
+    cr_assert_geq(n, 4);
+    /* read_lines drops the empty line: caption, header, rule, rows. */
+    cr_expect(strstr(l[1], "| × lower bound | × optimum |"), "md header: %s", l[1]);
+    size_t rows = 0;
+    for (size_t i = 3; i < n; i++) {
+        char name[64];
+        double arena_k, ratio, ratio_opt;
+        if (sscanf(l[i], "| %63s | %lf | %lf | %lf |", name, &arena_k, &ratio, &ratio_opt) != 4) continue;
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+        cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s not stored", name);
+        double want = sqlite3_column_double(st, 0) / opt;
+        cr_expect(fabs(ratio_opt - want) < 0.0006, "%s: × optimum %g, want %.4f", name, ratio_opt, want);
+        rows++;
+    }
+    cr_expect_geq(rows, 6, "%zu rows with a × optimum", rows);
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+
+    fmt(path, sizeof path, "%s/arena.csv", out);
+    l = read_lines(path, &n);
+    size_t len = strlen(l[0]);
+    cr_expect(len > 19 && strcmp(l[0] + len - 19, ",bound,status,nodes") == 0, "arena.csv header: %s", l[0]);
+    const char *svgs[] = {"arena-2col.svg", "live-2col.svg"};
+    for (int i = 0; i < 2; i++) {
+        fmt(path, sizeof path, "%s/%s", out, svgs[i]);
+        char *svg = slurp(path, NULL);
+        cr_assert_not_null(svg, "missing %s", path);
+        cr_expect_not_null(strstr(svg, ">optimum<"), "%s has no optimum line label", svgs[i]);
+        free(svg);
+    }
+
+    /* Schema 3, and schema 4 without any bound: no optimum anywhere. */
+    const char *plain[] = {"ALTER TABLE results DROP COLUMN bound;"
+                           "ALTER TABLE results DROP COLUMN status;"
+                           "ALTER TABLE results DROP COLUMN nodes;"
+                           "ALTER TABLE results DROP COLUMN timed_once;"
+                           "DROP TABLE replay_frames; DROP TABLE replays; PRAGMA user_version = 3;",
+                           "UPDATE results SET bound = NULL, status = NULL, nodes = NULL;"
+                           "DROP TABLE replay_frames; DROP TABLE replays; PRAGMA user_version = 4;"};
+    for (int k = 0; k < 2; k++) {
+        fmt(db, sizeof db, "%s/v%d-plain-%d.sqlite", dir, 3 + k, (int)getpid());
+        copy_db(db, plain[k]);
+        fmt(out, sizeof out, "%s/v%d-plain-out-%d", dir, 3 + k, (int)getpid());
+        fmt(cmd, sizeof cmd, "'%s' --db '%s' --out '%s' --figures arena,tables --format svg --quiet 2>/dev/null",
+            plot, db, out);
+        cr_assert_eq(run(cmd), 0, "plot on schema %d failed", 3 + k);
+        fmt(path, sizeof path, "%s/comparison.md", out);
+        char *md = slurp(path, NULL);
+        cr_assert_not_null(md);
+        cr_expect_null(strstr(md, "optimum"), "schema %d without bounds shows an optimum", 3 + k);
+        free(md);
+    }
 }

@@ -45,12 +45,14 @@ static int sweep_make(struct sweep *w, const struct arena_problem *p, int only_b
     for (size_t i = 0; i < p->n; i++)
         m += !only_bytes || p->tensors[i].size > 0;
     w->m = m;
+    if (m == 0)
+        return ARENA_OK; /* nothing to sweep */
     struct arena_layout l;
     size_t bytes;
     arena_layout_init(&l, NULL);
     sweep_take(w, &l, p->n, m, with_tops);
     int rc = arena_layout_bytes(&l, &bytes);
-    if (rc != ARENA_OK || bytes == 0)
+    if (rc != ARENA_OK)
         return rc;
     w->mem = malloc(bytes);
     if (!w->mem)

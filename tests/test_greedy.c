@@ -345,23 +345,8 @@ Test(greedy, known_best_vs_first_fit)
     check_known(&k);
 }
 
-/* ---- Edges. ---- */
-
-Test(greedy, empty_problem)
-{
-    struct arena_problem p = {.n = 0, .tensors = NULL, .alignment = 16};
-    for (int w = 0; w < NPLANNERS; w++) {
-        uint64_t arena = 1;
-        size_t need = 1;
-        cr_assert_eq(arena_planner_scratch(planner(w), &p, &need), ARENA_OK);
-        cr_expect_eq(need, 0, "%s", names[w]);
-        struct arena_plan plan = {.n = 0, .offsets = NULL, .arena = 7};
-        cr_assert_eq(arena_planner_run(planner(w), &p, NULL, NULL, 0, &plan), ARENA_OK, "%s",
-                     names[w]);
-        arena = plan.arena;
-        cr_expect_eq(arena, 0, "%s", names[w]);
-    }
-}
+/* ---- Edges (the empty problem and the registry order are planners::
+ * tests, for every registered planner). ---- */
 
 /* Zero-size tensors take offset 0 and never push another tensor up. */
 Test(greedy, zero_sizes)
@@ -445,18 +430,4 @@ Test(greedy, reversed_lifetime)
         cr_expect_eq(arena_planner_run(planner(w), &p, NULL, s, need, &plan), ARENA_EINVAL);
         free(s);
     }
-}
-
-/* The three tables are registered under their names, in the fixed order. */
-Test(greedy, registered_in_order)
-{
-    const char *want[] = {"naive", "ping-pong", "greedy-by-size", "greedy-by-size-firstfit",
-                          "greedy-by-breadth", "interval-graph-coloring"};
-    for (size_t i = 0; i < 6; i++) {
-        const struct arena_planner *pl = arena_planner_at(i);
-        cr_assert_not_null(pl);
-        cr_expect_str_eq(pl->name, want[i]);
-    }
-    for (int w = 0; w < NPLANNERS; w++)
-        cr_expect_eq(arena_planner_find(names[w]), planner(w));
 }

@@ -73,6 +73,17 @@ static void expect_plan(const char *name, const struct arena_tensor *t, size_t n
                      (unsigned long long)off[i], (unsigned long long)want_off[i]);
 }
 
+/* Every registered planner, by registry index: Criterion runs each test in a
+ * child process, where a pointer taken in the parent would be wrong. */
+static struct criterion_test_params every_planner(void)
+{
+    size_t n = arena_planner_count();
+    size_t *idx = cr_malloc(n * sizeof *idx);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    return cr_make_param_array(size_t, idx, n);
+}
+
 /* ---- registry ---------------------------------------------------------- */
 
 Test(planners, registry_order_and_lookup)
@@ -175,11 +186,7 @@ Test(planners, scratch_bytes_per_tensor)
  * sanitizer build runs this test for every registered planner. */
 ParameterizedTestParameters(planners, empty_problem_null_scratch)
 {
-    size_t n = arena_planner_count();
-    size_t *idx = cr_malloc(n * sizeof *idx);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    return cr_make_param_array(size_t, idx, n);
+    return every_planner();
 }
 
 ParameterizedTest(size_t *index, planners, empty_problem_null_scratch)
@@ -210,11 +217,7 @@ ParameterizedTest(size_t *index, planners, empty_problem_null_scratch)
  * problem, so no high-water mark can prove it. */
 ParameterizedTestParameters(planners, scratch_is_exact)
 {
-    size_t n = arena_planner_count();
-    size_t *idx = cr_malloc(n * sizeof *idx);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    return cr_make_param_array(size_t, idx, n);
+    return every_planner();
 }
 
 ParameterizedTest(size_t *index, planners, scratch_is_exact)
@@ -409,11 +412,7 @@ Test(planners, coloring_three_descending_six)
 
 ParameterizedTestParameters(planners, edge_cases)
 {
-    size_t n = arena_planner_count();
-    size_t *idx = cr_malloc(n * sizeof *idx);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    return cr_make_param_array(size_t, idx, n);
+    return every_planner();
 }
 
 ParameterizedTest(size_t *index, planners, edge_cases)
@@ -538,11 +537,7 @@ static uint32_t check_colour_layout(const struct arena_problem *p, const struct 
 
 ParameterizedTestParameters(planners, random_properties)
 {
-    size_t n = arena_planner_count();
-    size_t *idx = cr_malloc(n * sizeof *idx);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    return cr_make_param_array(size_t, idx, n);
+    return every_planner();
 }
 
 /* At least 10,000 seeded problems per planner: most with n <= 64, one in 40

@@ -17,20 +17,18 @@ struct sweep {
     void *mem;
     size_t m;
     uint32_t *by_first, *by_last; /* m ids each */
-    struct arena_radix sort;      /* m pairs */
-    uint32_t *by_end;             /* with_tops: the m ids by end, highest first */
-    uint32_t *rank;               /* with_tops: n, each id's place in by_end */
-    uint64_t *heap;               /* with_tops: up to m ranks */
+    uint32_t *tmp;                /* m: the sorts' buffer */
+    uint64_t *tops, *dead;        /* with_tops: up to m ends each, complemented
+                                     (so the min-heap's top is the highest) */
 };
 
-static void sweep_take(struct sweep *w, struct arena_layout *l, size_t n, size_t m, int with_tops)
+static void sweep_take(struct sweep *w, struct arena_layout *l, size_t m, int with_tops)
 {
     w->by_first = arena_layout_take(l, m, sizeof *w->by_first);
     w->by_last = arena_layout_take(l, m, sizeof *w->by_last);
-    arena_radix_take(&w->sort, l, m);
-    w->by_end = arena_layout_take(l, with_tops ? m : 0, sizeof *w->by_end);
-    w->rank = arena_layout_take(l, with_tops ? n : 0, sizeof *w->rank);
-    w->heap = arena_layout_take(l, with_tops ? m : 0, sizeof *w->heap);
+    w->tmp = arena_layout_take(l, m, sizeof *w->tmp);
+    w->tops = arena_layout_take(l, with_tops ? m : 0, sizeof *w->tops);
+    w->dead = arena_layout_take(l, with_tops ? m : 0, sizeof *w->dead);
 }
 
 /* Allocates and carves the sweep over every tensor, or only those with
@@ -50,7 +48,7 @@ static int sweep_make(struct sweep *w, const struct arena_problem *p, int only_b
     struct arena_layout l;
     size_t bytes;
     arena_layout_init(&l, NULL);
-    sweep_take(w, &l, p->n, m, with_tops);
+    sweep_take(w, &l, m, with_tops);
     int rc = arena_layout_bytes(&l, &bytes);
     if (rc != ARENA_OK)
         return rc;
@@ -58,14 +56,14 @@ static int sweep_make(struct sweep *w, const struct arena_problem *p, int only_b
     if (!w->mem)
         return ARENA_ENOMEM;
     arena_layout_init(&l, w->mem);
-    sweep_take(w, &l, p->n, m, with_tops);
+    sweep_take(w, &l, m, with_tops);
     size_t k = 0;
     for (size_t i = 0; i < p->n; i++)
         if (!only_bytes || p->tensors[i].size > 0)
             w->by_first[k++] = (uint32_t)i;
     memcpy(w->by_last, w->by_first, m * sizeof *w->by_last);
-    arena_order_sort(&w->sort, w->by_first, m, p->tensors, ARENA_ORDER_FIRST);
-    arena_order_sort(&w->sort, w->by_last, m, p->tensors, ARENA_ORDER_LAST);
+    arena_order_sort(w->by_first, w->tmp, m, p->tensors, ARENA_ORDER_FIRST);
+    arena_order_sort(w->by_last, w->tmp, m, p->tensors, ARENA_ORDER_LAST);
     return ARENA_OK;
 }
 
@@ -116,67 +114,65 @@ int arena_problem_bounds(const struct arena_problem *p, struct arena_bounds *out
     return ARENA_OK;
 }
 
-/* The highest end among the tensors live at step s (some byte is live). */
-static uint64_t highest_end(const struct arena_tensor *t, const uint64_t *off,
-                           const struct sweep *w, size_t *len, uint64_t s)
+/* The highest end among the live tensors: every started tensor's end is in
+ * tops, every ended one's in dead (both complemented, min-heaps); equal tops
+ * cancel ("lazy deletion"), so each end is pushed and popped at most twice. */
+static uint64_t highest_end(struct sweep *w, size_t *ntops, size_t *ndead)
 {
-    uint32_t x;
-    while (t[x = w->by_end[w->heap[0]]].last < s)
-        arena_heap_pop(w->heap, len);
-    return off[x] + t[x].size;
+    while (*ndead > 0 && w->tops[0] == w->dead[0]) {
+        arena_heap_pop(w->tops, ntops);
+        arena_heap_pop(w->dead, ndead);
+    }
+    return ~w->tops[0];
 }
 
-/* Mean over the steps where some byte is live of 1 - live_t / top_t. The
- * live tensors' ranks in end order (highest first) sit in a min-heap, so its
- * top is the highest end; ended ones stay until they surface at the top
- * ("lazy deletion"), so every tensor is pushed and popped at most once. */
+/* Mean over the steps where some byte is live of 1 - live_t / top_t. */
 static double frag_mean(const struct arena_problem *p, const uint64_t *off, struct sweep *w)
 {
     const struct arena_tensor *t = p->tensors;
-    size_t m = w->m;
-    for (size_t i = 0; i < m; i++)
-        w->sort.key[i] = ~(off[w->by_first[i]] + t[w->by_first[i]].size);
-    memcpy(w->by_end, w->by_first, m * sizeof *w->by_end);
-    arena_radix_sort(&w->sort, w->by_end, m);
-    for (size_t r = 0; r < m; r++)
-        w->rank[w->by_end[r]] = (uint32_t)r;
-    size_t len = 0, i = 0, r = 0;
+    const uint32_t *by_first = w->by_first, *by_last = w->by_last;
+    size_t m = w->m, ntops = 0, ndead = 0, i = 0, r = 0;
+#define END(x) (off[x] + t[x].size)
     uint64_t live = 0;
     double acc = 0, steps = 0;
     while (i < m) {
         /* The next event: a start, or the step after an end (64-bit: last+1). */
-        uint64_t s = t[w->by_first[i]].first;
-        uint64_t e = (uint64_t)t[w->by_last[r]].last + 1;
+        uint64_t s = t[by_first[i]].first;
+        uint64_t e = (uint64_t)t[by_last[r]].last + 1;
         if (e <= s) {
-            for (; r < m && (uint64_t)t[w->by_last[r]].last + 1 == e; r++)
-                live -= t[w->by_last[r]].size;
+            for (; r < m && (uint64_t)t[by_last[r]].last + 1 == e; r++) {
+                live -= t[by_last[r]].size;
+                arena_heap_push(w->dead, &ndead, ~END(by_last[r]));
+            }
             s = e;
         }
-        for (; i < m && t[w->by_first[i]].first == s; i++) {
-            uint32_t x = w->by_first[i];
-            live += t[x].size;
-            arena_heap_push(w->heap, &len, w->rank[x]);
+        for (; i < m && t[by_first[i]].first == s; i++) {
+            live += t[by_first[i]].size;
+            arena_heap_push(w->tops, &ntops, ~END(by_first[i]));
         }
         if (live == 0)
             continue;
-        uint64_t next = (uint64_t)t[w->by_last[r]].last + 1;
-        if (i < m && t[w->by_first[i]].first < next)
-            next = t[w->by_first[i]].first;
+        uint64_t next = (uint64_t)t[by_last[r]].last + 1;
+        if (i < m && t[by_first[i]].first < next)
+            next = t[by_first[i]].first;
         double wt = (double)(next - s);
-        acc += wt * (1.0 - (double)live / (double)highest_end(t, off, w, &len, s));
+        acc += wt * (1.0 - (double)live / (double)highest_end(w, &ntops, &ndead));
         steps += wt;
     }
     /* After the last start only ends remain: live bytes shrink at each end. */
     while (r < m) {
-        uint64_t s = (uint64_t)t[w->by_last[r]].last + 1;
-        for (; r < m && (uint64_t)t[w->by_last[r]].last + 1 == s; r++)
-            live -= t[w->by_last[r]].size;
+        uint64_t s = (uint64_t)t[by_last[r]].last + 1;
+        for (; r < m && (uint64_t)t[by_last[r]].last + 1 == s; r++) {
+            live -= t[by_last[r]].size;
+            arena_heap_push(w->dead, &ndead, ~END(by_last[r]));
+        }
         if (live == 0)
             break;
-        double wt = (double)((uint64_t)t[w->by_last[r]].last + 1 - s);
-        acc += wt * (1.0 - (double)live / (double)highest_end(t, off, w, &len, s));
+        double wt = (double)((uint64_t)t[by_last[r]].last + 1 - s);
+        acc += wt * (1.0 - (double)live / (double)highest_end(w, &ntops, &ndead));
         steps += wt;
     }
+#undef END
     return steps > 0 ? acc / steps : 0.0;
 }
 

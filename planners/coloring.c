@@ -29,11 +29,11 @@
 
 struct work {
     struct arena_ordset_node *node; /* n: each tensor's set node, key (first, last) */
+    uint64_t *csize;                /* n: each colour's buffer size, then base */
     uint32_t *order;                /* n: ids largest first; its consumed head
                                        then holds each colour's group */
-    struct arena_radix sort;        /* n pairs; once the order is known, key
-                                       holds each colour's buffer size (then
-                                       base) and vtmp each colour's set root */
+    uint32_t *root;                 /* n: the sort's buffer, then each colour's
+                                       set root */
 };
 
 /* Every array coloring needs, from one cursor: with base NULL it only counts
@@ -45,8 +45,9 @@ static int coloring_layout(size_t n, void *base, struct work *w, size_t *bytes)
     struct arena_layout l;
     arena_layout_init(&l, base);
     w->node = arena_layout_take(&l, n, sizeof *w->node);
+    w->csize = arena_layout_take(&l, n, sizeof *w->csize);
     w->order = arena_layout_take(&l, n, sizeof *w->order);
-    arena_radix_take(&w->sort, &l, n);
+    w->root = arena_layout_take(&l, n, sizeof *w->root);
     return arena_layout_bytes(&l, bytes);
 }
 
@@ -92,10 +93,10 @@ static int coloring_plan(const struct arena_problem *p, const struct arena_plan_
     for (size_t i = 0; i < n; i++)
         node[i].key = (uint64_t)t[i].first << 32 | t[i].last;
     arena_order_identity(order, n);
-    arena_order_sort(&w.sort, order, n, t, ARENA_ORDER_FIRST);
-    arena_order_sort(&w.sort, order, n, t, ARENA_ORDER_SIZE_DESC);
-    uint64_t *csize = w.sort.key;
-    uint32_t *root = w.sort.vtmp;
+    arena_order_sort(order, w.root, n, t, ARENA_ORDER_FIRST);
+    arena_order_sort(order, w.root, n, t, ARENA_ORDER_SIZE_DESC);
+    uint64_t *csize = w.csize;
+    uint32_t *root = w.root;
 
     /* group[c]: the first colour of c's run of equal buffer sizes. Colour c
      * is opened while placing order[i] for some i >= c, after order[i] was

@@ -146,8 +146,10 @@ void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p)
         return;
 
     /* Ranks: ids sorted by first, ties by id (the sort is stable). */
+    for (size_t i = 0; i < n; i++)
+        g->sort.key[i] = p->tensors[i].first;
     arena_order_identity(g->id, n);
-    arena_order_sort(&g->sort, g->id, n, p->tensors, ARENA_ORDER_FIRST);
+    arena_radix_sort(&g->sort, g->id, n);
     uint32_t hist[33] = {0};
     for (size_t r = 0; r < n; r++) {
         const struct arena_tensor *t = &p->tensors[g->id[r]];

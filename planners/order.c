@@ -4,8 +4,9 @@
 
 #include <string.h>
 
-/* Below this many pairs insertion beats the passes' counter setup (measured
- * on the greedy planners' conflict lists, which are mostly short). */
+/* Below this many values insertion costs less than clearing and summing the
+ * digit counters; the cut-off the greedy planners' own span sort used (radix
+ * measured faster from a few dozen spans on). */
 #define INSERTION_BELOW 32u
 
 void arena_radix_take(struct arena_radix *r, struct arena_layout *l, size_t cap)
@@ -15,43 +16,66 @@ void arena_radix_take(struct arena_radix *r, struct arena_layout *l, size_t cap)
     r->vtmp = arena_layout_take(l, cap, sizeof *r->vtmp);
 }
 
-static void insertion(uint64_t *key, uint32_t *val, size_t m)
+/* The key of the value at v: moved along in ks, or read from the tensor
+ * whose id it is when ks is NULL. */
+static inline uint64_t key_at(const uint64_t *ks, const uint32_t *vs, size_t i,
+                       const struct arena_tensor *t, enum arena_order_key which)
 {
-    for (size_t i = 1; i < m; i++) {
-        uint64_t k = key[i];
-        uint32_t v = val[i];
-        size_t j = i;
-        for (; j > 0 && key[j - 1] > k; j--) {
-            key[j] = key[j - 1];
-            val[j] = val[j - 1];
-        }
-        key[j] = k;
-        val[j] = v;
+    if (ks)
+        return ks[i];
+    const struct arena_tensor *x = &t[vs[i]];
+    switch (which) {
+    case ARENA_ORDER_FIRST: return x->first;
+    case ARENA_ORDER_LAST: return x->last;
+    case ARENA_ORDER_SIZE_DESC: return ~x->size; /* ascending ~size = descending size */
     }
+    return 0;
 }
 
-void arena_radix_sort(const struct arena_radix *r, uint32_t *val, size_t m)
+/* The one radix sort. Sorts val[0..m) by key, stably; the keys are key[0..m),
+ * moved along (ktmp holds m), or, when key is NULL, the field `which` of
+ * t[val[i]], read where it is (less memory: only vtmp). Inlined into its two
+ * callers, so each gets a copy specialised for its key source: no test of
+ * the source per element. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void radix(uint64_t *key, uint64_t *ktmp, uint32_t *val, uint32_t *vtmp, size_t m,
+                  const struct arena_tensor *t, enum arena_order_key which)
 {
-    uint64_t *key = r->key;
     if (m < INSERTION_BELOW) {
-        insertion(key, val, m);
+        for (size_t i = 1; i < m; i++) {
+            uint64_t k = key_at(key, val, i, t, which);
+            uint32_t v = val[i];
+            size_t j = i;
+            for (; j > 0 && key_at(key, val, j - 1, t, which) > k; j--) {
+                if (key)
+                    key[j] = key[j - 1];
+                val[j] = val[j - 1];
+            }
+            if (key)
+                key[j] = k;
+            val[j] = v;
+        }
         return;
     }
     /* Only the bytes in which some keys differ need a pass. */
-    uint64_t differ = 0;
+    uint64_t k0 = key_at(key, val, 0, t, which), differ = 0;
     for (size_t i = 1; i < m; i++)
-        differ |= key[i] ^ key[0];
+        differ |= key_at(key, val, i, t, which) ^ k0;
     unsigned digit[8], passes = 0;
     for (unsigned d = 0; d < 8; d++)
         if ((differ >> (8 * d)) & 255u)
             digit[passes++] = d;
     uint32_t count[8][256];
     memset(count, 0, passes * sizeof count[0]);
-    for (size_t i = 0; i < m; i++)
+    for (size_t i = 0; i < m; i++) {
+        uint64_t k = key_at(key, val, i, t, which);
         for (unsigned p = 0; p < passes; p++)
-            count[p][(key[i] >> (8 * digit[p])) & 255u]++;
-    uint64_t *ks = key, *kd = r->ktmp;
-    uint32_t *vs = val, *vd = r->vtmp;
+            count[p][(k >> (8 * digit[p])) & 255u]++;
+    }
+    uint64_t *ks = key, *kd = ktmp;
+    uint32_t *vs = val, *vd = vtmp;
     for (unsigned p = 0; p < passes; p++) {
         uint32_t *c = count[p], sum = 0;
         unsigned shift = 8 * digit[p];
@@ -61,8 +85,10 @@ void arena_radix_sort(const struct arena_radix *r, uint32_t *val, size_t m)
             sum += here;
         }
         for (size_t i = 0; i < m; i++) {
-            uint32_t at = c[(ks[i] >> shift) & 255u]++;
-            kd[at] = ks[i];
+            uint64_t k = key_at(ks, vs, i, t, which);
+            uint32_t at = c[(k >> shift) & 255u]++;
+            if (kd)
+                kd[at] = k;
             vd[at] = vs[i];
         }
         uint64_t *kt = ks;
@@ -72,10 +98,16 @@ void arena_radix_sort(const struct arena_radix *r, uint32_t *val, size_t m)
         vs = vd;
         vd = vt;
     }
-    if (ks != key) {
-        memcpy(key, ks, m * sizeof *key);
+    if (vs != val) {
+        if (key)
+            memcpy(key, ks, m * sizeof *key);
         memcpy(val, vs, m * sizeof *val);
     }
+}
+
+void arena_radix_sort(const struct arena_radix *r, uint32_t *val, size_t m)
+{
+    radix(r->key, r->ktmp, val, r->vtmp, m, NULL, ARENA_ORDER_FIRST);
 }
 
 void arena_order_identity(uint32_t *idx, size_t n)
@@ -84,18 +116,10 @@ void arena_order_identity(uint32_t *idx, size_t n)
         idx[i] = (uint32_t)i;
 }
 
-void arena_order_sort(const struct arena_radix *r, uint32_t *ids, size_t m,
-                      const struct arena_tensor *t, enum arena_order_key key)
+void arena_order_sort(uint32_t *ids, uint32_t *tmp, size_t m, const struct arena_tensor *t,
+                      enum arena_order_key which)
 {
-    for (size_t i = 0; i < m; i++) {
-        const struct arena_tensor *x = &t[ids[i]];
-        switch (key) {
-        case ARENA_ORDER_FIRST: r->key[i] = x->first; break;
-        case ARENA_ORDER_LAST: r->key[i] = x->last; break;
-        case ARENA_ORDER_SIZE_DESC: r->key[i] = ~x->size; break; /* ascending ~size */
-        }
-    }
-    arena_radix_sort(r, ids, m);
+    radix(NULL, NULL, ids, tmp, m, t, which);
 }
 
 void arena_heap_push(uint64_t *h, size_t *len, uint64_t x)

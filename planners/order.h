@@ -3,13 +3,14 @@
  * One radix sort, one binary heap and one floor search, so that no planner,
  * the validator or the metrics carries a copy of its own:
  *
- * - arena_radix_sort: a stable LSD radix sort of 64-bit keys carrying a
- *   32-bit value each, 8-bit digits, O(m · differing key bytes); bytes in
- *   which every key agrees cost no pass, and a few dozen pairs or fewer go by
- *   insertion. Keys and values move together, so every pass reads and writes
- *   sequentially. Its buffers come from the caller's layout
- *   (arena_radix_take); nothing is allocated.
- * - arena_order_sort: tensor ids ordered by one field, through that sort.
+ * - The radix sort: stable LSD, 8-bit digits, O(m · differing key bytes);
+ *   bytes in which every key agrees cost no pass, and a few dozen values or
+ *   fewer go by insertion. It orders 32-bit values by 64-bit keys that either
+ *   move along with them (arena_radix_sort: every pass reads and writes
+ *   sequentially; key, key copy and value copy take 20 bytes per value) or
+ *   are a field of the tensor each value names, read in place
+ *   (arena_order_sort: a 4-byte copy per value). Buffers come from the
+ *   caller; nothing is allocated.
  *   Sorts chain because each is stable: by `first`, then by size descending,
  *   gives size descending, ties first ascending, then the earlier order.
  * - arena_heap_push / arena_heap_pop: a binary min-heap of 64-bit keys; a
@@ -51,9 +52,9 @@ enum arena_order_key {
 void arena_order_identity(uint32_t *idx, size_t n);
 
 /* Reorders the tensor ids ids[0..m) so that the chosen field of t[ids[i]]
- * ascends (descends for ARENA_ORDER_SIZE_DESC), stably; r holds m pairs. */
-void arena_order_sort(const struct arena_radix *r, uint32_t *ids, size_t m,
-                      const struct arena_tensor *t, enum arena_order_key key);
+ * ascends (descends for ARENA_ORDER_SIZE_DESC), stably; tmp holds m. */
+void arena_order_sort(uint32_t *ids, uint32_t *tmp, size_t m, const struct arena_tensor *t,
+                      enum arena_order_key key);
 
 /* Min-heap of h[0..*len): push x (room for it is the caller's), pop the
  * smallest (*len > 0). */

@@ -13,8 +13,7 @@
  *
  * Free slots sit in a min-heap by number, busy slots in a min-heap by their
  * occupant's last step (the slot packed in the low 32 bits): O(n log K) after
- * an O(n) radix sort by first step. Scratch (ping_pong_layout): the order and
- * the sort's buffers, whose two key arrays then hold the two heaps. */
+ * an O(n) radix sort by first step. Scratch: ping_pong_layout. */
 #include <assert.h>
 #include <stdint.h>
 
@@ -22,9 +21,10 @@
 #include "planners/tables.h"
 
 struct work {
-    uint32_t *order;         /* n: tensor ids by first step, ties by id */
-    struct arena_radix sort; /* n pairs; afterwards key holds the busy heap,
-                                ktmp the free heap (at most K <= n each) */
+    uint32_t *order; /* n: tensor ids by first step, ties by id */
+    uint32_t *tmp;   /* n: the sort's buffer */
+    uint64_t *busy;  /* at most K <= n: (occupant's last step, slot) */
+    uint64_t *freeh; /* at most K <= n: slot numbers */
 };
 
 /* Every array ping-pong needs, from one cursor: with base NULL it only
@@ -36,7 +36,9 @@ static int ping_pong_layout(size_t n, void *base, struct work *w, size_t *bytes)
     struct arena_layout l;
     arena_layout_init(&l, base);
     w->order = arena_layout_take(&l, n, sizeof *w->order);
-    arena_radix_take(&w->sort, &l, n);
+    w->tmp = arena_layout_take(&l, n, sizeof *w->tmp);
+    w->busy = arena_layout_take(&l, n, sizeof *w->busy);
+    w->freeh = arena_layout_take(&l, n, sizeof *w->freeh);
     return arena_layout_bytes(&l, bytes);
 }
 
@@ -57,9 +59,9 @@ static int ping_pong_plan(const struct arena_problem *p, const struct arena_plan
     assert(need <= scratch_size);
     (void)scratch_size;
     arena_order_identity(w.order, n);
-    arena_order_sort(&w.sort, w.order, n, t, ARENA_ORDER_FIRST);
+    arena_order_sort(w.order, w.tmp, n, t, ARENA_ORDER_FIRST);
 
-    uint64_t *busy = w.sort.key, *freeh = w.sort.ktmp;
+    uint64_t *busy = w.busy, *freeh = w.freeh;
     size_t nbusy = 0, nfree = 0;
     uint32_t k = 0;
     uint64_t largest = 0;

@@ -33,7 +33,7 @@ static int collide(struct arena_collision *why, size_t a, size_t b)
 struct work {
     struct arena_ordset_node *node; /* n: set nodes, indexed by id */
     uint32_t *by_first, *by_last;   /* the m ids with bytes */
-    struct arena_radix sort;        /* m pairs */
+    uint32_t *tmp;                  /* m: the sort's buffer */
 };
 
 static void work_take(struct work *w, struct arena_layout *l, size_t n, size_t m)
@@ -41,7 +41,7 @@ static void work_take(struct work *w, struct arena_layout *l, size_t n, size_t m
     w->node = arena_layout_take(l, n, sizeof *w->node);
     w->by_first = arena_layout_take(l, m, sizeof *w->by_first);
     w->by_last = arena_layout_take(l, m, sizeof *w->by_last);
-    arena_radix_take(&w->sort, l, m);
+    w->tmp = arena_layout_take(l, m, sizeof *w->tmp);
 }
 
 /* The sweep over the m tensors with bytes, their ids in by_first and by_last. */
@@ -53,8 +53,8 @@ static int sweep(const struct arena_problem *p, const uint64_t *off, const struc
     struct arena_ordset_node *node = w->node;
     struct arena_ordset set = {.node = node};
     uint32_t root = ARENA_ORDSET_NIL;
-    arena_order_sort(&w->sort, by_first, m, t, ARENA_ORDER_FIRST);
-    arena_order_sort(&w->sort, by_last, m, t, ARENA_ORDER_LAST);
+    arena_order_sort(by_first, w->tmp, m, t, ARENA_ORDER_FIRST);
+    arena_order_sort(by_last, w->tmp, m, t, ARENA_ORDER_LAST);
     size_t i = 0, r = 0;
     while (i < m) {
         uint32_t step = t[by_first[i]].first;

@@ -2,6 +2,7 @@
  * internal helpers every planner builds on: the scratch cursor (layout.h)
  * and the one radix sort, heap and floor search (order.h). */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "planners/layout.h"
 #include "planners/order.h"
@@ -224,19 +225,67 @@ Test(problem, radix_sort_is_stable_and_sorted)
 Test(problem, order_sort_chains)
 {
     const struct arena_tensor t[] = {{32, 4, 5}, {64, 2, 3}, {32, 1, 9}, {64, 2, 2}, {32, 4, 4}};
-    uint64_t key[5], ktmp[5];
-    uint32_t vtmp[5], ids[5];
-    struct arena_radix r = {.key = key, .ktmp = ktmp, .vtmp = vtmp};
+    uint32_t tmp[5], ids[5];
     arena_order_identity(ids, 5);
-    arena_order_sort(&r, ids, 5, t, ARENA_ORDER_FIRST);
-    arena_order_sort(&r, ids, 5, t, ARENA_ORDER_SIZE_DESC);
+    arena_order_sort(ids, tmp, 5, t, ARENA_ORDER_FIRST);
+    arena_order_sort(ids, tmp, 5, t, ARENA_ORDER_SIZE_DESC);
     const uint32_t want[] = {1, 3, 2, 0, 4};
     cr_expect_arr_eq(ids, want, sizeof want);
     /* By last: 3 (2), 1 (3), 4 (4), 0 (5), 2 (9). */
     arena_order_identity(ids, 5);
-    arena_order_sort(&r, ids, 5, t, ARENA_ORDER_LAST);
+    arena_order_sort(ids, tmp, 5, t, ARENA_ORDER_LAST);
     const uint32_t by_last[] = {3, 1, 4, 0, 2};
     cr_expect_arr_eq(ids, by_last, sizeof by_last);
+}
+
+/* Keys read in place from the tensors (arena_order_sort) and keys moved
+ * along (arena_radix_sort) give the same stable order, against a plain
+ * stable insertion sort, on both sides of the insertion cut-off, starting
+ * from a shuffled id order (so stability means "keeps that order"). */
+Test(problem, order_sort_matches_moved_keys)
+{
+    enum { MAXM = 300 };
+    static struct arena_tensor t[MAXM];
+    static uint64_t key[MAXM], ktmp[MAXM];
+    static uint32_t a[MAXM], b[MAXM], want[MAXM], tmp[MAXM];
+    struct arena_radix r = {.key = key, .ktmp = ktmp, .vtmp = tmp};
+    uint64_t x = 77;
+    for (unsigned k = 0; k < 120; k++) {
+        size_t m = k % 3 == 0 ? k % 31 : 32 + (k * 53) % (MAXM - 32);
+        enum arena_order_key which = (enum arena_order_key)(k % 3);
+        for (size_t i = 0; i < m; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            t[i].first = (uint32_t)(x % 9);
+            t[i].last = t[i].first + (uint32_t)(x >> 8) % 1000;
+            t[i].size = (x >> 20) % 4 << (x % 50);
+            want[i] = (uint32_t)i;
+        }
+        for (size_t i = m; i > 1; i--) { /* shuffle the starting order */
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            size_t j = x % i;
+            uint32_t s = want[i - 1];
+            want[i - 1] = want[j];
+            want[j] = s;
+        }
+        memcpy(a, want, m * sizeof *a);
+        memcpy(b, want, m * sizeof *b);
+#define FIELD(id) (which == ARENA_ORDER_FIRST  ? (uint64_t)t[id].first  \
+                   : which == ARENA_ORDER_LAST ? (uint64_t)t[id].last \
+                                               : ~t[id].size)
+        for (size_t i = 1; i < m; i++)
+            for (size_t j = i; j > 0 && FIELD(want[j - 1]) > FIELD(want[j]); j--) {
+                uint32_t s = want[j];
+                want[j] = want[j - 1];
+                want[j - 1] = s;
+            }
+        arena_order_sort(a, tmp, m, t, which);
+        for (size_t i = 0; i < m; i++)
+            key[i] = FIELD(b[i]);
+#undef FIELD
+        arena_radix_sort(&r, b, m);
+        cr_assert_arr_eq(a, want, m * sizeof *a, "in place, case %u (m %zu)", k, m);
+        cr_assert_arr_eq(b, want, m * sizeof *b, "moved, case %u (m %zu)", k, m);
+    }
 }
 
 /* The heap pops in ascending order whatever the push order, duplicates and

@@ -177,6 +177,19 @@ Test(planners, scratch_bytes_per_tensor)
     cr_assert_eq(arena_planner_scratch(must_find("interval-graph-coloring"), &p, &bytes),
                  ARENA_OK);
     cr_expect_eq(bytes, 336, "interval-graph-coloring: %zu", bytes);
+    /* Greedy by size, both gap rules: rec 10 × 24 = 240; id, order, cand,
+     * skip 48 each (192); the tree for at most 10/8 = 1 long tensor: step,
+     * node_start (2 × 4 = 8), by_first, by_last 16 each (64); the sort's
+     * keys and key copies 80 each and value copies 48 (208): 704.
+     * Greedy by breadth adds breadth (11 × 8 = 88 -> 96), step (80),
+     * step_start, sizepos, visit, list (48 each): 368, so 1072. */
+    cr_assert_eq(arena_planner_scratch(must_find("greedy-by-size"), &p, &bytes), ARENA_OK);
+    cr_expect_eq(bytes, 704, "greedy-by-size: %zu", bytes);
+    cr_assert_eq(arena_planner_scratch(must_find("greedy-by-size-firstfit"), &p, &bytes),
+                 ARENA_OK);
+    cr_expect_eq(bytes, 704, "greedy-by-size-firstfit: %zu", bytes);
+    cr_assert_eq(arena_planner_scratch(must_find("greedy-by-breadth"), &p, &bytes), ARENA_OK);
+    cr_expect_eq(bytes, 1072, "greedy-by-breadth: %zu", bytes);
 }
 
 /* Hardening finding #16 (tests/fuzz plan path, input

@@ -1,6 +1,6 @@
 /* test_planners.c — the registry, known answers worked out by hand, edge
- * cases and seeded random properties for every registered planner. Every plan
- * is checked by the independent validator. */
+ * cases, exact scratch figures and seeded random properties for every
+ * registered planner. Every plan is checked by the independent validator. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdio.h>

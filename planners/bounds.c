@@ -7,39 +7,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planners/layout.h"
 #include "planners/order.h"
 #include "planners/problem.h"
 
-/* Ids of the tensors with bytes, ordered by first and by last. */
-struct orders {
-    uint32_t *mem, *by_first, *by_last, *tmp;
+/* The working memory of one sweep over m ids (malloc'd, described once like
+ * a planner's scratch). */
+struct sweep {
+    void *mem;
     size_t m;
+    uint32_t *by_first, *by_last; /* m ids each */
+    uint32_t *tmp;                /* m: the sorts' buffer */
+    uint64_t *tops, *dead;        /* with_tops: up to m ends each, complemented
+                                     (so the min-heap's top is the highest) */
 };
 
-static int orders_make(const struct arena_problem *p, struct orders *o)
+static void sweep_take(struct sweep *w, struct arena_layout *l, size_t m, int with_tops)
 {
-    memset(o, 0, sizeof *o);
+    w->by_first = arena_layout_take(l, m, sizeof *w->by_first);
+    w->by_last = arena_layout_take(l, m, sizeof *w->by_last);
+    w->tmp = arena_layout_take(l, m, sizeof *w->tmp);
+    w->tops = arena_layout_take(l, with_tops ? m : 0, sizeof *w->tops);
+    w->dead = arena_layout_take(l, with_tops ? m : 0, sizeof *w->dead);
+}
+
+/* Allocates and carves the sweep over every tensor, or only those with
+ * bytes, and orders their ids by first and by last. */
+static int sweep_make(struct sweep *w, const struct arena_problem *p, int only_bytes,
+                      int with_tops)
+{
+    memset(w, 0, sizeof *w);
+    if (p->n >= UINT32_MAX)
+        return ARENA_EOVERFLOW; /* ids are 32-bit */
     size_t m = 0;
     for (size_t i = 0; i < p->n; i++)
-        m += p->tensors[i].size > 0;
-    o->m = m;
+        m += !only_bytes || p->tensors[i].size > 0;
+    w->m = m;
     if (m == 0)
-        return ARENA_OK;
-    if (m >= UINT32_MAX)
-        return ARENA_EOVERFLOW;
-    o->mem = malloc(3 * m * sizeof *o->mem);
-    if (!o->mem)
+        return ARENA_OK; /* nothing to sweep */
+    struct arena_layout l;
+    size_t bytes;
+    arena_layout_init(&l, NULL);
+    sweep_take(w, &l, m, with_tops);
+    int rc = arena_layout_bytes(&l, &bytes);
+    if (rc != ARENA_OK)
+        return rc;
+    w->mem = malloc(bytes);
+    if (!w->mem)
         return ARENA_ENOMEM;
-    o->by_first = o->mem;
-    o->by_last = o->mem + m;
-    o->tmp = o->mem + 2 * m;
+    arena_layout_init(&l, w->mem);
+    sweep_take(w, &l, m, with_tops);
     size_t k = 0;
     for (size_t i = 0; i < p->n; i++)
-        if (p->tensors[i].size > 0)
-            o->by_first[k++] = (uint32_t)i;
-    memcpy(o->by_last, o->by_first, m * sizeof *o->by_last);
-    arena_order_sort(o->by_first, o->tmp, m, p->tensors, ARENA_ORDER_FIRST);
-    arena_order_sort(o->by_last, o->tmp, m, p->tensors, ARENA_ORDER_LAST);
+        if (!only_bytes || p->tensors[i].size > 0)
+            w->by_first[k++] = (uint32_t)i;
+    memcpy(w->by_last, w->by_first, m * sizeof *w->by_last);
+    arena_order_sort(w->by_first, w->tmp, m, p->tensors, ARENA_ORDER_FIRST);
+    arena_order_sort(w->by_last, w->tmp, m, p->tensors, ARENA_ORDER_LAST);
     return ARENA_OK;
 }
 
@@ -63,132 +87,92 @@ int arena_problem_bounds(const struct arena_problem *p, struct arena_bounds *out
     }
     /* max_live counts every tensor, zero-size ones included (they are live
      * and take a slot in ping-pong); the byte sweep needs only those with bytes. */
-    if (p->n >= UINT32_MAX)
-        return ARENA_EOVERFLOW;
-    uint32_t *mem = p->n > 1 ? malloc(3 * p->n * sizeof *mem) : NULL;
-    if (p->n > 1 && !mem)
-        return ARENA_ENOMEM;
-    if (p->n == 1) {
-        b.lower_bound = p->tensors[0].size;
-        b.max_live = 1;
-    } else if (p->n > 1) {
-        uint32_t *by_first = mem, *by_last = mem + p->n, *tmp = mem + 2 * p->n;
-        const struct arena_tensor *t = p->tensors;
-        arena_order_identity(by_first, p->n);
-        arena_order_identity(by_last, p->n);
-        arena_order_sort(by_first, tmp, p->n, t, ARENA_ORDER_FIRST);
-        arena_order_sort(by_last, tmp, p->n, t, ARENA_ORDER_LAST);
-        uint64_t live = 0;
-        uint32_t count = 0;
-        for (size_t i = 0, r = 0; i < p->n;) {
-            uint32_t step = t[by_first[i]].first;
-            for (; r < p->n && t[by_last[r]].last < step; r++) {
-                live -= t[by_last[r]].size;
-                count--;
-            }
-            for (; i < p->n && t[by_first[i]].first == step; i++) {
-                live += t[by_first[i]].size;
-                count++;
-            }
-            if (live > b.lower_bound)
-                b.lower_bound = live;
-            if (count > b.max_live)
-                b.max_live = count;
+    struct sweep w;
+    rc = sweep_make(&w, p, 0, 0);
+    if (rc != ARENA_OK)
+        return rc;
+    const struct arena_tensor *t = p->tensors;
+    uint64_t live = 0;
+    uint32_t count = 0;
+    for (size_t i = 0, r = 0; i < p->n;) {
+        uint32_t step = t[w.by_first[i]].first;
+        for (; r < p->n && t[w.by_last[r]].last < step; r++) {
+            live -= t[w.by_last[r]].size;
+            count--;
         }
+        for (; i < p->n && t[w.by_first[i]].first == step; i++) {
+            live += t[w.by_first[i]].size;
+            count++;
+        }
+        if (live > b.lower_bound)
+            b.lower_bound = live;
+        if (count > b.max_live)
+            b.max_live = count;
     }
-    free(mem);
+    free(w.mem);
     *out = b;
     return ARENA_OK;
 }
 
-/* Max-heap of live byte ranges by end address. Entries carry their own end
- * and last step (no lookups while sifting); ended ones stay until they
- * surface at the top ("lazy deletion"), so every entry is pushed and popped
- * at most once. */
-struct top_entry {
-    uint64_t end;
-    uint32_t last;
-};
-
-static void heap_push(struct top_entry *h, size_t *len, struct top_entry x)
+/* The highest end among the live tensors: every started tensor's end is in
+ * tops, every ended one's in dead (both complemented, min-heaps); equal tops
+ * cancel ("lazy deletion"), so each end is pushed and popped at most twice. */
+static uint64_t highest_end(struct sweep *w, size_t *ntops, size_t *ndead)
 {
-    size_t i = (*len)++;
-    while (i > 0) {
-        size_t up = (i - 1) / 2;
-        if (h[up].end >= x.end)
-            break;
-        h[i] = h[up];
-        i = up;
+    while (*ndead > 0 && w->tops[0] == w->dead[0]) {
+        arena_heap_pop(w->tops, ntops);
+        arena_heap_pop(w->dead, ndead);
     }
-    h[i] = x;
-}
-
-static void heap_pop(struct top_entry *h, size_t *len)
-{
-    struct top_entry x = h[--*len];
-    size_t n = *len, i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && h[c + 1].end > h[c].end)
-            c++;
-        if (h[c].end <= x.end)
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (n > 0)
-        h[i] = x;
+    return ~w->tops[0];
 }
 
 /* Mean over the steps where some byte is live of 1 - live_t / top_t. */
-static double frag_mean(const struct arena_problem *p, const uint64_t *off, const struct orders *o,
-                        struct top_entry *heap)
+static double frag_mean(const struct arena_problem *p, const uint64_t *off, struct sweep *w)
 {
     const struct arena_tensor *t = p->tensors;
-    size_t len = 0, m = o->m, i = 0, r = 0;
+    const uint32_t *by_first = w->by_first, *by_last = w->by_last;
+    size_t m = w->m, ntops = 0, ndead = 0, i = 0, r = 0;
+#define END(x) (off[x] + t[x].size)
     uint64_t live = 0;
     double acc = 0, steps = 0;
     while (i < m) {
         /* The next event: a start, or the step after an end (64-bit: last+1). */
-        uint64_t s = t[o->by_first[i]].first;
-        uint64_t e = (uint64_t)t[o->by_last[r]].last + 1;
+        uint64_t s = t[by_first[i]].first;
+        uint64_t e = (uint64_t)t[by_last[r]].last + 1;
         if (e <= s) {
-            for (; r < m && (uint64_t)t[o->by_last[r]].last + 1 == e; r++)
-                live -= t[o->by_last[r]].size;
+            for (; r < m && (uint64_t)t[by_last[r]].last + 1 == e; r++) {
+                live -= t[by_last[r]].size;
+                arena_heap_push(w->dead, &ndead, ~END(by_last[r]));
+            }
             s = e;
         }
-        for (; i < m && t[o->by_first[i]].first == s; i++) {
-            uint32_t x = o->by_first[i];
-            struct top_entry en = {off[x] + t[x].size, t[x].last};
-            live += t[x].size;
-            heap_push(heap, &len, en);
+        for (; i < m && t[by_first[i]].first == s; i++) {
+            live += t[by_first[i]].size;
+            arena_heap_push(w->tops, &ntops, ~END(by_first[i]));
         }
         if (live == 0)
             continue;
-        while (heap[0].last < s)
-            heap_pop(heap, &len);
-        uint64_t next = (uint64_t)t[o->by_last[r]].last + 1;
-        if (i < m && t[o->by_first[i]].first < next)
-            next = t[o->by_first[i]].first;
-        double w = (double)(next - s);
-        acc += w * (1.0 - (double)live / (double)heap[0].end);
-        steps += w;
+        uint64_t next = (uint64_t)t[by_last[r]].last + 1;
+        if (i < m && t[by_first[i]].first < next)
+            next = t[by_first[i]].first;
+        double wt = (double)(next - s);
+        acc += wt * (1.0 - (double)live / (double)highest_end(w, &ntops, &ndead));
+        steps += wt;
     }
     /* After the last start only ends remain: live bytes shrink at each end. */
     while (r < m) {
-        uint64_t s = (uint64_t)t[o->by_last[r]].last + 1;
-        for (; r < m && (uint64_t)t[o->by_last[r]].last + 1 == s; r++)
-            live -= t[o->by_last[r]].size;
+        uint64_t s = (uint64_t)t[by_last[r]].last + 1;
+        for (; r < m && (uint64_t)t[by_last[r]].last + 1 == s; r++) {
+            live -= t[by_last[r]].size;
+            arena_heap_push(w->dead, &ndead, ~END(by_last[r]));
+        }
         if (live == 0)
             break;
-        while (heap[0].last < s)
-            heap_pop(heap, &len);
-        double w = (double)((uint64_t)t[o->by_last[r]].last + 1 - s);
-        acc += w * (1.0 - (double)live / (double)heap[0].end);
-        steps += w;
+        double wt = (double)((uint64_t)t[by_last[r]].last + 1 - s);
+        acc += wt * (1.0 - (double)live / (double)highest_end(w, &ntops, &ndead));
+        steps += wt;
     }
+#undef END
     return steps > 0 ? acc / steps : 0.0;
 }
 
@@ -214,20 +198,13 @@ int arena_plan_metrics(const struct arena_problem *p, const struct arena_plan *p
         mt.saving = 1.0 - (double)mt.arena / (double)b->naive_bytes;
     if (mt.arena > 0)
         mt.frag_peak = 1.0 - (double)b->lower_bound / (double)mt.arena;
-    struct orders o;
-    rc = orders_make(p, &o);
+    struct sweep w;
+    rc = sweep_make(&w, p, 1, 1);
     if (rc != ARENA_OK)
         return rc;
-    if (o.m > 0) {
-        struct top_entry *heap = malloc(o.m * sizeof *heap);
-        if (!heap) {
-            free(o.mem);
-            return ARENA_ENOMEM;
-        }
-        mt.frag_mean = frag_mean(p, plan->offsets, &o, heap);
-        free(heap);
-    }
-    free(o.mem);
+    if (w.m > 0)
+        mt.frag_mean = frag_mean(p, plan->offsets, &w);
+    free(w.mem);
     *out = mt;
     return ARENA_OK;
 }

@@ -17,22 +17,44 @@
  * group of equal size backwards, each group in increasing colour, meets the
  * wanted colour first. Each colour keeps its tensors in an ordered set by
  * first step; its lifetimes are disjoint, so one descent of that set finds a
- * member that meets [f, l] or proves there is none. O(n log n + n·c·log n), c the colours looked at per tensor (at
- * most the colour count C, which stays near the clique size K in practice).
- * Scratch: 32 bytes per tensor (set node: key and links, buffer size per
- * colour, order, sort buffer that later holds the colour roots). */
+ * member that meets [f, l] or proves there is none. O(n log n + n·c·log n),
+ * c the colours looked at per tensor (at most the colour count C, which stays
+ * near the clique size K in practice). Scratch: coloring_layout. */
+#include <assert.h>
 #include <stdint.h>
 
 #include "planners/order.h"
 #include "planners/ordset.h"
 #include "planners/tables.h"
 
+struct work {
+    struct arena_ordset_node *node; /* n: each tensor's set node, key (first, last) */
+    uint64_t *csize;                /* n: each colour's buffer size, then base */
+    uint32_t *order;                /* n: ids largest first; its consumed head
+                                       then holds each colour's group */
+    uint32_t *root;                 /* n: the sort's buffer, then each colour's
+                                       set root */
+};
+
+/* Every array coloring needs, from one cursor: with base NULL it only counts
+ * (*bytes is the published scratch_bytes), else it carves base. */
+static int coloring_layout(size_t n, void *base, struct work *w, size_t *bytes)
+{
+    if ((uint64_t)n >= UINT32_MAX)
+        return ARENA_EOVERFLOW; /* ids and colours are 32-bit */
+    struct arena_layout l;
+    arena_layout_init(&l, base);
+    w->node = arena_layout_take(&l, n, sizeof *w->node);
+    w->csize = arena_layout_take(&l, n, sizeof *w->csize);
+    w->order = arena_layout_take(&l, n, sizeof *w->order);
+    w->root = arena_layout_take(&l, n, sizeof *w->root);
+    return arena_layout_bytes(&l, bytes);
+}
+
 static int coloring_scratch(const struct arena_problem *p, size_t *bytes)
 {
-    if (p->n >= UINT32_MAX || p->n > SIZE_MAX / 32)
-        return ARENA_EOVERFLOW;
-    *bytes = p->n * 32;
-    return ARENA_OK;
+    struct work w;
+    return coloring_layout(p->n, NULL, &w, bytes);
 }
 
 /* Does the colour whose set is rooted at t hold a tensor that meets [f, l]?
@@ -60,21 +82,21 @@ static int coloring_plan(const struct arena_problem *p, const struct arena_plan_
     (void)opt;
     size_t n = p->n, need;
     const struct arena_tensor *t = p->tensors;
-    int rc = coloring_scratch(p, &need);
-    if (rc != ARENA_OK)
-        return rc;
-    if (scratch_size < need)
-        return ARENA_ENOMEM;
-    struct arena_ordset_node *node = scratch;
-    uint64_t *csize = (uint64_t *)(node + n);
-    uint32_t *order = (uint32_t *)(csize + n), *root = order + n;
+    struct work w;
+    coloring_layout(n, scratch, &w, &need); /* cannot fail: scratch_bytes did not */
+    assert(need <= scratch_size);
+    (void)scratch_size;
+    struct arena_ordset_node *node = w.node;
+    uint32_t *order = w.order;
     struct arena_ordset set = {.node = node};
 
     for (size_t i = 0; i < n; i++)
         node[i].key = (uint64_t)t[i].first << 32 | t[i].last;
     arena_order_identity(order, n);
-    arena_order_sort(order, root, n, t, ARENA_ORDER_FIRST);
-    arena_order_sort(order, root, n, t, ARENA_ORDER_SIZE_DESC);
+    arena_order_sort(order, w.root, n, t, ARENA_ORDER_FIRST);
+    arena_order_sort(order, w.root, n, t, ARENA_ORDER_SIZE_DESC);
+    uint64_t *csize = w.csize;
+    uint32_t *root = w.root;
 
     /* group[c]: the first colour of c's run of equal buffer sizes. Colour c
      * is opened while placing order[i] for some i >= c, after order[i] was
@@ -101,12 +123,13 @@ static int coloring_plan(const struct arena_problem *p, const struct arena_plan_
         arena_ordset_insert(&set, &root[best], x, NULL, NULL);
         plan->offsets[x] = best;
     }
-    /* Buffer sizes become buffer bases; the sum cannot exceed Σ size_i. */
+    /* Buffer sizes become buffer bases. Each buffer has the size of the
+     * tensor that opened it, so their sum is at most Σ size_i, which
+     * arena_problem_check proved fits. */
     uint64_t base = 0;
     for (uint32_t c = 0; c < colors; c++) {
         uint64_t s = csize[c];
-        if (s > UINT64_MAX - base)
-            return ARENA_EOVERFLOW;
+        assert(s <= UINT64_MAX - base);
         csize[c] = base;
         base += s;
     }

@@ -25,10 +25,10 @@
  * (nested lifetimes that all end before f are its worst case), and reads them
  * sequentially, which is what keeps 10^6 tensors fast. The long tensors are
  * at most n/8, so the tree is small. The placed tensors met are sorted by
- * offset (insertion and merge for a few, LSD radix from 32 on) and walked
+ * offset (insertion for a few, LSD radix from 32 on) and walked
  * once (arena_greedy_place): O(log S + c + m log m) for c tensors read of
  * which m are placed. Building the index: radix passes and a stack sweep,
- * O(n), plus O(n log S) for the tree.
+ * O(n), plus O(n log S) for the tree. The sorts are order.h's one radix sort.
  *
  * Zero-size tensors get offset 0 and never constrain another tensor. */
 #ifndef ARENA_GREEDY_COMMON_H
@@ -37,6 +37,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "planners/layout.h"
+#include "planners/order.h"
 #include "planners/problem.h"
 
 /* Offset of a tensor that is not placed yet (no real offset reaches it: an
@@ -57,13 +59,8 @@ struct arena_greedy_rec {
     uint32_t last;
 };
 
-/* A byte range [off, end) of a placed tensor, or any (key, value) pair. */
-struct arena_greedy_span {
-    uint64_t off;
-    uint64_t end;
-};
-
-/* The working state; every array points into the caller's scratch. */
+/* The working state; every array points into the caller's scratch, carved by
+ * arena_greedy_take. */
 struct arena_greedy {
     size_t n;                     /* tensors */
     uint64_t reach;               /* longest `last - first` of a short tensor */
@@ -80,31 +77,38 @@ struct arena_greedy {
     uint32_t *skip;               /* n: 1 + the nearest rank left of r whose
                                      last, counting only short tensors (a long
                                      one counts 0), is higher than r's; else 0 */
-    struct arena_greedy_span *span;     /* n: placed conflicting byte ranges */
-    struct arena_greedy_span *span_tmp; /* n: merge buffer; also the radix
-                                           buffers while the index is built */
+    struct arena_radix sort;      /* n pairs: the index's sorts, then each
+                                     placement's conflicting offsets */
     uint64_t arena;               /* max end placed so far */
 };
 
-/* Scratch bytes arena_greedy_init needs for n tensors: 84 per tensor plus
- * 4, rounded up to 16. ARENA_EOVERFLOW when n does not fit the 32-bit ranks
- * or the byte count does not fit size_t. */
-int arena_greedy_scratch(size_t n, size_t *bytes);
+/* Takes every array of g for n tensors from the layout (see layout.h): 62
+ * bytes per tensor — rec 24; id, order, cand and skip 4 each; the sort's
+ * pairs 20; the tree 16 per long tensor, at most n/8 of them — plus each
+ * array's rounding to 16 bytes. ARENA_EOVERFLOW when n does not fit the
+ * 32-bit ranks. */
+int arena_greedy_take(struct arena_greedy *g, struct arena_layout *l, size_t n);
 
-/* Builds the index for p (which has passed arena_problem_check) in scratch.
- * ARENA_ENOMEM when scratch_size is below arena_greedy_scratch(p->n);
- * ARENA_EOVERFLOW when the sizes do not sum in 64 bits; ARENA_EINVAL for a
- * lifetime with first > last. */
-int arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p, void *scratch,
-                      size_t scratch_size);
+/* The scratch of greedy-by-size with either gap rule: arena_greedy_take alone. */
+int arena_greedy_size_scratch(const struct arena_problem *p, size_t *bytes);
+
+/* Greedy by size with the given gap rule, in scratch of at least
+ * arena_greedy_size_scratch() bytes. */
+int arena_greedy_size_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
+                           struct arena_plan *plan, enum arena_greedy_fit fit);
+
+/* Builds the index for p in g's carved arrays. p has passed
+ * arena_problem_check (asserted, not re-checked). */
+void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p);
 
 /* Places the tensor of rank r against every already placed tensor whose
  * lifetime meets its own: walks them in offset order keeping the highest end
  * seen so far (from 0); each positive space before the next tensor that is at
  * least size(r) is a candidate; best fit takes the smallest (lowest on ties),
  * first fit the lowest; with none, r goes at the highest end. Does nothing for
- * a zero-size or already placed tensor. ARENA_EOVERFLOW if an end overflows. */
-int arena_greedy_place(struct arena_greedy *g, uint32_t r, enum arena_greedy_fit fit);
+ * a zero-size or already placed tensor. No end passes the sum of all sizes,
+ * which fits in 64 bits. */
+void arena_greedy_place(struct arena_greedy *g, uint32_t r, enum arena_greedy_fit fit);
 
 /* Writes into out the ranks of the tensors live at step s that are not placed
  * yet and have a nonzero size; returns how many. `from` is the lowest rank
@@ -112,14 +116,6 @@ int arena_greedy_place(struct arena_greedy *g, uint32_t r, enum arena_greedy_fit
  * g->cand. */
 size_t arena_greedy_live_unplaced(const struct arena_greedy *g, uint32_t s, size_t from,
                                   uint32_t *out);
-
-/* Sorts key[0..m) ascending, carrying idx[] along, stably (LSD radix, 8-bit
- * digits, passes where every key has the same digit skipped). ktmp and itmp
- * hold m entries each. */
-void arena_greedy_radix(uint64_t *key, uint32_t *idx, uint64_t *ktmp, uint32_t *itmp, size_t m);
-
-/* Sorts a[0..m) by off ascending, stably; tmp holds m entries. */
-void arena_greedy_sort_spans(struct arena_greedy_span *a, struct arena_greedy_span *tmp, size_t m);
 
 /* Copies the offsets out by tensor id (0 for zero-size tensors) and the arena. */
 void arena_greedy_finish(const struct arena_greedy *g, struct arena_plan *plan);

@@ -10,26 +10,16 @@
  * placed tensors: O(n log n + sum over tensors of c + m log m), c the
  * tensors the index scans and m the placed ones among them that it meets.
  *
- * Scratch: 84 bytes per tensor plus under 20 (see greedy_common.c). */
+ * Scratch (arena_greedy_take): 62 bytes per tensor, plus each array rounded
+ * up to 16 bytes. */
 #include "planners/greedy_common.h"
 #include "planners/planner.h"
-
-static int greedy_size_scratch(const struct arena_problem *p, size_t *bytes)
-{
-    return arena_greedy_scratch(p->n, bytes);
-}
 
 static int greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                             void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
     (void)opt;
-    struct arena_greedy g;
-    int rc = arena_greedy_init(&g, p, scratch, scratch_size);
-    for (size_t i = 0; rc == ARENA_OK && i < g.n; i++)
-        rc = arena_greedy_place(&g, g.order[i], ARENA_GREEDY_BEST_FIT);
-    if (rc == ARENA_OK)
-        arena_greedy_finish(&g, plan);
-    return rc;
+    return arena_greedy_size_plan(p, scratch, scratch_size, plan, ARENA_GREEDY_BEST_FIT);
 }
 
 const struct arena_planner arena_planner_greedy_size = {
@@ -37,5 +27,5 @@ const struct arena_planner arena_planner_greedy_size = {
     .summary = "largest first, smallest gap that fits (best fit)",
     .kind = ARENA_KIND_OFFSETS,
     .plan = greedy_size_plan,
-    .scratch_bytes = greedy_size_scratch,
+    .scratch_bytes = arena_greedy_size_scratch,
 };

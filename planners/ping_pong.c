@@ -12,55 +12,40 @@
  * first largest tensor is laid out last and the last slot takes its place.
  *
  * Free slots sit in a min-heap by number, busy slots in a min-heap by their
- * occupant's last step: O(n log K) after an O(n) radix sort by first step.
- * Scratch: 16 bytes per tensor (order, sort buffer that later holds the busy
- * heap, free heap, occupant's last step per slot). */
+ * occupant's last step (the slot packed in the low 32 bits): O(n log K) after
+ * an O(n) radix sort by first step. Scratch: ping_pong_layout. */
+#include <assert.h>
 #include <stdint.h>
 
 #include "planners/order.h"
 #include "planners/tables.h"
 
-/* Sift helpers for a min-heap of slot numbers under key(slot). */
-static void up(uint32_t *h, size_t i, const uint32_t *key)
-{
-    uint32_t x = h[i];
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if ((key ? key[h[p]] : h[p]) <= (key ? key[x] : x))
-            break;
-        h[i] = h[p];
-        i = p;
-    }
-    h[i] = x;
-}
+struct work {
+    uint32_t *order; /* n: tensor ids by first step, ties by id */
+    uint32_t *tmp;   /* n: the sort's buffer */
+    uint64_t *busy;  /* at most K <= n: (occupant's last step, slot) */
+    uint64_t *freeh; /* at most K <= n: slot numbers */
+};
 
-static uint32_t pop(uint32_t *h, size_t *len, const uint32_t *key)
+/* Every array ping-pong needs, from one cursor: with base NULL it only
+ * counts (*bytes is the published scratch_bytes), else it carves base. */
+static int ping_pong_layout(size_t n, void *base, struct work *w, size_t *bytes)
 {
-    uint32_t top = h[0], x = h[--*len];
-    size_t n = *len, i = 0;
-    if (n == 0)
-        return top;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && (key ? key[h[c + 1]] : h[c + 1]) < (key ? key[h[c]] : h[c]))
-            c++;
-        if ((key ? key[h[c]] : h[c]) >= (key ? key[x] : x))
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    h[i] = x;
-    return top;
+    if ((uint64_t)n >= UINT32_MAX)
+        return ARENA_EOVERFLOW; /* ids and slots are 32-bit */
+    struct arena_layout l;
+    arena_layout_init(&l, base);
+    w->order = arena_layout_take(&l, n, sizeof *w->order);
+    w->tmp = arena_layout_take(&l, n, sizeof *w->tmp);
+    w->busy = arena_layout_take(&l, n, sizeof *w->busy);
+    w->freeh = arena_layout_take(&l, n, sizeof *w->freeh);
+    return arena_layout_bytes(&l, bytes);
 }
 
 static int ping_pong_scratch(const struct arena_problem *p, size_t *bytes)
 {
-    if (p->n >= UINT32_MAX || p->n > SIZE_MAX / 16)
-        return ARENA_EOVERFLOW;
-    *bytes = p->n * 16;
-    return ARENA_OK;
+    struct work w;
+    return ping_pong_layout(p->n, NULL, &w, bytes);
 }
 
 static int ping_pong_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
@@ -69,29 +54,24 @@ static int ping_pong_plan(const struct arena_problem *p, const struct arena_plan
     (void)opt;
     size_t n = p->n, need;
     const struct arena_tensor *t = p->tensors;
-    int rc = ping_pong_scratch(p, &need);
-    if (rc != ARENA_OK)
-        return rc;
-    if (scratch_size < need)
-        return ARENA_ENOMEM;
-    uint32_t *order = scratch, *busy = order + n, *freeh = order + 2 * n, *occ_last = order + 3 * n;
-    arena_order_identity(order, n);
-    arena_order_sort(order, busy, n, t, ARENA_ORDER_FIRST);
+    struct work w;
+    ping_pong_layout(n, scratch, &w, &need); /* cannot fail: scratch_bytes did not */
+    assert(need <= scratch_size);
+    (void)scratch_size;
+    arena_order_identity(w.order, n);
+    arena_order_sort(w.order, w.tmp, n, t, ARENA_ORDER_FIRST);
 
+    uint64_t *busy = w.busy, *freeh = w.freeh;
     size_t nbusy = 0, nfree = 0;
     uint32_t k = 0;
     uint64_t largest = 0;
     size_t first_largest = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t x = order[i];
-        while (nbusy > 0 && occ_last[busy[0]] < t[x].first) {
-            freeh[nfree++] = pop(busy, &nbusy, occ_last);
-            up(freeh, nfree - 1, NULL);
-        }
-        uint32_t slot = nfree > 0 ? pop(freeh, &nfree, NULL) : k++;
-        occ_last[slot] = t[x].last;
-        busy[nbusy++] = slot;
-        up(busy, nbusy - 1, occ_last);
+        uint32_t x = w.order[i];
+        while (nbusy > 0 && (busy[0] >> 32) < t[x].first)
+            arena_heap_push(freeh, &nfree, (uint32_t)arena_heap_pop(busy, &nbusy));
+        uint32_t slot = nfree > 0 ? (uint32_t)arena_heap_pop(freeh, &nfree) : k++;
+        arena_heap_push(busy, &nbusy, (uint64_t)t[x].last << 32 | slot);
         plan->offsets[x] = slot;
     }
     for (size_t i = 0; i < n; i++)
@@ -99,6 +79,8 @@ static int ping_pong_plan(const struct arena_problem *p, const struct arena_plan
             largest = t[i].size;
             first_largest = i;
         }
+    /* K × M is not Σ size: one large tensor among many small ones live at
+     * once can make it overflow where the sum does not. */
     if (k > 0 && largest > UINT64_MAX / k)
         return ARENA_EOVERFLOW;
     uint64_t top = n > 0 ? plan->offsets[first_largest] : 0;

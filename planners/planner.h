@@ -46,10 +46,13 @@ struct arena_planner {
      * search planners plan->status, bound and nodes (the caller zeroes them
      * first). The problem has passed arena_problem_check(); opt is never
      * NULL; scratch has at least the bytes scratch_bytes() asked for,
-     * suitably aligned for any type. */
+     * suitably aligned for any type. arena_planner_run checks all of it
+     * once; plan() asserts what it relies on and does not check again. */
     int (*plan)(const struct arena_problem *p, const struct arena_plan_options *opt,
                 void *scratch, size_t scratch_size, struct arena_plan *plan);
-    /* Optional (NULL = needs none): working bytes plan() needs for p. */
+    /* Optional (NULL = needs none): working bytes plan() needs for p,
+     * exactly the bytes it carves (one layout function, planners/layout.h,
+     * both counts and carves). */
     int (*scratch_bytes)(const struct arena_problem *p, size_t *bytes);
 };
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planners/layout.h"
 #include "planners/order.h"
 #include "planners/ordset.h"
 #include "planners/problem.h"
@@ -27,16 +28,33 @@ static int collide(struct arena_collision *why, size_t a, size_t b)
     return ARENA_ECONFLICT;
 }
 
-/* The sweep over the m tensors with bytes, ids in ids[0..m). */
-static int sweep(const struct arena_problem *p, const uint64_t *off, uint32_t *by_first,
-                 uint32_t *by_last, uint32_t *tmp, struct arena_ordset_node *node, size_t m,
-                 struct arena_collision *why)
+/* The sweep's working memory (malloc'd, described once like a planner's
+ * scratch). */
+struct work {
+    struct arena_ordset_node *node; /* n: set nodes, indexed by id */
+    uint32_t *by_first, *by_last;   /* the m ids with bytes */
+    uint32_t *tmp;                  /* m: the sort's buffer */
+};
+
+static void work_take(struct work *w, struct arena_layout *l, size_t n, size_t m)
+{
+    w->node = arena_layout_take(l, n, sizeof *w->node);
+    w->by_first = arena_layout_take(l, m, sizeof *w->by_first);
+    w->by_last = arena_layout_take(l, m, sizeof *w->by_last);
+    w->tmp = arena_layout_take(l, m, sizeof *w->tmp);
+}
+
+/* The sweep over the m tensors with bytes, their ids in by_first and by_last. */
+static int sweep(const struct arena_problem *p, const uint64_t *off, const struct work *w,
+                 size_t m, struct arena_collision *why)
 {
     const struct arena_tensor *t = p->tensors;
+    uint32_t *by_first = w->by_first, *by_last = w->by_last;
+    struct arena_ordset_node *node = w->node;
     struct arena_ordset set = {.node = node};
     uint32_t root = ARENA_ORDSET_NIL;
-    arena_order_sort(by_first, tmp, m, t, ARENA_ORDER_FIRST);
-    arena_order_sort(by_last, tmp, m, t, ARENA_ORDER_LAST);
+    arena_order_sort(by_first, w->tmp, m, t, ARENA_ORDER_FIRST);
+    arena_order_sort(by_last, w->tmp, m, t, ARENA_ORDER_LAST);
     size_t i = 0, r = 0;
     while (i < m) {
         uint32_t step = t[by_first[i]].first;
@@ -86,19 +104,25 @@ int arena_plan_validate(const struct arena_problem *p, const struct arena_plan *
         m += size > 0;
     }
     if (m > 1) {
-        /* Set nodes indexed by id (n); by_first, by_last, tmp: m each. */
-        struct arena_ordset_node *node = malloc(p->n * sizeof *node + 3 * m * sizeof(uint32_t));
-        if (!node)
+        struct work w;
+        struct arena_layout l;
+        size_t bytes;
+        arena_layout_init(&l, NULL);
+        work_take(&w, &l, p->n, m);
+        if (arena_layout_bytes(&l, &bytes) != ARENA_OK)
+            return ARENA_EOVERFLOW;
+        void *mem = malloc(bytes);
+        if (!mem)
             return ARENA_ENOMEM;
-        uint32_t *by_first = (uint32_t *)(node + p->n), *by_last = by_first + m,
-                 *tmp = by_first + 2 * m;
+        arena_layout_init(&l, mem);
+        work_take(&w, &l, p->n, m);
         size_t k = 0;
         for (size_t i = 0; i < p->n; i++)
             if (p->tensors[i].size > 0)
-                by_first[k++] = (uint32_t)i;
-        memcpy(by_last, by_first, m * sizeof *by_last);
-        rc = sweep(p, off, by_first, by_last, tmp, node, m, why);
-        free(node);
+                w.by_first[k++] = (uint32_t)i;
+        memcpy(w.by_last, w.by_first, m * sizeof *w.by_last);
+        rc = sweep(p, off, &w, m, why);
+        free(mem);
         if (rc != ARENA_OK)
             return rc;
     }

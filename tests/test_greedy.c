@@ -345,23 +345,8 @@ Test(greedy, known_best_vs_first_fit)
     check_known(&k);
 }
 
-/* ---- Edges. ---- */
-
-Test(greedy, empty_problem)
-{
-    struct arena_problem p = {.n = 0, .tensors = NULL, .alignment = 16};
-    for (int w = 0; w < NPLANNERS; w++) {
-        uint64_t arena = 1;
-        size_t need = 1;
-        cr_assert_eq(arena_planner_scratch(planner(w), &p, &need), ARENA_OK);
-        cr_expect_eq(need, 0, "%s", names[w]);
-        struct arena_plan plan = {.n = 0, .offsets = NULL, .arena = 7};
-        cr_assert_eq(arena_planner_run(planner(w), &p, NULL, NULL, 0, &plan), ARENA_OK, "%s",
-                     names[w]);
-        arena = plan.arena;
-        cr_expect_eq(arena, 0, "%s", names[w]);
-    }
-}
+/* ---- Edges (the empty problem and the registry order are planners::
+ * tests, for every registered planner). ---- */
 
 /* Zero-size tensors take offset 0 and never push another tensor up. */
 Test(greedy, zero_sizes)
@@ -394,7 +379,8 @@ Test(greedy, all_live_at_once)
     }
 }
 
-/* Less scratch than reported: ARENA_ENOMEM, from the table call itself too. */
+/* Less scratch than reported: ARENA_ENOMEM from the checked entry point
+ * (the tables assert their scratch instead of checking it again). */
 Test(greedy, too_little_scratch)
 {
     struct arena_tensor t[] = {{16, 0, 1}, {16, 1, 2}};
@@ -407,13 +393,12 @@ Test(greedy, too_little_scratch)
         uint64_t off[2];
         struct arena_plan plan = {.n = 2, .offsets = off};
         cr_expect_eq(arena_planner_run(planner(w), &p, NULL, s, need - 1, &plan), ARENA_ENOMEM);
-        cr_expect_eq(planner(w)->plan(&p, &arena_plan_options_default, s, need - 1, &plan), ARENA_ENOMEM);
         free(s);
     }
 }
 
-/* Sizes whose sum does not fit 64 bits: ARENA_EOVERFLOW, also when the table
- * is called directly (past arena_problem_check). */
+/* Sizes whose sum does not fit 64 bits: ARENA_EOVERFLOW, from
+ * arena_problem_check at the checked entry point (the tables assert it). */
 Test(greedy, overflowing_sizes)
 {
     uint64_t big = ARENA_SIZE_MAX;
@@ -426,13 +411,12 @@ Test(greedy, overflowing_sizes)
         uint64_t off[4];
         struct arena_plan plan = {.n = 4, .offsets = off};
         cr_expect_eq(arena_planner_run(planner(w), &p, NULL, s, need, &plan), ARENA_EOVERFLOW);
-        cr_expect_eq(planner(w)->plan(&p, &arena_plan_options_default, s, need, &plan), ARENA_EOVERFLOW);
         free(s);
     }
 }
 
 /* A lifetime with first > last: ARENA_EINVAL, from the checked entry point
- * and from the table called directly. */
+ * (the tables assert it). */
 Test(greedy, reversed_lifetime)
 {
     struct arena_tensor t[] = {{16, 0, 1}, {16, 3, 2}};
@@ -444,21 +428,6 @@ Test(greedy, reversed_lifetime)
         uint64_t off[2];
         struct arena_plan plan = {.n = 2, .offsets = off};
         cr_expect_eq(arena_planner_run(planner(w), &p, NULL, s, need, &plan), ARENA_EINVAL);
-        cr_expect_eq(planner(w)->plan(&p, &arena_plan_options_default, s, need, &plan), ARENA_EINVAL);
         free(s);
     }
-}
-
-/* The three tables are registered under their names, in the fixed order. */
-Test(greedy, registered_in_order)
-{
-    const char *want[] = {"naive", "ping-pong", "greedy-by-size", "greedy-by-size-firstfit",
-                          "greedy-by-breadth", "interval-graph-coloring"};
-    for (size_t i = 0; i < 6; i++) {
-        const struct arena_planner *pl = arena_planner_at(i);
-        cr_assert_not_null(pl);
-        cr_expect_str_eq(pl->name, want[i]);
-    }
-    for (int w = 0; w < NPLANNERS; w++)
-        cr_expect_eq(arena_planner_find(names[w]), planner(w));
 }

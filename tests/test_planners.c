@@ -1,6 +1,6 @@
 /* test_planners.c — the registry, known answers worked out by hand, edge
- * cases and seeded random properties for every registered planner. Every plan
- * is checked by the independent validator. */
+ * cases, exact scratch figures and seeded random properties for every
+ * registered planner. Every plan is checked by the independent validator. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdio.h>
@@ -71,6 +71,17 @@ static void expect_plan(const char *name, const struct arena_tensor *t, size_t n
     for (size_t i = 0; i < n; i++)
         cr_expect_eq(off[i], want_off[i], "%s: tensor %zu at %llu, expected %llu", name, i,
                      (unsigned long long)off[i], (unsigned long long)want_off[i]);
+}
+
+/* Every registered planner, by registry index: Criterion runs each test in a
+ * child process, where a pointer taken in the parent would be wrong. */
+static struct criterion_test_params every_planner(void)
+{
+    size_t n = arena_planner_count();
+    size_t *idx = cr_malloc(n * sizeof *idx);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    return cr_make_param_array(size_t, idx, n);
 }
 
 /* ---- registry ---------------------------------------------------------- */
@@ -149,18 +160,138 @@ Test(planners, run_refuses_bad_input)
 
 Test(planners, scratch_bytes_per_tensor)
 {
-    /* The figures the README states: naive none, ping-pong 16 bytes per
-     * tensor, interval-graph-coloring 32. */
+    /* Worked from each planner's layout function: every array is count ×
+     * sizeof, rounded up to 16 bytes (ARENA_LAYOUT_ALIGN). For n = 10:
+     * naive takes nothing; ping-pong the order and the sort's buffer
+     * (10 × 4 = 40 -> 48 each) and two heaps of 64-bit keys (80 each):
+     * 48 + 48 + 80 + 80 = 256; interval-graph-coloring the set nodes
+     * (10 × 16 = 160), the buffer sizes (80), the order and the sort's
+     * buffer (48 each): 336. */
     struct arena_tensor t[10] = {{0}};
     struct arena_problem p = {.n = 10, .tensors = t, .alignment = 16};
     size_t bytes;
     cr_assert_eq(arena_planner_scratch(must_find("naive"), &p, &bytes), ARENA_OK);
     cr_expect_eq(bytes, 0);
     cr_assert_eq(arena_planner_scratch(must_find("ping-pong"), &p, &bytes), ARENA_OK);
-    cr_expect_eq(bytes, 160);
+    cr_expect_eq(bytes, 256, "ping-pong: %zu", bytes);
     cr_assert_eq(arena_planner_scratch(must_find("interval-graph-coloring"), &p, &bytes),
                  ARENA_OK);
-    cr_expect_eq(bytes, 320);
+    cr_expect_eq(bytes, 336, "interval-graph-coloring: %zu", bytes);
+    /* Greedy by size, both gap rules: rec 10 × 24 = 240; id, order, cand,
+     * skip 48 each (192); the tree for at most 10/8 = 1 long tensor: step,
+     * node_start (2 × 4 = 8), by_first, by_last 16 each (64); the sort's
+     * keys and key copies 80 each and value copies 48 (208): 704.
+     * Greedy by breadth adds breadth (11 × 8 = 88 -> 96), step (80),
+     * step_start, sizepos, visit, list (48 each): 368, so 1072. */
+    cr_assert_eq(arena_planner_scratch(must_find("greedy-by-size"), &p, &bytes), ARENA_OK);
+    cr_expect_eq(bytes, 704, "greedy-by-size: %zu", bytes);
+    cr_assert_eq(arena_planner_scratch(must_find("greedy-by-size-firstfit"), &p, &bytes),
+                 ARENA_OK);
+    cr_expect_eq(bytes, 704, "greedy-by-size-firstfit: %zu", bytes);
+    cr_assert_eq(arena_planner_scratch(must_find("greedy-by-breadth"), &p, &bytes), ARENA_OK);
+    cr_expect_eq(bytes, 1072, "greedy-by-breadth: %zu", bytes);
+}
+
+/* Hardening finding #16 (tests/fuzz plan path, input
+ * plan-empty-null-scratch-ubsan.bin: a header-only MiniMalloc CSV, i.e. the
+ * empty problem, built here in code): the empty problem with scratch NULL
+ * and size 0 through arena_planner_run. Ping-pong and coloring computed
+ * NULL + 0 carving their arrays, undefined behaviour UBSan reports; the
+ * sanitizer build runs this test for every registered planner. */
+ParameterizedTestParameters(planners, empty_problem_null_scratch)
+{
+    return every_planner();
+}
+
+ParameterizedTest(size_t *index, planners, empty_problem_null_scratch)
+{
+    const struct arena_planner *pl = arena_planner_at(*index);
+    struct arena_problem empty = {.n = 0, .tensors = NULL, .alignment = 16};
+    size_t bytes = 1;
+    cr_assert_eq(arena_planner_scratch(pl, &empty, &bytes), ARENA_OK, "%s", pl->name);
+    /* The first six (registry order, see registry_order_and_lookup) take
+     * only count × sizeof arrays, so nothing for no tensors: the exact
+     * reproducer, scratch NULL, size 0. */
+    if (*index < 6)
+        cr_expect_eq(bytes, 0, "%s: %zu bytes for no tensors", pl->name, bytes);
+    struct arena_plan plan = {.n = 0, .offsets = NULL, .arena = 99, .buffers = 9};
+    void *scratch = NULL;
+    if (bytes > 0) {
+        /* A planner with fixed working memory: NULL is refused cleanly, and
+         * it plans in exactly what it asked for. */
+        cr_expect_eq(arena_planner_run(pl, &empty, NULL, NULL, 0, &plan), ARENA_ENOMEM, "%s",
+                     pl->name);
+        scratch = malloc(bytes);
+        cr_assert(scratch);
+    }
+    cr_assert_eq(arena_planner_run(pl, &empty, NULL, scratch, bytes, &plan), ARENA_OK, "%s",
+                 pl->name);
+    free(scratch);
+    cr_expect_eq(plan.arena, 0, "%s", pl->name);
+    cr_expect_eq(plan.buffers, 0, "%s", pl->name);
+    expect_valid(&empty, &plan, pl->name);
+}
+
+/* ---- scratch: the reported figure is exactly what the planner carves ----
+ *
+ * Each planner describes its scratch once (planners/layout.h): the same
+ * function counts it for scratch_bytes and carves it for plan. Here, for
+ * every registered planner on many random problems: given exactly the
+ * reported bytes at the start of a larger buffer whose tail holds a canary,
+ * it plans validly and leaves the canary intact (it touches nothing beyond
+ * what it reported), also when the reported bytes were pre-filled with
+ * another pattern; and one byte less is ARENA_ENOMEM. A figure above what is
+ * carved is ruled out by construction (one description both counts and
+ * carves), not by this test: the bytes a planner writes depend on the
+ * problem, so no high-water mark can prove it. */
+ParameterizedTestParameters(planners, scratch_is_exact)
+{
+    return every_planner();
+}
+
+ParameterizedTest(size_t *index, planners, scratch_is_exact)
+{
+    enum { PROBLEMS = 1500, MAXN = 600, CANARY = 256 };
+    const struct arena_planner *pl = arena_planner_at(*index);
+    static const uint64_t alignments[] = {16, 1, 8, 64};
+    /* A search planner stops early and still returns a valid plan; the
+     * others ignore the budget. */
+    const struct arena_plan_options budget = {.time_limit = 0.05, .node_limit = 2000};
+    struct arena_tensor *t = malloc(MAXN * sizeof *t);
+    uint64_t *off = malloc(MAXN * sizeof *off);
+    cr_assert(t && off);
+    for (uint64_t k = 0; k < PROBLEMS; k++) {
+        size_t n = (size_t)(k % 97 == 0 ? 0 : k % 5 == 4 ? 65 + (k * 7919) % (MAXN - 64)
+                                                          : k % 65);
+        enum rp_shape shape = (enum rp_shape)(k % RP_SHAPES);
+        uint64_t alignment = alignments[k % 4];
+        rp_problem(k + 5000, n, shape, alignment, t);
+        struct arena_problem p = {.n = n, .tensors = t, .alignment = alignment};
+        size_t bytes;
+        cr_assert_eq(arena_planner_scratch(pl, &p, &bytes), ARENA_OK);
+        cr_assert_eq(bytes % 16, 0, "%s: %zu bytes, not whole 16-byte units", pl->name, bytes);
+        unsigned char *buf = malloc(bytes + CANARY);
+        cr_assert(buf);
+        memset(buf, k & 1 ? 0x00 : 0xA5, bytes);
+        for (size_t i = 0; i < CANARY; i++)
+            buf[bytes + i] = (unsigned char)(0x5A ^ i);
+        struct arena_plan plan = {.n = n, .offsets = off};
+        int rc = arena_planner_run(pl, &p, &budget, buf, bytes, &plan);
+        char who[96];
+        snprintf(who, sizeof who, "%s problem %llu (%s, n %zu, %zu bytes)", pl->name,
+                 (unsigned long long)k, rp_shape_name(shape), n, bytes);
+        cr_assert_eq(rc, ARENA_OK, "%s: %s", who, arena_strerror(rc));
+        expect_valid(&p, &plan, who);
+        for (size_t i = 0; i < CANARY; i++)
+            cr_assert_eq(buf[bytes + i], (unsigned char)(0x5A ^ i),
+                         "%s: wrote byte %zu past its scratch", who, i);
+        if (bytes > 0)
+            cr_assert_eq(arena_planner_run(pl, &p, &budget, buf, bytes - 1, &plan), ARENA_ENOMEM,
+                         "%s: ran in one byte less than it reported", who);
+        free(buf);
+    }
+    free(t);
+    free(off);
 }
 
 /* ---- known answers: naive ---------------------------------------------- */
@@ -313,11 +444,7 @@ Test(planners, coloring_three_descending_six)
 
 ParameterizedTestParameters(planners, edge_cases)
 {
-    size_t n = arena_planner_count();
-    size_t *idx = cr_malloc(n * sizeof *idx);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    return cr_make_param_array(size_t, idx, n);
+    return every_planner();
 }
 
 ParameterizedTest(size_t *index, planners, edge_cases)
@@ -382,6 +509,29 @@ ParameterizedTest(size_t *index, planners, edge_cases)
     cr_expect_eq(run(pl, &pbad, off, &plan, 0), ARENA_EINVAL, "%s", pl->name);
 }
 
+/* Sizes summing to exactly 2^64 - 1 fit (arena_problem_check accepts them),
+ * so a plan whose arena is that sum must come back: all four live at once,
+ * every planner that places by offsets or in buffers of the tensors' own
+ * sizes stacks them to 2^64 - 1 (the greedy planners used to refuse this
+ * with ARENA_EOVERFLOW, one byte short of the limit). Ping-pong's K × M =
+ * 4 × 2^62 = 2^64 does not fit: ARENA_EOVERFLOW. */
+Test(planners, sizes_summing_to_uint64_max)
+{
+    const uint64_t q = (uint64_t)1 << 62;
+    const struct arena_tensor t[] = {{q, 0, 3}, {q, 0, 3}, {q - 1, 0, 3}, {q, 0, 3}};
+    struct arena_problem p = {.n = 4, .tensors = t, .alignment = 1};
+    static const char *const fits[] = {"naive", "greedy-by-size", "greedy-by-size-firstfit",
+                                       "greedy-by-breadth", "interval-graph-coloring"};
+    uint64_t off[4];
+    struct arena_plan plan;
+    for (size_t i = 0; i < sizeof fits / sizeof fits[0]; i++) {
+        cr_assert_eq(run(must_find(fits[i]), &p, off, &plan, 0x5A), ARENA_OK, "%s", fits[i]);
+        expect_valid(&p, &plan, fits[i]);
+        cr_expect_eq(plan.arena, UINT64_MAX, "%s", fits[i]);
+    }
+    cr_expect_eq(run(must_find("ping-pong"), &p, off, &plan, 0x5A), ARENA_EOVERFLOW);
+}
+
 /* The coloring identity, read back from the plan alone: tensors of one colour
  * share its base, the base holds a tensor as large as the buffer, and bases
  * follow one another; returns the number of buffers with bytes. */
@@ -419,11 +569,7 @@ static uint32_t check_colour_layout(const struct arena_problem *p, const struct 
 
 ParameterizedTestParameters(planners, random_properties)
 {
-    size_t n = arena_planner_count();
-    size_t *idx = cr_malloc(n * sizeof *idx);
-    for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    return cr_make_param_array(size_t, idx, n);
+    return every_planner();
 }
 
 /* At least 10,000 seeded problems per planner: most with n <= 64, one in 40

@@ -1,0 +1,297 @@
+/* min_cost_flow.c — shared objects from a minimum-cost flow (TensorFlow Lite
+ * GPU's MinCostFlowAssignment,
+ * tensorflow/lite/delegates/gpu/common/memory_management/min_cost_flow_assignment.cc).
+ *
+ * The network: source S, sink T, and per tensor a left node L_i ("i is done
+ * and its object is free") and a right node R_i ("i needs an object").
+ * S->L_i and R_i->T have capacity 1 and cost 0; S->R_i (a new object for i)
+ * costs size_i; L_j->R_i for every j that ends before i starts (i takes j's
+ * object) costs max(0, size_i - size_j). n units go from S to T at minimum
+ * cost; the used L->R edges chain tensors into objects, each as large as its
+ * largest tensor, laid end to end in the order of their first tensor:
+ * arena = the sum of object sizes, buffers = the object count.
+ *
+ * Successive shortest paths: n augmentations, each along a shortest path
+ * of the residual network found by Dijkstra on costs reduced by node
+ * potentials (nonnegative, so Dijkstra is exact), stopped as soon as T is
+ * settled; potentials then grow by min(distance, distance to T). TFLite
+ * uses SPFA (Bellman-Ford with a queue) on an explicit edge list instead.
+ * Here the O(n^2) L->R edges are never stored: tensors are ranked by
+ * (first step, id), so L_j's heads are the ranks past the last one whose
+ * first step is <= last_j, and each edge's state is read off the current
+ * matching (pred of every R, succ of every L). Memory is O(n); time is
+ * O(n) augmentations of O(E + V log V), E up to n^2/2 — the reason for the
+ * limit: above ARENA_MCF_MAX_TENSORS tensors the planner refuses with
+ * ARENA_ETOOBIG rather than run for minutes.
+ *
+ * Determinism: Dijkstra settles nodes by (distance, node number) with T
+ * numbered 0, S 1, R by rank 2..n+1 and L by rank n+2..2n+1, and a node's
+ * parent is the first settled node that gave it its final distance. Costs
+ * are exact 64-bit integers, so the problem's sizes must sum to at most
+ * 2^60 (ARENA_EOVERFLOW otherwise).
+ *
+ * Scratch: 60 bytes per tensor plus 40 (per node: distance and potential 8
+ * each, parent and heap slot 4 each, over 2n + 2 nodes; per rank: the
+ * order, the first edge of L and the matching 4 each), from layout.h. */
+#include "planners/layout.h"
+#include "planners/objects.h"
+#include "planners/order.h"
+#include "planners/tables.h"
+
+#define NIL UINT32_MAX
+#define FRESH (UINT32_MAX - 1) /* pred of an R served by a new object */
+#define SUM_MAX ((uint64_t)1 << 60)
+#define T_NODE 0u
+#define S_NODE 1u
+
+struct work {
+    int64_t *dist;  /* V: reduced distance from S; INT64_MAX unreached */
+    int64_t *pot;   /* V */
+    uint32_t *par;  /* V: parent on the shortest path tree */
+    uint32_t *slot; /* V: heap position; NIL outside, NIL - 1 settled */
+    uint32_t *heap; /* V */
+    uint32_t *rank; /* n: tensor ids by (first, id) */
+    uint32_t *tmp;  /* n: sort buffer, then `from` per rank */
+    uint32_t *pred; /* n: per R rank: NIL unserved, FRESH, or the L rank */
+    uint32_t *succ; /* n: per L rank: the R rank it feeds, or NIL */
+};
+
+static void carve(struct arena_layout *l, size_t n, struct work *w)
+{
+    size_t v = 2 * n + 2;
+    w->dist = arena_layout_take(l, v, sizeof *w->dist);
+    w->pot = arena_layout_take(l, v, sizeof *w->pot);
+    w->par = arena_layout_take(l, v, sizeof *w->par);
+    w->slot = arena_layout_take(l, v, sizeof *w->slot);
+    w->heap = arena_layout_take(l, v, sizeof *w->heap);
+    w->rank = arena_layout_take(l, n, sizeof *w->rank);
+    w->tmp = arena_layout_take(l, n, sizeof *w->tmp);
+    w->pred = arena_layout_take(l, n, sizeof *w->pred);
+    w->succ = arena_layout_take(l, n, sizeof *w->succ);
+}
+
+static int mcf_scratch(const struct arena_problem *p, size_t *bytes)
+{
+    if (p->n > ARENA_MCF_MAX_TENSORS)
+        return ARENA_ETOOBIG;
+    struct arena_layout l;
+    struct work w;
+    arena_layout_init(&l, NULL);
+    carve(&l, p->n, &w);
+    return arena_layout_bytes(&l, bytes);
+}
+
+/* ---- the heap of unsettled nodes, by (dist, node) ---------------------- */
+
+struct pq {
+    struct work *w;
+    size_t len;
+};
+
+#define SETTLED (NIL - 1)
+
+static int pq_less(const struct work *w, uint32_t a, uint32_t b)
+{
+    return w->dist[a] < w->dist[b] || (w->dist[a] == w->dist[b] && a < b);
+}
+
+static void pq_up(struct pq *q, size_t i)
+{
+    struct work *w = q->w;
+    uint32_t x = w->heap[i];
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!pq_less(w, x, w->heap[up]))
+            break;
+        w->heap[i] = w->heap[up];
+        w->slot[w->heap[i]] = (uint32_t)i;
+        i = up;
+    }
+    w->heap[i] = x;
+    w->slot[x] = (uint32_t)i;
+}
+
+static uint32_t pq_pop(struct pq *q)
+{
+    struct work *w = q->w;
+    uint32_t top = w->heap[0], x = w->heap[--q->len];
+    size_t i = 0, n = q->len;
+    if (n > 0) {
+        for (;;) {
+            size_t c = 2 * i + 1;
+            if (c >= n)
+                break;
+            if (c + 1 < n && pq_less(w, w->heap[c + 1], w->heap[c]))
+                c++;
+            if (!pq_less(w, w->heap[c], x))
+                break;
+            w->heap[i] = w->heap[c];
+            w->slot[w->heap[i]] = (uint32_t)i;
+            i = c;
+        }
+        w->heap[i] = x;
+        w->slot[x] = (uint32_t)i;
+    }
+    w->slot[top] = SETTLED;
+    return top;
+}
+
+/* Offers v the distance d through u. */
+static void relax(struct pq *q, uint32_t u, uint32_t v, int64_t d)
+{
+    struct work *w = q->w;
+    if (w->slot[v] == SETTLED || d >= w->dist[v])
+        return;
+    w->dist[v] = d;
+    w->par[v] = u;
+    if (w->slot[v] == NIL) {
+        w->heap[q->len] = v;
+        pq_up(q, q->len++);
+    } else {
+        pq_up(q, w->slot[v]);
+    }
+}
+
+/* ---- the plan ----------------------------------------------------------- */
+
+static int64_t reuse_cost(uint64_t to, uint64_t from)
+{
+    return to > from ? (int64_t)(to - from) : 0;
+}
+
+static int mcf_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                    void *scratch, size_t scratch_size, struct arena_plan *plan)
+{
+    (void)opt;
+    size_t n = p->n, need;
+    int rc = mcf_scratch(p, &need);
+    if (rc != ARENA_OK)
+        return rc;
+    if (n == 0)
+        return ARENA_OK;
+    if (scratch_size < need)
+        return ARENA_ENOMEM;
+    const struct arena_tensor *t = p->tensors;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += t[i].size; /* the problem check proved the sum fits */
+        if (total > SUM_MAX)
+            return ARENA_EOVERFLOW;
+    }
+    struct arena_layout l;
+    struct work w;
+    arena_layout_init(&l, scratch);
+    carve(&l, n, &w);
+    arena_order_identity(w.rank, n);
+    arena_order_sort(w.rank, w.tmp, n, t, ARENA_ORDER_FIRST);
+
+    /* from[j]: the first rank whose first step is after last_j. */
+    uint32_t *from = w.tmp;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t last = t[w.rank[j]].last;
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (t[w.rank[mid]].first <= last)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        from[j] = (uint32_t)lo;
+    }
+
+    size_t v = 2 * n + 2;
+    uint32_t r0 = 2, l0 = 2 + (uint32_t)n; /* node of R rank 0, of L rank 0 */
+    for (size_t x = 0; x < v; x++)
+        w.pot[x] = 0;
+    for (size_t k = 0; k < n; k++)
+        w.pred[k] = w.succ[k] = NIL;
+
+    struct pq q = {.w = &w, .len = 0};
+    for (size_t unit = 0; unit < n; unit++) {
+        for (size_t x = 0; x < v; x++) {
+            w.dist[x] = INT64_MAX;
+            w.slot[x] = NIL;
+        }
+        q.len = 0;
+        w.dist[S_NODE] = 0;
+        w.par[S_NODE] = NIL;
+        w.heap[q.len] = S_NODE;
+        pq_up(&q, q.len++);
+        while (q.len > 0) {
+            uint32_t u = pq_pop(&q);
+            if (u == T_NODE)
+                break;
+            int64_t du = w.dist[u] + w.pot[u];
+            if (u == S_NODE) {
+                for (uint32_t k = 0; k < n; k++) {
+                    if (w.succ[k] == NIL)
+                        relax(&q, u, l0 + k, du - w.pot[l0 + k]);
+                    if (w.pred[k] != FRESH)
+                        relax(&q, u, r0 + k, du + (int64_t)t[w.rank[k]].size - w.pot[r0 + k]);
+                }
+            } else if (u < l0) {
+                uint32_t k = u - r0, j = w.pred[k];
+                if (j == NIL)
+                    relax(&q, u, T_NODE, du - w.pot[T_NODE]);
+                else if (j != FRESH)
+                    relax(&q, u, l0 + j,
+                          du - reuse_cost(t[w.rank[k]].size, t[w.rank[j]].size) - w.pot[l0 + j]);
+            } else {
+                uint32_t j = u - l0;
+                uint64_t sj = t[w.rank[j]].size;
+                for (uint32_t k = from[j]; k < n; k++)
+                    if (w.succ[j] != k)
+                        relax(&q, u, r0 + k,
+                              du + reuse_cost(t[w.rank[k]].size, sj) - w.pot[r0 + k]);
+            }
+        }
+        if (w.slot[T_NODE] != SETTLED)
+            return ARENA_EINVAL; /* cannot happen: S->R_k->T is always open */
+        int64_t dt = w.dist[T_NODE];
+        for (size_t x = 0; x < v; x++)
+            w.pot[x] += w.slot[x] == SETTLED ? w.dist[x] : dt;
+
+        /* Augment along the path back from T: every R on it takes the node
+         * before it as its new source; every L on it feeds the R after it. */
+        uint32_t x = w.par[T_NODE];
+        for (;;) {
+            uint32_t k = x - r0, u = w.par[x];
+            if (u == S_NODE) {
+                w.pred[k] = FRESH;
+                break;
+            }
+            uint32_t j = u - l0;
+            w.pred[k] = j;
+            w.succ[j] = k;
+            if (w.par[u] == S_NODE)
+                break;
+            x = w.par[u]; /* an R that gave j up: it gets a new source next */
+        }
+    }
+
+    /* Objects: each FRESH R heads a chain through succ; ids by head rank. */
+    uint32_t objects = 0;
+    uint64_t *osize = (uint64_t *)w.dist; /* 2n + 2 entries >= n objects */
+    for (uint32_t k = 0; k < n; k++) {
+        if (w.pred[k] != FRESH)
+            continue;
+        uint64_t big = 0;
+        for (uint32_t c = k; c != NIL; c = w.succ[c]) {
+            const struct arena_tensor *tc = &t[w.rank[c]];
+            if (tc->size > big)
+                big = tc->size;
+            plan->offsets[w.rank[c]] = objects;
+        }
+        osize[objects++] = big;
+    }
+    return arena_objects_lay(osize, objects, plan);
+}
+
+const struct arena_planner arena_planner_min_cost_flow = {
+    .name = "min-cost-flow",
+    .summary = "shared objects from a minimum-cost flow, at most 5000 tensors (TFLite GPU)",
+    .kind = ARENA_KIND_SHARED_OBJECTS,
+    .plan = mcf_plan,
+    .scratch_bytes = mcf_scratch,
+};

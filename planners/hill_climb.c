@@ -23,9 +23,10 @@
  * which is greedy-by-size-firstfit's plan.
  *
  * Random choices come from splitmix64 seeded with opt->seed: the same seed
- * gives the same plan. plan->nodes = rounds run; status OPTIMAL at the
- * lower bound, FEASIBLE in decision mode when the plan fits, INFEASIBLE when
- * the bound exceeds the capacity, LIMIT otherwise; bound = the lower bound.
+ * gives the same plan. plan->nodes = rounds run; bound = the lower bound;
+ * status in decision mode INFEASIBLE when the bound exceeds the capacity
+ * (the search still stops at the bound), FEASIBLE when the plan fits;
+ * otherwise OPTIMAL at the lower bound, LIMIT when the budget ran out.
  * Each round costs what greedy-by-size-firstfit costs plus O(n).
  *
  * Scratch: greedy_common's 84 bytes per tensor plus 48 (order, positions,
@@ -225,12 +226,12 @@ static int climb_plan(const struct arena_problem *p, const struct arena_plan_opt
     plan->buffers = 0;
     plan->nodes = round;
     plan->bound = bound;
-    if (best <= bound)
-        plan->status = ARENA_PLAN_OPTIMAL;
+    if (opt->capacity > 0 && bound > opt->capacity)
+        plan->status = ARENA_PLAN_INFEASIBLE;
     else if (opt->capacity > 0 && best <= opt->capacity)
         plan->status = ARENA_PLAN_FEASIBLE;
-    else if (opt->capacity > 0 && bound > opt->capacity)
-        plan->status = ARENA_PLAN_INFEASIBLE;
+    else if (best <= bound)
+        plan->status = ARENA_PLAN_OPTIMAL;
     else
         plan->status = ARENA_PLAN_LIMIT;
     return ARENA_OK;

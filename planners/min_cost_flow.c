@@ -27,12 +27,12 @@
  * Determinism: Dijkstra settles nodes by (distance, node number) with T
  * numbered 0, S 1, R by rank 2..n+1 and L by rank n+2..2n+1, and a node's
  * parent is the first settled node that gave it its final distance. Costs
- * are exact 64-bit integers, so the problem's sizes must sum to at most
- * 2^60 (ARENA_EOVERFLOW otherwise).
+ * are exact integers (128-bit where the compiler has them: see `cost`).
  *
- * Scratch: 60 bytes per tensor plus 40 (per node: distance and potential 8
- * each, parent and heap slot 4 each, over 2n + 2 nodes; per rank: the
- * order, the first edge of L and the matching 4 each), from layout.h. */
+ * Scratch: 112 bytes per tensor plus about 100 (per node: distance and
+ * potential 16 each, parent, heap slot and heap entry 4 each, over 2n + 2
+ * nodes; per rank: the order, the first edge of L and the matching 4
+ * each), from layout.h. */
 #include "planners/layout.h"
 #include "planners/objects.h"
 #include "planners/order.h"
@@ -40,13 +40,27 @@
 
 #define NIL UINT32_MAX
 #define FRESH (UINT32_MAX - 1) /* pred of an R served by a new object */
+
+/* Distances and potentials: sizes sum to at most 2^64, and a potential or a
+ * reduced distance stays within that sum either way of 0, so 128-bit
+ * integers hold them exactly where the compiler has them; elsewhere 64-bit
+ * ones do while the sizes sum to at most 2^60 (ARENA_EOVERFLOW above). */
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef __int128 cost;
+__extension__ typedef unsigned __int128 cost_bits;
+#define COST_MAX ((cost)(~(cost_bits)0 >> 1))
+#define SUM_MAX UINT64_MAX
+#else
+typedef int64_t cost;
+#define COST_MAX INT64_MAX
 #define SUM_MAX ((uint64_t)1 << 60)
+#endif
 #define T_NODE 0u
 #define S_NODE 1u
 
 struct work {
-    int64_t *dist;  /* V: reduced distance from S; INT64_MAX unreached */
-    int64_t *pot;   /* V */
+    cost *dist;  /* V: reduced distance from S; COST_MAX unreached */
+    cost *pot;   /* V */
     uint32_t *par;  /* V: parent on the shortest path tree */
     uint32_t *slot; /* V: heap position; NIL outside, NIL - 1 settled */
     uint32_t *heap; /* V */
@@ -54,6 +68,7 @@ struct work {
     uint32_t *tmp;  /* n: sort buffer, then `from` per rank */
     uint32_t *pred; /* n: per R rank: NIL unserved, FRESH, or the L rank */
     uint32_t *succ; /* n: per L rank: the R rank it feeds, or NIL */
+    uint64_t *size; /* n: size by rank, read in the inner loop */
 };
 
 static void carve(struct arena_layout *l, size_t n, struct work *w)
@@ -68,6 +83,7 @@ static void carve(struct arena_layout *l, size_t n, struct work *w)
     w->tmp = arena_layout_take(l, n, sizeof *w->tmp);
     w->pred = arena_layout_take(l, n, sizeof *w->pred);
     w->succ = arena_layout_take(l, n, sizeof *w->succ);
+    w->size = arena_layout_take(l, n, sizeof *w->size);
 }
 
 static int mcf_scratch(const struct arena_problem *p, size_t *bytes)
@@ -137,7 +153,7 @@ static uint32_t pq_pop(struct pq *q)
 }
 
 /* Offers v the distance d through u. */
-static void relax(struct pq *q, uint32_t u, uint32_t v, int64_t d)
+static void relax(struct pq *q, uint32_t u, uint32_t v, cost d)
 {
     struct work *w = q->w;
     if (w->slot[v] == SETTLED || d >= w->dist[v])
@@ -152,11 +168,128 @@ static void relax(struct pq *q, uint32_t u, uint32_t v, int64_t d)
     }
 }
 
+/* ---- augmenting along every path of zero reduced cost ------------------ */
+
+/* The residual network, read off the matching: see the head comment. */
+struct net {
+    struct work *w;
+    const struct arena_tensor *t;
+    const uint32_t *from;
+    uint32_t n, r0, l0;
+};
+
+static cost reuse_cost(uint64_t to, uint64_t from);
+
+/* Reduced cost of the residual edge u -> x, or -1 when there is none. Edges
+ * into S are left out (no path returns to S). */
+static cost residual(const struct net *g, uint32_t u, uint32_t x)
+{
+    const struct work *w = g->w;
+    const struct arena_tensor *t = g->t;
+    if (u == S_NODE) {
+        if (x >= g->l0)
+            return w->succ[x - g->l0] == NIL ? w->pot[u] - w->pot[x] : -1;
+        return w->pred[x - g->r0] != FRESH
+                   ? w->pot[u] + (cost)t[w->rank[x - g->r0]].size - w->pot[x]
+                   : -1;
+    }
+    if (u >= g->l0) {
+        uint32_t j = u - g->l0, k = x - g->r0;
+        return w->succ[j] != k ? w->pot[u] +
+                                     reuse_cost(t[w->rank[k]].size, t[w->rank[j]].size) -
+                                     w->pot[x]
+                               : -1;
+    }
+    uint32_t k = u - g->r0, j = w->pred[k];
+    if (x == T_NODE)
+        return j == NIL ? w->pot[u] - w->pot[x] : -1;
+    return w->pot[u] - reuse_cost(t[w->rank[k]].size, t[w->rank[j]].size) - w->pot[x];
+}
+
+/* The next neighbour of u from its cursor on: S has R by rank then L by
+ * rank, L_j the R of ranks from[j] on, R_k T and then its L. NIL past the
+ * end. Node numbers ascend along every list. */
+static uint32_t neighbour(const struct net *g, uint32_t u, uint32_t c)
+{
+    const struct work *w = g->w;
+    if (u == S_NODE)
+        return c < g->n ? g->r0 + c : c < 2 * g->n ? g->l0 + (c - g->n) : NIL;
+    if (u >= g->l0) {
+        uint32_t k = g->from[u - g->l0] + c;
+        return k < g->n ? g->r0 + k : NIL;
+    }
+    uint32_t j = w->pred[u - g->r0];
+    if (c == 0)
+        return T_NODE;
+    return c == 1 && j != NIL && j != FRESH ? g->l0 + j : NIL;
+}
+
+/* Flips the matching along the path S = path[0] .. path[len-1] = T: an R
+ * takes the node before it as its source, an L feeds the R after it. */
+static void flip(struct net *g, const uint32_t *path, size_t len)
+{
+    struct work *w = g->w;
+    for (size_t i = 0; i + 1 < len; i++) {
+        uint32_t u = path[i], x = path[i + 1];
+        if (x == T_NODE || x >= g->l0)
+            continue; /* into T, or R -> L undone by the L's next edge */
+        uint32_t k = x - g->r0;
+        if (u == S_NODE) {
+            w->pred[k] = FRESH;
+        } else {
+            w->pred[k] = u - g->l0;
+            w->succ[u - g->l0] = k;
+        }
+    }
+}
+
+/* One phase: depth-first searches from S over the edges of zero reduced
+ * cost, each node entered at most once, each search that reaches T
+ * flipping its path; neighbours in list order. Returns the units routed
+ * (at least one: the Dijkstra tree holds a path of zero reduced cost). The
+ * path lives in heap[], each node's cursor in par[]. */
+static size_t augment_all(struct net *g)
+{
+    struct work *w = g->w;
+    size_t v = 2 * (size_t)g->n + 2, units = 0;
+    uint32_t *path = w->heap, *cursor = w->par;
+    for (size_t x = 0; x < v; x++) {
+        w->slot[x] = 0; /* now: entered in this phase */
+        cursor[x] = 0;
+    }
+    w->slot[S_NODE] = 1;
+    size_t len = 1;
+    path[0] = S_NODE;
+    while (len > 0) {
+        uint32_t u = path[len - 1], x;
+        while ((x = neighbour(g, u, cursor[u])) != NIL) {
+            cursor[u]++;
+            if (x != T_NODE && w->slot[x])
+                continue;
+            if (residual(g, u, x) == 0)
+                break;
+        }
+        if (x == NIL) {
+            len--; /* dead end for this phase */
+            continue;
+        }
+        path[len++] = x;
+        if (x != T_NODE) {
+            w->slot[x] = 1;
+            continue;
+        }
+        flip(g, path, len);
+        units++;
+        len = 1; /* the nodes on the path stay entered */
+    }
+    return units;
+}
+
 /* ---- the plan ----------------------------------------------------------- */
 
-static int64_t reuse_cost(uint64_t to, uint64_t from)
+static cost reuse_cost(uint64_t to, uint64_t from)
 {
-    return to > from ? (int64_t)(to - from) : 0;
+    return to > from ? (cost)(to - from) : 0;
 }
 
 static int mcf_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
@@ -174,9 +307,9 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
     const struct arena_tensor *t = p->tensors;
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
-        total += t[i].size; /* the problem check proved the sum fits */
-        if (total > SUM_MAX)
+        if (t[i].size > SUM_MAX - total)
             return ARENA_EOVERFLOW;
+        total += t[i].size;
     }
     struct arena_layout l;
     struct work w;
@@ -184,6 +317,8 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
     carve(&l, n, &w);
     arena_order_identity(w.rank, n);
     arena_order_sort(w.rank, w.tmp, n, t, ARENA_ORDER_FIRST);
+    for (size_t k = 0; k < n; k++)
+        w.size[k] = t[w.rank[k]].size;
 
     /* from[j]: the first rank whose first step is after last_j. */
     uint32_t *from = w.tmp;
@@ -208,28 +343,28 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
         w.pred[k] = w.succ[k] = NIL;
 
     struct pq q = {.w = &w, .len = 0};
-    for (size_t unit = 0; unit < n; unit++) {
+    struct net net = {.w = &w, .t = t, .from = from, .n = (uint32_t)n, .r0 = r0, .l0 = l0};
+    for (size_t units = 0; units < n;) {
         for (size_t x = 0; x < v; x++) {
-            w.dist[x] = INT64_MAX;
+            w.dist[x] = COST_MAX;
             w.slot[x] = NIL;
         }
         q.len = 0;
         w.dist[S_NODE] = 0;
-        w.par[S_NODE] = NIL;
         w.heap[q.len] = S_NODE;
         pq_up(&q, q.len++);
         while (q.len > 0) {
             uint32_t u = pq_pop(&q);
             if (u == T_NODE)
                 break;
-            int64_t du = w.dist[u] + w.pot[u];
+            cost du = w.dist[u] + w.pot[u];
             if (u == S_NODE) {
-                for (uint32_t k = 0; k < n; k++) {
+                for (uint32_t k = 0; k < n; k++)
+                    if (w.pred[k] != FRESH)
+                        relax(&q, u, r0 + k, du + (cost)t[w.rank[k]].size - w.pot[r0 + k]);
+                for (uint32_t k = 0; k < n; k++)
                     if (w.succ[k] == NIL)
                         relax(&q, u, l0 + k, du - w.pot[l0 + k]);
-                    if (w.pred[k] != FRESH)
-                        relax(&q, u, r0 + k, du + (int64_t)t[w.rank[k]].size - w.pot[r0 + k]);
-                }
             } else if (u < l0) {
                 uint32_t k = u - r0, j = w.pred[k];
                 if (j == NIL)
@@ -239,35 +374,19 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
                           du - reuse_cost(t[w.rank[k]].size, t[w.rank[j]].size) - w.pot[l0 + j]);
             } else {
                 uint32_t j = u - l0;
-                uint64_t sj = t[w.rank[j]].size;
+                uint64_t sj = w.size[j];
                 for (uint32_t k = from[j]; k < n; k++)
-                    if (w.succ[j] != k)
+                    if (w.slot[r0 + k] != SETTLED && w.succ[j] != k)
                         relax(&q, u, r0 + k,
-                              du + reuse_cost(t[w.rank[k]].size, sj) - w.pot[r0 + k]);
+                              du + reuse_cost(w.size[k], sj) - w.pot[r0 + k]);
             }
         }
         if (w.slot[T_NODE] != SETTLED)
             return ARENA_EINVAL; /* cannot happen: S->R_k->T is always open */
-        int64_t dt = w.dist[T_NODE];
+        cost dt = w.dist[T_NODE];
         for (size_t x = 0; x < v; x++)
             w.pot[x] += w.slot[x] == SETTLED ? w.dist[x] : dt;
-
-        /* Augment along the path back from T: every R on it takes the node
-         * before it as its new source; every L on it feeds the R after it. */
-        uint32_t x = w.par[T_NODE];
-        for (;;) {
-            uint32_t k = x - r0, u = w.par[x];
-            if (u == S_NODE) {
-                w.pred[k] = FRESH;
-                break;
-            }
-            uint32_t j = u - l0;
-            w.pred[k] = j;
-            w.succ[j] = k;
-            if (w.par[u] == S_NODE)
-                break;
-            x = w.par[u]; /* an R that gave j up: it gets a new source next */
-        }
+        units += augment_all(&net);
     }
 
     /* Objects: each FRESH R heads a chain through succ; ids by head rank. */

@@ -380,13 +380,41 @@ static uint64_t ref_xla(const struct arena_tensor *t, size_t n, uint64_t *off)
     return by_size;
 }
 
-/* Min-cost flow on an explicit network (adjacency matrices), successive
- * shortest paths by a dense Dijkstra that settles by (distance, node) —
- * the rule min_cost_flow.c documents — with the same node numbering: T 0,
- * S 1, R by (first, id) rank 2.., L by rank n+2... */
+/* Min-cost flow on an explicit network (adjacency matrices): phases of a
+ * dense Dijkstra that settles by (distance, node), then depth-first
+ * augmentation along edges of zero reduced cost — the rules
+ * min_cost_flow.c documents — with the same node numbering: T 0, S 1, R by
+ * (first, id) rank 2.., L by rank n+2... */
 #define MV (2 * 40 + 2)
 static int64_t mcost[MV][MV];
 static int mcap[MV][MV], mflow[MV][MV];
+
+static int ref_dfs(size_t u, size_t v, int *entered, const int64_t *pot)
+{
+    for (size_t x = 0; x < v; x++) {
+        if (x != 0 && entered[x])
+            continue;
+        int64_t c;
+        if (mcap[u][x] - mflow[u][x] > 0)
+            c = mcost[u][x];
+        else if (mflow[x][u] > 0)
+            c = -mcost[x][u];
+        else
+            continue;
+        if (c + pot[u] - pot[x] != 0)
+            continue;
+        if (x != 0)
+            entered[x] = 1;
+        if (x == 0 || ref_dfs(x, v, entered, pot)) {
+            if (mflow[x][u] > 0)
+                mflow[x][u]--;
+            else
+                mflow[u][x]++;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static uint64_t ref_mcf(const struct arena_tensor *t, size_t n, uint64_t *off, uint32_t *buffers,
                         uint64_t *min_cost)
@@ -412,7 +440,6 @@ static uint64_t ref_mcf(const struct arena_tensor *t, size_t n, uint64_t *off, u
         }
     }
     int64_t pot[MV] = {0}, dist[MV];
-    uint32_t par[MV];
     int done[MV];
     for (size_t unit = 0; unit < n; unit++) {
         for (size_t x = 0; x < v; x++) {
@@ -438,21 +465,21 @@ static uint64_t ref_mcf(const struct arena_tensor *t, size_t n, uint64_t *off, u
                 else
                     continue;
                 int64_t d = dist[u] + pot[u] + c - pot[x];
-                if (!done[x] && d < dist[x]) {
+                if (!done[x] && d < dist[x])
                     dist[x] = d;
-                    par[x] = (uint32_t)u;
-                }
             }
         }
         for (size_t x = 0; x < v; x++)
             pot[x] += done[x] ? dist[x] : dist[0];
-        for (size_t x = 0; x != 1; x = par[x]) {
-            size_t u = par[x];
-            if (mflow[x][u] > 0)
-                mflow[x][u]--;
-            else
-                mflow[u][x]++;
-        }
+        /* A phase: augment along paths of zero reduced cost, depth first,
+         * neighbours by node number, each node entered once. */
+        int entered[MV] = {0};
+        entered[1] = 1;
+        size_t found = 0;
+        while (ref_dfs(1, v, entered, pot))
+            found++;
+        cr_assert_gt(found, 0, "a phase routes at least the shortest path");
+        unit += found - 1;
     }
     uint64_t osize[40], cost = 0;
     size_t objects = 0;
@@ -713,4 +740,136 @@ Test(field, hill_climb_matches_reference)
         expect_same("hill-climb", k, &p, off, &plan, want, arena);
         cr_assert_eq(plan.nodes, rounds, "problem %u", k);
     }
+}
+
+/* ---- hill-climb's own promises ------------------------------------------ */
+
+Test(field, hill_climb_same_seed_same_plan)
+{
+    for (unsigned k = 0; k < 40; k++) {
+        struct arena_tensor t[200];
+        size_t n = 120 + k;
+        rp_problem(1000 + k, n, (enum rp_shape)(k % RP_SHAPES), 16, t);
+        struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
+        struct arena_plan_options opt = {.seed = 77 + k, .node_limit = 60};
+        uint64_t a[200], b[200];
+        struct arena_plan pa, pb;
+        cr_assert_eq(run_opt("hill-climb", &p, &opt, a, &pa), ARENA_OK);
+        cr_assert_eq(run_opt("hill-climb", &p, &opt, b, &pb), ARENA_OK);
+        cr_assert_eq(pa.arena, pb.arena, "problem %u", k);
+        cr_assert_eq(pa.nodes, pb.nodes, "problem %u", k);
+        cr_assert_arr_eq(a, b, n * sizeof *a, "problem %u: same seed, other offsets", k);
+        cr_assert_eq(arena_plan_validate(&p, &pa, NULL), ARENA_OK, "problem %u", k);
+    }
+}
+
+/* Round one is first fit in the size order, greedy-by-size-firstfit's plan;
+ * the plan kept is the smallest seen, so never above it. */
+Test(field, hill_climb_never_above_first_fit)
+{
+    for (unsigned k = 0; k < PROBLEMS; k++) {
+        struct arena_tensor t[40];
+        size_t n;
+        problem_of(k, t, &n);
+        struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
+        struct arena_plan_options opt = {.seed = k, .node_limit = 100};
+        uint64_t off[40];
+        struct arena_plan ff, hc;
+        plan_valid("greedy-by-size-firstfit", &p, off, &ff);
+        cr_assert_eq(run_opt("hill-climb", &p, &opt, off, &hc), ARENA_OK);
+        cr_assert_eq(arena_plan_validate(&p, &hc, NULL), ARENA_OK, "problem %u", k);
+        cr_assert_leq(hc.arena, ff.arena, "problem %u", k);
+        cr_assert_leq(hc.nodes, 100);
+        cr_assert_geq(hc.nodes, 1);
+        struct arena_bounds b;
+        cr_assert_eq(arena_problem_bounds(&p, &b), ARENA_OK);
+        cr_assert_eq(hc.bound, b.lower_bound);
+        if (hc.arena == b.lower_bound)
+            cr_assert_eq(hc.status, ARENA_PLAN_OPTIMAL, "problem %u", k);
+        else
+            cr_assert_eq(hc.status, ARENA_PLAN_LIMIT, "problem %u", k);
+    }
+}
+
+/* A chain's optimum is its lower bound (ALGORITHMS.md: even tensors at the
+ * bottom, odd ones hung from the top). These chains are ones where first
+ * fit in the size order stays above the bound; the climb must get there
+ * within its default budget and say so. */
+Test(field, hill_climb_reaches_bound_on_chains)
+{
+    static const uint64_t seeds[] = {0, 3, 4, 5};
+    for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
+        struct arena_tensor t[64];
+        rp_problem(seeds[s], 64, RP_CHAIN, 16, t);
+        struct arena_problem p = {.n = 64, .tensors = t, .alignment = 16};
+        struct arena_bounds b;
+        cr_assert_eq(arena_problem_bounds(&p, &b), ARENA_OK);
+        uint64_t off[64];
+        struct arena_plan ff, hc;
+        plan_valid("greedy-by-size-firstfit", &p, off, &ff);
+        cr_assert_gt(ff.arena, b.lower_bound, "seed %llu: not a hard chain",
+                     (unsigned long long)seeds[s]);
+        plan_valid("hill-climb", &p, off, &hc);
+        cr_expect_eq(hc.arena, b.lower_bound, "seed %llu: %llu above the bound %llu",
+                     (unsigned long long)seeds[s], (unsigned long long)hc.arena,
+                     (unsigned long long)b.lower_bound);
+        cr_expect_eq(hc.status, ARENA_PLAN_OPTIMAL);
+        cr_expect_lt(hc.nodes, 500, "stops at the bound, before the budget");
+    }
+    /* TFLite Micro's weak case: first fit 90, an 80 plan exists (= LB). */
+    struct arena_problem p = {.n = KA_COUNT(ka_firstfit), .tensors = ka_firstfit, .alignment = 2};
+    uint64_t off[8];
+    struct arena_plan hc;
+    plan_valid("hill-climb", &p, off, &hc);
+    cr_expect_eq(hc.arena, 80);
+}
+
+/* Decision mode: stop at a plan within the capacity; a capacity below the
+ * lower bound is proven infeasible (the plan is the best found). */
+Test(field, hill_climb_decision_mode)
+{
+    struct arena_tensor t[64];
+    rp_problem(5, 64, RP_CHAIN, 16, t);
+    struct arena_problem p = {.n = 64, .tensors = t, .alignment = 16};
+    struct arena_bounds b;
+    cr_assert_eq(arena_problem_bounds(&p, &b), ARENA_OK);
+    uint64_t off[64];
+    struct arena_plan plan;
+    struct arena_plan_options opt = {.capacity = b.lower_bound - 16};
+    cr_assert_eq(run_opt("hill-climb", &p, &opt, off, &plan), ARENA_OK);
+    cr_expect_eq(plan.status, ARENA_PLAN_INFEASIBLE);
+    cr_expect_eq(plan.bound, b.lower_bound);
+    cr_expect_eq(plan.arena, b.lower_bound, "still the best plan found, here the optimum");
+    cr_expect_eq(arena_plan_validate(&p, &plan, NULL), ARENA_OK);
+    opt.capacity = 100000000;
+    cr_assert_eq(run_opt("hill-climb", &p, &opt, off, &plan), ARENA_OK);
+    cr_expect_eq(plan.status, ARENA_PLAN_FEASIBLE);
+    cr_expect_eq(plan.nodes, 1, "round one fits");
+}
+
+/* ---- min-cost-flow's size limit ----------------------------------------- */
+
+Test(field, min_cost_flow_refuses_above_its_limit)
+{
+    size_t n = ARENA_MCF_MAX_TENSORS + 1;
+    struct arena_tensor *t = calloc(n, sizeof *t);
+    uint64_t *off = calloc(n, sizeof *off);
+    cr_assert(t && off);
+    for (size_t i = 0; i < n; i++)
+        t[i] = (struct arena_tensor){.size = 16, .first = (uint32_t)i, .last = (uint32_t)i + 1};
+    const struct arena_planner *pl = arena_planner_find("min-cost-flow");
+    cr_assert(pl);
+    struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
+    size_t bytes = 0;
+    cr_expect_eq(arena_planner_scratch(pl, &p, &bytes), ARENA_ETOOBIG);
+    struct arena_plan plan = {.n = n, .offsets = off};
+    static unsigned char scratch[64];
+    cr_expect_eq(arena_planner_run(pl, &p, NULL, scratch, sizeof scratch, &plan), ARENA_ETOOBIG);
+    cr_expect(strstr(arena_strerror(ARENA_ETOOBIG), "5000") != NULL,
+              "the message names the limit: %s", arena_strerror(ARENA_ETOOBIG));
+    p.n = ARENA_MCF_MAX_TENSORS; /* at the limit: accepted */
+    cr_expect_eq(arena_planner_scratch(pl, &p, &bytes), ARENA_OK);
+    cr_expect_gt(bytes, 0);
+    free(t);
+    free(off);
 }

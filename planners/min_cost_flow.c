@@ -11,28 +11,37 @@
  * largest tensor, laid end to end in the order of their first tensor:
  * arena = the sum of object sizes, buffers = the object count.
  *
- * Successive shortest paths: n augmentations, each along a shortest path
- * of the residual network found by Dijkstra on costs reduced by node
- * potentials (nonnegative, so Dijkstra is exact), stopped as soon as T is
- * settled; potentials then grow by min(distance, distance to T). TFLite
- * uses SPFA (Bellman-Ford with a queue) on an explicit edge list instead.
+ * Successive shortest paths in phases (primal-dual): Dijkstra on costs
+ * reduced by node potentials (nonnegative, so Dijkstra is exact), stopped
+ * once T is settled; potentials then grow by min(distance, distance to T),
+ * which leaves every shortest path with reduced cost 0; then depth-first
+ * searches from S over edges of reduced cost 0 route units along such paths
+ * until none is left (each node entered once per phase, neighbours in node
+ * number order: S lists R then L by rank, L_j its R by rank, R_k T then its
+ * L). Each unit thus goes along a shortest path, so the flow is of least
+ * cost. TFLite instead runs SPFA (Bellman-Ford with a queue) on an explicit
+ * edge list once per unit; its objects may differ where several flows tie.
  * Here the O(n^2) L->R edges are never stored: tensors are ranked by
  * (first step, id), so L_j's heads are the ranks past the last one whose
- * first step is <= last_j, and each edge's state is read off the current
- * matching (pred of every R, succ of every L). Memory is O(n); time is
- * O(n) augmentations of O(E + V log V), E up to n^2/2 — the reason for the
- * limit: above ARENA_MCF_MAX_TENSORS tensors the planner refuses with
- * ARENA_ETOOBIG rather than run for minutes.
+ * first step is <= last_j, and each edge's state is read off the matching
+ * (pred of every R, succ of every L). An L that feeds nobody yet has
+ * potential and distance 0 in every phase (only S reaches it), so those are
+ * settled together and offer each R the largest of them that ends before
+ * it, in O(n). Memory is O(n); time is O(n^2) per phase with up to n phases
+ * (about 100 at n = 1,000) — the reason for the limit: above
+ * ARENA_MCF_MAX_TENSORS tensors the planner refuses with ARENA_ETOOBIG
+ * rather than run for minutes.
  *
- * Determinism: Dijkstra settles nodes by (distance, node number) with T
- * numbered 0, S 1, R by rank 2..n+1 and L by rank n+2..2n+1, and a node's
- * parent is the first settled node that gave it its final distance. Costs
- * are exact integers (128-bit where the compiler has them: see `cost`).
+ * Determinism: Dijkstra only sets potentials (its distances are unique);
+ * which paths carry the units is fixed by the depth-first order above.
+ * Costs are exact integers (128-bit where the compiler has them: see
+ * `cost`).
  *
- * Scratch: 112 bytes per tensor plus about 100 (per node: distance and
- * potential 16 each, parent, heap slot and heap entry 4 each, over 2n + 2
- * nodes; per rank: the order, the first edge of L and the matching 4
- * each), from layout.h. */
+ * Scratch: 120 bytes per tensor plus about 100 (per node: distance and
+ * potential 16 each, heap entry, heap slot and parent (the search's cursor)
+ * 4 each, over 2n + 2 nodes; per rank: the order, the first edge of L and
+ * the matching 4 each, the size and the free-L maximum 8 each), from
+ * layout.h. */
 #include "planners/layout.h"
 #include "planners/objects.h"
 #include "planners/order.h"
@@ -69,6 +78,8 @@ struct work {
     uint32_t *pred; /* n: per R rank: NIL unserved, FRESH, or the L rank */
     uint32_t *succ; /* n: per L rank: the R rank it feeds, or NIL */
     uint64_t *size; /* n: size by rank, read in the inner loop */
+    uint64_t *freemax; /* n: per R rank, 1 + the largest free L size whose
+                          edges start there (0: none), then a running max */
 };
 
 static void carve(struct arena_layout *l, size_t n, struct work *w)
@@ -84,6 +95,7 @@ static void carve(struct arena_layout *l, size_t n, struct work *w)
     w->pred = arena_layout_take(l, n, sizeof *w->pred);
     w->succ = arena_layout_take(l, n, sizeof *w->succ);
     w->size = arena_layout_take(l, n, sizeof *w->size);
+    w->freemax = arena_layout_take(l, n, sizeof *w->freemax);
 }
 
 static int mcf_scratch(const struct arena_problem *p, size_t *bytes)
@@ -350,28 +362,47 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
             w.slot[x] = NIL;
         }
         q.len = 0;
+        /* S and every free L: distance 0 and settled at once (see the head
+         * comment), their offers to each R folded into one: the largest
+         * free L that ends before it. */
         w.dist[S_NODE] = 0;
-        w.heap[q.len] = S_NODE;
-        pq_up(&q, q.len++);
+        w.slot[S_NODE] = SETTLED;
+        for (uint32_t k = 0; k < n; k++)
+            w.freemax[k] = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            if (w.succ[j] != NIL)
+                continue;
+            w.dist[l0 + j] = 0;
+            w.slot[l0 + j] = SETTLED;
+            if (from[j] < n && w.freemax[from[j]] < w.size[j] + 1)
+                w.freemax[from[j]] = w.size[j] + 1; /* 0: none */
+        }
+        uint64_t most = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            if (w.freemax[k] > most)
+                most = w.freemax[k];
+            cost d = COST_MAX;
+            if (w.pred[k] != FRESH)
+                d = (cost)w.size[k] - w.pot[r0 + k];
+            if (most > 0) {
+                cost via = reuse_cost(w.size[k], most - 1) - w.pot[r0 + k];
+                d = via < d ? via : d;
+            }
+            if (d != COST_MAX)
+                relax(&q, S_NODE, r0 + k, d);
+        }
         while (q.len > 0) {
             uint32_t u = pq_pop(&q);
             if (u == T_NODE)
                 break;
             cost du = w.dist[u] + w.pot[u];
-            if (u == S_NODE) {
-                for (uint32_t k = 0; k < n; k++)
-                    if (w.pred[k] != FRESH)
-                        relax(&q, u, r0 + k, du + (cost)t[w.rank[k]].size - w.pot[r0 + k]);
-                for (uint32_t k = 0; k < n; k++)
-                    if (w.succ[k] == NIL)
-                        relax(&q, u, l0 + k, du - w.pot[l0 + k]);
-            } else if (u < l0) {
+            if (u < l0) {
                 uint32_t k = u - r0, j = w.pred[k];
                 if (j == NIL)
                     relax(&q, u, T_NODE, du - w.pot[T_NODE]);
                 else if (j != FRESH)
                     relax(&q, u, l0 + j,
-                          du - reuse_cost(t[w.rank[k]].size, t[w.rank[j]].size) - w.pot[l0 + j]);
+                          du - reuse_cost(w.size[k], w.size[j]) - w.pot[l0 + j]);
             } else {
                 uint32_t j = u - l0;
                 uint64_t sj = w.size[j];

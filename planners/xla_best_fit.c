@@ -20,8 +20,9 @@
  * (greedy_common.h): each order costs what greedy-by-size costs, plus two
  * radix sorts.
  *
- * Scratch: greedy_common's 84 bytes per tensor plus 36 (two orders and a
- * sort buffer 4 each, two sort keys and the first plan's offsets 8 each),
+ * Scratch: greedy_common's 84 bytes per tensor plus 28 (two orders and a
+ * sort buffer 4 each, a sort key and its buffer 8 each; the key array then
+ * keeps the size order's offsets),
  * from planners/layout.h. */
 #include <string.h>
 

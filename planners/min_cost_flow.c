@@ -70,7 +70,7 @@ typedef int64_t cost;
 struct work {
     cost *dist;  /* V: reduced distance from S; COST_MAX unreached */
     cost *pot;   /* V */
-    uint32_t *par;  /* V: parent on the shortest path tree */
+    uint32_t *cursor; /* V: the depth-first search's next neighbour */
     uint32_t *slot; /* V: heap position; NIL outside, NIL - 1 settled */
     uint32_t *heap; /* V */
     uint32_t *rank; /* n: tensor ids by (first, id) */
@@ -87,7 +87,7 @@ static void carve(struct arena_layout *l, size_t n, struct work *w)
     size_t v = 2 * n + 2;
     w->dist = arena_layout_take(l, v, sizeof *w->dist);
     w->pot = arena_layout_take(l, v, sizeof *w->pot);
-    w->par = arena_layout_take(l, v, sizeof *w->par);
+    w->cursor = arena_layout_take(l, v, sizeof *w->cursor);
     w->slot = arena_layout_take(l, v, sizeof *w->slot);
     w->heap = arena_layout_take(l, v, sizeof *w->heap);
     w->rank = arena_layout_take(l, n, sizeof *w->rank);
@@ -164,14 +164,13 @@ static uint32_t pq_pop(struct pq *q)
     return top;
 }
 
-/* Offers v the distance d through u. */
-static void relax(struct pq *q, uint32_t u, uint32_t v, cost d)
+/* Offers v the distance d. */
+static void relax(struct pq *q, uint32_t v, cost d)
 {
     struct work *w = q->w;
     if (w->slot[v] == SETTLED || d >= w->dist[v])
         return;
     w->dist[v] = d;
-    w->par[v] = u;
     if (w->slot[v] == NIL) {
         w->heap[q->len] = v;
         pq_up(q, q->len++);
@@ -259,12 +258,12 @@ static void flip(struct net *g, const uint32_t *path, size_t len)
  * cost, each node entered at most once, each search that reaches T
  * flipping its path; neighbours in list order. Returns the units routed
  * (at least one: the Dijkstra tree holds a path of zero reduced cost). The
- * path lives in heap[], each node's cursor in par[]. */
+ * path lives in heap[]. */
 static size_t augment_all(struct net *g)
 {
     struct work *w = g->w;
     size_t v = 2 * (size_t)g->n + 2, units = 0;
-    uint32_t *path = w->heap, *cursor = w->par;
+    uint32_t *path = w->heap, *cursor = w->cursor;
     for (size_t x = 0; x < v; x++) {
         w->slot[x] = 0; /* now: entered in this phase */
         cursor[x] = 0;
@@ -389,7 +388,7 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
                 d = via < d ? via : d;
             }
             if (d != COST_MAX)
-                relax(&q, S_NODE, r0 + k, d);
+                relax(&q, r0 + k, d);
         }
         while (q.len > 0) {
             uint32_t u = pq_pop(&q);
@@ -399,16 +398,16 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
             if (u < l0) {
                 uint32_t k = u - r0, j = w.pred[k];
                 if (j == NIL)
-                    relax(&q, u, T_NODE, du - w.pot[T_NODE]);
+                    relax(&q, T_NODE, du - w.pot[T_NODE]);
                 else if (j != FRESH)
-                    relax(&q, u, l0 + j,
+                    relax(&q, l0 + j,
                           du - reuse_cost(w.size[k], w.size[j]) - w.pot[l0 + j]);
             } else {
                 uint32_t j = u - l0;
                 uint64_t sj = w.size[j];
                 for (uint32_t k = from[j]; k < n; k++)
                     if (w.slot[r0 + k] != SETTLED && w.succ[j] != k)
-                        relax(&q, u, r0 + k,
+                        relax(&q, r0 + k,
                               du + reuse_cost(w.size[k], sj) - w.pot[r0 + k]);
             }
         }

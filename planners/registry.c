@@ -15,6 +15,12 @@ static const struct arena_planner *const registry[] = {
     &arena_planner_online_best_fit,
     &arena_planner_online_buddy,
     &arena_planner_online_tlsf,
+    &arena_planner_equality,
+    &arena_planner_greedy_in_order,
+    &arena_planner_min_cost_flow,
+    &arena_planner_greedy_conflicts,
+    &arena_planner_hill_climb,
+    &arena_planner_xla_best_fit,
 };
 
 size_t arena_planner_count(void)

@@ -15,6 +15,8 @@ const char *arena_strerror(int status)
     case ARENA_ECONFLICT: return "plan overlaps conflicting tensors";
     case ARENA_ENOTFOUND: return "not found";
     case ARENA_EDB: return "results database error";
+    case ARENA_ETOOBIG:
+        return "problem above the planner's size limit (min-cost-flow: at most 5000 tensors)";
     }
     return "unknown status";
 }

@@ -15,6 +15,8 @@ enum arena_status {
     ARENA_ECONFLICT = -6, /* a plan puts two conflicting tensors on one byte */
     ARENA_ENOTFOUND = -7, /* no such planner, family, key or record */
     ARENA_EDB = -8,       /* the results database refused or is not ours */
+    ARENA_ETOOBIG = -9,   /* the problem is above a planner's documented size
+                             limit (min-cost-flow: ARENA_MCF_MAX_TENSORS) */
 };
 
 /* Never NULL; a static string for every value, "unknown status" otherwise. */

@@ -221,10 +221,17 @@ Test(bench, a_run_stores_runs_graphs_results_and_valid_placements)
                  1);
     int64_t planners = (int64_t)arena_planner_count();
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 2 * planners);
+    /* Search planners are timed by one call; every other planner by Google
+     * Benchmark's repetitions (a single call has no spread). Saving may be
+     * negative only where a planner rounds sizes up (ping-pong's slots of the
+     * largest size, online-buddy's powers of two). */
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE valid = 1 AND error IS NULL"
                             " AND plan_ns_median > 0 AND plan_ns_mean > 0"
-                            " AND plan_ns_stddev >= 0 AND iterations >= 2"
-                            " AND ratio_lb >= 1.0 AND saving >= 0 AND frag_peak >= 0"),
+                            " AND ((iterations >= 2 AND plan_ns_stddev >= 0)"
+                            "   OR (timed_once = 1 AND iterations = 1))"
+                            " AND ratio_lb >= 1.0"
+                            " AND (saving >= 0 OR planner IN ('ping-pong', 'online-buddy'))"
+                            " AND frag_peak >= 0"),
                  2 * planners);
     cr_expect_eq(td_db_int(db, "SELECT count(DISTINCT planner) FROM results"), planners);
     cr_expect_eq(check_placements(db), (size_t)(2 * planners));

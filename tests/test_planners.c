@@ -587,12 +587,20 @@ ParameterizedTest(size_t *index, planners, random_properties)
     uint32_t *work = malloc(MAXN * sizeof *work);
     cr_assert(t && off && again && work);
     size_t big = 0;
+    /* min-cost-flow (O(n^3)) and hill-climb (500 first-fit rounds) would take
+     * minutes here: they get one problem in eight, large ones cut to 200
+     * tensors; test_field.c checks both against references. */
+    int is_slow = strcmp(pl->name, "min-cost-flow") == 0 || strcmp(pl->name, "hill-climb") == 0;
     for (uint64_t k = 0; k < PROBLEMS; k++) {
         struct rp_rng r;
         rp_seed(&r, k * 1000003 + 17);
         size_t n = k % 40 == 39 ? 65 + (size_t)rp_below(&r, MAXN - 64)
                                 : 1 + (size_t)rp_below(&r, 64);
         big += n > 64;
+        if (is_slow && k % 8 != 7)
+            continue;
+        if (is_slow && n > 200)
+            n = 65 + n % 136;
         enum rp_shape shape = (enum rp_shape)(k % RP_SHAPES);
         /* Wide problems keep about n/3 tensors live at once, so any planner
          * costs about n² on them: cap them at 500 to keep the suite fast. */

@@ -11,6 +11,7 @@ static const struct arena_planner *const registry[] = {
     &arena_planner_greedy_size_firstfit,
     &arena_planner_greedy_breadth,
     &arena_planner_coloring,
+    &arena_planner_optimal,
 };
 
 size_t arena_planner_count(void)

@@ -12,5 +12,6 @@ extern const struct arena_planner arena_planner_greedy_size;          /* greedy_
 extern const struct arena_planner arena_planner_greedy_size_firstfit; /* greedy_size_firstfit.c */
 extern const struct arena_planner arena_planner_greedy_breadth;       /* greedy_breadth.c */
 extern const struct arena_planner arena_planner_coloring;             /* coloring.c */
+extern const struct arena_planner arena_planner_optimal;              /* optimal.c */
 
 #endif

@@ -28,7 +28,12 @@ static int run(const struct arena_planner *pl, const struct arena_problem *p, ui
     plan->offsets = off;
     plan->arena = 12345;
     plan->buffers = 777;
-    rc = arena_planner_run(pl, p, NULL, scratch, bytes, plan);
+    /* Search planners get a node budget: these properties hold for any plan,
+     * and an exact search of the large problems could run for hours. */
+    struct arena_plan_options opt = arena_plan_options_default;
+    if (pl->kind == ARENA_KIND_SEARCH)
+        opt.node_limit = 200;
+    rc = arena_planner_run(pl, p, &opt, scratch, bytes, plan);
     free(scratch);
     return rc;
 }

@@ -1,0 +1,697 @@
+/* optimal.c — exact, anytime planner: minimises the arena over all valid
+ * offset plans and proves it, or returns the best plan found and a proven
+ * lower bound when a budget stops it. Ideas from MiniMalloc (Moffitt,
+ * ASPLOS '23: canonical solutions, section inference, dominance); the code
+ * is ours.
+ *
+ * - Incumbent: the best of greedy-by-size, greedy-by-size-firstfit and
+ *   greedy-by-breadth (their own tables, in a share of our scratch), so the
+ *   answer is never worse than any of them.
+ * - Independent parts: tensors with bytes, ordered by first step, split where
+ *   no lifetime spans the boundary; each part is solved alone and the arena
+ *   is the largest part's. Parts go in decreasing max-live order, and none is
+ *   pushed below the bound already proven for the whole problem.
+ * - Canonical search: some optimal plan is "gravity" (each tensor at 0 or on
+ *   top of a tensor it conflicts with); sorted by (offset, preorder rank), each
+ *   of its tensors sits, when its turn comes, at lo = the highest end of the
+ *   already placed tensors it conflicts with. So the search places tensors in
+ *   strictly increasing (lo, rank) order, each at its lo — depth-first, one
+ *   tensor per level, with an explicit stack (never recursion).
+ * - Dominance: a tensor is not placed at or above min(lo_j + size_j) over the
+ *   unplaced j: j would fit in the gap below, untouched, at its own lo.
+ * - Section inference: between consecutive lifetime boundaries (a section),
+ *   the unplaced tensors stack above max(current offset, lowest lo among
+ *   them); with the bytes still to place there, that must fit the capacity.
+ *   The lowest lo of each section comes from painting the sections in
+ *   increasing lo order (union-find over the sections).
+ * - Decision runs at capacity C (the proven bound first: a plan there is
+ *   optimal) and branch and bound from the incumbent (C = best - alignment,
+ *   lowered at every plan found), alternating with doubling node budgets; a
+ *   decision run that exhausts the tree proves the bound one alignment step
+ *   higher, a branch and bound that does proves its best plan optimal.
+ * - Budgets: node_limit counts placements (deterministic: same problem, same
+ *   plan, bound and nodes); time_limit reads CLOCK_MONOTONIC every 256 nodes.
+ * - Decision mode (capacity > 0): only decision runs at the capacity:
+ *   FEASIBLE (a plan within it), INFEASIBLE (proven: at once when max-live
+ *   exceeds it), LIMIT (unknown); offsets always hold the best plan found.
+ *
+ * Scratch: the greedy planners' share, then O(n) arrays and an undo log of
+ * one entry per conflicting pair (counted in O(n^2) when sizing). Problems
+ * beyond OPTIMAL_SEARCH_MAX tensors with bytes get the greedy incumbent and
+ * status LIMIT. */
+#include <string.h>
+#include <time.h>
+
+#include "planners/greedy_common.h"
+#include "planners/layout.h"
+#include "planners/order.h"
+#include "planners/tables.h"
+
+/* Above this many tensors with bytes, no search (and no O(n^2) pair count). */
+#define OPTIMAL_SEARCH_MAX 8192u
+#define UNPLACED UINT64_MAX
+#define NONE UINT32_MAX
+#define CLOCK_EVERY 256u
+
+/* One level of the search: the tensor placed there and where its undo log
+ * starts. */
+struct frame {
+    uint64_t log_start;
+    uint32_t pick;
+};
+
+/* A threshold on (lo, rank): children must come strictly after it. */
+struct key {
+    uint64_t lo;
+    uint32_t rank; /* NONE with lo 0: the root, everything comes after */
+};
+
+struct work {
+    /* greedy incumbents */
+    unsigned char *greedy;
+    size_t greedy_bytes;
+    uint64_t *tmp_off; /* n */
+    /* problem order */
+    uint32_t *ids;  /* n: tensors with bytes, by (first, id) */
+    uint32_t *tmp;  /* n */
+    uint32_t *part_start; /* m + 1: part p is ids[part_start[p] .. part_start[p+1]) */
+    uint64_t *part_lb;    /* m: max-live of each part */
+    uint32_t *part_order; /* m */
+    /* one part, local index k = position in the part */
+    uint64_t *size, *lo, *off;       /* m each */
+    uint32_t *first, *last;          /* m each */
+    uint32_t *s0, *s1;               /* m each: sections [s0, s1) */
+    uint32_t *rank;                  /* m: preorder rank */
+    uint32_t *fwd_end;               /* m: forward neighbours k+1 .. fwd_end-1 */
+    uint32_t *ord;                   /* m: local indices, sorted by lo (lazily) */
+    struct frame *frames;            /* m */
+    /* sections (at most 2m per part) */
+    uint64_t *bound;                 /* 2m: section start steps */
+    uint64_t *rem;                   /* 2m: bytes still to place */
+    uint64_t *floor_;                /* 2m: lowest lo of an unplaced tensor */
+    uint32_t *parent;                /* 2m + 1: painting union-find */
+    /* radix buffers */
+    uint64_t *key, *ktmp;            /* 2m each */
+    uint32_t *idx, *itmp;            /* 2m each */
+    /* undo log of lo changes */
+    uint32_t *log_idx;
+    uint64_t *log_old;
+    uint64_t log_cap;
+};
+
+struct run {
+    const struct arena_problem *p;
+    const struct arena_plan_options *opt;
+    struct work *w;
+    uint64_t align;
+    uint64_t nodes;
+    struct timespec start;
+    int stopped; /* a global budget ran out */
+    /* current part */
+    size_t m, S;
+    const uint32_t *pid; /* global ids of the part's tensors */
+    uint64_t part_arena;
+};
+
+static size_t greedy_share(const struct arena_problem *p, int *rc)
+{
+    const struct arena_planner *g[] = {&arena_planner_greedy_size,
+                                       &arena_planner_greedy_size_firstfit,
+                                       &arena_planner_greedy_breadth};
+    size_t most = 0;
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        size_t b = 0;
+        int r = arena_planner_scratch(g[i], p, &b);
+        if (r != ARENA_OK) {
+            *rc = r;
+            return 0;
+        }
+        if (b > most)
+            most = b;
+    }
+    return most;
+}
+
+static size_t count_bytes_tensors(const struct arena_problem *p)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < p->n; i++)
+        m += p->tensors[i].size > 0;
+    return m;
+}
+
+/* Conflicting pairs among tensors with bytes: the undo log's capacity (an
+ * unordered pair logs at most once along a path: when the first of the two
+ * is placed, if the other is not yet). O(m^2), m <= OPTIMAL_SEARCH_MAX. */
+static uint64_t count_pairs(const struct arena_problem *p)
+{
+    uint64_t pairs = 0;
+    const struct arena_tensor *t = p->tensors;
+    for (size_t i = 0; i < p->n; i++) {
+        if (t[i].size == 0)
+            continue;
+        for (size_t j = i + 1; j < p->n; j++)
+            pairs += t[j].size != 0 && t[i].first <= t[j].last && t[j].first <= t[i].last;
+    }
+    return pairs;
+}
+
+/* The one description of the scratch: sizes it (base NULL) and carves it. */
+static int layout(const struct arena_problem *p, void *base, struct work *w, size_t *bytes)
+{
+    int rc = ARENA_OK;
+    size_t n = p->n, gb = greedy_share(p, &rc);
+    if (rc != ARENA_OK)
+        return rc;
+    if ((uint64_t)n >= UINT32_MAX / 2)
+        return ARENA_EOVERFLOW;
+    size_t m = count_bytes_tensors(p);
+    int search = m > 0 && m <= OPTIMAL_SEARCH_MAX;
+    uint64_t pairs = search ? count_pairs(p) : 0;
+    if (pairs > SIZE_MAX / 16)
+        return ARENA_EOVERFLOW;
+    struct arena_layout l;
+    arena_layout_init(&l, base);
+    memset(w, 0, sizeof *w);
+    w->greedy = arena_layout_take(&l, gb, 1);
+    w->greedy_bytes = gb;
+    w->tmp_off = arena_layout_take(&l, n, sizeof *w->tmp_off);
+    if (search) {
+        w->ids = arena_layout_take(&l, m, sizeof *w->ids);
+        w->tmp = arena_layout_take(&l, m, sizeof *w->tmp);
+        w->part_start = arena_layout_take(&l, m + 1, sizeof *w->part_start);
+        w->part_lb = arena_layout_take(&l, m, sizeof *w->part_lb);
+        w->part_order = arena_layout_take(&l, m, sizeof *w->part_order);
+        w->size = arena_layout_take(&l, m, sizeof *w->size);
+        w->lo = arena_layout_take(&l, m, sizeof *w->lo);
+        w->off = arena_layout_take(&l, m, sizeof *w->off);
+        w->first = arena_layout_take(&l, m, sizeof *w->first);
+        w->last = arena_layout_take(&l, m, sizeof *w->last);
+        w->s0 = arena_layout_take(&l, m, sizeof *w->s0);
+        w->s1 = arena_layout_take(&l, m, sizeof *w->s1);
+        w->rank = arena_layout_take(&l, m, sizeof *w->rank);
+        w->fwd_end = arena_layout_take(&l, m, sizeof *w->fwd_end);
+        w->ord = arena_layout_take(&l, m, sizeof *w->ord);
+        w->frames = arena_layout_take(&l, m, sizeof *w->frames);
+        w->bound = arena_layout_take(&l, 2 * m, sizeof *w->bound);
+        w->rem = arena_layout_take(&l, 2 * m, sizeof *w->rem);
+        w->floor_ = arena_layout_take(&l, 2 * m, sizeof *w->floor_);
+        w->parent = arena_layout_take(&l, 2 * m + 1, sizeof *w->parent);
+        w->key = arena_layout_take(&l, 2 * m, sizeof *w->key);
+        w->ktmp = arena_layout_take(&l, 2 * m, sizeof *w->ktmp);
+        w->idx = arena_layout_take(&l, 2 * m, sizeof *w->idx);
+        w->itmp = arena_layout_take(&l, 2 * m, sizeof *w->itmp);
+        w->log_idx = arena_layout_take(&l, (size_t)pairs, sizeof *w->log_idx);
+        w->log_old = arena_layout_take(&l, (size_t)pairs, sizeof *w->log_old);
+        w->log_cap = pairs;
+    }
+    return arena_layout_bytes(&l, bytes);
+}
+
+static int optimal_scratch(const struct arena_problem *p, size_t *bytes)
+{
+    struct work w;
+    return layout(p, NULL, &w, bytes);
+}
+
+/* ---- budgets ---- */
+
+static double elapsed(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* Counts one node; nonzero when a global budget has run out. */
+static int spend_node(struct run *r)
+{
+    if (r->stopped)
+        return 1;
+    if (r->opt->node_limit != 0 && r->nodes >= r->opt->node_limit) {
+        r->stopped = 1;
+        return 1;
+    }
+    r->nodes++;
+    if (r->opt->time_limit > 0 && r->nodes % CLOCK_EVERY == 0 &&
+        elapsed(&r->start) >= r->opt->time_limit) {
+        r->stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- incumbent ---- */
+
+static int best_greedy(const struct arena_problem *p, struct work *w, struct arena_plan *plan)
+{
+    const struct arena_planner *g[] = {&arena_planner_greedy_size,
+                                       &arena_planner_greedy_size_firstfit,
+                                       &arena_planner_greedy_breadth};
+    struct arena_plan t = {.n = p->n, .offsets = w->tmp_off};
+    int have = 0;
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        arena_plan_reset(&t);
+        int rc = g[i]->plan(p, &arena_plan_options_default, w->greedy, w->greedy_bytes, &t);
+        if (rc != ARENA_OK)
+            return rc;
+        if (!have || t.arena < plan->arena) {
+            memcpy(plan->offsets, t.offsets, p->n * sizeof *t.offsets);
+            plan->arena = t.arena;
+            have = 1;
+        }
+    }
+    plan->buffers = 0;
+    return ARENA_OK;
+}
+
+/* ---- one part ---- */
+
+static uint32_t lower_index(const uint64_t *b, size_t S, uint64_t x)
+{
+    size_t lo = 0, hi = S;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (uint32_t)lo;
+}
+
+/* Sorts idx[0..m) by key ascending, stably (key is consumed). */
+static void sort_by(struct work *w, size_t m)
+{
+    arena_greedy_radix(w->key, w->idx, w->ktmp, w->itmp, m);
+}
+
+/* Loads part ids[a..b) into the local arrays: sections, neighbours, ranks;
+ * returns its max-live bytes. */
+static uint64_t part_load(struct run *r, size_t a, size_t b)
+{
+    struct work *w = r->w;
+    const struct arena_tensor *t = r->p->tensors;
+    size_t m = b - a;
+    r->m = m;
+    r->pid = w->ids + a;
+    for (size_t k = 0; k < m; k++) {
+        const struct arena_tensor *x = &t[r->pid[k]];
+        w->size[k] = x->size;
+        w->first[k] = x->first;
+        w->last[k] = x->last;
+        w->key[2 * k] = x->first;
+        w->key[2 * k + 1] = (uint64_t)x->last + 1;
+        w->idx[2 * k] = w->idx[2 * k + 1] = 0;
+    }
+    sort_by(w, 2 * m);
+    size_t S = 0;
+    for (size_t i = 0; i < 2 * m; i++)
+        if (S == 0 || w->bound[S - 1] != w->key[i])
+            w->bound[S++] = w->key[i];
+    /* S counts boundaries; sections are [bound[s], bound[s+1]), S - 1 of them */
+    S--;
+    r->S = S;
+    memset(w->rem, 0, (S + 1) * sizeof *w->rem);
+    for (size_t k = 0; k < m; k++) {
+        w->s0[k] = lower_index(w->bound, S + 1, w->first[k]);
+        w->s1[k] = lower_index(w->bound, S + 1, (uint64_t)w->last[k] + 1);
+        w->rem[w->s0[k]] += w->size[k];
+        w->rem[w->s1[k]] -= w->size[k]; /* modular: the prefix sums come out right */
+    }
+    uint64_t run = 0, lb = 0;
+    for (size_t s = 0; s < S; s++) {
+        run += w->rem[s];
+        w->rem[s] = run;
+        if (run > lb)
+            lb = run;
+    }
+    /* forward neighbours: ordered by first, so those after k that start by
+     * k's last step are one run */
+    for (size_t k = 0; k < m; k++) {
+        size_t f = k + 1;
+        while (f < m && w->first[f] <= w->last[k])
+            f++;
+        w->fwd_end[k] = (uint32_t)f;
+    }
+    /* preorder: most loaded section spanned, then widest, then largest, then
+     * position (stable radix sorts, least significant first) */
+    for (size_t k = 0; k < m; k++) {
+        w->key[k] = ~w->size[k];
+        w->idx[k] = (uint32_t)k;
+    }
+    sort_by(w, m);
+    for (size_t i = 0; i < m; i++)
+        w->key[i] = ~(uint64_t)(w->s1[w->idx[i]] - w->s0[w->idx[i]]);
+    sort_by(w, m);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t k = w->idx[i];
+        uint64_t most = 0;
+        for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
+            if (w->rem[s] > most)
+                most = w->rem[s];
+        w->key[i] = ~most;
+    }
+    sort_by(w, m);
+    for (size_t i = 0; i < m; i++)
+        w->rank[w->idx[i]] = (uint32_t)i;
+    return lb;
+}
+
+/* Back to the root: nothing placed, rem the section loads. */
+static void part_reset(struct run *r)
+{
+    struct work *w = r->w;
+    size_t m = r->m, S = r->S;
+    memset(w->rem, 0, S * sizeof *w->rem);
+    for (size_t k = 0; k < m; k++) {
+        w->lo[k] = 0;
+        w->off[k] = UNPLACED;
+        w->ord[k] = (uint32_t)k;
+        for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
+            w->rem[s] += w->size[k];
+    }
+}
+
+static void place(struct run *r, uint32_t c, uint64_t *log_top)
+{
+    struct work *w = r->w;
+    uint64_t top = w->lo[c] + w->size[c];
+    w->off[c] = w->lo[c];
+    for (uint32_t s = w->s0[c]; s < w->s1[c]; s++)
+        w->rem[s] -= w->size[c];
+    for (uint32_t k = c + 1; k < w->fwd_end[c]; k++)
+        if (w->off[k] == UNPLACED && w->lo[k] < top) {
+            w->log_idx[*log_top] = k;
+            w->log_old[*log_top] = w->lo[k];
+            ++*log_top;
+            w->lo[k] = top;
+        }
+    for (uint32_t k = c; k-- > 0;)
+        if (w->last[k] >= w->first[c] && w->off[k] == UNPLACED && w->lo[k] < top) {
+            w->log_idx[*log_top] = k;
+            w->log_old[*log_top] = w->lo[k];
+            ++*log_top;
+            w->lo[k] = top;
+        }
+}
+
+static void unplace(struct run *r, uint32_t c, uint64_t log_start, uint64_t *log_top)
+{
+    struct work *w = r->w;
+    while (*log_top > log_start) {
+        --*log_top;
+        w->lo[w->log_idx[*log_top]] = w->log_old[*log_top];
+    }
+    for (uint32_t s = w->s0[c]; s < w->s1[c]; s++)
+        w->rem[s] += w->size[c];
+    w->off[c] = UNPLACED;
+}
+
+static uint32_t find(uint32_t *parent, uint32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/* Section inference after a placement at offset cur: every section's
+ * unplaced bytes must fit above max(cur, their lowest lo) within cap. */
+static int sections_fit(struct run *r, uint64_t cur, uint64_t cap)
+{
+    struct work *w = r->w;
+    size_t m = r->m, S = r->S;
+    uint32_t *ord = w->ord;
+    /* insertion sort by lo: the order barely changes between nodes */
+    for (size_t i = 1; i < m; i++) {
+        uint32_t x = ord[i];
+        uint64_t v = w->lo[x];
+        size_t j = i;
+        while (j > 0 && w->lo[ord[j - 1]] > v) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = x;
+    }
+    for (size_t s = 0; s <= S; s++)
+        w->parent[s] = (uint32_t)s;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t k = ord[i];
+        if (w->off[k] != UNPLACED)
+            continue;
+        for (uint32_t s = find(w->parent, w->s0[k]); s < w->s1[k]; s = find(w->parent, s + 1)) {
+            w->floor_[s] = w->lo[k];
+            w->parent[s] = s + 1;
+        }
+    }
+    for (size_t s = 0; s < S; s++) {
+        if (w->rem[s] == 0)
+            continue;
+        uint64_t f = w->floor_[s] > cur ? w->floor_[s] : cur;
+        if (f > cap || w->rem[s] > cap - f)
+            return 0;
+    }
+    return 1;
+}
+
+static int key_after(uint64_t lo, uint32_t rank, const struct key *t)
+{
+    if (t->rank == NONE)
+        return 1;
+    return lo > t->lo || (lo == t->lo && rank > t->rank);
+}
+
+/* The next child to try: the unplaced tensor with the least (lo, rank) after
+ * thr, below the dominance height, fitting cap. NONE if none. */
+static uint32_t next_child(struct run *r, const struct key *thr, uint64_t cap)
+{
+    struct work *w = r->w;
+    size_t m = r->m;
+    uint64_t min_height = UINT64_MAX;
+    for (size_t k = 0; k < m; k++)
+        if (w->off[k] == UNPLACED && w->lo[k] + w->size[k] < min_height)
+            min_height = w->lo[k] + w->size[k];
+    uint32_t best = NONE;
+    for (size_t k = 0; k < m; k++) {
+        if (w->off[k] != UNPLACED)
+            continue;
+        uint64_t lo = w->lo[k];
+        if (lo >= min_height || lo > cap || w->size[k] > cap - lo)
+            continue;
+        if (!key_after(lo, w->rank[k], thr))
+            continue;
+        if (best == NONE || lo < w->lo[best] || (lo == w->lo[best] && w->rank[k] < w->rank[best]))
+            best = (uint32_t)k;
+    }
+    return best;
+}
+
+enum outcome { FOUND, EXHAUSTED, LIMITED };
+
+/* Depth-first search of the current part. Decision (bnb 0): a plan within
+ * cap. Branch and bound (bnb 1): every plan found is kept and cap drops to
+ * its arena minus the alignment, until the arena reaches goal. FOUND: a plan
+ * within cap (decision) or reaching goal (bnb) was written into plan;
+ * EXHAUSTED: no plan within the (last) cap exists; LIMITED: budget. */
+static enum outcome search(struct run *r, uint64_t cap, int bnb, uint64_t goal, uint64_t budget,
+                           struct arena_plan *plan)
+{
+    struct work *w = r->w;
+    size_t m = r->m;
+    part_reset(r);
+    uint64_t log_top = 0, spent = 0;
+    size_t d = 0;
+    struct key thr = {0, NONE};
+    for (;;) {
+        uint32_t c = next_child(r, &thr, cap);
+        if (c == NONE) {
+            if (d == 0)
+                return EXHAUSTED;
+            d--;
+            uint32_t back = w->frames[d].pick;
+            thr.lo = w->off[back];
+            thr.rank = w->rank[back];
+            unplace(r, back, w->frames[d].log_start, &log_top);
+            continue;
+        }
+        if (spent >= budget || spend_node(r))
+            return LIMITED;
+        spent++;
+        uint64_t at = w->lo[c];
+        w->frames[d].pick = c;
+        w->frames[d].log_start = log_top;
+        place(r, c, &log_top);
+        if (d + 1 < m && !sections_fit(r, at, cap)) {
+            thr.lo = at;
+            thr.rank = w->rank[c];
+            unplace(r, c, w->frames[d].log_start, &log_top);
+            continue;
+        }
+        if (d + 1 == m) {
+            uint64_t arena = 0;
+            for (size_t k = 0; k < m; k++) {
+                uint64_t e = w->off[k] + w->size[k];
+                if (e > arena)
+                    arena = e;
+            }
+            if (arena < r->part_arena) {
+                for (size_t k = 0; k < m; k++)
+                    plan->offsets[r->pid[k]] = w->off[k];
+                r->part_arena = arena;
+            }
+            if (!bnb || arena <= goal)
+                return FOUND;
+            cap = arena - r->align;
+            thr.lo = at;
+            thr.rank = w->rank[c];
+            unplace(r, c, w->frames[d].log_start, &log_top);
+            continue;
+        }
+        d++;
+        thr.lo = at;
+        thr.rank = w->rank[c];
+    }
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static int optimal_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                        void *scratch, size_t scratch_size, struct arena_plan *plan)
+{
+    struct run r = {.p = p, .opt = opt, .align = p->alignment};
+    clock_gettime(CLOCK_MONOTONIC, &r.start);
+    struct work w;
+    size_t need;
+    int rc = layout(p, NULL, &w, &need);
+    if (rc != ARENA_OK)
+        return rc;
+    if (need > 0 && (scratch == NULL || scratch_size < need))
+        return ARENA_ENOMEM;
+    layout(p, scratch, &w, &need);
+    r.w = &w;
+
+    rc = best_greedy(p, &w, plan);
+    if (rc != ARENA_OK)
+        return rc;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->tensors[i].size == 0)
+            plan->offsets[i] = 0;
+    size_t m = count_bytes_tensors(p);
+    uint64_t cap = opt->capacity;
+    if (m == 0) {
+        plan->arena = 0;
+        plan->bound = 0;
+        plan->status = cap ? ARENA_PLAN_FEASIBLE : ARENA_PLAN_OPTIMAL;
+        return ARENA_OK;
+    }
+    if (w.ids == NULL) { /* too large to search: the incumbent, no proof */
+        plan->status = cap && plan->arena <= cap ? ARENA_PLAN_FEASIBLE : ARENA_PLAN_LIMIT;
+        return ARENA_OK;
+    }
+
+    /* ids with bytes, by (first, id); parts where no lifetime spans a gap */
+    size_t k = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->tensors[i].size > 0)
+            w.ids[k++] = (uint32_t)i;
+    arena_order_sort(w.ids, w.tmp, m, p->tensors, ARENA_ORDER_FIRST);
+    size_t parts = 0;
+    uint32_t reach = 0;
+    for (size_t i = 0; i < m; i++) {
+        const struct arena_tensor *t = &p->tensors[w.ids[i]];
+        if (i == 0 || t->first > reach)
+            w.part_start[parts++] = (uint32_t)i;
+        if (i == 0 || t->last > reach)
+            reach = t->last;
+    }
+    w.part_start[parts] = (uint32_t)m;
+    uint64_t proven = 0;
+    for (size_t q = 0; q < parts; q++) {
+        w.part_lb[q] = part_load(&r, w.part_start[q], w.part_start[q + 1]);
+        proven = max_u64(proven, w.part_lb[q]);
+    }
+    plan->bound = proven;
+    if (cap && cap < proven) {
+        plan->status = ARENA_PLAN_INFEASIBLE;
+        return ARENA_OK;
+    }
+    for (size_t q = 0; q < parts; q++) {
+        w.key[q] = ~w.part_lb[q];
+        w.idx[q] = (uint32_t)q;
+    }
+    sort_by(&w, parts);
+    memcpy(w.part_order, w.idx, parts * sizeof *w.part_order);
+
+    int infeasible = 0;
+    uint64_t arena = 0;
+    for (size_t qi = 0; qi < parts; qi++) {
+        size_t q = w.part_order[qi];
+        size_t a = w.part_start[q], b = w.part_start[q + 1];
+        uint64_t part_arena = 0;
+        for (size_t i = a; i < b; i++) {
+            uint32_t id = w.ids[i];
+            part_arena = max_u64(part_arena, plan->offsets[id] + p->tensors[id].size);
+        }
+        r.part_arena = part_arena;
+        uint64_t target = cap ? cap : proven;
+        if (part_arena > target && !r.stopped && !infeasible) {
+            part_load(&r, a, b);
+            uint64_t budget = 64 + 16 * (uint64_t)(b - a);
+            for (;;) {
+                enum outcome o = search(&r, target, 0, target, budget, plan);
+                if (o == FOUND)
+                    break;
+                if (o == EXHAUSTED) {
+                    if (cap) {
+                        infeasible = 1;
+                        proven = max_u64(proven, cap + r.align);
+                        break;
+                    }
+                    proven = max_u64(proven, target + r.align);
+                    target = proven;
+                    if (r.part_arena <= target)
+                        break;
+                    continue;
+                }
+                if (r.stopped)
+                    break;
+                if (!cap) {
+                    o = search(&r, r.part_arena - r.align, 1, target, budget, plan);
+                    if (o == FOUND)
+                        break;
+                    if (o == EXHAUSTED) {
+                        proven = max_u64(proven, r.part_arena);
+                        break;
+                    }
+                    if (r.stopped)
+                        break;
+                }
+                budget = budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget;
+            }
+        }
+        arena = max_u64(arena, r.part_arena);
+    }
+    plan->arena = arena;
+    plan->bound = proven;
+    plan->nodes = r.nodes;
+    if (cap)
+        plan->status = infeasible ? ARENA_PLAN_INFEASIBLE
+                       : arena <= cap ? ARENA_PLAN_FEASIBLE
+                                      : ARENA_PLAN_LIMIT;
+    else
+        plan->status = arena <= proven ? ARENA_PLAN_OPTIMAL : ARENA_PLAN_LIMIT;
+    return ARENA_OK;
+}
+
+const struct arena_planner arena_planner_optimal = {
+    .name = "optimal",
+    .summary = "exact search (canonical placements, MiniMalloc-style pruning): best plan and proven bound",
+    .kind = ARENA_KIND_SEARCH,
+    .plan = optimal_plan,
+    .scratch_bytes = optimal_scratch,
+};

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-/* The specs of suite `name` ("all" or "scaling") and their count in *n, or
+/* The specs of suite `name` ("all", "scaling" or "exact") and their count in *n, or
  * NULL when name is not a suite. */
 const char *const *arena_bench_suite(const char *name, size_t *n);
 

@@ -66,6 +66,20 @@ struct key {
     uint32_t rank; /* NONE with lo 0: the root, everything comes after */
 };
 
+/* A scope of the search: positions [ka, kb), sections [sa, sb). */
+struct group {
+    uint32_t ka, kb, sa, sb;
+};
+
+/* A node where the unplaced tensors fell apart into independent groups. */
+struct split {
+    struct key thr;       /* the node's threshold: every group starts from it */
+    uint32_t d;           /* depth of the node */
+    uint32_t g0, ngroups; /* its groups: groups[g0 .. g0 + ngroups) */
+    uint32_t active;      /* the group being solved */
+    uint32_t group_start; /* depth where the active group started */
+};
+
 struct work {
     /* greedy incumbents */
     unsigned char *greedy;
@@ -85,6 +99,8 @@ struct work {
     uint32_t *fwd_end;               /* m: forward neighbours k+1 .. fwd_end-1 */
     uint32_t *ord;                   /* m: local indices, sorted by lo (lazily) */
     struct frame *frames;            /* m */
+    struct split *splits;            /* m: nested splits (each strictly smaller) */
+    struct group *groups;            /* 2m + 1: their groups (and one being built) */
     /* sections (at most 2m per part) */
     uint64_t *bound;                 /* 2m: section start steps */
     uint64_t *rem;                   /* 2m: bytes still to place */
@@ -111,6 +127,7 @@ struct run {
     size_t m, S;
     const uint32_t *pid; /* global ids of the part's tensors */
     uint64_t part_arena;
+    uint32_t ngroups; /* groups on the stack */
 };
 
 static size_t greedy_share(const struct arena_problem *p, int *rc)
@@ -193,6 +210,8 @@ static int layout(const struct arena_problem *p, void *base, struct work *w, siz
         w->fwd_end = arena_layout_take(&l, m, sizeof *w->fwd_end);
         w->ord = arena_layout_take(&l, m, sizeof *w->ord);
         w->frames = arena_layout_take(&l, m, sizeof *w->frames);
+        w->splits = arena_layout_take(&l, m, sizeof *w->splits);
+        w->groups = arena_layout_take(&l, 2 * m + 1, sizeof *w->groups);
         w->bound = arena_layout_take(&l, 2 * m, sizeof *w->bound);
         w->rem = arena_layout_take(&l, 2 * m, sizeof *w->rem);
         w->floor_ = arena_layout_take(&l, 2 * m, sizeof *w->floor_);
@@ -417,36 +436,29 @@ static uint32_t find(uint32_t *parent, uint32_t x)
     return x;
 }
 
-/* Section inference after a placement at offset cur: every section's
- * unplaced bytes must fit above max(cur, their lowest lo) within cap. */
-static int sections_fit(struct run *r, uint64_t cur, uint64_t cap)
+/* Section inference after a placement at offset cur inside scope g: each of
+ * g's sections must hold its unplaced bytes above max(cur, the lowest lo of
+ * an unplaced tensor there) within cap. Sections outside g cannot change. */
+static int sections_fit(struct run *r, const struct group *g, uint64_t cur, uint64_t cap)
 {
     struct work *w = r->w;
-    size_t m = r->m, S = r->S;
-    uint32_t *ord = w->ord;
-    /* insertion sort by lo: the order barely changes between nodes */
-    for (size_t i = 1; i < m; i++) {
-        uint32_t x = ord[i];
-        uint64_t v = w->lo[x];
-        size_t j = i;
-        while (j > 0 && w->lo[ord[j - 1]] > v) {
-            ord[j] = ord[j - 1];
-            j--;
+    size_t u = 0;
+    for (uint32_t k = g->ka; k < g->kb; k++)
+        if (w->off[k] == UNPLACED) {
+            w->key[u] = w->lo[k];
+            w->idx[u++] = k;
         }
-        ord[j] = x;
-    }
-    for (size_t s = 0; s <= S; s++)
-        w->parent[s] = (uint32_t)s;
-    for (size_t i = 0; i < m; i++) {
-        uint32_t k = ord[i];
-        if (w->off[k] != UNPLACED)
-            continue;
+    sort_by(w, u);
+    for (uint32_t s = g->sa; s <= g->sb; s++)
+        w->parent[s] = s;
+    for (size_t i = 0; i < u; i++) {
+        uint32_t k = w->idx[i];
         for (uint32_t s = find(w->parent, w->s0[k]); s < w->s1[k]; s = find(w->parent, s + 1)) {
             w->floor_[s] = w->lo[k];
             w->parent[s] = s + 1;
         }
     }
-    for (size_t s = 0; s < S; s++) {
+    for (uint32_t s = g->sa; s < g->sb; s++) {
         if (w->rem[s] == 0)
             continue;
         uint64_t f = w->floor_[s] > cur ? w->floor_[s] : cur;
@@ -463,18 +475,19 @@ static int key_after(uint64_t lo, uint32_t rank, const struct key *t)
     return lo > t->lo || (lo == t->lo && rank > t->rank);
 }
 
-/* The next child to try: the unplaced tensor with the least (lo, rank) after
- * thr, below the dominance height, fitting cap. NONE if none. */
-static uint32_t next_child(struct run *r, const struct key *thr, uint64_t cap)
+/* The next child to try in scope g: the unplaced tensor with the least
+ * (lo, rank) after thr, below the dominance height, fitting cap. NONE if
+ * none. */
+static uint32_t next_child(struct run *r, const struct group *g, const struct key *thr,
+                           uint64_t cap)
 {
     struct work *w = r->w;
-    size_t m = r->m;
     uint64_t min_height = UINT64_MAX;
-    for (size_t k = 0; k < m; k++)
+    for (uint32_t k = g->ka; k < g->kb; k++)
         if (w->off[k] == UNPLACED && w->lo[k] + w->size[k] < min_height)
             min_height = w->lo[k] + w->size[k];
     uint32_t best = NONE;
-    for (size_t k = 0; k < m; k++) {
+    for (uint32_t k = g->ka; k < g->kb; k++) {
         if (w->off[k] != UNPLACED)
             continue;
         uint64_t lo = w->lo[k];
@@ -483,37 +496,125 @@ static uint32_t next_child(struct run *r, const struct key *thr, uint64_t cap)
         if (!key_after(lo, w->rank[k], thr))
             continue;
         if (best == NONE || lo < w->lo[best] || (lo == w->lo[best] && w->rank[k] < w->rank[best]))
-            best = (uint32_t)k;
+            best = k;
     }
     return best;
 }
 
+/* Splits the unplaced tensors of scope g where no unplaced lifetime spans a
+ * section boundary: pushes the groups (in step order) on the group stack and
+ * returns how many (0 when g is empty). Ordered by first, a group is a run of
+ * positions. */
+static uint32_t split_scope(struct run *r, const struct group *g)
+{
+    struct work *w = r->w;
+    uint32_t count = 0, reach = 0;
+    struct group *out = w->groups + r->ngroups;
+    for (uint32_t k = g->ka; k < g->kb; k++) {
+        if (w->off[k] != UNPLACED)
+            continue;
+        if (count == 0 || w->s0[k] >= reach) {
+            if (count > 0)
+                out[count - 1].kb = k, out[count - 1].sb = reach;
+            out[count].ka = k;
+            out[count].sa = w->s0[k];
+            count++;
+            reach = 0;
+        }
+        if (w->s1[k] > reach)
+            reach = w->s1[k];
+    }
+    if (count > 0)
+        out[count - 1].kb = g->kb, out[count - 1].sb = reach;
+    return count;
+}
+
 enum outcome { FOUND, EXHAUSTED, LIMITED };
 
-/* Depth-first search of the current part. Decision (bnb 0): a plan within
- * cap. Branch and bound (bnb 1): every plan found is kept and cap drops to
- * its arena minus the alignment, until the arena reaches goal. FOUND: a plan
- * within cap (decision) or reaching goal (bnb) was written into plan;
- * EXHAUSTED: no plan within the (last) cap exists; LIMITED: budget. */
-static enum outcome search(struct run *r, uint64_t cap, int bnb, uint64_t goal, uint64_t budget,
-                           struct arena_plan *plan)
+/* Decision search of the current part: a plan with arena <= cap. Depth-first
+ * with an explicit stack; whenever the unplaced tensors of the scope fall
+ * apart into independent groups, the groups are solved one after the other
+ * and a group that has no completion fails the node where they split (no
+ * search of the other groups' choices: they cannot help). FOUND writes the
+ * plan into plan->offsets when it improves the part; EXHAUSTED: none exists;
+ * LIMITED: budget. */
+static enum outcome search(struct run *r, uint64_t cap, uint64_t budget, struct arena_plan *plan)
 {
     struct work *w = r->w;
     size_t m = r->m;
     part_reset(r);
     uint64_t log_top = 0, spent = 0;
-    size_t d = 0;
+    size_t d = 0, nsplit = 0;
     struct key thr = {0, NONE};
+    struct group whole = {0, (uint32_t)m, 0, (uint32_t)r->S};
+    const struct group *scope = &whole;
+    int fresh = 1;
+    r->ngroups = 0;
     for (;;) {
-        uint32_t c = next_child(r, &thr, cap);
+        if (fresh) {
+            fresh = 0;
+            /* a finished scope hands over to the next group, outward */
+            for (;;) {
+                int empty = 1;
+                for (uint32_t k = scope->ka; k < scope->kb && empty; k++)
+                    empty = w->off[k] != UNPLACED;
+                if (!empty)
+                    break;
+                if (nsplit == 0)
+                    goto solved;
+                struct split *sp = &w->splits[nsplit - 1];
+                if (sp->active + 1 < sp->ngroups) {
+                    sp->active++;
+                    sp->group_start = (uint32_t)d;
+                    thr = sp->thr;
+                    scope = &w->groups[sp->g0 + sp->active];
+                    break;
+                }
+                r->ngroups = sp->g0;
+                nsplit--;
+                scope = nsplit ? &w->groups[w->splits[nsplit - 1].g0 + w->splits[nsplit - 1].active]
+                               : &whole;
+            }
+            uint32_t ng = split_scope(r, scope);
+            if (ng >= 2) {
+                struct split *sp = &w->splits[nsplit++];
+                sp->d = (uint32_t)d;
+                sp->thr = thr;
+                sp->g0 = r->ngroups;
+                sp->ngroups = ng;
+                sp->active = 0;
+                sp->group_start = (uint32_t)d;
+                r->ngroups += ng;
+                scope = &w->groups[sp->g0];
+            }
+        }
+        uint32_t c = next_child(r, scope, &thr, cap);
         if (c == NONE) {
-            if (d == 0)
-                return EXHAUSTED;
-            d--;
-            uint32_t back = w->frames[d].pick;
-            thr.lo = w->off[back];
-            thr.rank = w->rank[back];
-            unplace(r, back, w->frames[d].log_start, &log_top);
+            /* this node has failed: back up one level, or out of a group
+             * that failed at its root together with the node that split */
+            for (;;) {
+                if (nsplit > 0 && d == w->splits[nsplit - 1].group_start) {
+                    struct split *sp = &w->splits[nsplit - 1];
+                    while (d > sp->d) {
+                        d--;
+                        unplace(r, w->frames[d].pick, w->frames[d].log_start, &log_top);
+                    }
+                    r->ngroups = sp->g0;
+                    nsplit--;
+                    scope = nsplit ? &w->groups[w->splits[nsplit - 1].g0 +
+                                                w->splits[nsplit - 1].active]
+                                   : &whole;
+                    continue;
+                }
+                if (d == 0)
+                    return EXHAUSTED;
+                d--;
+                uint32_t back = w->frames[d].pick;
+                thr.lo = w->off[back];
+                thr.rank = w->rank[back];
+                unplace(r, back, w->frames[d].log_start, &log_top);
+                break;
+            }
             continue;
         }
         if (spent >= budget || spend_node(r))
@@ -523,36 +624,25 @@ static enum outcome search(struct run *r, uint64_t cap, int bnb, uint64_t goal, 
         w->frames[d].pick = c;
         w->frames[d].log_start = log_top;
         place(r, c, &log_top);
-        if (d + 1 < m && !sections_fit(r, at, cap)) {
-            thr.lo = at;
-            thr.rank = w->rank[c];
-            unplace(r, c, w->frames[d].log_start, &log_top);
-            continue;
-        }
-        if (d + 1 == m) {
-            uint64_t arena = 0;
-            for (size_t k = 0; k < m; k++) {
-                uint64_t e = w->off[k] + w->size[k];
-                if (e > arena)
-                    arena = e;
-            }
-            if (arena < r->part_arena) {
-                for (size_t k = 0; k < m; k++)
-                    plan->offsets[r->pid[k]] = w->off[k];
-                r->part_arena = arena;
-            }
-            if (!bnb || arena <= goal)
-                return FOUND;
-            cap = arena - r->align;
-            thr.lo = at;
-            thr.rank = w->rank[c];
+        thr.lo = at;
+        thr.rank = w->rank[c];
+        if (d + 1 < m && !sections_fit(r, scope, at, cap)) {
             unplace(r, c, w->frames[d].log_start, &log_top);
             continue;
         }
         d++;
-        thr.lo = at;
-        thr.rank = w->rank[c];
+        fresh = 1;
     }
+solved:;
+    uint64_t arena = 0;
+    for (size_t k = 0; k < m; k++)
+        arena = arena > w->off[k] + w->size[k] ? arena : w->off[k] + w->size[k];
+    if (arena < r->part_arena) {
+        for (size_t k = 0; k < m; k++)
+            plan->offsets[r->pid[k]] = w->off[k];
+        r->part_arena = arena;
+    }
+    return FOUND;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -643,7 +733,7 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
             part_load(&r, a, b);
             uint64_t budget = 64 + 16 * (uint64_t)(b - a);
             for (;;) {
-                enum outcome o = search(&r, target, 0, target, budget, plan);
+                enum outcome o = search(&r, target, budget, plan);
                 if (o == FOUND)
                     break;
                 if (o == EXHAUSTED) {
@@ -660,17 +750,18 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
                 }
                 if (r.stopped)
                     break;
-                if (!cap) {
-                    o = search(&r, r.part_arena - r.align, 1, target, budget, plan);
-                    if (o == FOUND)
+                /* branch and bound: decisions just below the best plan */
+                while (!cap && (o = search(&r, r.part_arena - r.align, budget, plan)) == FOUND)
+                    if (r.part_arena <= target)
                         break;
-                    if (o == EXHAUSTED) {
-                        proven = max_u64(proven, r.part_arena);
-                        break;
-                    }
-                    if (r.stopped)
-                        break;
+                if (!cap && o == FOUND)
+                    break;
+                if (!cap && o == EXHAUSTED) {
+                    proven = max_u64(proven, r.part_arena);
+                    break;
                 }
+                if (r.stopped)
+                    break;
                 budget = budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget;
             }
         }

@@ -52,6 +52,12 @@
 #define UNPLACED UINT64_MAX
 #define NONE UINT32_MAX
 #define CLOCK_EVERY 256u
+#ifndef TWIN_STACK
+#define TWIN_STACK 0
+#endif
+#ifndef OPT_B0
+#define OPT_B0 (64 + 16 * (uint64_t)(b - a))
+#endif
 
 /* One level of the search: the tensor placed there and where its undo log
  * starts. */
@@ -97,7 +103,9 @@ struct work {
     uint32_t *s0, *s1;               /* m each: sections [s0, s1) */
     uint32_t *rank;                  /* m: preorder rank */
     uint32_t *fwd_end;               /* m: forward neighbours k+1 .. fwd_end-1 */
-    uint32_t *ord;                   /* m: local indices, sorted by lo (lazily) */
+    uint32_t *twin;                  /* m: positions grouped by (first, last) */
+    uint32_t *twin_at;               /* m: where k's group starts in twin */
+    uint32_t *twin_end;              /* m: where it ends */
     struct frame *frames;            /* m */
     struct split *splits;            /* m: nested splits (each strictly smaller) */
     struct group *groups;            /* 2m + 1: their groups (and one being built) */
@@ -208,7 +216,9 @@ static int layout(const struct arena_problem *p, void *base, struct work *w, siz
         w->s1 = arena_layout_take(&l, m, sizeof *w->s1);
         w->rank = arena_layout_take(&l, m, sizeof *w->rank);
         w->fwd_end = arena_layout_take(&l, m, sizeof *w->fwd_end);
-        w->ord = arena_layout_take(&l, m, sizeof *w->ord);
+        w->twin = arena_layout_take(&l, m, sizeof *w->twin);
+        w->twin_at = arena_layout_take(&l, m, sizeof *w->twin_at);
+        w->twin_end = arena_layout_take(&l, m, sizeof *w->twin_end);
         w->frames = arena_layout_take(&l, m, sizeof *w->frames);
         w->splits = arena_layout_take(&l, m, sizeof *w->splits);
         w->groups = arena_layout_take(&l, 2 * m + 1, sizeof *w->groups);
@@ -353,28 +363,88 @@ static uint64_t part_load(struct run *r, size_t a, size_t b)
             f++;
         w->fwd_end[k] = (uint32_t)f;
     }
-    /* preorder: most loaded section spanned, then widest, then largest, then
-     * position (stable radix sorts, least significant first) */
+    /* twins: the same lifetime */
     for (size_t k = 0; k < m; k++) {
-        w->key[k] = ~w->size[k];
+        w->key[k] = (uint64_t)w->first[k] << 32 | w->last[k];
+        w->idx[k] = (uint32_t)k;
+    }
+    sort_by(w, m);
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j < m && w->key[j] == w->key[i])
+            j++;
+        for (size_t x = i; x < j; x++) {
+            w->twin[x] = w->idx[x];
+            w->twin_at[w->idx[x]] = (uint32_t)i;
+            w->twin_end[w->idx[x]] = (uint32_t)j;
+        }
+        i = j;
+    }
+    return lb;
+}
+
+/* Preorders (the rank that breaks ties between equal lo): a portfolio, as
+ * MiniMalloc's round robin over its heuristics. Sorted descending by
+ *   0: area (size x steps), 1: size, 2: most loaded section spanned, then
+ *   sections spanned, then size (MiniMalloc's TWS), 3: sections spanned,
+ *   then size;
+ * ties by position (first step, id), or for h >= HEURISTICS/2 by a hash of
+ * (seed, h, position): the same seed gives the same ranks. rem must hold the
+ * section loads. */
+#ifndef HEURISTICS
+#define HEURISTICS 8u
+#endif
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static void rank_by(struct run *r, unsigned h)
+{
+    struct work *w = r->w;
+    size_t m = r->m;
+    unsigned base = h % 4;
+    for (size_t k = 0; k < m; k++) {
+        w->key[k] = h < 4 ? k : mix(r->opt->seed * 0x9e3779b97f4a7c15ull + h * 0x100000001b3ull + k);
         w->idx[k] = (uint32_t)k;
     }
     sort_by(w, m);
     for (size_t i = 0; i < m; i++)
-        w->key[i] = ~(uint64_t)(w->s1[w->idx[i]] - w->s0[w->idx[i]]);
-    sort_by(w, m);
-    for (size_t i = 0; i < m; i++) {
-        uint32_t k = w->idx[i];
-        uint64_t most = 0;
-        for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
-            if (w->rem[s] > most)
-                most = w->rem[s];
-        w->key[i] = ~most;
+        w->key[i] = ~w->size[w->idx[i]];
+    if (base != 0)
+        sort_by(w, m);
+    if (base >= 2) {
+        for (size_t i = 0; i < m; i++)
+            w->key[i] = ~(uint64_t)(w->s1[w->idx[i]] - w->s0[w->idx[i]]);
+        sort_by(w, m);
     }
-    sort_by(w, m);
+    if (base == 2) {
+        for (size_t i = 0; i < m; i++) {
+            uint32_t k = w->idx[i];
+            uint64_t most = 0;
+            for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
+                if (w->rem[s] > most)
+                    most = w->rem[s];
+            w->key[i] = ~most;
+        }
+        sort_by(w, m);
+    }
+    if (base == 0) {
+        for (size_t i = 0; i < m; i++) {
+            uint32_t k = w->idx[i];
+            uint64_t steps = (uint64_t)w->last[k] - w->first[k] + 1;
+            /* saturating: area only orders */
+            w->key[i] = ~(w->size[k] > UINT64_MAX / steps ? UINT64_MAX : w->size[k] * steps);
+        }
+        sort_by(w, m);
+    }
     for (size_t i = 0; i < m; i++)
         w->rank[w->idx[i]] = (uint32_t)i;
-    return lb;
 }
 
 /* Back to the root: nothing placed, rem the section loads. */
@@ -386,7 +456,6 @@ static void part_reset(struct run *r)
     for (size_t k = 0; k < m; k++) {
         w->lo[k] = 0;
         w->off[k] = UNPLACED;
-        w->ord[k] = (uint32_t)k;
         for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
             w->rem[s] += w->size[k];
     }
@@ -475,6 +544,30 @@ static int key_after(uint64_t lo, uint32_t rank, const struct key *t)
     return lo > t->lo || (lo == t->lo && rank > t->rank);
 }
 
+/* Symmetry among tensors with the same lifetime (twins). Some optimal plan
+ * has the least sum of offsets; in it a twin resting exactly on another is
+ * no smaller (swapping the two would lower the sum), equal sizes may be put
+ * in rank order (a swap keeps every offset), and so may identical twins
+ * anywhere (a relabelling). So k may not sit at lo right on a placed twin
+ * that is larger, or as large with a higher rank; nor go before an
+ * identical twin of lower rank. */
+static int twin_forbids(const struct work *w, uint32_t k, uint64_t lo)
+{
+    for (uint32_t i = w->twin_at[k]; i < w->twin_end[k]; i++) {
+        uint32_t t = w->twin[i];
+        if (t == k)
+            continue;
+        int first = w->size[t] < w->size[k] || (w->size[t] == w->size[k] && w->rank[t] < w->rank[k]);
+        if (w->off[t] == UNPLACED) {
+            if (w->size[t] == w->size[k] && first)
+                return 1;
+        } else if (TWIN_STACK && w->off[t] + w->size[t] == lo && !first) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The next child to try in scope g: the unplaced tensor with the least
  * (lo, rank) after thr, below the dominance height, fitting cap. NONE if
  * none. */
@@ -494,6 +587,8 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
         if (lo >= min_height || lo > cap || w->size[k] > cap - lo)
             continue;
         if (!key_after(lo, w->rank[k], thr))
+            continue;
+        if (twin_forbids(w, k, lo))
             continue;
         if (best == NONE || lo < w->lo[best] || (lo == w->lo[best] && w->rank[k] < w->rank[best]))
             best = k;
@@ -538,11 +633,13 @@ enum outcome { FOUND, EXHAUSTED, LIMITED };
  * search of the other groups' choices: they cannot help). FOUND writes the
  * plan into plan->offsets when it improves the part; EXHAUSTED: none exists;
  * LIMITED: budget. */
-static enum outcome search(struct run *r, uint64_t cap, uint64_t budget, struct arena_plan *plan)
+static enum outcome search(struct run *r, uint64_t cap, unsigned h, uint64_t budget,
+                           struct arena_plan *plan)
 {
     struct work *w = r->w;
     size_t m = r->m;
     part_reset(r);
+    rank_by(r, h);
     uint64_t log_top = 0, spent = 0;
     size_t d = 0, nsplit = 0;
     struct key thr = {0, NONE};
@@ -731,37 +828,39 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         uint64_t target = cap ? cap : proven;
         if (part_arena > target && !r.stopped && !infeasible) {
             part_load(&r, a, b);
-            uint64_t budget = 64 + 16 * (uint64_t)(b - a);
-            for (;;) {
-                enum outcome o = search(&r, target, budget, plan);
-                if (o == FOUND)
-                    break;
-                if (o == EXHAUSTED) {
-                    if (cap) {
-                        infeasible = 1;
-                        proven = max_u64(proven, cap + r.align);
-                        break;
+            uint64_t budget = OPT_B0;
+            int done = 0;
+            for (unsigned round = 0; !done && !r.stopped; round++) {
+                /* decision at the proven bound, each preorder in turn */
+                for (unsigned h = 0; h < HEURISTICS && !done && !r.stopped; h++) {
+                    enum outcome o = search(&r, target, h, budget, plan);
+                    if (o == FOUND) {
+                        done = 1;
+                    } else if (o == EXHAUSTED) {
+                        if (cap) {
+                            infeasible = 1;
+                            proven = max_u64(proven, cap + r.align);
+                            done = 1;
+                        } else {
+                            proven = max_u64(proven, target + r.align);
+                            target = proven;
+                            done = r.part_arena <= target;
+                        }
                     }
-                    proven = max_u64(proven, target + r.align);
-                    target = proven;
-                    if (r.part_arena <= target)
-                        break;
-                    continue;
                 }
-                if (r.stopped)
-                    break;
                 /* branch and bound: decisions just below the best plan */
-                while (!cap && (o = search(&r, r.part_arena - r.align, budget, plan)) == FOUND)
-                    if (r.part_arena <= target)
-                        break;
-                if (!cap && o == FOUND)
-                    break;
-                if (!cap && o == EXHAUSTED) {
-                    proven = max_u64(proven, r.part_arena);
-                    break;
+                for (unsigned h = round % 4; !cap && h == round % 4 && !done && !r.stopped; h++) {
+                    enum outcome o;
+                    while ((o = search(&r, r.part_arena - r.align, h, budget, plan)) == FOUND &&
+                           r.part_arena > target)
+                        ;
+                    if (o == FOUND)
+                        done = 1;
+                    else if (o == EXHAUSTED) {
+                        proven = max_u64(proven, r.part_arena);
+                        done = 1;
+                    }
                 }
-                if (r.stopped)
-                    break;
                 budget = budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget;
             }
         }

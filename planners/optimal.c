@@ -112,8 +112,7 @@ struct work {
     /* sections (at most 2m per part) */
     uint64_t *bound;                 /* 2m: section start steps */
     uint64_t *rem;                   /* 2m: bytes still to place */
-    uint64_t *floor_;                /* 2m: lowest lo of an unplaced tensor */
-    uint32_t *parent;                /* 2m + 1: painting union-find */
+    uint64_t *floor_;                /* 2m: bytes released at or above a level */
     /* radix buffers */
     uint64_t *key, *ktmp;            /* 2m each */
     uint32_t *idx, *itmp;            /* 2m each */
@@ -225,7 +224,6 @@ static int layout(const struct arena_problem *p, void *base, struct work *w, siz
         w->bound = arena_layout_take(&l, 2 * m, sizeof *w->bound);
         w->rem = arena_layout_take(&l, 2 * m, sizeof *w->rem);
         w->floor_ = arena_layout_take(&l, 2 * m, sizeof *w->floor_);
-        w->parent = arena_layout_take(&l, 2 * m + 1, sizeof *w->parent);
         w->key = arena_layout_take(&l, 2 * m, sizeof *w->key);
         w->ktmp = arena_layout_take(&l, 2 * m, sizeof *w->ktmp);
         w->idx = arena_layout_take(&l, 2 * m, sizeof *w->idx);
@@ -496,43 +494,37 @@ static void unplace(struct run *r, uint32_t c, uint64_t log_start, uint64_t *log
     w->off[c] = UNPLACED;
 }
 
-static uint32_t find(uint32_t *parent, uint32_t x)
-{
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-/* Section inference after a placement at offset cur inside scope g: each of
- * g's sections must hold its unplaced bytes above max(cur, the lowest lo of
- * an unplaced tensor there) within cap. Sections outside g cannot change. */
+/* Section inference after a placement at offset cur inside scope g: in
+ * each of g's sections the unplaced tensors form a one-machine schedule with
+ * release times (a tensor cannot go below its lo, nor below cur), whose
+ * least makespan is the largest over v of v + the bytes released at v or
+ * later; it must fit cap. Taking the tensors by release, latest first, and
+ * adding each to the sections it spans gives every term. Sections outside g
+ * cannot change. */
 static int sections_fit(struct run *r, const struct group *g, uint64_t cur, uint64_t cap)
 {
     struct work *w = r->w;
     size_t u = 0;
     for (uint32_t k = g->ka; k < g->kb; k++)
         if (w->off[k] == UNPLACED) {
-            w->key[u] = w->lo[k];
+            w->key[u] = w->lo[k] > cur ? w->lo[k] : cur;
             w->idx[u++] = k;
         }
     sort_by(w, u);
-    for (uint32_t s = g->sa; s <= g->sb; s++)
-        w->parent[s] = s;
-    for (size_t i = 0; i < u; i++) {
+    uint64_t *acc = w->floor_;
+    for (uint32_t s = g->sa; s < g->sb; s++)
+        acc[s] = 0;
+    for (size_t i = u; i-- > 0;) {
         uint32_t k = w->idx[i];
-        for (uint32_t s = find(w->parent, w->s0[k]); s < w->s1[k]; s = find(w->parent, s + 1)) {
-            w->floor_[s] = w->lo[k];
-            w->parent[s] = s + 1;
-        }
-    }
-    for (uint32_t s = g->sa; s < g->sb; s++) {
-        if (w->rem[s] == 0)
-            continue;
-        uint64_t f = w->floor_[s] > cur ? w->floor_[s] : cur;
-        if (f > cap || w->rem[s] > cap - f)
+        uint64_t v = w->key[i];
+        if (v > cap)
             return 0;
+        uint64_t room = cap - v;
+        for (uint32_t s = w->s0[k]; s < w->s1[k]; s++) {
+            acc[s] += w->size[k];
+            if (acc[s] > room)
+                return 0;
+        }
     }
     return 1;
 }

@@ -52,9 +52,6 @@
 #define UNPLACED UINT64_MAX
 #define NONE UINT32_MAX
 #define CLOCK_EVERY 256u
-#ifndef TWIN_STACK
-#define TWIN_STACK 0
-#endif
 #ifndef OPT_B0
 #define OPT_B0 (64 + 16 * (uint64_t)(b - a))
 #endif
@@ -103,7 +100,7 @@ struct work {
     uint32_t *s0, *s1;               /* m each: sections [s0, s1) */
     uint32_t *rank;                  /* m: preorder rank */
     uint32_t *fwd_end;               /* m: forward neighbours k+1 .. fwd_end-1 */
-    uint32_t *twin;                  /* m: positions grouped by (first, last) */
+    uint32_t *twin;                  /* m: positions grouped by (first, last, size) */
     uint32_t *twin_at;               /* m: where k's group starts in twin */
     uint32_t *twin_end;              /* m: where it ends */
     struct frame *frames;            /* m */
@@ -361,15 +358,18 @@ static uint64_t part_load(struct run *r, size_t a, size_t b)
             f++;
         w->fwd_end[k] = (uint32_t)f;
     }
-    /* twins: the same lifetime */
+    /* twins: the same size and lifetime, grouped by size then lifetime */
     for (size_t k = 0; k < m; k++) {
-        w->key[k] = (uint64_t)w->first[k] << 32 | w->last[k];
+        w->key[k] = w->size[k];
         w->idx[k] = (uint32_t)k;
     }
     sort_by(w, m);
+    for (size_t i = 0; i < m; i++)
+        w->key[i] = (uint64_t)w->first[w->idx[i]] << 32 | w->last[w->idx[i]];
+    sort_by(w, m);
     for (size_t i = 0; i < m;) {
         size_t j = i;
-        while (j < m && w->key[j] == w->key[i])
+        while (j < m && w->key[j] == w->key[i] && w->size[w->idx[j]] == w->size[w->idx[i]])
             j++;
         for (size_t x = i; x < j; x++) {
             w->twin[x] = w->idx[x];
@@ -536,26 +536,16 @@ static int key_after(uint64_t lo, uint32_t rank, const struct key *t)
     return lo > t->lo || (lo == t->lo && rank > t->rank);
 }
 
-/* Symmetry among tensors with the same lifetime (twins). Some optimal plan
- * has the least sum of offsets; in it a twin resting exactly on another is
- * no smaller (swapping the two would lower the sum), equal sizes may be put
- * in rank order (a swap keeps every offset), and so may identical twins
- * anywhere (a relabelling). So k may not sit at lo right on a placed twin
- * that is larger, or as large with a higher rank; nor go before an
- * identical twin of lower rank. */
-static int twin_forbids(const struct work *w, uint32_t k, uint64_t lo)
+/* Identical tensors (same size and lifetime, "twins") are interchangeable:
+ * relabelling them in any plan keeps it valid, so some optimal plan puts
+ * them in rank order by offset, and the search never places one while a
+ * twin of lower rank is still unplaced. */
+static int twin_forbids(const struct work *w, uint32_t k)
 {
     for (uint32_t i = w->twin_at[k]; i < w->twin_end[k]; i++) {
         uint32_t t = w->twin[i];
-        if (t == k)
-            continue;
-        int first = w->size[t] < w->size[k] || (w->size[t] == w->size[k] && w->rank[t] < w->rank[k]);
-        if (w->off[t] == UNPLACED) {
-            if (w->size[t] == w->size[k] && first)
-                return 1;
-        } else if (TWIN_STACK && w->off[t] + w->size[t] == lo && !first) {
+        if (t != k && w->off[t] == UNPLACED && w->rank[t] < w->rank[k])
             return 1;
-        }
     }
     return 0;
 }
@@ -580,7 +570,7 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
             continue;
         if (!key_after(lo, w->rank[k], thr))
             continue;
-        if (twin_forbids(w, k, lo))
+        if (twin_forbids(w, k))
             continue;
         if (best == NONE || lo < w->lo[best] || (lo == w->lo[best] && w->rank[k] < w->rank[best]))
             best = k;

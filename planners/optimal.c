@@ -52,9 +52,6 @@
 #define UNPLACED UINT64_MAX
 #define NONE UINT32_MAX
 #define CLOCK_EVERY 256u
-#ifndef OPT_B0
-#define OPT_B0 (64 + 16 * (uint64_t)(b - a))
-#endif
 
 /* One level of the search: the tensor placed there and where its undo log
  * starts. */
@@ -389,9 +386,7 @@ static uint64_t part_load(struct run *r, size_t a, size_t b)
  * ties by position (first step, id), or for h >= HEURISTICS/2 by a hash of
  * (seed, h, position): the same seed gives the same ranks. rem must hold the
  * section loads. */
-#ifndef HEURISTICS
 #define HEURISTICS 8u
-#endif
 
 static uint64_t mix(uint64_t x)
 {
@@ -810,7 +805,7 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         uint64_t target = cap ? cap : proven;
         if (part_arena > target && !r.stopped && !infeasible) {
             part_load(&r, a, b);
-            uint64_t budget = OPT_B0;
+            uint64_t budget = 64 + 16 * (uint64_t)(b - a);
             int done = 0;
             for (unsigned round = 0; !done && !r.stopped; round++) {
                 /* decision at the proven bound, each preorder in turn */

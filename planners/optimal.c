@@ -97,6 +97,7 @@ struct work {
     uint32_t *s0, *s1;               /* m each: sections [s0, s1) */
     uint32_t *rank;                  /* m: preorder rank */
     uint32_t *fwd_end;               /* m: forward neighbours k+1 .. fwd_end-1 */
+    uint32_t *ord;                   /* m: every position, by lo (kept sorted) */
     uint32_t *twin;                  /* m: positions grouped by (first, last, size) */
     uint32_t *twin_at;               /* m: where k's group starts in twin */
     uint32_t *twin_end;              /* m: where it ends */
@@ -209,6 +210,7 @@ static int layout(const struct arena_problem *p, void *base, struct work *w, siz
         w->s1 = arena_layout_take(&l, m, sizeof *w->s1);
         w->rank = arena_layout_take(&l, m, sizeof *w->rank);
         w->fwd_end = arena_layout_take(&l, m, sizeof *w->fwd_end);
+        w->ord = arena_layout_take(&l, m, sizeof *w->ord);
         w->twin = arena_layout_take(&l, m, sizeof *w->twin);
         w->twin_at = arena_layout_take(&l, m, sizeof *w->twin_at);
         w->twin_end = arena_layout_take(&l, m, sizeof *w->twin_end);
@@ -449,6 +451,7 @@ static void part_reset(struct run *r)
     for (size_t k = 0; k < m; k++) {
         w->lo[k] = 0;
         w->off[k] = UNPLACED;
+        w->ord[k] = (uint32_t)k;
         for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
             w->rem[s] += w->size[k];
     }
@@ -499,19 +502,26 @@ static void unplace(struct run *r, uint32_t c, uint64_t log_start, uint64_t *log
 static int sections_fit(struct run *r, const struct group *g, uint64_t cur, uint64_t cap)
 {
     struct work *w = r->w;
-    size_t u = 0;
-    for (uint32_t k = g->ka; k < g->kb; k++)
-        if (w->off[k] == UNPLACED) {
-            w->key[u] = w->lo[k] > cur ? w->lo[k] : cur;
-            w->idx[u++] = k;
-        }
-    sort_by(w, u);
+    size_t m = r->m;
+    uint32_t *ord = w->ord;
+    /* every position by lo: insertion sort, as the order barely changes
+     * from one node to the next; lo' = max(lo, cur) keeps that order */
+    for (size_t i = 1; i < m; i++) {
+        uint32_t x = ord[i];
+        uint64_t v = w->lo[x];
+        size_t j = i;
+        for (; j > 0 && w->lo[ord[j - 1]] > v; j--)
+            ord[j] = ord[j - 1];
+        ord[j] = x;
+    }
     uint64_t *acc = w->floor_;
     for (uint32_t s = g->sa; s < g->sb; s++)
         acc[s] = 0;
-    for (size_t i = u; i-- > 0;) {
-        uint32_t k = w->idx[i];
-        uint64_t v = w->key[i];
+    for (size_t i = m; i-- > 0;) {
+        uint32_t k = ord[i];
+        if (k < g->ka || k >= g->kb || w->off[k] != UNPLACED)
+            continue;
+        uint64_t v = w->lo[k] > cur ? w->lo[k] : cur;
         if (v > cap)
             return 0;
         uint64_t room = cap - v;

@@ -566,12 +566,22 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
     for (uint32_t k = g->ka; k < g->kb; k++)
         if (w->off[k] == UNPLACED && w->lo[k] + w->size[k] < min_height)
             min_height = w->lo[k] + w->size[k];
+    /* The busiest section still to fill: a child placed at lo leaves it
+     * lo + its bytes at least unless the child covers it; when that passes
+     * cap, sections_fit would refuse the child, so skip it unplaced. */
+    uint64_t busiest = 0;
+    uint32_t at = g->sa;
+    for (uint32_t s = g->sa; s < g->sb; s++)
+        if (w->rem[s] > busiest)
+            busiest = w->rem[s], at = s;
     uint32_t best = NONE;
     for (uint32_t k = g->ka; k < g->kb; k++) {
         if (w->off[k] != UNPLACED)
             continue;
         uint64_t lo = w->lo[k];
         if (lo >= min_height || lo > cap || w->size[k] > cap - lo)
+            continue;
+        if (busiest > cap - lo && (at < w->s0[k] || at >= w->s1[k]))
             continue;
         if (!key_after(lo, w->rank[k], thr))
             continue;

@@ -499,13 +499,28 @@ static void unplace(struct run *r, uint32_t c, uint64_t log_start, uint64_t *log
  * later; it must fit cap. Taking the tensors by release, latest first, and
  * adding each to the sections it spans gives every term. Sections outside g
  * cannot change. */
-static int sections_fit(struct run *r, const struct group *g, uint64_t cur, uint64_t cap)
+static int release_fits(struct work *w, uint32_t k, uint64_t v, uint64_t cap)
+{
+    if (v > cap)
+        return 0;
+    uint64_t room = cap - v;
+    uint64_t *acc = w->floor_;
+    for (uint32_t s = w->s0[k]; s < w->s1[k]; s++) {
+        acc[s] += w->size[k];
+        if (acc[s] > room)
+            return 0;
+    }
+    return 1;
+}
+
+static int sections_fit(struct run *r, const struct group *g, const struct key *thr, uint64_t cap)
 {
     struct work *w = r->w;
     size_t m = r->m;
     uint32_t *ord = w->ord;
+    uint64_t cur = thr->lo;
     /* every position by lo: insertion sort, as the order barely changes
-     * from one node to the next; lo' = max(lo, cur) keeps that order */
+     * from one node to the next */
     for (size_t i = 1; i < m; i++) {
         uint32_t x = ord[i];
         uint64_t v = w->lo[x];
@@ -514,23 +529,40 @@ static int sections_fit(struct run *r, const struct group *g, uint64_t cur, uint
             ord[j] = ord[j - 1];
         ord[j] = x;
     }
-    uint64_t *acc = w->floor_;
+    /* A tensor the threshold passed (lo below cur, or at cur with a lower
+     * rank) can no longer sit at its lo: it will rest on a tensor placed
+     * later, at cur or above, so it is released at cur + the smallest size
+     * still to place at the earliest. */
+    uint64_t smallest = UINT64_MAX;
+    for (uint32_t k = g->ka; k < g->kb; k++)
+        if (w->off[k] == UNPLACED && w->size[k] < smallest)
+            smallest = w->size[k];
+    if (smallest == UINT64_MAX)
+        return 1;
+    uint64_t late = cur > UINT64_MAX - smallest ? UINT64_MAX : cur + smallest;
     for (uint32_t s = g->sa; s < g->sb; s++)
-        acc[s] = 0;
-    for (size_t i = m; i-- > 0;) {
-        uint32_t k = ord[i];
-        if (k < g->ka || k >= g->kb || w->off[k] != UNPLACED)
-            continue;
-        uint64_t v = w->lo[k] > cur ? w->lo[k] : cur;
-        if (v > cap)
+        w->floor_[s] = 0;
+#define IN_SCOPE(k) ((k) >= g->ka && (k) < g->kb && w->off[k] == UNPLACED)
+#define PASSED(k) (w->lo[k] < cur || (w->lo[k] == cur && w->rank[k] <= thr->rank))
+    /* latest release first: those above `late`, the passed ones, the rest */
+    size_t i = m;
+    for (; i > 0 && w->lo[ord[i - 1]] >= late; i--) {
+        uint32_t k = ord[i - 1];
+        if (IN_SCOPE(k) && !PASSED(k) && !release_fits(w, k, w->lo[k], cap))
             return 0;
-        uint64_t room = cap - v;
-        for (uint32_t s = w->s0[k]; s < w->s1[k]; s++) {
-            acc[s] += w->size[k];
-            if (acc[s] > room)
-                return 0;
-        }
     }
+    for (size_t j = 0; j < m; j++) {
+        uint32_t k = ord[j];
+        if (IN_SCOPE(k) && PASSED(k) && !release_fits(w, k, late, cap))
+            return 0;
+    }
+    for (; i > 0; i--) {
+        uint32_t k = ord[i - 1];
+        if (IN_SCOPE(k) && !PASSED(k) && !release_fits(w, k, w->lo[k], cap))
+            return 0;
+    }
+#undef IN_SCOPE
+#undef PASSED
     return 1;
 }
 
@@ -720,7 +752,7 @@ static enum outcome search(struct run *r, uint64_t cap, unsigned h, uint64_t bud
         place(r, c, &log_top);
         thr.lo = at;
         thr.rank = w->rank[c];
-        if (d + 1 < m && !sections_fit(r, scope, at, cap)) {
+        if (d + 1 < m && !sections_fit(r, scope, &thr, cap)) {
             unplace(r, c, w->frames[d].log_start, &log_top);
             continue;
         }

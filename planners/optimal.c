@@ -783,12 +783,11 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     struct work w;
     size_t need;
-    int rc = layout(p, NULL, &w, &need);
+    int rc = layout(p, scratch, &w, &need); /* carves only: nothing written yet */
     if (rc != ARENA_OK)
         return rc;
     if (need > 0 && (scratch == NULL || scratch_size < need))
         return ARENA_ENOMEM;
-    layout(p, scratch, &w, &need);
     r.w = &w;
 
     rc = best_greedy(p, &w, plan);

@@ -101,6 +101,7 @@ struct work {
     uint32_t *twin;                  /* m: positions grouped by (first, last, size) */
     uint32_t *twin_at;               /* m: where k's group starts in twin */
     uint32_t *twin_end;              /* m: where it ends */
+    uint32_t *same_at, *same_end;    /* m each: k's lifetime's run in twin */
     struct frame *frames;            /* m */
     struct split *splits;            /* m: nested splits (each strictly smaller) */
     struct group *groups;            /* 2m + 1: their groups (and one being built) */
@@ -214,6 +215,8 @@ static int layout(const struct arena_problem *p, void *base, struct work *w, siz
         w->twin = arena_layout_take(&l, m, sizeof *w->twin);
         w->twin_at = arena_layout_take(&l, m, sizeof *w->twin_at);
         w->twin_end = arena_layout_take(&l, m, sizeof *w->twin_end);
+        w->same_at = arena_layout_take(&l, m, sizeof *w->same_at);
+        w->same_end = arena_layout_take(&l, m, sizeof *w->same_end);
         w->frames = arena_layout_take(&l, m, sizeof *w->frames);
         w->splits = arena_layout_take(&l, m, sizeof *w->splits);
         w->groups = arena_layout_take(&l, 2 * m + 1, sizeof *w->groups);
@@ -366,6 +369,16 @@ static uint64_t part_load(struct run *r, size_t a, size_t b)
     for (size_t i = 0; i < m; i++)
         w->key[i] = (uint64_t)w->first[w->idx[i]] << 32 | w->last[w->idx[i]];
     sort_by(w, m);
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j < m && w->key[j] == w->key[i])
+            j++;
+        for (size_t x = i; x < j; x++) {
+            w->same_at[w->idx[x]] = (uint32_t)i;
+            w->same_end[w->idx[x]] = (uint32_t)j;
+        }
+        i = j;
+    }
     for (size_t i = 0; i < m;) {
         size_t j = i;
         while (j < m && w->key[j] == w->key[i] && w->size[w->idx[j]] == w->size[w->idx[i]])
@@ -587,6 +600,24 @@ static int twin_forbids(const struct work *w, uint32_t k)
     return 0;
 }
 
+/* Tensors of one lifetime stacked right on one another may swap places
+ * (their union is the same box). Among the plans within the capacity take
+ * one with the least sum over tensors of size^2 x offset: no tensor of it can
+ * drop lower (dominance keeps it), and in it no tensor rests right on a
+ * smaller one of its lifetime (swapping the two would lower the sum, as
+ * big^2 x small > small^2 x big). So k may not sit right on a placed tensor
+ * of its lifetime that is smaller. */
+static int stack_forbids(const struct work *w, uint32_t k, uint64_t lo)
+{
+    for (uint32_t i = w->same_at[k]; i < w->same_end[k]; i++) {
+        uint32_t t = w->twin[i];
+        if (t != k && w->off[t] != UNPLACED && w->off[t] + w->size[t] == lo &&
+            w->size[t] < w->size[k])
+            return 1;
+    }
+    return 0;
+}
+
 /* The next child to try in scope g: the unplaced tensor with the least
  * (lo, rank) after thr, below the dominance height, fitting cap. NONE if
  * none. */
@@ -618,6 +649,8 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
         if (!key_after(lo, w->rank[k], thr))
             continue;
         if (twin_forbids(w, k))
+            continue;
+        if (stack_forbids(w, k, lo))
             continue;
         if (best == NONE || lo < w->lo[best] || (lo == w->lo[best] && w->rank[k] < w->rank[best]))
             best = k;

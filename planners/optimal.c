@@ -20,15 +20,25 @@
  * - Dominance: a tensor is not placed at or above min(lo_j + size_j) over the
  *   unplaced j: j would fit in the gap below, untouched, at its own lo.
  * - Section inference: between consecutive lifetime boundaries (a section),
- *   the unplaced tensors stack above max(current offset, lowest lo among
- *   them); with the bytes still to place there, that must fit the capacity.
- *   The lowest lo of each section comes from painting the sections in
- *   increasing lo order (union-find over the sections).
+ *   the unplaced tensors form a one-machine schedule with release times
+ *   (none below its lo or the current offset; one the threshold has passed
+ *   not below the current offset + the smallest size left); its least
+ *   makespan, max over v of v + the bytes released at v or later, must fit
+ *   the capacity. Children that would leave the busiest section over it are
+ *   skipped unplaced.
+ * - Dynamic decomposition: when the unplaced tensors of the scope fall apart
+ *   into groups no lifetime joins, the groups are solved one after another;
+ *   a group without a completion fails the node that split.
+ * - Symmetry: identical tensors go in rank order; tensors of one lifetime
+ *   resting right on one another go largest below (some plan of least
+ *   sum of size^2 x offset does so, and no tensor of it can drop).
+ * - Preorders (ties among equal lo): a portfolio of eight, tried in turn.
  * - Decision runs at capacity C (the proven bound first: a plan there is
  *   optimal) and branch and bound from the incumbent (C = best - alignment,
  *   lowered at every plan found), alternating with doubling node budgets; a
  *   decision run that exhausts the tree proves the bound one alignment step
  *   higher, a branch and bound that does proves its best plan optimal.
+ *   Every search starts afresh (no state kept between runs).
  * - Budgets: node_limit counts placements (deterministic: same problem, same
  *   plan, bound and nodes); time_limit reads CLOCK_MONOTONIC every 256 nodes.
  * - Decision mode (capacity > 0): only decision runs at the capacity:
@@ -108,7 +118,7 @@ struct work {
     /* sections (at most 2m per part) */
     uint64_t *bound;                 /* 2m: section start steps */
     uint64_t *rem;                   /* 2m: bytes still to place */
-    uint64_t *floor_;                /* 2m: bytes released at or above a level */
+    uint64_t *acc;                /* 2m: bytes released at or above a level */
     /* radix buffers */
     uint64_t *key, *ktmp;            /* 2m each */
     uint32_t *idx, *itmp;            /* 2m each */
@@ -222,7 +232,7 @@ static int layout(const struct arena_problem *p, void *base, struct work *w, siz
         w->groups = arena_layout_take(&l, 2 * m + 1, sizeof *w->groups);
         w->bound = arena_layout_take(&l, 2 * m, sizeof *w->bound);
         w->rem = arena_layout_take(&l, 2 * m, sizeof *w->rem);
-        w->floor_ = arena_layout_take(&l, 2 * m, sizeof *w->floor_);
+        w->acc = arena_layout_take(&l, 2 * m, sizeof *w->acc);
         w->key = arena_layout_take(&l, 2 * m, sizeof *w->key);
         w->ktmp = arena_layout_take(&l, 2 * m, sizeof *w->ktmp);
         w->idx = arena_layout_take(&l, 2 * m, sizeof *w->idx);
@@ -517,7 +527,7 @@ static int release_fits(struct work *w, uint32_t k, uint64_t v, uint64_t cap)
     if (v > cap)
         return 0;
     uint64_t room = cap - v;
-    uint64_t *acc = w->floor_;
+    uint64_t *acc = w->acc;
     for (uint32_t s = w->s0[k]; s < w->s1[k]; s++) {
         acc[s] += w->size[k];
         if (acc[s] > room)
@@ -554,7 +564,7 @@ static int sections_fit(struct run *r, const struct group *g, const struct key *
         return 1;
     uint64_t late = cur > UINT64_MAX - smallest ? UINT64_MAX : cur + smallest;
     for (uint32_t s = g->sa; s < g->sb; s++)
-        w->floor_[s] = 0;
+        w->acc[s] = 0;
 #define IN_SCOPE(k) ((k) >= g->ka && (k) < g->kb && w->off[k] == UNPLACED)
 #define PASSED(k) (w->lo[k] < cur || (w->lo[k] == cur && w->rank[k] <= thr->rank))
     /* latest release first: those above `late`, the passed ones, the rest */

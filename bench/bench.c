@@ -381,8 +381,8 @@ static int list_everything(const struct arena_bench_args *a)
         printf("  %-18s %s\n  %-18s %s\n", f->name, f->summary, "", f->params);
     }
     printf("\nSuites (--graph NAME):\n");
-    const char *const suites[] = {"all", "scaling", "models"};
-    for (size_t i = 0; i < 3; i++) {
+    const char *const suites[] = {"all", "scaling", "exact", "models"};
+    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         size_t n = 0;
         arena_bench_suite(suites[i], &n);
         printf("  %-18s %zu graphs\n", suites[i], n);

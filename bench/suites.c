@@ -74,6 +74,24 @@ static size_t present_models(const char **out)
     }
     return k;
 }
+/* Instances whose optimum is known or provable, for the planner `optimal`
+ * (ALGORITHMS.md, "Instances with a known optimum"): packed fill=1 at five
+ * sizes and three seeds (optimum = height), a chain (optimum = lower bound),
+ * MobileNetV2 fused and unfused, and the default residual, unet and
+ * random-intervals. */
+static const char *const suite_exact[] = {
+    "packed:n=50,seed=1",  "packed:n=50,seed=2",  "packed:n=50,seed=3",
+    "packed:n=100,seed=1", "packed:n=100,seed=2", "packed:n=100,seed=3",
+    "packed:n=200,seed=1", "packed:n=200,seed=2", "packed:n=200,seed=3",
+    "packed:n=300,seed=1", "packed:n=300,seed=2", "packed:n=300,seed=3",
+    "packed:n=500,seed=1", "packed:n=500,seed=2", "packed:n=500,seed=3",
+    "chain:ops=256",
+    "mobilenetv2",
+    "mobilenetv2:fused=0",
+    "residual",
+    "unet",
+    "random-intervals",
+};
 
 const char *const *arena_bench_suite(const char *name, size_t *n)
 {
@@ -92,6 +110,10 @@ const char *const *arena_bench_suite(const char *name, size_t *n)
             return suite_models;
         }
         return list;
+    }
+    if (strcmp(name, "exact") == 0) {
+        *n = sizeof suite_exact / sizeof suite_exact[0];
+        return suite_exact;
     }
     if (strcmp(name, "scaling") == 0) {
         *n = sizeof suite_scaling / sizeof suite_scaling[0];

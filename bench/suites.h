@@ -4,11 +4,11 @@
 
 #include <stddef.h>
 
-/* The specs of suite `name` ("all", "scaling" or "models") and their count
- * in *n, or NULL when name is not a suite. "models" is the TensorFlow Lite
- * models of scripts/fetch-models present in models/ (all four paths when
- * none is); "all" ends with the models present. The list stays valid until
- * the next call. */
+/* The specs of suite `name` ("all", "scaling", "exact" or "models") and
+ * their count in *n, or NULL when name is not a suite. "models" is the
+ * TensorFlow Lite models of scripts/fetch-models present in models/ (all four
+ * paths when none is); "all" ends with the models present. The list stays
+ * valid until the next call. */
 const char *const *arena_bench_suite(const char *name, size_t *n);
 
 /* Problems with at least this many tensors get fewer repetitions by default

@@ -21,6 +21,7 @@ static const struct arena_planner *const registry[] = {
     &arena_planner_greedy_conflicts,
     &arena_planner_hill_climb,
     &arena_planner_xla_best_fit,
+    &arena_planner_optimal,
 };
 
 size_t arena_planner_count(void)

@@ -43,10 +43,10 @@ static size_t check_spec(const char *spec)
 Test(families, registry_lists_every_family_with_its_defaults)
 {
     const char *names[] = {"mobilenetv2", "chain", "residual", "unet", "transformer",
-                           "random-dag", "random-intervals"};
-    cr_assert_eq(arena_family_count(), 7);
-    cr_expect_null(arena_family_at(7));
-    for (size_t i = 0; i < 7; i++) {
+                           "random-dag", "random-intervals", "packed"};
+    cr_assert_eq(arena_family_count(), 8);
+    cr_expect_null(arena_family_at(8));
+    for (size_t i = 0; i < 8; i++) {
         const struct arena_family_info *info = arena_family_at(i);
         cr_assert_not_null(info);
         cr_expect_str_eq(info->name, names[i]);
@@ -206,7 +206,7 @@ Test(families, spec_errors_name_the_valid_choices)
 {
     expect_spec_error("foo:ops=3", ARENA_ENOTFOUND,
                       "unknown family 'foo' (valid: mobilenetv2, chain, residual, unet, "
-                      "transformer, random-dag, random-intervals)");
+                      "transformer, random-dag, random-intervals, packed)");
     expect_spec_error("chain:x=1", ARENA_ENOTFOUND,
                       "chain: unknown key 'x' (valid: ops, min, max, dtype, seed)");
     expect_spec_error("random-intervals:n=10,lives=3", ARENA_ENOTFOUND,
@@ -511,4 +511,73 @@ Test(families, random_intervals_scales_to_a_million)
     size_t bad;
     cr_expect_eq(arena_problem_check(&s.problem, &bad), ARENA_OK);
     arena_source_free(&s);
+}
+
+/* packed: a box cut into rectangles. With fill=1 every step in [0, steps)
+ * holds exactly height bytes (the rectangles tile the box), so the lower
+ * bound is height; sizes are multiples of unit; the seed changes the cut. */
+Test(families, packed_tiles_the_box)
+{
+    static const char *const specs[] = {"packed", "packed:n=500,seed=3",
+                                        "packed:n=64,steps=8,height=1024,unit=64,seed=2",
+                                        "packed:n=1,seed=4"};
+    static const uint64_t steps[] = {1000, 1000, 8, 1000}, height[] = {1048576, 1048576, 1024,
+                                                                       1048576};
+    static const size_t count[] = {200, 500, 64, 1};
+    for (size_t i = 0; i < 4; i++) {
+        struct arena_source s = load(specs[i], 16, 1);
+        const struct arena_problem *p = &s.problem;
+        cr_assert_eq(p->n, count[i], "%s", specs[i]);
+        uint64_t *live = calloc(steps[i], sizeof *live);
+        cr_assert(live != NULL);
+        for (size_t k = 0; k < p->n; k++) {
+            const struct arena_tensor *t = &p->tensors[k];
+            cr_assert_lt(t->last, steps[i], "%s", specs[i]);
+            cr_assert_gt(t->size, 0, "%s", specs[i]);
+            cr_assert_eq(t->size % (i == 2 ? 64 : 16), 0, "%s: size %llu", specs[i],
+                         (unsigned long long)t->size);
+            for (uint32_t at = t->first; at <= t->last; at++)
+                live[at] += t->size;
+        }
+        for (uint64_t at = 0; at < steps[i]; at++)
+            cr_assert_eq(live[at], height[i], "%s: step %llu holds %llu", specs[i],
+                         (unsigned long long)at, (unsigned long long)live[at]);
+        free(live);
+        arena_source_free(&s);
+    }
+    struct arena_source a = load("packed:n=100,seed=1", 16, 1);
+    struct arena_source b = load("packed:n=100,seed=2", 16, 1);
+    cr_expect_neq(a.fingerprint, b.fingerprint, "the seed changes the cuts");
+    arena_source_free(&a);
+    arena_source_free(&b);
+}
+
+Test(families, packed_fill_drops_a_share)
+{
+    /* fill=0.75 of 200: round(0.25 x 200) = 50 dropped, 150 kept; every step
+     * then holds at most height. fill=0.01 of 10 keeps one (never none). */
+    struct arena_source s = load("packed:n=200,fill=0.75,seed=1", 16, 1);
+    cr_assert_eq(s.problem.n, 150);
+    struct arena_bounds b;
+    cr_assert_eq(arena_problem_bounds(&s.problem, &b), ARENA_OK);
+    cr_expect_leq(b.lower_bound, 1048576);
+    arena_source_free(&s);
+    s = load("packed:n=10,fill=0.01,seed=1", 16, 1);
+    cr_expect_eq(s.problem.n, 1);
+    arena_source_free(&s);
+}
+
+Test(families, packed_refuses_what_would_not_pack)
+{
+    struct arena_source s;
+    char err[512];
+    cr_expect_eq(arena_source_load("packed:unit=8", 16, 1, &s, err, sizeof err), ARENA_EINVAL);
+    cr_expect(strstr(err, "unit 8 is not a multiple of the alignment 16") != NULL, "%s", err);
+    cr_expect_eq(arena_source_load("packed:height=1000", 16, 1, &s, err, sizeof err),
+                 ARENA_EINVAL);
+    cr_expect(strstr(err, "height 1000 is not a multiple of unit 16") != NULL, "%s", err);
+    cr_expect_eq(arena_source_load("packed:n=10,steps=2,height=64,unit=16", 16, 1, &s, err,
+                                   sizeof err),
+                 ARENA_EINVAL);
+    cr_expect(strstr(err, "n 10 exceeds the 8 cells") != NULL, "%s", err);
 }

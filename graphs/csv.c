@@ -8,6 +8,7 @@
 #include "graphs/files.h"
 #include "graphs/lines.h"
 #include "graphs/names.h"
+#include "planners/order.h"
 
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, N_COLS };
 static const char *const col_names[N_COLS] = {"id", "lower", "upper", "size"};
@@ -294,20 +295,6 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Index of the largest value <= x in sorted v[0..n) (one exists). */
-static size_t floor_index(const uint64_t *v, size_t n, uint64_t x)
-{
-    size_t lo = 0, hi = n; /* answer in [lo, hi) */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] <= x)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The records, times compressed to dense steps (files.h), into *out. */
 static int compress(struct csv *st, struct arena_problem *out)
 {
@@ -328,8 +315,8 @@ static int compress(struct csv *st, struct arena_problem *out)
             lowers[m++] = lowers[i];
     for (size_t i = 0; i < n; i++) {
         t[i].size = st->recs[i].size;
-        t[i].first = (uint32_t)floor_index(lowers, m, st->recs[i].lower);
-        t[i].last = (uint32_t)floor_index(lowers, m, st->recs[i].upper - 1);
+        t[i].first = (uint32_t)arena_floor_index(lowers, m, st->recs[i].lower);
+        t[i].last = (uint32_t)arena_floor_index(lowers, m, st->recs[i].upper - 1);
     }
     free(lowers);
     out->n = n;

@@ -18,44 +18,11 @@
 #include "planners/online_common.h"
 #include "planners/tables.h"
 
-struct work {
-    struct arena_online_orders orders;
-    struct arena_online_gaps gaps;
-};
-
-static void carve(const struct arena_problem *p, struct arena_layout *l, struct work *w)
-{
-    arena_online_orders_take(l, p->n, &w->orders);
-    arena_online_gaps_take(l, p->n, &w->gaps);
-}
-
-static int best_fit_scratch(const struct arena_problem *p, size_t *bytes)
-{
-    if (p->n >= UINT32_MAX - 1)
-        return ARENA_EOVERFLOW;
-    struct arena_layout l;
-    struct work w;
-    arena_layout_init(&l, NULL);
-    carve(p, &l, &w);
-    return arena_layout_bytes(&l, bytes);
-}
-
 static int best_fit_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                           void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
     (void)opt;
-    size_t need;
-    int rc = best_fit_scratch(p, &need);
-    if (rc != ARENA_OK)
-        return rc;
-    if (scratch_size < need)
-        return ARENA_ENOMEM;
-    struct arena_layout l;
-    struct work w;
-    arena_layout_init(&l, scratch);
-    carve(p, &l, &w);
-    arena_online_gaps_start(&w.gaps, ARENA_ONLINE_BEST_FIT);
-    return arena_online_replay(p, &w.orders, &arena_online_gaps_policy, &w.gaps, plan);
+    return arena_online_gaps_plan(p, scratch, scratch_size, plan, ARENA_ONLINE_BEST_FIT);
 }
 
 const struct arena_planner arena_planner_online_best_fit = {
@@ -63,5 +30,5 @@ const struct arena_planner arena_planner_online_best_fit = {
     .summary = "runtime replay, no look-ahead: smallest free block that fits, lowest on ties",
     .kind = ARENA_KIND_ONLINE,
     .plan = best_fit_plan,
-    .scratch_bytes = best_fit_scratch,
+    .scratch_bytes = arena_online_gaps_scratch,
 };

@@ -7,6 +7,7 @@
 #include <assert.h>
 
 #include "planners/order.h"
+#include "planners/ordset.h"
 
 #define NIL UINT32_MAX
 
@@ -57,16 +58,6 @@ int arena_online_replay(const struct arena_problem *p, struct arena_online_order
 }
 
 /* ---- the gap map --------------------------------------------------------- */
-
-static uint32_t prio(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x85ebca6bu;
-    x ^= x >> 13;
-    x *= 0xc2b2ae35u;
-    x ^= x >> 16;
-    return x;
-}
 
 void arena_online_gaps_take(struct arena_layout *l, size_t n, struct arena_online_gaps *g)
 {
@@ -145,7 +136,7 @@ static uint32_t merge_addr(struct arena_online_gap *nd, uint32_t l, uint32_t r)
         return r;
     if (r == NIL)
         return l;
-    if (prio(l) > prio(r)) {
+    if (arena_treap_prio(l) > arena_treap_prio(r)) {
         nd[l].by_addr[1] = merge_addr(nd, nd[l].by_addr[1], r);
         pull(nd, l);
         return l;
@@ -182,7 +173,7 @@ static uint32_t merge_size(struct arena_online_gap *nd, uint32_t l, uint32_t r)
         return r;
     if (r == NIL)
         return l;
-    if (prio(l) > prio(r)) {
+    if (arena_treap_prio(l) > arena_treap_prio(r)) {
         nd[l].by_size[1] = merge_size(nd, nd[l].by_size[1], r);
         return l;
     }
@@ -328,3 +319,40 @@ const struct arena_online_policy arena_online_gaps_policy = {
     .alloc = gaps_alloc,
     .release = gaps_release,
 };
+
+/* ---- first fit and best fit: the replay over the gap map ---------------- */
+
+struct gaps_work {
+    struct arena_online_orders orders;
+    struct arena_online_gaps gaps;
+};
+
+static void gaps_carve(size_t n, struct arena_layout *l, struct gaps_work *w)
+{
+    arena_online_orders_take(l, n, &w->orders);
+    arena_online_gaps_take(l, n, &w->gaps);
+}
+
+int arena_online_gaps_scratch(const struct arena_problem *p, size_t *bytes)
+{
+    if (p->n >= UINT32_MAX - 1)
+        return ARENA_EOVERFLOW;
+    struct arena_layout l;
+    struct gaps_work w;
+    arena_layout_init(&l, NULL);
+    gaps_carve(p->n, &l, &w);
+    return arena_layout_bytes(&l, bytes);
+}
+
+int arena_online_gaps_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
+                           struct arena_plan *plan, enum arena_online_fit fit)
+{
+    struct arena_layout l;
+    struct gaps_work w;
+    arena_layout_init(&l, scratch);
+    gaps_carve(p->n, &l, &w);
+    assert(l.used <= scratch_size); /* arena_planner_run checked it */
+    (void)scratch_size;
+    arena_online_gaps_start(&w.gaps, fit);
+    return arena_online_replay(p, &w.orders, &arena_online_gaps_policy, &w.gaps, plan);
+}

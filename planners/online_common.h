@@ -75,4 +75,10 @@ void arena_online_gaps_start(struct arena_online_gaps *g, enum arena_online_fit 
 /* The policy over a struct arena_online_gaps. */
 extern const struct arena_online_policy arena_online_gaps_policy;
 
+/* online-first-fit and online-best-fit differ only in the fit rule: one
+ * scratch description (the orders and the gap map) and one plan for both. */
+int arena_online_gaps_scratch(const struct arena_problem *p, size_t *bytes);
+int arena_online_gaps_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
+                           struct arena_plan *plan, enum arena_online_fit fit);
+
 #endif

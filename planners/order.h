@@ -1,4 +1,4 @@
-/* order.h — internal: the ordering helpers every file of planners/ shares.
+/* order.h — the ordering helpers every file of planners/ shares (and graphs/csv.c its floor search).
  *
  * One radix sort, one binary heap and one floor search, so that no planner,
  * the validator or the metrics carries a copy of its own:

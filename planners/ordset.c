@@ -6,8 +6,7 @@
 #define RIGHT(s, x) ((s)->node[x].child[1])
 #define KEY(s, x) ((s)->node[x].key)
 
-/* murmur3's 32-bit finaliser: a bijection, so no two ids share a priority. */
-static uint32_t prio(uint32_t x)
+uint32_t arena_treap_prio(uint32_t x)
 {
     x ^= x >> 16;
     x *= 0x85ebca6bu;
@@ -46,7 +45,7 @@ static uint32_t merge(const struct arena_ordset *s, uint32_t l, uint32_t r)
     uint32_t root = NIL;
     uint32_t *slot = &root;
     while (l != NIL && r != NIL) {
-        if (prio(l) > prio(r)) {
+        if (arena_treap_prio(l) > arena_treap_prio(r)) {
             *slot = l;
             slot = &RIGHT(s, l);
             l = *slot;
@@ -79,9 +78,9 @@ static uint32_t rightmost(const struct arena_ordset *s, uint32_t t)
 void arena_ordset_insert(const struct arena_ordset *s, uint32_t *root, uint32_t x,
                          uint32_t *pred, uint32_t *succ)
 {
-    uint32_t p = NIL, q = NIL, px = prio(x);
+    uint32_t p = NIL, q = NIL, px = arena_treap_prio(x);
     uint32_t *slot = root;
-    while (*slot != NIL && prio(*slot) > px) {
+    while (*slot != NIL && arena_treap_prio(*slot) > px) {
         uint32_t t = *slot;
         if (less(s, t, x)) {
             p = t;

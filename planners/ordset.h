@@ -42,4 +42,9 @@ void arena_ordset_remove(const struct arena_ordset *s, uint32_t *root, uint32_t 
 /* Searches of one's own: walk a set from its root through node[x].child[0]
  * (smaller) and child[1] (larger), read-only. */
 
+/* A treap node's heap priority: murmur3's 32-bit finaliser of its id, a
+ * bijection, so no two ids share a priority (also the gap map's treap in
+ * online_common.c). */
+uint32_t arena_treap_prio(uint32_t x);
+
 #endif

@@ -292,7 +292,8 @@ static int best_greedy(const struct arena_problem *p, struct work *w, struct are
         if (rc != ARENA_OK)
             return rc;
         if (!have || t.arena < plan->arena) {
-            memcpy(plan->offsets, t.offsets, p->n * sizeof *t.offsets);
+            if (p->n > 0) /* offsets may be NULL for the empty problem */
+                memcpy(plan->offsets, t.offsets, p->n * sizeof *t.offsets);
             plan->arena = t.arena;
             have = 1;
         }

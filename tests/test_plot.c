@@ -445,7 +445,7 @@ Test(plot, layout_csv_holds_every_placement_of_every_valid_plan)
     fmt(path, sizeof path, "%s/out/layout.csv", dir);
     size_t n;
     char **l = read_lines(path, &n);
-    cr_expect_str_eq(l[0], "planner,tensor,size,first,last,offset");
+    cr_expect_str_eq(l[0], "planner,tensor,size,first,last,offset,name");
     sqlite3_stmt *st;
     cr_assert_eq(sqlite3_prepare_v2(db,
         "SELECT count(*) FROM placements p JOIN results r ON r.id = p.result_id "
@@ -457,13 +457,13 @@ Test(plot, layout_csv_holds_every_placement_of_every_valid_plan)
     sqlite3_finalize(st);
 
     cr_assert_eq(sqlite3_prepare_v2(db,
-        "SELECT p.size, p.first, p.last, p.offset FROM placements p "
+        "SELECT p.size, p.first, p.last, p.offset, p.name FROM placements p "
         "JOIN results r ON r.id = p.result_id "
         "WHERE r.run_id = ?1 AND r.graph_id = ?2 AND r.planner = ?3 AND p.tensor = ?4",
         -1, &st, NULL), SQLITE_OK);
     for (size_t i = 1; i < n; i++) {
         char *f[8];
-        cr_assert_eq(csv_split(l[i], f, 8), 6);
+        cr_assert_eq(csv_split(l[i], f, 8), 7);
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, run_id);
         sqlite3_bind_int64(st, 2, graph_id);
@@ -473,6 +473,12 @@ Test(plot, layout_csv_holds_every_placement_of_every_valid_plan)
         for (int k = 0; k < 4; k++)
             cr_expect_eq(strtoll(f[2 + k], NULL, 10), sqlite3_column_int64(st, k),
                          "row %zu column %d", i, 2 + k);
+        /* The chain family names its tensors t0 .. t12 (graphs/chain.c), in
+         * id order: bench stored each with its placement (schema 6). */
+        char want[32];
+        fmt(want, sizeof want, "t%s", f[1]);
+        cr_expect_str_eq(f[6], want, "row %zu name", i);
+        cr_expect_str_eq((const char *)sqlite3_column_text(st, 4), want, "row %zu stored name", i);
     }
     sqlite3_finalize(st);
     sqlite3_close(db);
@@ -1058,7 +1064,7 @@ static void field_db(char *db, size_t dbn, char *fake, size_t fn)
         " AND n NOT IN (SELECT planner FROM results);"
         "DELETE FROM temp.names WHERE n IN (SELECT planner FROM results r, temp.names t"
         " WHERE r.planner = t.n AND r.id IN (SELECT result_id FROM placements));"
-        "INSERT INTO placements SELECT r2.id, p.tensor, p.size, p.first, p.last, p.offset"
+        "INSERT INTO placements SELECT r2.id, p.tensor, p.size, p.first, p.last, p.offset, p.name"
         " FROM results r2 JOIN results r1 ON r1.planner = 'greedy-by-size' AND r1.run_id = r2.run_id"
         " AND r1.graph_id = r2.graph_id JOIN placements p ON p.result_id = r1.id"
         " WHERE r2.planner IN (SELECT n FROM temp.names);");
@@ -1190,8 +1196,10 @@ Test(plot, a_proven_optimum_is_the_reference_line_in_schema_4)
                            "ALTER TABLE results DROP COLUMN status;"
                            "ALTER TABLE results DROP COLUMN nodes;"
                            "ALTER TABLE results DROP COLUMN timed_once;"
+                           "ALTER TABLE placements DROP COLUMN name;"
                            "DROP TABLE replay_frames; DROP TABLE replays; PRAGMA user_version = 3;",
                            "UPDATE results SET bound = NULL, status = NULL, nodes = NULL;"
+                           "ALTER TABLE placements DROP COLUMN name;"
                            "DROP TABLE replay_frames; DROP TABLE replays; PRAGMA user_version = 4;"};
     for (int k = 0; k < 2; k++) {
         fmt(db, sizeof db, "%s/v%d-plain-%d.sqlite", dir, 3 + k, (int)getpid());

@@ -327,6 +327,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .status = row.status,
             .bound = row.bound,
             .nodes = row.nodes,
+            .names = g->src.names,
         };
         const struct arena_plan *keep = planned && !b->args.no_placements ? &j->plan : NULL;
         int64_t id = 0;

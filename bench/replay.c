@@ -566,28 +566,71 @@ int arena_replay_graph(const struct arena_source *src, const struct arena_bounds
 
 /* ---- bench --founding-table ---- */
 
-/* Plans p with pl (scratch from malloc), validates; ARENA_OK and the arena,
- * or an error. */
-static int plan_once(const struct arena_planner *pl, const struct arena_problem *p,
-                     const struct arena_plan_options *opt, struct arena_plan *plan)
+/* Plans the source's problem with pl once (scratch from malloc) and checks
+ * the plan as bench does: the validator (a collision described), the
+ * metrics, then the plan's claims settled against the lower bound. Returns
+ * ARENA_OK with plan->arena, else the failure. With a store, the plan is
+ * an ordinary result of the run: untimed (times and iterations NULL), its
+ * placements with the tensors' names; *db_rc is the store's status. */
+static int plan_once(const struct arena_planner *pl, const struct arena_source *src,
+                     const struct arena_bounds *bounds, const struct arena_plan_options *opt,
+                     struct arena_plan *plan, struct arena_store *store, int64_t run_id,
+                     int64_t graph_id, int *db_rc)
 {
+    const struct arena_problem *p = &src->problem;
+    char why[600] = "";
+    struct arena_metrics m;
     size_t need = 0;
-    int rc = arena_planner_scratch(pl, p, &need);
-    if (rc != ARENA_OK)
-        return rc;
-    void *scratch = malloc(need ? need : 1);
+    void *scratch = NULL;
+    int planned = 0;
     plan->n = p->n;
-    plan->offsets = malloc((p->n ? p->n : 1) * sizeof *plan->offsets);
-    if (!scratch || !plan->offsets) {
-        free(scratch);
-        free(plan->offsets);
-        plan->offsets = NULL;
-        return ARENA_ENOMEM;
+    plan->offsets = NULL;
+    int rc = arena_planner_scratch(pl, p, &need);
+    if (rc == ARENA_OK) {
+        scratch = malloc(need ? need : 1);
+        plan->offsets = malloc((p->n ? p->n : 1) * sizeof *plan->offsets);
+        if (!scratch || !plan->offsets)
+            rc = ARENA_ENOMEM;
     }
-    rc = arena_planner_run(pl, p, opt, scratch, need, plan);
-    free(scratch);
     if (rc == ARENA_OK)
-        rc = arena_plan_validate(p, plan, NULL);
+        rc = arena_planner_run(pl, p, opt, scratch, need, plan);
+    free(scratch);
+    if (rc != ARENA_OK) {
+        snprintf(why, sizeof why, "planner failed: %s", arena_strerror(rc));
+    } else {
+        planned = 1;
+        struct arena_collision c;
+        rc = arena_plan_validate(p, plan, &c);
+        if (rc == ARENA_ECONFLICT)
+            arena_collision_describe(p, plan, &c, why, sizeof why);
+        else if (rc != ARENA_OK)
+            snprintf(why, sizeof why, "validator: %s", arena_strerror(rc));
+        else if ((rc = arena_plan_metrics(p, plan, &m)) != ARENA_OK)
+            snprintf(why, sizeof why, "metrics: %s", arena_strerror(rc));
+        else
+            arena_plan_settle(plan, bounds->lower_bound);
+    }
+    *db_rc = ARENA_OK;
+    if (store) {
+        int valid = rc == ARENA_OK;
+        struct arena_result_info info = {
+            .planner = pl->name,
+            .valid = valid,
+            .error = valid ? NULL : why,
+            .metrics = valid ? &m : NULL,
+            .plan_ns_median = NAN,
+            .plan_ns_mean = NAN,
+            .plan_ns_stddev = NAN,
+            .scratch_bytes = need,
+            .status = plan->status,
+            .bound = plan->bound,
+            .nodes = plan->nodes,
+            .names = src->names,
+        };
+        int64_t id = 0;
+        *db_rc = arena_store_add_result(store, run_id, graph_id, &info, p,
+                                        planned ? plan : NULL, &id);
+    }
     free(plan->offsets);
     plan->offsets = NULL;
     return rc;
@@ -636,7 +679,16 @@ static int founding_one(const struct arena_source *src, const struct arena_bound
         const struct arena_planner *pl = arena_planner_at(k);
         struct arena_plan plan;
         memset(&plan, 0, sizeof plan);
-        ok[k] = plan_once(pl, p, &opt, &plan) == ARENA_OK;
+        int db_rc;
+        ok[k] = plan_once(pl, src, bounds, &opt, &plan, store, run_id, graph_id, &db_rc) ==
+                ARENA_OK;
+        if (db_rc != ARENA_OK) {
+            fprintf(stderr, "bench: %s (%s on %s)\n", arena_store_error(store), pl->name,
+                    src->spec);
+            for (unsigned i = 0; i < ARENA_REPLAY_ALLOCATORS; i++)
+                arena_replay_result_free(&r[i]);
+            return 2;
+        }
         arena[k] = plan.arena;
         if (ok[k] && pl->kind != ARENA_KIND_ONLINE && (!best || plan.arena < best_arena)) {
             best = pl;

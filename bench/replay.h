@@ -55,7 +55,9 @@ int arena_replay_graph(const struct arena_source *src, const struct arena_bounds
  * ping-pong, the best static plan (and `optimal` when registered); columns
  * peak bytes, calls per frame, fragmentation, with the document's claimed
  * figures beside. With with_sibling, a MobileNetV2 graph's other fusion
- * (fused=1 <-> fused=0) follows it. Replays are stored like --replay's.
+ * (fused=1 <-> fused=0) follows it. Replays are stored like --replay's,
+ * and every planner's plan (validated, metrics, claims settled) as an
+ * ordinary result of the same run: untimed (times NULL), with placements.
  * Returns bench's exit status. */
 int arena_founding_table(const struct arena_source *src, const struct arena_bounds *bounds,
                          unsigned mask, uint64_t frames, int with_sibling,

@@ -7,6 +7,7 @@
 
 #include "graphs/files.h"
 #include "graphs/lines.h"
+#include "graphs/graph_internal.h"
 #include "graphs/names.h"
 #include "planners/order.h"
 
@@ -326,7 +327,7 @@ static int compress(struct csv *st, struct arena_problem *out)
 }
 
 /* Every line, then the problem. */
-static int read_all(struct csv *st, FILE *f, struct arena_problem *out)
+static int read_all(struct csv *st, FILE *f, struct arena_problem *out, char ***names)
 {
     char *line = malloc(ARENA_FILE_LINE_MAX + 1);
     struct arena_lines *lr = malloc(sizeof *lr);
@@ -350,16 +351,25 @@ static int read_all(struct csv *st, FILE *f, struct arena_problem *out)
                           "%s: no header and no records (an empty problem is the header "
                           "line alone)",
                           st->r.name);
+    /* the ids' pool holds them in record order (a duplicate is refused) */
+    if (!rc && names && !(*names = arena_names_pack(st->ids.pool, st->ids.pool_len, st->n)))
+        rc = arena_reader_fail(&st->r, ARENA_ENOMEM, "file", "out of memory");
     arena_names_free(&st->ids); /* before the arrays: the peak stays lower */
     if (!rc)
         rc = compress(st, out);
+    if (rc && names) {
+        free(*names);
+        *names = NULL;
+    }
     return rc;
 }
 
 int arena_csv_read_stream(FILE *f, const char *name, const struct arena_load_options *opt,
-                          struct arena_problem *out, char *err, size_t errlen)
+                          struct arena_problem *out, char ***names, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    if (names)
+        *names = NULL;
     struct csv st;
     memset(&st, 0, sizeof st);
     st.r = (struct arena_reader){.name = name, .err = err, .errlen = errlen, .stop = opt->stop};
@@ -375,20 +385,22 @@ int arena_csv_read_stream(FILE *f, const char *name, const struct arena_load_opt
     if (st.alignment == 0 || (st.alignment & (st.alignment - 1)))
         return arena_reader_fail(&st.r, ARENA_EINVAL, "alignment", "%llu is not a power of two",
                                  (unsigned long long)st.alignment);
-    int rc = read_all(&st, f, out);
+    int rc = read_all(&st, f, out, names);
     arena_names_free(&st.ids);
     free(st.recs);
     return rc;
 }
 
 int arena_csv_read(const char *path, const struct arena_load_options *opt,
-                   struct arena_problem *out, char *err, size_t errlen)
+                   struct arena_problem *out, char ***names, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    if (names)
+        *names = NULL;
     FILE *f = arena_reader_open(path, err, errlen);
     if (!f)
         return ARENA_EIO;
-    int rc = arena_csv_read_stream(f, path, opt, out, err, errlen);
+    int rc = arena_csv_read_stream(f, path, opt, out, names, err, errlen);
     fclose(f);
     return rc;
 }

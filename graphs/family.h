@@ -74,9 +74,11 @@ int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, ch
                      size_t errlen);
 
 /* Builds the spec's problem; *ops receives the op count (0 for a problem
- * family). *p is zeroed on error. */
+ * family). *p is zeroed on error. names, when not NULL, receives a graph
+ * family's tensor names in id order, one block (arena_graph_names), and
+ * NULL for a problem family (its tensors have no names) or on error. */
 int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
-                     size_t *ops, char *err, size_t errlen);
+                     size_t *ops, char ***names, char *err, size_t errlen);
 
 /* Builds the spec's graph (ARENA_EINVAL for a problem-only family). */
 int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *err, size_t errlen);

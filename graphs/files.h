@@ -55,11 +55,13 @@
 #define ARENA_FILE_LINE_MAX 65536
 
 /* name is used in messages only; opt->alignment rounds sizes, opt->stop may
- * stop the reading (opt->seed is not used). */
+ * stop the reading (opt->seed is not used). names, when not NULL, receives
+ * the records' ids in record order (tensor i's name), one malloc'd block
+ * (free(*names) frees them all; NULL on error). */
 int arena_csv_read_stream(FILE *f, const char *name, const struct arena_load_options *opt,
-                          struct arena_problem *out, char *err, size_t errlen);
+                          struct arena_problem *out, char ***names, char *err, size_t errlen);
 int arena_csv_read(const char *path, const struct arena_load_options *opt,
-                   struct arena_problem *out, char *err, size_t errlen);
+                   struct arena_problem *out, char ***names, char *err, size_t errlen);
 /* Writes header and records; ARENA_EIO when writing fails. */
 int arena_csv_write_stream(FILE *f, const struct arena_problem *p);
 int arena_csv_write(const char *path, const struct arena_problem *p, char *err, size_t errlen);
@@ -69,8 +71,11 @@ int arena_csv_write(const char *path, const struct arena_problem *p, char *err, 
  * stop as in struct arena_load_options (may be NULL). */
 int arena_graph_file_read_stream(FILE *f, const char *name, const volatile sig_atomic_t *stop,
                                  struct arena_graph *g, char *err, size_t errlen);
-/* Reads, checks and turns a graph file into a problem; *ops its op count. */
+/* Reads, checks and turns a graph file into a problem; *ops its op count;
+ * *names (when names is not NULL) the tensors' names in id order, one block
+ * (arena_graph_names; NULL on error). */
 int arena_graph_file_load(const char *path, const struct arena_load_options *opt,
-                          struct arena_problem *out, size_t *ops, char *err, size_t errlen);
+                          struct arena_problem *out, size_t *ops, char ***names, char *err,
+                          size_t errlen);
 
 #endif

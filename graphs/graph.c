@@ -86,6 +86,42 @@ char *arena_str_dup(const char *s)
     return d;
 }
 
+char **arena_names_pack(const char *pool, size_t pool_len, size_t n)
+{
+    if (n > (SIZE_MAX - pool_len) / sizeof(char *))
+        return NULL;
+    char **names = malloc(n * sizeof *names + pool_len + 1);
+    if (!names)
+        return NULL;
+    char *bytes = (char *)(names + n);
+    if (pool_len)
+        memcpy(bytes, pool, pool_len);
+    bytes[pool_len] = '\0';
+    for (size_t i = 0, at = 0; i < n; i++) {
+        names[i] = bytes + (at < pool_len ? at : pool_len);
+        at += strlen(names[i]) + 1;
+    }
+    return names;
+}
+
+char **arena_graph_names(const struct arena_graph *g)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < g->n_tensors; i++)
+        len += strlen(g->tensors[i].name) + 1;
+    char *pool = malloc(len ? len : 1);
+    if (!pool)
+        return NULL;
+    for (size_t i = 0, at = 0; i < g->n_tensors; i++) {
+        size_t k = strlen(g->tensors[i].name) + 1;
+        memcpy(pool + at, g->tensors[i].name, k);
+        at += k;
+    }
+    char **names = arena_names_pack(pool, len, g->n_tensors);
+    free(pool);
+    return names;
+}
+
 static int latch(struct arena_graph *g, int rc)
 {
     if (rc && !g->status)

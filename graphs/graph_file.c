@@ -5,6 +5,7 @@
 
 #include "graphs/files.h"
 #include "graphs/lines.h"
+#include "graphs/graph_internal.h"
 #include "graphs/names.h"
 
 #define MAX_TOKENS 4096
@@ -246,10 +247,13 @@ done:
 }
 
 int arena_graph_file_load(const char *path, const struct arena_load_options *opt,
-                          struct arena_problem *out, size_t *ops, char *err, size_t errlen)
+                          struct arena_problem *out, size_t *ops, char ***names, char *err,
+                          size_t errlen)
 {
     memset(out, 0, sizeof *out);
     *ops = 0;
+    if (names)
+        *names = NULL;
     FILE *f = arena_reader_open(path, err, errlen);
     if (!f)
         return ARENA_EIO;
@@ -278,6 +282,12 @@ int arena_graph_file_load(const char *path, const struct arena_load_options *opt
     }
     if (!rc)
         *ops = g.n_ops;
+    if (!rc && names && !(*names = arena_graph_names(&g))) {
+        free((void *)out->tensors);
+        memset(out, 0, sizeof *out);
+        *ops = 0;
+        rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
+    }
     arena_graph_free(&g);
     return rc;
 }

@@ -16,4 +16,12 @@ int arena_graph_analyse(const struct arena_graph *g, uint32_t *writer, uint32_t 
 /* A malloc'd copy of s (NULL when out of memory): strdup is not C11. */
 char *arena_str_dup(const char *s);
 
+/* n strings packed into one malloc'd block: n pointers, then the bytes they
+ * point at, so free(names) releases everything (NULL when out of memory).
+ * The strings are the n NUL-terminated ones laid end to end in pool
+ * (arena_names' pool, a CSV's ids in record order). */
+char **arena_names_pack(const char *pool, size_t pool_len, size_t n);
+/* The graph's tensor names in tensor id order, one block as above. */
+char **arena_graph_names(const struct arena_graph *g);
+
 #endif

@@ -40,10 +40,7 @@ void arena_source_free(struct arena_source *s)
     free(s->family);
     free(s->params);
     free(s->warning);
-    if (s->names)
-        for (size_t i = 0; i < s->problem.n; i++)
-            free(s->names[i]);
-    free(s->names);
+    free(s->names); /* one block */
     free((void *)s->problem.tensors);
     memset(s, 0, sizeof *s);
 }
@@ -129,12 +126,15 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     size_t ops = 0;
     const char *family;
     char *spec = NULL, *params = NULL;
+    char **names = NULL;
     struct arena_tflite_loaded model = {0};
     int rc;
     if (arena_tflite_sniff(text)) {
         family = "tflite";
         rc = arena_tflite_load(text, alignment, &p, &model, err, errlen);
         ops = model.ops;
+        names = model.names;
+        model.names = NULL;
         if (!rc) {
             spec = arena_str_dup(text);
             params = arena_str_dup("");
@@ -142,10 +142,10 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     } else if (is_path(text)) {
         if (looks_like_graph(text)) {
             family = "graph-file";
-            rc = arena_graph_file_load(text, opt, &p, &ops, err, errlen);
+            rc = arena_graph_file_load(text, opt, &p, &ops, &names, err, errlen);
         } else {
             family = "csv";
-            rc = arena_csv_read(text, opt, &p, err, errlen);
+            rc = arena_csv_read(text, opt, &p, &names, err, errlen);
         }
         if (!rc) {
             spec = arena_str_dup(text);
@@ -155,7 +155,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         struct arena_spec s;
         rc = arena_spec_parse(text, seed, &s, err, errlen);
         if (!rc)
-            rc = arena_spec_build(&s, alignment, &p, &ops, err, errlen);
+            rc = arena_spec_build(&s, alignment, &p, &ops, &names, err, errlen);
         if (!rc) {
             family = s.family->info.name;
             size_t len = strlen(family) + 1 + strlen(s.params) + 1;
@@ -174,6 +174,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         free(spec);
         free(params);
         free(out->family);
+        free(names);
         arena_tflite_loaded_free(&model, p.n);
         free((void *)p.tensors);
         memset(out, 0, sizeof *out);
@@ -185,7 +186,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->params = params;
     out->ops = ops;
     out->warning = model.warning;
-    out->names = model.names;
+    out->names = names;
     out->persistent_bytes = model.persistent_bytes;
     out->problem = p;
     out->fingerprint = arena_problem_fingerprint(&p);

@@ -25,7 +25,10 @@ struct arena_source {
     size_t ops;   /* ops in the graph; 0 for a bare problem file */
     char *warning; /* NULL, or one line for the user (a .tflite model's
                       dynamic dims or variable tensors): bench prints it */
-    char **names;  /* problem.n tensor names (a .tflite model's), or NULL */
+    char **names;  /* problem.n tensor names, one malloc'd block (free(names)
+                      frees them all): a graph's tensor names (graph files,
+                      graph families, .tflite models), a CSV's ids; NULL
+                      for a problem family, whose tensors have no names */
     uint64_t persistent_bytes; /* kept apart from the plan: a model's
                                   variable tensors (aligned), else 0 */
     struct arena_problem problem; /* owns its tensors */

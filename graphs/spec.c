@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graphs/graph_internal.h"
 #include "graphs/family.h"
 
 static const struct arena_family *const families[] = {
@@ -265,10 +266,12 @@ int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *er
 }
 
 int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
-                     size_t *ops, char *err, size_t errlen)
+                     size_t *ops, char ***names, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     *ops = 0;
+    if (names)
+        *names = NULL;
     if (s->family->build_problem) {
         int rc = s->family->build_problem(s->values, alignment, p, err, errlen);
         uint64_t sum = 0;
@@ -295,6 +298,13 @@ int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct aren
         arena_errorf(err, errlen, 0, rc, "%s: %s", s->family->info.name, why);
     else
         *ops = g.n_ops;
+    if (!rc && names && !(*names = arena_graph_names(&g))) {
+        free((void *)p->tensors);
+        memset(p, 0, sizeof *p);
+        *ops = 0;
+        rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory",
+                          s->family->info.name);
+    }
     arena_graph_free(&g);
     return rc;
 }

@@ -558,25 +558,10 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
 
 void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n)
 {
-    if (x->names)
-        for (size_t i = 0; i < n; i++)
-            free(x->names[i]);
+    (void)n; /* the names are one block (arena_graph_names) */
     free(x->names);
     free(x->warning);
     memset(x, 0, sizeof *x);
-}
-
-/* The graph's tensor names, moved out of it (g->tensors[i].name = NULL). */
-static char **take_names(struct arena_graph *g)
-{
-    char **names = malloc((g->n_tensors ? g->n_tensors : 1) * sizeof *names);
-    if (!names)
-        return NULL;
-    for (size_t i = 0; i < g->n_tensors; i++) {
-        names[i] = g->tensors[i].name;
-        g->tensors[i].name = NULL;
-    }
-    return names;
 }
 
 int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem *out,
@@ -606,7 +591,7 @@ int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem
         return rc;
     }
     x->ops = g.n_ops;
-    x->names = take_names(&g);
+    x->names = arena_graph_names(&g);
     arena_graph_free(&g);
     if (arena_size_align(info.variable_bytes, alignment, &x->persistent_bytes))
         x->persistent_bytes = ARENA_SIZE_MAX;

@@ -70,7 +70,8 @@ struct arena_tflite_loaded {
     char *warning;             /* NULL or one malloc'd line for the user:
                                   dynamic dims planned at their stored shape,
                                   variable tensors left out */
-    char **names;              /* one malloc'd name per problem tensor */
+    char **names;              /* a name per problem tensor, one malloc'd
+                                  block (arena_graph_names) */
     uint64_t persistent_bytes; /* the variable tensors' bytes, their sum
                                   rounded up to the alignment */
 };

@@ -1,8 +1,10 @@
 /* migrate.c — the results schema, current and past.
  *
- * Version 5 (current) is results/schema.sql statement for statement (a test
+ * Version 6 (current) is results/schema.sql statement for statement (a test
  * compares the two): version 4's tables, then the replays tables
- * (schema_replays below). Version 4 had no replays tables; version 3 had
+ * (schema_replays below), then placements' name column
+ * (schema_placement_names). Version 5 had no placements.name; version 4 had
+ * no replays tables; version 3 had
  * results without timed_once, status, bound and nodes; version 2 also
  * without noisy; version 1 also without error, and no placements table.
  * Each migration takes one version to the next; a database is carried from
@@ -108,6 +110,14 @@ static const char schema_replays[] =
     ") WITHOUT ROWID;\n"
     "CREATE INDEX replays_graph ON replays(graph_id);\n";
 
+/* Tensor names with the placements (bench stores the source's names: graph
+ * files' and graph families' tensor names, CSV ids, .tflite names; NULL for
+ * problem families and for rows written before). Version 6 adds only this
+ * column, so the same text brings a new database and a version 5 one to 6
+ * (written apart so that it can be renumbered when other migrations land
+ * first: it depends on nothing but placements). */
+static const char schema_placement_names[] = "ALTER TABLE placements ADD COLUMN name TEXT;\n";
+
 /* 1 -> 2: results gain `error` (appended, as in version 2's column order);
  * placements appear. Rows of version 1 keep error NULL and no placements. */
 static const char migrate_1_to_2[] =
@@ -147,7 +157,7 @@ static const char migrate_3_to_4[] =
 
 /* migrations[v] takes version v to v + 1; index 0 unused. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
-                                         schema_replays};
+                                         schema_replays, schema_placement_names};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 
@@ -173,6 +183,7 @@ int arena_schema_create(sqlite3 *db, char *err, size_t errlen)
 {
     int rc = exec(db, schema_v4, err, errlen);
     if (rc == SQLITE_OK) rc = exec(db, schema_replays, err, errlen);
+    if (rc == SQLITE_OK) rc = exec(db, schema_placement_names, err, errlen);
     return rc != SQLITE_OK ? rc : stamp(db, ARENA_STORE_VERSION, err, errlen);
 }
 

@@ -1,7 +1,7 @@
--- arenabench results database, schema version 5 (PRAGMA user_version = 5).
+-- arenabench results database, schema version 6 (PRAGMA user_version = 6).
 -- This file is the shape every reader (bench, scripts/plot, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 4 had no replays tables; version 3 no timed_once, status, bound or nodes;
+-- earlier version: version 5 had no placements.name; version 4 had no replays tables; version 3 no timed_once, status, bound or nodes;
 -- version 2 also no noisy; version 1 also no placements table and no error.
 -- Integers are SQLite's signed 64 bits: bench refuses any figure above
 -- 2^63-1 where it enters (options, problems, plans).
@@ -66,6 +66,9 @@ CREATE TABLE placements (
     first     INTEGER NOT NULL,
     last      INTEGER NOT NULL,
     offset    INTEGER NOT NULL,
+    name      TEXT,                -- the tensor's name (graph file, family or
+                                   -- .tflite tensor name, CSV id); NULL for a
+                                   -- problem family and rows of schema 5 and before
     PRIMARY KEY (result_id, tensor)
 ) WITHOUT ROWID;
 

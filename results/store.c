@@ -34,8 +34,8 @@ static const char *const statements[ST_COUNT] = {
                   " iterations, scratch_bytes, valid, error, noisy, timed_once, status, bound,"
                   " nodes)"
                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset)"
-                 " VALUES (?, ?, ?, ?, ?, ?)",
+    [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
 };
 
 struct arena_store {
@@ -423,7 +423,7 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
 }
 
 static int add_placements(struct arena_store *s, int64_t result_id, const struct arena_problem *p,
-                          const struct arena_plan *plan)
+                          const struct arena_plan *plan, char *const *names)
 {
     sqlite3_stmt *st = s->st[ST_PLACE];
     int rc = SQLITE_OK;
@@ -435,6 +435,9 @@ static int add_placements(struct arena_store *s, int64_t result_id, const struct
         if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 4, t->first);
         if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 5, t->last);
         if (rc == SQLITE_OK) rc = bind_u64(st, 6, plan->offsets[i]);
+        if (rc == SQLITE_OK)
+            rc = names && names[i] ? sqlite3_bind_text(st, 7, names[i], -1, SQLITE_STATIC)
+                                   : sqlite3_bind_null(st, 7);
         if (rc == SQLITE_OK) rc = step_done(st);
         else sqlite3_clear_bindings(st);
     }
@@ -479,7 +482,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding a result", rc);
     int64_t rid = sqlite3_last_insert_rowid(s->db);
-    if (plan && (rc = add_placements(s, rid, p, plan)) != SQLITE_OK)
+    if (plan && (rc = add_placements(s, rid, p, plan, r->names)) != SQLITE_OK)
         return failed(s, "adding placements", rc);
     if ((rc = exec(s->db, "COMMIT")) != SQLITE_OK) return failed(s, "adding a result", rc);
     *id = rid;

@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 5
+#define ARENA_STORE_VERSION 6
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -73,10 +73,12 @@ struct arena_result_info {
     enum arena_plan_status status; /* the plan's claims after arena_plan_settle */
     uint64_t bound;
     uint64_t nodes;
+    char *const *names; /* p->n tensor names stored with the placements
+                           (arena_source.names), or NULL: names NULL */
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of
- * p (size, first, last, offset), all in one transaction. */
+ * p (size, first, last, offset, and r->names' name), all in one transaction. */
 int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
                            const struct arena_result_info *r, const struct arena_problem *p,
                            const struct arena_plan *plan, int64_t *id);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench/args.h"
 #include "bench/export_plan.h"
@@ -113,4 +114,108 @@ Test(export, command_line)
     cr_expect_eq(arena_bench_args_parse(5, bad, &a, err, sizeof err), ARENA_EINVAL);
     cr_expect_str_eq(err, "--export-plan: empty folder name");
     arena_bench_args_free(&a);
+}
+
+/* Every file input names its tensors in the exports: the graph file's
+ * tensor names, the CSV's ids, a family's generated names (chain: t0, t1,
+ * ...). Finds the one NAME.csv / NAME.h that a single planner wrote into sub. */
+static void exported(const char *sub, const char *ext, char *path, size_t cap)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "ls '%s'/*.%s", sub, ext);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(path, (int)cap, p), "no .%s in %s", ext, sub);
+    path[strcspn(path, "\n")] = '\0';
+    char more[8];
+    cr_expect_null(fgets(more, sizeof more, p), "more than one .%s in %s", ext, sub);
+    pclose(p);
+}
+
+static void export_one(const char *text, const char *sub)
+{
+    struct arena_source src;
+    char err[300] = "";
+    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_not_null(src.names, "%s: no names", text);
+    const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
+    cr_assert_not_null(pl[0]);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    struct arena_plan_options opt = arena_plan_options_default;
+    cr_assert_eq(arena_export_plans(sub, &src, pl, 1, &opt, 0, 0, NULL, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    arena_source_free(&src);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Four tensors of a graph file, 16-byte aligned sizes: "in" 1x16 int8 = 16
+ * B (input, [0,0]), "conv/out" 2x16 int8 = 32 B ([0,1]), "conv.out" 16 int8
+ * = 16 B ([1,2]), "9lives" 16 int8 = 16 B (output, [2,2]). ops a (step 0)
+ * in -> conv/out, b (1) conv/out -> conv.out, c (2) conv.out -> 9lives.
+ * Greedy by size: conv/out at 0; in, conv.out live with it: 32; 9lives
+ * lives with conv.out only: 0. "conv/out" and "conv.out" both make
+ * CONV_OUT: the second gets CONV_OUT_2 (its id); "9lives" becomes T9LIVES. */
+Test(export, graph_file_csv_and_family_names_reach_csv_and_header)
+{
+    char path[256], sub[256], csv[256], h[256];
+    snprintf(path, sizeof path, "%s/named.graph", dir);
+    write_text(path, "tensor in int8 1x16 input\n"
+                     "tensor conv/out int8 2x16\n"
+                     "tensor conv.out int8 16\n"
+                     "tensor 9lives int8 16 output\n"
+                     "op a conv2d in -> conv/out\n"
+                     "op b relu conv/out -> conv.out\n"
+                     "op c add conv.out -> 9lives\n");
+    snprintf(sub, sizeof sub, "%s/g", dir);
+    export_one(path, sub);
+    exported(sub, "csv", csv, sizeof csv);
+    cr_expect_str_eq(slurp(csv), "name,size,first,last,offset\n"
+                                 "in,16,0,0,32\n"
+                                 "conv/out,32,0,1,0\n"
+                                 "conv.out,16,1,2,32\n"
+                                 "9lives,16,2,2,0\n");
+    exported(sub, "h", h, sizeof h);
+    const char *text = slurp(h);
+    const char *want[] = {"_IN_OFFSET 32u\n", "_CONV_OUT_OFFSET 0u\n", "_CONV_OUT_2_OFFSET 32u\n",
+                          "_T9LIVES_OFFSET 0u\n"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_expect_not_null(strstr(text, want[i]), "header lacks %s", want[i]);
+    cr_expect_eq(ec_run(sub, h), 0);
+
+    /* A CSV's ids: buffers b0 [0,2) 32 B and "w;1" [1,3) 16 B; the times
+     * compress to steps 0 and 1 (the lowers), so b0 is [0,1] and w;1 [1,1]
+     * (its upper 3 - 1 = 2 falls to step 1): they meet at step 1; greedy
+     * by size puts b0 at 0 and w;1 at 32; "w;1" makes the identifier W_1. */
+    snprintf(path, sizeof path, "%s/ids.csv", dir);
+    write_text(path, "id,lower,upper,size\nb0,0,2,32\nw;1,1,3,16\n");
+    snprintf(sub, sizeof sub, "%s/c", dir);
+    export_one(path, sub);
+    exported(sub, "csv", csv, sizeof csv);
+    cr_expect_str_eq(slurp(csv), "name,size,first,last,offset\n"
+                                 "b0,32,0,1,0\n"
+                                 "w;1,16,1,1,32\n");
+    exported(sub, "h", h, sizeof h);
+    cr_expect_not_null(strstr(slurp(h), "_W_1_OFFSET 32u\n"));
+
+    /* A family's graph: chain names its tensors t0 .. t3 in id order. */
+    snprintf(sub, sizeof sub, "%s/f", dir);
+    export_one("chain:ops=3", sub);
+    exported(sub, "csv", csv, sizeof csv);
+    size_t lines = 0;
+    for (char *save = NULL, *l = strtok_r(slurp(csv), "\n", &save); l;
+         l = strtok_r(NULL, "\n", &save), lines++) {
+        if (lines == 0)
+            continue;
+        char want_name[32];
+        snprintf(want_name, sizeof want_name, "t%zu,", lines - 1);
+        cr_expect(strncmp(l, want_name, strlen(want_name)) == 0, "line %zu: %s", lines, l);
+    }
+    cr_expect_eq(lines, 5);
 }

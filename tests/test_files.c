@@ -59,7 +59,7 @@ static int csv_read(const char *path, uint64_t alignment, struct arena_problem *
                     size_t errlen)
 {
     struct arena_load_options opt = {.alignment = alignment, .seed = 1, .stop = NULL};
-    return arena_csv_read(path, &opt, out, err, errlen);
+    return arena_csv_read(path, &opt, out, NULL, err, errlen);
 }
 
 static int conflict(const struct arena_tensor *a, const struct arena_tensor *b)

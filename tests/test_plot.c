@@ -2,7 +2,9 @@
  *
  * Before any test, the runner process runs bench on three small graphs (a
  * chain and random-intervals at two sizes, so the run has a scaling series and
- * a suite) into a fresh temporary folder, then scripts/plot at 100 dpi. Each
+ * a suite) into a fresh temporary folder, then bench --replay of the chain
+ * with every real allocator (REPLAY_FRAMES frames, a run of its own), then
+ * scripts/plot at 100 dpi. Each
  * test then checks one output against the file formats and against the
  * database, read here with the SQLite C API. meson passes the paths of bench
  * and scripts/plot in ARENA_BENCH and ARENA_PLOT.
@@ -25,6 +27,7 @@
 
 #define DPI 100
 #define GRAPHS "chain:ops=12;random-intervals:n=300;random-intervals:n=3000"
+#define REPLAY_FRAMES 12
 
 static char dir[64];        /* the temporary folder; set before any test forks */
 static char bench[4096], plot[4096];
@@ -32,7 +35,7 @@ static int have_gnuplot;
 static int setup_rc = -1;   /* bench's exit status, then plot's */
 static char setup_err[512];
 
-static const char *const figures[] = {"arena", "layout", "live", "scaling", "quality"};
+static const char *const figures[] = {"arena", "layout", "live", "scaling", "quality", "replay"};
 #define NFIG (sizeof figures / sizeof figures[0])
 
 /* ---------------------------------------------------------------- helpers */
@@ -180,6 +183,16 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set)
     setup_rc = run(cmd);
     if (setup_rc != 0) {
         fmt(setup_err, sizeof setup_err, "bench exited %d; see %s/bench.out", setup_rc, dir);
+        save_setup();
+        return;
+    }
+    fmt(cmd, sizeof cmd,
+        "'%s' --graph chain:ops=12 --replay all --frames %d --db '%s/db.sqlite' --quiet "
+        ">>'%s/bench.out' 2>&1",
+        bench, REPLAY_FRAMES, dir, dir);
+    setup_rc = run(cmd);
+    if (setup_rc != 0) {
+        fmt(setup_err, sizeof setup_err, "bench --replay exited %d; see %s/bench.out", setup_rc, dir);
         save_setup();
         return;
     }
@@ -381,6 +394,80 @@ Test(plot, every_figure_is_a_valid_png_pdf_and_svg_of_the_asked_size)
 
 /* ---------------------------------------------------------------- CSVs */
 
+/* The replay figure's data: every frame of the latest replay of each real
+ * allocator for the chain (glibc, jemalloc, mimalloc, in the order bench
+ * replayed them), each footprint as stored; the figure draws the best
+ * static arena of the run (a valid plan's, so at least the lower bound) as
+ * its reference line. */
+Test(plot, replay_csv_holds_every_frame_of_each_allocator_as_stored)
+{
+    need_figures();
+    sqlite3 *db = open_db();
+    long long run_id, graph_id;
+    run_and_graph(db, &run_id, &graph_id);
+    char path[256];
+    fmt(path, sizeof path, "%s/out/replay.csv", dir);
+    size_t n;
+    char **l = read_lines(path, &n);
+    cr_expect_str_eq(l[0], "allocator,version,footprint_source,frame,calls,footprint_peak,"
+                           "extent_peak,resident_peak,live_peak,run_id");
+    cr_assert_eq(n, 1 + 3 * REPLAY_FRAMES);
+    const char *alloc[3] = {"glibc", "jemalloc", "mimalloc"};
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(db,
+        "SELECT f.footprint_peak, f.calls, r.live_peak, g.tensors FROM replays r"
+        " JOIN replay_frames f ON f.replay_id = r.id JOIN graphs g ON g.id = r.graph_id"
+        " WHERE r.graph_id = ?1 AND r.allocator = ?2 AND f.frame = ?3", -1, &st, NULL), SQLITE_OK);
+    for (size_t i = 1; i < n; i++) {
+        char *f[12];
+        cr_assert_eq(csv_split(l[i], f, 12), 10, "line %zu", i);
+        size_t a = (i - 1) / REPLAY_FRAMES;
+        long long frame = (long long)((i - 1) % REPLAY_FRAMES) + 1;
+        cr_expect_str_eq(f[0], alloc[a], "line %zu", i);
+        cr_expect_eq(strtoll(f[3], NULL, 10), frame, "line %zu", i);
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, graph_id);
+        sqlite3_bind_text(st, 2, f[0], -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 3, frame);
+        cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "line %zu not stored", i);
+        cr_expect_eq(strtoll(f[5], NULL, 10), sqlite3_column_int64(st, 0), "line %zu", i);
+        /* malloc + free of every tensor in each frame */
+        cr_expect_eq(strtoll(f[4], NULL, 10), 2 * sqlite3_column_int64(st, 3), "line %zu", i);
+        cr_expect_geq(strtoll(f[5], NULL, 10), sqlite3_column_int64(st, 2),
+                      "line %zu: footprint below the live bytes", i);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    /* The two-column SVG names every allocator and the static arena line. */
+    fmt(path, sizeof path, "%s/out/replay-2col.svg", dir);
+    char *svg = slurp(path, NULL);
+    cr_assert_not_null(svg);
+    for (int a = 0; a < 3; a++)
+        cr_expect_not_null(strstr(svg, alloc[a]), "replay-2col.svg lacks %s", alloc[a]);
+    cr_expect_not_null(strstr(svg, "static arena ("), "replay-2col.svg has no static arena line");
+    free(svg);
+}
+
+/* A graph that was never replayed: no replay figure, a note that says why. */
+Test(plot, replay_figure_is_skipped_with_a_note_without_replays)
+{
+    need_figures();
+    char out[256], cmd[1024], err[256];
+    fmt(out, sizeof out, "%s/no-replay-%d", dir, (int)getpid());
+    fmt(err, sizeof err, "%s/no-replay-%d.err", dir, (int)getpid());
+    fmt(cmd, sizeof cmd, "'%s' --db '%s/db.sqlite' --graph random-intervals:n=300, --figures replay "
+                         "--format png --out '%s' 2>'%s' >/dev/null", plot, dir, out, err);
+    cr_assert_eq(run(cmd), 0);
+    char path[300];
+    fmt(path, sizeof path, "%s/replay-1col.png", out);
+    cr_expect(!exists(path), "%s drawn without replays", path);
+    char *text = slurp(err, NULL);
+    cr_assert_not_null(text);
+    cr_expect_not_null(strstr(text, "replay figure skipped: no replays of random-intervals:n=300,"),
+                       "no note: %s", text);
+    free(text);
+}
+
 Test(plot, arena_csv_holds_every_planner_of_the_graph_as_stored)
 {
     need_figures();
@@ -445,7 +532,7 @@ Test(plot, layout_csv_holds_every_placement_of_every_valid_plan)
     fmt(path, sizeof path, "%s/out/layout.csv", dir);
     size_t n;
     char **l = read_lines(path, &n);
-    cr_expect_str_eq(l[0], "planner,tensor,size,first,last,offset");
+    cr_expect_str_eq(l[0], "planner,tensor,size,first,last,offset,name");
     sqlite3_stmt *st;
     cr_assert_eq(sqlite3_prepare_v2(db,
         "SELECT count(*) FROM placements p JOIN results r ON r.id = p.result_id "
@@ -457,13 +544,13 @@ Test(plot, layout_csv_holds_every_placement_of_every_valid_plan)
     sqlite3_finalize(st);
 
     cr_assert_eq(sqlite3_prepare_v2(db,
-        "SELECT p.size, p.first, p.last, p.offset FROM placements p "
+        "SELECT p.size, p.first, p.last, p.offset, p.name FROM placements p "
         "JOIN results r ON r.id = p.result_id "
         "WHERE r.run_id = ?1 AND r.graph_id = ?2 AND r.planner = ?3 AND p.tensor = ?4",
         -1, &st, NULL), SQLITE_OK);
     for (size_t i = 1; i < n; i++) {
         char *f[8];
-        cr_assert_eq(csv_split(l[i], f, 8), 6);
+        cr_assert_eq(csv_split(l[i], f, 8), 7);
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, run_id);
         sqlite3_bind_int64(st, 2, graph_id);
@@ -473,6 +560,12 @@ Test(plot, layout_csv_holds_every_placement_of_every_valid_plan)
         for (int k = 0; k < 4; k++)
             cr_expect_eq(strtoll(f[2 + k], NULL, 10), sqlite3_column_int64(st, k),
                          "row %zu column %d", i, 2 + k);
+        /* The chain family names its tensors t0 .. t12 (graphs/chain.c), in
+         * id order: bench stored each with its placement (schema 6). */
+        char want[32];
+        fmt(want, sizeof want, "t%s", f[1]);
+        cr_expect_str_eq(f[6], want, "row %zu name", i);
+        cr_expect_str_eq((const char *)sqlite3_column_text(st, 4), want, "row %zu stored name", i);
     }
     sqlite3_finalize(st);
     sqlite3_close(db);
@@ -1058,7 +1151,7 @@ static void field_db(char *db, size_t dbn, char *fake, size_t fn)
         " AND n NOT IN (SELECT planner FROM results);"
         "DELETE FROM temp.names WHERE n IN (SELECT planner FROM results r, temp.names t"
         " WHERE r.planner = t.n AND r.id IN (SELECT result_id FROM placements));"
-        "INSERT INTO placements SELECT r2.id, p.tensor, p.size, p.first, p.last, p.offset"
+        "INSERT INTO placements SELECT r2.id, p.tensor, p.size, p.first, p.last, p.offset, p.name"
         " FROM results r2 JOIN results r1 ON r1.planner = 'greedy-by-size' AND r1.run_id = r2.run_id"
         " AND r1.graph_id = r2.graph_id JOIN placements p ON p.result_id = r1.id"
         " WHERE r2.planner IN (SELECT n FROM temp.names);");
@@ -1190,8 +1283,10 @@ Test(plot, a_proven_optimum_is_the_reference_line_in_schema_4)
                            "ALTER TABLE results DROP COLUMN status;"
                            "ALTER TABLE results DROP COLUMN nodes;"
                            "ALTER TABLE results DROP COLUMN timed_once;"
+                           "ALTER TABLE placements DROP COLUMN name;"
                            "DROP TABLE replay_frames; DROP TABLE replays; PRAGMA user_version = 3;",
                            "UPDATE results SET bound = NULL, status = NULL, nodes = NULL;"
+                           "ALTER TABLE placements DROP COLUMN name;"
                            "DROP TABLE replay_frames; DROP TABLE replays; PRAGMA user_version = 4;"};
     for (int k = 0; k < 2; k++) {
         fmt(db, sizeof db, "%s/v%d-plain-%d.sqlite", dir, 3 + k, (int)getpid());

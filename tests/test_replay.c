@@ -20,6 +20,7 @@
 
 #include "bench/bench.h"
 #include "bench/replay.h"
+#include "planners/planner.h"
 #include "planners/problem.h"
 #include "tests/random_problems.h"
 #include "tests/tmpdb.h"
@@ -332,4 +333,70 @@ Test(replay, founding_table_fused_and_unfused)
     char *g = strstr(fused, "malloc per tensor: glibc");
     cr_expect(g && strstr(g, " 132 "), "%s", g ? g : fused);
     free(out);
+}
+
+/* bench --founding-table with a database stores its planner rows as
+ * ordinary results of the run that holds its replays: one per registered
+ * planner on the graph, untimed (no times), each valid plan at or above the
+ * lower bound, with its placements and the chain's tensor names (t0 ..
+ * t12); the stored placements pass the independent validator again. */
+Test(replay, founding_table_stores_its_plans)
+{
+    if (!have_program("glibc"))
+        cr_skip_test("glibc's replay program was not built");
+    char db[160];
+    td_path(db, sizeof db, "f.sqlite");
+    const char *args[] = {"--graph", "chain:ops=12", "--founding-table", "--replay", "glibc",
+                          "--frames", "2", "--db", db, NULL};
+    cr_assert_eq(bench("fdb", args), 0, "%s", slurp_tag("fdb", "err"));
+    sqlite3 *h = td_db_open(db, 1);
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM replays"), 1);
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM results r JOIN replays p"
+                              " ON p.run_id = r.run_id AND p.graph_id = r.graph_id"),
+                 (long long)arena_planner_count());
+    cr_expect_eq(td_db_int(h, "SELECT count(DISTINCT planner) FROM results"),
+                 (long long)arena_planner_count());
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM results r JOIN graphs g ON g.id = r.graph_id"
+                              " WHERE r.valid = 1 AND r.arena_bytes >= g.lower_bound"
+                              " AND r.plan_ns_median IS NULL AND r.error IS NULL"),
+                 (long long)arena_planner_count());
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM placements l JOIN results r"
+                              " ON r.id = l.result_id WHERE l.name <> 't' || l.tensor"),
+                 0);
+    /* Each stored plan, read back, is valid and reaches its stored arena. */
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT r.id, r.arena_bytes, g.alignment FROM results r"
+                                       " JOIN graphs g ON g.id = r.graph_id", -1, &st, NULL),
+                 SQLITE_OK);
+    size_t plans = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        struct arena_tensor t[13];
+        uint64_t off[13];
+        sqlite3_stmt *pl;
+        cr_assert_eq(sqlite3_prepare_v2(h, "SELECT tensor, size, first, last, offset FROM"
+                                           " placements WHERE result_id = ?1", -1, &pl, NULL),
+                     SQLITE_OK);
+        sqlite3_bind_int64(pl, 1, sqlite3_column_int64(st, 0));
+        size_t n = 0;
+        while (sqlite3_step(pl) == SQLITE_ROW && n < 13) {
+            size_t k = (size_t)sqlite3_column_int64(pl, 0);
+            cr_assert_lt(k, 13);
+            t[k] = (struct arena_tensor){(uint64_t)sqlite3_column_int64(pl, 1),
+                                         (uint32_t)sqlite3_column_int64(pl, 2),
+                                         (uint32_t)sqlite3_column_int64(pl, 3)};
+            off[k] = (uint64_t)sqlite3_column_int64(pl, 4);
+            n++;
+        }
+        sqlite3_finalize(pl);
+        cr_assert_eq(n, 13, "result %lld: %zu placements", sqlite3_column_int64(st, 0), n);
+        struct arena_problem p = {13, t, (uint64_t)sqlite3_column_int64(st, 2)};
+        struct arena_plan plan = {.n = 13, .offsets = off,
+                                  .arena = (uint64_t)sqlite3_column_int64(st, 1)};
+        cr_expect_eq(arena_plan_validate(&p, &plan, NULL), ARENA_OK, "result %lld",
+                     sqlite3_column_int64(st, 0));
+        plans++;
+    }
+    sqlite3_finalize(st);
+    cr_expect_eq(plans, arena_planner_count());
+    sqlite3_close(h);
 }

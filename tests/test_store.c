@@ -138,7 +138,12 @@ static int64_t add_run(struct arena_store *s, uint64_t seed)
     return id;
 }
 
-static int64_t add_five_result(struct arena_store *s, int64_t run, int64_t graph, int valid)
+/* Names with a comma, a quote and UTF-8 (a .tflite name may hold any of
+ * them): stored as they are. */
+static char *const five_names[] = {"input", "conv/1,a", "say \"hi\"", "caf\xc3\xa9", "out"};
+
+static int64_t add_five_result_named(struct arena_store *s, int64_t run, int64_t graph,
+                                     int valid, char *const *names)
 {
     struct arena_problem p = five_source(16).problem;
     struct arena_plan plan = {.n = 5, .offsets = five_offsets, .arena = 96};
@@ -148,11 +153,16 @@ static int64_t add_five_result(struct arena_store *s, int64_t run, int64_t graph
                                   .error = valid ? NULL : "tensors 0 and 1 collide",
                                   .metrics = valid ? &m : NULL, .plan_ns_median = 120.5,
                                   .plan_ns_mean = 121.0, .plan_ns_stddev = NAN,
-                                  .iterations = 5000, .scratch_bytes = 640};
+                                  .iterations = 5000, .scratch_bytes = 640, .names = names};
     int64_t id = 0;
     cr_assert_eq(arena_store_add_result(s, run, graph, &r, &p, &plan, &id), ARENA_OK, "%s",
                  arena_store_error(s));
     return id;
+}
+
+static int64_t add_five_result(struct arena_store *s, int64_t run, int64_t graph, int valid)
+{
+    return add_five_result_named(s, run, graph, valid, NULL);
 }
 
 Test(store, creates_schema_sql_in_an_empty_file)
@@ -332,6 +342,7 @@ Test(store, rows_and_placements_read_back)
     cr_expect_neq(g1, g3, "another alignment is another graph");
     int64_t good = add_five_result(s, run, g1, 1);
     int64_t bad = add_five_result(s, run, g1, 0);
+    int64_t named = add_five_result_named(s, run, g1, 1, five_names);
     arena_store_close(s);
 
     sqlite3 *db = td_db_open(path, 0);
@@ -363,6 +374,85 @@ Test(store, rows_and_placements_read_back)
         cr_expect_eq(td_db_int(db, sql), 1, "tensor %zu", i);
     }
     cr_expect_eq(td_db_int(db, "SELECT max(offset + size) FROM placements"), 96);
+    /* Names travel with the placements, byte for byte; none given, none stored. */
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM placements WHERE result_id = %lld"
+             " AND name IS NULL", (long long)good);
+    cr_expect_eq(td_db_int(db, sql), 5);
+    sqlite3_stmt *st;
+    snprintf(sql, sizeof sql, "SELECT tensor, name FROM placements WHERE result_id = %lld"
+             " ORDER BY tensor", (long long)named);
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    size_t rows = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        cr_expect_eq(sqlite3_column_int64(st, 0), (sqlite3_int64)rows);
+        cr_expect_str_eq((const char *)sqlite3_column_text(st, 1), five_names[rows]);
+        rows++;
+    }
+    sqlite3_finalize(st);
+    cr_expect_eq(rows, 5);
+    sqlite3_close(db);
+}
+
+/* Version 5 as it shipped: version 3 (v1_schema, v2_rows, noisy), then
+ * version 4's results columns and the replays tables, with placements of
+ * result 2 (the five-tensor plan). Opening it adds placements.name (NULL
+ * for the old rows) and keeps every row; a new result stores its names. */
+static const char v5_rest[] =
+    "ALTER TABLE results ADD COLUMN noisy INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE results ADD COLUMN timed_once INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE results ADD COLUMN status TEXT;"
+    "ALTER TABLE results ADD COLUMN bound INTEGER;"
+    "ALTER TABLE results ADD COLUMN nodes INTEGER;"
+    "CREATE TABLE replays (id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " graph_id INTEGER NOT NULL REFERENCES graphs(id), allocator TEXT NOT NULL,"
+    " version TEXT NOT NULL, footprint_source TEXT NOT NULL, frames INTEGER NOT NULL,"
+    " calls_per_frame INTEGER NOT NULL, ns_per_call REAL, live_peak INTEGER NOT NULL,"
+    " baseline_bytes INTEGER NOT NULL, footprint_first INTEGER NOT NULL,"
+    " footprint_last INTEGER NOT NULL, footprint_peak INTEGER NOT NULL,"
+    " extent_peak INTEGER NOT NULL, resident_peak INTEGER NOT NULL, frag_first REAL NOT NULL,"
+    " frag_last REAL NOT NULL);"
+    "CREATE TABLE replay_frames (replay_id INTEGER NOT NULL REFERENCES replays(id),"
+    " frame INTEGER NOT NULL, calls INTEGER NOT NULL, footprint_peak INTEGER NOT NULL,"
+    " extent_peak INTEGER NOT NULL, resident_peak INTEGER NOT NULL,"
+    " PRIMARY KEY (replay_id, frame)) WITHOUT ROWID;"
+    "CREATE INDEX replays_graph ON replays(graph_id);"
+    "INSERT INTO placements VALUES (2, 0, 16, 0, 1, 0), (2, 1, 8, 1, 2, 64),"
+    " (2, 2, 64, 2, 3, 0), (2, 3, 32, 3, 4, 64), (2, 4, 8, 4, 5, 0);"
+    "INSERT INTO replays VALUES (1, 1, 1, 'glibc', '2.36', 'mallinfo2', 1, 10, 50.0, 96, 0,"
+    " 200, 200, 200, 150, 4096, 0.52, 0.52);"
+    "INSERT INTO replay_frames VALUES (1, 1, 10, 200, 150, 4096);"
+    "PRAGMA user_version = 5;";
+
+Test(store, migrates_version_5_adding_placement_names)
+{
+    char path[160];
+    td_path(path, sizeof path, "v5.sqlite");
+    sqlite3 *db = td_db_open(path, 0);
+    raw_exec(db, v1_schema);
+    raw_exec(db, v2_rows);
+    raw_exec(db, v5_rest);
+    cr_assert_eq(td_db_int(db, "PRAGMA user_version"), 5);
+    sqlite3_close(db);
+
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    int64_t rid = add_five_result_named(s, add_run(s, 5), 1, 1, five_names);
+    arena_store_close(s);
+
+    db = td_db_open(path, 0);
+    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
+    expect_matches_schema_sql(db);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 5);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM replay_frames WHERE replay_id = 1"), 1);
+    /* The old placements stay, with no name. */
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM placements WHERE result_id = 2"
+                             " AND name IS NULL"), 5);
+    cr_expect_eq(td_db_int(db, "SELECT sum(offset) FROM placements WHERE result_id = 2"), 128);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM placements WHERE result_id = %lld"
+             " AND tensor = 1 AND name = 'conv/1,a'", (long long)rid);
+    cr_expect_eq(td_db_int(db, sql), 1);
     sqlite3_close(db);
 }
 

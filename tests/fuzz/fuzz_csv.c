@@ -18,7 +18,7 @@ static void check_round_trip(const struct arena_problem *p, const struct arena_l
     FILE *r = fuzz_stream((const uint8_t *)text, len);
     struct arena_problem back;
     char err[512];
-    int rc = arena_csv_read_stream(r, "export", opt, &back, err, sizeof err);
+    int rc = arena_csv_read_stream(r, "export", opt, &back, NULL, err, sizeof err);
     fclose(r);
     FUZZ_REQUIRE(rc == ARENA_OK, "an export does not read back: %s", err);
     FUZZ_REQUIRE(back.n == p->n, "%zu records back, %zu written", back.n, p->n);
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct arena_load_options opt = {.alignment = 16, .seed = 1, .stop = NULL};
     struct arena_problem p;
     char err[512] = "";
-    int rc = arena_csv_read_stream(f, "fuzz.csv", &opt, &p, err, sizeof err);
+    int rc = arena_csv_read_stream(f, "fuzz.csv", &opt, &p, NULL, err, sizeof err);
     fclose(f);
     if (rc != ARENA_OK) {
         fuzz_require_one_line(rc, err);

@@ -29,7 +29,7 @@ static uint64_t build(const struct arena_spec *s)
     struct arena_problem p;
     size_t ops;
     char err[512] = "";
-    int rc = arena_spec_build(s, 16, &p, &ops, err, sizeof err);
+    int rc = arena_spec_build(s, 16, &p, &ops, NULL, err, sizeof err);
     if (rc != ARENA_OK) {
         FUZZ_REQUIRE(rc < 0 && err[0], "rc %d, message '%s'", rc, err);
         FUZZ_REQUIRE(p.n == 0 && p.tensors == NULL, "a partial problem after: %s", err);

@@ -85,7 +85,7 @@ static void build_spec(const char *text, struct arena_problem *p)
     char err[256];
     size_t ops;
     cr_assert_eq(arena_spec_parse(text, 1, &spec, err, sizeof err), ARENA_OK, "%s: %s", text, err);
-    cr_assert_eq(arena_spec_build(&spec, 16, p, &ops, err, sizeof err), ARENA_OK, "%s: %s", text,
+    cr_assert_eq(arena_spec_build(&spec, 16, p, &ops, NULL, err, sizeof err), ARENA_OK, "%s: %s", text,
                  err);
 }
 

@@ -38,9 +38,11 @@
 #include "bench/progress.h"
 #include "bench/replay.h"
 #include "bench/runinfo.h"
+#include "bench/shard.h"
 #include "bench/suites.h"
 #include "graphs/files.h"
 #include "graphs/source.h"
+#include "graphs/sweep.h"
 #include "planners/planner.h"
 #include "results/store.h"
 
@@ -360,8 +362,21 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
 /* --list: the families, suites and planners for a person; with --format
  * csv the planner registry alone as name,kind,summary (scripts/plot takes
  * its planner order and names from it). */
+static int expand(const struct arena_bench_args *a, char ***items, size_t *n, char *err,
+                  size_t errlen);
+static void free_items(char **items, size_t n);
+
 static int list_everything(const struct arena_bench_args *a)
 {
+    if (a->n_graphs) { /* --list --graph: what the suites and sweeps stand for */
+        char **items = NULL, err[512] = "";
+        size_t n = 0;
+        int rc = expand(a, &items, &n, err, sizeof err);
+        if (rc != ARENA_OK) say(NULL, "--graph: %s", err);
+        for (size_t i = 0; rc == ARENA_OK && i < n; i++) printf("%s\n", items[i]);
+        free_items(items, n);
+        return rc == ARENA_OK ? 0 : 2;
+    }
     if (strcmp(a->format->name, "csv") == 0) {
         printf("name,kind,summary\n");
         for (size_t i = 0; i < arena_planner_count(); i++) {
@@ -397,8 +412,16 @@ static int list_everything(const struct arena_bench_args *a)
     return 0;
 }
 
-/* Expands suites and drops repeated items, keeping the first. */
-static int expand(const struct arena_bench_args *a, const char ***items, size_t *n)
+/* Expands suites and sweeps (graphs/sweep.h) and drops repeated items,
+ * keeping the first. *items are malloc'd, freed with free_items(). */
+static void free_items(char **items, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(items[i]);
+    free(items);
+}
+
+static int expand(const struct arena_bench_args *a, char ***items, size_t *n, char *err,
+                  size_t errlen)
 {
     *items = NULL;
     *n = 0;
@@ -408,13 +431,30 @@ static int expand(const struct arena_bench_args *a, const char ***items, size_t 
         const char *one[1] = {a->graphs[i]};
         if (!list) list = one;
         for (size_t s = 0; s < k; s++) {
-            size_t seen = 0;
-            while (seen < *n && strcmp((*items)[seen], list[s]) != 0) seen++;
-            if (seen < *n) continue;
-            const char **grown = realloc(*items, (*n + 1) * sizeof *grown);
-            if (!grown) return ARENA_ENOMEM;
-            grown[(*n)++] = list[s];
-            *items = grown;
+            char **specs = NULL;
+            size_t n_specs = 0;
+            int rc = arena_sweep_expand(list[s], &specs, &n_specs, err, errlen);
+            if (rc != ARENA_OK) {
+                if (rc == ARENA_ENOMEM) snprintf(err, errlen, "out of memory");
+                free_items(specs, n_specs);
+                return rc;
+            }
+            for (size_t x = 0; x < n_specs; x++) {
+                size_t seen = 0;
+                while (seen < *n && strcmp((*items)[seen], specs[x]) != 0) seen++;
+                char **grown = seen < *n ? NULL : realloc(*items, (*n + 1) * sizeof *grown);
+                if (seen < *n || !grown) {
+                    free(specs[x]);
+                    if (seen < *n) continue;
+                    for (x++; x < n_specs; x++) free(specs[x]);
+                    free(specs);
+                    snprintf(err, errlen, "out of memory");
+                    return ARENA_ENOMEM;
+                }
+                grown[(*n)++] = specs[x];
+                *items = grown;
+            }
+            free(specs);
         }
     }
     return ARENA_OK;
@@ -422,15 +462,16 @@ static int expand(const struct arena_bench_args *a, const char ***items, size_t 
 
 static int load_graphs(struct bench *b)
 {
-    const char **items = NULL;
+    char **items = NULL;
     size_t n = 0;
-    if (expand(&b->args, &items, &n) != ARENA_OK) {
-        say(b, "out of memory");
+    char xerr[512] = "";
+    if (expand(&b->args, &items, &n, xerr, sizeof xerr) != ARENA_OK) {
+        say(b, "--graph: %s", xerr);
         return 2;
     }
     b->graphs = calloc(n ? n : 1, sizeof *b->graphs);
     if (!b->graphs) {
-        free(items);
+        free_items(items, n);
         say(b, "out of memory");
         return 2;
     }
@@ -467,7 +508,7 @@ static int load_graphs(struct bench *b)
         }
         b->n_graphs++;
     }
-    free(items);
+    free_items(items, n);
     return status;
 }
 
@@ -618,17 +659,42 @@ static int start_gbench(struct bench *b)
     return 0;
 }
 
+/* --shard: part[g * n_planners + k] for every graph g and planner k
+ * (bench/shard.h); all 1 without --shard. */
+static int shard_parts(const struct bench *b, unsigned *part)
+{
+    size_t np = b->args.n_planners, n = b->n_graphs * np;
+    if (!b->args.shard_n) return ARENA_OK;
+    const char **spec = malloc((n ? n : 1) * sizeof *spec);
+    const char **name = malloc((n ? n : 1) * sizeof *name);
+    int rc = spec && name ? ARENA_OK : ARENA_ENOMEM;
+    for (size_t i = 0; rc == ARENA_OK && i < n; i++) {
+        spec[i] = b->graphs[i / np].src.spec;
+        name[i] = b->args.planners[i % np]->name;
+    }
+    if (rc == ARENA_OK) rc = arena_shard_assign(spec, name, n, b->args.shard_n, part);
+    free(spec);
+    free(name);
+    return rc;
+}
+
 static int register_jobs(struct bench *b)
 {
     int reps_given = b->args.repetitions_set;
     for (size_t i = 0; i < b->args.n_gbench_flags; i++)
         if (strncmp(b->args.gbench_flags[i], "--benchmark_repetitions", 23) == 0) reps_given = 1;
-    b->n_jobs = b->n_graphs * b->args.n_planners;
-    b->jobs = calloc(b->n_jobs ? b->n_jobs : 1, sizeof *b->jobs);
-    if (!b->jobs) return ARENA_ENOMEM;
+    size_t np = b->args.n_planners, most = b->n_graphs * np;
+    b->n_jobs = 0;
+    b->jobs = calloc(most ? most : 1, sizeof *b->jobs);
+    unsigned *part = calloc(most ? most : 1, sizeof *part);
+    if (!b->jobs || !part || shard_parts(b, part) != ARENA_OK) {
+        free(part);
+        return ARENA_ENOMEM;
+    }
     for (size_t g = 0; g < b->n_graphs; g++) {
-        for (size_t k = 0; k < b->args.n_planners; k++) {
-            struct job *j = &b->jobs[g * b->args.n_planners + k];
+        for (size_t k = 0; k < np; k++) {
+            if (b->args.shard_n && part[g * np + k] != b->args.shard_k) continue;
+            struct job *j = &b->jobs[b->n_jobs++];
             j->b = b;
             j->g = g;
             j->pl = b->args.planners[k];
@@ -650,9 +716,13 @@ static int register_jobs(struct bench *b)
             if (j->once) spec.iterations = 1, spec.repetitions = 1;
             int rc = arena_gbench_register(&spec);
             free(name);
-            if (rc != 0) return ARENA_EINVAL;
+            if (rc != 0) {
+                free(part);
+                return ARENA_EINVAL;
+            }
         }
     }
+    free(part);
     return ARENA_OK;
 }
 
@@ -704,6 +774,11 @@ static int measure(struct bench *b)
         return 2;
     }
     b->progress.total = b->n_jobs;
+    if (b->n_jobs == 0 && b->args.shard_n) {
+        say(b, "--shard %u/%u: no graph x planner job falls in this part; nothing to do",
+            b->args.shard_k, b->args.shard_n);
+        return 0;
+    }
     if (!b->args.quiet) {
         b->out = b->args.format;
         b->out_state = calloc(1, b->out->state_size ? b->out->state_size : 1);

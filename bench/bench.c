@@ -96,6 +96,7 @@ struct bench {
     void *out_state;
     struct arena_progress progress;
     int any_invalid, db_failed, out_failed;
+    struct arena_runenv env; /* governor and load as the run starts */
 };
 
 /* Every message is one line on stderr, whatever the text it quotes holds. */
@@ -242,6 +243,8 @@ static int store_run_and_graph(struct bench *b, struct graph_slot *g)
             .host = ri.host,
             .command = ri.command ? ri.command : "bench",
             .seed = b->args.seed,
+            .governor = b->env.governor,
+            .loadavg = b->env.loadavg,
         };
         rc = arena_store_add_run(b->store, &run, &b->run_id);
         arena_runinfo_free(&ri);
@@ -761,6 +764,11 @@ static int measure(struct bench *b)
         say(b, "writing to stdout: %s", strerror(errno));
         return 2;
     }
+    if (b->args.pin_cpu >= 0 && arena_runinfo_pin(b->args.pin_cpu, err, sizeof err) != ARENA_OK) {
+        say(b, "%s", err);
+        return 2;
+    }
+    arena_runenv_collect(&b->env); /* before this run adds its own load */
     if ((status = start_gbench(b)) != 0) return status;
     if ((status = load_graphs(b)) != 0) return status;
     if (stop_signal) return 128 + stop_signal;

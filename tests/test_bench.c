@@ -1096,3 +1096,20 @@ Test(bench, list_shows_kinds_and_csv_is_the_planner_registry)
         cr_expect(strstr(out, arena_planner_kind_name(arena_planner_at(i)->kind)) != NULL);
     free(out);
 }
+
+/* --list --graph prints what suites and sweeps expand to, repeats dropped;
+ * a bad sweep is one line and exit 2. */
+Test(bench, list_shows_what_a_sweep_expands_to)
+{
+    const char *args[] = {"--list", "--graph", "chain:ops=4|8,seed=1..2;chain:ops=4,seed=2", NULL};
+    cr_assert_eq(run("list", args), 0);
+    char *out = slurp("list", "out");
+    cr_expect_str_eq(out, "chain:ops=4,seed=1\nchain:ops=4,seed=2\nchain:ops=8,seed=1\n"
+                          "chain:ops=8,seed=2\n");
+    free(out);
+    const char *bad[] = {"--list", "--graph", "chain:ops=9..2", NULL};
+    cr_assert_eq(run("bad", bad), 2);
+    char *err = slurp("bad", "err");
+    cr_expect_str_eq(err, "bench: --graph: chain: key 'ops': range 9..2 is empty (2 is below 9)\n");
+    free(err);
+}

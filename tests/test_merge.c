@@ -284,3 +284,40 @@ Test(merge, mixed_versions_are_refused_before_anything_is_written)
     cr_expect_eq(arena_store_merge(out, missing, 1, NULL, err, sizeof err), ARENA_EINVAL);
     cr_expect(strstr(err, "no such database file"), "%s", err);
 }
+
+/* scripts/sweep: two shards under GNU parallel, each pinned, merged; the
+ * same figures as one in-process run of the same sweep. Skipped, saying
+ * why, where GNU parallel or taskset is missing. */
+Test(merge, scripts_sweep_equals_one_run)
+{
+    const char *bench_exe = getenv("ARENA_BENCH"), *sweep = getenv("ARENA_SWEEP");
+    if (!bench_exe || !sweep) cr_skip_test("ARENA_BENCH / ARENA_SWEEP not set (run via meson test)");
+    if (system("command -v parallel >/dev/null && command -v taskset >/dev/null") != 0)
+        cr_skip_test("GNU parallel or taskset missing (scripts/bootstrap installs parallel)");
+    char one[160], out[160], cmd[1024];
+    td_path(one, sizeof one, "one.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    const char *a0[] = {"--graph", "random-intervals:n=30,seed=1..4;chain:ops=8|12", "--planner",
+                        "greedy-by-size,online-first-fit", "--repetitions", "1", "--min-time",
+                        "0.001", "--quiet", "--db", one, NULL};
+    cr_assert_eq(bench("one", a0), 0);
+    snprintf(cmd, sizeof cmd,
+             "BENCH='%s' '%s' -j 2 -o '%s' --graph 'random-intervals:n=30,seed=1..4;chain:ops=8|12'"
+             " --planner greedy-by-size,online-first-fit --repetitions 1 --min-time 0.001"
+             " >'%s/sweep.out' 2>&1",
+             bench_exe, sweep, out, td_dir);
+    int rc = system(cmd);
+    char *log = NULL;
+    if (rc != 0) {
+        char path[200];
+        snprintf(path, sizeof path, "%s/sweep.out", td_dir);
+        log = td_slurp(path, NULL);
+    }
+    cr_assert_eq(rc, 0, "scripts/sweep failed: %s", log ? log : "?");
+    cr_expect_eq(count(out, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM results"), 12);
+    char *want = content(one), *got = content(out);
+    cr_expect_str_eq(got, want);
+    free(want);
+    free(got);
+}

@@ -416,6 +416,55 @@ static int list_everything(const struct arena_bench_args *a)
     return 0;
 }
 
+/* A set of (text, number) pairs, open addressing on FNV-1a: drops repeated
+ * specs of a sweep in linear time (a sweep may name 10^6 of them). The
+ * texts are borrowed. */
+struct seen {
+    const char **text;
+    uint64_t *num;
+    size_t cap, n;
+};
+
+static uint64_t seen_hash(const char *t, uint64_t num)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ num;
+    for (; *t; t++) h = (h ^ (unsigned char)*t) * 0x100000001b3ull;
+    return h;
+}
+
+/* 1 added, 0 already there, -1 out of memory. */
+static int seen_add(struct seen *s, const char *t, uint64_t num)
+{
+    if (2 * (s->n + 1) > s->cap) {
+        struct seen grown = {NULL, NULL, s->cap ? 2 * s->cap : 64, 0};
+        grown.text = calloc(grown.cap, sizeof *grown.text);
+        grown.num = calloc(grown.cap, sizeof *grown.num);
+        if (!grown.text || !grown.num) {
+            free(grown.text);
+            free(grown.num);
+            return -1;
+        }
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->text[i]) seen_add(&grown, s->text[i], s->num[i]);
+        free(s->text);
+        free(s->num);
+        *s = grown;
+    }
+    size_t i = (size_t)seen_hash(t, num) & (s->cap - 1);
+    for (; s->text[i]; i = (i + 1) & (s->cap - 1))
+        if (s->num[i] == num && strcmp(s->text[i], t) == 0) return 0;
+    s->text[i] = t;
+    s->num[i] = num;
+    s->n++;
+    return 1;
+}
+
+static void seen_free(struct seen *s)
+{
+    free(s->text);
+    free(s->num);
+}
+
 /* Expands suites and sweeps (graphs/sweep.h) and drops repeated items,
  * keeping the first. *items are malloc'd, freed with free_items(). */
 static void free_items(char **items, size_t n)
@@ -429,6 +478,7 @@ static int expand(const struct arena_bench_args *a, char ***items, size_t *n, ch
 {
     *items = NULL;
     *n = 0;
+    struct seen seen = {0};
     for (size_t i = 0; i < a->n_graphs; i++) {
         size_t k = 1;
         const char *const *list = arena_bench_suite(a->graphs[i], &k);
@@ -438,29 +488,24 @@ static int expand(const struct arena_bench_args *a, char ***items, size_t *n, ch
             char **specs = NULL;
             size_t n_specs = 0;
             int rc = arena_sweep_expand(list[s], &specs, &n_specs, err, errlen);
+            char **grown = rc == ARENA_OK ? realloc(*items, (*n + n_specs + 1) * sizeof *grown)
+                                          : NULL;
+            if (rc == ARENA_OK && !grown) rc = ARENA_ENOMEM;
+            if (grown) *items = grown;
+            for (size_t x = 0; rc == ARENA_OK && x < n_specs; x++) {
+                int added = seen_add(&seen, specs[x], 0);
+                if (added < 0) rc = ARENA_ENOMEM;
+                else if (added) (*items)[(*n)++] = specs[x], specs[x] = NULL;
+            }
+            free_items(specs, n_specs); /* the repeats, or all on error */
             if (rc != ARENA_OK) {
                 if (rc == ARENA_ENOMEM) snprintf(err, errlen, "out of memory");
-                free_items(specs, n_specs);
+                seen_free(&seen);
                 return rc;
             }
-            for (size_t x = 0; x < n_specs; x++) {
-                size_t seen = 0;
-                while (seen < *n && strcmp((*items)[seen], specs[x]) != 0) seen++;
-                char **grown = seen < *n ? NULL : realloc(*items, (*n + 1) * sizeof *grown);
-                if (seen < *n || !grown) {
-                    free(specs[x]);
-                    if (seen < *n) continue;
-                    for (x++; x < n_specs; x++) free(specs[x]);
-                    free(specs);
-                    snprintf(err, errlen, "out of memory");
-                    return ARENA_ENOMEM;
-                }
-                grown[(*n)++] = specs[x];
-                *items = grown;
-            }
-            free(specs);
         }
     }
+    seen_free(&seen);
     return ARENA_OK;
 }
 
@@ -480,6 +525,7 @@ static int load_graphs(struct bench *b)
         return 2;
     }
     int status = 0;
+    struct seen loaded = {0}; /* (canonical spec, fingerprint) of the graphs kept */
     for (size_t i = 0; i < n && !status && !stop_signal; i++) {
         struct graph_slot *g = &b->graphs[b->n_graphs];
         char err[512] = "";
@@ -502,16 +548,17 @@ static int load_graphs(struct bench *b)
             status = 2;
             break;
         }
-        size_t dup = 0;
-        while (dup < b->n_graphs && !(strcmp(b->graphs[dup].src.spec, g->src.spec) == 0 &&
-                                      b->graphs[dup].src.fingerprint == g->src.fingerprint))
-            dup++;
-        if (dup < b->n_graphs) {
+        int added = seen_add(&loaded, g->src.spec, g->src.fingerprint);
+        if (added <= 0) { /* the same canonical spec and problem: kept once */
             arena_source_free(&g->src);
-            continue;
+            if (added == 0) continue;
+            say(b, "out of memory");
+            status = 2;
+            break;
         }
         b->n_graphs++;
     }
+    seen_free(&loaded);
     free_items(items, n);
     return status;
 }

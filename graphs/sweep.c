@@ -178,6 +178,10 @@ static int expand(const char *text, const struct arena_family *f, const char *re
             if (keys[i].alts[a].len > widest) widest = keys[i].alts[a].len;
         longest += keys[i].name_len + 2 + widest;
     }
+    /* Room for every spec at once: one realloc, not one per spec. */
+    char **room = realloc(*items, (*n + (size_t)total) * sizeof *room);
+    if (!room) return ARENA_ENOMEM;
+    *items = room;
     for (uint64_t idx = 0; idx < total; idx++) {
         char *s = malloc(longest + 1);
         if (!s) return ARENA_ENOMEM;
@@ -194,7 +198,7 @@ static int expand(const char *text, const struct arena_family *f, const char *re
             put_value(&keys[i], j, s, &used);
         }
         s[used] = '\0';
-        if (push(items, n, s) != ARENA_OK) return ARENA_ENOMEM;
+        (*items)[(*n)++] = s;
     }
     return ARENA_OK;
 }

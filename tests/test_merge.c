@@ -118,7 +118,7 @@ Test(merge, two_shards_merged_equal_one_run_and_merging_again_adds_nothing)
     cr_expect_eq(c.runs, 2);
     cr_expect_eq(c.runs_present, 0);
     cr_expect_eq(c.results, 24);
-    cr_expect_eq(c.placements, count(one, "SELECT count(*) FROM placements"));
+    cr_expect_eq((int64_t)c.placements, count(one, "SELECT count(*) FROM placements"));
     /* Graphs are shared: both shards hold most graphs, the merge has 6. */
     cr_expect_eq(count(out, "SELECT count(*) FROM graphs"), 6);
     cr_expect_eq(c.graphs, 6);

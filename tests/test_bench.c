@@ -1113,3 +1113,26 @@ Test(bench, list_shows_what_a_sweep_expands_to)
     cr_expect_str_eq(err, "bench: --graph: chain: key 'ops': range 9..2 is empty (2 is below 9)\n");
     free(err);
 }
+
+/* --pin binds the measuring thread; the run row records the governor (a
+ * name, or "unknown" without cpufreq) and the load average at start (Linux
+ * always has /proc/loadavg); a CPU the process may not use is refused. */
+Test(bench, pin_and_the_machine_state_at_start)
+{
+    char db_path[160];
+    td_path(db_path, sizeof db_path, "pin.sqlite");
+    const char *args[] = {"--graph", "chain:ops=4", "--planner", "naive", "--pin", "0", "--db",
+                          db_path, "--repetitions", "1", "--min-time", "0.001", "--quiet", NULL};
+    cr_assert_eq(run("pin", args), 0, "%s", slurp("pin", "err"));
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE length(governor) > 0"
+                               " AND loadavg >= 0"), 1);
+    sqlite3_close(db);
+    const char *bad[] = {"--graph", "chain:ops=4", "--planner", "naive", "--pin", "1023",
+                         "--no-db", NULL};
+    cr_assert_eq(run("badpin", bad), 2);
+    char *err = slurp("badpin", "err");
+    cr_expect(strstr(err, "bench: --pin: CPU 1023 is not one this process may use (allowed: "),
+              "%s", err);
+    free(err);
+}

@@ -146,6 +146,24 @@ Test(merge, two_shards_merged_equal_one_run_and_merging_again_adds_nothing)
     cr_expect_eq(bench("self", self), 2);
     const char *none[] = {"merge", out, NULL};
     cr_expect_eq(bench("none", none), 2);
+
+    /* bench stats on the merge: one row per configuration x planner
+     * (random-intervals n=40 and n=60, 4 planners), 3 seeds each. */
+    const char *stats[] = {"stats", "--db", out, "--format", "csv", NULL};
+    cr_expect_eq(bench("stats", stats), 0);
+    char path[200];
+    snprintf(path, sizeof path, "%s/stats.out", td_dir);
+    char *csv = td_slurp(path, NULL);
+    cr_assert(csv);
+    size_t lines = 0, threes = 0;
+    for (const char *c = csv; *c; c++) lines += *c == '\n';
+    for (const char *c = strstr(csv, ",3,"); c; c = strstr(c + 1, ",3,")) threes++;
+    cr_expect_eq(lines, 1 + 2 * 4, "%s", csv);
+    cr_expect_eq(threes, 8, "%s", csv);
+    cr_expect(strncmp(csv, "group,planner,n,mean_lb,", 24) == 0, "%s", csv);
+    free(csv);
+    const char *bad[] = {"stats", "--db", out, "--format", "json", NULL};
+    cr_expect_eq(bench("badstats", bad), 2);
 }
 
 static const struct arena_tensor three[] = {{32, 0, 1}, {16, 1, 2}, {32, 2, 3}};

@@ -1,8 +1,8 @@
 /* merge.c — merging results databases (results/merge.h). The copy is
- * INSERT ... SELECT over an ATTACHed input, with the columns named from
+ * INSERT ... SELECT over an ATTACHed input (SQLite's own way to move rows
+ * between databases in one statement), with the columns named from
  * PRAGMA table_info and the ids shifted above the output's largest (results,
- * replays) or looked up in temporary maps (runs, graphs); the way sqlite3's
- * own .recover and sqlite-utils' merges rebuild rows by column name. */
+ * replays) or looked up in temporary maps (runs, graphs). */
 #include "results/merge.h"
 
 #include <stdarg.h>
@@ -68,9 +68,8 @@ static int cols_read(sqlite3 *db, const char *schema, const char *table, struct 
 {
     memset(c, 0, sizeof *c);
     sqlite3_stmt *st = NULL;
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT name FROM pragma_table_info(?1, ?2) ORDER BY cid");
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1, ?2) ORDER BY cid",
+                                -1, &st, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 2, schema, -1, SQLITE_STATIC);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -134,8 +133,7 @@ struct merger {
 static int fail(struct merger *m, const char *what, int rc)
 {
     arena_errorf(m->err, m->errlen, 0, ARENA_EDB, "%s: merging %s: %s: %s", m->out, m->in, what,
-                 sqlite3_errmsg(m->db));
-    (void)rc;
+                 rc == SQLITE_NOMEM ? sqlite3_errstr(rc) : sqlite3_errmsg(m->db));
     return ARENA_EDB;
 }
 

@@ -20,7 +20,10 @@ static const char usage[] =
     "  --graph LIST       graphs to plan: a spec family:key=value,..., a problem or\n"
     "                     graph file, a suite (all, scaling, models), or a list;\n"
     "                     ';' separates items, and so does ',' unless what follows\n"
-    "                     it is key=value (an '=' before any ':'); repeatable\n"
+    "                     it is key=value (an '=' before any ':'); repeatable;\n"
+    "                     a sweep: values a|b|c and integer ranges A..B in a spec,\n"
+    "                     e.g. random-intervals:n=100|1000,seed=1..30, stand for\n"
+    "                     every combination (the first key varies slowest)\n"
     "  --planner LIST     comma list of planner names, or all (default all)\n"
     "  --list             print the graph families with their parameters and the\n"
     "                     planners with their summaries\n"
@@ -58,6 +61,9 @@ static const char usage[] =
     "                     (every allocator), ping-pong, the best static plan; a\n"
     "                     single MobileNetV2 graph brings its other fusion along;\n"
     "                     its replays and plans are stored as one run\n"
+    "  --shard K/N        run part K (1..N) of the graph x planner jobs, split by a\n"
+    "                     hash of spec and planner name (bench merge joins parts)\n"
+    "  --pin CPU          pin the measuring thread to CPU number CPU\n"
     "  --quiet            print nothing but errors (results are still stored)\n"
     "  --help, --version\n"
     "  --benchmark_...    passed to Google Benchmark, e.g. --benchmark_out=FILE\n"
@@ -307,12 +313,28 @@ static int check_gbench_flag(const char *arg, char *err, size_t errlen)
     return ARENA_OK;
 }
 
+/* K/N with 1 <= K <= N <= 100000. */
+static int parse_shard(const char *v, unsigned *k, unsigned *n, char *err, size_t errlen)
+{
+    unsigned long long kk = 0, nn = 0;
+    int used = 0;
+    if (v[0] < '0' || v[0] > '9' || sscanf(v, "%llu/%llu%n", &kk, &nn, &used) != 2 ||
+        v[used] != '\0' || !strchr(v, '/') || strchr(v, '/')[1] < '0' || strchr(v, '/')[1] > '9')
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--shard: '%s' is not K/N (e.g. 1/4)", v);
+    if (nn < 1 || nn > 100000 || kk < 1 || kk > nn)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--shard: '%s' needs 1 <= K <= N <= 100000 (parts count from 1)", v);
+    *k = (unsigned)kk;
+    *n = (unsigned)nn;
+    return ARENA_OK;
+}
+
 enum opt {
     O_EXPORT_PLAN, O_HEAD, O_TAIL,
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
-    O_REPLAY, O_FRAMES, O_FOUNDING
+    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN
 };
 
 static const struct {
@@ -334,6 +356,7 @@ static const struct {
     {"--version", O_VERSION, 0},
     {"--replay", O_REPLAY, 1},       {"--frames", O_FRAMES, 1},
     {"--founding-table", O_FOUNDING, 0},
+    {"--shard", O_SHARD, 1},         {"--pin", O_PIN, 1},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -421,6 +444,11 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         a->frames = u;
         return ARENA_OK;
     case O_FOUNDING: a->founding_table = 1; return ARENA_OK;
+    case O_SHARD: return parse_shard(v, &a->shard_k, &a->shard_n, err, errlen);
+    case O_PIN:
+        rc = parse_u64(name, v, 1023, &u, err, errlen);
+        a->pin_cpu = (int)u;
+        return rc;
     }
     return ARENA_EINVAL;
 }
@@ -438,6 +466,7 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
     a->repetitions = ARENA_BENCH_REPETITIONS_DEFAULT;
     a->min_time = ARENA_BENCH_MIN_TIME_DEFAULT;
     a->frames = ARENA_REPLAY_FRAMES_DEFAULT;
+    a->pin_cpu = -1;
     if (err && errlen) err[0] = '\0';
     int planner_given = 0, db_given = 0, no_db = 0;
 
@@ -500,6 +529,10 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "--format: --replay and --founding-table print tables only (their"
                             " figures are stored in the replays table)");
+    if (a->shard_n && (a->replay || a->founding_table))
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--shard splits planner jobs; --replay and --founding-table run"
+                            " every graph (split the graphs with --graph instead)");
     if (a->replay && planner_given)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "--planner and --replay together: --replay runs real allocators"

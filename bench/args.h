@@ -40,6 +40,8 @@ struct arena_bench_args {
     unsigned replay;        /* --replay: bit i = allocator i (bench/replay.h); 0 none */
     uint64_t frames;        /* --frames: frames per replay */
     int founding_table;     /* --founding-table */
+    unsigned shard_k, shard_n; /* --shard K/N: part K (1..N) of N; N 0: every job */
+    int pin_cpu;            /* --pin CPU: the measuring thread's CPU; -1 none */
     char **gbench_flags;    /* --benchmark_* arguments, passed on verbatim */
     size_t n_gbench_flags;
 };

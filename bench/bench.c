@@ -38,9 +38,12 @@
 #include "bench/progress.h"
 #include "bench/replay.h"
 #include "bench/runinfo.h"
+#include "bench/shard.h"
+#include "bench/subcommands.h"
 #include "bench/suites.h"
 #include "graphs/files.h"
 #include "graphs/source.h"
+#include "graphs/sweep.h"
 #include "planners/planner.h"
 #include "results/store.h"
 
@@ -94,6 +97,7 @@ struct bench {
     void *out_state;
     struct arena_progress progress;
     int any_invalid, db_failed, out_failed;
+    struct arena_runenv env; /* governor and load as the run starts */
 };
 
 /* Every message is one line on stderr, whatever the text it quotes holds. */
@@ -240,6 +244,8 @@ static int store_run_and_graph(struct bench *b, struct graph_slot *g)
             .host = ri.host,
             .command = ri.command ? ri.command : "bench",
             .seed = b->args.seed,
+            .governor = b->env.governor,
+            .loadavg = b->env.loadavg,
         };
         rc = arena_store_add_run(b->store, &run, &b->run_id);
         arena_runinfo_free(&ri);
@@ -361,8 +367,21 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
 /* --list: the families, suites and planners for a person; with --format
  * csv the planner registry alone as name,kind,summary (scripts/plot takes
  * its planner order and names from it). */
+static int expand(const struct arena_bench_args *a, char ***items, size_t *n, char *err,
+                  size_t errlen);
+static void free_items(char **items, size_t n);
+
 static int list_everything(const struct arena_bench_args *a)
 {
+    if (a->n_graphs) { /* --list --graph: what the suites and sweeps stand for */
+        char **items = NULL, err[512] = "";
+        size_t n = 0;
+        int rc = expand(a, &items, &n, err, sizeof err);
+        if (rc != ARENA_OK) say(NULL, "--graph: %s", err);
+        for (size_t i = 0; rc == ARENA_OK && i < n; i++) printf("%s\n", items[i]);
+        free_items(items, n);
+        return rc == ARENA_OK ? 0 : 2;
+    }
     if (strcmp(a->format->name, "csv") == 0) {
         printf("name,kind,summary\n");
         for (size_t i = 0; i < arena_planner_count(); i++) {
@@ -398,44 +417,116 @@ static int list_everything(const struct arena_bench_args *a)
     return 0;
 }
 
-/* Expands suites and drops repeated items, keeping the first. */
-static int expand(const struct arena_bench_args *a, const char ***items, size_t *n)
+/* A set of (text, number) pairs, open addressing on FNV-1a: drops repeated
+ * specs of a sweep in linear time (a sweep may name 10^6 of them). The
+ * texts are borrowed. */
+struct seen {
+    const char **text;
+    uint64_t *num;
+    size_t cap, n;
+};
+
+static uint64_t seen_hash(const char *t, uint64_t num)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ num;
+    for (; *t; t++) h = (h ^ (unsigned char)*t) * 0x100000001b3ull;
+    return h;
+}
+
+/* 1 added, 0 already there, -1 out of memory. */
+static int seen_add(struct seen *s, const char *t, uint64_t num)
+{
+    if (2 * (s->n + 1) > s->cap) {
+        struct seen grown = {NULL, NULL, s->cap ? 2 * s->cap : 64, 0};
+        grown.text = calloc(grown.cap, sizeof *grown.text);
+        grown.num = calloc(grown.cap, sizeof *grown.num);
+        if (!grown.text || !grown.num) {
+            free(grown.text);
+            free(grown.num);
+            return -1;
+        }
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->text[i]) seen_add(&grown, s->text[i], s->num[i]);
+        free(s->text);
+        free(s->num);
+        *s = grown;
+    }
+    size_t i = (size_t)seen_hash(t, num) & (s->cap - 1);
+    for (; s->text[i]; i = (i + 1) & (s->cap - 1))
+        if (s->num[i] == num && strcmp(s->text[i], t) == 0) return 0;
+    s->text[i] = t;
+    s->num[i] = num;
+    s->n++;
+    return 1;
+}
+
+static void seen_free(struct seen *s)
+{
+    free(s->text);
+    free(s->num);
+}
+
+/* Expands suites and sweeps (graphs/sweep.h) and drops repeated items,
+ * keeping the first. *items are malloc'd, freed with free_items(). */
+static void free_items(char **items, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(items[i]);
+    free(items);
+}
+
+static int expand(const struct arena_bench_args *a, char ***items, size_t *n, char *err,
+                  size_t errlen)
 {
     *items = NULL;
     *n = 0;
+    struct seen seen = {0};
     for (size_t i = 0; i < a->n_graphs; i++) {
         size_t k = 1;
         const char *const *list = arena_bench_suite(a->graphs[i], &k);
         const char *one[1] = {a->graphs[i]};
         if (!list) list = one;
         for (size_t s = 0; s < k; s++) {
-            size_t seen = 0;
-            while (seen < *n && strcmp((*items)[seen], list[s]) != 0) seen++;
-            if (seen < *n) continue;
-            const char **grown = realloc(*items, (*n + 1) * sizeof *grown);
-            if (!grown) return ARENA_ENOMEM;
-            grown[(*n)++] = list[s];
-            *items = grown;
+            char **specs = NULL;
+            size_t n_specs = 0;
+            int rc = arena_sweep_expand(list[s], &specs, &n_specs, err, errlen);
+            char **grown = rc == ARENA_OK ? realloc(*items, (*n + n_specs + 1) * sizeof *grown)
+                                          : NULL;
+            if (rc == ARENA_OK && !grown) rc = ARENA_ENOMEM;
+            if (grown) *items = grown;
+            for (size_t x = 0; rc == ARENA_OK && x < n_specs; x++) {
+                int added = seen_add(&seen, specs[x], 0);
+                if (added < 0) rc = ARENA_ENOMEM;
+                else if (added) (*items)[(*n)++] = specs[x], specs[x] = NULL;
+            }
+            free_items(specs, n_specs); /* the repeats, or all on error */
+            if (rc != ARENA_OK) {
+                if (rc == ARENA_ENOMEM) snprintf(err, errlen, "out of memory");
+                seen_free(&seen);
+                return rc;
+            }
         }
     }
+    seen_free(&seen);
     return ARENA_OK;
 }
 
 static int load_graphs(struct bench *b)
 {
-    const char **items = NULL;
+    char **items = NULL;
     size_t n = 0;
-    if (expand(&b->args, &items, &n) != ARENA_OK) {
-        say(b, "out of memory");
+    char xerr[512] = "";
+    if (expand(&b->args, &items, &n, xerr, sizeof xerr) != ARENA_OK) {
+        say(b, "--graph: %s", xerr);
         return 2;
     }
     b->graphs = calloc(n ? n : 1, sizeof *b->graphs);
     if (!b->graphs) {
-        free(items);
+        free_items(items, n);
         say(b, "out of memory");
         return 2;
     }
     int status = 0;
+    struct seen loaded = {0}; /* (canonical spec, fingerprint) of the graphs kept */
     for (size_t i = 0; i < n && !status && !stop_signal; i++) {
         struct graph_slot *g = &b->graphs[b->n_graphs];
         char err[512] = "";
@@ -458,17 +549,18 @@ static int load_graphs(struct bench *b)
             status = 2;
             break;
         }
-        size_t dup = 0;
-        while (dup < b->n_graphs && !(strcmp(b->graphs[dup].src.spec, g->src.spec) == 0 &&
-                                      b->graphs[dup].src.fingerprint == g->src.fingerprint))
-            dup++;
-        if (dup < b->n_graphs) {
+        int added = seen_add(&loaded, g->src.spec, g->src.fingerprint);
+        if (added <= 0) { /* the same canonical spec and problem: kept once */
             arena_source_free(&g->src);
-            continue;
+            if (added == 0) continue;
+            say(b, "out of memory");
+            status = 2;
+            break;
         }
         b->n_graphs++;
     }
-    free(items);
+    seen_free(&loaded);
+    free_items(items, n);
     return status;
 }
 
@@ -619,17 +711,42 @@ static int start_gbench(struct bench *b)
     return 0;
 }
 
+/* --shard: part[g * n_planners + k] for every graph g and planner k
+ * (bench/shard.h); all 1 without --shard. */
+static int shard_parts(const struct bench *b, unsigned *part)
+{
+    size_t np = b->args.n_planners, n = b->n_graphs * np;
+    if (!b->args.shard_n) return ARENA_OK;
+    const char **spec = malloc((n ? n : 1) * sizeof *spec);
+    const char **name = malloc((n ? n : 1) * sizeof *name);
+    int rc = spec && name ? ARENA_OK : ARENA_ENOMEM;
+    for (size_t i = 0; rc == ARENA_OK && i < n; i++) {
+        spec[i] = b->graphs[i / np].src.spec;
+        name[i] = b->args.planners[i % np]->name;
+    }
+    if (rc == ARENA_OK) rc = arena_shard_assign(spec, name, n, b->args.shard_n, part);
+    free(spec);
+    free(name);
+    return rc;
+}
+
 static int register_jobs(struct bench *b)
 {
     int reps_given = b->args.repetitions_set;
     for (size_t i = 0; i < b->args.n_gbench_flags; i++)
         if (strncmp(b->args.gbench_flags[i], "--benchmark_repetitions", 23) == 0) reps_given = 1;
-    b->n_jobs = b->n_graphs * b->args.n_planners;
-    b->jobs = calloc(b->n_jobs ? b->n_jobs : 1, sizeof *b->jobs);
-    if (!b->jobs) return ARENA_ENOMEM;
+    size_t np = b->args.n_planners, most = b->n_graphs * np;
+    b->n_jobs = 0;
+    b->jobs = calloc(most ? most : 1, sizeof *b->jobs);
+    unsigned *part = calloc(most ? most : 1, sizeof *part);
+    if (!b->jobs || !part || shard_parts(b, part) != ARENA_OK) {
+        free(part);
+        return ARENA_ENOMEM;
+    }
     for (size_t g = 0; g < b->n_graphs; g++) {
-        for (size_t k = 0; k < b->args.n_planners; k++) {
-            struct job *j = &b->jobs[g * b->args.n_planners + k];
+        for (size_t k = 0; k < np; k++) {
+            if (b->args.shard_n && part[g * np + k] != b->args.shard_k) continue;
+            struct job *j = &b->jobs[b->n_jobs++];
             j->b = b;
             j->g = g;
             j->pl = b->args.planners[k];
@@ -651,9 +768,13 @@ static int register_jobs(struct bench *b)
             if (j->once) spec.iterations = 1, spec.repetitions = 1;
             int rc = arena_gbench_register(&spec);
             free(name);
-            if (rc != 0) return ARENA_EINVAL;
+            if (rc != 0) {
+                free(part);
+                return ARENA_EINVAL;
+            }
         }
     }
+    free(part);
     return ARENA_OK;
 }
 
@@ -692,6 +813,11 @@ static int measure(struct bench *b)
         say(b, "writing to stdout: %s", strerror(errno));
         return 2;
     }
+    if (b->args.pin_cpu >= 0 && arena_runinfo_pin(b->args.pin_cpu, err, sizeof err) != ARENA_OK) {
+        say(b, "%s", err);
+        return 2;
+    }
+    arena_runenv_collect(&b->env); /* before this run adds its own load */
     if ((status = start_gbench(b)) != 0) return status;
     if ((status = load_graphs(b)) != 0) return status;
     if (stop_signal) return 128 + stop_signal;
@@ -705,6 +831,11 @@ static int measure(struct bench *b)
         return 2;
     }
     b->progress.total = b->n_jobs;
+    if (b->n_jobs == 0 && b->args.shard_n) {
+        say(b, "--shard %u/%u: no graph x planner job falls in this part; nothing to do",
+            b->args.shard_k, b->args.shard_n);
+        return 0;
+    }
     if (!b->args.quiet) {
         b->out = b->args.format;
         b->out_state = calloc(1, b->out->state_size ? b->out->state_size : 1);
@@ -773,6 +904,8 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
 
 int arena_bench_main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "merge") == 0) return arena_bench_merge_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "stats") == 0) return arena_bench_stats_main(argc - 1, argv + 1);
     struct arena_bench_args args;
     char err[700] = "";
     int status = arena_bench_args_parse(argc, argv, &args, err, sizeof err);

@@ -1,5 +1,12 @@
-/* runinfo.c — run metadata: clock, CPU, host, command line, build facts. */
+/* runinfo.c — run metadata: clock, CPU, host, command line, build facts,
+ * the governor and load at start; and --pin (sched_setaffinity, as
+ * Google Benchmark's users and pyperf's --affinity do). */
+#define _GNU_SOURCE /* sched_setaffinity, sched_getcpu, CPU_SET */
 #include "bench/runinfo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench/buildinfo.h"
+#include "planners/status.h"
 
 extern const char arena_bench_git_rev[]; /* gitrev.c, written by meson's vcs_tag */
 
@@ -83,6 +91,53 @@ static char *join(int argc, char **argv)
     }
     *o = '\0';
     return out;
+}
+
+void arena_runenv_collect(struct arena_runenv *e)
+{
+    snprintf(e->governor, sizeof e->governor, "unknown");
+    e->loadavg = NAN;
+    int cpu = sched_getcpu();
+    char path[96];
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
+             cpu < 0 ? 0 : cpu);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        char line[64];
+        if (fgets(line, sizeof line, f) && line[0] != '\n') {
+            line[strcspn(line, "\r\n")] = '\0';
+            snprintf(e->governor, sizeof e->governor, "%s", line);
+        }
+        fclose(f);
+    }
+    f = fopen("/proc/loadavg", "r");
+    if (f) {
+        double one = 0;
+        if (fscanf(f, "%lf", &one) == 1 && isfinite(one) && one >= 0) e->loadavg = one;
+        fclose(f);
+    }
+}
+
+int arena_runinfo_pin(int cpu, char *err, size_t errlen)
+{
+    cpu_set_t allowed, want;
+    CPU_ZERO(&want);
+    if (cpu < 0 || cpu >= CPU_SETSIZE)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--pin: CPU %d does not exist", cpu);
+    CPU_SET(cpu, &want);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && !CPU_ISSET(cpu, &allowed)) {
+        char list[256] = "";
+        for (int i = 0, used = 0; i < CPU_SETSIZE && used < 240; i++)
+            if (CPU_ISSET(i, &allowed)) used += snprintf(list + used, sizeof list - (size_t)used,
+                                                         "%s%d", used ? "," : "", i);
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--pin: CPU %d is not one this process may use (allowed: %s)", cpu,
+                            list);
+    }
+    if (sched_setaffinity(0, sizeof want, &want) != 0)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--pin: CPU %d: %s", cpu,
+                            strerror(errno));
+    return ARENA_OK;
 }
 
 void arena_runinfo_collect(struct arena_runinfo *r, int argc, char **argv)

@@ -11,6 +11,20 @@ struct arena_runinfo {
     char *command;       /* argv joined, shell-quoted where needed; malloc'd */
 };
 
+/* The machine's state as a run starts: the CPU frequency governor of the CPU
+ * the calling thread runs on (cpufreq's scaling_governor; "unknown" where
+ * the kernel has no cpufreq, as in most VMs) and the 1-minute load average
+ * from /proc/loadavg (NaN when unreadable). */
+struct arena_runenv {
+    char governor[64];
+    double loadavg;
+};
+void arena_runenv_collect(struct arena_runenv *e);
+
+/* --pin: binds the calling thread to CPU cpu. ARENA_OK, or ARENA_EINVAL with
+ * one line in err (a CPU outside the ones this process may use). */
+int arena_runinfo_pin(int cpu, char *err, size_t errlen);
+
 /* Fills everything; command is NULL only when memory ran out. */
 void arena_runinfo_collect(struct arena_runinfo *r, int argc, char **argv);
 void arena_runinfo_free(struct arena_runinfo *r);

@@ -1,10 +1,11 @@
 /* migrate.c — the results schema, current and past.
  *
- * Version 6 (current) is results/schema.sql statement for statement (a test
+ * Version 7 (current) is results/schema.sql statement for statement (a test
  * compares the two): version 4's tables, then the replays tables
- * (schema_replays below), then placements' name column
- * (schema_placement_names). Version 5 had no placements.name; version 4 had
- * no replays tables; version 3 had
+ * (schema_replays below), then runs.governor and runs.loadavg
+ * (runs_environment), then placements' name column (schema_placement_names).
+ * Version 6 had no placements.name; version 5 also no governor or loadavg;
+ * version 4 also no replays tables; version 3 had
  * results without timed_once, status, bound and nodes; version 2 also
  * without noisy; version 1 also without error, and no placements table.
  * Each migration takes one version to the next; a database is carried from
@@ -112,8 +113,8 @@ static const char schema_replays[] =
 
 /* Tensor names with the placements (bench stores the source's names: graph
  * files' and graph families' tensor names, CSV ids, .tflite names; NULL for
- * problem families and for rows written before). Version 6 adds only this
- * column, so the same text brings a new database and a version 5 one to 6
+ * problem families and for rows written before). Version 7 adds only this
+ * column, so the same text finishes a new database and brings a version 6 one to 7
  * (written apart so that it can be renumbered when other migrations land
  * first: it depends on nothing but placements). */
 static const char schema_placement_names[] = "ALTER TABLE placements ADD COLUMN name TEXT;\n";
@@ -155,9 +156,20 @@ static const char migrate_3_to_4[] =
     "UPDATE results SET status = CASE WHEN arena_bytes = bound THEN 'optimal'"
     " ELSE 'feasible' END WHERE bound IS NOT NULL;\n";
 
+/* The machine's state when a run starts (bench/runinfo.h): the CPU
+ * frequency governor ("unknown" where cpufreq is absent, as in most VMs) and
+ * the 1-minute load average (NULL when /proc/loadavg cannot be read). Rows of
+ * earlier versions get NULL for both: nobody recorded them. Version 6 adds
+ * these columns and nothing else, so the same text also finishes a new
+ * database; kept in its own entry so it can be renumbered. */
+static const char runs_environment[] =
+    "ALTER TABLE runs ADD COLUMN governor TEXT;\n"
+    "ALTER TABLE runs ADD COLUMN loadavg REAL;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
-                                         schema_replays, schema_placement_names};
+                                         schema_replays, runs_environment,
+                                         schema_placement_names};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 
@@ -183,6 +195,7 @@ int arena_schema_create(sqlite3 *db, char *err, size_t errlen)
 {
     int rc = exec(db, schema_v4, err, errlen);
     if (rc == SQLITE_OK) rc = exec(db, schema_replays, err, errlen);
+    if (rc == SQLITE_OK) rc = exec(db, runs_environment, err, errlen);
     if (rc == SQLITE_OK) rc = exec(db, schema_placement_names, err, errlen);
     return rc != SQLITE_OK ? rc : stamp(db, ARENA_STORE_VERSION, err, errlen);
 }

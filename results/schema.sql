@@ -1,7 +1,8 @@
--- arenabench results database, schema version 6 (PRAGMA user_version = 6).
+-- arenabench results database, schema version 7 (PRAGMA user_version = 7).
 -- This file is the shape every reader (bench, scripts/plot, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 5 had no placements.name; version 4 had no replays tables; version 3 no timed_once, status, bound or nodes;
+-- earlier version: version 6 had no placements.name; version 5 no runs.governor and
+-- runs.loadavg; version 4 had no replays tables; version 3 no timed_once, status, bound or nodes;
 -- version 2 also no noisy; version 1 also no placements table and no error.
 -- Integers are SQLite's signed 64 bits: bench refuses any figure above
 -- 2^63-1 where it enters (options, problems, plans).
@@ -15,7 +16,10 @@ CREATE TABLE runs (
     cpu         TEXT NOT NULL,     -- CPU model name
     host        TEXT NOT NULL,
     command     TEXT NOT NULL,     -- the whole command line
-    seed        INTEGER NOT NULL
+    seed        INTEGER NOT NULL,
+    governor    TEXT,              -- CPU frequency governor at start, or "unknown"
+                                   -- (no cpufreq); NULL in rows before version 6
+    loadavg     REAL               -- 1-minute load average at start; NULL unknown
 );
 
 CREATE TABLE graphs (

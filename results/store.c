@@ -23,8 +23,8 @@
 enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
-    [ST_RUN] = "INSERT INTO runs (started_at, git_rev, compiler, cpu, host, command, seed)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?)",
+    [ST_RUN] = "INSERT INTO runs (started_at, git_rev, compiler, cpu, host, command, seed,"
+               " governor, loadavg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [ST_GRAPH_INS] = "INSERT INTO graphs (spec, family, params, fingerprint, alignment, ops,"
                      " tensors, naive_bytes, lower_bound) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                      " ON CONFLICT (spec, fingerprint, alignment) DO NOTHING",
@@ -379,6 +379,10 @@ int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run,
     for (int i = 0; i < 6 && rc == SQLITE_OK; i++)
         rc = sqlite3_bind_text(st, i + 1, text[i] ? text[i] : "unknown", -1, SQLITE_TRANSIENT);
     if (rc == SQLITE_OK) rc = bind_u64(st, 7, run->seed);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 8, run->governor ? run->governor : "unknown", -1,
+                               SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK) rc = bind_real(st, 9, run->loadavg);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding the run", rc);

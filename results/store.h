@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 6
+#define ARENA_STORE_VERSION 7
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -49,6 +49,8 @@ struct arena_run_info {
     const char *host;
     const char *command;
     uint64_t seed;
+    const char *governor; /* CPU frequency governor at start; NULL: "unknown" */
+    double loadavg;       /* 1-minute load average at start; NaN: stored as NULL */
 };
 int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run, int64_t *id);
 

@@ -340,3 +340,35 @@ Test(args, suites)
     cr_expect_str_eq(scaling[n - 1], "random-intervals:n=1000000,live=1000");
     cr_expect_null(arena_bench_suite("mobilenetv2", &n));
 }
+
+Test(args, shard_and_pin)
+{
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", NULL), ARENA_OK, "%s", err);
+    cr_expect_eq(a.shard_n, 0, "no --shard: every job");
+    cr_expect_eq(a.pin_cpu, -1, "no --pin: not pinned");
+    arena_bench_args_free(&a);
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--shard", "3/4", "--pin=1", NULL),
+                 ARENA_OK, "%s", err);
+    cr_expect_eq(a.shard_k, 3);
+    cr_expect_eq(a.shard_n, 4);
+    cr_expect_eq(a.pin_cpu, 1);
+    arena_bench_args_free(&a);
+    const char *bad[] = {"0/4", "5/4", "1/0", "1", "1/", "/4", "a/b", "1/4x", "-1/4", "1/-4",
+                         "1/100001", " 1/4"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        cr_expect_eq(parse(&a, err, sizeof err, "--graph", "chain", "--shard", bad[i], NULL),
+                     ARENA_EINVAL, "--shard %s", bad[i]);
+        cr_expect(strncmp(err, "--shard: ", 9) == 0 && !strchr(err, '\n'), "%s: %s", bad[i], err);
+        arena_bench_args_free(&a);
+    }
+    cr_expect_eq(parse(&a, err, sizeof err, "--graph", "chain", "--shard", "1/2", "--replay",
+                       "glibc", NULL), ARENA_EINVAL);
+    cr_expect(strstr(err, "--shard splits planner jobs"), "%s", err);
+    arena_bench_args_free(&a);
+    cr_expect_eq(parse(&a, err, sizeof err, "--graph", "chain", "--pin", "x", NULL), ARENA_EINVAL);
+    cr_expect(strncmp(err, "--pin: ", 7) == 0, "%s", err);
+    arena_bench_args_free(&a);
+}

@@ -1096,3 +1096,43 @@ Test(bench, list_shows_kinds_and_csv_is_the_planner_registry)
         cr_expect(strstr(out, arena_planner_kind_name(arena_planner_at(i)->kind)) != NULL);
     free(out);
 }
+
+/* --list --graph prints what suites and sweeps expand to, repeats dropped;
+ * a bad sweep is one line and exit 2. */
+Test(bench, list_shows_what_a_sweep_expands_to)
+{
+    const char *args[] = {"--list", "--graph", "chain:ops=4|8,seed=1..2;chain:ops=4,seed=2", NULL};
+    cr_assert_eq(run("list", args), 0);
+    char *out = slurp("list", "out");
+    cr_expect_str_eq(out, "chain:ops=4,seed=1\nchain:ops=4,seed=2\nchain:ops=8,seed=1\n"
+                          "chain:ops=8,seed=2\n");
+    free(out);
+    const char *bad[] = {"--list", "--graph", "chain:ops=9..2", NULL};
+    cr_assert_eq(run("bad", bad), 2);
+    char *err = slurp("bad", "err");
+    cr_expect_str_eq(err, "bench: --graph: chain: key 'ops': range 9..2 is empty (2 is below 9)\n");
+    free(err);
+}
+
+/* --pin binds the measuring thread; the run row records the governor (a
+ * name, or "unknown" without cpufreq) and the load average at start (Linux
+ * always has /proc/loadavg); a CPU the process may not use is refused. */
+Test(bench, pin_and_the_machine_state_at_start)
+{
+    char db_path[160];
+    td_path(db_path, sizeof db_path, "pin.sqlite");
+    const char *args[] = {"--graph", "chain:ops=4", "--planner", "naive", "--pin", "0", "--db",
+                          db_path, "--repetitions", "1", "--min-time", "0.001", "--quiet", NULL};
+    cr_assert_eq(run("pin", args), 0, "%s", slurp("pin", "err"));
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE length(governor) > 0"
+                               " AND loadavg >= 0"), 1);
+    sqlite3_close(db);
+    const char *bad[] = {"--graph", "chain:ops=4", "--planner", "naive", "--pin", "1023",
+                         "--no-db", NULL};
+    cr_assert_eq(run("badpin", bad), 2);
+    char *err = slurp("badpin", "err");
+    cr_expect(strstr(err, "bench: --pin: CPU 1023 is not one this process may use (allowed: "),
+              "%s", err);
+    free(err);
+}

@@ -132,7 +132,7 @@ static const struct arena_bounds five_bounds = {
 static int64_t add_run(struct arena_store *s, uint64_t seed)
 {
     struct arena_run_info run = {"2026-12-02T16:00:00Z", "abc", "gcc", "cpu", "host",
-                                 "bench --test", seed};
+                                 "bench --test", seed, "performance", 0.5};
     int64_t id = 0;
     cr_assert_eq(arena_store_add_run(s, &run, &id), ARENA_OK, "%s", arena_store_error(s));
     return id;
@@ -183,6 +183,41 @@ Test(store, creates_schema_sql_in_an_empty_file)
     /* Opening again changes nothing in the shape. */
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     arena_store_close(s);
+}
+
+/* Version 5 is version 6 without runs.governor and runs.loadavg: made by
+ * dropping them from a new file. Its run keeps NULL for both; a run added
+ * after the migration stores what it is given ("unknown" for a NULL
+ * governor, NULL for a NaN load). */
+Test(store, migrates_version_5_adding_governor_and_loadavg)
+{
+    char path[160];
+    td_path(path, sizeof path, "v5.sqlite");
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    arena_store_close(s);
+    sqlite3 *db = td_db_open(path, 0);
+    raw_exec(db, "ALTER TABLE runs DROP COLUMN loadavg; ALTER TABLE runs DROP COLUMN governor;"
+                 "ALTER TABLE placements DROP COLUMN name;"
+                 "INSERT INTO runs VALUES (1, 't', 'g', 'c', 'cpu', 'h', 'bench', 1);"
+                 "PRAGMA user_version = 5;");
+    sqlite3_close(db);
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    int64_t id = add_run(s, 2);
+    struct arena_run_info bare = {"t", "g", "c", "cpu", "h", "bench", 3, NULL, NAN};
+    cr_assert_eq(arena_store_add_run(s, &bare, &id), ARENA_OK);
+    arena_store_close(s);
+    db = td_db_open(path, 1);
+    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
+    expect_matches_schema_sql(db);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE id = 1 AND governor IS NULL"
+                             " AND loadavg IS NULL"), 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE seed = 2"
+                             " AND governor = 'performance' AND loadavg = 0.5"), 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE seed = 3"
+                             " AND governor = 'unknown' AND loadavg IS NULL"), 1);
+    sqlite3_close(db);
 }
 
 Test(store, zero_byte_file_is_empty_and_gets_created)
@@ -488,7 +523,7 @@ static void two_writers_round(const char *path)
                 _exit(3);
             }
             struct arena_run_info run = {"2026-12-02T16:00:00Z", "abc", "gcc", "cpu", "host",
-                                         "bench", (uint64_t)k};
+                                         "bench", (uint64_t)k, NULL, NAN};
             int64_t rid = 0, gid = 0, id = 0;
             struct arena_source src = five_source(16);
             struct arena_problem p = src.problem;

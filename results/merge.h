@@ -1,0 +1,46 @@
+/* merge.h — bench merge: several results databases (the parts of a sharded
+ * sweep, runs on other machines) into one, as if one bench had written it.
+ *
+ * What is copied: every table of the schema, by the column names the
+ * schema has (read with PRAGMA table_info, so a column added by a later
+ * migration is merged without a change here), with the ids remapped: runs,
+ * results and replays get fresh ids in the output; graphs are one row per
+ * (spec, fingerprint, alignment), the output's row when it has one;
+ * placements and replay_frames follow their result and replay.
+ *
+ * Versions: every input must be at ARENA_STORE_VERSION (the output is
+ * created at it, or migrated to it as bench does). An input at another
+ * version is refused before anything is written: run any bench command with
+ * --db on it to migrate it first (e.g. `bench --graph chain:ops=1 --planner
+ * naive --db IN`), which keeps every row.
+ *
+ * Identity: a run is the same run when every column but its id is equal
+ * (started_at, host, command line with its --shard, git revision, seed,
+ * ...). Such a run in an input is already in the output: it is skipped with
+ * its results, placements and replays, so merging a file twice, or a file
+ * into a merge of itself, adds nothing.
+ *
+ * Each input is merged in one transaction; after the last,
+ * PRAGMA integrity_check and foreign_key_check must pass. A failure leaves
+ * the inputs before it merged, and merging again completes the rest. */
+#ifndef ARENA_MERGE_H
+#define ARENA_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct arena_merge_counts {
+    uint64_t runs, runs_present; /* runs added; runs already in the output */
+    uint64_t graphs;             /* graph rows added */
+    uint64_t results, placements, replays, replay_frames; /* rows added */
+};
+
+/* Merges inputs[0..n) into the database at out (created when missing).
+ * ARENA_OK, or ARENA_EINVAL / ARENA_EDB / ARENA_ENOMEM with one line in err
+ * naming the file: missing, not an arenabench database, another schema
+ * version, the output itself, or a failed integrity check. counts may be
+ * NULL. */
+int arena_store_merge(const char *out, const char *const *inputs, size_t n,
+                      struct arena_merge_counts *counts, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,341 @@
+/* test_merge.c — results/merge.c and bench --shard end to end on real
+ * SQLite files: a sweep run as two shards and merged holds exactly the
+ * graphs, planners, arenas and placements of the same sweep run at once;
+ * merging again adds nothing; ids are remapped over an output that already
+ * has rows (replays and their frames too); a column added by a later schema
+ * is merged by name; inputs at another schema version are refused before
+ * anything is written. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "results/merge.h"
+#include "results/store.h"
+#include "tests/tmpdb.h"
+
+TestSuite(merge, .init = td_make_dir, .fini = td_remove_dir, .timeout = 240);
+
+/* bench with args (NULL-terminated) in a child, output to td_dir/tag.*. */
+static int bench(const char *tag, const char *const *args)
+{
+    char out[160], err[160];
+    snprintf(out, sizeof out, "%s/%s.out", td_dir, tag);
+    snprintf(err, sizeof err, "%s/%s.err", td_dir, tag);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) _exit(99);
+        char *argv[32];
+        int argc = 0;
+        argv[argc++] = (char *)"bench";
+        while (args[argc - 1] && argc < 31) {
+            argv[argc] = (char *)args[argc - 1];
+            argc++;
+        }
+        argv[argc] = NULL;
+        int rc = arena_bench_main(argc, argv);
+        fflush(NULL);
+        _exit(rc);
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* Every result as one text: spec, planner, valid, arena, bound, status and
+ * every placement (tensor:size:first:last:offset), sorted; timings and ids
+ * left out, since they differ between runs by nature. */
+static char *content(const char *path)
+{
+    sqlite3 *db = td_db_open(path, 1);
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db,
+        "SELECT group_concat(line, char(10)) FROM (SELECT g.spec || '|' || g.fingerprint || '|'"
+        " || g.alignment || '|' || r.planner || '|' || r.valid || '|' || r.arena_bytes || '|' ||"
+        " r.bound || '|' || r.status || '|' || coalesce((SELECT group_concat(p.tensor || ':' ||"
+        " p.size || ':' || p.first || ':' || p.last || ':' || p.offset, ',') FROM (SELECT * FROM"
+        " placements WHERE result_id = r.id ORDER BY tensor) p), '') AS line"
+        " FROM results r JOIN graphs g ON g.id = r.graph_id ORDER BY line)",
+        -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    const char *t = (const char *)sqlite3_column_text(st, 0);
+    char *copy = strdup(t ? t : "");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return copy;
+}
+
+static int64_t count(const char *path, const char *sql)
+{
+    sqlite3 *db = td_db_open(path, 1);
+    int64_t v = td_db_int(db, sql);
+    sqlite3_close(db);
+    return v;
+}
+
+#define SWEEP "random-intervals:n=40|60,seed=1..3"
+#define PLANNERS "naive,greedy-by-size,ping-pong,xla-best-fit"
+
+Test(merge, two_shards_merged_equal_one_run_and_merging_again_adds_nothing)
+{
+    char one[160], s1[160], s2[160], out[160];
+    td_path(one, sizeof one, "one.sqlite");
+    td_path(s1, sizeof s1, "s1.sqlite");
+    td_path(s2, sizeof s2, "s2.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    const char *common[] = {"--graph", SWEEP, "--planner", PLANNERS, "--repetitions", "1",
+                            "--min-time", "0.001", "--quiet"};
+    const char *a1[16], *a2[16], *a0[16];
+    size_t n = 0;
+    for (; n < sizeof common / sizeof common[0]; n++) a0[n] = a1[n] = a2[n] = common[n];
+    a0[n] = a1[n] = a2[n] = "--db";
+    a0[n + 1] = one, a1[n + 1] = s1, a2[n + 1] = s2;
+    a0[n + 2] = NULL;
+    a1[n + 2] = a2[n + 2] = "--shard";
+    a1[n + 3] = "1/2", a2[n + 3] = "2/2";
+    a1[n + 4] = a2[n + 4] = NULL;
+    cr_assert_eq(bench("one", a0), 0);
+    cr_assert_eq(bench("s1", a1), 0);
+    cr_assert_eq(bench("s2", a2), 0);
+    /* 6 graphs x 4 planners = 24 jobs, dealt 12 and 12. */
+    cr_expect_eq(count(one, "SELECT count(*) FROM results"), 24);
+    cr_expect_eq(count(s1, "SELECT count(*) FROM results"), 12);
+    cr_expect_eq(count(s2, "SELECT count(*) FROM results"), 12);
+
+    const char *in[] = {s1, s2};
+    struct arena_merge_counts c;
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(out, in, 2, &c, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(c.runs, 2);
+    cr_expect_eq(c.runs_present, 0);
+    cr_expect_eq(c.results, 24);
+    cr_expect_eq((int64_t)c.placements, count(one, "SELECT count(*) FROM placements"));
+    /* Graphs are shared: both shards hold most graphs, the merge has 6. */
+    cr_expect_eq(count(out, "SELECT count(*) FROM graphs"), 6);
+    cr_expect_eq(c.graphs, 6);
+    char *want = content(one), *got = content(out);
+    cr_expect(strlen(want) > 1000);
+    cr_expect_str_eq(got, want);
+    free(got);
+
+    /* Again, and in the other order: nothing new. */
+    const char *again[] = {s2, s1, s1};
+    cr_assert_eq(arena_store_merge(out, again, 3, &c, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(c.runs, 0);
+    cr_expect_eq(c.runs_present, 3);
+    cr_expect_eq(c.results + c.placements + c.graphs, 0);
+    got = content(out);
+    cr_expect_str_eq(got, want);
+    free(got);
+    free(want);
+    cr_expect_eq(count(out, "SELECT count(*) FROM runs"), 2);
+
+    /* The command prints its counts and refuses the output as an input. */
+    const char *cmd[] = {"merge", out, s1, NULL};
+    cr_expect_eq(bench("cmd", cmd), 0);
+    const char *self[] = {"merge", out, out, NULL};
+    cr_expect_eq(bench("self", self), 2);
+    const char *none[] = {"merge", out, NULL};
+    cr_expect_eq(bench("none", none), 2);
+
+    /* bench stats on the merge: one row per configuration x planner
+     * (random-intervals n=40 and n=60, 4 planners), 3 seeds each. */
+    const char *stats[] = {"stats", "--db", out, "--format", "csv", NULL};
+    cr_expect_eq(bench("stats", stats), 0);
+    char path[200];
+    snprintf(path, sizeof path, "%s/stats.out", td_dir);
+    char *csv = td_slurp(path, NULL);
+    cr_assert(csv);
+    size_t lines = 0, threes = 0;
+    for (const char *c = csv; *c; c++) lines += *c == '\n';
+    for (const char *c = strstr(csv, ",3,"); c; c = strstr(c + 1, ",3,")) threes++;
+    cr_expect_eq(lines, 1 + 2 * 4, "%s", csv);
+    cr_expect_eq(threes, 8, "%s", csv);
+    cr_expect(strncmp(csv, "group,planner,n,mean_lb,", 24) == 0, "%s", csv);
+    free(csv);
+    const char *bad[] = {"stats", "--db", out, "--format", "json", NULL};
+    cr_expect_eq(bench("badstats", bad), 2);
+}
+
+static const struct arena_tensor three[] = {{32, 0, 1}, {16, 1, 2}, {32, 2, 3}};
+static uint64_t three_offsets[] = {0, 32, 0};
+
+/* A database by hand: one run (command tag), one graph, one result with its
+ * three placements, one replay with two frames. */
+static void make_db(const char *path, const char *tag)
+{
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_run_info run = {"2026-12-03T15:00:00Z", "abc", "gcc", "cpu", "host", tag, 1,
+                                 "performance", 0.25};
+    struct arena_source src = {0};
+    src.spec = (char *)"test:three";
+    src.family = (char *)"test";
+    src.params = (char *)"";
+    src.fingerprint = 42;
+    src.problem.n = 3;
+    src.problem.tensors = three;
+    src.problem.alignment = 16;
+    struct arena_bounds b = {.naive_bytes = 80, .lower_bound = 48, .largest = 32,
+                             .max_live = 2, .steps = 3};
+    int64_t rid = 0, gid = 0, id = 0;
+    cr_assert_eq(arena_store_add_run(s, &run, &rid), ARENA_OK);
+    cr_assert_eq(arena_store_add_graph(s, &src, &b, &gid), ARENA_OK);
+    struct arena_plan plan = {.n = 3, .offsets = three_offsets, .arena = 48};
+    struct arena_metrics m = {.bounds = b, .arena = 48, .ratio_lb = 1.0};
+    struct arena_result_info r = {.planner = "greedy-by-size", .valid = 1, .metrics = &m,
+                                  .plan_ns_median = 10, .plan_ns_mean = 10, .plan_ns_stddev = 1,
+                                  .iterations = 10, .status = ARENA_PLAN_OPTIMAL, .bound = 48};
+    cr_assert_eq(arena_store_add_result(s, rid, gid, &r, &src.problem, &plan, &id), ARENA_OK,
+                 "%s", arena_store_error(s));
+    struct arena_replay_frame frames[2] = {{6, 100, 90, 4096}, {6, 100, 90, 4096}};
+    struct arena_replay_info rp = {"glibc", "2.36", "mallinfo2", 2, 6, 50.0, 48, 0, frames};
+    cr_assert_eq(arena_store_add_replay(s, rid, gid, &rp, &id), ARENA_OK, "%s",
+                 arena_store_error(s));
+    arena_store_close(s);
+}
+
+Test(merge, ids_are_remapped_over_rows_already_there_replays_too)
+{
+    char a[160], b[160];
+    td_path(a, sizeof a, "a.sqlite");
+    td_path(b, sizeof b, "b.sqlite");
+    make_db(a, "bench a");
+    make_db(b, "bench b");
+    const char *in[] = {b};
+    struct arena_merge_counts c;
+    char err[600] = "";
+    /* a already has run 1, result 1, replay 1: b's rows must become 2. */
+    cr_assert_eq(arena_store_merge(a, in, 1, &c, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(c.runs, 1);
+    cr_expect_eq(c.graphs, 0, "the same graph is shared");
+    cr_expect_eq(c.results, 1);
+    cr_expect_eq(c.placements, 3);
+    cr_expect_eq(c.replays, 1);
+    cr_expect_eq(c.replay_frames, 2);
+    cr_expect_eq(count(a, "SELECT count(*) FROM graphs"), 1);
+    cr_expect_eq(count(a, "SELECT count(*) FROM results r JOIN runs u ON u.id = r.run_id"
+                          " WHERE u.command = 'bench b' AND r.id = 2 AND r.graph_id = 1"), 1);
+    cr_expect_eq(count(a, "SELECT count(*) FROM placements WHERE result_id = 2"), 3);
+    cr_expect_eq(count(a, "SELECT count(*) FROM placements WHERE result_id = 2 AND tensor = 1"
+                          " AND offset = 32"), 1);
+    cr_expect_eq(count(a, "SELECT count(*) FROM replays r JOIN runs u ON u.id = r.run_id"
+                          " WHERE u.command = 'bench b' AND r.id = 2"), 1);
+    cr_expect_eq(count(a, "SELECT count(*) FROM replay_frames WHERE replay_id = 2"), 2);
+    cr_expect_eq(count(a, "SELECT count(*) FROM runs WHERE governor = 'performance'"
+                          " AND loadavg = 0.25"), 2);
+}
+
+Test(merge, a_later_column_merges_by_name)
+{
+    char a[160], b[160], out[160];
+    td_path(a, sizeof a, "a.sqlite");
+    td_path(b, sizeof b, "b.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    make_db(a, "bench a");
+    make_db(b, "bench b");
+    make_db(out, "bench out");
+    /* As if a later schema added placements.note: all three files have it. */
+    const char *paths[] = {a, b, out};
+    for (size_t i = 0; i < 3; i++) {
+        sqlite3 *db = td_db_open(paths[i], 0);
+        cr_assert_eq(sqlite3_exec(db, "ALTER TABLE placements ADD COLUMN note TEXT;"
+                                      "UPDATE placements SET note = 't' || tensor;",
+                                  NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    const char *in[] = {a, b};
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(out, in, 2, NULL, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(count(out, "SELECT count(*) FROM placements"), 9);
+    cr_expect_eq(count(out, "SELECT count(*) FROM placements WHERE note = 't' || tensor"), 9);
+    /* A file without the column is refused, naming the table. */
+    char c[160];
+    td_path(c, sizeof c, "c.sqlite");
+    make_db(c, "bench c");
+    const char *in2[] = {c};
+    cr_expect_eq(arena_store_merge(out, in2, 1, NULL, err, sizeof err), ARENA_EINVAL);
+    cr_expect(strstr(err, "table placements has other columns"), "%s", err);
+}
+
+Test(merge, mixed_versions_are_refused_before_anything_is_written)
+{
+    char a[160], old[160], out[160];
+    td_path(a, sizeof a, "a.sqlite");
+    td_path(old, sizeof old, "old.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    make_db(a, "bench a");
+    make_db(old, "bench old");
+    sqlite3 *db = td_db_open(old, 0);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN loadavg;"
+                                  "ALTER TABLE runs DROP COLUMN governor;"
+                                  "PRAGMA user_version = 5;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    const char *in[] = {a, old};
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(out, in, 2, NULL, err, sizeof err), ARENA_EINVAL);
+    cr_expect(strstr(err, "schema version 5") && strstr(err, "mixed versions are refused"), "%s",
+              err);
+    struct stat st;
+    cr_expect(stat(out, &st) != 0, "the output was created although an input was refused");
+    /* A file that is not ours, and a missing one. */
+    char junk[160];
+    td_path(junk, sizeof junk, "junk.sqlite");
+    FILE *f = fopen(junk, "w");
+    cr_assert(f);
+    fputs("not a database at all, just text long enough to be a header......\n", f);
+    fclose(f);
+    const char *bad[] = {junk};
+    cr_expect_eq(arena_store_merge(out, bad, 1, NULL, err, sizeof err) != ARENA_OK, 1);
+    cr_expect(strstr(err, junk), "%s", err);
+    const char *missing[] = {"/nonexistent/x.sqlite"};
+    cr_expect_eq(arena_store_merge(out, missing, 1, NULL, err, sizeof err), ARENA_EINVAL);
+    cr_expect(strstr(err, "no such database file"), "%s", err);
+}
+
+/* scripts/sweep: two shards under GNU parallel, each pinned, merged; the
+ * same figures as one in-process run of the same sweep. Skipped, saying
+ * why, where GNU parallel or taskset is missing. */
+Test(merge, scripts_sweep_equals_one_run)
+{
+    const char *bench_exe = getenv("ARENA_BENCH"), *sweep = getenv("ARENA_SWEEP");
+    if (!bench_exe || !sweep) cr_skip_test("ARENA_BENCH / ARENA_SWEEP not set (run via meson test)");
+    if (system("command -v parallel >/dev/null && command -v taskset >/dev/null") != 0)
+        cr_skip_test("GNU parallel or taskset missing (scripts/bootstrap installs parallel)");
+    char one[160], out[160], cmd[1024];
+    td_path(one, sizeof one, "one.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    const char *a0[] = {"--graph", "random-intervals:n=30,seed=1..4;chain:ops=8|12", "--planner",
+                        "greedy-by-size,online-first-fit", "--repetitions", "1", "--min-time",
+                        "0.001", "--quiet", "--db", one, NULL};
+    cr_assert_eq(bench("one", a0), 0);
+    snprintf(cmd, sizeof cmd,
+             "BENCH='%s' '%s' -j 2 -o '%s' --graph 'random-intervals:n=30,seed=1..4;chain:ops=8|12'"
+             " --planner greedy-by-size,online-first-fit --repetitions 1 --min-time 0.001"
+             " >'%s/sweep.out' 2>&1",
+             bench_exe, sweep, out, td_dir);
+    int rc = system(cmd);
+    char *log = NULL;
+    if (rc != 0) {
+        char path[200];
+        snprintf(path, sizeof path, "%s/sweep.out", td_dir);
+        log = td_slurp(path, NULL);
+    }
+    cr_assert_eq(rc, 0, "scripts/sweep failed: %s", log ? log : "?");
+    cr_expect_eq(count(out, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM results"), 12);
+    char *want = content(one), *got = content(out);
+    cr_expect_str_eq(got, want);
+    free(want);
+    free(got);
+}

@@ -209,20 +209,16 @@ static int buddy_plan(const struct arena_problem *p, const struct arena_plan_opt
                       void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
     (void)opt;
-    size_t need;
     uint32_t nodes;
-    int rc = buddy_scratch(p, &need);
-    if (rc != ARENA_OK)
-        return rc;
-    if (scratch_size < need)
-        return ARENA_ENOMEM;
-    rc = pool_nodes(p, &nodes);
-    if (rc != ARENA_OK)
-        return rc;
+    int rc = pool_nodes(p, &nodes);
+    assert(rc == ARENA_OK); /* arena_planner_run asked scratch_bytes first */
+    (void)rc;
     struct arena_layout l;
     struct work w;
     arena_layout_init(&l, scratch);
     carve(p, nodes, &l, &w);
+    assert(l.used <= scratch_size); /* arena_planner_run checked it */
+    (void)scratch_size;
     w.used = 0;
     w.spare = NIL;
     for (unsigned k = 0; k < ORDERS; k++)

@@ -33,6 +33,11 @@
  *   resting right on one another go largest below (some plan of least
  *   sum of size^2 x offset does so, and no tensor of it can drop).
  * - Preorders (ties among equal lo): a portfolio of eight, tried in turn.
+ * - Parts without slack (every section carries exactly the capacity, as in
+ *   perfect-packing boxes): first, each round, a search that fills the
+ *   lowest empty byte first, branching over which tensor has its bottom
+ *   there, in the lowest section with the fewest such tensors (fail first),
+ *   with its own section inference; an eighth of the round's budget.
  * - Decision runs at capacity C (the proven bound first: a plan there is
  *   optimal) and branch and bound from the incumbent (C = best - alignment,
  *   lowered at every plan found), alternating with doubling node budgets; a
@@ -1056,15 +1061,14 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
             uint64_t budget = 64 + 16 * (uint64_t)(b - a);
             int done = 0;
             for (unsigned round = 0; !done && !r.stopped; round++) {
-                /* decision at the proven bound, each preorder in turn; then,
-                 * in a part without slack, lowest gap first */
-                for (unsigned h = 0; h <= HEURISTICS && !done && !r.stopped; h++) {
-                    if (h == HEURISTICS && target != tight)
-                        break;
-                    enum outcome o = h < HEURISTICS
-                                         ? search(&r, target, h, round, budget, plan)
-                                         : fill_search(&r, target, round % HEURISTICS, round,
-                                                       budget, plan);
+                /* decision at the proven bound: in a part without slack,
+                 * lowest gap first; then each preorder in turn */
+                for (unsigned i = 0; i <= HEURISTICS && !done && !r.stopped; i++) {
+                    if (i == 0 && target != tight)
+                        continue;
+                    enum outcome o = i > 0 ? search(&r, target, i - 1, round, budget, plan)
+                                           : fill_search(&r, target, (round + 1) % HEURISTICS,
+                                                         round, budget / 8, plan);
                     if (o == FOUND) {
                         done = 1;
                     } else if (o == EXHAUSTED) {

@@ -33,6 +33,11 @@
  *   resting right on one another go largest below (some plan of least
  *   sum of size^2 x offset does so, and no tensor of it can drop).
  * - Preorders (ties among equal lo): a portfolio of eight, tried in turn.
+ * - Parts without slack (every section carries exactly the capacity, as in
+ *   perfect-packing boxes): first, each round, a search that fills the
+ *   lowest empty byte first, branching over which tensor has its bottom
+ *   there, in the lowest section with the fewest such tensors (fail first),
+ *   with its own section inference; an eighth of the round's budget.
  * - Decision runs at capacity C (the proven bound first: a plan there is
  *   optimal) and branch and bound from the incumbent (C = best - alignment,
  *   lowered at every plan found), alternating with doubling node budgets; a
@@ -416,13 +421,14 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static void rank_by(struct run *r, unsigned h)
+static void rank_by(struct run *r, unsigned h, unsigned round)
 {
     struct work *w = r->w;
     size_t m = r->m;
     unsigned base = h % 4;
     for (size_t k = 0; k < m; k++) {
-        w->key[k] = h < 4 ? k : mix(r->opt->seed * 0x9e3779b97f4a7c15ull + h * 0x100000001b3ull + k);
+        w->key[k] = h < 4 ? k : mix(r->opt->seed * 0x9e3779b97f4a7c15ull + h * 0x100000001b3ull +
+                                         (uint64_t)round * 0xd6e8feb86659fd93ull + k);
         w->idx[k] = (uint32_t)k;
     }
     sort_by(w, m);
@@ -699,13 +705,13 @@ enum outcome { FOUND, EXHAUSTED, LIMITED };
  * search of the other groups' choices: they cannot help). FOUND writes the
  * plan into plan->offsets when it improves the part; EXHAUSTED: none exists;
  * LIMITED: budget. */
-static enum outcome search(struct run *r, uint64_t cap, unsigned h, uint64_t budget,
+static enum outcome search(struct run *r, uint64_t cap, unsigned h, unsigned round, uint64_t budget,
                            struct arena_plan *plan)
 {
     struct work *w = r->w;
     size_t m = r->m;
     part_reset(r);
-    rank_by(r, h);
+    rank_by(r, h, round);
     uint64_t log_top = 0, spent = 0;
     size_t d = 0, nsplit = 0;
     struct key thr = {0, NONE};
@@ -813,6 +819,164 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
+/* ---- perfect packings: lowest gap first ---- */
+
+/* Every section of the part carries exactly cap bytes: a plan within cap
+ * leaves no byte of any section empty. */
+static int zero_slack(const struct run *r, uint64_t cap)
+{
+    for (size_t s = 0; s < r->S; s++)
+        if (r->w->rem[s] != cap)
+            return 0;
+    return 1;
+}
+
+/* Top of the placed tensors over k's sections (floor is per section). */
+static uint64_t span_floor(const struct work *w, const uint64_t *floor, uint32_t k)
+{
+    uint64_t f = 0;
+    for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
+        if (floor[s] > f)
+            f = floor[s];
+    return f;
+}
+
+/* A twin of k with a lower rank is unplaced (twins go in rank order). */
+static int fill_can_cover(const struct work *w, const uint64_t *floor, uint32_t k, uint64_t cap,
+                          uint64_t x)
+{
+    return w->off[k] == UNPLACED && !twin_forbids(w, k) && span_floor(w, floor, k) == x &&
+           w->size[k] <= cap - x && !stack_forbids(w, k, x);
+}
+
+/* The node's test and its branching section. With no slack, every section s
+ * is filled exactly [0, floor[s]) and the byte at floor[s] must be the
+ * bottom of a tensor spanning s placed at floor[s]: one whose sections are
+ * none above floor[s] (they only rise) and that fits under cap. Returns NONE
+ * when some section has no such tensor or some tensor fits nowhere, else
+ * the lowest section with the fewest such tensors (the lowest floor: below
+ * it every section is full, so its covering tensor sits exactly there).
+ * cover (S entries) is scratch. */
+static uint32_t fill_pick_section(struct run *r, const uint64_t *floor, uint32_t *cover,
+                                  uint64_t cap)
+{
+    struct work *w = r->w;
+    size_t m = r->m, S = r->S;
+    memset(cover, 0, S * sizeof *cover);
+    for (uint32_t k = 0; k < m; k++) {
+        if (w->off[k] != UNPLACED)
+            continue;
+        uint64_t f = span_floor(w, floor, k);
+        if (f > cap || w->size[k] > cap - f)
+            return NONE;
+        w->lo[k] = f;
+        if (twin_forbids(w, k))
+            continue;
+        for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
+            cover[s] += floor[s] == f;
+    }
+    /* section inference: the tensors of a section released at v or later
+     * (none goes below its lo) fit in [v, cap) */
+    uint32_t *ord = w->ord;
+    for (size_t i = 1; i < m; i++) {
+        uint32_t x = ord[i];
+        uint64_t v = w->lo[x];
+        size_t j = i;
+        for (; j > 0 && w->lo[ord[j - 1]] > v; j--)
+            ord[j] = ord[j - 1];
+        ord[j] = x;
+    }
+    memset(w->acc, 0, S * sizeof *w->acc);
+    for (size_t i = m; i-- > 0;) {
+        uint32_t k = ord[i];
+        if (w->off[k] == UNPLACED && !release_fits(w, k, w->lo[k], cap))
+            return NONE;
+    }
+    uint32_t best = NONE;
+    for (uint32_t s = 0; s < S; s++) {
+        if (floor[s] >= cap)
+            continue;
+        if (cover[s] == 0)
+            return NONE;
+        if (best == NONE || floor[s] < floor[best] ||
+            (floor[s] == floor[best] && cover[s] < cover[best]))
+            best = s;
+    }
+    return best;
+}
+
+/* Decision search for a part without slack at cap (every section carries cap
+ * bytes, as in perfect-packing instances): instead of the canonical order,
+ * it fills the lowest empty byte of the sections first, branching over which
+ * tensor has its bottom there, the section with the fewest candidates first
+ * (fail first). Complete: in any plan within cap, every section is full, so
+ * the tensor covering the lowest empty byte of a lowest section sits exactly
+ * on it. Same outcomes and budget rules as search(). */
+static enum outcome fill_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                                uint64_t budget, struct arena_plan *plan)
+{
+    struct work *w = r->w;
+    size_t m = r->m;
+    part_reset(r);
+    rank_by(r, h, round);
+    uint64_t *floor = w->rem; /* the loads are no longer needed */
+    uint32_t *cover = w->idx;
+    memset(floor, 0, r->S * sizeof *floor);
+    uint64_t spent = 0;
+    size_t d = 0;
+    uint32_t after = NONE; /* children of the node: rank above this */
+    uint32_t s = fill_pick_section(r, floor, cover, cap);
+    if (s == NONE)
+        return EXHAUSTED;
+    for (;;) {
+        uint32_t c = NONE;
+        for (uint32_t k = 0; k < m; k++)
+            if (w->s0[k] <= s && s < w->s1[k] && (after == NONE || w->rank[k] > after) &&
+                (c == NONE || w->rank[k] < w->rank[c]) &&
+                fill_can_cover(w, floor, k, cap, floor[s]))
+                c = k;
+        if (c == NONE) {
+            if (d == 0)
+                return EXHAUSTED;
+            uint32_t back = w->frames[--d].pick;
+            for (uint32_t x = w->s0[back]; x < w->s1[back]; x++)
+                floor[x] -= w->size[back];
+            w->off[back] = UNPLACED;
+            after = w->rank[back];
+            s = fill_pick_section(r, floor, cover, cap); /* the node's own section again */
+            continue;
+        }
+        if (spent >= budget || spend_node(r))
+            return LIMITED;
+        spent++;
+        w->off[c] = floor[s];
+        for (uint32_t x = w->s0[c]; x < w->s1[c]; x++)
+            floor[x] += w->size[c];
+        w->frames[d++].pick = c;
+        if (d == m)
+            break;
+        after = NONE;
+        s = fill_pick_section(r, floor, cover, cap);
+        if (s == NONE) { /* the child fails: try the node's next */
+            d--;
+            for (uint32_t x = w->s0[c]; x < w->s1[c]; x++)
+                floor[x] -= w->size[c];
+            w->off[c] = UNPLACED;
+            after = w->rank[c];
+            s = fill_pick_section(r, floor, cover, cap);
+        }
+    }
+    uint64_t arena = 0;
+    for (size_t k = 0; k < m; k++)
+        arena = max_u64(arena, w->off[k] + w->size[k]);
+    if (arena < r->part_arena) {
+        for (size_t k = 0; k < m; k++)
+            plan->offsets[r->pid[k]] = w->off[k];
+        r->part_arena = arena;
+    }
+    return FOUND;
+}
+
 static int optimal_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                         void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
@@ -893,12 +1057,18 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         uint64_t target = cap ? cap : proven;
         if (part_arena > target && !r.stopped && !infeasible) {
             part_load(&r, a, b);
+            uint64_t tight = zero_slack(&r, target) ? target : 0; /* rem: the loads */
             uint64_t budget = 64 + 16 * (uint64_t)(b - a);
             int done = 0;
             for (unsigned round = 0; !done && !r.stopped; round++) {
-                /* decision at the proven bound, each preorder in turn */
-                for (unsigned h = 0; h < HEURISTICS && !done && !r.stopped; h++) {
-                    enum outcome o = search(&r, target, h, budget, plan);
+                /* decision at the proven bound: in a part without slack,
+                 * lowest gap first; then each preorder in turn */
+                for (unsigned i = 0; i <= HEURISTICS && !done && !r.stopped; i++) {
+                    if (i == 0 && target != tight)
+                        continue;
+                    enum outcome o = i > 0 ? search(&r, target, i - 1, round, budget, plan)
+                                           : fill_search(&r, target, (round + 1) % HEURISTICS,
+                                                         round, budget / 8, plan);
                     if (o == FOUND) {
                         done = 1;
                     } else if (o == EXHAUSTED) {
@@ -916,7 +1086,7 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
                 /* branch and bound: decisions just below the best plan */
                 for (unsigned h = round % 4; !cap && h == round % 4 && !done && !r.stopped; h++) {
                     enum outcome o;
-                    while ((o = search(&r, r.part_arena - r.align, h, budget, plan)) == FOUND &&
+                    while ((o = search(&r, r.part_arena - r.align, h, round, budget, plan)) == FOUND &&
                            r.part_arena > target)
                         ;
                     if (o == FOUND)

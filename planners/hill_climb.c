@@ -17,7 +17,9 @@
  * conflicts of those conflicts three times out of four; arenabench keeps to
  * the first level, which the definition in the README names. When fewer
  * than two candidates exist the round makes no swap. The search stops
- * after the round budget (opt->node_limit, else 500 as in TVM), at the
+ * after the round budget (opt->node_limit, else 500 as in TVM), when
+ * opt->time_limit seconds of wall time are spent (checked between rounds;
+ * the plan then depends on the machine's speed, as optimal's does), at the
  * max-live lower bound, or in decision mode (opt->capacity) at a plan that
  * fits. The plan is the smallest seen, so never above the first round's,
  * which is greedy-by-size-firstfit's plan.
@@ -34,6 +36,7 @@
  * borrows the index's), plus each array's rounding, described once with
  * planners/layout.h. */
 #include <assert.h>
+#include <time.h>
 
 #include "planners/greedy_common.h"
 #include "planners/layout.h"
@@ -116,6 +119,18 @@ static void first_fit(struct arena_greedy *g, const uint32_t *ord)
         arena_greedy_place(g, ord[k], ARENA_GREEDY_FIRST_FIT);
 }
 
+/* Whether opt's wall-time budget is spent (checked once a round: a round is a
+ * whole first-fit plan, so the check costs nothing beside it). */
+static int out_of_time(double limit, const struct timespec *start)
+{
+    if (limit <= 0)
+        return 0;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double spent = (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+    return spent >= limit;
+}
+
 static void swap_at(struct work *w, uint32_t a, uint32_t b)
 {
     uint32_t ra = w->ord[a], rb = w->ord[b];
@@ -153,7 +168,10 @@ static int climb_plan(const struct arena_problem *p, const struct arena_plan_opt
     uint64_t cur = 0, best = UINT64_MAX, round = 0;
     uint32_t undo_a = 0, undo_b = 0;
     int swapped = 0;
-    while (round < rounds) {
+    struct timespec start = {0};
+    if (opt->time_limit > 0)
+        clock_gettime(CLOCK_MONOTONIC, &start);
+    while (round < rounds && !(round > 0 && out_of_time(opt->time_limit, &start))) {
         round++;
         first_fit(&g, w.ord);
         uint64_t a = g.arena;

@@ -847,6 +847,29 @@ Test(field, hill_climb_decision_mode)
     cr_expect_eq(plan.nodes, 1, "round one fits");
 }
 
+/* A spent wall-time budget stops the climb between rounds: with a budget of
+ * a nanosecond, round one (first fit in the size order) is the only round,
+ * whatever the round budget, and its plan is what comes back. */
+Test(field, hill_climb_time_limit_stops_between_rounds)
+{
+    for (unsigned k = 0; k < 20; k++) {
+        struct arena_tensor t[300];
+        size_t n = 200 + k;
+        rp_problem(3000 + k, n, (enum rp_shape)(k % RP_SHAPES), 16, t);
+        struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
+        struct arena_plan_options opt = {.seed = 5, .node_limit = 1000000000, .time_limit = 1e-9};
+        uint64_t off[300], ff[300];
+        struct arena_plan plan, first;
+        cr_assert_eq(run_opt("hill-climb", &p, &opt, off, &plan), ARENA_OK);
+        cr_expect_eq(plan.nodes, 1, "problem %u: %llu rounds", k, (unsigned long long)plan.nodes);
+        cr_expect(plan.status == ARENA_PLAN_LIMIT || plan.status == ARENA_PLAN_OPTIMAL);
+        cr_assert_eq(run_opt("greedy-by-size-firstfit", &p, &arena_plan_options_default, ff, &first),
+                     ARENA_OK);
+        cr_expect_eq(plan.arena, first.arena, "problem %u: round one is first fit", k);
+        cr_expect_eq(arena_plan_validate(&p, &plan, NULL), ARENA_OK, "problem %u", k);
+    }
+}
+
 /* ---- min-cost-flow's size limit ----------------------------------------- */
 
 Test(field, min_cost_flow_refuses_above_its_limit)

@@ -13,6 +13,7 @@
 #include "planners/problem.h"
 #include "planners/tables.h"
 #include "tests/known_answers.h"
+#include "tests/expect_plan.h"
 #include "tests/random_problems.h"
 
 #define NIL UINT32_MAX
@@ -43,14 +44,7 @@ static void plan_valid(const char *name, const struct arena_problem *p, uint64_t
                        struct arena_plan *plan)
 {
     cr_assert_eq(run_opt(name, p, NULL, off, plan), ARENA_OK, "%s", name);
-    struct arena_collision why;
-    int rc = arena_plan_validate(p, plan, &why);
-    if (rc != ARENA_OK) {
-        char buf[320] = "";
-        if (rc == ARENA_ECONFLICT)
-            arena_collision_describe(p, plan, &why, buf, sizeof buf);
-        cr_assert_fail("%s: invalid plan: %s %s", name, arena_strerror(rc), buf);
-    }
+    expect_plan_valid(p, plan, name);
 }
 
 static void expect_arena(const char *name, const struct arena_tensor *t, size_t n,

@@ -21,6 +21,7 @@
 #include "planners/planner.h"
 #include "planners/problem.h"
 #include "planners/tables.h"
+#include "tests/expect_plan.h"
 #include "tests/random_problems.h"
 
 enum { FIRST_FIT, BEST_FIT, BUDDY, TLSF, NPOLICIES };
@@ -50,15 +51,8 @@ static int run(int which, const struct arena_problem *p, uint64_t *offsets, uint
     rc = arena_planner_run(pl, p, NULL, scratch, need, &plan);
     free(scratch);
     *arena = plan.arena;
-    if (rc == ARENA_OK) {
-        struct arena_collision why;
-        int v = arena_plan_validate(p, &plan, &why);
-        if (v != ARENA_OK) {
-            char msg[256];
-            arena_collision_describe(p, &plan, &why, msg, sizeof msg);
-            cr_assert_fail("%s: invalid plan: %s", pl->name, msg);
-        }
-    }
+    if (rc == ARENA_OK)
+        expect_plan_valid(p, &plan, pl->name);
     return rc;
 }
 

@@ -12,6 +12,7 @@
 #include "graphs/family.h"
 #include "planners/planner.h"
 #include "planners/problem.h"
+#include "tests/expect_plan.h"
 #include "tests/random_problems.h"
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -40,19 +41,6 @@ static int run(const struct arena_planner *pl, const struct arena_problem *p,
     rc = arena_planner_run(pl, p, opt, scratch, bytes, plan);
     free(scratch);
     return rc;
-}
-
-static void expect_valid(const struct arena_problem *p, const struct arena_plan *plan,
-                         const char *who)
-{
-    struct arena_collision why;
-    int rc = arena_plan_validate(p, plan, &why);
-    if (rc != ARENA_OK) {
-        char buf[320] = "";
-        if (rc == ARENA_ECONFLICT)
-            arena_collision_describe(p, plan, &why, buf, sizeof buf);
-        cr_assert_fail("%s: invalid plan: %s %s", who, arena_strerror(rc), buf);
-    }
 }
 
 static uint64_t lower_bound(const struct arena_problem *p)
@@ -241,7 +229,7 @@ static void expect_optimal(const struct arena_problem *p, uint64_t want, const c
     cr_assert_leq(p->n, 16);
     int rc = run(must_find("optimal"), p, NULL, off, &plan, 0x5A);
     cr_assert_eq(rc, ARENA_OK, "%s: %s", who, arena_strerror(rc));
-    expect_valid(p, &plan, who);
+    expect_plan_valid(p, &plan, who);
     cr_assert_eq(plan.arena, want, "%s: arena %llu, optimum %llu", who,
                  (unsigned long long)plan.arena, (unsigned long long)want);
     cr_assert_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s: status %s", who,
@@ -397,7 +385,7 @@ Test(optimal, packed_reaches_height)
         uint64_t *off = malloc(p.n * sizeof *off);
         struct arena_plan plan;
         cr_assert_eq(run(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK);
-        expect_valid(&p, &plan, specs[i]);
+        expect_plan_valid(&p, &plan, specs[i]);
         cr_expect_eq(plan.arena, 1048576, "%s: arena %llu", specs[i],
                      (unsigned long long)plan.arena);
         cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s", specs[i]);
@@ -427,7 +415,7 @@ Test(optimal, chains_reach_lower_bound)
         struct arena_plan plan;
         snprintf(who, sizeof who, "chain %llu (n %zu)", (unsigned long long)k, n);
         cr_assert_eq(run(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK, "%s", who);
-        expect_valid(&p, &plan, who);
+        expect_plan_valid(&p, &plan, who);
         cr_assert_eq(plan.arena, lower_bound(&p), "%s: arena %llu", who,
                      (unsigned long long)plan.arena);
         cr_assert_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s", who);
@@ -439,7 +427,7 @@ Test(optimal, chains_reach_lower_bound)
     uint64_t *o = malloc(p.n * sizeof *o);
     struct arena_plan plan;
     cr_assert_eq(run(must_find("optimal"), &p, NULL, o, &plan, 0), ARENA_OK);
-    expect_valid(&p, &plan, "chain:ops=256");
+    expect_plan_valid(&p, &plan, "chain:ops=256");
     cr_expect_eq(plan.arena, lower_bound(&p));
     cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL);
     cr_expect_gt(best_greedy(&p), lower_bound(&p), "greedy planners miss the bound here");
@@ -460,7 +448,7 @@ Test(optimal, node_limit_one_returns_incumbent)
     struct arena_plan plan;
     struct arena_plan_options opt = {.node_limit = 1};
     cr_assert_eq(run(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
-    expect_valid(&p, &plan, "node limit 1");
+    expect_plan_valid(&p, &plan, "node limit 1");
     cr_expect_eq(plan.status, ARENA_PLAN_LIMIT);
     cr_expect_eq(plan.arena, best_greedy(&p));
     cr_expect_eq(plan.arena, 1251808);
@@ -480,7 +468,7 @@ Test(optimal, time_limit_keeps_a_valid_plan)
     struct arena_plan plan;
     struct arena_plan_options opt = {.time_limit = 0.02};
     cr_assert_eq(run(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
-    expect_valid(&p, &plan, "time limit");
+    expect_plan_valid(&p, &plan, "time limit");
     cr_expect_leq(plan.arena, best_greedy(&p));
     cr_expect_geq(plan.arena, 1048576);
     cr_expect_eq(plan.bound, 1048576);
@@ -501,7 +489,7 @@ Test(optimal, capacity_decisions)
      * still a valid plan (the incumbent). */
     struct arena_plan_options opt = {.capacity = 1048576 - 16};
     cr_assert_eq(run(pl, &p, &opt, off, &plan, 0), ARENA_OK);
-    expect_valid(&p, &plan, "capacity below the bound");
+    expect_plan_valid(&p, &plan, "capacity below the bound");
     cr_expect_eq(plan.status, ARENA_PLAN_INFEASIBLE);
     cr_expect_eq(plan.nodes, 0);
     cr_expect_gt(plan.bound, opt.capacity);
@@ -509,7 +497,7 @@ Test(optimal, capacity_decisions)
     /* At the optimum (height): a plan within it is found. */
     opt.capacity = 1048576;
     cr_assert_eq(run(pl, &p, &opt, off, &plan, 0), ARENA_OK);
-    expect_valid(&p, &plan, "capacity at height");
+    expect_plan_valid(&p, &plan, "capacity at height");
     cr_expect_eq(plan.status, ARENA_PLAN_FEASIBLE);
     cr_expect_leq(plan.arena, opt.capacity);
 
@@ -534,7 +522,7 @@ Test(optimal, deterministic_with_a_node_limit)
     struct arena_plan_options opt = {.node_limit = 3000};
     cr_assert_eq(run(must_find("optimal"), &p, &opt, a, &pa, 0x00), ARENA_OK);
     cr_assert_eq(run(must_find("optimal"), &p, &opt, b, &pb, 0xFF), ARENA_OK);
-    expect_valid(&p, &pa, "first run");
+    expect_plan_valid(&p, &pa, "first run");
     cr_expect_eq(pa.arena, pb.arena);
     cr_expect_eq(pa.bound, pb.bound);
     cr_expect_eq(pa.nodes, pb.nodes);

@@ -10,6 +10,7 @@
 #include "planners/planner.h"
 #include "planners/problem.h"
 #include "tests/known_answers.h"
+#include "tests/expect_plan.h"
 #include "tests/random_problems.h"
 
 /* Plans p with pl into off, scratch pre-filled with `junk` so that a planner
@@ -38,19 +39,6 @@ static int run(const struct arena_planner *pl, const struct arena_problem *p, ui
     return rc;
 }
 
-static void expect_valid(const struct arena_problem *p, const struct arena_plan *plan,
-                         const char *who)
-{
-    struct arena_collision why;
-    int rc = arena_plan_validate(p, plan, &why);
-    if (rc != ARENA_OK) {
-        char buf[320] = "";
-        if (rc == ARENA_ECONFLICT)
-            arena_collision_describe(p, plan, &why, buf, sizeof buf);
-        cr_assert_fail("%s: invalid plan: %s %s", who, arena_strerror(rc), buf);
-    }
-}
-
 static const struct arena_planner *must_find(const char *name)
 {
     const struct arena_planner *pl = arena_planner_find(name);
@@ -68,7 +56,7 @@ static void expect_plan(const char *name, const struct arena_tensor *t, size_t n
     uint64_t off[16];
     struct arena_plan plan;
     cr_assert_eq(run(pl, &p, off, &plan, 0xA5), ARENA_OK);
-    expect_valid(&p, &plan, name);
+    expect_plan_valid(&p, &plan, name);
     cr_expect_eq(plan.arena, want_arena, "%s: arena %llu, expected %llu", name,
                  (unsigned long long)plan.arena, (unsigned long long)want_arena);
     cr_expect_eq(plan.buffers, want_buffers, "%s: buffers %u, expected %u", name,
@@ -234,7 +222,7 @@ ParameterizedTest(size_t *index, planners, empty_problem_null_scratch)
     free(scratch);
     cr_expect_eq(plan.arena, 0, "%s", pl->name);
     cr_expect_eq(plan.buffers, 0, "%s", pl->name);
-    expect_valid(&empty, &plan, pl->name);
+    expect_plan_valid(&empty, &plan, pl->name);
 }
 
 /* ---- scratch: the reported figure is exactly what the planner carves ----
@@ -288,7 +276,7 @@ ParameterizedTest(size_t *index, planners, scratch_is_exact)
         snprintf(who, sizeof who, "%s problem %llu (%s, n %zu, %zu bytes)", pl->name,
                  (unsigned long long)k, rp_shape_name(shape), n, bytes);
         cr_assert_eq(rc, ARENA_OK, "%s: %s", who, arena_strerror(rc));
-        expect_valid(&p, &plan, who);
+        expect_plan_valid(&p, &plan, who);
         for (size_t i = 0; i < CANARY; i++)
             cr_assert_eq(buf[bytes + i], (unsigned char)(0x5A ^ i),
                          "%s: wrote byte %zu past its scratch", who, i);
@@ -464,13 +452,13 @@ ParameterizedTest(size_t *index, planners, edge_cases)
     struct arena_problem empty = {.n = 0, .tensors = NULL, .alignment = 16};
     cr_assert_eq(run(pl, &empty, NULL, &plan, 0), ARENA_OK, "%s", pl->name);
     cr_expect_eq(plan.arena, 0, "%s", pl->name);
-    expect_valid(&empty, &plan, pl->name);
+    expect_plan_valid(&empty, &plan, pl->name);
 
     /* One tensor: at 0, arena = its size. */
     const struct arena_tensor one[] = {{48, 2, 7}};
     struct arena_problem p1 = {.n = 1, .tensors = one, .alignment = 16};
     cr_assert_eq(run(pl, &p1, off, &plan, 0), ARENA_OK, "%s", pl->name);
-    expect_valid(&p1, &plan, pl->name);
+    expect_plan_valid(&p1, &plan, pl->name);
     cr_expect_eq(off[0], 0, "%s", pl->name);
     cr_expect_eq(plan.arena, 48, "%s", pl->name);
 
@@ -480,7 +468,7 @@ ParameterizedTest(size_t *index, planners, edge_cases)
                                        {16, 0, 9}, {48, 0, 9}};
     struct arena_problem pa = {.n = 6, .tensors = all, .alignment = 16};
     cr_assert_eq(run(pl, &pa, off, &plan, 0xff), ARENA_OK, "%s", pl->name);
-    expect_valid(&pa, &plan, pl->name);
+    expect_plan_valid(&pa, &plan, pl->name);
     if (strcmp(pl->name, "ping-pong") == 0)
         cr_expect_eq(plan.arena, 6 * 64, "ping-pong: 6 slots of 64");
     else
@@ -491,7 +479,7 @@ ParameterizedTest(size_t *index, planners, edge_cases)
     const struct arena_tensor zero[] = {{0, 0, 3}, {0, 1, 2}, {0, 2, 5}};
     struct arena_problem pz = {.n = 3, .tensors = zero, .alignment = 16};
     cr_assert_eq(run(pl, &pz, off, &plan, 0x11), ARENA_OK, "%s", pl->name);
-    expect_valid(&pz, &plan, pl->name);
+    expect_plan_valid(&pz, &plan, pl->name);
     cr_expect_eq(plan.arena, 0, "%s", pl->name);
 
     /* Sizes at the 2^62 limit: three fit in 64 bits (all live: 3·2^62). */
@@ -499,7 +487,7 @@ ParameterizedTest(size_t *index, planners, edge_cases)
     const struct arena_tensor big[] = {{max, 0, 2}, {max, 1, 3}, {max, 2, 4}};
     struct arena_problem pb = {.n = 3, .tensors = big, .alignment = 16};
     cr_assert_eq(run(pl, &pb, off, &plan, 0x22), ARENA_OK, "%s", pl->name);
-    expect_valid(&pb, &plan, pl->name);
+    expect_plan_valid(&pb, &plan, pl->name);
     cr_expect_eq(plan.arena, 3 * max, "%s", pl->name);
     /* A fourth makes the sum 2^64, one past what 64 bits hold: the
      * documented ARENA_EOVERFLOW, never a wrapped arena. */
@@ -533,7 +521,7 @@ Test(planners, sizes_summing_to_uint64_max)
     struct arena_plan plan;
     for (size_t i = 0; i < sizeof fits / sizeof fits[0]; i++) {
         cr_assert_eq(run(must_find(fits[i]), &p, off, &plan, 0x5A), ARENA_OK, "%s", fits[i]);
-        expect_valid(&p, &plan, fits[i]);
+        expect_plan_valid(&p, &plan, fits[i]);
         cr_expect_eq(plan.arena, UINT64_MAX, "%s", fits[i]);
     }
     cr_expect_eq(run(must_find("ping-pong"), &p, off, &plan, 0x5A), ARENA_EOVERFLOW);
@@ -625,7 +613,7 @@ ParameterizedTest(size_t *index, planners, random_properties)
         char who[96];
         snprintf(who, sizeof who, "%s problem %llu (%s, n %zu)", pl->name,
                  (unsigned long long)k, rp_shape_name(shape), n);
-        expect_valid(&p, &plan, who);
+        expect_plan_valid(&p, &plan, who);
         cr_assert_geq(plan.arena, b.lower_bound, "%s: arena below the lower bound", who);
         if (is_ping_pong) {
             /* K × M can exceed Σ size (one large tensor, many small ones). */

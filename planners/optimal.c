@@ -37,7 +37,11 @@
  *   perfect-packing boxes): first, each round, a search that fills the
  *   lowest empty byte first, branching over which tensor has its bottom
  *   there, in the lowest section with the fewest such tensors (fail first),
- *   with its own section inference; an eighth of the round's budget.
+ *   with its own section inference; an eighth of the round's budget. Then
+ *   up to four filler searches (a round's budget each, four preorders):
+ *   only the tensors spanning several sections are placed, and each
+ *   section's single-section tensors are packed into the holes they leave
+ *   (finds plans, proves nothing).
  * - Decision runs at capacity C (the proven bound first: a plan there is
  *   optimal) and branch and bound from the incumbent (C = best - alignment,
  *   lowered at every plan found), alternating with doubling node budgets; a
@@ -143,6 +147,7 @@ struct work {
     /* the filler search (perfect packings with single-section tensors) */
     uint32_t *multi;                 /* m: the part's multi-section tensors */
     uint64_t *fb_unit, *fb_base;     /* 2m each: per section, its singles' gcd and bits */
+    uint64_t *fb_acc;                /* 2m: per section, bytes released at or above a level */
     uint64_t *fbits;                 /* FILLER_WORDS: subset sums of each section's singles */
 };
 
@@ -260,6 +265,7 @@ static int layout(const struct arena_problem *p, void *base, struct work *w, siz
         w->multi = arena_layout_take(&l, m, sizeof *w->multi);
         w->fb_unit = arena_layout_take(&l, 2 * m, sizeof *w->fb_unit);
         w->fb_base = arena_layout_take(&l, 2 * m, sizeof *w->fb_base);
+        w->fb_acc = arena_layout_take(&l, 2 * m, sizeof *w->fb_acc);
         w->fbits = arena_layout_take(&l, FILLER_WORDS, sizeof *w->fbits);
     }
     return arena_layout_bytes(&l, bytes);
@@ -1004,8 +1010,8 @@ static enum outcome fill_search(struct run *r, uint64_t cap, unsigned h, unsigne
  * singles, in increasing (offset, rank) order, with no section's holes
  * above its singles' bytes; at a leaf it packs each section's singles into
  * its holes exactly. It never branches over which single goes where, which
- * drowns the other searches when sections hold dozens of small singles.
- * Not complete (the lift and the canonical order are heuristic): it only
+ * drowns the other searches when sections hold dozens of small singles,
+ * with a section inference of its own (filler_fits). Not complete (the lift and the canonical order are heuristic): it only
  * finds plans and never proves that none exists. */
 static int is_single(const struct work *w, uint32_t k)
 {
@@ -1174,6 +1180,44 @@ static uint64_t filler_at(const struct run *r, const uint64_t *top, const uint64
     return UINT64_MAX;
 }
 
+/* Section inference for the filler search: a multi-section tensor still to
+ * place goes no lower than the highest top of its sections, nor below thr
+ * (placements go in increasing offset); in each section, the least
+ * makespan of those, max over v of v + the bytes released at v or later,
+ * must fit cap (the singles fill what is left exactly). */
+static int filler_fits(struct run *r, const uint64_t *top, size_t multis, const struct key *thr,
+                       uint64_t cap)
+{
+    struct work *w = r->w;
+    uint64_t *rel = w->tmp_off, *acc = w->fb_acc;
+    uint32_t *ord = w->ord;
+    size_t n = 0;
+    for (size_t i = 0; i < multis; i++) {
+        uint32_t k = w->multi[i];
+        if (w->off[k] != UNPLACED)
+            continue;
+        uint64_t v = max_u64(span_floor(w, top, k), thr->lo);
+        size_t j = n++;
+        for (; j > 0 && rel[ord[j - 1]] > v; j--)
+            ord[j] = ord[j - 1];
+        ord[j] = k;
+        rel[k] = v;
+    }
+    for (size_t x = 0; x < r->S; x++)
+        acc[x] = 0;
+    for (size_t i = n; i-- > 0;) {
+        uint32_t k = ord[i];
+        if (rel[k] > cap)
+            return 0;
+        for (uint32_t x = w->s0[k]; x < w->s1[k]; x++) {
+            acc[x] += w->size[k];
+            if (acc[x] > cap - rel[k])
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* Decision search for a part without slack at cap, by the filler rule
  * above. FOUND or LIMITED (budget, or the tree ran out: no proof). */
 static enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
@@ -1222,7 +1266,8 @@ static enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsig
                 min_height = low;
         }
         uint32_t c = NONE;
-        for (size_t i = 0; i < (size_t)multis && d < (size_t)multis; i++) {
+        int alive = d == (size_t)multis || filler_fits(r, top, (size_t)multis, &thr, cap);
+        for (size_t i = 0; alive && i < (size_t)multis && d < (size_t)multis; i++) {
             uint32_t k = w->multi[i];
             if (w->off[k] != UNPLACED || at[k] == UINT64_MAX || at[k] >= min_height ||
                 !key_after(at[k], w->rank[k], &thr) || twin_forbids(w, k))

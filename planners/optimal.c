@@ -1009,10 +1009,11 @@ static enum outcome fill_search(struct run *r, uint64_t cap, unsigned h, unsigne
  * time) until the hole below it in each section is a sum of that section's
  * singles, in increasing (offset, rank) order, with no section's holes
  * above its singles' bytes; at a leaf it packs each section's singles into
- * its holes exactly. It never branches over which single goes where, which
- * drowns the other searches when sections hold dozens of small singles,
- * with a section inference of its own (filler_fits). Not complete (the lift and the canonical order are heuristic): it only
- * finds plans and never proves that none exists. */
+ * its holes exactly, with a section inference of its own (filler_fits).
+ * It never branches over which single goes where, which drowns the other
+ * searches when sections hold dozens of small singles. Not complete (the
+ * lift and the canonical order are heuristic): it only finds plans and
+ * never proves that none exists. */
 static int is_single(const struct work *w, uint32_t k)
 {
     return w->s1[k] - w->s0[k] == 1;
@@ -1165,8 +1166,8 @@ static uint64_t filler_at(const struct run *r, const uint64_t *top, const uint64
                           const uint64_t *filler, uint32_t k, uint64_t cap)
 {
     const struct work *w = r->w;
-    uint64_t base = span_floor(w, top, k);
-    for (uint64_t lo = base; lo <= cap && w->size[k] <= cap - lo && lo - base <= FILLER_LIFT * r->align;
+    uint64_t base = span_floor(w, top, k), most = FILLER_LIFT * r->align;
+    for (uint64_t lo = base; lo <= cap && w->size[k] <= cap - lo && lo - base <= most;
          lo += r->align) {
         int fits = 1;
         for (uint32_t x = w->s0[k]; x < w->s1[k] && fits; x++) {
@@ -1412,8 +1413,10 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
                     unsigned hi = (round + 1) % HEURISTICS;
                     enum outcome o = i > 0 ? search(&r, target, i - 1, round, budget, plan)
                                            : fill_search(&r, target, hi, round, budget / 8, plan);
-                    for (unsigned f = 0; i == 0 && f < FILLER_TRIES && o == LIMITED && !r.stopped; f++)
-                        o = filler_search(&r, target, (hi + f) % HEURISTICS, round, budget, plan);
+                    for (unsigned f = 0; i == 0 && f < FILLER_TRIES && o == LIMITED; f++)
+                        if (!r.stopped)
+                            o = filler_search(&r, target, (hi + f) % HEURISTICS, round, budget,
+                                              plan);
                     if (o == FOUND) {
                         done = 1;
                     } else if (o == EXHAUSTED) {

@@ -720,6 +720,27 @@ static uint32_t split_scope(struct run *r, const struct group *g)
 
 enum outcome { FOUND, EXHAUSTED, LIMITED };
 
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* A search found a plan of the current part (every tensor placed): writes
+ * it into plan->offsets when it improves the part. FOUND. */
+static enum outcome keep_plan(struct run *r, struct arena_plan *plan)
+{
+    const struct work *w = r->w;
+    uint64_t arena = 0;
+    for (size_t k = 0; k < r->m; k++)
+        arena = max_u64(arena, w->off[k] + w->size[k]);
+    if (arena < r->part_arena) {
+        for (size_t k = 0; k < r->m; k++)
+            plan->offsets[r->pid[k]] = w->off[k];
+        r->part_arena = arena;
+    }
+    return FOUND;
+}
+
 /* Decision search of the current part: a plan with arena <= cap. Depth-first
  * with an explicit stack; whenever the unplaced tensors of the scope fall
  * apart into independent groups, the groups are solved one after the other
@@ -824,21 +845,8 @@ static enum outcome search(struct run *r, uint64_t cap, unsigned h, unsigned rou
         d++;
         fresh = 1;
     }
-solved:;
-    uint64_t arena = 0;
-    for (size_t k = 0; k < m; k++)
-        arena = arena > w->off[k] + w->size[k] ? arena : w->off[k] + w->size[k];
-    if (arena < r->part_arena) {
-        for (size_t k = 0; k < m; k++)
-            plan->offsets[r->pid[k]] = w->off[k];
-        r->part_arena = arena;
-    }
-    return FOUND;
-}
-
-static uint64_t max_u64(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
+solved:
+    return keep_plan(r, plan);
 }
 
 /* ---- perfect packings: lowest gap first ---- */
@@ -988,15 +996,7 @@ static enum outcome fill_search(struct run *r, uint64_t cap, unsigned h, unsigne
             s = fill_pick_section(r, floor, cover, cap);
         }
     }
-    uint64_t arena = 0;
-    for (size_t k = 0; k < m; k++)
-        arena = max_u64(arena, w->off[k] + w->size[k]);
-    if (arena < r->part_arena) {
-        for (size_t k = 0; k < m; k++)
-            plan->offsets[r->pid[k]] = w->off[k];
-        r->part_arena = arena;
-    }
-    return FOUND;
+    return keep_plan(r, plan);
 }
 
 /* ---- perfect packings: single-section tensors as filler ---- */
@@ -1309,15 +1309,7 @@ static enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsig
         thr.lo = lo;
         thr.rank = w->rank[c];
     }
-    uint64_t arena = 0;
-    for (size_t k = 0; k < m; k++)
-        arena = max_u64(arena, w->off[k] + w->size[k]);
-    if (arena < r->part_arena) {
-        for (size_t k = 0; k < m; k++)
-            plan->offsets[r->pid[k]] = w->off[k];
-        r->part_arena = arena;
-    }
-    return FOUND;
+    return keep_plan(r, plan);
 }
 
 static int optimal_plan(const struct arena_problem *p, const struct arena_plan_options *opt,

@@ -428,6 +428,34 @@ Test(optimal, singles_fill_the_holes)
     }
 }
 
+Test(optimal, small_boxes_reach_height)
+{
+    /* 300 seeded boxes of 4 to 60 tensors over 2 to 9 steps, cut in units
+     * of 16 to 256 bytes (narrow boxes: many one-section tensors, many
+     * equal sizes). Every plan must pass the validator and reach the box's
+     * height, proven. (The lowest-gap-first search settles all of them in
+     * round 0; the filler search's plans are checked on the boxes above.) */
+    char spec[128];
+    static const unsigned units[] = {16, 32, 48, 256};
+    for (unsigned k = 0; k < 300; k++) {
+        unsigned steps = 2 + k % 8, unit = units[k % 4], rows = 8 + k % 41;
+        unsigned height = unit * rows, n = 4 + k % 57;
+        n = n < steps * rows ? n : steps * rows; /* a box has steps x rows cells */
+        snprintf(spec, sizeof spec, "packed:n=%u,steps=%u,height=%u,unit=%u,seed=%u", n, steps,
+                 height, unit, k + 1);
+        struct arena_problem p;
+        build_spec(spec, &p);
+        uint64_t *off = malloc((p.n ? p.n : 1) * sizeof *off);
+        struct arena_plan plan;
+        cr_assert_eq(run(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK, "%s", spec);
+        expect_plan_valid(&p, &plan, spec);
+        cr_assert_eq(plan.arena, height, "%s: arena %llu", spec, (unsigned long long)plan.arena);
+        cr_assert_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s", spec);
+        free(off);
+        free((void *)p.tensors);
+    }
+}
+
 Test(optimal, chains_reach_lower_bound)
 {
     /* A chain (each tensor meets only its neighbours) has optimum = lower

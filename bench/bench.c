@@ -886,6 +886,7 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     struct bench b;
     memset(&b, 0, sizeof b);
     b.args = *args; /* borrowed: the caller frees what it points to */
+    b.args.options.stop = &stop_signal; /* a signal ends a search planner's call */
     b.argc = argc;
     b.argv = argv;
     int status = measure(&b);

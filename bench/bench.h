@@ -9,8 +9,9 @@
  * status: 0 every plan valid, 1 some plan invalid, 2 usage, input, output or
  * database error or nothing measured, 128 + signal number when SIGINT or
  * SIGTERM stopped the run. While it runs, SIGINT and SIGTERM stop it once
- * the planner call in progress returns, or at once while it waits for
- * another process's database lock (a second one exits the process at once);
+ * the planner call in progress returns (a search planner sees the signal
+ * through its options' stop flag and returns soon), or at once while it
+ * waits for another process's database lock (a second one exits the process at once);
  * the previous handlers come back when it returns. Writes the results to
  * stdout, messages (one line each) to stderr. */
 int arena_bench_main(int argc, char **argv);

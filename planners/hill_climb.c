@@ -18,8 +18,9 @@
  * the first level, which the definition in the README names. When fewer
  * than two candidates exist the round makes no swap. The search stops
  * after the round budget (opt->node_limit, else 500 as in TVM), when
- * opt->time_limit seconds of wall time are spent (checked between rounds;
- * the plan then depends on the machine's speed, as optimal's does), at the
+ * opt->time_limit seconds of wall time are spent or opt->stop is set
+ * (checked between rounds; the plan then depends on the machine's speed,
+ * as optimal's does), at the
  * max-live lower bound, or in decision mode (opt->capacity) at a plan that
  * fits. The plan is the smallest seen, so never above the first round's,
  * which is greedy-by-size-firstfit's plan.
@@ -171,7 +172,8 @@ static int climb_plan(const struct arena_problem *p, const struct arena_plan_opt
     struct timespec start = {0};
     if (opt->time_limit > 0)
         clock_gettime(CLOCK_MONOTONIC, &start);
-    while (round < rounds && !(round > 0 && out_of_time(opt->time_limit, &start))) {
+    while (round < rounds && !(round > 0 && (out_of_time(opt->time_limit, &start) ||
+                                             (opt->stop != NULL && *opt->stop != 0)))) {
         round++;
         first_fit(&g, w.ord);
         uint64_t a = g.arena;

@@ -8,6 +8,7 @@
 #ifndef ARENA_PLANNER_H
 #define ARENA_PLANNER_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "planners/problem.h"
@@ -33,6 +34,8 @@ struct arena_plan_options {
     uint64_t seed;       /* for randomised planners; same seed, same plan */
     uint64_t capacity;   /* 0: minimise the arena; otherwise decision mode:
                             any plan with arena <= capacity answers */
+    const volatile sig_atomic_t *stop; /* NULL, or non-zero *stop (a caller's
+                            signal flag): stop soon, as when a budget runs out */
 };
 
 /* All zero: no limits, seed 0, minimise. */

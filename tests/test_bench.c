@@ -853,6 +853,18 @@ Test(bench, a_corrupt_database_is_one_line)
     expect_one_line("corrupt", "database is corrupt");
 }
 
+/* Sends SIGINT to pid and waits for it: its exit status in *rc, the
+ * seconds from the signal to the exit returned. */
+static double interrupt_and_wait(pid_t pid, int *rc)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cr_assert_eq(kill(pid, SIGINT), 0);
+    *rc = finish(pid);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
 /* A search planner's call ends soon after SIGINT, not at its time limit:
  * optimal on packed:n=1000,seed=1 does not settle within 60 s (at 10 s it
  * is at limit, gap 17%), yet bench exits 130 within two seconds of the
@@ -863,12 +875,8 @@ Test(bench, sigint_stops_a_search_planner_at_once)
                           "--time-limit", "60", "--no-db", "--quiet", NULL};
     pid_t pid = spawn("search", args);
     nap(1500); /* loaded, the greedy incumbent made, the search running */
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    cr_assert_eq(kill(pid, SIGINT), 0);
-    int rc = finish(pid);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double waited = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    int rc;
+    double waited = interrupt_and_wait(pid, &rc);
     cr_expect_eq(rc, 128 + SIGINT);
     cr_expect(waited < 2.0, "SIGINT honoured after %.2f s", waited);
     expect_one_line("search", "stopped by signal 2");
@@ -888,12 +896,8 @@ Test(bench, sigint_while_another_process_holds_the_lock_is_honoured_at_once)
     cr_assert_eq(sqlite3_exec(holder, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
     pid_t pid = spawn("lock1", args);
     nap(1500); /* bench has measured and is waiting to store */
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    cr_assert_eq(kill(pid, SIGINT), 0);
-    int rc = finish(pid);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double waited = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    int rc;
+    double waited = interrupt_and_wait(pid, &rc);
     sqlite3_exec(holder, "ROLLBACK", NULL, NULL, NULL);
     sqlite3_close(holder);
     cr_expect_eq(rc, 128 + SIGINT);

@@ -49,8 +49,8 @@
  *   higher, a branch and bound that does proves its best plan optimal.
  *   Every search starts afresh (no state kept between runs).
  * - Budgets: node_limit counts placements (deterministic: same problem, same
- *   plan, bound and nodes); time_limit reads CLOCK_MONOTONIC every 256 nodes,
- *   and so does opt->stop (a caller's signal flag).
+ *   plan, bound and nodes); time_limit reads CLOCK_MONOTONIC every 256 nodes;
+ *   opt->stop (a caller's signal flag) is read at every node.
  * - Decision mode (capacity > 0): only decision runs at the capacity:
  *   FEASIBLE (a plan within it), INFEASIBLE (proven: at once when max-live
  *   exceeds it), LIMIT (unknown); offsets always hold the best plan found.
@@ -297,9 +297,9 @@ static int spend_node(struct run *r)
         return 1;
     }
     r->nodes++;
-    if (r->nodes % CLOCK_EVERY == 0 &&
-        ((r->opt->stop != NULL && *r->opt->stop != 0) ||
-         (r->opt->time_limit > 0 && elapsed(&r->start) >= r->opt->time_limit))) {
+    if ((r->opt->stop != NULL && *r->opt->stop != 0) ||
+        (r->opt->time_limit > 0 && r->nodes % CLOCK_EVERY == 0 &&
+         elapsed(&r->start) >= r->opt->time_limit)) {
         r->stopped = 1;
         return 1;
     }

@@ -11,8 +11,8 @@
  * SIGTERM stopped the run. While it runs, SIGINT and SIGTERM stop it once
  * the planner call in progress returns (a search planner sees the signal
  * through its options' stop flag and returns soon), or at once while it
- * waits for another process's database lock (a second one exits the process at once);
- * the previous handlers come back when it returns. Writes the results to
+ * waits for another process's database lock (a second one exits the
+ * process at once); the previous handlers come back when it returns. Writes the results to
  * stdout, messages (one line each) to stderr. */
 int arena_bench_main(int argc, char **argv);
 

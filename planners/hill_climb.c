@@ -20,9 +20,8 @@
  * after the round budget (opt->node_limit, else 500 as in TVM), when
  * opt->time_limit seconds of wall time are spent or opt->stop is set
  * (checked between rounds; the plan then depends on the machine's speed,
- * as optimal's does), at the
- * max-live lower bound, or in decision mode (opt->capacity) at a plan that
- * fits. The plan is the smallest seen, so never above the first round's,
+ * as optimal's does), at the max-live lower bound, or in decision mode
+ * (opt->capacity) at a plan that fits. The plan is the smallest seen, so never above the first round's,
  * which is greedy-by-size-firstfit's plan.
  *
  * Random choices come from splitmix64 seeded with opt->seed: the same seed

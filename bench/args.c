@@ -2,6 +2,7 @@
  * values, Google Benchmark's `--benchmark_*` flags collected to pass on. */
 #include "bench/args.h"
 #include "bench/replay.h"
+#include "graphs/sweep.h"
 
 #include <errno.h>
 #include <math.h>
@@ -78,28 +79,6 @@ const char *arena_bench_usage(void)
     return usage;
 }
 
-static int push(char ***items, size_t *n, char *s)
-{
-    char **grown = realloc(*items, (*n + 1) * sizeof *grown);
-    if (!grown) {
-        free(s);
-        return ARENA_ENOMEM;
-    }
-    grown[(*n)++] = s;
-    *items = grown;
-    return ARENA_OK;
-}
-
-static char *copy_range(const char *s, size_t len)
-{
-    char *c = malloc(len + 1);
-    if (c) {
-        memcpy(c, s, len);
-        c[len] = '\0';
-    }
-    return c;
-}
-
 /* A comma-separated piece continues the previous spec when it is key=value. */
 static int continues_spec(const char *piece, size_t len)
 {
@@ -124,8 +103,8 @@ static int split_part(const char *part, size_t len, char ***items, size_t *n, ch
         if (end == piece)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--graph: empty item in '%.*s'", (int)len, part);
         if (piece != item && !continues_spec(part + piece, end - piece)) {
-            char *c = copy_range(part + item, piece - 1 - item);
-            if (!c || push(items, n, c) != ARENA_OK) return ARENA_ENOMEM;
+            if (arena_sweep_append(items, n, part + item, piece - 1 - item) != ARENA_OK)
+                return ARENA_ENOMEM;
             item = piece;
         }
         if (end == len) break;
@@ -133,8 +112,7 @@ static int split_part(const char *part, size_t len, char ***items, size_t *n, ch
         if (piece == len) /* trailing comma */
             return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--graph: empty item in '%.*s'", (int)len, part);
     }
-    char *c = copy_range(part + item, len - item);
-    return c ? push(items, n, c) : ARENA_ENOMEM;
+    return arena_sweep_append(items, n, part + item, len - item);
 }
 
 int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *err, size_t errlen)
@@ -479,8 +457,8 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
                             "%s: bench reads every repetition from Google Benchmark, so it"
                             " cannot hide them",
                             arg);
-            char *c = copy_range(arg, strlen(arg));
-            if (!c || push(&a->gbench_flags, &a->n_gbench_flags, c) != ARENA_OK)
+            if (arena_sweep_append(&a->gbench_flags, &a->n_gbench_flags, arg, strlen(arg)) !=
+                ARENA_OK)
                 return ARENA_ENOMEM;
             continue;
         }

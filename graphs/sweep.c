@@ -29,27 +29,20 @@ struct key {
     uint64_t count; /* values over all alternatives */
 };
 
-static int push(char ***items, size_t *n, char *s)
-{
-    if (!s) return ARENA_ENOMEM;
-    char **grown = realloc(*items, (*n + 1) * sizeof *grown);
-    if (!grown) {
-        free(s);
-        return ARENA_ENOMEM;
-    }
-    grown[(*n)++] = s;
-    *items = grown;
-    return ARENA_OK;
-}
-
-static char *copy(const char *s, size_t len)
+int arena_sweep_append(char ***items, size_t *n, const char *s, size_t len)
 {
     char *c = malloc(len + 1);
-    if (c) {
-        memcpy(c, s, len);
-        c[len] = '\0';
+    if (!c) return ARENA_ENOMEM;
+    memcpy(c, s, len);
+    c[len] = '\0';
+    char **grown = realloc(*items, (*n + 1) * sizeof *grown);
+    if (!grown) {
+        free(c);
+        return ARENA_ENOMEM;
     }
-    return c;
+    grown[(*n)++] = c;
+    *items = grown;
+    return ARENA_OK;
 }
 
 /* Digits only, at most 19 of them (so the value fits below 2^63). */
@@ -207,7 +200,7 @@ int arena_sweep_expand(const char *text, char ***items, size_t *n, char *err, si
 {
     const char *colon = strchr(text, ':');
     const struct arena_family *f = colon ? arena_family_find(text, (size_t)(colon - text)) : NULL;
-    if (!f) return push(items, n, copy(text, strlen(text)));
+    if (!f) return arena_sweep_append(items, n, text, strlen(text));
     const char *rest = colon + 1;
     size_t n_keys = 0;
     if (*rest) {
@@ -226,7 +219,7 @@ int arena_sweep_expand(const char *text, char ***items, size_t *n, char *err, si
     }
     if (rc == ARENA_OK)
         rc = sweep ? expand(text, f, rest, keys, n_keys, items, n, err, errlen)
-                   : push(items, n, copy(text, strlen(text)));
+                   : arena_sweep_append(items, n, text, strlen(text));
     for (size_t i = 0; i < n_keys; i++) free(keys[i].alts);
     free(keys);
     return rc;

@@ -30,4 +30,9 @@
  * spec is loaded. */
 int arena_sweep_expand(const char *text, char ***items, size_t *n, char *err, size_t errlen);
 
+/* Appends a malloc'd copy of s[0..len) (NUL-terminated) to *items / *n, the
+ * list arena_sweep_expand appends to. ARENA_OK or ARENA_ENOMEM (the list
+ * unchanged). */
+int arena_sweep_append(char ***items, size_t *n, const char *s, size_t len);
+
 #endif

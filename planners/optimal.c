@@ -539,6 +539,21 @@ static void unplace(struct run *r, uint32_t c, uint64_t log_start, uint64_t *log
     w->off[c] = UNPLACED;
 }
 
+/* Keeps w->ord (every position) sorted by lo: insertion sort, as the order
+ * barely changes from one node to the next. */
+static void sort_by_lo(struct work *w, size_t m)
+{
+    uint32_t *ord = w->ord;
+    for (size_t i = 1; i < m; i++) {
+        uint32_t x = ord[i];
+        uint64_t v = w->lo[x];
+        size_t j = i;
+        for (; j > 0 && w->lo[ord[j - 1]] > v; j--)
+            ord[j] = ord[j - 1];
+        ord[j] = x;
+    }
+}
+
 /* Section inference after a placement at offset cur inside scope g: in
  * each of g's sections the unplaced tensors form a one-machine schedule with
  * release times (a tensor cannot go below its lo, nor below cur), whose
@@ -566,16 +581,7 @@ static int sections_fit(struct run *r, const struct group *g, const struct key *
     size_t m = r->m;
     uint32_t *ord = w->ord;
     uint64_t cur = thr->lo;
-    /* every position by lo: insertion sort, as the order barely changes
-     * from one node to the next */
-    for (size_t i = 1; i < m; i++) {
-        uint32_t x = ord[i];
-        uint64_t v = w->lo[x];
-        size_t j = i;
-        for (; j > 0 && w->lo[ord[j - 1]] > v; j--)
-            ord[j] = ord[j - 1];
-        ord[j] = x;
-    }
+    sort_by_lo(w, m);
     /* A tensor the threshold passed (lo below cur, or at cur with a lower
      * rank) can no longer sit at its lo: it will rest on a tensor placed
      * later, at cur or above, so it is released at cur + the smallest size
@@ -910,14 +916,7 @@ static uint32_t fill_pick_section(struct run *r, const uint64_t *floor, uint32_t
     /* section inference: the tensors of a section released at v or later
      * (none goes below its lo) fit in [v, cap) */
     uint32_t *ord = w->ord;
-    for (size_t i = 1; i < m; i++) {
-        uint32_t x = ord[i];
-        uint64_t v = w->lo[x];
-        size_t j = i;
-        for (; j > 0 && w->lo[ord[j - 1]] > v; j--)
-            ord[j] = ord[j - 1];
-        ord[j] = x;
-    }
+    sort_by_lo(w, m);
     memset(w->acc, 0, S * sizeof *w->acc);
     for (size_t i = m; i-- > 0;) {
         uint32_t k = ord[i];

@@ -19,6 +19,7 @@
 #include "planners/planner.h"
 #include "planners/problem.h"
 #include "planners/tables.h"
+#include "tests/expect_plan.h"
 #include "tests/greedy_oracle.h"
 #include "tests/random_problems.h"
 
@@ -37,19 +38,12 @@ static const char *const names[NPLANNERS] = {"greedy-by-size", "greedy-by-size-f
                                              "greedy-by-breadth"};
 
 /* Runs a planner through the checked entry point with exactly the scratch it
- * reports; returns its status. */
+ * reports (tests/expect_plan.h); returns its status. */
 static int run(int which, const struct arena_problem *p, uint64_t *offsets, uint64_t *arena)
 {
-    const struct arena_planner *pl = planner(which);
-    size_t need = 0;
-    int rc = arena_planner_scratch(pl, p, &need);
-    if (rc != ARENA_OK)
-        return rc;
-    void *scratch = need ? malloc(need) : NULL;
-    cr_assert(need == 0 || scratch != NULL);
-    struct arena_plan plan = {.n = p->n, .offsets = offsets};
-    rc = arena_planner_run(pl, p, NULL, scratch, need, &plan);
-    free(scratch);
+    struct arena_plan plan;
+    memset(&plan, 0, sizeof plan);
+    int rc = run_planner(planner(which), p, NULL, offsets, &plan, 0xA5);
     *arena = plan.arena;
     return rc;
 }

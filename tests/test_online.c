@@ -39,17 +39,9 @@ static const struct arena_planner *policy(int which)
 static int run(int which, const struct arena_problem *p, uint64_t *offsets, uint64_t *arena)
 {
     const struct arena_planner *pl = policy(which);
-    size_t need = 0;
-    int rc = arena_planner_scratch(pl, p, &need);
-    if (rc != ARENA_OK)
-        return rc;
-    void *scratch = need ? malloc(need) : NULL;
-    cr_assert(need == 0 || scratch != NULL);
-    if (scratch)
-        memset(scratch, 0xA5, need);
-    struct arena_plan plan = {.n = p->n, .offsets = offsets};
-    rc = arena_planner_run(pl, p, NULL, scratch, need, &plan);
-    free(scratch);
+    struct arena_plan plan;
+    memset(&plan, 0, sizeof plan);
+    int rc = run_planner(pl, p, NULL, offsets, &plan, 0xA5);
     *arena = plan.arena;
     if (rc == ARENA_OK)
         expect_plan_valid(p, &plan, pl->name);

@@ -17,32 +17,6 @@
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static const struct arena_planner *must_find(const char *name)
-{
-    const struct arena_planner *pl = arena_planner_find(name);
-    cr_assert(pl != NULL, "planner %s is not registered", name);
-    return pl;
-}
-
-/* Plans p with pl and options opt into off; scratch filled with junk. */
-static int run(const struct arena_planner *pl, const struct arena_problem *p,
-               const struct arena_plan_options *opt, uint64_t *off, struct arena_plan *plan,
-               unsigned char junk)
-{
-    size_t bytes = 0;
-    int rc = arena_planner_scratch(pl, p, &bytes);
-    if (rc != ARENA_OK)
-        return rc;
-    void *scratch = malloc(bytes ? bytes : 1);
-    cr_assert(scratch != NULL);
-    memset(scratch, junk, bytes);
-    plan->n = p->n;
-    plan->offsets = off;
-    rc = arena_planner_run(pl, p, opt, scratch, bytes, plan);
-    free(scratch);
-    return rc;
-}
-
 static uint64_t lower_bound(const struct arena_problem *p)
 {
     struct arena_bounds b;
@@ -58,7 +32,7 @@ static uint64_t best_greedy(const struct arena_problem *p)
     uint64_t *off = malloc((p->n + 1) * sizeof *off), best = UINT64_MAX;
     for (size_t i = 0; i < 3; i++) {
         struct arena_plan plan;
-        cr_assert_eq(run(must_find(names[i]), p, NULL, off, &plan, 0), ARENA_OK);
+        cr_assert_eq(run_planner(must_find(names[i]), p, NULL, off, &plan, 0), ARENA_OK);
         if (plan.arena < best)
             best = plan.arena;
     }
@@ -227,7 +201,7 @@ static void expect_optimal(const struct arena_problem *p, uint64_t want, const c
     uint64_t off[16];
     struct arena_plan plan;
     cr_assert_leq(p->n, 16);
-    int rc = run(must_find("optimal"), p, NULL, off, &plan, 0x5A);
+    int rc = run_planner(must_find("optimal"), p, NULL, off, &plan, 0x5A);
     cr_assert_eq(rc, ARENA_OK, "%s: %s", who, arena_strerror(rc));
     expect_plan_valid(p, &plan, who);
     cr_assert_eq(plan.arena, want, "%s: arena %llu, optimum %llu", who,
@@ -390,7 +364,7 @@ Test(optimal, packed_reaches_height)
                      specs[i]);
         uint64_t *off = malloc(p.n * sizeof *off);
         struct arena_plan plan;
-        cr_assert_eq(run(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK);
         expect_plan_valid(&p, &plan, specs[i]);
         cr_expect_eq(plan.arena, 1048576, "%s: arena %llu", specs[i],
                      (unsigned long long)plan.arena);
@@ -418,7 +392,7 @@ Test(optimal, singles_fill_the_holes)
         uint64_t *off = malloc(p.n * sizeof *off);
         struct arena_plan plan;
         struct arena_plan_options opt = {.node_limit = 20000};
-        cr_assert_eq(run(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
         expect_plan_valid(&p, &plan, specs[i]);
         cr_expect_eq(plan.arena, 1048576, "%s: arena %llu", specs[i],
                      (unsigned long long)plan.arena);
@@ -447,7 +421,7 @@ Test(optimal, small_boxes_reach_height)
         build_spec(spec, &p);
         uint64_t *off = malloc((p.n ? p.n : 1) * sizeof *off);
         struct arena_plan plan;
-        cr_assert_eq(run(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK, "%s", spec);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK, "%s", spec);
         expect_plan_valid(&p, &plan, spec);
         cr_assert_eq(plan.arena, height, "%s: arena %llu", spec, (unsigned long long)plan.arena);
         cr_assert_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s", spec);
@@ -473,7 +447,7 @@ Test(optimal, chains_reach_lower_bound)
         struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
         struct arena_plan plan;
         snprintf(who, sizeof who, "chain %llu (n %zu)", (unsigned long long)k, n);
-        cr_assert_eq(run(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK, "%s", who);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK, "%s", who);
         expect_plan_valid(&p, &plan, who);
         cr_assert_eq(plan.arena, lower_bound(&p), "%s: arena %llu", who,
                      (unsigned long long)plan.arena);
@@ -485,7 +459,7 @@ Test(optimal, chains_reach_lower_bound)
     build_spec("chain:ops=256", &p);
     uint64_t *o = malloc(p.n * sizeof *o);
     struct arena_plan plan;
-    cr_assert_eq(run(must_find("optimal"), &p, NULL, o, &plan, 0), ARENA_OK);
+    cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, o, &plan, 0), ARENA_OK);
     expect_plan_valid(&p, &plan, "chain:ops=256");
     cr_expect_eq(plan.arena, lower_bound(&p));
     cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL);
@@ -506,7 +480,7 @@ Test(optimal, node_limit_one_returns_incumbent)
     uint64_t *off = malloc(p.n * sizeof *off);
     struct arena_plan plan;
     struct arena_plan_options opt = {.node_limit = 1};
-    cr_assert_eq(run(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
+    cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
     expect_plan_valid(&p, &plan, "node limit 1");
     cr_expect_eq(plan.status, ARENA_PLAN_LIMIT);
     cr_expect_eq(plan.arena, best_greedy(&p));
@@ -526,7 +500,7 @@ Test(optimal, time_limit_keeps_a_valid_plan)
     uint64_t *off = malloc(p.n * sizeof *off);
     struct arena_plan plan;
     struct arena_plan_options opt = {.time_limit = 0.02};
-    cr_assert_eq(run(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
+    cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
     expect_plan_valid(&p, &plan, "time limit");
     cr_expect_leq(plan.arena, best_greedy(&p));
     cr_expect_geq(plan.arena, 1048576);
@@ -547,7 +521,7 @@ Test(optimal, capacity_decisions)
     /* Below the max-live bound: infeasible at once, no node searched, and
      * still a valid plan (the incumbent). */
     struct arena_plan_options opt = {.capacity = 1048576 - 16};
-    cr_assert_eq(run(pl, &p, &opt, off, &plan, 0), ARENA_OK);
+    cr_assert_eq(run_planner(pl, &p, &opt, off, &plan, 0), ARENA_OK);
     expect_plan_valid(&p, &plan, "capacity below the bound");
     cr_expect_eq(plan.status, ARENA_PLAN_INFEASIBLE);
     cr_expect_eq(plan.nodes, 0);
@@ -555,14 +529,14 @@ Test(optimal, capacity_decisions)
 
     /* At the optimum (height): a plan within it is found. */
     opt.capacity = 1048576;
-    cr_assert_eq(run(pl, &p, &opt, off, &plan, 0), ARENA_OK);
+    cr_assert_eq(run_planner(pl, &p, &opt, off, &plan, 0), ARENA_OK);
     expect_plan_valid(&p, &plan, "capacity at height");
     cr_expect_eq(plan.status, ARENA_PLAN_FEASIBLE);
     cr_expect_leq(plan.arena, opt.capacity);
 
     /* Above the greedy plan: answered without a search. */
     opt.capacity = best_greedy(&p);
-    cr_assert_eq(run(pl, &p, &opt, off, &plan, 0), ARENA_OK);
+    cr_assert_eq(run_planner(pl, &p, &opt, off, &plan, 0), ARENA_OK);
     cr_expect_eq(plan.status, ARENA_PLAN_FEASIBLE);
     cr_expect_eq(plan.nodes, 0);
     free(off);
@@ -580,8 +554,8 @@ Test(optimal, deterministic_with_a_node_limit)
     uint64_t *a = malloc(p.n * sizeof *a), *b = malloc(p.n * sizeof *b);
     struct arena_plan pa, pb;
     struct arena_plan_options opt = {.node_limit = 1000};
-    cr_assert_eq(run(must_find("optimal"), &p, &opt, a, &pa, 0x00), ARENA_OK);
-    cr_assert_eq(run(must_find("optimal"), &p, &opt, b, &pb, 0xFF), ARENA_OK);
+    cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, a, &pa, 0x00), ARENA_OK);
+    cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, b, &pb, 0xFF), ARENA_OK);
     expect_plan_valid(&p, &pa, "first run");
     cr_expect_eq(pa.arena, pb.arena);
     cr_expect_eq(pa.bound, pb.bound);

@@ -18,15 +18,6 @@
 static int run(const struct arena_planner *pl, const struct arena_problem *p, uint64_t *off,
                struct arena_plan *plan, unsigned char junk)
 {
-    size_t bytes = 0;
-    int rc = arena_planner_scratch(pl, p, &bytes);
-    if (rc != ARENA_OK)
-        return rc;
-    void *scratch = malloc(bytes ? bytes : 1);
-    cr_assert(scratch != NULL);
-    memset(scratch, junk, bytes);
-    plan->n = p->n;
-    plan->offsets = off;
     plan->arena = 12345;
     plan->buffers = 777;
     /* Search planners get a node budget: these properties hold for any plan,
@@ -34,16 +25,7 @@ static int run(const struct arena_planner *pl, const struct arena_problem *p, ui
     struct arena_plan_options opt = arena_plan_options_default;
     if (pl->kind == ARENA_KIND_SEARCH)
         opt.node_limit = 200;
-    rc = arena_planner_run(pl, p, &opt, scratch, bytes, plan);
-    free(scratch);
-    return rc;
-}
-
-static const struct arena_planner *must_find(const char *name)
-{
-    const struct arena_planner *pl = arena_planner_find(name);
-    cr_assert(pl != NULL, "planner %s is not registered", name);
-    return pl;
+    return run_planner(pl, p, &opt, off, plan, junk);
 }
 
 /* Runs a named planner on a known problem and compares with the hand answer. */

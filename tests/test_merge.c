@@ -18,38 +18,10 @@
 #include "bench/bench.h"
 #include "results/merge.h"
 #include "results/store.h"
+#include "tests/run_bench.h"
 #include "tests/tmpdb.h"
 
 TestSuite(merge, .init = td_make_dir, .fini = td_remove_dir, .timeout = 240);
-
-/* bench with args (NULL-terminated) in a child, output to td_dir/tag.*. */
-static int bench(const char *tag, const char *const *args)
-{
-    char out[160], err[160];
-    snprintf(out, sizeof out, "%s/%s.out", td_dir, tag);
-    snprintf(err, sizeof err, "%s/%s.err", td_dir, tag);
-    fflush(NULL);
-    pid_t pid = fork();
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) _exit(99);
-        char *argv[32];
-        int argc = 0;
-        argv[argc++] = (char *)"bench";
-        while (args[argc - 1] && argc < 31) {
-            argv[argc] = (char *)args[argc - 1];
-            argc++;
-        }
-        argv[argc] = NULL;
-        int rc = arena_bench_main(argc, argv);
-        fflush(NULL);
-        _exit(rc);
-    }
-    int status = 0;
-    cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
 
 /* Every result as one text: spec, planner, valid, arena, bound, status and
  * every placement (tensor:size:first:last:offset), sorted; timings and ids
@@ -103,9 +75,9 @@ Test(merge, two_shards_merged_equal_one_run_and_merging_again_adds_nothing)
     a1[n + 2] = a2[n + 2] = "--shard";
     a1[n + 3] = "1/2", a2[n + 3] = "2/2";
     a1[n + 4] = a2[n + 4] = NULL;
-    cr_assert_eq(bench("one", a0), 0);
-    cr_assert_eq(bench("s1", a1), 0);
-    cr_assert_eq(bench("s2", a2), 0);
+    cr_assert_eq(run_bench("one", a0), 0);
+    cr_assert_eq(run_bench("s1", a1), 0);
+    cr_assert_eq(run_bench("s2", a2), 0);
     /* 6 graphs x 4 planners = 24 jobs, dealt 12 and 12. */
     cr_expect_eq(count(one, "SELECT count(*) FROM results"), 24);
     cr_expect_eq(count(s1, "SELECT count(*) FROM results"), 12);
@@ -141,16 +113,16 @@ Test(merge, two_shards_merged_equal_one_run_and_merging_again_adds_nothing)
 
     /* The command prints its counts and refuses the output as an input. */
     const char *cmd[] = {"merge", out, s1, NULL};
-    cr_expect_eq(bench("cmd", cmd), 0);
+    cr_expect_eq(run_bench("cmd", cmd), 0);
     const char *self[] = {"merge", out, out, NULL};
-    cr_expect_eq(bench("self", self), 2);
+    cr_expect_eq(run_bench("self", self), 2);
     const char *none[] = {"merge", out, NULL};
-    cr_expect_eq(bench("none", none), 2);
+    cr_expect_eq(run_bench("none", none), 2);
 
     /* bench stats on the merge: one row per configuration x planner
      * (random-intervals n=40 and n=60, 4 planners), 3 seeds each. */
     const char *stats[] = {"stats", "--db", out, "--format", "csv", NULL};
-    cr_expect_eq(bench("stats", stats), 0);
+    cr_expect_eq(run_bench("stats", stats), 0);
     char path[200];
     snprintf(path, sizeof path, "%s/stats.out", td_dir);
     char *csv = td_slurp(path, NULL);
@@ -163,7 +135,7 @@ Test(merge, two_shards_merged_equal_one_run_and_merging_again_adds_nothing)
     cr_expect(strncmp(csv, "group,planner,n,mean_lb,", 24) == 0, "%s", csv);
     free(csv);
     const char *bad[] = {"stats", "--db", out, "--format", "json", NULL};
-    cr_expect_eq(bench("badstats", bad), 2);
+    cr_expect_eq(run_bench("badstats", bad), 2);
 }
 
 static const struct arena_tensor three[] = {{32, 0, 1}, {16, 1, 2}, {32, 2, 3}};
@@ -318,7 +290,7 @@ Test(merge, scripts_sweep_equals_one_run)
     const char *a0[] = {"--graph", "random-intervals:n=30,seed=1..4;chain:ops=8|12", "--planner",
                         "greedy-by-size,online-first-fit", "--repetitions", "1", "--min-time",
                         "0.001", "--quiet", "--db", one, NULL};
-    cr_assert_eq(bench("one", a0), 0);
+    cr_assert_eq(run_bench("one", a0), 0);
     snprintf(cmd, sizeof cmd,
              "BENCH='%s' '%s' -j 2 -o '%s' --graph 'random-intervals:n=30,seed=1..4;chain:ops=8|12'"
              " --planner greedy-by-size,online-first-fit --repetitions 1 --min-time 0.001"

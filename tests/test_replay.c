@@ -23,6 +23,7 @@
 #include "planners/planner.h"
 #include "planners/problem.h"
 #include "tests/random_problems.h"
+#include "tests/run_bench.h"
 #include "tests/tmpdb.h"
 
 TestSuite(replay, .init = td_make_dir, .fini = td_remove_dir, .timeout = 240);
@@ -34,34 +35,6 @@ static int have_program(const char *name)
     char path[512];
     snprintf(path, sizeof path, "%s/arena-replay-%s", dir, name);
     return access(path, X_OK) == 0;
-}
-
-/* Runs bench in a child with stdout and stderr in td_dir/tag.{out,err}. */
-static int bench(const char *tag, const char *const *args)
-{
-    char out[160], err[160];
-    snprintf(out, sizeof out, "%s/%s.out", td_dir, tag);
-    snprintf(err, sizeof err, "%s/%s.err", td_dir, tag);
-    fflush(NULL);
-    pid_t pid = fork();
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
-            _exit(99);
-        char *argv[40];
-        int argc = 0;
-        argv[argc++] = (char *)"bench";
-        for (; args[argc - 1] && argc < 39; argc++)
-            argv[argc] = (char *)args[argc - 1];
-        argv[argc] = NULL;
-        int rc = arena_bench_main(argc, argv);
-        fflush(NULL);
-        _exit(rc);
-    }
-    int status = 0;
-    cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
 }
 
 static char *slurp_tag(const char *tag, const char *ext)
@@ -142,8 +115,8 @@ Test(replay, frames_1_and_10_both_stored)
                          "--db", db, NULL};
     const char *ten[] = {"--graph", "mobilenetv2", "--replay", "glibc", "--frames", "10",
                          "--db", db, NULL};
-    cr_assert_eq(bench("one", one), 0, "%s", slurp_tag("one", "err"));
-    cr_assert_eq(bench("ten", ten), 0, "%s", slurp_tag("ten", "err"));
+    cr_assert_eq(run_bench("one", one), 0, "%s", slurp_tag("one", "err"));
+    cr_assert_eq(run_bench("ten", ten), 0, "%s", slurp_tag("ten", "err"));
     sqlite3 *h = td_db_open(db, 1);
     cr_expect_eq(td_db_int(h, "SELECT count(*) FROM replays"), 2);
     cr_expect_eq(td_db_int(h, "SELECT count(DISTINCT run_id) FROM replays"), 2);
@@ -175,7 +148,7 @@ Test(replay, missing_program_is_a_clear_error)
 {
     setenv("ARENA_REPLAY_DIR", td_dir, 1); /* a folder without the programs */
     const char *args[] = {"--graph", "mobilenetv2", "--replay", "mimalloc", "--no-db", NULL};
-    cr_assert_eq(bench("missing", args), 2);
+    cr_assert_eq(run_bench("missing", args), 2);
     char *err = slurp_tag("missing", "err");
     cr_expect(strstr(err, "no replay program arena-replay-mimalloc in"), "%s", err);
     cr_expect(strstr(err, "libmimalloc-dev"), "%s", err);
@@ -287,18 +260,18 @@ Test(replay, allocator_lists)
               "%s", err);
     cr_expect_eq(arena_replay_parse("glibc,", &mask, err, sizeof err), ARENA_EINVAL);
     const char *bad[] = {"--graph", "mobilenetv2", "--frames", "0", NULL};
-    cr_expect_eq(bench("frames", bad), 2);
+    cr_expect_eq(run_bench("frames", bad), 2);
     char *e = slurp_tag("frames", "err");
     cr_expect(strstr(e, "--frames: '0' is not in 1..1000000"), "%s", e);
     free(e);
     const char *csv[] = {"--graph", "mobilenetv2", "--replay", "glibc", "--format", "csv", NULL};
-    cr_expect_eq(bench("csv", csv), 2);
+    cr_expect_eq(run_bench("csv", csv), 2);
     e = slurp_tag("csv", "err");
     cr_expect(strstr(e, "print tables only"), "%s", e);
     free(e);
     const char *both[] = {"--graph", "mobilenetv2", "--replay", "all", "--planner", "naive",
                           NULL};
-    cr_expect_eq(bench("both", both), 2);
+    cr_expect_eq(run_bench("both", both), 2);
     e = slurp_tag("both", "err");
     cr_expect(strstr(e, "--planner and --replay together"), "%s", e);
     free(e);
@@ -314,7 +287,7 @@ Test(replay, founding_table_fused_and_unfused)
         cr_skip_test("glibc's replay program was not built");
     const char *args[] = {"--graph", "mobilenetv2", "--founding-table", "--replay", "glibc",
                           "--frames", "2", "--no-db", NULL};
-    cr_assert_eq(bench("found", args), 0, "%s", slurp_tag("found", "err"));
+    cr_assert_eq(run_bench("found", args), 0, "%s", slurp_tag("found", "err"));
     char *out = slurp_tag("found", "out");
     char *fused = strstr(out, "fused=1\n"), *unfused = strstr(out, "fused=0\n");
     cr_assert(fused && unfused && fused < unfused, "%s", out);
@@ -348,7 +321,7 @@ Test(replay, founding_table_stores_its_plans)
     td_path(db, sizeof db, "f.sqlite");
     const char *args[] = {"--graph", "chain:ops=12", "--founding-table", "--replay", "glibc",
                           "--frames", "2", "--db", db, NULL};
-    cr_assert_eq(bench("fdb", args), 0, "%s", slurp_tag("fdb", "err"));
+    cr_assert_eq(run_bench("fdb", args), 0, "%s", slurp_tag("fdb", "err"));
     sqlite3 *h = td_db_open(db, 1);
     cr_expect_eq(td_db_int(h, "SELECT count(*) FROM replays"), 1);
     cr_expect_eq(td_db_int(h, "SELECT count(*) FROM results r JOIN replays p"

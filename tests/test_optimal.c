@@ -348,7 +348,9 @@ Test(optimal, packed_reaches_height)
      *          seed 3: 461,152 461,152 595,680
      * so the best greedy plan misses the optimum on 14 of these 15 boxes (the
      * suite `exact`), by up to 44% (n=500, seed 3: 461,152 bytes above).
-     * optimal reaches height and proves it on all fifteen. */
+     * optimal reaches height and proves it on all fifteen. The greedy
+     * figures are measurements, not known answers: the test asserts only
+     * that the boxes separate the two (some greedy plan misses height). */
     static const char *const specs[] = {
         "packed:n=50,seed=1",  "packed:n=50,seed=2",  "packed:n=50,seed=3",
         "packed:n=100,seed=1", "packed:n=100,seed=2", "packed:n=100,seed=3",
@@ -374,7 +376,7 @@ Test(optimal, packed_reaches_height)
         free(off);
         free((void *)p.tensors);
     }
-    cr_expect_eq(greedy_above, 14, "the best greedy plan misses height on %zu boxes", greedy_above);
+    cr_expect_gt(greedy_above, 0, "the best greedy plan reaches height on every box");
 }
 
 Test(optimal, singles_fill_the_holes)

@@ -2,7 +2,9 @@
  * packing" instances of strip-packing benchmarks, in the manner of the
  * guillotine generators used for them): a box `steps` wide (time) and
  * `height` bytes tall is cut recursively into n rectangles — pick a
- * rectangle uniformly among those that can still be cut, cut it across time
+ * rectangle among those that can still be cut (uniformly, by rejection; when
+ * 64 draws find only single cells, the next cuttable one after the last
+ * draw), cut it across time
  * or across bytes (each with probability 1/2 when both are possible) at a
  * uniform position, bytes in multiples of `unit` — until there are n. Each
  * rectangle [t0,t1) × [y0,y1) becomes a tensor with closed lifetime
@@ -12,7 +14,8 @@
  * a seeded share round((1 - fill) n) of the rectangles (at most n - 1) is
  * dropped: the optimum is then at most `height`, no longer known exactly.
  * `unit` must be a multiple of the alignment (else rounding sizes up would
- * break the packing) and divide `height`. O(n) expected time. */
+ * break the packing) and divide `height`. O(n) expected time while cuttable
+ * rectangles are common; up to O(n^2) when n nears steps x height/unit. */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,10 +1,14 @@
-/* fuzz_spec.c — libFuzzer target for the spec parser (graphs/spec.c) and the
- * families behind it. On any text: no crash, leak or undefined behaviour; a
- * failure has a message; a spec that parses has a canonical form that parses
- * to itself. Small specs (every count key <= 64) are also built, twice: the
- * problem keeps arena_problem_check's contract and both builds agree to the
- * fingerprint (the same spec is the same problem). */
+/* fuzz_spec.c — libFuzzer target for the spec parser (graphs/spec.c), the
+ * families behind it and the sweep expansion (graphs/sweep.c). On any text:
+ * no crash, leak or undefined behaviour; a failure has a one-line message; a
+ * spec that parses has a canonical form that parses to itself. Small specs
+ * (every count key <= 64) are also built, twice: the problem keeps
+ * arena_problem_check's contract and both builds agree to the fingerprint
+ * (the same spec is the same problem). A sweep expands to at least one spec,
+ * and the first and last of them are no longer sweeps: each expands to
+ * itself alone. */
 #include "graphs/family.h"
+#include "graphs/sweep.h"
 #include "tests/fuzz/fuzz.h"
 
 #define SMALL 64
@@ -43,6 +47,48 @@ static uint64_t build(const struct arena_spec *s)
     return fp;
 }
 
+/* Expands text once: nonzero and the items in *items / *n when it worked. */
+static int expand(const char *text, char ***items, size_t *n)
+{
+    char err[512] = "";
+    *items = NULL;
+    *n = 0;
+    int rc = arena_sweep_expand(text, items, n, err, sizeof err);
+    if (rc != ARENA_OK) {
+        fuzz_require_one_line(rc, err);
+        FUZZ_REQUIRE(*n == 0, "%zu items kept after: %s", *n, err);
+        free(*items);
+        return 0;
+    }
+    FUZZ_REQUIRE(*n >= 1, "'%s' expands to nothing", text);
+    return 1;
+}
+
+static void free_items(char **items, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(items[i]);
+    free(items);
+}
+
+static void check_sweep(const char *text)
+{
+    char **items;
+    size_t n;
+    if (!expand(text, &items, &n))
+        return;
+    for (size_t i = 0; i < n; i += n > 1 ? n - 1 : 1) { /* the first and the last */
+        char **again;
+        size_t m;
+        FUZZ_REQUIRE(expand(items[i], &again, &m), "item %zu '%s' of '%s' fails", i, items[i],
+                     text);
+        FUZZ_REQUIRE(m == 1 && strcmp(again[0], items[i]) == 0,
+                     "item '%s' of '%s' is still a sweep (%zu items)", items[i], text, m);
+        free_items(again, m);
+    }
+    free_items(items, n);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char text[600];
@@ -50,6 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = '\0';
+    check_sweep(text);
     struct arena_spec s;
     char err[512] = "";
     int rc = arena_spec_parse(text, 7, &s, err, sizeof err);

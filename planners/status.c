@@ -23,8 +23,13 @@ const char *arena_strerror(int status)
 
 int arena_verrorf(char *err, size_t errlen, size_t at, int rc, const char *fmt, va_list ap)
 {
-    if (err && errlen > at)
+    if (err && errlen > at) {
         vsnprintf(err + at, errlen - at, fmt, ap);
+        /* one line whatever the input quoted: control bytes as '?' */
+        for (char *p = err + at; *p; p++)
+            if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+                *p = '?';
+    }
     return rc;
 }
 

@@ -24,8 +24,10 @@ const char *arena_strerror(int status);
 
 /* The one error formatter: when err is not NULL and errlen > 0, writes the
  * message (truncated to fit, always terminated) after the first `at` bytes
- * already in err (0 to start afresh); returns rc either way, so a failing
- * path reads `return arena_errorf(err, errlen, 0, ARENA_EINVAL, "...", ...)`. */
+ * already in err (0 to start afresh), control bytes (a newline, a tab, ...
+ * quoted from the input) as '?' so that every message is one line; returns
+ * rc either way, so a failing path reads
+ * `return arena_errorf(err, errlen, 0, ARENA_EINVAL, "...", ...)`. */
 #include <stdarg.h>
 #include <stddef.h>
 int arena_errorf(char *err, size_t errlen, size_t at, int rc, const char *fmt, ...)

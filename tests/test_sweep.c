@@ -94,6 +94,9 @@ Test(sweep, bad_sweeps_are_refused)
     /* 1001 x 1001 specs: above ARENA_SWEEP_MAX (10^6). */
     expect_refused("random-intervals:n=1..1001,seed=1..1001", "more than 1000000 specs");
     expect_refused("chain:ops=0..18446744073709551615", "not a range");
+    /* fuzz_spec found this one: the bad range quoted a newline into the
+     * message; every message is one line (control bytes as '?') */
+    expect_refused("packed:n=\n5..7", "'?5..7' is not a range A..B");
 }
 
 Test(sweep, every_expanded_spec_loads)

@@ -23,9 +23,12 @@ int arena_bench_merge_main(int argc, char **argv)
         printf("usage: bench merge OUT.sqlite IN.sqlite...\n"
                "Adds the runs, graphs, results, placements and replays of every IN to OUT\n"
                "(created when missing), ids remapped, graphs shared by spec, fingerprint and\n"
-               "alignment. A run already in OUT (every column but its id equal) is skipped,\n"
-               "so merging twice adds nothing. Every IN must be at the current schema\n"
-               "version. Ends with PRAGMA integrity_check.\n");
+               "alignment. Runs are matched by their uuid alone and results by (run, seq),\n"
+               "so exactly what OUT lacks is copied: a run merged while its bench was still\n"
+               "writing gets its later results on the next merge, merging twice adds\n"
+               "nothing, and two different runs never become one. Every IN must be at the\n"
+               "current schema version. Ends with PRAGMA integrity_check and\n"
+               "foreign_key_check.\n");
         return 0;
     }
     if (argc < 3) return usage_error("merge: usage: bench merge OUT.sqlite IN.sqlite...%s", "");

@@ -1,10 +1,12 @@
-/* migrate.c — the results schema, current and past.
+/* migrate.c — the results schema's past: the forward migrations.
  *
- * Version 8 (current) is results/schema.sql statement for statement (a test
- * compares the two): version 4's tables, then the replays tables
- * (schema_replays below), then runs.governor and runs.loadavg
- * (runs_environment), then placements' name column (schema_placement_names),
- * then the run identity and result keys (run_identity).
+ * A new database is created from results/schema.sql itself (compiled in as
+ * arena_schema_sql). An older one is brought forward by the steps below, one
+ * version at a time; tests check that each path ends in the shape of
+ * schema.sql: version 4's tables, then the replays tables (schema_replays),
+ * then runs.governor and runs.loadavg (runs_environment), then placements'
+ * name column (schema_placement_names), then the run identity and result
+ * keys (run_identity).
  * Version 7 had no runs.uuid, results.seq, replays.seq nor results' planner
  * options; version 6 had no placements.name; version 5 also no governor or loadavg;
  * version 4 also no replays tables; version 3 had
@@ -21,69 +23,8 @@
 #include "results/store.h"
 #include "results/uuid.h"
 
-static const char schema_v4[] =
-    "CREATE TABLE runs (\n"
-    "    id          INTEGER PRIMARY KEY,\n"
-    "    started_at  TEXT NOT NULL,\n"
-    "    git_rev     TEXT NOT NULL,\n"
-    "    compiler    TEXT NOT NULL,\n"
-    "    cpu         TEXT NOT NULL,\n"
-    "    host        TEXT NOT NULL,\n"
-    "    command     TEXT NOT NULL,\n"
-    "    seed        INTEGER NOT NULL\n"
-    ");\n"
-    "CREATE TABLE graphs (\n"
-    "    id          INTEGER PRIMARY KEY,\n"
-    "    spec        TEXT NOT NULL,\n"
-    "    family      TEXT NOT NULL,\n"
-    "    params      TEXT NOT NULL,\n"
-    "    fingerprint TEXT NOT NULL,\n"
-    "    alignment   INTEGER NOT NULL,\n"
-    "    ops         INTEGER NOT NULL,\n"
-    "    tensors     INTEGER NOT NULL,\n"
-    "    naive_bytes INTEGER NOT NULL,\n"
-    "    lower_bound INTEGER NOT NULL,\n"
-    "    UNIQUE (spec, fingerprint, alignment)\n"
-    ");\n"
-    "CREATE TABLE results (\n"
-    "    id             INTEGER PRIMARY KEY,\n"
-    "    run_id         INTEGER NOT NULL REFERENCES runs(id),\n"
-    "    graph_id       INTEGER NOT NULL REFERENCES graphs(id),\n"
-    "    planner        TEXT NOT NULL,\n"
-    "    arena_bytes    INTEGER,\n"
-    "    ratio_lb       REAL,\n"
-    "    saving         REAL,\n"
-    "    frag_peak      REAL,\n"
-    "    frag_mean      REAL,\n"
-    "    plan_ns_median REAL,\n"
-    "    plan_ns_mean   REAL,\n"
-    "    plan_ns_stddev REAL,\n"
-    "    iterations     INTEGER,\n"
-    "    scratch_bytes  INTEGER,\n"
-    "    valid          INTEGER NOT NULL,\n"
-    "    error          TEXT,\n"
-    "    noisy          INTEGER NOT NULL DEFAULT 0,\n"
-    "    timed_once     INTEGER NOT NULL DEFAULT 0,\n"
-    "    status         TEXT,\n"
-    "    bound          INTEGER,\n"
-    "    nodes          INTEGER\n"
-    ");\n"
-    "CREATE TABLE placements (\n"
-    "    result_id INTEGER NOT NULL REFERENCES results(id),\n"
-    "    tensor    INTEGER NOT NULL,\n"
-    "    size      INTEGER NOT NULL,\n"
-    "    first     INTEGER NOT NULL,\n"
-    "    last      INTEGER NOT NULL,\n"
-    "    offset    INTEGER NOT NULL,\n"
-    "    PRIMARY KEY (result_id, tensor)\n"
-    ") WITHOUT ROWID;\n"
-    "CREATE INDEX results_run ON results(run_id);\n"
-    "CREATE INDEX results_graph ON results(graph_id);\n";
-
 /* The replays of real allocators (bench --replay): version 5 adds these two
- * tables and their index and changes nothing else, so the same text creates
- * them in a new database and migrates 4 -> 5 (written apart from the base
- * schema so that it can be renumbered when other migrations land first). */
+ * tables and their index and changes nothing else. */
 static const char schema_replays[] =
     "CREATE TABLE replays (\n"
     "    id               INTEGER PRIMARY KEY,\n"
@@ -119,9 +60,7 @@ static const char schema_replays[] =
 /* Tensor names with the placements (bench stores the source's names: graph
  * files' and graph families' tensor names, CSV ids, .tflite names; NULL for
  * problem families and for rows written before). Version 7 adds only this
- * column, so the same text finishes a new database and brings a version 6 one to 7
- * (written apart so that it can be renumbered when other migrations land
- * first: it depends on nothing but placements). */
+ * column. */
 static const char schema_placement_names[] = "ALTER TABLE placements ADD COLUMN name TEXT;\n";
 
 /* 1 -> 2: results gain `error` (appended, as in version 2's column order);
@@ -165,8 +104,7 @@ static const char migrate_3_to_4[] =
  * frequency governor ("unknown" where cpufreq is absent, as in most VMs) and
  * the 1-minute load average (NULL when /proc/loadavg cannot be read). Rows of
  * earlier versions get NULL for both: nobody recorded them. Version 6 adds
- * these columns and nothing else, so the same text also finishes a new
- * database; kept in its own entry so it can be renumbered. */
+ * these columns and nothing else. */
 static const char runs_environment[] =
     "ALTER TABLE runs ADD COLUMN governor TEXT;\n"
     "ALTER TABLE runs ADD COLUMN loadavg REAL;\n";
@@ -310,14 +248,37 @@ static int stamp(sqlite3 *db, int version, char *err, size_t errlen)
     return exec(db, sql, err, errlen);
 }
 
+/* The text of schema.sql without its comments (it has no "--" inside a
+ * string), so the tables' stored SQL is plain: SQLite edits that text in
+ * ALTER TABLE, and comments between columns can break its edits. */
+static char *schema_without_comments(void)
+{
+    size_t len = 1;
+    for (size_t i = 0; arena_schema_sql[i]; i++) len += strlen(arena_schema_sql[i]) + 1;
+    char *sql = malloc(len), *at = sql;
+    if (!sql) return NULL;
+    for (size_t i = 0; arena_schema_sql[i]; i++) {
+        const char *line = arena_schema_sql[i], *cut = strstr(line, "--");
+        size_t n = cut ? (size_t)(cut - line) : strlen(line);
+        while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\n')) n--;
+        if (n == 0) continue;
+        memcpy(at, line, n);
+        at += n;
+        *at++ = '\n';
+    }
+    *at = '\0';
+    return sql;
+}
+
 int arena_schema_create(sqlite3 *db, char *err, size_t errlen)
 {
-    int rc = exec(db, schema_v4, err, errlen);
-    if (rc == SQLITE_OK) rc = exec(db, schema_replays, err, errlen);
-    if (rc == SQLITE_OK) rc = exec(db, runs_environment, err, errlen);
-    if (rc == SQLITE_OK) rc = exec(db, schema_placement_names, err, errlen);
-    if (rc == SQLITE_OK) rc = exec(db, run_identity, err, errlen);
-    if (rc == SQLITE_OK) rc = exec(db, run_identity_indexes, err, errlen);
+    char *sql = schema_without_comments();
+    if (!sql) {
+        snprintf(err, errlen, "%s", sqlite3_errstr(SQLITE_NOMEM));
+        return SQLITE_NOMEM;
+    }
+    int rc = exec(db, sql, err, errlen);
+    free(sql);
     return rc != SQLITE_OK ? rc : stamp(db, ARENA_STORE_VERSION, err, errlen);
 }
 

@@ -3,6 +3,7 @@
 #include "bench/subcommands.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/args.h"
@@ -81,9 +82,18 @@ static void csv_stat(const struct arena_stat *st, int shown)
            st->median_lo, st->median_hi);
 }
 
+/* The shortest of %.15g, %.17g that reads back as x. */
+static void csv_real(double x)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", x);
+    if (strtod(buf, NULL) != x) snprintf(buf, sizeof buf, "%.17g", x);
+    printf(",%s", buf);
+}
+
 static void csv_options(const struct arena_stats_options *o)
 {
-    if (o->has_time_limit) printf(",%.17g", o->time_limit);
+    if (o->has_time_limit) csv_real(o->time_limit);
     else printf(",");
     if (o->has_node_limit) printf(",%lld", (long long)o->node_limit);
     else printf(",");
@@ -165,6 +175,22 @@ static void print_group_note(const struct arena_stats *s, size_t a, size_t b)
     printf("\n");
 }
 
+/* Configurations of group (or, group NULL, of groups without a row) whose
+ * every result failed. */
+static void print_hidden(const struct arena_stats *s, const char *group)
+{
+    for (size_t i = 0; i < s->n_hidden; i++) {
+        const struct arena_stats_row *h = &s->hidden[i];
+        int has_row = 0;
+        for (size_t j = 0; j < s->n_rows && !group; j++)
+            has_row |= strcmp(s->rows[j].group, h->group) == 0;
+        if (group ? strcmp(h->group, group) != 0 : has_row) continue;
+        if (!group) printf("\n%s\n", h->group);
+        printf("  not shown: %s, no valid result (failed on %zu graph%s)\n", h->label, h->n_failed,
+               h->n_failed == 1 ? "" : "s");
+    }
+}
+
 static int width_of(const struct arena_stats *s, size_t a, size_t b)
 {
     size_t w = 26;
@@ -189,6 +215,7 @@ static void print_table(const struct arena_stats *s)
         int w = width_of(s, a, b);
         printf("\n%s\n", s->rows[a].group);
         print_group_note(s, a, b);
+        print_hidden(s, s->rows[a].group);
         printf("  %-3s %-*s %4s %5s  %-27s %s%s\n", "#", w, "planner", "n", "limit",
                "mean x LB [95% CI]", s->rows[a].has_best ? "median x LB [95% CI]       " :
                "median x LB [95% CI]", s->rows[a].has_best ? " mean x best [95% CI]" : "");
@@ -227,6 +254,7 @@ static void print_table(const struct arena_stats *s)
         }
         a = b;
     }
+    print_hidden(s, NULL);
 }
 
 int arena_bench_stats_main(int argc, char **argv)
@@ -249,7 +277,8 @@ int arena_bench_stats_main(int argc, char **argv)
                    "(runs.started_at, ties: the larger runs.id), whatever the order runs were\n"
                    "merged in; a failed newest result is a failure, not replaced by an older one.\n"
                    "--run all   every run's results, the newest counting (the default)\n"
-                   "--run ID    one run: a runs.id, or a runs.uuid or unique prefix of one\n"
+                   "--run ID    one run: a runs.id (all digits), or a runs.uuid or a prefix of\n"
+                   "            exactly one (a prefix of digits only ends in '-': 12345678-)\n"
                    "--planner   only these planners (comma-separated), paired among themselves\n"
                    "--format csv prints the figures, with --pairs the win/tie/loss counts.\n"
                    "Exit 1 when there is no valid result to show, 2 for a bad argument or\n"

@@ -267,9 +267,10 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
 {
     static const char *const opts[] = {"time_limit", "node_limit", "planner_seed", "capacity"};
     char col[4][32];
-    for (size_t i = 0; i < 4; i++)
-        snprintf(col[i], sizeof col[i], "%s%s", has_column(db, "results", opts[i]) ? "r." : "",
-                 has_column(db, "results", opts[i]) ? opts[i] : "NULL");
+    for (size_t i = 0; i < 4; i++) {
+        int have = has_column(db, "results", opts[i]);
+        snprintf(col[i], sizeof col[i], "%s%s", have ? "r." : "", have ? opts[i] : "NULL");
+    }
     char sql[sizeof query_fmt + 128];
     snprintf(sql, sizeof sql, query_fmt, col[0], col[1], col[2], col[3]);
     sqlite3_stmt *st = NULL;
@@ -438,14 +439,15 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
     size_t first_row = out->n_rows;
     int rc = ARENA_OK;
     for (size_t c = 0; c < configs && rc == ARENA_OK; c++) {
-        if (!w.shown[c]) continue;
-        struct arena_stats_row *grown = realloc(out->rows, (out->n_rows + 1) * sizeof *grown);
+        struct arena_stats_row **list = w.shown[c] ? &out->rows : &out->hidden;
+        size_t *count = w.shown[c] ? &out->n_rows : &out->n_hidden;
+        struct arena_stats_row *grown = realloc(*list, (*count + 1) * sizeof *grown);
         if (!grown) {
             rc = ARENA_ENOMEM;
             break;
         }
-        out->rows = grown;
-        struct arena_stats_row *row = &out->rows[out->n_rows++];
+        *list = grown;
+        struct arena_stats_row *row = &grown[(*count)++];
         size_t a = w.start[c], b = w.start[c + 1];
         rc = row_init(row, &s[a]);
         row->has_best = has_best;
@@ -541,26 +543,30 @@ static int option_text(const struct arena_stats_options *o, int k, char *buf, si
  * planner has rows with and without it). */
 static int label_rows(struct arena_stats *out)
 {
+    size_t n = out->n_rows + out->n_hidden;
+    struct arena_stats_row **all = malloc((n ? n : 1) * sizeof *all);
+    if (!all) return ARENA_ENOMEM;
+    for (size_t i = 0; i < out->n_rows; i++) all[i] = &out->rows[i];
+    for (size_t i = 0; i < out->n_hidden; i++) all[out->n_rows + i] = &out->hidden[i];
     int align_varies = 0;
-    for (size_t i = 1; i < out->n_rows; i++)
-        align_varies |= out->rows[i].alignment != out->rows[0].alignment;
+    for (size_t i = 1; i < n; i++) align_varies |= all[i]->alignment != all[0]->alignment;
     int varies[OPTIONS] = {0};
     for (int k = 0; k < OPTIONS; k++) {
         char first[64] = "", v[64], w[64];
         int seen = 0;
-        for (size_t i = 0; i < out->n_rows; i++) {
-            const struct arena_stats_row *r = &out->rows[i];
-            int set = option_text(&r->options, k, v, sizeof v);
+        for (size_t i = 0; i < n; i++) {
+            int set = option_text(&all[i]->options, k, v, sizeof v);
             if (set && seen && strcmp(v, first) != 0) varies[k] = 1;
             if (set && !seen) snprintf(first, sizeof first, "%s", v), seen = 1;
-            for (size_t j = 0; j < out->n_rows; j++)
-                if (strcmp(out->rows[j].planner, r->planner) == 0 &&
-                    option_text(&out->rows[j].options, k, w, sizeof w) != set)
+            for (size_t j = 0; j < n; j++)
+                if (strcmp(all[j]->planner, all[i]->planner) == 0 &&
+                    option_text(&all[j]->options, k, w, sizeof w) != set)
                     varies[k] = 1;
         }
     }
-    for (size_t i = 0; i < out->n_rows; i++) {
-        struct arena_stats_row *r = &out->rows[i];
+    int rc = ARENA_OK;
+    for (size_t i = 0; i < n && rc == ARENA_OK; i++) {
+        struct arena_stats_row *r = all[i];
         char buf[1024];
         snprintf(buf, sizeof buf, "%s", r->graph);
         if (align_varies) snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " align=%lld",
@@ -574,17 +580,18 @@ static int label_rows(struct arena_stats *out)
                 append(buf, sizeof buf, " %s=%s", option_name[k], v);
                 continue;
             }
-            for (size_t j = 0; j < out->n_rows; j++)
-                if (strcmp(out->rows[j].planner, r->planner) == 0 &&
-                    option_text(&out->rows[j].options, k, w, sizeof w)) {
+            for (size_t j = 0; j < n; j++)
+                if (strcmp(all[j]->planner, r->planner) == 0 &&
+                    option_text(&all[j]->options, k, w, sizeof w)) {
                     append(buf, sizeof buf, " %s=%s", option_name[k], "unrecorded");
                     break;
                 }
         }
         r->label = strdup(buf);
-        if (!r->group || !r->label) return ARENA_ENOMEM;
+        if (!r->group || !r->label) rc = ARENA_ENOMEM;
     }
-    return ARENA_OK;
+    free(all);
+    return rc;
 }
 
 int arena_stats_compute_query(const char *path, const struct arena_stats_query *q,
@@ -635,11 +642,10 @@ int arena_stats_compute(const char *path, struct arena_stats *out, char *err, si
     return arena_stats_compute_query(path, NULL, out, err, errlen);
 }
 
-void arena_stats_free(struct arena_stats *s)
+static void free_rows(struct arena_stats_row *rows, size_t n)
 {
-    if (!s) return;
-    for (size_t i = 0; i < s->n_rows; i++) {
-        struct arena_stats_row *r = &s->rows[i];
+    for (size_t i = 0; i < n; i++) {
+        struct arena_stats_row *r = &rows[i];
         free(r->group);
         free(r->planner);
         free(r->label);
@@ -647,7 +653,14 @@ void arena_stats_free(struct arena_stats *s)
         free(r->family);
         free(r->params);
     }
-    free(s->rows);
+    free(rows);
+}
+
+void arena_stats_free(struct arena_stats *s)
+{
+    if (!s) return;
+    free_rows(s->rows, s->n_rows);
+    free_rows(s->hidden, s->n_hidden);
     free(s->pairs);
     memset(s, 0, sizeof *s);
 }

@@ -19,7 +19,7 @@
  * counts only if every row of the group has a valid result on it (and its
  * lower bound is above 0); the others are left out and counted, with why
  * (n_failed, n_absent per row). A configuration without any valid result in
- * the group is not a row.
+ * the group is not a row; it is listed in hidden.
  *
  * Per row: the mean and median of arena / lower bound over its n graphs,
  * each with a bootstrap 95 % confidence interval (percentile method: 2000
@@ -98,6 +98,12 @@ struct arena_stats {
     size_t n_rows;
     struct arena_stats_pair *pairs; /* by row, then other */
     size_t n_pairs;
+    /* Configurations with results in a group but no valid one (every
+     * result failed): not rows, so they do not empty the pairing, but
+     * reported. n is 0; n_failed and n_absent say how they stand. In the
+     * order of rows. */
+    struct arena_stats_row *hidden;
+    size_t n_hidden;
 };
 
 /* What to read; a NULL query takes every default. */

@@ -417,7 +417,8 @@ Test(stats, planner_options_are_separate_configurations_and_labelled)
 }
 
 /* Paired: planner B failed on graph 2, C was not run on graph 3, so the
- * group compares A, B and C on graphs 1 and 4 only, and says why. */
+ * group compares A, B and C on graphs 1 and 4 only, and says why. D failed
+ * everywhere: not a row (it would leave no graph), but reported. */
 Test(stats, planners_are_compared_on_the_same_graphs)
 {
     char path[160];
@@ -429,6 +430,7 @@ Test(stats, planners_are_compared_on_the_same_graphs)
         add_result(s, run, g, "A", 1000 + 100 * seed, 1000, ARENA_PLAN_FEASIBLE);
         add_result(s, run, g, "B", seed == 2 ? 0 : 1500, 1000, ARENA_PLAN_FEASIBLE);
         if (seed != 3) add_result(s, run, g, "C", 1200, 1000, ARENA_PLAN_FEASIBLE);
+        add_result(s, run, g, "D", 0, 1000, ARENA_PLAN_FEASIBLE);
     }
     arena_store_close(s);
     struct arena_stats st;
@@ -445,6 +447,9 @@ Test(stats, planners_are_compared_on_the_same_graphs)
     cr_expect(st.rows[2].n_failed == 0 && st.rows[2].n_absent == 1);
     for (size_t i = 0; i < st.n_pairs; i++)
         cr_expect_eq(st.pairs[i].wins + st.pairs[i].ties + st.pairs[i].losses, 2);
+    cr_assert_eq(st.n_hidden, 1);
+    cr_expect_str_eq(st.hidden[0].label, "D");
+    cr_expect(st.hidden[0].n == 0 && st.hidden[0].n_failed == 4);
     arena_stats_free(&st);
 
     /* Without C, graph 3 comes back. */

@@ -34,16 +34,20 @@
 
 TestSuite(stats, .init = td_make_dir, .fini = td_remove_dir);
 
+/* Rows by hand; %s: the schema 8 columns runs.uuid and results.seq, filled
+ * (uuid "run-ID", seq = id, unique per run) when the schema has them. */
 static const char rows[] =
-    "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed)"
-    " VALUES (1, 't', 'g', 'c', 'cpu', 'h', 'old', 1), (2, 't', 'g', 'c', 'cpu', 'h', 'new', 1);"
+    "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed%s)"
+    " SELECT column1, column2, column3, column4, column5, column6, column7, column8%s FROM"
+    " (VALUES (1, 't', 'g', 'c', 'cpu', 'h', 'old', 1), (2, 't', 'g', 'c', 'cpu', 'h', 'new', 1));"
     "INSERT INTO graphs (id, spec, family, params, fingerprint, alignment, ops, tensors,"
     " naive_bytes, lower_bound) VALUES"
     " (1, 'test:n=3,seed=1', 'test', 'n=3,seed=1', '01', 16, 0, 3, 400, 100),"
     " (2, 'test:n=3,seed=2', 'test', 'n=3,seed=2', '02', 16, 0, 3, 800, 200),"
     " (3, 'test:n=9,seed=1', 'test', 'n=9,seed=1', '03', 16, 0, 9, 90, 50);"
-    "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, bound, status)"
-    " VALUES (1, 1, 1, 'A', 150, 1, 100, 'feasible'),"
+    "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, bound, status%s)"
+    " SELECT column1, column2, column3, column4, column5, column6, column7, column8%s FROM"
+    " (VALUES (1, 1, 1, 'A', 150, 1, 100, 'feasible'),"
     " (2, 2, 1, 'A', 105, 1, 100, 'feasible'),"
     " (3, 2, 1, 'B', 120, 1, 100, 'feasible'),"
     " (4, 2, 1, 'C', 105, 1, 105, 'optimal'),"
@@ -51,7 +55,7 @@ static const char rows[] =
     " (6, 2, 2, 'A', 220, 1, 200, 'feasible'),"
     " (7, 2, 2, 'B', 200, 1, 200, 'optimal'),"
     " (8, 2, 2, 'C', 200, 1, 200, 'optimal'),"
-    " (9, 2, 3, 'A', 60, 1, 50, 'feasible');";
+    " (9, 2, 3, 'A', 60, 1, 50, 'feasible'));";
 
 static void make(char *path, size_t len)
 {
@@ -61,8 +65,13 @@ static void make(char *path, size_t len)
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     arena_store_close(s);
     sqlite3 *db = td_db_open(path, 0);
+    int uuid = td_db_int(db, "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'uuid'");
+    int seq = td_db_int(db, "SELECT count(*) FROM pragma_table_info('results') WHERE name = 'seq'");
+    char sql[sizeof rows + 100];
+    snprintf(sql, sizeof sql, rows, uuid ? ", uuid" : "", uuid ? ", 'run-' || column1" : "",
+             seq ? ", seq" : "", seq ? ", column1" : "");
     char *msg = NULL;
-    cr_assert_eq(sqlite3_exec(db, rows, NULL, NULL, &msg), SQLITE_OK, "%s", msg);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, &msg), SQLITE_OK, "%s", msg);
     sqlite3_close(db);
 }
 
@@ -164,8 +173,9 @@ static struct arena_store *store_open(const char *path)
 
 static int64_t add_run(struct arena_store *s, const char *started_at, const char *command)
 {
-    struct arena_run_info run = {started_at, "abc", "gcc", "cpu", "host", command, 1,
-                                 "performance", 0.25};
+    struct arena_run_info run = {.started_at = started_at, .git_rev = "abc", .compiler = "gcc",
+                                 .cpu = "cpu", .host = "host", .command = command, .seed = 1,
+                                 .governor = "performance", .loadavg = 0.25};
     int64_t id = 0;
     cr_assert_eq(arena_store_add_run(s, &run, &id), ARENA_OK, "%s", arena_store_error(s));
     return id;

@@ -4,7 +4,8 @@
  * merging again adds nothing; ids are remapped over an output that already
  * has rows (replays and their frames too); a column added by a later schema
  * is merged by name; inputs at another schema version are refused before
- * anything is written. */
+ * anything is written; scripts/sweep run from another folder keeps its
+ * relative paths there. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -433,4 +434,63 @@ Test(merge, scripts_sweep_equals_one_run)
     cr_expect_str_eq(got, want);
     free(want);
     free(got);
+}
+
+/* scripts/sweep called from another folder (round2 #8): a relative graph
+ * file and a relative -o are the caller's, not the project root's. Two
+ * problem files in the caller's folder, two shards: the merged database, its
+ * shards and commands.sh land there, with a result for each file; nothing
+ * of that name appears in the root (removed again if it does). */
+Test(merge, scripts_sweep_resolves_paths_in_the_callers_folder)
+{
+    const char *bench_exe = getenv("ARENA_BENCH"), *sweep = getenv("ARENA_SWEEP");
+    if (!bench_exe || !sweep) cr_skip_test("ARENA_BENCH / ARENA_SWEEP not set (run via meson test)");
+    if (system("command -v parallel >/dev/null && command -v taskset >/dev/null") != 0)
+        cr_skip_test("GNU parallel or taskset missing (scripts/bootstrap installs parallel)");
+    char caller[160], path[600], name[96], cmd[1400];
+    td_path(caller, sizeof caller, "caller");
+    cr_assert_eq(mkdir(caller, 0700), 0);
+    static const char *const problems[] = {"p.csv", "id,lower,upper,size\na,0,2,32\nb,1,3,16\n",
+                                           "q.csv", "id,lower,upper,size\nx,0,1,8\ny,0,1,24\n"};
+    for (int i = 0; i < 4; i += 2) {
+        snprintf(path, sizeof path, "%s/%s", caller, problems[i]);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f, "%s", path);
+        fputs(problems[i + 1], f);
+        cr_assert_eq(fclose(f), 0);
+    }
+    /* A name no root holds: the test folder's own (arena-test-XXXXXX). */
+    snprintf(name, sizeof name, "%s.sqlite", strrchr(td_dir, '/') + 1);
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && BENCH='%s' '%s' -j 2 -o '%s' --graph 'p.csv;q.csv' --planner naive"
+             " --repetitions 1 --min-time 0.001 >'%s/sweep.out' 2>&1",
+             caller, bench_exe, sweep, name, td_dir);
+    int rc = system(cmd);
+
+    /* The root is the folder above scripts/. */
+    char root[400];
+    snprintf(root, sizeof root, "%s", sweep);
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(root, '/');
+        cr_assert_not_null(slash, "ARENA_SWEEP %s: not a path inside scripts/", sweep);
+        *slash = '\0';
+    }
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s.shards", root, name);
+    int in_root = stat(path, &st) == 0;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/%s.shards' '%s/%s'", root, name, root, name);
+    cr_expect_eq(system(cmd), 0);
+    cr_expect_not(in_root, "scripts/sweep made %s: the project root, not the caller's folder", path);
+
+    snprintf(path, sizeof path, "%s/sweep.out", td_dir);
+    char *log = td_slurp(path, NULL);
+    cr_assert_eq(rc, 0, "scripts/sweep from another folder failed: %s", log ? log : "?");
+    free(log);
+    snprintf(path, sizeof path, "%s/%s.shards/commands.sh", caller, name);
+    cr_expect_eq(stat(path, &st), 0, "%s: missing", path);
+    snprintf(path, sizeof path, "%s/%s", caller, name);
+    cr_assert_eq(stat(path, &st), 0, "%s: missing", path);
+    cr_expect_eq(count(path, "SELECT count(*) FROM results WHERE valid = 1"), 2);
+    cr_expect_eq(count(path, "SELECT count(DISTINCT g.spec) FROM results r"
+                             " JOIN graphs g ON g.id = r.graph_id"), 2);
 }

@@ -1784,9 +1784,15 @@ static int fig_stats(struct ctx *c)
         paired_total += paired;
         for (size_t g = 0; g < G; g++) all_use[g] |= use[g];
         if (paired < graphs || out.len) {
-            plot_buf_printf(&notes, "%s%s: %zu of %zu graphs paired", notes.len ? "; " : "",
-                            t.s ? t.s : "", paired, graphs);
-            if (out.len) plot_buf_printf(&notes, ", over 3x the best mean: %s", out.s);
+            char *sl = short_label(names, nf, f);
+            struct plot_buf sh = {0};
+            plot_caret(&sh, sl ? sl : names[f]);
+            free(sl);
+            plot_buf_printf(&notes, "%s%s: ", notes.len ? "; " : "", sh.s ? sh.s : "");
+            plot_buf_free(&sh);
+            if (paired < graphs) plot_buf_printf(&notes, "%zu of %zu graphs paired%s", paired, graphs,
+                                                 out.len ? ", " : "");
+            if (out.len) plot_buf_printf(&notes, "%s over 3x the best mean", out.s);
         }
         plot_buf_free(&t);
         plot_buf_free(&out);
@@ -1834,11 +1840,10 @@ static int fig_stats(struct ctx *c)
     }
     if ((rc = put(c, "stats.csv", &b))) goto done;
     size_t seeds = count_seeds(c, all_use);
-    plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu seed%s, %zu run%s; planners"
-                          " over 3x the best mean of a panel left out",
+    plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu seed%s, %zu run%s",
                     np, np == 1 ? "" : "s", paired_total, seeds, seeds == 1 ? "" : "s",
                     c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
-    if (notes.len) plot_buf_printf(&cap, " (%s)", notes.s);
+    if (notes.len) plot_buf_printf(&cap, "; left out: %s", notes.s);
     size_t NP1 = np > 6 ? 6 : np;
     if (np > NP1 && (c->o.sizes & 1))
         note(c, "one-column stats figure shows the first 6 of its %zu panels", np);

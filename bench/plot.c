@@ -1745,9 +1745,14 @@ static int fig_stats(struct ctx *c)
         }
         struct plot_buf t = {0};
         plot_caret(&t, names[f]);
-        if (!paired) {
-            note(c, "stats: %s left out: no graph on which every planner has a valid result",
-                 t.s ? t.s : "");
+        if (paired < 2) { /* one seed has no spread to show */
+            char *sl = short_label(names, nf, f);
+            struct plot_buf sh = {0};
+            plot_caret(&sh, sl ? sl : names[f]);
+            free(sl);
+            plot_buf_printf(&notes, "%s%s: %zu paired graph%s (a panel needs two)",
+                            notes.len ? "; " : "", sh.s ? sh.s : "", paired, paired == 1 ? "" : "s");
+            plot_buf_free(&sh);
             plot_buf_free(&t);
             continue;
         }
@@ -1811,8 +1816,8 @@ static int fig_stats(struct ctx *c)
         }
     }
     if (!np) {
-        note(c, "stats figure skipped: no configuration with a graph on which every planner has a"
-                " valid result");
+        note(c, "stats figure skipped: no configuration with two graphs (seeds) on which every"
+                " planner has a valid result (try a sweep over seeds)");
         goto done;
     }
     if (notes.len) note(c, "stats: %s", notes.s);

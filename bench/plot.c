@@ -1009,7 +1009,8 @@ static int fig_replay(struct ctx *c, const size_t *idx, const struct arena_fig_r
     }
     if (best) {
         struct plot_buf t = {0};
-        plot_buf_printf(&t, "static arena (%s)", best_name);
+        plot_buf_printf(&t, "static arena (%s%s)", best_name,
+                        is_limit(best) ? ", stopped at its limit" : "");
         plot_buf_add(&bk, ", \\\n       BEST / U with lines lc rgb '#000000' lw 1.5 title ");
         plot_gq(&bk, t.s ? t.s : "", 0);
         plot_buf_free(&t);
@@ -1598,6 +1599,7 @@ static int fig_scaling(struct ctx *c)
     plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
                      "arena_bytes,limit,planner,graph\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
+    size_t limits = 0;
     for (size_t p = 0; p < NP; p++)
         for (size_t i = 0; i < c->n_sel; i++) {
             size_t *gs = malloc((G + 1) * sizeof *gs), m = 0;
@@ -1623,6 +1625,7 @@ static int fig_scaling(struct ctx *c)
                 if (t > t1) t1 = t;
                 if (ns > 0 && (!n0 || ns < n0)) n0 = ns;
                 if (ns > n1) n1 = ns;
+                limits += (size_t)is_limit(r);
                 plot_buf_printf(&b, "%zu,%zu,%lld,%.17g,%.17g,%.17g,%lld,%lld,%d,", p + 1, i + 1,
                                 (long long)gr->tensors, r->ns_median, r->ns_mean, r->ns_stddev,
                                 (long long)r->iterations, (long long)r->arena, is_limit(r));
@@ -1645,7 +1648,7 @@ static int fig_scaling(struct ctx *c)
     size_t idx_all[256], nshow = c->n_sel < 256 ? c->n_sel : 256;
     for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
     size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
-    double kh1 = (double)((nshow + 1) / 2) * 0.15, kh2 = (double)((nshow + 2) / 3) * 0.17;
+    double kh1 = (double)((nshow + 2) / 2) * 0.15, kh2 = (double)((nshow + 3) / 3) * 0.17;
     char sub[96];
     if (c->d.n_runs == 1) snprintf(sub, sizeof sub, "run %lld", (long long)c->d.runs[0]);
     else snprintf(sub, sizeof sub, "%zu runs", c->d.n_runs);
@@ -1666,7 +1669,12 @@ static int fig_scaling(struct ctx *c)
         plot_buf_add(&gp, "\n");
         free(sl);
     }
-    rc = xt.oom || ytb.oom ? 1 : draw(c, "scaling", &gp, NULL, NULL, 0);
+    const char *keys[] = {"LIMITKEY"};
+    const char *vals[] = {limits ? ", \\\n       NaN with points pt 2 ps 1 lc rgb '#000000' title"
+                                   " 'stopped at limit'"
+                                 : ""};
+    plot_buf_printf(&gp, "NL = %zu\n", limits);
+    rc = xt.oom || ytb.oom ? 1 : draw(c, "scaling", &gp, keys, vals, 1);
     plot_buf_free(&gp);
     plot_buf_free(&xt);
     plot_buf_free(&ytb);
@@ -1698,6 +1706,8 @@ static int fig_stats(struct ctx *c)
     size_t *cfg = malloc((G + 1) * sizeof *cfg);
     char **names = NULL;
     int rc = 0;
+    char *lab[256] = {0};
+    size_t lab_n = 0;
     if (!cfg || configs(c, seedonly, cfg, &names, &nf)) {
         free(cfg);
         snprintf(c->err, sizeof c->err, "out of memory");
@@ -1822,13 +1832,19 @@ static int fig_stats(struct ctx *c)
     }
     if (notes.len) note(c, "stats: %s", notes.s);
     /* A planner keeps one x place in every panel: its place among those shown. */
-    size_t idx[256], lab_n = 0;
-    char *lab[256];
+    size_t idx[256];
     for (size_t i = 0; i < S && lab_n < 256; i++)
         if (shown_any[i]) {
             slot[i] = ++lab_n;
             idx[lab_n - 1] = i;
-            lab[lab_n - 1] = (char *)c->sel[i].name;
+            size_t lim = 0;
+            for (size_t k = 0; k < nrows; k++)
+                if (rows[k].planner == i) lim += (size_t)rows[k].limits;
+            struct plot_buf l = {0};
+            plot_buf_add(&l, c->sel[i].name);
+            if (lim) plot_buf_printf(&l, " (%zu limit)", lim);
+            lab[lab_n - 1] = l.s;
+            if (!lab[lab_n - 1]) rc = 1;
         }
     plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,"
                      "configuration,planner\n");
@@ -1877,6 +1893,7 @@ static int fig_stats(struct ctx *c)
     }
     rc = draw(c, "stats", &gp, NULL, NULL, 0);
 done:
+    for (size_t i = 0; i < lab_n; i++) free(lab[i]);
     free(in);
     free(use);
     free(all_use);

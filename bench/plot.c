@@ -51,6 +51,7 @@ struct ctx {
     struct arena_fig_data d;
     struct shown *sel;
     size_t n_sel;
+    const struct arena_fig_result **by; /* n_graphs x n_sel, see find() */
     int planners_given;
     size_t graph; /* index of the per-graph figures' graph */
     int64_t ref;  /* best proven figure of that graph, 0 none */
@@ -248,12 +249,25 @@ static void gq_cut(struct plot_buf *b, const char *text, size_t max);
 
 /* ------------------------------------------------------------ selection */
 
+/* The result that counts of a shown planner on a graph, or NULL. */
 static const struct arena_fig_result *find(const struct ctx *c, size_t graph, const char *planner)
 {
-    for (size_t i = 0; i < c->d.n_results; i++)
-        if (c->d.results[i].graph == graph && strcmp(c->d.results[i].planner, planner) == 0)
-            return &c->d.results[i];
+    for (size_t i = 0; i < c->n_sel; i++)
+        if (c->sel[i].name == planner || strcmp(c->sel[i].name, planner) == 0)
+            return c->by[graph * c->n_sel + i];
     return NULL;
+}
+
+/* by[graph x shown planner]: one pass over the results. */
+static int index_results(struct ctx *c)
+{
+    c->by = calloc(c->d.n_graphs * c->n_sel + 1, sizeof *c->by);
+    if (!c->by) return -1;
+    for (size_t r = 0; r < c->d.n_results; r++)
+        for (size_t i = 0; i < c->n_sel; i++)
+            if (strcmp(c->sel[i].name, c->d.results[r].planner) == 0)
+                c->by[c->d.results[r].graph * c->n_sel + i] = &c->d.results[r];
+    return 0;
 }
 
 static int is_limit(const struct arena_fig_result *r)
@@ -1345,7 +1359,9 @@ static int fig_quality(struct ctx *c)
     if (none.len) plot_buf_printf(&cap, "; no valid result: %s", none.s);
     note(c, "quality: %s", cap.s);
     /* Data and quartiles. */
-    plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,planner,graph\n");
+    /* paired, graphs, seeds, runs: what the figure covers, on every row. */
+    plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
+                     "graphs,seeds,runs,planner,graph\n");
     double qmax = 1;
     struct plot_buf arr = {0};
     plot_buf_printf(&arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n",
@@ -1364,7 +1380,8 @@ static int fig_quality(struct ctx *c)
                             (double)r->arena / (double)gr->lower_bound, (long long)r->arena,
                             (long long)gr->lower_bound);
             if (best[g] > (double)gr->lower_bound) plot_buf_printf(&b, "%.17g", best[g]);
-            plot_buf_printf(&b, ",%lld,", (long long)r->run_id);
+            plot_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired, G, seeds,
+                            c->d.n_runs);
             plot_csv(&b, c->sel[qidx[k]].name);
             plot_buf_add(&b, ",");
             plot_csv(&b, gr->spec);
@@ -1967,6 +1984,10 @@ static int run(struct ctx *c)
         snprintf(c->err, sizeof c->err, "the selected runs have no planners to show");
         return 2;
     }
+    if (index_results(c)) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return 1;
+    }
     int any = 0;
     for (size_t i = 0; i < c->d.n_results && !any; i++)
         for (size_t k = 0; k < c->n_sel && !any; k++)
@@ -2073,6 +2094,7 @@ int arena_bench_plot_main(int argc, char **argv)
     free(c.written);
     free(c.tmp);
     free(c.sel);
+    free(c.by);
     plot_buf_free(&c.notes);
     arena_fig_data_free(&c.d);
     arena_figdb_close(c.db);

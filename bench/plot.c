@@ -784,9 +784,17 @@ static int fig_layout_live(struct ctx *c, const size_t *idx, const struct arena_
         rc = 1;
         goto done;
     }
-    size_t np = 0, rects = 0;
+    /* Every valid plan's placements for the layout; only the first's when
+     * the layout is not drawn (the live bytes need one plan) or would
+     * hold more rectangles than a figure can show. */
+    size_t np = 0, rects = 0, valid = 0;
+    for (size_t i = 0; i < n; i++) valid += (size_t)res[i]->ok;
     for (size_t i = 0; i < n && !rc; i++) {
         if (!res[i]->ok) continue;
+        if (np && (!want(c, "layout") || npl[0] * valid > 300000)) {
+            rects = npl[0] * valid;
+            break;
+        }
         if (arena_figdb_placements(c->db, res[i]->id, &pl[np], &npl[np], c->err, sizeof c->err)) {
             rc = 2;
             break;
@@ -882,6 +890,16 @@ static int fig_layout_live(struct ctx *c, const size_t *idx, const struct arena_
         if (rc) goto done;
     }
     if (want(c, "live")) {
+        /* A line for every valid plan, placements stored or not. */
+        np = 0;
+        amax = 0;
+        for (size_t i = 0; i < n; i++)
+            if (res[i]->ok) {
+                pidx[np] = idx[i];
+                plab[np] = lab[i];
+                pres[np++] = res[i];
+                amax = fmax(amax, (double)res[i]->arena);
+            }
         int64_t *delta = calloc((size_t)steps + 2, sizeof *delta);
         if (!delta) {
             snprintf(c->err, sizeof c->err, "out of memory");

@@ -857,7 +857,8 @@ static int fig_layout_live(struct ctx *c, const size_t *idx, const struct arena_
                                                     : "");
         struct plot_buf st = {0};
         plot_buf_add(&st, g->spec);
-        gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", sub, h1, h2);
+        plot_buf_add(&st, sub);
+        gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL, h1, h2);
         plot_buf_free(&st);
         gp_common(c, &gp);
         gp_styles(&gp, c->sel, pidx, plab, np, 40);

@@ -528,7 +528,6 @@ static void gp_head(struct ctx *c, struct plot_buf *b, const char *name, const c
     plot_gq(b, title, 0);
     /* The PNG subtitle wrapped at spaces to the width at its size (about
      * 0.62 em a character), at most three lines, the last cut with "...". */
-    size_t len = strlen(sub);
     for (int k = 0; k < 2; k++) {
         size_t m = k ? 86 : 46, lines = 0;
         plot_buf_add(b, k ? "\nSUB2 = " : "\nSUB1 = ");
@@ -554,7 +553,6 @@ static void gp_head(struct ctx *c, struct plot_buf *b, const char *name, const c
         }
         plot_buf_printf(b, "\nTL%d = %zu", k + 1, lines + 1);
     }
-    (void)len;
     plot_buf_add(b, "\n");
 }
 
@@ -1723,7 +1721,11 @@ done:
 }
 
 /* The statistics of one planner in one panel: results/stats.h, the one
- * place bench plot computes them. */
+ * place bench plot computes them. It takes the bootstrap of
+ * arena_stats_describe on the chart's own samples (the selected runs'
+ * newest results, paired per configuration), since arena_stats_compute
+ * reads every run and does not pair; once it takes a run selection and
+ * pairs, this is the call to replace. */
 static int stats_of(double *x, size_t n, struct arena_stat *out)
 {
     return arena_stats_describe(x, n, out);

@@ -39,6 +39,7 @@
 #include "bench/replay.h"
 #include "bench/runinfo.h"
 #include "bench/shard.h"
+#include "bench/plot.h"
 #include "bench/subcommands.h"
 #include "bench/suites.h"
 #include "graphs/files.h"
@@ -368,8 +369,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
 /* ---- set-up ---- */
 
 /* --list: the families, suites and planners for a person; with --format
- * csv the planner registry alone as name,kind,summary (scripts/plot takes
- * its planner order and names from it). */
+ * csv the planner registry alone as name,kind,summary (for scripts; bench
+ * plot reads the registry in-process). */
 static int expand(const struct arena_bench_args *a, char ***items, size_t *n, char *err,
                   size_t errlen);
 static void free_items(char **items, size_t n);
@@ -910,6 +911,7 @@ int arena_bench_main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "merge") == 0) return arena_bench_merge_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "stats") == 0) return arena_bench_stats_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "plot") == 0) return arena_bench_plot_main(argc - 1, argv + 1);
     struct arena_bench_args args;
     char err[700] = "";
     int status = arena_bench_args_parse(argc, argv, &args, err, sizeof err);

@@ -25,22 +25,22 @@
 TestSuite(figdata, .init = td_make_dir, .fini = td_remove_dir);
 
 static const char rows[] =
-    "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed) VALUES"
-    " (1, '2026-12-02T10:00:00.000Z', 'g', 'c', 'cpu', 'h', 'b', 1),"
-    " (2, '2026-12-02T09:00:00.000Z', 'g', 'c', 'cpu', 'h', 'a', 1),"
-    " (3, '2026-12-02T11:00:00.000Z', 'g', 'c', 'cpu', 'h', 'c', 1);"
+    "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed, uuid) VALUES"
+    " (1, '2026-12-02T10:00:00.000Z', 'g', 'c', 'cpu', 'h', 'b', 1, 'u1'),"
+    " (2, '2026-12-02T09:00:00.000Z', 'g', 'c', 'cpu', 'h', 'a', 1, 'u2'),"
+    " (3, '2026-12-02T11:00:00.000Z', 'g', 'c', 'cpu', 'h', 'c', 1, 'u3');"
     "INSERT INTO graphs (id, spec, family, params, fingerprint, alignment, ops, tensors,"
     " naive_bytes, lower_bound) VALUES"
     " (1, 'test:n=3,seed=1', 'test', 'n=3,seed=1', '01', 16, 0, 3, 400, 100),"
     " (2, 'test:n=3,seed=2', 'test', 'n=3,seed=2', '02', 16, 0, 3, 800, 200),"
     " (3, 'test:n=9,seed=1', 'test', 'n=9,seed=1', '03', 16, 0, 9, 90, 50);"
-    "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, bound, status)"
-    " VALUES (1, 2, 3, 'A', 60, 1, 50, 'feasible'),"
-    " (2, 2, 1, 'A', 150, 1, 100, 'feasible'),"
-    " (3, 2, 1, 'B', 130, 1, 100, 'limit'),"
-    " (4, 1, 1, 'A', 105, 1, 100, 'feasible'),"
-    " (5, 1, 1, 'B', NULL, 0, NULL, NULL),"
-    " (6, 1, 2, 'A', 220, 1, 200, 'feasible');"
+    "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, bound, status, seq)"
+    " VALUES (1, 2, 3, 'A', 60, 1, 50, 'feasible', 1),"
+    " (2, 2, 1, 'A', 150, 1, 100, 'feasible', 2),"
+    " (3, 2, 1, 'B', 130, 1, 100, 'limit', 3),"
+    " (4, 1, 1, 'A', 105, 1, 100, 'feasible', 1),"
+    " (5, 1, 1, 'B', NULL, 0, NULL, NULL, 2),"
+    " (6, 1, 2, 'A', 220, 1, 200, 'feasible', 3);"
     "INSERT INTO placements (result_id, tensor, size, first, last, offset) VALUES"
     " (4, 1, 40, 1, 2, 0), (4, 0, 60, 0, 1, 40);";
 

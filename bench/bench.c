@@ -796,13 +796,18 @@ static int replay_graphs(struct bench *b)
         }
         int status = a->founding_table
                          ? arena_founding_table(&s->src, &s->bounds, mask, a->frames,
-                                                b->n_graphs == 1, b->store, b->run_id,
-                                                s->db_id, out)
-                         : arena_replay_graph(&s->src, &s->bounds, mask, a->frames, b->store,
-                                              b->run_id, s->db_id, out);
-        if (status) return status;
+                                                b->n_graphs == 1, &a->options, b->store,
+                                                b->run_id, s->db_id, out)
+                         : arena_replay_graph(&s->src, &s->bounds, mask, a->frames, &a->options,
+                                              b->store, b->run_id, s->db_id, out);
+        if (status && !stop_signal) return status;
     }
-    return stop_signal ? 128 + stop_signal : 0;
+    if (stop_signal) {
+        say(b, "stopped by signal %d; the allocator's program was killed%s", (int)stop_signal,
+            b->store ? ", every finished replay is stored" : "");
+        return 128 + stop_signal;
+    }
+    return 0;
 }
 
 static int measure(struct bench *b)

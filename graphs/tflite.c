@@ -264,14 +264,22 @@ static void add_tensor(struct reader *r, size_t i, struct arena_names *names)
         dynamic |= arena_fb_vec_i32(fb, &sig, d) == -1;
     r->info->dynamic += (size_t)dynamic;
     if (r->role[i] == ROLE_VARIABLE) {
-        uint64_t bytes = arena_dtype_size((enum arena_dtype)dt);
-        for (size_t d = 0; d < shape.n; d++)
-            bytes = dims[d] && bytes > ARENA_SIZE_MAX / dims[d] ? ARENA_SIZE_MAX : bytes * dims[d];
+        /* Refused as a planned tensor of its shape would be: a size that
+         * does not fit is never reported as a smaller one. */
+        uint64_t bytes;
+        if (arena_shape_bytes(arena_dtype_size((enum arena_dtype)dt), (uint32_t)shape.n, dims,
+                              &bytes) != ARENA_OK) {
+            arena_fb_fail(fb, ARENA_EOVERFLOW, "shape",
+                          "variable tensor: size overflows (more than 2^62 bytes)");
+            return;
+        }
+        if (bytes > ARENA_SIZE_MAX - r->info->variable_bytes) {
+            arena_fb_fail(fb, ARENA_EOVERFLOW, "shape",
+                          "variable tensors: their sizes add up to more than 2^62 bytes");
+            return;
+        }
         r->info->variables++;
-        if (bytes > ARENA_SIZE_MAX - r->info->variable_bytes)
-            r->info->variable_bytes = ARENA_SIZE_MAX;
-        else
-            r->info->variable_bytes += bytes;
+        r->info->variable_bytes += bytes;
         return;
     }
     /* room for the name, then up to 8 "#<i>" suffixes of at most 11 bytes */

@@ -364,9 +364,7 @@ Test(tflite, subgraph_chosen_with_hash_n)
     const char *path = save("two.tflite", n);
     char text[300], err[512] = "";
     struct arena_source src;
-    cr_expect(arena_tflite_sniff(path));
     snprintf(text, sizeof text, "%s#1", path);
-    cr_expect(arena_tflite_sniff(text));
     cr_assert_eq(arena_source_load(text, 1, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect_eq(src.ops, 1);
     cr_expect_eq(src.problem.n, 2);
@@ -381,6 +379,64 @@ Test(tflite, subgraph_chosen_with_hash_n)
     char want[400];
     snprintf(want, sizeof want, "%s: Model: subgraphs: no subgraph 2: the model has 2", path);
     cr_expect_str_eq(err, want);
+}
+
+/* round2 #15: what follows '#' after an existing model is a subgraph index
+ * or a clear error about it (never "unknown family"), and each subgraph has
+ * one spelling: "#01" is "#1", "#0" and "#00" the plain path. */
+Test(tflite, subgraph_index_errors_and_one_spelling)
+{
+    struct tfl_model m;
+    base(&m);
+    const char *path = save("one.tflite", write_model(&m, NULL));
+    char text[300], err[512] = "", want[400];
+    struct arena_source src;
+    static const char *const bad[] = {"4294967296", "-1", "x", "1x", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s#%s", path, bad[i]);
+        cr_expect_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_EINVAL, "%s",
+                     err);
+        snprintf(want, sizeof want,
+                 "%s: subgraph index '%s' after '#' is not a whole number from 0 to 4294967295",
+                 path, bad[i]);
+        cr_expect_str_eq(err, want);
+    }
+    snprintf(text, sizeof text, "%s#4294967295", path); /* a number: not in this model */
+    cr_expect_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_EFORMAT);
+    cr_expect_not_null(strstr(err, "no subgraph 4294967295: the model has 1"), "%s", err);
+    static const char *const zero[] = {"", "#0", "#00"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(text, sizeof text, "%s%s", path, zero[i]);
+        cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+        cr_expect_str_eq(src.spec, path, "'%s'", text);
+        arena_source_free(&src);
+    }
+    /* A second subgraph, spelt with a leading zero. */
+    struct tfl_subgraph *s = &m.sub[1];
+    tensor(s, "x", 0, 0, 1, 8, 0);
+    tensor(s, "y", 9, 0, 1, 8, 0);
+    op(s, 3, 1, (int32_t[]){0}, 1);
+    s->n_in = s->n_out = 1;
+    s->in[0] = 0;
+    s->out[0] = 1;
+    m.n_subgraphs = 2;
+    path = save("two.tflite", write_model(&m, NULL));
+    snprintf(text, sizeof text, "%s#01", path);
+    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    snprintf(want, sizeof want, "%s#1", path);
+    cr_expect_str_eq(src.spec, want);
+    cr_expect_eq(src.ops, 1);
+    arena_source_free(&src);
+    /* '#N' on a file that is no model. */
+    char csv[200];
+    snprintf(csv, sizeof csv, "%s/p.csv", dir);
+    FILE *f = fopen(csv, "w");
+    cr_assert_not_null(f);
+    fputs("id,lower,upper,size\na,0,1,16\n", f);
+    fclose(f);
+    snprintf(text, sizeof text, "%s#1", csv);
+    cr_expect_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_EINVAL, "%s", err);
+    cr_expect_not_null(strstr(err, "'#1' picks a subgraph of a TensorFlow Lite model"), "%s", err);
 }
 
 /* Expects the reader to refuse file[0, n) with EFORMAT and a message that

@@ -381,6 +381,10 @@ static int list_everything(const struct arena_bench_args *a)
         size_t n = 0;
         int rc = expand(a, &items, &n, err, sizeof err);
         if (rc != ARENA_OK) say(NULL, "--graph: %s", err);
+        /* Every item checked before any is printed: a bad spec is one line. */
+        for (size_t i = 0; rc == ARENA_OK && i < n; i++)
+            if ((rc = arena_source_check(items[i], err, sizeof err)) != ARENA_OK)
+                say(NULL, "--graph '%s': %s", items[i], err);
         for (size_t i = 0; rc == ARENA_OK && i < n; i++) printf("%s\n", items[i]);
         free_items(items, n);
         return rc == ARENA_OK ? 0 : 2;

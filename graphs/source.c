@@ -228,6 +228,31 @@ static void one_line(char *err, size_t errlen)
             *p = '?';
 }
 
+int arena_source_check(const char *text, char *err, size_t errlen)
+{
+    /* A spec that parses passes as either; only one that does not looks at
+     * the file system (a sweep may hold 10^6 specs). */
+    struct arena_spec s;
+    int rc = arena_spec_parse(text, 0, &s, err, errlen);
+    if (rc == ARENA_OK)
+        return rc;
+    char path[4096], why[512] = "";
+    uint32_t sub;
+    int has_sub = arena_tflite_split(text, path, sizeof path, &sub, why, sizeof why);
+    if (has_sub < 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", why);
+        return has_sub;
+    }
+    if (has_sub || is_path(text)) {
+        if (err && errlen)
+            err[0] = '\0';
+        return ARENA_OK;
+    }
+    one_line(err, errlen);
+    return rc;
+}
+
 int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
                       struct arena_source *out, char *err, size_t errlen)
 {

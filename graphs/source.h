@@ -61,6 +61,11 @@ struct arena_load_options {
  * the list of valid ones) and leaves *out zeroed: never a partial problem. */
 int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
                       struct arena_source *out, char *err, size_t errlen);
+/* Checks text as arena_source_load would before building or reading
+ * anything: a spec's family, keys and values (ARENA_ENOTFOUND or
+ * ARENA_EINVAL, one line in err, as arena_source_load words it), a model's
+ * "#N" index; a file path is not opened (ARENA_OK). */
+int arena_source_check(const char *text, char *err, size_t errlen);
 /* The same with every option. */
 int arena_source_load_with(const char *text, const struct arena_load_options *opt,
                            struct arena_source *out, char *err, size_t errlen);

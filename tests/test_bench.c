@@ -1160,6 +1160,26 @@ Test(bench, list_shows_what_a_sweep_expands_to)
     free(err);
 }
 
+/* round2 #19: --list --graph checks every spec it lists, as a run would:
+ * a repeated key (or an unknown family) is one line and exit 2, nothing
+ * listed. */
+Test(bench, list_refuses_a_spec_a_run_would_refuse)
+{
+    const char *twice[] = {"--list", "--graph", "chain:ops=3,ops=4", NULL};
+    cr_assert_eq(run("twice", twice), 2);
+    char *err = slurp("twice", "err"), *out = slurp("twice", "out");
+    cr_expect_str_eq(err, "bench: --graph 'chain:ops=3,ops=4': chain: key 'ops' given twice\n");
+    cr_expect_str_eq(out, "");
+    free(err);
+    free(out);
+    const char *unknown[] = {"--list", "--graph", "chain:ops=3|4;nonsense", NULL};
+    cr_assert_eq(run("unknown", unknown), 2);
+    err = slurp("unknown", "err");
+    cr_expect(strstr(err, "bench: --graph 'nonsense': unknown family 'nonsense'"), "%s", err);
+    cr_expect_eq(count(err, "\n"), 1, "%s", err);
+    free(err);
+}
+
 /* --pin binds the measuring thread; the run row records the governor (a
  * name, or "unknown" without cpufreq) and the load average at start (Linux
  * always has /proc/loadavg); a CPU the process may not use is refused. */

@@ -97,6 +97,7 @@ struct bench {
     void *out_state;
     struct arena_progress progress;
     int any_invalid, db_failed, out_failed;
+    size_t refused; /* results a planner refused by its documented limit */
     struct arena_runenv env; /* governor and load as the run starts */
 };
 
@@ -269,7 +270,13 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     char error[600] = "";
     struct arena_metrics m;
     int valid = 0, planned = 0;
-    if (j->prep_rc != ARENA_OK) {
+    /* A documented refusal (min-cost-flow above its size limit) is an
+     * answer, not a failure: stored as not valid with "refused: why", and
+     * it does not make the run exit 1. */
+    int refused = j->prep_rc == ARENA_ETOOBIG || (j->prep_rc == ARENA_OK && j->rc == ARENA_ETOOBIG);
+    if (refused) {
+        snprintf(error, sizeof error, "refused: %s", arena_strerror(ARENA_ETOOBIG));
+    } else if (j->prep_rc != ARENA_OK) {
         snprintf(error, sizeof error, "preparing the planner: %s", arena_strerror(j->prep_rc));
     } else if (j->rc != ARENA_OK) {
         snprintf(error, sizeof error, "planner failed: %s", arena_strerror(j->rc));
@@ -293,7 +300,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                   sizeof error);
         }
     }
-    if (!valid) b->any_invalid = 1;
+    if (refused) b->refused++;
+    else if (!valid) b->any_invalid = 1;
     double nan = NAN;
     double spread = valid && st->mean_ns > 0 ? st->stddev_ns / st->mean_ns : nan;
     struct arena_bench_row row = {
@@ -301,6 +309,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         .bounds = &g->bounds,
         .planner = j->pl->name,
         .valid = valid,
+        .refused = refused,
         .error = valid ? NULL : error,
         .metrics = valid ? &m : NULL,
         .median_ns = valid ? st->median_ns : nan,
@@ -875,6 +884,10 @@ static int measure(struct bench *b)
         return 128 + stop_signal;
     }
     if (b->db_failed || b->out_failed) return 2;
+    if (b->refused)
+        say(b, "%zu result%s refused by %s planner's documented size limit: stored with valid = 0"
+               " and the reason ('refused: ...'), not counted as failures",
+            b->refused, b->refused == 1 ? "" : "s", b->refused == 1 ? "its" : "their");
     if (b->progress.done == 0) {
         say(b, "nothing was measured: %s",
             matched == 0 ? "--benchmark_filter matched none of the benchmarks (named"

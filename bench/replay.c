@@ -652,7 +652,9 @@ static int plan_once(const struct arena_planner *pl, const struct arena_source *
     if (rc == ARENA_OK)
         rc = arena_planner_run(pl, p, opt, scratch, need, plan);
     free(scratch);
-    if (rc != ARENA_OK) {
+    if (rc == ARENA_ETOOBIG) {
+        snprintf(why, sizeof why, "refused: %s", arena_strerror(rc)); /* as bench stores it */
+    } else if (rc != ARENA_OK) {
         snprintf(why, sizeof why, "planner failed: %s", arena_strerror(rc));
     } else {
         planned = 1;

@@ -44,7 +44,7 @@ static const char usage[] =
     "                     (id,lower,upper,size) and exit: nothing is planned\n"
     "  --seed N           default seed for families with a seed key, and the seed of\n"
     "                     randomised planners (default 1; at most 2^63-1)\n"
-    "  --time-limit S     seconds per problem for search planners (default 10)\n"
+    "  --time-limit S     seconds per search planner call or replay (default 10)\n"
     "  --node-limit N     search nodes per problem for search planners (default: the\n"
     "                     planner's own)\n"
     "  --capacity BYTES   decision mode for search planners: find a plan within BYTES\n"

@@ -98,6 +98,7 @@ struct bench {
     void *out_state;
     struct arena_progress progress;
     int any_invalid, db_failed, out_failed;
+    size_t refused; /* results a planner refused by its documented limit */
     struct arena_runenv env; /* governor and load as the run starts */
 };
 
@@ -270,7 +271,13 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     char error[600] = "";
     struct arena_metrics m;
     int valid = 0, planned = 0;
-    if (j->prep_rc != ARENA_OK) {
+    /* A documented refusal (min-cost-flow above its size limit) is an
+     * answer, not a failure: stored as not valid with "refused: why", and
+     * it does not make the run exit 1. */
+    int refused = j->prep_rc == ARENA_ETOOBIG || (j->prep_rc == ARENA_OK && j->rc == ARENA_ETOOBIG);
+    if (refused) {
+        snprintf(error, sizeof error, "refused: %s", arena_strerror(ARENA_ETOOBIG));
+    } else if (j->prep_rc != ARENA_OK) {
         snprintf(error, sizeof error, "preparing the planner: %s", arena_strerror(j->prep_rc));
     } else if (j->rc != ARENA_OK) {
         snprintf(error, sizeof error, "planner failed: %s", arena_strerror(j->rc));
@@ -294,7 +301,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                   sizeof error);
         }
     }
-    if (!valid) b->any_invalid = 1;
+    if (refused) b->refused++;
+    else if (!valid) b->any_invalid = 1;
     double nan = NAN;
     double spread = valid && st->mean_ns > 0 ? st->stddev_ns / st->mean_ns : nan;
     struct arena_bench_row row = {
@@ -302,6 +310,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         .bounds = &g->bounds,
         .planner = j->pl->name,
         .valid = valid,
+        .refused = refused,
         .error = valid ? NULL : error,
         .metrics = valid ? &m : NULL,
         .median_ns = valid ? st->median_ns : nan,
@@ -382,6 +391,10 @@ static int list_everything(const struct arena_bench_args *a)
         size_t n = 0;
         int rc = expand(a, &items, &n, err, sizeof err);
         if (rc != ARENA_OK) say(NULL, "--graph: %s", err);
+        /* Every item checked before any is printed: a bad spec is one line. */
+        for (size_t i = 0; rc == ARENA_OK && i < n; i++)
+            if ((rc = arena_source_check(items[i], err, sizeof err)) != ARENA_OK)
+                say(NULL, "--graph '%s': %s", items[i], err);
         for (size_t i = 0; rc == ARENA_OK && i < n; i++) printf("%s\n", items[i]);
         free_items(items, n);
         return rc == ARENA_OK ? 0 : 2;
@@ -797,13 +810,18 @@ static int replay_graphs(struct bench *b)
         }
         int status = a->founding_table
                          ? arena_founding_table(&s->src, &s->bounds, mask, a->frames,
-                                                b->n_graphs == 1, b->store, b->run_id,
-                                                s->db_id, out)
-                         : arena_replay_graph(&s->src, &s->bounds, mask, a->frames, b->store,
-                                              b->run_id, s->db_id, out);
-        if (status) return status;
+                                                b->n_graphs == 1, &a->options, b->store,
+                                                b->run_id, s->db_id, out)
+                         : arena_replay_graph(&s->src, &s->bounds, mask, a->frames, &a->options,
+                                              b->store, b->run_id, s->db_id, out);
+        if (status && !stop_signal) return status;
     }
-    return stop_signal ? 128 + stop_signal : 0;
+    if (stop_signal) {
+        say(b, "stopped by signal %d; the allocator's program was killed%s", (int)stop_signal,
+            b->store ? ", every finished replay is stored" : "");
+        return 128 + stop_signal;
+    }
+    return 0;
 }
 
 static int measure(struct bench *b)
@@ -867,6 +885,10 @@ static int measure(struct bench *b)
         return 128 + stop_signal;
     }
     if (b->db_failed || b->out_failed) return 2;
+    if (b->refused)
+        say(b, "%zu result%s refused by %s planner's documented size limit: stored with valid = 0"
+               " and the reason ('refused: ...'), not counted as failures",
+            b->refused, b->refused == 1 ? "" : "s", b->refused == 1 ? "its" : "their");
     if (b->progress.done == 0) {
         say(b, "nothing was measured: %s",
             matched == 0 ? "--benchmark_filter matched none of the benchmarks (named"

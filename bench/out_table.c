@@ -101,8 +101,8 @@ static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
                 gap);
     } else {
         fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n",
-                r->planner, "-", "-", "-", "-", "-", "-", median, spread, scratch, "NO", "-",
-                "-");
+                r->planner, "-", "-", "-", "-", "-", "-", median, spread, scratch,
+                r->refused ? "-" : "NO", r->refused ? "refused" : "-", "-");
         fprintf(out, "    ! %s\n", r->error ? r->error : "invalid plan");
     }
 }

@@ -27,6 +27,8 @@ struct arena_bench_row {
     const struct arena_bounds *bounds;
     const char *planner;
     int valid;
+    int refused; /* not valid because the planner refused the problem by its
+                    documented limit (ARENA_ETOOBIG): error starts "refused:" */
     const char *error;                   /* NULL when valid */
     const struct arena_metrics *metrics; /* NULL when not valid */
     double median_ns, mean_ns, stddev_ns; /* NaN when not measured */

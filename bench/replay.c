@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench/output.h"
@@ -162,12 +163,27 @@ static void cloexec(int fd)
         fcntl(fd, F_SETFD, f | FD_CLOEXEC);
 }
 
-/* Starts path with argv, writes in to its stdin, collects stdout and
- * stderr; *status is waitpid's. */
-static int spawn_collect(const char *path, char *const argv[], const struct buf *in,
-                         struct buf *out, struct buf *errout, int *status, char *err,
-                         size_t errlen)
+static double now_s(void)
 {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* How a program run ended early: not at all, by the caller's stop flag, or
+ * at the time limit. */
+enum { RAN = 0, STOPPED, TIMED_OUT };
+
+/* Starts path with argv in a process group of its own, writes in to its
+ * stdin, collects stdout and stderr; *status is waitpid's. The wait wakes
+ * at least every 100 ms to read opt's stop flag and time limit: when either
+ * ends it, the whole group is killed and reaped (nothing is left running)
+ * and *early says which. */
+static int spawn_collect(const char *path, char *const argv[], const struct buf *in,
+                         const struct arena_plan_options *opt, struct buf *out,
+                         struct buf *errout, int *status, int *early, char *err, size_t errlen)
+{
+    *early = RAN;
     int pin[2], pout[2], perr[2];
     if (pipe(pin) != 0)
         return arena_errorf(err, errlen, 0, ARENA_EIO, "pipe: %s", strerror(errno));
@@ -191,8 +207,16 @@ static int spawn_collect(const char *path, char *const argv[], const struct buf 
     posix_spawn_file_actions_adddup2(&fa, pin[0], 0);
     posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
     posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
+    /* Its own group: a terminal's ^C reaches bench alone, and bench ends
+     * the program with everything it started. */
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
     pid_t pid;
-    int e = posix_spawn(&pid, path, &fa, NULL, argv, environ);
+    double t0 = now_s();
+    int e = posix_spawn(&pid, path, &fa, &at, argv, environ);
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     close(pin[0]);
     close(pout[1]);
@@ -215,6 +239,14 @@ static int spawn_collect(const char *path, char *const argv[], const struct buf 
     fcntl(wfd, F_SETFL, fcntl(wfd, F_GETFL) | O_NONBLOCK);
     int open_out = 1, open_err = 1;
     while (open_out || open_err || wfd >= 0) {
+        if (opt && opt->stop && *opt->stop) {
+            *early = STOPPED;
+            break;
+        }
+        if (opt && opt->time_limit > 0 && now_s() - t0 >= opt->time_limit) {
+            *early = TIMED_OUT;
+            break;
+        }
         struct pollfd pf[3];
         nfds_t np = 0;
         int iw = -1, io = -1, ie = -1;
@@ -230,12 +262,15 @@ static int spawn_collect(const char *path, char *const argv[], const struct buf 
             pf[np] = (struct pollfd){.fd = perr[0], .events = POLLIN};
             ie = (int)np++;
         }
-        if (poll(pf, np, -1) < 0) {
+        int ready = poll(pf, np, 100);
+        if (ready < 0) {
             if (errno == EINTR)
                 continue;
             rc = arena_errorf(err, errlen, 0, ARENA_EIO, "poll: %s", strerror(errno));
             break;
         }
+        if (ready == 0)
+            continue;
         if (iw >= 0 && pf[iw].revents) {
             ssize_t w = write(wfd, in->data + sent, in->len - sent);
             if (w > 0)
@@ -271,11 +306,25 @@ static int spawn_collect(const char *path, char *const argv[], const struct buf 
         close(wfd);
     close(pout[0]);
     close(perr[0]);
-    if (rc != ARENA_OK)
-        kill(pid, SIGKILL);
+    if (rc != ARENA_OK || *early != RAN)
+        kill(-pid, SIGKILL);
+    /* Waited for without reaping, so that its group id stays its own while
+     * what it left running in the group (a wrapper script's children) is
+     * killed; then reaped. */
+    siginfo_t si;
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    kill(-pid, SIGKILL);
     while (waitpid(pid, status, 0) < 0 && errno == EINTR)
         ;
     sigaction(SIGPIPE, &old, NULL);
+    if (*early == TIMED_OUT)
+        rc = arena_errorf(err, errlen, 0, ARENA_EIO,
+                          "stopped at the time limit (--time-limit %g s), the program killed;"
+                          " raise --time-limit or lower --frames",
+                          opt->time_limit);
+    else if (*early == STOPPED)
+        rc = arena_errorf(err, errlen, 0, ARENA_EIO, "stopped by a signal, the program killed");
     return rc;
 }
 
@@ -385,7 +434,8 @@ static int parse_output(const char *name, char *text, uint64_t n, uint64_t frame
 }
 
 int arena_replay_run(const char *name, const struct arena_problem *p, uint64_t frames,
-                     struct arena_replay_result *out, char *err, size_t errlen)
+                     const struct arena_plan_options *opt, struct arena_replay_result *out,
+                     char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     char path[4200];
@@ -402,8 +452,8 @@ int arena_replay_run(const char *name, const struct arena_problem *p, uint64_t f
     snprintf(fr, sizeof fr, "%llu", (unsigned long long)frames);
     snprintf(prog, sizeof prog, "arena-replay-%s", name);
     char *argv[] = {prog, fr, NULL};
-    int status = 0;
-    rc = spawn_collect(path, argv, &in, &so, &se, &status, err, errlen);
+    int status = 0, early = RAN;
+    rc = spawn_collect(path, argv, &in, opt, &so, &se, &status, &early, err, errlen);
     free(in.data);
     if (rc == ARENA_OK && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
         /* The program's own line, or the loader's (a missing library). */
@@ -454,14 +504,20 @@ static double frag(uint64_t live, uint64_t footprint)
     return footprint ? 1.0 - (double)live / (double)footprint : 0.0;
 }
 
+static int stopped(const struct arena_plan_options *opt)
+{
+    return opt && opt->stop && *opt->stop;
+}
+
 /* Runs, checks and stores one allocator; ARENA_OK or a message in err. */
 static int replay_one(unsigned i, const struct arena_source *src,
                       const struct arena_bounds *bounds, uint64_t frames,
-                      struct arena_store *store, int64_t run_id, int64_t graph_id,
-                      struct arena_replay_result *r, char *err, size_t errlen)
+                      const struct arena_plan_options *opt, struct arena_store *store,
+                      int64_t run_id, int64_t graph_id, struct arena_replay_result *r,
+                      char *err, size_t errlen)
 {
     const struct arena_problem *p = &src->problem;
-    int rc = arena_replay_run(names[i], p, frames, r, err, errlen);
+    int rc = arena_replay_run(names[i], p, frames, opt, r, err, errlen);
     if (rc != ARENA_OK)
         return rc;
     if (r->calls_per_frame != 2 * (uint64_t)p->n)
@@ -507,8 +563,8 @@ static void graph_header(FILE *out, const struct arena_source *src,
 }
 
 int arena_replay_graph(const struct arena_source *src, const struct arena_bounds *bounds,
-                       unsigned mask, uint64_t frames, struct arena_store *store, int64_t run_id,
-                       int64_t graph_id, FILE *out)
+                       unsigned mask, uint64_t frames, const struct arena_plan_options *opt,
+                       struct arena_store *store, int64_t run_id, int64_t graph_id, FILE *out)
 {
     struct arena_replay_result r[ARENA_REPLAY_ALLOCATORS];
     memset(r, 0, sizeof r);
@@ -517,9 +573,10 @@ int arena_replay_graph(const struct arena_source *src, const struct arena_bounds
     for (unsigned i = 0; i < ARENA_REPLAY_ALLOCATORS && !status; i++) {
         if (!(mask & (1u << i)))
             continue;
-        if (replay_one(i, src, bounds, frames, store, run_id, graph_id, &r[i], err,
+        if (replay_one(i, src, bounds, frames, opt, store, run_id, graph_id, &r[i], err,
                        sizeof err) != ARENA_OK) {
-            fprintf(stderr, "bench: %s\n", err);
+            if (!stopped(opt)) /* else bench says it was stopped */
+                fprintf(stderr, "bench: %s\n", err);
             status = 2;
         }
     }
@@ -595,7 +652,9 @@ static int plan_once(const struct arena_planner *pl, const struct arena_source *
     if (rc == ARENA_OK)
         rc = arena_planner_run(pl, p, opt, scratch, need, plan);
     free(scratch);
-    if (rc != ARENA_OK) {
+    if (rc == ARENA_ETOOBIG) {
+        snprintf(why, sizeof why, "refused: %s", arena_strerror(rc)); /* as bench stores it */
+    } else if (rc != ARENA_OK) {
         snprintf(why, sizeof why, "planner failed: %s", arena_strerror(rc));
     } else {
         planned = 1;
@@ -648,8 +707,8 @@ static void row(FILE *out, const char *name, uint64_t bytes, const char *extra, 
 }
 
 static int founding_one(const struct arena_source *src, const struct arena_bounds *bounds,
-                        unsigned mask, uint64_t frames, struct arena_store *store,
-                        int64_t run_id, int64_t graph_id, FILE *out)
+                        unsigned mask, uint64_t frames, const struct arena_plan_options *run_opt,
+                        struct arena_store *store, int64_t run_id, int64_t graph_id, FILE *out)
 {
     const struct arena_problem *p = &src->problem;
     struct arena_replay_result r[ARENA_REPLAY_ALLOCATORS];
@@ -658,24 +717,25 @@ static int founding_one(const struct arena_source *src, const struct arena_bound
     for (unsigned i = 0; i < ARENA_REPLAY_ALLOCATORS; i++) {
         if (!(mask & (1u << i)))
             continue;
-        if (replay_one(i, src, bounds, frames, store, run_id, graph_id, &r[i], err,
+        if (replay_one(i, src, bounds, frames, run_opt, store, run_id, graph_id, &r[i], err,
                        sizeof err) != ARENA_OK) {
-            fprintf(stderr, "bench: %s\n", err);
+            if (!stopped(run_opt)) /* else bench says it was stopped */
+                fprintf(stderr, "bench: %s\n", err);
             for (unsigned k = 0; k < i; k++)
                 arena_replay_result_free(&r[k]);
             return 2;
         }
     }
     /* The static and simulated plans, each planned once and validated. */
-    struct arena_plan_options opt = arena_plan_options_default;
-    opt.time_limit = 60; /* a search planner stops there with its best plan */
+    /* A search planner stops at the run's budget with its best plan. */
+    struct arena_plan_options opt = *run_opt;
     uint64_t arena[64];
     int ok[64];
     size_t np = arena_planner_count() < 64 ? arena_planner_count() : 64;
     const struct arena_planner *best = NULL;
     uint64_t best_arena = 0;
     int optimal_proven = 0;
-    for (size_t k = 0; k < np; k++) {
+    for (size_t k = 0; k < np && !stopped(run_opt); k++) {
         const struct arena_planner *pl = arena_planner_at(k);
         struct arena_plan plan;
         memset(&plan, 0, sizeof plan);
@@ -697,6 +757,11 @@ static int founding_one(const struct arena_source *src, const struct arena_bound
         if (ok[k] && strcmp(pl->name, "optimal") == 0)
             optimal_proven = plan.status == ARENA_PLAN_OPTIMAL ||
                              (plan.status == ARENA_PLAN_FEASIBLE && plan.arena == bounds->lower_bound);
+    }
+    if (stopped(run_opt)) { /* bench says so; nothing half-planned is shown */
+        for (unsigned i = 0; i < ARENA_REPLAY_ALLOCATORS; i++)
+            arena_replay_result_free(&r[i]);
+        return 2;
     }
     if (out) {
         graph_header(out, src, bounds,
@@ -751,8 +816,12 @@ static int founding_one(const struct arena_source *src, const struct arena_bound
             if (!ok[k] || strcmp(pl->name, "optimal") != 0)
                 continue;
             snprintf(ftxt, sizeof ftxt, "%.1f%%", 100 * frag(bounds->lower_bound, arena[k]));
-            row(out, optimal_proven ? "optimal (proven)" : "optimal (not proven in 60 s)",
-                arena[k], "-", "0", ftxt, "");
+            char lim[64];
+            if (opt.time_limit > 0)
+                snprintf(lim, sizeof lim, "optimal (not proven in %g s)", opt.time_limit);
+            else
+                snprintf(lim, sizeof lim, "optimal (not proven)");
+            row(out, optimal_proven ? "optimal (proven)" : lim, arena[k], "-", "0", ftxt, "");
         }
         fprintf(out, "\n  peak bytes: static plans their arena; real allocators their own"
                      " footprint figure, peak over %llu frames",
@@ -788,9 +857,10 @@ static int sibling_spec(const struct arena_source *src, char *buf, size_t len)
 
 int arena_founding_table(const struct arena_source *src, const struct arena_bounds *bounds,
                          unsigned mask, uint64_t frames, int with_sibling,
-                         struct arena_store *store, int64_t run_id, int64_t graph_id, FILE *out)
+                         const struct arena_plan_options *opt, struct arena_store *store,
+                         int64_t run_id, int64_t graph_id, FILE *out)
 {
-    int status = founding_one(src, bounds, mask, frames, store, run_id, graph_id, out);
+    int status = founding_one(src, bounds, mask, frames, opt, store, run_id, graph_id, out);
     char spec[512];
     if (status || !with_sibling || !sibling_spec(src, spec, sizeof spec))
         return status;
@@ -811,7 +881,7 @@ int arena_founding_table(const struct arena_source *src, const struct arena_boun
         fprintf(stderr, "bench: --founding-table: '%s': %s\n", spec, arena_strerror(rc));
         status = 2;
     } else {
-        status = founding_one(&sib, &sb, mask, frames, store, run_id, gid, out);
+        status = founding_one(&sib, &sb, mask, frames, opt, store, run_id, gid, out);
     }
     arena_source_free(&sib);
     return status;

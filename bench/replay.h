@@ -37,18 +37,24 @@ void arena_replay_result_free(struct arena_replay_result *r);
 
 /* Runs allocator `name`'s program on p for frames frames and parses what it
  * prints. Errors (program missing or failing, output malformed, calls not
- * the same in every frame) come back as one line in err. */
+ * the same in every frame) come back as one line in err. opt (NULL: no
+ * limits) bounds the program: it is killed, with everything it started (its
+ * process group), within about 100 ms of a non-zero *opt->stop or of
+ * opt->time_limit seconds (0: none) since it started, and the run fails
+ * with a line saying which; nothing is left running either way. */
 int arena_replay_run(const char *name, const struct arena_problem *p, uint64_t frames,
-                     struct arena_replay_result *out, char *err, size_t errlen);
+                     const struct arena_plan_options *opt, struct arena_replay_result *out,
+                     char *err, size_t errlen);
 
-/* One graph's replays for bench: runs every allocator in mask, checks the
- * figures against the problem's bounds (calls = 2 x tensors, live peak =
- * lower bound), stores each in store (when not NULL) and prints a table to
- * out (when not NULL). Returns bench's exit status (0, or 2 with a message
- * on stderr). */
+/* One graph's replays for bench: runs every allocator in mask (each
+ * program bounded by opt as arena_replay_run says), checks the figures
+ * against the problem's bounds (calls = 2 x tensors, live peak = lower
+ * bound), stores each in store (when not NULL) and prints a table to out
+ * (when not NULL). Returns bench's exit status (0, or 2 with a message on
+ * stderr; 2 without one when *opt->stop ended it: the caller says so). */
 int arena_replay_graph(const struct arena_source *src, const struct arena_bounds *bounds,
-                       unsigned mask, uint64_t frames, struct arena_store *store, int64_t run_id,
-                       int64_t graph_id, FILE *out);
+                       unsigned mask, uint64_t frames, const struct arena_plan_options *opt,
+                       struct arena_store *store, int64_t run_id, int64_t graph_id, FILE *out);
 
 /* The founding document's table for one graph (see README): rows no reuse,
  * malloc per tensor (each real allocator in mask, and the online policies),
@@ -58,9 +64,12 @@ int arena_replay_graph(const struct arena_source *src, const struct arena_bounds
  * (fused=1 <-> fused=0) follows it. Replays are stored like --replay's,
  * and every planner's plan (validated, metrics, claims settled) as an
  * ordinary result of the same run: untimed (times NULL), with placements.
- * Returns bench's exit status. */
+ * opt bounds the replays as for arena_replay_graph and is every planner's
+ * options (a search planner stops at opt->time_limit with its best plan).
+ * Returns bench's exit status, as arena_replay_graph's. */
 int arena_founding_table(const struct arena_source *src, const struct arena_bounds *bounds,
                          unsigned mask, uint64_t frames, int with_sibling,
-                         struct arena_store *store, int64_t run_id, int64_t graph_id, FILE *out);
+                         const struct arena_plan_options *opt, struct arena_store *store,
+                         int64_t run_id, int64_t graph_id, FILE *out);
 
 #endif

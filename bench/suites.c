@@ -5,8 +5,9 @@
 #include <string.h>
 
 /* Every family at a few sizes plus MobileNetV2 variants (widths,
- * resolutions, fp32, unfused); with bench's default timing it finishes in
- * well under a minute. */
+ * resolutions, fp32, unfused). With every planner and the default budgets
+ * it takes minutes (README, "Suites": min-cost-flow's calls on the largest
+ * graphs, and the search planners' time limit). */
 static const char *const suite_all[] = {
     "mobilenetv2",
     "mobilenetv2:alpha=0.35,res=96",

@@ -77,5 +77,9 @@ int arena_graph_file_read_stream(FILE *f, const char *name, const volatile sig_a
 int arena_graph_file_load(const char *path, const struct arena_load_options *opt,
                           struct arena_problem *out, size_t *ops, char ***names, char *err,
                           size_t errlen);
+/* The same from an open stream; path names it in messages. */
+int arena_graph_file_load_stream(FILE *f, const char *path, const struct arena_load_options *opt,
+                                 struct arena_problem *out, size_t *ops, char ***names,
+                                 char *err, size_t errlen);
 
 #endif

@@ -129,6 +129,24 @@ static int latch(struct arena_graph *g, int rc)
     return rc;
 }
 
+int arena_shape_bytes(uint64_t elem, uint32_t rank, const uint64_t *dims, uint64_t *bytes)
+{
+    *bytes = 0;
+    for (uint32_t i = 0; i < rank; i++)
+        if (dims[i] == 0)
+            return ARENA_OK;
+    uint64_t b = elem;
+    for (uint32_t i = 0; i < rank; i++) {
+        if (b > ARENA_SIZE_MAX / dims[i])
+            return ARENA_EOVERFLOW;
+        b *= dims[i];
+    }
+    if (b > ARENA_SIZE_MAX)
+        return ARENA_EOVERFLOW;
+    *bytes = b;
+    return ARENA_OK;
+}
+
 int arena_graph_tensor_add(struct arena_graph *g, const char *name, enum arena_dtype dtype,
                            uint32_t rank, const uint64_t *dims, uint32_t *id)
 {
@@ -149,17 +167,9 @@ int arena_graph_tensor_add(struct arena_graph *g, const char *name, enum arena_d
         return latch(g, ARENA_ENOMEM);
     t->dtype = dtype;
     t->rank = rank;
-    uint64_t bytes = arena_dtype_size(dtype);
-    for (uint32_t i = 0; i < rank; i++) {
+    for (uint32_t i = 0; i < rank; i++)
         t->dims[i] = dims[i];
-        if (dims[i] == 0)
-            bytes = 0;
-        else if (!t->overflow && bytes > ARENA_SIZE_MAX / dims[i])
-            t->overflow = 1;
-        else
-            bytes *= dims[i];
-    }
-    t->bytes = t->overflow ? 0 : bytes;
+    t->overflow = arena_shape_bytes(arena_dtype_size(dtype), rank, dims, &t->bytes) != ARENA_OK;
     if (id)
         *id = (uint32_t)g->n_tensors;
     g->n_tensors++;

@@ -88,6 +88,12 @@ struct arena_graph {
 void arena_graph_init(struct arena_graph *g);
 void arena_graph_free(struct arena_graph *g);
 
+/* The bytes of a tensor of rank dims of elem bytes each: the product, 0
+ * when any dim is 0 (wherever it is, even after dims whose product alone
+ * would overflow). ARENA_EOVERFLOW (and *bytes 0) when the product passes
+ * ARENA_SIZE_MAX. */
+int arena_shape_bytes(uint64_t elem, uint32_t rank, const uint64_t *dims, uint64_t *bytes);
+
 /* Builders. Each copies its strings. They validate nothing but memory and the
  * id ranges (ARENA_EINVAL for an id past the tensors added so far or a rank
  * above ARENA_GRAPH_MAX_RANK); arena_graph_check() does the rest. The first

@@ -257,9 +257,21 @@ int arena_graph_file_load(const char *path, const struct arena_load_options *opt
     FILE *f = arena_reader_open(path, err, errlen);
     if (!f)
         return ARENA_EIO;
+    int rc = arena_graph_file_load_stream(f, path, opt, out, ops, names, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+int arena_graph_file_load_stream(FILE *f, const char *path, const struct arena_load_options *opt,
+                                 struct arena_problem *out, size_t *ops, char ***names,
+                                 char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    *ops = 0;
+    if (names)
+        *names = NULL;
     struct arena_graph g;
     int rc = arena_graph_file_read_stream(f, path, opt->stop, &g, err, errlen);
-    fclose(f);
     if (rc)
         return rc;
     struct arena_graph_fault fault;

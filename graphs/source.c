@@ -7,6 +7,7 @@
 #include "graphs/family.h"
 #include "graphs/files.h"
 #include "graphs/graph_internal.h"
+#include "graphs/lines.h"
 #include "graphs/names.h"
 #include "graphs/tflite.h"
 
@@ -55,27 +56,37 @@ static int is_path(const char *text)
 {
     struct stat st;
     return strchr(text, '/') || ends_with(text, ".csv") || ends_with(text, ".txt") ||
-           ends_with(text, ".graph") || (stat(text, &st) == 0 && S_ISREG(st.st_mode));
+           ends_with(text, ".graph") || ends_with(text, ".tflite") ||
+           (stat(text, &st) == 0 && S_ISREG(st.st_mode));
+}
+
+enum kind { UNKNOWN, CSV, GRAPH, TFLITE };
+
+/* The kind an extension names; UNKNOWN when it names none. */
+static enum kind kind_of_name(const char *path)
+{
+    if (ends_with(path, ".csv"))
+        return CSV;
+    if (ends_with(path, ".graph") || ends_with(path, ".txt"))
+        return GRAPH;
+    if (ends_with(path, ".tflite"))
+        return TFLITE;
+    return UNKNOWN;
 }
 
 #define SNIFF_BYTES 4096
 
-/* A file is a graph file when its first statement, within its first
- * SNIFF_BYTES, is `tensor` or `op`. Reads that prefix once and never more:
- * a device such as /dev/zero has no end. A NUL byte ends the look (the
- * reader then names it). */
-static int looks_like_graph(const char *path)
+/* The kind the first bytes of a file show: a model when bytes 4-7 are
+ * "TFL3", a graph file when its first statement within SNIFF_BYTES is
+ * `tensor` or `op`, else a CSV. A NUL byte ends the look (the reader then
+ * names it). */
+static enum kind kind_of_bytes(const unsigned char *data, size_t n)
 {
-    if (ends_with(path, ".csv"))
-        return 0;
-    if (ends_with(path, ".graph") || ends_with(path, ".txt"))
-        return 1;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
+    if (arena_tflite_is_model(data, n))
+        return TFLITE;
     char buf[SNIFF_BYTES + 1];
-    size_t n = fread(buf, 1, SNIFF_BYTES, f);
-    fclose(f);
+    n = n < SNIFF_BYTES ? n : SNIFF_BYTES;
+    memcpy(buf, data, n);
     buf[n] = '\0'; /* a NUL inside ends the scan as well */
     const char *s = buf;
     if (strncmp(s, "\xef\xbb\xbf", 3) == 0)
@@ -89,7 +100,122 @@ static int looks_like_graph(const char *path)
             s++;
     }
     size_t k = strncmp(s, "tensor", 6) == 0 ? 6 : strncmp(s, "op", 2) == 0 ? 2 : 0;
-    return k && (s[k] == ' ' || s[k] == '\t');
+    return k && (s[k] == ' ' || s[k] == '\t') ? GRAPH : CSV;
+}
+
+/* A stream that cannot be read twice (a pipe, a terminal, a device), read
+ * into memory once so the sniffed bytes are parsed too. Text stops at its
+ * first NUL byte (the text readers refuse there, so /dev/zero ends at once);
+ * a model stops at 2 GiB (refused: the FlatBuffers limit); *stop ends it. */
+static int slurp(FILE *f, const char *path, const volatile sig_atomic_t *stop,
+                 unsigned char **data, size_t *size, char *err, size_t errlen)
+{
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    if (!buf)
+        return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
+    for (;;) {
+        if (stop && *stop) {
+            free(buf);
+            return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: stopped by a signal", path);
+        }
+        if (n == cap) {
+            int model = arena_tflite_is_model(buf, n);
+            unsigned char *grown = model && cap >= ((size_t)1 << 31) ? NULL
+                                                                    : realloc(buf, cap * 2);
+            if (!grown) {
+                free(buf);
+                return model && cap >= ((size_t)1 << 31)
+                           ? arena_errorf(err, errlen, 0, ARENA_EFORMAT,
+                                          "%s: larger than 2 GiB, the FlatBuffers limit", path)
+                           : arena_errorf(err, errlen, 0, ARENA_ENOMEM,
+                                          "%s: out of memory reading the input", path);
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        if (got == 0) {
+            if (ferror(f)) {
+                free(buf);
+                return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: read error", path);
+            }
+            break;
+        }
+        int text = n + got >= 8 && !arena_tflite_is_model(buf, n + got);
+        n += got;
+        if (text && memchr(buf + n - got, '\0', got))
+            break;
+    }
+    *data = buf;
+    *size = n;
+    return ARENA_OK;
+}
+
+/* A text reader over data[0, n) (fmemopen refuses size 0: an empty file). */
+static FILE *open_bytes(unsigned char *data, size_t n)
+{
+    return n ? fmemopen(data, n, "rb") : fopen("/dev/null", "rb");
+}
+
+/* Loads the file path (subgraph sub of a model): of the kind its extension
+ * names, else of the kind its first bytes show. */
+static int load_file(const char *path, int has_sub, uint32_t sub,
+                     const struct arena_load_options *opt, const char **family,
+                     struct arena_problem *p, size_t *ops, char ***names,
+                     struct arena_tflite_loaded *model, char *err, size_t errlen)
+{
+    enum kind kind = kind_of_name(path);
+    unsigned char *data = NULL;
+    size_t size = 0;
+    struct stat st;
+    int rc = ARENA_OK;
+    if (kind == UNKNOWN) {
+        FILE *f = arena_reader_open(path, err, errlen);
+        if (!f)
+            return ARENA_EIO;
+        if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+            unsigned char head[SNIFF_BYTES];
+            kind = kind_of_bytes(head, fread(head, 1, sizeof head, f));
+        } else {
+            rc = slurp(f, path, opt->stop, &data, &size, err, errlen);
+            kind = rc ? UNKNOWN : kind_of_bytes(data, size);
+        }
+        fclose(f);
+        if (rc)
+            return rc;
+    }
+    *family = kind == TFLITE ? "tflite" : kind == GRAPH ? "graph-file" : "csv";
+    if (has_sub && kind != TFLITE) {
+        free(data);
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: '#%lu' picks a subgraph of a TensorFlow Lite model, and this"
+                            " is a %s file",
+                            path, (unsigned long)sub, kind == GRAPH ? "graph" : "CSV");
+    }
+    if (kind == TFLITE) {
+        rc = data ? arena_tflite_load_data(data, size, path, sub, opt->alignment, p, model, err,
+                                           errlen)
+                  : arena_tflite_load(path, sub, opt->alignment, p, model, err, errlen);
+        *ops = model->ops;
+        *names = model->names;
+        model->names = NULL;
+    } else if (!data) {
+        rc = kind == GRAPH ? arena_graph_file_load(path, opt, p, ops, names, err, errlen)
+                           : arena_csv_read(path, opt, p, names, err, errlen);
+    } else {
+        FILE *f = open_bytes(data, size);
+        if (!f)
+            rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
+        else {
+            rc = kind == GRAPH
+                     ? arena_graph_file_load_stream(f, path, opt, p, ops, names, err, errlen)
+                     : arena_csv_read_stream(f, path, opt, p, names, err, errlen);
+            fclose(f);
+        }
+    }
+    free(data);
+    return rc;
 }
 
 /* Keeps err one printable line whatever went into it. */
@@ -100,6 +226,31 @@ static void one_line(char *err, size_t errlen)
     for (char *p = err; *p; p++)
         if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
             *p = '?';
+}
+
+int arena_source_check(const char *text, char *err, size_t errlen)
+{
+    /* A spec that parses passes as either; only one that does not looks at
+     * the file system (a sweep may hold 10^6 specs). */
+    struct arena_spec s;
+    int rc = arena_spec_parse(text, 0, &s, err, errlen);
+    if (rc == ARENA_OK)
+        return rc;
+    char path[4096], why[512] = "";
+    uint32_t sub;
+    int has_sub = arena_tflite_split(text, path, sizeof path, &sub, why, sizeof why);
+    if (has_sub < 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", why);
+        return has_sub;
+    }
+    if (has_sub || is_path(text)) {
+        if (err && errlen)
+            err[0] = '\0';
+        return ARENA_OK;
+    }
+    one_line(err, errlen);
+    return rc;
 }
 
 int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
@@ -129,26 +280,21 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     char **names = NULL;
     struct arena_tflite_loaded model = {0};
     int rc;
-    if (arena_tflite_sniff(text)) {
-        family = "tflite";
-        rc = arena_tflite_load(text, alignment, &p, &model, err, errlen);
-        ops = model.ops;
-        names = model.names;
-        model.names = NULL;
+    char path[4096];
+    uint32_t sub = 0;
+    int has_sub = arena_tflite_split(text, path, sizeof path, &sub, err, errlen);
+    if (has_sub < 0) {
+        rc = has_sub;
+    } else if (has_sub || is_path(text)) {
+        const char *file = has_sub ? path : text;
+        rc = load_file(file, has_sub, sub, opt, &family, &p, &ops, &names, &model, err, errlen);
         if (!rc) {
-            spec = arena_str_dup(text);
-            params = arena_str_dup("");
-        }
-    } else if (is_path(text)) {
-        if (looks_like_graph(text)) {
-            family = "graph-file";
-            rc = arena_graph_file_load(text, opt, &p, &ops, &names, err, errlen);
-        } else {
-            family = "csv";
-            rc = arena_csv_read(text, opt, &p, &names, err, errlen);
-        }
-        if (!rc) {
-            spec = arena_str_dup(text);
+            /* One spelling per graph: "m.tflite", "m.tflite#0" and
+             * "m.tflite#00" are subgraph 0, "m.tflite#01" is "m.tflite#1". */
+            size_t len = strlen(file) + 12;
+            spec = malloc(len);
+            if (spec)
+                snprintf(spec, len, sub ? "%s#%lu" : "%s", file, (unsigned long)sub);
             params = arena_str_dup("");
         }
     } else {

@@ -46,9 +46,13 @@ struct arena_load_options {
 
 /* Loads one source. text is a spec or a path (a path is anything that names
  * an existing file or contains '/' or ends in .csv/.txt/.graph; a folder
- * named with a '/' is refused as one).
- * A file's kind comes from its extension, else from its first statement
- * within its first 4 KiB (`tensor` or `op`: a graph file, else a CSV). Spec values
+ * named with a '/' is refused as one; "FILE#N" as arena_tflite_split reads it).
+ * A file's kind comes from its extension (.csv; .graph or .txt; .tflite),
+ * else from its first bytes: "TFL3" at bytes 4-7 a model, a first statement
+ * within the first 4 KiB `tensor` or `op` a graph file, else a CSV. A
+ * stream that cannot be read twice (a pipe, /dev/stdin) is read into memory
+ * once, then parsed. "FILE#N" is subgraph N of a model (graphs/tflite.h);
+ * its spec is "FILE" for N = 0, else "FILE#N" with N without leading zeros. Spec values
  * that are not given take the family's defaults; `seed` is the default for a
  * family's seed key when the spec does not set it. alignment rounds every
  * size up (ARENA_EOVERFLOW past ARENA_SIZE_MAX).
@@ -57,6 +61,11 @@ struct arena_load_options {
  * the list of valid ones) and leaves *out zeroed: never a partial problem. */
 int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
                       struct arena_source *out, char *err, size_t errlen);
+/* Checks text as arena_source_load would before building or reading
+ * anything: a spec's family, keys and values (ARENA_ENOTFOUND or
+ * ARENA_EINVAL, one line in err, as arena_source_load words it), a model's
+ * "#N" index; a file path is not opened (ARENA_OK). */
+int arena_source_check(const char *text, char *err, size_t errlen);
 /* The same with every option. */
 int arena_source_load_with(const char *text, const struct arena_load_options *opt,
                            struct arena_source *out, char *err, size_t errlen);

@@ -264,14 +264,22 @@ static void add_tensor(struct reader *r, size_t i, struct arena_names *names)
         dynamic |= arena_fb_vec_i32(fb, &sig, d) == -1;
     r->info->dynamic += (size_t)dynamic;
     if (r->role[i] == ROLE_VARIABLE) {
-        uint64_t bytes = arena_dtype_size((enum arena_dtype)dt);
-        for (size_t d = 0; d < shape.n; d++)
-            bytes = dims[d] && bytes > ARENA_SIZE_MAX / dims[d] ? ARENA_SIZE_MAX : bytes * dims[d];
+        /* Refused as a planned tensor of its shape would be: a size that
+         * does not fit is never reported as a smaller one. */
+        uint64_t bytes;
+        if (arena_shape_bytes(arena_dtype_size((enum arena_dtype)dt), (uint32_t)shape.n, dims,
+                              &bytes) != ARENA_OK) {
+            arena_fb_fail(fb, ARENA_EOVERFLOW, "shape",
+                          "variable tensor: size overflows (more than 2^62 bytes)");
+            return;
+        }
+        if (bytes > ARENA_SIZE_MAX - r->info->variable_bytes) {
+            arena_fb_fail(fb, ARENA_EOVERFLOW, "shape",
+                          "variable tensors: their sizes add up to more than 2^62 bytes");
+            return;
+        }
         r->info->variables++;
-        if (bytes > ARENA_SIZE_MAX - r->info->variable_bytes)
-            r->info->variable_bytes = ARENA_SIZE_MAX;
-        else
-            r->info->variable_bytes += bytes;
+        r->info->variable_bytes += bytes;
         return;
     }
     /* room for the name, then up to 8 "#<i>" suffixes of at most 11 bytes */
@@ -377,6 +385,30 @@ int arena_tflite_is_model(const void *data, size_t size)
     return size >= 8 && memcmp((const unsigned char *)data + 4, "TFL3", 4) == 0;
 }
 
+/* The refusals the first 8 bytes of a model of size bytes decide, as
+ * arena_tflite_read words them; ARENA_OK when they pass. */
+static int check_header(const unsigned char *head, size_t size, const char *name, char *err,
+                        size_t errlen)
+{
+    if (size < 8)
+        return arena_errorf(err, errlen, 0, ARENA_EFORMAT,
+                            "%s: header: truncated: %zu bytes, a model has at least 8", name,
+                            size);
+    if (!arena_tflite_is_model(head, size))
+        return arena_errorf(err, errlen, 0, ARENA_EFORMAT,
+                            "%s: header: not a TensorFlow Lite model: bytes 4-7 are not"
+                            " \"TFL3\"",
+                            name);
+    size_t root = (size_t)head[0] | (size_t)head[1] << 8 | (size_t)head[2] << 16 |
+                  (size_t)head[3] << 24;
+    if (root > size || size - root < 4)
+        return arena_errorf(err, errlen, 0, ARENA_EFORMAT,
+                            "%s: Model: root: offset out of range: table at byte %zu, file is"
+                            " %zu bytes",
+                            name, root, size);
+    return ARENA_OK;
+}
+
 int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t subgraph,
                       struct arena_graph *g, struct arena_tflite_info *info, char *err,
                       size_t errlen)
@@ -390,12 +422,9 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
     info->subgraph = subgraph;
     struct arena_fb *fb = &r.fb;
     arena_fb_init(fb, data, size, name, err, errlen);
-    if (size < 8)
-        return arena_fb_fail(fb, ARENA_EFORMAT, "header",
-                             "truncated: %zu bytes, a model has at least 8", size);
-    if (!arena_tflite_is_model(data, size))
-        return arena_fb_fail(fb, ARENA_EFORMAT, "header",
-                             "not a TensorFlow Lite model: bytes 4-7 are not \"TFL3\"");
+    int hrc = check_header(data, size, name, err, errlen);
+    if (hrc)
+        return hrc;
     arena_fb_context(fb, "Model");
     arena_fb_root(fb, &r.model);
     arena_fb_vector(fb, &r.model, 1, "operator_codes", 4, &r.codes);
@@ -466,50 +495,37 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
     return rc;
 }
 
-/* Splits "FILE#N": the path to open and the subgraph. 0 when text is a
- * file as it stands or has no "#digits" suffix. */
-static int split(const char *text, char *path, size_t cap, uint32_t *subgraph)
+int arena_tflite_split(const char *text, char *path, size_t cap, uint32_t *subgraph,
+                       char *err, size_t errlen)
 {
     struct stat st;
     *subgraph = 0;
     const char *hash = strrchr(text, '#');
-    if (stat(text, &st) == 0 || !hash || !hash[1] || (size_t)(hash - text) >= cap)
+    size_t len = hash ? (size_t)(hash - text) : 0;
+    if (stat(text, &st) == 0 || !hash || len == 0 || len >= cap)
         return 0;
-    unsigned long n = 0;
-    for (const char *p = hash + 1; *p; p++) {
-        if (*p < '0' || *p > '9' || n > UINT32_MAX / 10)
-            return 0;
-        n = n * 10 + (unsigned long)(*p - '0');
-    }
-    if (n > UINT32_MAX)
-        return 0;
-    memcpy(path, text, (size_t)(hash - text));
-    path[hash - text] = '\0';
+    memcpy(path, text, len);
+    path[len] = '\0';
+    size_t k = strlen(path);
+    if (!(k >= 7 && strcmp(path + k - 7, ".tflite") == 0) && stat(path, &st) != 0)
+        return 0; /* neither a model's name nor a file: a spec, say */
+    uint64_t n = 0;
+    const char *p = hash + 1;
+    for (; *p >= '0' && *p <= '9' && n <= UINT32_MAX; p++)
+        n = n * 10 + (uint64_t)(*p - '0');
+    if (p == hash + 1 || *p || n > UINT32_MAX)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: subgraph index '%s' after '#' is not a whole number from 0 to"
+                            " %lu",
+                            path, hash + 1, (unsigned long)UINT32_MAX);
     *subgraph = (uint32_t)n;
     return 1;
 }
 
-/* The path to open (text, or text without its "#N") and the subgraph. */
-static const char *resolve(const char *text, char *buf, size_t cap, uint32_t *subgraph)
-{
-    return split(text, buf, cap, subgraph) ? buf : text;
-}
+#define MODEL_MAX ((size_t)1 << 31) /* a FlatBuffer is at most 2 GiB */
 
-int arena_tflite_sniff(const char *text)
-{
-    char buf[4096];
-    uint32_t sub;
-    const char *path = resolve(text, buf, sizeof buf, &sub);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    unsigned char head[8];
-    size_t got = fread(head, 1, sizeof head, f);
-    fclose(f);
-    return arena_tflite_is_model(head, got);
-}
-
-/* The whole file in memory (a FlatBuffer is at most 2 GiB). */
+/* The whole file in memory. A regular file is judged by its size and header
+ * first, so a file that cannot be a model is never read whole. */
 static int read_file(const char *path, unsigned char **data, size_t *size, char *err,
                      size_t errlen)
 {
@@ -518,12 +534,29 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
     FILE *f = fopen(path, "rb");
     if (!f)
         return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot open", path);
+    struct stat st;
     size_t cap = 1 << 16, n = 0;
+    int rc = ARENA_OK;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        unsigned char head[8];
+        size_t got = fread(head, 1, sizeof head, f);
+        if ((uint64_t)st.st_size > MODEL_MAX)
+            rc = arena_errorf(err, errlen, 0, ARENA_EFORMAT,
+                              "%s: larger than 2 GiB, the FlatBuffers limit", path);
+        else if (got == sizeof head || got == (size_t)st.st_size)
+            rc = check_header(head, (size_t)st.st_size, path, err, errlen);
+        if (rc) {
+            fclose(f);
+            return rc;
+        }
+        rewind(f);
+        cap = (size_t)st.st_size + 1; /* one more byte finds a file that grew */
+    }
     unsigned char *buf = malloc(cap);
-    int rc = buf ? ARENA_OK : ARENA_ENOMEM;
+    rc = buf ? ARENA_OK : ARENA_ENOMEM;
     while (!rc) {
         if (n == cap) {
-            if (cap >= ((size_t)1 << 31)) {
+            if (cap >= MODEL_MAX) {
                 rc = arena_errorf(err, errlen, 0, ARENA_EFORMAT,
                                   "%s: larger than 2 GiB, the FlatBuffers limit", path);
                 break;
@@ -564,23 +597,32 @@ void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n)
     memset(x, 0, sizeof *x);
 }
 
-int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem *out,
-                      struct arena_tflite_loaded *x, char *err, size_t errlen)
+int arena_tflite_load(const char *path, uint32_t sub, uint64_t alignment,
+                      struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
+                      size_t errlen)
 {
     memset(out, 0, sizeof *out);
     memset(x, 0, sizeof *x);
-    char buf[4096];
-    uint32_t sub;
-    const char *path = resolve(text, buf, sizeof buf, &sub);
     unsigned char *data;
     size_t size;
     int rc = read_file(path, &data, &size, err, errlen);
     if (rc)
         return rc;
+    rc = arena_tflite_load_data(data, size, path, sub, alignment, out, x, err, errlen);
+    free(data);
+    return rc;
+}
+
+int arena_tflite_load_data(const void *data, size_t size, const char *path, uint32_t sub,
+                           uint64_t alignment, struct arena_problem *out,
+                           struct arena_tflite_loaded *x, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    memset(x, 0, sizeof *x);
+    int rc;
     struct arena_graph g;
     struct arena_tflite_info info;
     rc = arena_tflite_read(data, size, path, sub, &g, &info, err, errlen);
-    free(data);
     if (rc)
         return rc;
     char why[512];

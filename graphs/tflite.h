@@ -60,9 +60,14 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
                       struct arena_graph *g, struct arena_tflite_info *info, char *err,
                       size_t errlen);
 
-/* 1 when text names a TensorFlow Lite model: a file, or "FILE#N" (subgraph
- * N) when text itself is not a file, whose bytes 4-7 are "TFL3". */
-int arena_tflite_sniff(const char *text);
+/* Splits "FILE#N" (subgraph N of the model FILE) when text itself is not a
+ * file and FILE is one or ends in .tflite: 1 with FILE in path and N in
+ * *subgraph (leading zeros read as the number: "#01" is subgraph 1);
+ * 0 when there is no such suffix (*subgraph 0, path untouched); ARENA_EINVAL
+ * with one line in err when what follows '#' is not a whole number from 0
+ * to 2^32 - 1 ("m.tflite#-1", "m.tflite#4294967296"). */
+int arena_tflite_split(const char *text, char *path, size_t cap, uint32_t *subgraph,
+                       char *err, size_t errlen);
 
 /* What arena_tflite_load gives besides the problem. */
 struct arena_tflite_loaded {
@@ -76,13 +81,21 @@ struct arena_tflite_loaded {
                                   rounded up to the alignment */
 };
 
-/* Reads "FILE" or "FILE#N" (subgraph N, default 0), checks the graph and
- * turns it into a problem. Errors as arena_tflite_read, plus ARENA_EIO when
- * the file cannot be read and the graph checks' faults, each one line
+/* Reads subgraph sub of the model file path, checks the graph and turns it
+ * into a problem. A regular file above 2 GiB, or whose first 8 bytes cannot
+ * start a model of its size (no "TFL3", a root offset past its end), is
+ * refused before it is read. Errors as arena_tflite_read, plus ARENA_EIO
+ * when the file cannot be read and the graph checks' faults, each one line
  * starting with the path. *out and *x are zeroed on error; on success free
  * x with arena_tflite_loaded_free(x, out->n). */
-int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem *out,
-                      struct arena_tflite_loaded *x, char *err, size_t errlen);
+int arena_tflite_load(const char *path, uint32_t sub, uint64_t alignment,
+                      struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
+                      size_t errlen);
+/* The same for a model already in memory (data[0, size)); path names it in
+ * messages. */
+int arena_tflite_load_data(const void *data, size_t size, const char *path, uint32_t sub,
+                           uint64_t alignment, struct arena_problem *out,
+                           struct arena_tflite_loaded *x, char *err, size_t errlen);
 void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n);
 
 #endif

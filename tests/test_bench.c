@@ -1160,6 +1160,53 @@ Test(bench, list_shows_what_a_sweep_expands_to)
     free(err);
 }
 
+/* A planner's documented refusal (min-cost-flow above 5,000 tensors) is
+ * stored as not valid with "refused: " and its reason, shown as refused, and
+ * is not a failure of the run: exit 0 (an invalid plan is still exit 1). */
+Test(bench, a_documented_refusal_is_not_a_failed_run)
+{
+    char db[160];
+    td_path(db, sizeof db, "r.sqlite");
+    const char *args[] = {"--graph", "random-intervals:n=5001,live=4", "--planner",
+                          "min-cost-flow,naive", "--db", db, "--repetitions", "1",
+                          "--min-time", "0.001", NULL};
+    int rc = run("ref", args);
+    char *out = slurp("ref", "out"), *err = slurp("ref", "err");
+    cr_expect_eq(rc, 0, "%s", err);
+    cr_expect(strstr(out, " refused "), "%s", out);
+    cr_expect(strstr(out, "! refused: problem above the planner's size limit (min-cost-flow:"
+                          " at most 5000 tensors)"), "%s", out);
+    cr_expect(strstr(err, "1 result refused by its planner's documented size limit"), "%s", err);
+    free(out);
+    free(err);
+    sqlite3 *h = td_db_open(db, 1);
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM results WHERE planner = 'min-cost-flow'"
+                              " AND valid = 0 AND error LIKE 'refused: %'"), 1);
+    cr_expect_eq(td_db_int(h, "SELECT count(*) FROM results WHERE planner = 'naive'"
+                              " AND valid = 1"), 1);
+    sqlite3_close(h);
+}
+
+/* round2 #19: --list --graph checks every spec it lists, as a run would:
+ * a repeated key (or an unknown family) is one line and exit 2, nothing
+ * listed. */
+Test(bench, list_refuses_a_spec_a_run_would_refuse)
+{
+    const char *twice[] = {"--list", "--graph", "chain:ops=3,ops=4", NULL};
+    cr_assert_eq(run("twice", twice), 2);
+    char *err = slurp("twice", "err"), *out = slurp("twice", "out");
+    cr_expect_str_eq(err, "bench: --graph 'chain:ops=3,ops=4': chain: key 'ops' given twice\n");
+    cr_expect_str_eq(out, "");
+    free(err);
+    free(out);
+    const char *unknown[] = {"--list", "--graph", "chain:ops=3|4;nonsense", NULL};
+    cr_assert_eq(run("unknown", unknown), 2);
+    err = slurp("unknown", "err");
+    cr_expect(strstr(err, "bench: --graph 'nonsense': unknown family 'nonsense'"), "%s", err);
+    cr_expect_eq(count(err, "\n"), 1, "%s", err);
+    free(err);
+}
+
 /* --pin binds the measuring thread; the run row records the governor (a
  * name, or "unknown" without cpufreq) and the load average at start (Linux
  * always has /proc/loadavg); a CPU the process may not use is refused. */

@@ -9,10 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "graphs/files.h"
 #include "graphs/source.h"
+#include "tests/tflite_writer.h"
 
 #ifndef ARENA_SOURCE_ROOT
 #error "tests/meson.build passes ARENA_SOURCE_ROOT"
@@ -804,4 +807,158 @@ Test(files, repro_fuzz_graph_control_character)
                        ARENA_EFORMAT,
                        "3: line: control character 0x7f in column 17 (names and kinds are "
                        "printable text)");
+}
+
+/* round2 #18: an extension that names a format is trusted; the bytes are
+ * sniffed only when it names none. A CSV whose first id puts "TFL3" at
+ * bytes 4-7 is a CSV, a graph file likewise; a .tflite file is a model
+ * (here refused as not one, not read as the CSV it holds). */
+Test(files, an_extension_names_the_format)
+{
+    struct arena_source s;
+    char err[512] = "", want[512];
+    const char *csv = write_text("sniff.csv", "abcdTFL3,0,1,16\nx,1,2,32\n");
+    cr_assert_eq(arena_source_load(csv, 16, 1, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_str_eq(s.family, "csv");
+    cr_expect_eq(s.problem.n, 2);
+    arena_source_free(&s);
+    const char *graph = write_text("sniff.graph", "# x TFL3\ntensor a fp32 4 input\n"
+                                                  "tensor b fp32 4 output\nop o RELU a -> b\n");
+    cr_assert_eq(arena_source_load(graph, 16, 1, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_str_eq(s.family, "graph-file");
+    cr_expect_eq(s.problem.n, 2);
+    arena_source_free(&s);
+    const char *model = write_text("text.tflite", "id,lower,upper,size\na,0,1,16\n");
+    cr_expect_eq(arena_source_load(model, 16, 1, &s, err, sizeof err), ARENA_EFORMAT, "%s", err);
+    snprintf(want, sizeof want,
+             "%s: header: not a TensorFlow Lite model: bytes 4-7 are not \"TFL3\"", model);
+    cr_expect_str_eq(err, want);
+    /* No extension: sniffed, as before. */
+    const char *plain = write_text("sniffed", "abcdTFL3,0,1,16\n");
+    cr_expect_eq(arena_source_load(plain, 16, 1, &s, err, sizeof err), ARENA_EFORMAT);
+    cr_expect_not_null(strstr(err, "root: offset out of range"), "%s", err);
+}
+
+/* The bytes of a small model: a (input) -> op -> b (output), fp32 [4]. */
+static size_t small_model(unsigned char *out, size_t cap)
+{
+    static struct tfl_model m;
+    memset(&m, 0, sizeof m);
+    m.n_codes = 1;
+    m.codes[0].builtin = 19; /* RELU */
+    m.n_buffers = 1;
+    m.n_subgraphs = 1;
+    struct tfl_subgraph *g = &m.sub[0];
+    g->n_tensors = 2;
+    g->tensors[0] = (struct tfl_tensor){.name = "a", .type = 0, .rank = 1, .shape = {4}};
+    g->tensors[1] = (struct tfl_tensor){.name = "b", .type = 0, .rank = 1, .shape = {4}};
+    g->n_ops = 1;
+    g->ops[0] = (struct tfl_op){.opcode = 0, .n_in = 1, .n_out = 1, .in = {0}, .out = {1}};
+    g->n_in = g->n_out = 1;
+    g->in[0] = 0;
+    g->out[0] = 1;
+    size_t n = tfl_write(&m, out, cap, NULL);
+    cr_assert_gt(n, 8u);
+    return n;
+}
+
+/* Loads /dev/fd/N, N the read end of a pipe a child fills with data. */
+static int load_piped(const unsigned char *data, size_t len, struct arena_source *s, char *err,
+                      size_t errlen)
+{
+    int fd[2];
+    cr_assert_eq(pipe(fd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        close(fd[0]);
+        size_t at = 0;
+        while (at < len) {
+            ssize_t w = write(fd[1], data + at, len - at);
+            if (w <= 0)
+                _exit(1);
+            at += (size_t)w;
+        }
+        _exit(0);
+    }
+    close(fd[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", fd[0]);
+    int rc = arena_source_load(path, 16, 1, s, err, errlen);
+    close(fd[0]);
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    return rc;
+}
+
+/* round2 #19: a pipe is read once, into memory, and then parsed: the bytes
+ * looked at to tell the format are parsed too, for every format. */
+Test(files, piped_input_of_every_format)
+{
+    struct arena_source s;
+    char err[512] = "";
+    const char *csv = "id,lower,upper,size\na,0,2,16\nb,1,3,32\n";
+    cr_assert_eq(load_piped((const unsigned char *)csv, strlen(csv), &s, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_expect_str_eq(s.family, "csv");
+    cr_expect_eq(s.problem.n, 2);
+    arena_source_free(&s);
+    const char *graph = "tensor a fp32 4 input\ntensor b fp32 4 output\nop o RELU a -> b\n";
+    cr_assert_eq(load_piped((const unsigned char *)graph, strlen(graph), &s, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_expect_str_eq(s.family, "graph-file");
+    cr_expect_eq(s.problem.n, 2);
+    arena_source_free(&s);
+    static unsigned char model[4096];
+    size_t n = small_model(model, sizeof model);
+    cr_assert_eq(load_piped(model, n, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_str_eq(s.family, "tflite");
+    cr_expect_eq(s.problem.n, 2);
+    cr_expect_eq(s.ops, 1);
+    arena_source_free(&s);
+    /* A long CSV, past any sniffing prefix: every record is read. */
+    size_t cap = 200000, len = 0;
+    char *big = malloc(cap);
+    cr_assert_not_null(big);
+    len += (size_t)snprintf(big, cap, "id,lower,upper,size\n");
+    for (int i = 0; i < 5000; i++)
+        len += (size_t)snprintf(big + len, cap - len, "t%d,%d,%d,16\n", i, i, i + 2);
+    cr_assert_eq(load_piped((unsigned char *)big, len, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(s.problem.n, 5000);
+    arena_source_free(&s);
+    free(big);
+}
+
+/* round2 #19: a model file whose header cannot start a model of its size
+ * (a root offset past its end) is refused from its first 8 bytes, never
+ * read whole: under an address-space limit far below the file's 1.8 GB,
+ * the refusal names the header, not a failed allocation. */
+Test(files, an_impossible_model_header_is_refused_unread)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    cr_skip_test("an address-space limit does not suit AddressSanitizer");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    cr_skip_test("an address-space limit does not suit AddressSanitizer");
+#endif
+#endif
+    const char *path = write_text("huge.tflite", "xxxxTFL3");
+    cr_assert_eq(truncate(path, (off_t)1800 << 20), 0); /* sparse: no disk used */
+    FILE *f = fopen("/proc/self/statm", "r");
+    cr_assert_not_null(f);
+    unsigned long pages = 0;
+    cr_assert_eq(fscanf(f, "%lu", &pages), 1);
+    fclose(f);
+    rlim_t lim = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)256 << 20);
+    struct rlimit rl = {lim, lim};
+    cr_assert_eq(setrlimit(RLIMIT_AS, &rl), 0);
+    struct arena_source s;
+    char err[512] = "", want[512];
+    cr_expect_eq(arena_source_load(path, 16, 1, &s, err, sizeof err), ARENA_EFORMAT, "%s", err);
+    snprintf(want, sizeof want,
+             "%s: Model: root: offset out of range: table at byte 2021161080, file is"
+             " 1887436800 bytes",
+             path);
+    cr_expect_str_eq(err, want);
 }

@@ -10,12 +10,14 @@
  * meson points ARENA_REPLAY_DIR at the built programs; an allocator whose
  * program was not built (its library missing) is skipped with a message. */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
@@ -53,7 +55,7 @@ static void check_replay(const char *name, const struct arena_problem *p, uint64
     cr_assert_eq(arena_problem_bounds(p, &b), ARENA_OK);
     struct arena_replay_result r;
     char err[1200] = "";
-    int rc = arena_replay_run(name, p, frames, &r, err, sizeof err);
+    int rc = arena_replay_run(name, p, frames, NULL, &r, err, sizeof err);
     cr_assert_eq(rc, ARENA_OK, "%s: %s", name, err);
     cr_expect_str_eq(r.allocator, name);
     cr_expect_neq(r.version[0], '\0');
@@ -179,7 +181,7 @@ Test(replay, missing_library_is_a_clear_error)
     struct arena_problem p = {.n = 1, .tensors = t, .alignment = 16};
     struct arena_replay_result r;
     char err[1200] = "";
-    cr_assert_neq(arena_replay_run("jemalloc", &p, 1, &r, err, sizeof err), ARENA_OK);
+    cr_assert_neq(arena_replay_run("jemalloc", &p, 1, NULL, &r, err, sizeof err), ARENA_OK);
     cr_expect(strstr(err, "exited with status 127"), "%s", err);
     cr_expect(strstr(err, "libjemalloc.so.2: cannot open shared object file"), "%s", err);
     /* A program that dies without reading its input does not take bench
@@ -190,7 +192,7 @@ Test(replay, missing_library_is_a_clear_error)
     for (size_t i = 0; i < 100000; i++)
         big[i] = (struct arena_tensor){16, (uint32_t)i, (uint32_t)i + 1};
     struct arena_problem pb = {.n = 100000, .tensors = big, .alignment = 16};
-    cr_assert_neq(arena_replay_run("glibc", &pb, 1, &r, err, sizeof err), ARENA_OK);
+    cr_assert_neq(arena_replay_run("glibc", &pb, 1, NULL, &r, err, sizeof err), ARENA_OK);
     cr_expect(strstr(err, "exited with status 3"), "%s", err);
     free(big);
 }
@@ -204,7 +206,7 @@ Test(replay, malformed_output_names_the_line)
     struct arena_problem p = {.n = 1, .tensors = t, .alignment = 16};
     struct arena_replay_result r;
     char err[1200] = "";
-    cr_assert_eq(arena_replay_run("mimalloc", &p, 1, &r, err, sizeof err), ARENA_EFORMAT);
+    cr_assert_eq(arena_replay_run("mimalloc", &p, 1, NULL, &r, err, sizeof err), ARENA_EFORMAT);
     cr_expect(strstr(err, "line 9"), "%s", err);
     cr_expect(strstr(err, "footprint_peak lots"), "%s", err);
 }
@@ -372,4 +374,117 @@ Test(replay, founding_table_stores_its_plans)
     sqlite3_finalize(st);
     cr_expect_eq(plans, arena_planner_count());
     sqlite3_close(h);
+}
+
+/* A program that reads its problem and then hangs, with a child of its own
+ * (as a wrapper script would have): it writes both pids to td_dir/pids
+ * first. It gives up after 30 s, printing nothing, so that a bench which
+ * does not stop it ends with another status than the one asked for. */
+static void hanging_stub(void)
+{
+    char body[600];
+    snprintf(body, sizeof body,
+             "cat >/dev/null; sleep 30 & echo $$ $! > '%s/pids.tmp'; mv '%s/pids.tmp' '%s/pids';"
+             " wait",
+             td_dir, td_dir, td_dir);
+    stub("glibc", body);
+}
+
+/* The stub's two pids once it has written them (bench is running it). */
+static void stub_pids(pid_t pid[2])
+{
+    char path[200];
+    td_path(path, sizeof path, "pids");
+    long a = 0, b = 0;
+    for (;;) { /* the test's timeout bounds this wait */
+        FILE *f = fopen(path, "r");
+        if (f) {
+            int k = fscanf(f, "%ld %ld", &a, &b);
+            fclose(f);
+            if (k == 2)
+                break;
+        }
+        nanosleep(&(struct timespec){0, 20000000}, NULL);
+    }
+    pid[0] = (pid_t)a;
+    pid[1] = (pid_t)b;
+}
+
+/* Gone: no such process, or a zombie nobody of ours will reap. */
+static int gone(pid_t pid)
+{
+    char path[64], stat[256];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *paren = strrchr(stat, ')');
+    return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/* bench --replay with a hanging program, in a child; sig 0: none sent. */
+static int replay_hang(const char *tag, int sig, const char *time_limit, pid_t pid[2])
+{
+    hanging_stub();
+    char out[160], err[160];
+    td_path(out, sizeof out, "pids");
+    unlink(out);
+    snprintf(out, sizeof out, "%s/%s.out", td_dir, tag);
+    snprintf(err, sizeof err, "%s/%s.err", td_dir, tag);
+    fflush(NULL);
+    pid_t b = fork();
+    cr_assert(b >= 0);
+    if (b == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+            _exit(99);
+        char *argv[] = {"bench", "--graph", "chain:ops=4", "--replay", "glibc", "--no-db",
+                        time_limit ? "--time-limit" : NULL, (char *)time_limit, NULL};
+        int rc = arena_bench_main(time_limit ? 8 : 6, argv);
+        fflush(NULL);
+        _exit(rc);
+    }
+    stub_pids(pid);
+    if (sig)
+        kill(b, sig);
+    int status = 0;
+    cr_assert_eq(waitpid(b, &status, 0), b);
+    cr_assert(WIFEXITED(status), "bench did not exit: status %d", status);
+    return WEXITSTATUS(status);
+}
+
+/* round2 #7: the first SIGINT or SIGTERM during a replay ends the program
+ * (and what it started) and bench, with 128 + the signal and one line. */
+Test(replay, a_signal_stops_the_program_and_bench)
+{
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t i = 0; i < 2; i++) {
+        pid_t pid[2];
+        int rc = replay_hang(i ? "term" : "int", sigs[i], NULL, pid);
+        char *err = slurp_tag(i ? "term" : "int", "err");
+        cr_expect_eq(rc, 128 + sigs[i], "signal %d: exit %d: %s", sigs[i], rc, err);
+        cr_expect(strstr(err, "stopped by signal"), "%s", err);
+        cr_expect_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+        cr_expect(gone(pid[0]), "the program %ld is still running", (long)pid[0]);
+        cr_expect(gone(pid[1]), "the program's child %ld is still running", (long)pid[1]);
+        kill(pid[1], SIGKILL); /* in case */
+        free(err);
+    }
+}
+
+/* round2 #7: --time-limit bounds each replay program. */
+Test(replay, the_time_limit_stops_a_hanging_program)
+{
+    pid_t pid[2];
+    int rc = replay_hang("limit", 0, "0.3", pid);
+    char *err = slurp_tag("limit", "err");
+    cr_expect_eq(rc, 2, "exit %d: %s", rc, err);
+    cr_expect(strstr(err, "stopped at the time limit (--time-limit 0.3 s)"), "%s", err);
+    cr_expect_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+    cr_expect(gone(pid[0]) && gone(pid[1]), "%ld or %ld is still running", (long)pid[0],
+              (long)pid[1]);
+    kill(pid[1], SIGKILL);
+    free(err);
 }

@@ -270,6 +270,83 @@ Test(tflite, names_are_made_unique_and_kinds_named)
     arena_graph_free(&g);
 }
 
+/* round2 #14: a variable tensor whose size does not fit 2^62 bytes is
+ * refused, as a planned one would be, never counted at a saturated figure;
+ * exactly 2^62 bytes is kept at its true size, and so are variables adding
+ * up to it, but not past it. */
+static int read_with_variables(size_t count, const int32_t *shape, uint32_t rank,
+                               struct arena_tflite_info *info, char *err, size_t errlen)
+{
+    struct tfl_model m;
+    base(&m);
+    struct tfl_subgraph *s = &m.sub[0];
+    for (size_t k = 0; k < count; k++) {
+        tensor(s, k ? "state2" : "state", 9, 0, 0, 0, 0);
+        struct tfl_tensor *t = &s->tensors[s->n_tensors - 1];
+        t->variable = 1;
+        t->rank = rank;
+        memcpy(t->shape, shape, rank * sizeof *shape);
+        s->ops[2].in[s->ops[2].n_in++] = (int32_t)(s->n_tensors - 1);
+    }
+    size_t n = write_model(&m, NULL);
+    struct arena_graph g;
+    int rc = read_model(n, 0, &g, info, err, errlen);
+    if (rc == ARENA_OK)
+        arena_graph_free(&g);
+    return rc;
+}
+
+Test(tflite, variable_sizes_past_2_62_are_refused_not_saturated)
+{
+    struct arena_tflite_info info;
+    char err[512] = "";
+    const int32_t huge[6] = {2147483647, 2147483647, 2147483647, 2147483647, 2147483647, 4};
+    cr_expect_eq(read_with_variables(1, huge, 6, &info, err, sizeof err), ARENA_EOVERFLOW,
+                 "%s", err);
+    cr_expect_not_null(strstr(err, "tensor 8: shape: variable tensor: size overflows (more than"
+                                   " 2^62 bytes)"), "%s", err);
+    cr_expect_null(strchr(err, '\n'));
+    const int32_t exact[4] = {65536, 65536, 65536, 16384}; /* int8: 2^62 bytes */
+    cr_assert_eq(read_with_variables(1, exact, 4, &info, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(info.variable_bytes, (uint64_t)1 << 62);
+    const int32_t half[4] = {65536, 65536, 65536, 8192};
+    cr_assert_eq(read_with_variables(2, half, 4, &info, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(info.variables, 2);
+    cr_expect_eq(info.variable_bytes, (uint64_t)1 << 62);
+    cr_expect_eq(read_with_variables(2, exact, 4, &info, err, sizeof err), ARENA_EOVERFLOW,
+                 "%s", err);
+    cr_expect_not_null(strstr(err, "variable tensors: their sizes add up to more than 2^62"),
+                       "%s", err);
+}
+
+/* round2 #16: a zero dim makes a tensor zero bytes wherever it stands, even
+ * after dims whose product alone overflows: refused as zero bytes, not as an
+ * overflow; for a variable, 0 bytes. */
+Test(tflite, a_zero_dim_after_huge_dims_is_zero_bytes)
+{
+    struct tfl_model m;
+    base(&m);
+    struct tfl_tensor *h = &m.sub[0].tensors[5];
+    h->rank = 4;
+    const int32_t dims[4] = {2147483647, 2147483647, 2147483647, 0};
+    memcpy(h->shape, dims, sizeof dims);
+    const char *path = save("zero-late.tflite", write_model(&m, NULL));
+    struct arena_source src;
+    char err[512] = "", want[400];
+    cr_expect_eq(arena_source_load(path, 16, 1, &src, err, sizeof err), ARENA_EINVAL, "%s", err);
+    snprintf(want, sizeof want, "%s: subgraph 0: tensor 'h': size is zero bytes", path);
+    cr_expect_str_eq(err, want);
+    struct arena_tflite_info info;
+    cr_expect_eq(read_with_variables(1, dims, 4, &info, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(info.variables, 1);
+    cr_expect_eq(info.variable_bytes, 0);
+    uint64_t bytes = 1;
+    const uint64_t d64[4] = {(uint64_t)1 << 40, (uint64_t)1 << 40, 7, 0};
+    cr_expect_eq(arena_shape_bytes(4, 4, d64, &bytes), ARENA_OK);
+    cr_expect_eq(bytes, 0);
+    cr_expect_eq(arena_shape_bytes(4, 3, d64, &bytes), ARENA_EOVERFLOW);
+}
+
 Test(tflite, subgraph_chosen_with_hash_n)
 {
     struct tfl_model m;
@@ -287,9 +364,7 @@ Test(tflite, subgraph_chosen_with_hash_n)
     const char *path = save("two.tflite", n);
     char text[300], err[512] = "";
     struct arena_source src;
-    cr_expect(arena_tflite_sniff(path));
     snprintf(text, sizeof text, "%s#1", path);
-    cr_expect(arena_tflite_sniff(text));
     cr_assert_eq(arena_source_load(text, 1, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect_eq(src.ops, 1);
     cr_expect_eq(src.problem.n, 2);
@@ -304,6 +379,64 @@ Test(tflite, subgraph_chosen_with_hash_n)
     char want[400];
     snprintf(want, sizeof want, "%s: Model: subgraphs: no subgraph 2: the model has 2", path);
     cr_expect_str_eq(err, want);
+}
+
+/* round2 #15: what follows '#' after an existing model is a subgraph index
+ * or a clear error about it (never "unknown family"), and each subgraph has
+ * one spelling: "#01" is "#1", "#0" and "#00" the plain path. */
+Test(tflite, subgraph_index_errors_and_one_spelling)
+{
+    struct tfl_model m;
+    base(&m);
+    const char *path = save("one.tflite", write_model(&m, NULL));
+    char text[300], err[512] = "", want[400];
+    struct arena_source src;
+    static const char *const bad[] = {"4294967296", "-1", "x", "1x", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s#%s", path, bad[i]);
+        cr_expect_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_EINVAL, "%s",
+                     err);
+        snprintf(want, sizeof want,
+                 "%s: subgraph index '%s' after '#' is not a whole number from 0 to 4294967295",
+                 path, bad[i]);
+        cr_expect_str_eq(err, want);
+    }
+    snprintf(text, sizeof text, "%s#4294967295", path); /* a number: not in this model */
+    cr_expect_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_EFORMAT);
+    cr_expect_not_null(strstr(err, "no subgraph 4294967295: the model has 1"), "%s", err);
+    static const char *const zero[] = {"", "#0", "#00"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(text, sizeof text, "%s%s", path, zero[i]);
+        cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+        cr_expect_str_eq(src.spec, path, "'%s'", text);
+        arena_source_free(&src);
+    }
+    /* A second subgraph, spelt with a leading zero. */
+    struct tfl_subgraph *s = &m.sub[1];
+    tensor(s, "x", 0, 0, 1, 8, 0);
+    tensor(s, "y", 9, 0, 1, 8, 0);
+    op(s, 3, 1, (int32_t[]){0}, 1);
+    s->n_in = s->n_out = 1;
+    s->in[0] = 0;
+    s->out[0] = 1;
+    m.n_subgraphs = 2;
+    path = save("two.tflite", write_model(&m, NULL));
+    snprintf(text, sizeof text, "%s#01", path);
+    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    snprintf(want, sizeof want, "%s#1", path);
+    cr_expect_str_eq(src.spec, want);
+    cr_expect_eq(src.ops, 1);
+    arena_source_free(&src);
+    /* '#N' on a file that is no model. */
+    char csv[200];
+    snprintf(csv, sizeof csv, "%s/p.csv", dir);
+    FILE *f = fopen(csv, "w");
+    cr_assert_not_null(f);
+    fputs("id,lower,upper,size\na,0,1,16\n", f);
+    fclose(f);
+    snprintf(text, sizeof text, "%s#1", csv);
+    cr_expect_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_EINVAL, "%s", err);
+    cr_expect_not_null(strstr(err, "'#1' picks a subgraph of a TensorFlow Lite model"), "%s", err);
 }
 
 /* Expects the reader to refuse file[0, n) with EFORMAT and a message that

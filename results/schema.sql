@@ -1,5 +1,5 @@
 -- arenabench results database, schema version 8 (PRAGMA user_version = 8).
--- This file is the shape every reader (bench, scripts/plot, users' queries)
+-- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
 -- earlier version: version 7 had no runs.uuid, results.seq, replays.seq or
 -- results' planner options; version 6 had no placements.name; version 5 no runs.governor and

@@ -1116,7 +1116,7 @@ Test(bench, a_search_planner_is_timed_once_with_options_status_bound_and_gap)
 }
 
 /* --list shows each planner's kind; with --format csv it is the registry
- * as name,kind,summary, in registry order (what scripts/plot reads). */
+ * as name,kind,summary, in registry order (a script of a user's may read it). */
 Test(bench, list_shows_kinds_and_csv_is_the_planner_registry)
 {
     const char *args[] = {"--list", "--format", "csv", NULL};

@@ -1286,3 +1286,51 @@ Test(plot, a_merged_sweeps_stats_cover_exactly_the_paired_graphs)
     }
     cr_expect(stated, "no title or caption of the stats chart states '%d graphs'", SEEDS);
 }
+
+/* ---------------------------------------------------------------- limits */
+
+/* A search planner stopped by its node limit (optimal --node-limit 1 on a
+ * graph whose greedy plan is above the lower bound: status limit) is marked
+ * as such wherever its result is shown: arena.csv's status, the tables'
+ * row, the figure's text. */
+Test(plot, a_result_stopped_at_its_limit_is_marked)
+{
+    need(S_PLOT);
+    char db[128], out[128], err[160];
+    fmt(db, sizeof db, "%s/limit-%d.sqlite", dir, (int)getpid());
+    fmt(out, sizeof out, "%s/limit-out-%d", dir, (int)getpid());
+    fmt(err, sizeof err, "%s/limit-%d.err", dir, (int)getpid());
+    int r = run_argv((const char *[]){bench, "--graph", "random-intervals:n=40,seed=4", "--planner",
+        "greedy-by-size,optimal", "--node-limit", "1", "--db", db, "--repetitions", "1", "--min-time", "0.001",
+        "--quiet", NULL}, dir, NULL, err);
+    cr_assert_eq(r, 0, "bench exited %d", r);
+    sqlite3 *d = NULL;
+    cr_assert_eq(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    cr_assert_eq(one_int(d, "SELECT count(*) FROM results WHERE planner = 'optimal' AND status = 'limit'"), 1,
+                 "optimal did not stop at its node limit: the test needs a harder graph");
+    sqlite3_close(d);
+    r = run_argv((const char *[]){bench, "plot", "--db", db, "--out", out, "--figures", "arena,tables", "--format",
+        "svg", "--quiet", NULL}, dir, NULL, err);
+    char *e = slurp(err, NULL);
+    cr_assert_eq(r, 0, "bench plot exited %d: %s", r, e ? e : "");
+    free(e);
+    char path[256];
+    fmt(path, sizeof path, "%s/arena.csv", out);
+    struct csv c = read_csv(path);
+    size_t pc = col(&c, "planner", path), sc = col(&c, "status", path);
+    for (size_t i = 1; i < c.rows; i++)
+        if (strcmp(c.cell[i][pc], "optimal") == 0) cr_expect_str_eq(c.cell[i][sc], "limit");
+    const char *files[] = {"comparison.md", "comparison.tex"};
+    for (int f = 0; f < 2; f++) {
+        fmt(path, sizeof path, "%s/%s", out, files[f]);
+        size_t n, marked = 0;
+        char **l = read_lines(path, &n);
+        for (size_t i = 0; i < n; i++) marked += strstr(l[i], "optimal") && strstr(l[i], "limit");
+        cr_expect_geq(marked, 1, "%s: optimal's row does not say it stopped at its limit", files[f]);
+    }
+    fmt(path, sizeof path, "%s/arena-2col.svg", out);
+    char *svg = slurp(path, NULL);
+    cr_assert_not_null(svg, "missing %s", path);
+    cr_expect(strstr(svg, "limit") != NULL, "arena-2col.svg does not mark optimal's result as stopped at its limit");
+    free(svg);
+}

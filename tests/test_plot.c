@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1476,4 +1477,102 @@ Test(plot, relative_paths_resolve_against_the_callers_folder)
     cr_expect(!exists(path), "--size one drew %s", path);
     fmt(path, sizeof path, "%s/%s/arena-1col.png", dir, out);
     cr_expect(!exists(path), "--format svg drew %s", path);
+}
+
+/* ---------------------------------------------------------------- carried over */
+
+Test(plot, help_exits_zero_and_names_every_option)
+{
+    need(S_BENCH);
+    char out[160];
+    fmt(out, sizeof out, "%s/help-%d.txt", dir, (int)getpid());
+    cr_assert_eq(run_argv((const char *[]){bench, "plot", "--help", NULL}, dir, out, NULL), 0);
+    char *h = slurp(out, NULL);
+    cr_assert_not_null(h);
+    const char *opts[] = {"--db", "--run", "--graph", "--planner", "--out", "--size", "--format", "--figures",
+                          "--dpi", "--color-by", "--quiet", "styles.csv", ".gp", "stats"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        cr_expect_not_null(strstr(h, opts[i]), "bench plot --help does not mention %s", opts[i]);
+    free(h);
+}
+
+/* styles.csv: planner,kind,color,dash,point. By planner, the first eight
+ * take the Okabe-Ito colors in order; by kind, planners of one kind share a
+ * color and those of different kinds do not; either way no two planners
+ * look alike (color, dash and point). The run measured every planner. */
+Test(plot, every_planner_gets_its_own_style_by_planner_or_by_kind)
+{
+    need(S_PLOT);
+    static const char *const okabe_ito[] = {"#000000", "#E69F00", "#56B4E9", "#009E73",
+                                            "#0072B2", "#D55E00", "#CC79A7", "#999999"};
+    for (int bykind = 0; bykind < 2; bykind++) {
+        char out[160], err[160], path[256];
+        fmt(out, sizeof out, "%s/styles-%d-%d", dir, bykind, (int)getpid());
+        fmt(err, sizeof err, "%s/styles-%d-%d.err", dir, bykind, (int)getpid());
+        int r = run_argv((const char *[]){bench, "plot", "--db", "db.sqlite", "--graph", chain_spec, "--color-by",
+            bykind ? "kind" : "planner", "--figures", "arena", "--format", "svg", "--size", "one", "--out", out,
+            "--quiet", NULL}, dir, NULL, err);
+        char *e = slurp(err, NULL);
+        cr_assert_eq(r, 0, "--color-by %s: exit %d: %s", bykind ? "kind" : "planner", r, e ? e : "");
+        free(e);
+        fmt(path, sizeof path, "%s/styles.csv", out);
+        struct csv c = read_csv(path);
+        size_t pc = col(&c, "planner", path), kc = col(&c, "kind", path), cc = col(&c, "color", path);
+        size_t dc = col(&c, "dash", path), tc = col(&c, "point", path);
+        cr_expect_geq(c.rows - 1, 17, "styles.csv lists %zu planners", c.rows - 1);
+        for (size_t i = 1; i < c.rows; i++) {
+            if (!bykind && i <= 8)
+                cr_expect(strcasecmp(c.cell[i][cc], okabe_ito[i - 1]) == 0, "%s: color %s, want %s",
+                          c.cell[i][pc], c.cell[i][cc], okabe_ito[i - 1]);
+            for (size_t j = 1; j < i; j++) {
+                int same_color = strcasecmp(c.cell[i][cc], c.cell[j][cc]) == 0;
+                cr_expect(!same_color || strcmp(c.cell[i][dc], c.cell[j][dc]) != 0 ||
+                              strcmp(c.cell[i][tc], c.cell[j][tc]) != 0,
+                          "%s and %s look alike", c.cell[i][pc], c.cell[j][pc]);
+                if (bykind)
+                    cr_expect_eq(same_color, strcmp(c.cell[i][kc], c.cell[j][kc]) == 0,
+                                 "--color-by kind: %s (%s) and %s (%s)", c.cell[i][pc], c.cell[i][kc],
+                                 c.cell[j][pc], c.cell[j][kc]);
+            }
+        }
+    }
+}
+
+/* Repro #13: a database in a read-only folder is read (no -wal or -shm
+ * made beside it). As root, which ignores folder permissions, bench plot
+ * runs as nobody (setpriv). */
+Test(plot, reads_a_database_in_a_read_only_folder_and_leaves_nothing_beside_it)
+{
+    need(S_PLOT);
+    int root = geteuid() == 0;
+    if (root && run("command -v setpriv >/dev/null 2>&1") != 0)
+        cr_skip_test("running as root without setpriv: a read-only folder cannot be made");
+    char ro[160], db[200], out[160], err[200];
+    fmt(ro, sizeof ro, "%s/ro-%d", dir, (int)getpid());
+    cr_assert_eq(mkdir(ro, 0755), 0);
+    fmt(db, sizeof db, "%s/db.sqlite", ro);
+    copy_db(db, "PRAGMA journal_mode = WAL;"); /* WAL, as bench leaves it */
+    cr_assert_eq(chmod(db, 0644), 0);
+    cr_assert_eq(chmod(ro, 0555), 0);
+    cr_assert_eq(chmod(dir, 0755), 0);
+    fmt(out, sizeof out, "%s/ro-out-%d", dir, (int)getpid());
+    cr_assert_eq(mkdir(out, 0777), 0);
+    cr_assert_eq(chmod(out, 0777), 0);
+    fmt(err, sizeof err, "%s/ro.err", out);
+    const char *plain[] = {bench, "plot", "--db", db, "--out", out, "--figures", "arena,tables", "--format", "svg",
+                           "--quiet", NULL};
+    const char *as_nobody[] = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bench, "plot", "--db",
+                               db, "--out", out, "--figures", "arena,tables", "--format", "svg", "--quiet", NULL};
+    int r = run_argv(root ? as_nobody : plain, NULL, NULL, err);
+    char *e = slurp(err, NULL);
+    cr_expect_eq(r, 0, "bench plot on a read-only folder: exit %d: %s", r, e ? e : "");
+    free(e);
+    char path[256];
+    fmt(path, sizeof path, "%s/comparison.md", out);
+    cr_expect(exists(path), "no %s", path);
+    fmt(path, sizeof path, "%s-wal", db);
+    cr_expect(!exists(path), "bench plot left %s", path);
+    fmt(path, sizeof path, "%s-shm", db);
+    cr_expect(!exists(path), "bench plot left %s", path);
+    cr_assert_eq(chmod(ro, 0755), 0);
 }

@@ -39,6 +39,7 @@
 #include "bench/replay.h"
 #include "bench/runinfo.h"
 #include "bench/shard.h"
+#include "bench/plot.h"
 #include "bench/subcommands.h"
 #include "bench/suites.h"
 #include "graphs/files.h"
@@ -907,6 +908,7 @@ int arena_bench_main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "merge") == 0) return arena_bench_merge_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "stats") == 0) return arena_bench_stats_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "plot") == 0) return arena_bench_plot_main(argc - 1, argv + 1);
     struct arena_bench_args args;
     char err[700] = "";
     int status = arena_bench_args_parse(argc, argv, &args, err, sizeof err);

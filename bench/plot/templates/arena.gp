@@ -1,0 +1,32 @@
+# arena.gp — arena per planner: a horizontal bar each (names stay readable),
+# the lower bound, naive bytes and the best proven figure as vertical lines
+# named in the legend. A plan that stopped at its search budget is hatched
+# and its name says "(limit)"; a failed or invalid plan has no bar.
+# Data: arena.csv (row, ok, limit, arena_bytes, ...; names in ytics below).
+do for [S in SIZES] { do for [F in FORMATS] {
+  s = S + 0
+  eval setup(s, F)
+  ttl = title_of(s, F)
+  set datafile separator comma
+  set title ttl
+  set border 1
+  set xlabel sprintf('arena (%s)', UNAME)
+  set xrange [0:XMAX / U * (s == 1 ? 1.04 : 1.3)]
+  set xtics 0, (s == 1 ? XSTEP1 : XSTEP2) nomirror out scale 0.5
+  set format x '%g'
+  set yrange [N + 0.6:0.4]
+  set ytics scale 0 @YTICS@
+  set grid xtics lc rgb '#dddddd' lw 0.5
+  set key below center horizontal samplen 3 width 1
+  set style fill solid 0.9 border lc rgb 'black'
+  set arrow 1 from first LB / U, graph 0 to first LB / U, graph 1 nohead dt 2 lw 1 lc rgb '#333333' back
+  set arrow 2 from first NAIVE / U, graph 0 to first NAIVE / U, graph 1 nohead dt 3 lw 1 lc rgb '#333333' back
+  if (REF > 0) { set arrow 3 from first REF / U, graph 0 to first REF / U, graph 1 nohead dt 4 lw 1.2 lc rgb '#000000' back }
+  plot 'arena.csv' skip 1 using ($2 == 1 ? $4 / 2 / U : NaN):1:($4 / 2 / U):(0.32):(col[int($1)]) with boxxyerror lc rgb variable notitle, \
+       '' skip 1 using ($2 == 1 && $3 == 1 ? $4 / 2 / U : NaN):1:($4 / 2 / U):(0.32) with boxxyerror fs pattern 4 transparent lc rgb 'white' notitle, \
+       '' skip 1 using ($2 == 1 ? NaN : 0):1:('failed or invalid') with labels left offset 0.5,0 notitle, \
+       '' skip 1 using (s == 2 && $2 == 1 ? $4 / U : NaN):1:(sprintf('%.3g %s  x%.3f', $4 / U, UNAME, $7)) with labels left offset 0.5,0 notitle, \
+       NaN with lines dt 2 lw 1 lc rgb '#333333' title 'lower bound', \
+       NaN with lines dt 3 lw 1 lc rgb '#333333' title 'naive'@REFKEY@
+  unset multiplot; set output
+}}

@@ -1,0 +1,35 @@
+# layout.gp — memory layout of each plan: a panel per planner, a rectangle
+# per tensor over steps [first, last+1) and bytes [offset, offset+size).
+# Each panel has its own byte scale (a common one would flatten every good
+# plan under naive's), ticked with its unit; the lower bound is dashed, the
+# best proven figure dash-dotted.
+# Data: layout.csv (panel, tensor, size, first, last, offset, ...).
+do for [S in SIZES] { do for [F in FORMATS] {
+  s = S + 0
+  eval setup(s, F)
+  ttl = title_of(s, F)
+  C = s == 1 ? C1 : C2; R = ceil(NP * 1.0 / C)
+  L = sx(s, s == 1 ? 0.5 : 0.62); Rr = 1 - sx(s, 0.08)
+  B = sy(s, s == 1 ? 0.36 : 0.42); T = 1 - sy(s, ttl eq '' ? 0.06 : 0.5)
+  gx = sx(s, s == 1 ? 0.5 : 0.62); gy = sy(s, s == 1 ? 0.2 : 0.24)
+  pw = (Rr - L - (C - 1) * gx) / C; ph = (T - B - (R - 1) * gy) / R
+  set datafile separator comma
+  set multiplot title ttl
+  set xrange [0:STEPS]; set key off
+  set xtics 0, (s == 1 ? XSTEP1 : XSTEP2) nomirror out scale 0.5
+  set style fill solid 0.8 border lc rgb '#222222'
+  set format x '%g'; set border 3
+  do for [i=1:NP] {
+    cx = (i - 1) % C; ry = (i - 1) / C
+    set yrange [0:YMAX[i]]
+    eval 'set ytics nomirror out scale 0.5 ' . YT[i]
+    set lmargin at screen L + cx * (pw + gx); set rmargin at screen L + cx * (pw + gx) + pw
+    set tmargin at screen T - ry * (ph + gy) - sy(s, 0.14); set bmargin at screen T - ry * (ph + gy) - ph
+    if (i + C > NP) { set format x '%g'; set xlabel 'step' offset 0, 0.9 } else { set format x ''; unset xlabel }
+    set label 1 (s == 1 ? LT1[i] : LT2[i]) at graph 1, graph 1 right offset 0, 0.7
+    set arrow 1 from 0, LB / U[i] to STEPS, LB / U[i] nohead dt 2 lc rgb '#333333' lw 0.8 front
+    if (REF > 0 && REF != LB) { set arrow 2 from 0, REF / U[i] to STEPS, REF / U[i] nohead dt 4 lc rgb '#000000' lw 0.8 front }
+    plot 'layout.csv' skip 1 using ($1 == i ? ($4 + $5 + 1) / 2.0 : NaN):(($6 + $3 / 2.0) / U[i]):(($5 + 1 - $4) / 2.0):($3 / 2.0 / U[i]) with boxxyerror lw 0.2 fc rgb col[i]
+  }
+  unset multiplot; set output
+}}

@@ -1,0 +1,41 @@
+# scaling.gp — median planning time against tensors, log-log: a panel per
+# flavour (a family with its parameters other than size and seed), a line
+# per planner (the time ticks carry their unit); the legend has a strip
+# of its own below the panels.
+# Data: scaling.csv (panel, row, tensors, plan_ns_median, ...).
+do for [S in SIZES] { do for [F in FORMATS] {
+  s = S + 0
+  eval setup(s, F)
+  ttl = title_of(s, F)
+  NPS = s == 1 ? NP1 : NP
+  C = s == 1 ? (NPS < 2 ? NPS : 2) : (NPS < 2 ? NPS : 2); R = ceil(NPS * 1.0 / C)
+  KC = s == 1 ? 2 : 3; KH = ceil(N * 1.0 / KC) * (s == 1 ? 0.15 : 0.17)
+  L = sx(s, s == 1 ? 0.62 : 0.85); Rr = 1 - sx(s, 0.15)
+  B = sy(s, 0.5 + KH); T = 1 - sy(s, ttl eq '' ? 0.08 : 0.5)
+  gx = sx(s, s == 1 ? 0.3 : 0.6); gy = sy(s, 0.5)
+  pw = (Rr - L - (C - 1) * gx) / C; ph = (T - B - (R - 1) * gy) / R
+  set datafile separator comma
+  set multiplot title ttl
+  set logscale xy; set xrange [X0:X1]; set yrange [Y0:Y1]
+  eval 'set xtics nomirror ' . XTICS
+  eval 'set ytics nomirror ' . YTICS
+  set mxtics 10; set mytics 10
+  set border 3; set grid xtics ytics lc rgb '#dddddd' lw 0.5; set key off
+  do for [p=1:NPS] {
+    cx = (p - 1) % C; ry = (p - 1) / C
+    set lmargin at screen L + cx * (pw + gx); set rmargin at screen L + cx * (pw + gx) + pw
+    set tmargin at screen T - ry * (ph + gy) - sy(s, 0.16); set bmargin at screen T - ry * (ph + gy) - ph
+    set label 1 (s == 1 ? PT1[p] : PT[p]) at graph 0, graph 1 left offset 0, 0.7
+    if (p + C > NPS) { set xlabel 'tensors' offset 0, 0.5 } else { unset xlabel }
+    if (cx > 0) { set format y '' } else { set format y '%g' ; eval 'set ytics nomirror ' . YTICS }
+    plot for [i=1:N] 'scaling.csv' skip 1 using ($1 == p && $2 == i ? $3 : NaN):4 \
+         with linespoints lc rgb col[i] dt dt[i] pt pt[i] ps 0.6 lw 1.2
+  }
+  unset label; unset title; unset xlabel; unset ylabel; unset border; unset tics; unset grid; unset logscale
+  set xrange [0:1]; set yrange [0:1]
+  set lmargin at screen sx(s, 0.1); set rmargin at screen 1 - sx(s, 0.1)
+  set bmargin at screen sy(s, 0.1); set tmargin at screen sy(s, 0.12 + KH)
+  set key inside center center horizontal Left reverse maxcols KC samplen 2 width (s == 1 ? -2 : 0)
+  plot for [i=1:N] NaN with linespoints lc rgb col[i] dt dt[i] pt pt[i] ps 0.6 lw 1.2 title name[i]
+  unset multiplot; set output
+}}

@@ -301,13 +301,14 @@ static void setup(void)
     fmt(dpi, sizeof dpi, "%d", DPI);
     rc[S_BENCH] = bench_run("bench", (const char *[]){"--graph", GRAPHS, "--planner", "all", "--db", db,
         "--repetitions", "1", "--min-time", "0.001", "--time-limit", "0.2", "--quiet", NULL});
-    if (rc[S_BENCH] != 0) return;
-    chain_of(db);
-    rc[S_REPLAY] = bench_run("replay", (const char *[]){"--graph", CHAIN, "--replay", "all",
-        "--frames", frames, "--db", db, "--quiet", NULL});
-    if (rc[S_REPLAY] != 0 || !have_gnuplot) return;
-    rc[S_PLOT] = bench_run("plot", (const char *[]){"plot", "--db", db, "--graph", chain_spec,
-        "--out", out, "--dpi", dpi, "--quiet", NULL});
+    if (rc[S_BENCH] == 0) {
+        chain_of(db);
+        rc[S_REPLAY] = bench_run("replay", (const char *[]){"--graph", CHAIN, "--replay", "all",
+            "--frames", frames, "--db", db, "--quiet", NULL});
+    }
+    if (rc[S_REPLAY] == 0 && have_gnuplot)
+        rc[S_PLOT] = bench_run("plot", (const char *[]){"plot", "--db", db, "--graph", chain_spec,
+            "--out", out, "--dpi", dpi, "--quiet", NULL});
 
     /* The sweep: min-cost-flow fails on every n=5001 graph (exit 1). */
     rc[S_SHARDS] = 0;
@@ -329,8 +330,9 @@ static void setup(void)
     rc[S_MERGE] = bench_run("merge", (const char *[]){"merge", m, a, b, c, NULL});
     if (rc[S_MERGE] != 0) return;
     path_in(out, sizeof out, "sweep-out");
-    rc[S_SWEEP_PLOT] = bench_run("sweep-plot", (const char *[]){"plot", "--db", m, "--run", "all",
-        "--figures", "quality,stats", "--out", out, "--dpi", dpi, "--quiet", NULL});
+    if (have_gnuplot)
+        rc[S_SWEEP_PLOT] = bench_run("sweep-plot", (const char *[]){"plot", "--db", m, "--run", "all",
+            "--figures", "quality,stats", "--out", out, "--dpi", dpi, "--quiet", NULL});
     rc[S_STATS] = bench_run("stats", (const char *[]){"stats", "--db", m, "--run", "all", "--format",
         "csv", NULL});
 }
@@ -384,16 +386,28 @@ static void load_setup(void)
     fclose(f);
 }
 
-/* Asserts that the set-up got through step s (and the ones before it). */
+/* What each set-up step builds on. */
+static const unsigned step_deps[NSTEP] = {
+    [S_BENCH] = 0,
+    [S_REPLAY] = 1u << S_BENCH,
+    [S_PLOT] = 1u << S_BENCH | 1u << S_REPLAY,
+    [S_SHARDS] = 0,
+    [S_MERGE] = 1u << S_SHARDS,
+    [S_SWEEP_PLOT] = 1u << S_SHARDS | 1u << S_MERGE,
+    [S_STATS] = 1u << S_SHARDS | 1u << S_MERGE,
+};
+
+/* Asserts that the set-up got through step s and the steps it builds on
+ * (skips when s needs gnuplot and there is none). */
 static void need(enum step s)
 {
+    static const char *const tag[NSTEP] = {"bench", "replay", "plot", "shard1", "merge", "sweep-plot", "stats"};
     load_setup();
-    if (s >= S_PLOT && !have_gnuplot)
+    if ((s == S_PLOT || s == S_SWEEP_PLOT) && !have_gnuplot)
         cr_skip_test("gnuplot is not installed: figures not checked (scripts/bootstrap installs gnuplot-nox)");
-    for (int i = 0; i <= (int)s; i++) {
-        if (i == S_PLOT && s > S_PLOT) continue; /* the sweep does not need out/ */
+    for (int i = 0; i < NSTEP; i++) {
+        if (i != (int)s && !(step_deps[s] & 1u << i)) continue;
         char err[128];
-        const char *tag[NSTEP] = {"bench", "replay", "plot", "shard1", "merge", "sweep-plot", "stats"};
         fmt(err, sizeof err, "%s/%s.err", dir, tag[i]);
         char *e = slurp(err, NULL);
         cr_assert(rc[i] == 0, "set-up: %s exited %d: %s", step_name[i], rc[i], e ? e : "");
@@ -1221,18 +1235,20 @@ static size_t paired_graphs(sqlite3 *db, char graphs[][256], size_t max, size_t 
     return n;
 }
 
-/* Whether text states "N graphs" (or "N of M graphs") for N = n. */
+/* Whether text states "N graphs", "N paired graphs" or "N of M graphs"
+ * (or "N of M paired graphs") for N = n. */
 static int states_count(const char *text, size_t n)
 {
     for (const char *s = text; (s = strstr(s, " graph")) != NULL; s++) {
         const char *b = s;
-        /* "N of M graphs": step back over " of M". */
+        if (b - text >= 7 && strncmp(b - 7, " paired", 7) == 0) b -= 7;
+        /* "N of M": step back over " of M". */
         const char *d = b;
         while (d > text && d[-1] >= '0' && d[-1] <= '9') d--;
         if (d >= text + 4 && d < b && strncmp(d - 4, " of ", 4) == 0) b = d - 4;
         const char *e = b;
         while (e > text && e[-1] >= '0' && e[-1] <= '9') e--;
-        if (e < b && strtoul(e, NULL, 10) == n && (e == text || !(e[-1] >= '0' && e[-1] <= '9'))) return 1;
+        if (e < b && strtoul(e, NULL, 10) == n) return 1;
     }
     return 0;
 }
@@ -1281,28 +1297,30 @@ Test(plot, a_merged_sweeps_quality_figure_is_paired_and_states_its_count)
     sqlite3_close(db);
 }
 
-/* The stats CSV of bench stats --run all and the stats chart's data: one
- * configuration (n=30: at n=5001 min-cost-flow has no valid result, so no
- * graph there is paired), each planner over the SEEDS paired graphs, n
- * stated as that count. */
-Test(plot, a_merged_sweeps_stats_cover_exactly_the_paired_graphs)
+/* A stats CSV of the sweep: one configuration (n=30: at n=5001
+ * min-cost-flow has no valid result, so no graph there is paired), each of
+ * the 3 planners over the SEEDS paired graphs, n stated as that count. */
+static void check_paired_stats(const char *path)
 {
-    need(S_STATS);
-    char path[256];
-    const char *files[2] = {"stats.out", "sweep-out/stats.csv"};
-    for (int f = 0; f < 2; f++) {
-        fmt(path, sizeof path, "%s/%s", dir, files[f]);
-        struct csv c = read_csv(path);
-        size_t pc = col(&c, "planner", path), nc = col(&c, "n", path);
-        size_t gc = col_any(&c, (const char *[]){"group", "configuration", "config", NULL}, path);
-        cr_expect_eq(c.rows - 1, 3, "%s: %zu rows, want the 3 planners of one configuration", path, c.rows - 1);
-        for (size_t r = 1; r < c.rows; r++) {
-            cr_expect_eq(strtol(c.cell[r][nc], NULL, 10), SEEDS, "%s: %s over %s graphs, %d are paired", path,
-                         c.cell[r][pc], c.cell[r][nc], SEEDS);
-            cr_expect(strstr(c.cell[r][gc], "n=30") != NULL, "%s: %s is shown for %s, but on none of that "
-                      "configuration's graphs are all 3 planners valid", path, c.cell[r][gc], c.cell[r][pc]);
-        }
+    struct csv c = read_csv(path);
+    size_t pc = col(&c, "planner", path), nc = col(&c, "n", path);
+    size_t gc = col_any(&c, (const char *[]){"group", "configuration", "config", NULL}, path);
+    cr_expect_eq(c.rows - 1, 3, "%s: %zu rows, want the 3 planners of one configuration", path, c.rows - 1);
+    for (size_t r = 1; r < c.rows; r++) {
+        cr_expect_eq(strtol(c.cell[r][nc], NULL, 10), SEEDS, "%s: %s over %s graphs, %d are paired", path,
+                     c.cell[r][pc], c.cell[r][nc], SEEDS);
+        cr_expect(strstr(c.cell[r][gc], "n=30") != NULL, "%s: %s is shown for %s, but on none of that "
+                  "configuration's graphs are all 3 planners valid", path, c.cell[r][gc], c.cell[r][pc]);
     }
+}
+
+/* The stats chart's data and its title (bench plot --run all). */
+Test(plot, a_merged_sweeps_stats_chart_covers_exactly_the_paired_graphs)
+{
+    need(S_SWEEP_PLOT);
+    char path[256];
+    fmt(path, sizeof path, "%s/sweep-out/stats.csv", dir);
+    check_paired_stats(path);
     int stated = 0;
     const char *where[] = {"stats.gp", "stats-2col.svg", "stats-1col.svg"};
     for (size_t i = 0; i < sizeof where / sizeof where[0] && !stated; i++) {
@@ -1312,6 +1330,15 @@ Test(plot, a_merged_sweeps_stats_cover_exactly_the_paired_graphs)
         free(t);
     }
     cr_expect(stated, "no title or caption of the stats chart states '%d graphs'", SEEDS);
+}
+
+/* bench stats --run all --format csv on the merged sweep: the same. */
+Test(plot, a_merged_sweeps_bench_stats_cover_exactly_the_paired_graphs)
+{
+    need(S_STATS);
+    char path[256];
+    fmt(path, sizeof path, "%s/stats.out", dir);
+    check_paired_stats(path);
 }
 
 /* ---------------------------------------------------------------- limits */

@@ -512,22 +512,35 @@ static void gp_head(struct ctx *c, struct plot_buf *b, const char *name, const c
     for (const char *p = c->o.formats; *p; p++) plot_buf_addn(b, *p == ',' ? " " : p, 1);
     plot_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
     plot_gq(b, title, 0);
-    /* The PNG subtitle cut to the width at its size (about 0.6 em a character). */
-    size_t max1 = 46, max2 = 86, len = strlen(sub);
+    /* The PNG subtitle wrapped at spaces to the width at its size (about
+     * 0.62 em a character), at most three lines, the last cut with "...". */
+    size_t len = strlen(sub);
     for (int k = 0; k < 2; k++) {
-        size_t m = k ? max2 : max1;
+        size_t m = k ? 86 : 46, lines = 0;
         plot_buf_add(b, k ? "\nSUB2 = " : "\nSUB1 = ");
-        if (len <= m) {
-            plot_gq(b, sub, 0);
-        } else {
-            char *cut = strndup(sub, m - 3);
+        const char *p = sub;
+        while (*p || !lines) {
+            size_t rest = strlen(p), take = rest;
+            if (rest > m) {
+                take = m;
+                while (take > m / 2 && p[take] != ' ') take--;
+                if (p[take] != ' ') take = m;
+            }
+            if (lines == 2 && rest > m) take = m - 3;
             struct plot_buf t = {0};
-            plot_buf_printf(&t, "%s...", cut ? cut : "");
+            plot_buf_addn(&t, p, take);
+            if (lines == 2 && rest > m) plot_buf_add(&t, "...");
+            if (lines) plot_buf_add(b, " . \"\\n\" . ");
             plot_gq(b, t.s ? t.s : "", 0);
             plot_buf_free(&t);
-            free(cut);
+            lines++;
+            p += take;
+            while (*p == ' ') p++;
+            if (lines == 3) break;
         }
+        plot_buf_printf(b, "\nTL%d = %zu", k + 1, lines + 1);
     }
+    (void)len;
     plot_buf_add(b, "\n");
 }
 
@@ -707,11 +720,11 @@ static int fig_arena(struct ctx *c, const size_t *idx, const struct arena_fig_re
     gp_head(c, &gp, "arena", "Arena per planner", g->spec, NULL, h1, h2);
     gp_common(c, &gp);
     gp_styles(&gp, c->sel, idx, lab, n, 40);
-    plot_buf_printf(&gp, "U = %.17g; UNAME = '%s'; XMAX = %.17g; LB = %lld; NAIVE = %lld; REF = %lld\n",
+    plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; XMAX = %.17g; LB = %lld; NAIVE = %lld; REF = %lld\n",
                     U, uname, xmax, (long long)g->lower_bound, (long long)g->naive,
                     (long long)c->ref);
     plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", nice_step(xmax / U * 1.04, 4),
-                    nice_step(xmax / U * 1.3, 8));
+                    nice_step(xmax / U * 1.5, 8));
     ytics_names(&yt, lab, n);
     if (c->ref)
         plot_buf_printf(&refkey, ", \\\n       NaN with lines dt 4 lw 1.2 lc rgb '#000000' title '%s'",
@@ -846,7 +859,7 @@ static int fig_layout_live(struct ctx *c, const size_t *idx, const struct arena_
             byte_unit(top, &U, &un);
             struct plot_buf t = {0};
             byte_ticks(&t, top / U, un, 2, &ymax);
-            plot_buf_printf(&gp, "U[%zu] = %.17g; YMAX[%zu] = %.17g; YT[%zu] = \"%s\"\n", i + 1, U,
+            plot_buf_printf(&gp, "U[%zu] = %.1f; YMAX[%zu] = %.17g; YT[%zu] = \"%s\"\n", i + 1, U,
                             i + 1, ymax, i + 1, t.s ? t.s : "()");
             plot_buf_free(&t);
         }
@@ -886,7 +899,7 @@ static int fig_layout_live(struct ctx *c, const size_t *idx, const struct arena_
         gp_head(c, &gp, "live", "Live bytes and arenas", g->spec, NULL, h1, h2);
         gp_common(c, &gp);
         gp_styles(&gp, c->sel, pidx, plab, np, 40);
-        plot_buf_printf(&gp, "U = %.17g; UNAME = '%s'; STEPS = %lld; REF = %lld\narray ARENA[%zu]\n",
+        plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; STEPS = %lld; REF = %lld\narray ARENA[%zu]\n",
                         U, un, (long long)steps, (long long)c->ref, np);
         for (size_t i = 0; i < np; i++)
             plot_buf_printf(&gp, "ARENA[%zu] = %lld\n", i + 1, (long long)pres[i]->arena);
@@ -898,12 +911,16 @@ static int fig_layout_live(struct ctx *c, const size_t *idx, const struct arena_
                         t1.s ? t1.s : "()", t2.s ? t2.s : "()");
         plot_buf_free(&t1);
         plot_buf_free(&t2);
-        if (c->ref)
-            plot_buf_printf(&refkey, ", \\\n       REF / U with lines lc rgb '#000000' dt 4 lw 1 title '%s'",
+        struct plot_buf refline = {0};
+        if (c->ref) {
+            plot_buf_printf(&refkey, ", \\\n       NaN with lines lc rgb '#000000' dt 4 lw 1 title '%s'",
                             c->ref_opt ? "optimum" : "best bound");
-        const char *keys[] = {"REFKEY"};
-        const char *vals[] = {refkey.s ? refkey.s : ""};
-        rc = draw(c, "live", &gp, keys, vals, 1);
+            plot_buf_add(&refline, ", \\\n       REF / U with lines lc rgb '#000000' dt 4 lw 1");
+        }
+        const char *keys[] = {"REFKEY", "REFLINE"};
+        const char *vals[] = {refkey.s ? refkey.s : "", refline.s ? refline.s : ""};
+        rc = draw(c, "live", &gp, keys, vals, 2);
+        plot_buf_free(&refline);
         plot_buf_free(&gp);
         plot_buf_free(&refkey);
     }
@@ -980,7 +997,7 @@ static int fig_replay(struct ctx *c, const size_t *idx, const struct arena_fig_r
     gp_head(c, &gp, "replay", "Real allocators per frame against the static arena", g->spec, NULL,
             fmin(4.2, 2.4 + 0.14 * (double)rows1), 2.8 + 0.17 * (double)rows2);
     gp_common(c, &gp);
-    plot_buf_printf(&gp, "N = %zu; U = %.17g; UNAME = '%s'; LB = %lld; BEST = %lld; FRAMES = %lld\n"
+    plot_buf_printf(&gp, "N = %zu; U = %.1f; UNAME = '%s'; LB = %lld; BEST = %lld; FRAMES = %lld\n"
                          "YMIN = %.17g; YMAX = %.17g\narray aname[%zu]; array acol[%zu]; array adt[%zu]\n",
                     nr, U, un, (long long)g->lower_bound, best ? (long long)best->arena : 0LL,
                     (long long)frames, ymin, ymax, nr, nr, nr);
@@ -1767,9 +1784,15 @@ static int fig_stats(struct ctx *c)
         paired_total += paired;
         for (size_t g = 0; g < G; g++) all_use[g] |= use[g];
         if (paired < graphs || out.len) {
-            plot_buf_printf(&notes, "%s%s: %zu of %zu graphs paired", notes.len ? "; " : "",
-                            t.s ? t.s : "", paired, graphs);
-            if (out.len) plot_buf_printf(&notes, ", over 3x the best mean: %s", out.s);
+            char *sl = short_label(names, nf, f);
+            struct plot_buf sh = {0};
+            plot_caret(&sh, sl ? sl : names[f]);
+            free(sl);
+            plot_buf_printf(&notes, "%s%s: ", notes.len ? "; " : "", sh.s ? sh.s : "");
+            plot_buf_free(&sh);
+            if (paired < graphs) plot_buf_printf(&notes, "%zu of %zu graphs paired%s", paired, graphs,
+                                                 out.len ? ", " : "");
+            if (out.len) plot_buf_printf(&notes, "%s over 3x the best mean", out.s);
         }
         plot_buf_free(&t);
         plot_buf_free(&out);
@@ -1817,11 +1840,10 @@ static int fig_stats(struct ctx *c)
     }
     if ((rc = put(c, "stats.csv", &b))) goto done;
     size_t seeds = count_seeds(c, all_use);
-    plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu seed%s, %zu run%s; planners"
-                          " over 3x the best mean of a panel left out",
+    plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu seed%s, %zu run%s",
                     np, np == 1 ? "" : "s", paired_total, seeds, seeds == 1 ? "" : "s",
                     c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
-    if (notes.len) plot_buf_printf(&cap, " (%s)", notes.s);
+    if (notes.len) plot_buf_printf(&cap, "; left out: %s", notes.s);
     size_t NP1 = np > 6 ? 6 : np;
     if (np > NP1 && (c->o.sizes & 1))
         note(c, "one-column stats figure shows the first 6 of its %zu panels", np);

@@ -8,10 +8,11 @@ do for [S in SIZES] { do for [F in FORMATS] {
   eval setup(s, F)
   ttl = title_of(s, F)
   set datafile separator comma
-  set title ttl
+  set multiplot title ttl
+  if (ttl ne "") { set tmargin at screen 1 - sy(s, TOP(s)) }
   set border 1
   set xlabel sprintf('arena (%s)', UNAME)
-  set xrange [0:XMAX / U * (s == 1 ? 1.04 : 1.3)]
+  set xrange [0:XMAX / U * (s == 1 ? 1.04 : 1.5)]
   set xtics 0, (s == 1 ? XSTEP1 : XSTEP2) nomirror out scale 0.5
   set format x '%g'
   set yrange [N + 0.6:0.4]

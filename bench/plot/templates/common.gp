@@ -20,6 +20,9 @@ term(s, f) = f eq 'png' ? \
             int(W(s) * 72 + 0.5), int(Ht(s) * 72 + 0.5), FS(s))
 setup(s, f) = 'reset; ' . term(s, f) . sprintf("; set output '%s-%dcol.%s'", NAME, s, f)
 title_of(s, f) = f eq 'png' ? TITLE . "\n" . (s == 1 ? SUB1 : SUB2) : ''
+# Byte units (U) are written as floats: gnuplot divides integers as integers.
 # Inches as a fraction of the page, across and up.
 sx(s, inch) = inch / W(s)
 sy(s, inch) = inch / Ht(s)
+# Inches the PNG title takes at the top (TL1, TL2: its lines at each size).
+TOP(s) = (s == 1 ? TL1 : TL2) * FS(s) * 1.2 / 72 + 0.1

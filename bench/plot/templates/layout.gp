@@ -10,7 +10,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
   ttl = title_of(s, F)
   C = s == 1 ? C1 : C2; R = ceil(NP * 1.0 / C)
   L = sx(s, s == 1 ? 0.5 : 0.62); Rr = 1 - sx(s, 0.08)
-  B = sy(s, s == 1 ? 0.36 : 0.42); T = 1 - sy(s, ttl eq '' ? 0.06 : 0.5)
+  B = sy(s, s == 1 ? 0.36 : 0.42); T = 1 - sy(s, ttl eq "" ? 0.06 : TOP(s))
   gx = sx(s, s == 1 ? 0.5 : 0.62); gy = sy(s, s == 1 ? 0.2 : 0.24)
   pw = (Rr - L - (C - 1) * gx) / C; ph = (T - B - (R - 1) * gy) / R
   set datafile separator comma

@@ -11,7 +11,8 @@ do for [S in SIZES] { do for [F in FORMATS] {
   eval setup(s, F)
   ttl = title_of(s, F)
   set datafile separator comma
-  set title ttl
+  set multiplot title ttl
+  if (ttl ne "") { set tmargin at screen 1 - sy(s, TOP(s)) }
   set key off; set border 1
   set xlabel XLABEL offset 0, 0.4
   set xtics nomirror out scale 0.5

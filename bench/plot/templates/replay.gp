@@ -7,11 +7,13 @@ do for [S in SIZES] { do for [F in FORMATS] {
   eval setup(s, F)
   ttl = title_of(s, F)
   set datafile separator comma
-  set title ttl
+  set multiplot title ttl
+  if (ttl ne "") { set tmargin at screen 1 - sy(s, TOP(s) + 0.2) }
   set xlabel 'frame' offset 0, 0.4
   set label 1 sprintf('peak footprint (%s, log scale)', UNAME) at graph 0, graph 1 left offset 0, 0.8
   if (ttl eq '') { set tmargin 2 }
   set logscale y; set format y '%g'
+  if (YMAX / YMIN < 100) { set ytics 2 }
   set yrange [YMIN / U / 1.6:YMAX / U * 1.6]
   set xrange [0.5:FRAMES + 0.5]
   set xtics nomirror; set ytics nomirror; set border 3

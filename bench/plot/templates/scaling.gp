@@ -11,7 +11,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
   C = s == 1 ? (NPS < 2 ? NPS : 2) : (NPS < 2 ? NPS : 2); R = ceil(NPS * 1.0 / C)
   KC = s == 1 ? 2 : 3; KH = ceil(N * 1.0 / KC) * (s == 1 ? 0.15 : 0.17)
   L = sx(s, s == 1 ? 0.62 : 0.85); Rr = 1 - sx(s, 0.15)
-  B = sy(s, 0.5 + KH); T = 1 - sy(s, ttl eq '' ? 0.08 : 0.5)
+  B = sy(s, 0.5 + KH); T = 1 - sy(s, ttl eq "" ? 0.08 : TOP(s))
   gx = sx(s, s == 1 ? 0.3 : 0.6); gy = sy(s, 0.5)
   pw = (Rr - L - (C - 1) * gx) / C; ph = (T - B - (R - 1) * gy) / R
   set datafile separator comma

@@ -335,6 +335,9 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .bound = row.bound,
             .nodes = row.nodes,
             .names = g->src.names,
+            /* Only a search planner reads the options (planner.h): for the
+             * others they change nothing and are not part of the result. */
+            .options = j->pl->kind == ARENA_KIND_SEARCH ? &b->args.options : NULL,
         };
         const struct arena_plan *keep = planned && !b->args.no_placements ? &j->plan : NULL;
         int64_t id = 0;

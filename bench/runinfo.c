@@ -143,9 +143,14 @@ int arena_runinfo_pin(int cpu, char *err, size_t errlen)
 void arena_runinfo_collect(struct arena_runinfo *r, int argc, char **argv)
 {
     memset(r, 0, sizeof *r);
-    time_t now = time(NULL);
+    /* Milliseconds, so runs started in one second still sort by start. */
+    struct timespec now = {0, 0};
+    clock_gettime(CLOCK_REALTIME, &now);
     struct tm tm;
-    if (gmtime_r(&now, &tm)) strftime(r->started_at, sizeof r->started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    char secs[24];
+    if (gmtime_r(&now.tv_sec, &tm) && strftime(secs, sizeof secs, "%Y-%m-%dT%H:%M:%S", &tm))
+        snprintf(r->started_at, sizeof r->started_at, "%.19s.%03uZ", secs,
+                 (unsigned)(now.tv_nsec / 1000000L % 1000));
     cpu_model(r->cpu, sizeof r->cpu);
     if (gethostname(r->host, sizeof r->host - 1) != 0) snprintf(r->host, sizeof r->host, "unknown");
     r->command = join(argc, argv);

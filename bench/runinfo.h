@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 struct arena_runinfo {
-    char started_at[32]; /* UTC ISO-8601 */
+    char started_at[32]; /* UTC ISO-8601 with milliseconds */
     char cpu[256];       /* /proc/cpuinfo model name, or "unknown" */
     char host[256];
     char *command;       /* argv joined, shell-quoted where needed; malloc'd */

@@ -110,7 +110,7 @@ struct table {
     const char *name;
     const char *id;      /* shifted by the offset: "id", or NULL (no own id) */
     const char *parent;  /* the column pointing to a shifted parent id, or NULL */
-    const char *parent_table; /* its table in src, whose run decides */
+    const char *parent_table; /* the parent's table */
     int has_run_graph;   /* run_id and graph_id are mapped */
 };
 
@@ -180,24 +180,18 @@ static int same_columns(struct merger *m, const char *table, struct cols *c)
     return ARENA_OK;
 }
 
-/* Runs: each either found in the output (every column but id equal) or
- * added; temp.run_map(old, new, fresh). */
+/* Runs: each either found in the output (the same uuid: the same run, as
+ * another copy holds it) or added; temp.run_map(old, new, fresh). */
 static int merge_runs(struct merger *m)
 {
     struct cols c;
     int rc = same_columns(m, "runs", &c);
     if (rc != ARENA_OK) return rc;
-    struct sql find = {.ok = 1}, insert = {.ok = 1};
-    add(&find, "SELECT m.id FROM main.runs m, src.runs s WHERE s.id = ?1");
+    struct sql insert = {.ok = 1};
     add(&insert, "INSERT INTO main.runs (");
     size_t k = 0;
-    for (size_t i = 0; i < c.n; i++) {
-        if (strcmp(c.name[i], "id") == 0) continue;
-        add_ident(&find, " AND m.", c.name[i]);
-        add_ident(&find, " IS s.", c.name[i]);
-        add_ident(&insert, k++ ? ", " : "", c.name[i]);
-    }
-    add(&find, " ORDER BY m.id LIMIT 1");
+    for (size_t i = 0; i < c.n; i++)
+        if (strcmp(c.name[i], "id") != 0) add_ident(&insert, k++ ? ", " : "", c.name[i]);
     add(&insert, ") SELECT ");
     k = 0;
     for (size_t i = 0; i < c.n; i++)
@@ -205,9 +199,11 @@ static int merge_runs(struct merger *m)
     add(&insert, " FROM src.runs WHERE id = ?1");
     cols_free(&c);
     sqlite3_stmt *ids = NULL, *fst = NULL, *ins = NULL, *map = NULL;
-    rc = find.ok && insert.ok ? SQLITE_OK : SQLITE_NOMEM;
+    rc = insert.ok ? SQLITE_OK : SQLITE_NOMEM;
     if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(m->db, "SELECT id FROM src.runs ORDER BY id", -1, &ids, NULL);
-    if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(m->db, find.s, -1, &fst, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(m->db, "SELECT m.id FROM main.runs m JOIN src.runs s"
+                                       " ON m.uuid = s.uuid WHERE s.id = ?1", -1, &fst, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(m->db, insert.s, -1, &ins, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(m->db, "INSERT INTO temp.run_map VALUES (?1, ?2, ?3)", -1, &map,
@@ -247,7 +243,6 @@ static int merge_runs(struct merger *m)
     sqlite3_finalize(fst);
     sqlite3_finalize(ins);
     sqlite3_finalize(map);
-    free(find.s);
     free(insert.s);
     return result;
 }
@@ -282,8 +277,11 @@ static int merge_graphs(struct merger *m)
                 " AND g.alignment = s.alignment;");
 }
 
-/* A table of rows that belong to runs: only the new runs' rows are copied,
- * with ids shifted by the output's largest id before the copy. */
+/* A table of rows that belong to runs: the rows whose key (the run's row
+ * in the output, seq) the output lacks are copied, with ids shifted by the
+ * output's largest id before the copy; so every id above that offset is a
+ * row of this copy, and a child row (placements, replay_frames) is copied
+ * exactly when its parent was. */
 static int merge_rows(struct merger *m, const struct table *t, int64_t *offsets)
 {
     struct cols c;
@@ -318,12 +316,15 @@ static int merge_rows(struct merger *m, const struct table *t, int64_t *offsets)
             add_ident(&q, "s.", n);
     }
     if (t->has_run_graph)
-        add(&q, " FROM src.%s s JOIN temp.run_map r ON r.old = s.run_id AND r.fresh"
-                " JOIN temp.graph_map g ON g.old = s.graph_id ORDER BY s.id", t->name);
+        add(&q, " FROM src.%s s JOIN temp.run_map r ON r.old = s.run_id"
+                " JOIN temp.graph_map g ON g.old = s.graph_id"
+                " WHERE NOT EXISTS (SELECT 1 FROM main.%s x WHERE x.run_id = r.new"
+                " AND x.seq = s.seq) ORDER BY s.id",
+            t->name, t->name);
     else
-        add(&q, " FROM src.%s s JOIN src.%s p ON p.id = s.%s"
-                " JOIN temp.run_map r ON r.old = p.run_id AND r.fresh",
-            t->name, t->parent_table, t->parent);
+        add(&q, " FROM src.%s s WHERE s.%s + %lld IN (SELECT id FROM main.%s WHERE id > %lld)",
+            t->name, t->parent, (long long)offsets[self - 1], t->parent_table,
+            (long long)offsets[self - 1]);
     cols_free(&c);
     if (!q.ok) return ARENA_ENOMEM;
     char what[64];

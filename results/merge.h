@@ -14,11 +14,14 @@
  * --db on it to migrate it first (e.g. `bench --graph chain:ops=1 --planner
  * naive --db IN`), which keeps every row.
  *
- * Identity: a run is the same run when every column but its id is equal
- * (started_at, host, command line with its --shard, git revision, seed,
- * ...). Such a run in an input is already in the output: it is skipped with
- * its results, placements and replays, so merging a file twice, or a file
- * into a merge of itself, adds nothing.
+ * Identity: a run is the same run when its uuid is (runs.uuid: random for a
+ * new run, name-based for a run from before schema 8, README "Run
+ * identity"); a result or replay is the same row when its run and its seq
+ * (its place in the run's order of writing) are. Merging copies exactly
+ * the rows the output lacks: a run already in the output gets the results
+ * it does not hold yet (those a bench wrote after an earlier merge), and
+ * merging a file twice adds nothing. Two different runs never become one,
+ * whatever their command lines and start times.
  *
  * Each input is merged in one transaction; after the last,
  * PRAGMA integrity_check and foreign_key_check must pass. A failure leaves
@@ -30,7 +33,8 @@
 #include <stdint.h>
 
 struct arena_merge_counts {
-    uint64_t runs, runs_present; /* runs added; runs already in the output */
+    uint64_t runs, runs_present; /* runs added; runs already in the output (their
+                                    missing rows are still copied) */
     uint64_t graphs;             /* graph rows added */
     uint64_t results, placements, replays, replay_frames; /* rows added */
 };

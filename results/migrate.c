@@ -1,10 +1,14 @@
-/* migrate.c — the results schema, current and past.
+/* migrate.c — the results schema's past: the forward migrations.
  *
- * Version 7 (current) is results/schema.sql statement for statement (a test
- * compares the two): version 4's tables, then the replays tables
- * (schema_replays below), then runs.governor and runs.loadavg
- * (runs_environment), then placements' name column (schema_placement_names).
- * Version 6 had no placements.name; version 5 also no governor or loadavg;
+ * A new database is created from results/schema.sql itself (compiled in as
+ * arena_schema_sql). An older one is brought forward by the steps below, one
+ * version at a time; tests check that each path ends in the shape of
+ * schema.sql: version 4's tables, then the replays tables (schema_replays),
+ * then runs.governor and runs.loadavg (runs_environment), then placements'
+ * name column (schema_placement_names), then the run identity and result
+ * keys (run_identity).
+ * Version 7 had no runs.uuid, results.seq, replays.seq nor results' planner
+ * options; version 6 had no placements.name; version 5 also no governor or loadavg;
  * version 4 also no replays tables; version 3 had
  * results without timed_once, status, bound and nodes; version 2 also
  * without noisy; version 1 also without error, and no placements table.
@@ -13,72 +17,14 @@
 #include "results/migrate.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "results/store.h"
-
-static const char schema_v4[] =
-    "CREATE TABLE runs (\n"
-    "    id          INTEGER PRIMARY KEY,\n"
-    "    started_at  TEXT NOT NULL,\n"
-    "    git_rev     TEXT NOT NULL,\n"
-    "    compiler    TEXT NOT NULL,\n"
-    "    cpu         TEXT NOT NULL,\n"
-    "    host        TEXT NOT NULL,\n"
-    "    command     TEXT NOT NULL,\n"
-    "    seed        INTEGER NOT NULL\n"
-    ");\n"
-    "CREATE TABLE graphs (\n"
-    "    id          INTEGER PRIMARY KEY,\n"
-    "    spec        TEXT NOT NULL,\n"
-    "    family      TEXT NOT NULL,\n"
-    "    params      TEXT NOT NULL,\n"
-    "    fingerprint TEXT NOT NULL,\n"
-    "    alignment   INTEGER NOT NULL,\n"
-    "    ops         INTEGER NOT NULL,\n"
-    "    tensors     INTEGER NOT NULL,\n"
-    "    naive_bytes INTEGER NOT NULL,\n"
-    "    lower_bound INTEGER NOT NULL,\n"
-    "    UNIQUE (spec, fingerprint, alignment)\n"
-    ");\n"
-    "CREATE TABLE results (\n"
-    "    id             INTEGER PRIMARY KEY,\n"
-    "    run_id         INTEGER NOT NULL REFERENCES runs(id),\n"
-    "    graph_id       INTEGER NOT NULL REFERENCES graphs(id),\n"
-    "    planner        TEXT NOT NULL,\n"
-    "    arena_bytes    INTEGER,\n"
-    "    ratio_lb       REAL,\n"
-    "    saving         REAL,\n"
-    "    frag_peak      REAL,\n"
-    "    frag_mean      REAL,\n"
-    "    plan_ns_median REAL,\n"
-    "    plan_ns_mean   REAL,\n"
-    "    plan_ns_stddev REAL,\n"
-    "    iterations     INTEGER,\n"
-    "    scratch_bytes  INTEGER,\n"
-    "    valid          INTEGER NOT NULL,\n"
-    "    error          TEXT,\n"
-    "    noisy          INTEGER NOT NULL DEFAULT 0,\n"
-    "    timed_once     INTEGER NOT NULL DEFAULT 0,\n"
-    "    status         TEXT,\n"
-    "    bound          INTEGER,\n"
-    "    nodes          INTEGER\n"
-    ");\n"
-    "CREATE TABLE placements (\n"
-    "    result_id INTEGER NOT NULL REFERENCES results(id),\n"
-    "    tensor    INTEGER NOT NULL,\n"
-    "    size      INTEGER NOT NULL,\n"
-    "    first     INTEGER NOT NULL,\n"
-    "    last      INTEGER NOT NULL,\n"
-    "    offset    INTEGER NOT NULL,\n"
-    "    PRIMARY KEY (result_id, tensor)\n"
-    ") WITHOUT ROWID;\n"
-    "CREATE INDEX results_run ON results(run_id);\n"
-    "CREATE INDEX results_graph ON results(graph_id);\n";
+#include "results/uuid.h"
 
 /* The replays of real allocators (bench --replay): version 5 adds these two
- * tables and their index and changes nothing else, so the same text creates
- * them in a new database and migrates 4 -> 5 (written apart from the base
- * schema so that it can be renumbered when other migrations land first). */
+ * tables and their index and changes nothing else. */
 static const char schema_replays[] =
     "CREATE TABLE replays (\n"
     "    id               INTEGER PRIMARY KEY,\n"
@@ -114,9 +60,7 @@ static const char schema_replays[] =
 /* Tensor names with the placements (bench stores the source's names: graph
  * files' and graph families' tensor names, CSV ids, .tflite names; NULL for
  * problem families and for rows written before). Version 7 adds only this
- * column, so the same text finishes a new database and brings a version 6 one to 7
- * (written apart so that it can be renumbered when other migrations land
- * first: it depends on nothing but placements). */
+ * column. */
 static const char schema_placement_names[] = "ALTER TABLE placements ADD COLUMN name TEXT;\n";
 
 /* 1 -> 2: results gain `error` (appended, as in version 2's column order);
@@ -160,16 +104,129 @@ static const char migrate_3_to_4[] =
  * frequency governor ("unknown" where cpufreq is absent, as in most VMs) and
  * the 1-minute load average (NULL when /proc/loadavg cannot be read). Rows of
  * earlier versions get NULL for both: nobody recorded them. Version 6 adds
- * these columns and nothing else, so the same text also finishes a new
- * database; kept in its own entry so it can be renumbered. */
+ * these columns and nothing else. */
 static const char runs_environment[] =
     "ALTER TABLE runs ADD COLUMN governor TEXT;\n"
     "ALTER TABLE runs ADD COLUMN loadavg REAL;\n";
 
-/* migrations[v] takes version v to v + 1; index 0 unused. */
+/* Version 8: what lets merge and stats tell runs and results apart across
+ * databases. runs.uuid is the run's identity (store.c gives a new run a
+ * random one); results.seq and replays.seq number a run's rows in the order
+ * it stored them, so (run, seq) is a row's key in every copy of the run; the
+ * planner options a search planner read are kept with its result. Old rows:
+ * started_at gains ".000" (text order stays time order), seq follows the
+ * row ids within each run (the order bench wrote them, which merge kept),
+ * and the options stay NULL (not recorded then). Legacy runs' uuids are
+ * filled in by legacy_run_ids() below, before the unique index is made. */
+static const char run_identity[] =
+    "ALTER TABLE runs ADD COLUMN uuid TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE results ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE results ADD COLUMN time_limit REAL;\n"
+    "ALTER TABLE results ADD COLUMN node_limit INTEGER;\n"
+    "ALTER TABLE results ADD COLUMN planner_seed INTEGER;\n"
+    "ALTER TABLE results ADD COLUMN capacity INTEGER;\n"
+    "ALTER TABLE replays ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;\n"
+    "UPDATE runs SET started_at = substr(started_at, 1, 19) || '.000Z'"
+    " WHERE length(started_at) = 20 AND substr(started_at, 20) = 'Z';\n"
+    "UPDATE results SET seq = k.seq FROM (SELECT id, row_number() OVER"
+    " (PARTITION BY run_id ORDER BY id) AS seq FROM results) k WHERE k.id = results.id;\n"
+    "UPDATE replays SET seq = k.seq FROM (SELECT id, row_number() OVER"
+    " (PARTITION BY run_id ORDER BY id) AS seq FROM replays) k WHERE k.id = replays.id;\n";
+static const char run_identity_indexes[] =
+    "CREATE UNIQUE INDEX runs_uuid ON runs(uuid);\n"
+    "CREATE UNIQUE INDEX results_run_seq ON results(run_id, seq);\n"
+    "CREATE UNIQUE INDEX replays_run_seq ON replays(run_id, seq);\n";
+
+/* A run written before version 8 is named by what it holds: its runs row
+ * (every column but id) and its first result (planner, graph by spec,
+ * fingerprint and alignment, and every measured figure), or its first
+ * replay when it has no result. Both promises of merge then hold for old
+ * files migrated apart: two copies of one run, even when one copy holds only
+ * its first results (a merge taken while bench was still writing), get the
+ * same uuid, so merging again copies just the missing rows; two different
+ * runs differ in their first measured times (nanoseconds), so they get
+ * different uuids even with one command line started in the same second.
+ * Runs equal in every column and first figure hold nothing that tells them
+ * apart; within one file the second of them is named by its text and "#2"
+ * (the third "#3", ...), in id order, so each keeps a run of its own. */
+static const char legacy_name_sql[] =
+    "CREATE TEMP TABLE legacy_names AS SELECT r.id, quote(r.started_at) || quote(r.git_rev) || quote(r.compiler) ||"
+    " quote(r.cpu) || quote(r.host) || quote(r.command) || quote(r.seed) ||"
+    " quote(r.governor) || quote(r.loadavg) || ifnull((SELECT quote(x.planner) ||"
+    "   quote(g.spec) || quote(g.fingerprint) || quote(g.alignment) || quote(x.arena_bytes) ||"
+    "   quote(x.plan_ns_median) || quote(x.plan_ns_mean) || quote(x.plan_ns_stddev) ||"
+    "   quote(x.iterations) || quote(x.valid) || quote(x.error) || quote(x.status) ||"
+    "   quote(x.bound) || quote(x.nodes) FROM results x JOIN graphs g ON g.id = x.graph_id"
+    "   WHERE x.run_id = r.id AND x.seq = 1), '') || ifnull((SELECT quote(y.allocator) ||"
+    "   quote(g.spec) || quote(g.fingerprint) || quote(g.alignment) || quote(y.ns_per_call) ||"
+    "   quote(y.footprint_peak) || quote(y.resident_peak) FROM replays y JOIN graphs g"
+    "   ON g.id = y.graph_id WHERE y.run_id = r.id AND y.seq = 1), '')"
+    " AS name FROM runs r WHERE r.uuid = ''";
+
+/* Is id already some run's uuid? -1 on error. */
+static int taken(sqlite3_stmt *find, const char *id)
+{
+    int rc = sqlite3_bind_text(find, 1, id, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK) rc = sqlite3_step(find);
+    sqlite3_reset(find);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int legacy_run_ids(sqlite3 *db, char *err, size_t errlen)
+{
+    sqlite3_stmt *sel = NULL, *upd = NULL, *find = NULL;
+    char *name = NULL;
+    /* Named first, updated after: no statement reads runs while it changes. */
+    int rc = sqlite3_exec(db, legacy_name_sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, "SELECT id, name FROM temp.legacy_names ORDER BY id", -1,
+                                &sel, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, "UPDATE runs SET uuid = ?2 WHERE id = ?1", -1, &upd, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE uuid = ?1", -1, &find, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(sel)) == SQLITE_ROW) {
+        const char *text = (const char *)sqlite3_column_text(sel, 1);
+        size_t len = (size_t)sqlite3_column_bytes(sel, 1);
+        char *grown = realloc(name, len + 24);
+        if (!grown) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        name = grown;
+        memcpy(name, text ? text : "", len);
+        char id[ARENA_UUID_LEN + 1];
+        arena_uuid_from_name(name, len, id);
+        int t;
+        for (unsigned k = 2; (t = taken(find, id)) == 1; k++)
+            arena_uuid_from_name(name, len + (size_t)snprintf(name + len, 24, "#%u", k), id);
+        if (t < 0) {
+            rc = SQLITE_ERROR;
+            break;
+        }
+        rc = sqlite3_bind_int64(upd, 1, sqlite3_column_int64(sel, 0));
+        if (rc == SQLITE_OK) rc = sqlite3_bind_text(upd, 2, id, -1, SQLITE_TRANSIENT);
+        if (rc == SQLITE_OK) rc = sqlite3_step(upd);
+        if (rc == SQLITE_DONE) rc = SQLITE_OK;
+        sqlite3_reset(upd);
+    }
+    if (rc == SQLITE_DONE) rc = SQLITE_OK;
+    if (rc != SQLITE_OK)
+        snprintf(err, errlen, "naming old runs: %s",
+                 rc == SQLITE_NOMEM ? sqlite3_errstr(rc) : sqlite3_errmsg(db));
+    free(name);
+    sqlite3_finalize(sel);
+    sqlite3_finalize(upd);
+    sqlite3_finalize(find);
+    sqlite3_exec(db, "DROP TABLE IF EXISTS temp.legacy_names", NULL, NULL, NULL);
+    return rc;
+}
+
+/* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
+ * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
                                          schema_replays, runs_environment,
-                                         schema_placement_names};
+                                         schema_placement_names, run_identity};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 
@@ -191,12 +248,37 @@ static int stamp(sqlite3 *db, int version, char *err, size_t errlen)
     return exec(db, sql, err, errlen);
 }
 
+/* The text of schema.sql without its comments (it has no "--" inside a
+ * string), so the tables' stored SQL is plain: SQLite edits that text in
+ * ALTER TABLE, and comments between columns can break its edits. */
+static char *schema_without_comments(void)
+{
+    size_t len = 1;
+    for (size_t i = 0; arena_schema_sql[i]; i++) len += strlen(arena_schema_sql[i]) + 1;
+    char *sql = malloc(len), *at = sql;
+    if (!sql) return NULL;
+    for (size_t i = 0; arena_schema_sql[i]; i++) {
+        const char *line = arena_schema_sql[i], *cut = strstr(line, "--");
+        size_t n = cut ? (size_t)(cut - line) : strlen(line);
+        while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\n')) n--;
+        if (n == 0) continue;
+        memcpy(at, line, n);
+        at += n;
+        *at++ = '\n';
+    }
+    *at = '\0';
+    return sql;
+}
+
 int arena_schema_create(sqlite3 *db, char *err, size_t errlen)
 {
-    int rc = exec(db, schema_v4, err, errlen);
-    if (rc == SQLITE_OK) rc = exec(db, schema_replays, err, errlen);
-    if (rc == SQLITE_OK) rc = exec(db, runs_environment, err, errlen);
-    if (rc == SQLITE_OK) rc = exec(db, schema_placement_names, err, errlen);
+    char *sql = schema_without_comments();
+    if (!sql) {
+        snprintf(err, errlen, "%s", sqlite3_errstr(SQLITE_NOMEM));
+        return SQLITE_NOMEM;
+    }
+    int rc = exec(db, sql, err, errlen);
+    free(sql);
     return rc != SQLITE_OK ? rc : stamp(db, ARENA_STORE_VERSION, err, errlen);
 }
 
@@ -208,6 +290,10 @@ int arena_schema_migrate(sqlite3 *db, int from, char *err, size_t errlen)
     }
     for (int v = from; v < ARENA_STORE_VERSION; v++) {
         int rc = exec(db, migrations[v], err, errlen);
+        if (rc == SQLITE_OK && migrations[v] == run_identity) {
+            rc = legacy_run_ids(db, err, errlen);
+            if (rc == SQLITE_OK) rc = exec(db, run_identity_indexes, err, errlen);
+        }
         if (rc != SQLITE_OK) return rc;
     }
     return stamp(db, ARENA_STORE_VERSION, err, errlen);

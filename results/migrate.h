@@ -6,6 +6,10 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
+/* results/schema.sql, one string a line, then NULL (results/meson.build
+ * makes it from the file). */
+extern const char *const arena_schema_sql[];
+
 /* Inside the caller's transaction: creates schema version ARENA_STORE_VERSION
  * in an empty database, or brings version `from` (1 .. current-1) forward one
  * step at a time; sets application_id and user_version. SQLite's result code

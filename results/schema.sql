@@ -1,7 +1,8 @@
--- arenabench results database, schema version 7 (PRAGMA user_version = 7).
+-- arenabench results database, schema version 8 (PRAGMA user_version = 8).
 -- This file is the shape every reader (bench, scripts/plot, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 6 had no placements.name; version 5 no runs.governor and
+-- earlier version: version 7 had no runs.uuid, results.seq, replays.seq or
+-- results' planner options; version 6 had no placements.name; version 5 no runs.governor and
 -- runs.loadavg; version 4 had no replays tables; version 3 no timed_once, status, bound or nodes;
 -- version 2 also no noisy; version 1 also no placements table and no error.
 -- Integers are SQLite's signed 64 bits: bench refuses any figure above
@@ -10,7 +11,9 @@
 
 CREATE TABLE runs (
     id          INTEGER PRIMARY KEY,
-    started_at  TEXT NOT NULL,     -- e.g. 2026-12-02T16:07:17Z
+    started_at  TEXT NOT NULL,     -- e.g. 2026-12-02T16:07:17.123Z (milliseconds;
+                                   -- rows before version 8 end .000Z): text order
+                                   -- is time order
     git_rev     TEXT NOT NULL,     -- revision bench was built from, or "unknown"
     compiler    TEXT NOT NULL,     -- compiler id, version and flags
     cpu         TEXT NOT NULL,     -- CPU model name
@@ -19,8 +22,15 @@ CREATE TABLE runs (
     seed        INTEGER NOT NULL,
     governor    TEXT,              -- CPU frequency governor at start, or "unknown"
                                    -- (no cpufreq); NULL in rows before version 6
-    loadavg     REAL               -- 1-minute load average at start; NULL unknown
+    loadavg     REAL,              -- 1-minute load average at start; NULL unknown
+    uuid        TEXT NOT NULL DEFAULT '' -- the run's identity across databases: a
+                                   -- random UUID (version 4) given when the run is
+                                   -- created; a run from before version 8 gets a
+                                   -- name-based one (version 8) when migrated
+                                   -- (README "Run identity"). bench merge matches
+                                   -- runs by it alone.
 );
+CREATE UNIQUE INDEX runs_uuid ON runs(uuid);
 
 CREATE TABLE graphs (
     id          INTEGER PRIMARY KEY,
@@ -60,7 +70,16 @@ CREATE TABLE results (
     status         TEXT,             -- optimal, feasible, infeasible, limit; NULL
                                      -- when the plan is not valid
     bound          INTEGER,          -- proven lower bound (>= graphs.lower_bound)
-    nodes          INTEGER           -- search nodes spent, 0 for heuristics
+    nodes          INTEGER,          -- search nodes spent, 0 for heuristics
+    seq            INTEGER NOT NULL DEFAULT 0, -- 1, 2, ...: the order in which its
+                                     -- run stored its results; (run, seq) is the
+                                     -- result's key across databases (merge)
+    -- The planner options that change a result, set for search planners
+    -- (kind "search": they read them) and NULL for every other planner:
+    time_limit     REAL,             -- seconds of wall time; 0 = none
+    node_limit     INTEGER,          -- 0 = the planner's default
+    planner_seed   INTEGER,          -- the seed the planner was given (--seed)
+    capacity       INTEGER           -- bytes; 0 = minimise (decision mode otherwise)
 );
 
 CREATE TABLE placements (
@@ -77,6 +96,7 @@ CREATE TABLE placements (
 ) WITHOUT ROWID;
 
 CREATE INDEX results_run ON results(run_id);
+CREATE UNIQUE INDEX results_run_seq ON results(run_id, seq);
 CREATE INDEX results_graph ON results(graph_id);
 
 -- Real allocators replaying a graph's problem (bench --replay, schema
@@ -105,7 +125,8 @@ CREATE TABLE replays (
                                        -- to the highest one's end, over all frames
     resident_peak    INTEGER NOT NULL, -- most resident bytes above the baseline
     frag_first       REAL NOT NULL,    -- 1 - live_peak / footprint_first
-    frag_last        REAL NOT NULL     -- 1 - live_peak / footprint_last
+    frag_last        REAL NOT NULL,    -- 1 - live_peak / footprint_last
+    seq              INTEGER NOT NULL DEFAULT 0 -- 1, 2, ... within its run, as results.seq
 );
 
 CREATE TABLE replay_frames (
@@ -119,3 +140,4 @@ CREATE TABLE replay_frames (
 ) WITHOUT ROWID;
 
 CREATE INDEX replays_graph ON replays(graph_id);
+CREATE UNIQUE INDEX replays_run_seq ON replays(run_id, seq);

@@ -1,23 +1,40 @@
 /* stats.h — across-seed statistics of a results database (bench stats).
  *
- * A group is a family with every parameter but the seed fixed ("family:
- * params without seed=N"; a file is a group of its own): its graphs are
- * the seeds of one configuration. A sample is one graph x planner: the
- * newest valid result (largest id) of that planner on that graph, so a
- * merged database with repeated runs counts each graph once.
+ * A configuration is what fixes a result but the seed: the graph's family
+ * and every parameter but the seed (a file is its own), its alignment, the
+ * planner, and the planner options that change a result (results.time_limit,
+ * node_limit, planner_seed, capacity: schema 8; NULL for planners that are
+ * not searches, absent from older databases). A group is the graph part
+ * (family, params without seed, alignment); a row is one planner with its
+ * options in a group.
  *
- * Per group x planner: the mean and median of arena / lower bound, each
- * with a bootstrap 95 % confidence interval (percentile method: 2000
+ * A sample is one graph x configuration: the result of the newest run that
+ * measured it (largest runs.started_at, ties: larger runs.id, then larger
+ * results.id within the run), never the largest results.id, which merge
+ * hands out in merge order. A query may select one run instead. When that
+ * newest result is not valid, the configuration has no valid result on the
+ * graph (an older valid one does not stand in for it).
+ *
+ * Paired: within a group, the rows are compared on the same graphs. A graph
+ * counts only if every row of the group has a valid result on it (and its
+ * lower bound is above 0); the others are left out and counted, with why
+ * (n_failed, n_absent per row). A configuration without any valid result in
+ * the group is not a row; it is listed in hidden.
+ *
+ * Per row: the mean and median of arena / lower bound over its n graphs,
+ * each with a bootstrap 95 % confidence interval (percentile method: 2000
  * resamples with replacement of the samples, drawn with splitmix64 seeded
  * with 1 for every row so the figures do not depend on what else is in the
  * database; the interval is the 51st smallest and 51st largest of the 2000
- * resampled statistics). When a graph of the group has a proven bound above
- * its lower bound (the largest bound any valid result claims), the same
- * figures of arena / best known bound (the optimum when some plan meets
- * it) are given too.
+ * resampled statistics). When a graph of the n has a proven bound above its
+ * lower bound (the largest bound any valid result in the database claims,
+ * whatever run is selected), the same figures of arena / best known bound
+ * (the optimum when some plan meets it) are given too. `limit` counts the
+ * samples where a search stopped at its budget (status limit): their arena
+ * is the best plan found, not the planner's answer.
  *
- * Per group and ordered pair of planners: wins, ties and losses, counted
- * over the graphs where both have a sample (smaller arena wins). */
+ * Per group and ordered pair of rows: wins, ties and losses over the same n
+ * graphs (smaller arena wins). */
 #ifndef ARENA_STATS_H
 #define ARENA_STATS_H
 
@@ -32,12 +49,42 @@ struct arena_stat {
     double median, median_lo, median_hi;
 };
 
+/* The planner options of a configuration; has_* 0: NULL (a planner that is
+ * not a search, or a result stored before schema 8 recorded them). */
+struct arena_stats_options {
+    int has_time_limit, has_node_limit, has_planner_seed, has_capacity;
+    double time_limit;    /* seconds, 0 = none */
+    int64_t node_limit;   /* 0 = the planner's default */
+    int64_t planner_seed;
+    int64_t capacity;     /* bytes, 0 = minimise */
+};
+
 struct arena_stats_row {
-    char *group, *planner;
-    size_t n;                /* samples: graphs (seeds) */
+    char *group;             /* label of the group: graph, plus " align=A" when the
+                                alignments of the rows shown differ */
+    char *planner;           /* the planner's name */
+    size_t n;                /* samples: graphs (seeds) every row of the group has;
+                                0 when there is none (then lb and best are NaN) */
     struct arena_stat lb;    /* arena / lower bound */
-    int has_best;            /* some graph of the group has a bound above its LB */
+    int has_best;            /* one of the n graphs has a bound above its LB */
     struct arena_stat best;  /* arena / best known bound; valid when has_best */
+    /* The configuration field by field. */
+    char *label;   /* planner, plus " name=value" for each option whose value
+                      differs between the rows shown ("hill-climb node_limit=500";
+                      "unrecorded" for a NULL beside set values of one planner) */
+    char *graph;   /* family:params without the seed, or a file's path */
+    char *family;
+    char *params;  /* without the seed; "" for a file */
+    int64_t alignment;
+    struct arena_stats_options options;
+    /* How the samples stand. */
+    size_t limit;      /* of the n samples, those with status limit */
+    size_t n_left_out; /* graphs of the group not among the n (same in every row
+                          of the group): some row has no valid result there, or
+                          the lower bound is 0 */
+    size_t n_failed;   /* graphs of the group where this row's result is not valid */
+    size_t n_absent;   /* graphs of the group this row has no result on */
+    size_t runs;       /* distinct runs the n samples come from */
 };
 
 struct arena_stats_pair {
@@ -46,15 +93,39 @@ struct arena_stats_pair {
 };
 
 struct arena_stats {
-    struct arena_stats_row *rows; /* by group, then planner, in name order */
+    struct arena_stats_row *rows; /* by group (graph, then alignment), then planner
+                                     name, then options */
     size_t n_rows;
     struct arena_stats_pair *pairs; /* by row, then other */
     size_t n_pairs;
+    /* Configurations with results in a group but no valid one (every
+     * result failed): not rows, so they do not empty the pairing, but
+     * reported. n is 0; n_failed and n_absent say how they stand. In the
+     * order of rows. */
+    struct arena_stats_row *hidden;
+    size_t n_hidden;
+};
+
+/* What to read; a NULL query takes every default. */
+struct arena_stats_query {
+    /* NULL or "all": every run, the newest result per graph x configuration.
+     * Else one run: digits are a runs.id; anything else is a runs.uuid or a
+     * prefix of exactly one (schema 8; write "12345678-" for a prefix of
+     * digits only). */
+    const char *run;
+    /* When n_planners > 0: only these planners are rows (and paired). */
+    const char *const *planners;
+    size_t n_planners;
 };
 
 /* Reads the database at path (read-only; any schema version with bounds,
- * 4 and later). ARENA_OK, or ARENA_EDB / ARENA_EINVAL / ARENA_ENOMEM with
- * one line in err. *out is freed with arena_stats_free either way. */
+ * 4 and later). ARENA_OK, or ARENA_EDB / ARENA_EINVAL (a run that is not in
+ * the database, an ambiguous UUID prefix) / ARENA_ENOMEM with one line in
+ * err. *out is freed with arena_stats_free either way. No row is not an
+ * error: the caller says there is nothing to show. */
+int arena_stats_compute_query(const char *path, const struct arena_stats_query *q,
+                              struct arena_stats *out, char *err, size_t errlen);
+/* arena_stats_compute_query with every default (q NULL). */
 int arena_stats_compute(const char *path, struct arena_stats *out, char *err, size_t errlen);
 void arena_stats_free(struct arena_stats *s);
 

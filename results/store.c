@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "planners/planner.h"
 #include "results/migrate.h"
+#include "results/uuid.h"
 
 /* Long enough to wait for another bench committing a large plan. */
 #define BUSY_TIMEOUT_MS 60000
@@ -24,7 +26,7 @@ enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
     [ST_RUN] = "INSERT INTO runs (started_at, git_rev, compiler, cpu, host, command, seed,"
-               " governor, loadavg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               " governor, loadavg, uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [ST_GRAPH_INS] = "INSERT INTO graphs (spec, family, params, fingerprint, alignment, ops,"
                      " tensors, naive_bytes, lower_bound) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                      " ON CONFLICT (spec, fingerprint, alignment) DO NOTHING",
@@ -32,8 +34,10 @@ static const char *const statements[ST_COUNT] = {
     [ST_RESULT] = "INSERT INTO results (run_id, graph_id, planner, arena_bytes, ratio_lb, saving,"
                   " frag_peak, frag_mean, plan_ns_median, plan_ns_mean, plan_ns_stddev,"
                   " iterations, scratch_bytes, valid, error, noisy, timed_once, status, bound,"
-                  " nodes)"
-                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  " nodes, time_limit, node_limit, planner_seed, capacity, seq)"
+                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
+                  " (SELECT ifnull(max(seq), 0) + 1 FROM results WHERE run_id = ?1))",
     [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?)",
 };
@@ -383,6 +387,15 @@ int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run,
         rc = sqlite3_bind_text(st, 8, run->governor ? run->governor : "unknown", -1,
                                SQLITE_TRANSIENT);
     if (rc == SQLITE_OK) rc = bind_real(st, 9, run->loadavg);
+    char made[ARENA_UUID_LEN + 1] = "";
+    if (rc == SQLITE_OK && !run->uuid && arena_uuid_random(made) != ARENA_OK) {
+        sqlite3_clear_bindings(st);
+        arena_errorf(s->msg, sizeof s->msg, 0, 0,
+                     "adding the run: cannot read /dev/urandom for the run's uuid");
+        return ARENA_EIO;
+    }
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 10, run->uuid ? run->uuid : made, -1,
+                                                SQLITE_TRANSIENT);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding the run", rc);
@@ -482,6 +495,12 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
         if (rc == SQLITE_OK) rc = bind_u64(st, 19, r->bound);
         if (rc == SQLITE_OK) rc = bind_u64(st, 20, r->nodes);
     }
+    if (rc == SQLITE_OK && r->options) {
+        rc = bind_real(st, 21, r->options->time_limit);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 22, r->options->node_limit);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 23, r->options->seed);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 24, r->options->capacity);
+    }
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding a result", rc);
@@ -520,8 +539,10 @@ int arena_store_add_replay(struct arena_store *s, int64_t run_id, int64_t graph_
     rc = sqlite3_prepare_v2(s->db,
         "INSERT INTO replays (run_id, graph_id, allocator, version, footprint_source, frames,"
         " calls_per_frame, ns_per_call, live_peak, baseline_bytes, footprint_first,"
-        " footprint_last, footprint_peak, extent_peak, resident_peak, frag_first, frag_last)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+        " footprint_last, footprint_peak, extent_peak, resident_peak, frag_first, frag_last,"
+        " seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+        " ?17, (SELECT ifnull(max(seq), 0) + 1 FROM replays WHERE run_id = ?1))", -1, &st,
+        NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(s->db,
             "INSERT INTO replay_frames (replay_id, frame, calls, footprint_peak, extent_peak,"

@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 7
+#define ARENA_STORE_VERSION 8
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -42,7 +42,8 @@ void arena_store_close(struct arena_store *s); /* NULL is fine */
 const char *arena_store_error(const struct arena_store *s);
 
 struct arena_run_info {
-    const char *started_at; /* UTC ISO-8601, e.g. 2026-12-02T16:07:17Z */
+    const char *started_at; /* UTC ISO-8601 with milliseconds, e.g.
+                               2026-12-02T16:07:17.123Z */
     const char *git_rev;
     const char *compiler;
     const char *cpu;
@@ -51,7 +52,10 @@ struct arena_run_info {
     uint64_t seed;
     const char *governor; /* CPU frequency governor at start; NULL: "unknown" */
     double loadavg;       /* 1-minute load average at start; NaN: stored as NULL */
+    const char *uuid;     /* the run's identity; NULL: a new random UUID (the
+                             normal case: only a copy of a run reuses one) */
 };
+/* ARENA_EIO when no uuid is given and /dev/urandom cannot be read. */
 int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run, int64_t *id);
 
 /* Returns the id of the graph row for (spec, fingerprint, alignment),
@@ -61,6 +65,8 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
 
 /* One measured planner x graph. NaN times and a NULL metrics are stored as
  * NULL; iterations 0 as NULL; status, bound and nodes only with metrics.
+ * The row's seq is the next in its run (1 for the first): its key in every
+ * copy of the run.
  * Integers above 2^63-1 cannot be stored: ARENA_EDB, and the error says so. */
 struct arena_result_info {
     const char *planner;
@@ -77,6 +83,9 @@ struct arena_result_info {
     uint64_t nodes;
     char *const *names; /* p->n tensor names stored with the placements
                            (arena_source.names), or NULL: names NULL */
+    const struct arena_plan_options *options; /* the options the planner read
+                           (search planners), stored with the result as part of
+                           its configuration; NULL for planners that read none */
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of

@@ -211,7 +211,10 @@ Test(bench, a_run_stores_runs_graphs_results_and_valid_placements)
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 1);
     cr_expect_eq(td_db_int(db, "SELECT seed FROM runs"), 77);
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE started_at GLOB"
-                            " '20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z'"
+                            " '20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]Z'"
+                            " AND uuid GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]"
+                            "[0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-4[0-9a-f][0-9a-f][0-9a-f]-"
+                            "[89ab][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f]*' AND length(uuid) = 36"
                             " AND command GLOB 'bench --graph *' AND length(git_rev) > 0"
                             " AND length(cpu) > 0 AND length(host) > 0 AND length(compiler) > 0"),
                  1);
@@ -235,11 +238,29 @@ Test(bench, a_run_stores_runs_graphs_results_and_valid_placements)
                  2 * planners);
     cr_expect_eq(td_db_int(db, "SELECT count(DISTINCT planner) FROM results"), planners);
     cr_expect_eq(check_placements(db), (size_t)(2 * planners));
+    /* Each result's key in its run: 1, 2, ... in the order stored. */
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results r WHERE seq = (SELECT count(*)"
+                            " FROM results x WHERE x.run_id = r.run_id AND x.id <= r.id)"),
+                 2 * planners);
+    /* The options are part of a search planner's result (bench's defaults:
+     * 10 s, the planner's node limit, --seed, minimise), of no other's. */
+    int64_t search = 0;
+    for (size_t i = 0; i < arena_planner_count(); i++)
+        search += arena_planner_at(i)->kind == ARENA_KIND_SEARCH;
+    cr_assert_gt(search, 0);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE time_limit = 10"
+                            " AND node_limit = 0 AND planner_seed = 77 AND capacity = 0"),
+                 2 * search);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE time_limit IS NULL"
+                            " AND node_limit IS NULL AND planner_seed IS NULL AND capacity IS NULL"),
+                 2 * (planners - search));
     sqlite3_close(db);
 
-    /* A second run appends a run and reuses the graph rows. */
+    /* A second run appends a run, with an identity of its own, and reuses
+     * the graph rows. */
     cr_assert_eq(run("a2", args), 0);
     db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(DISTINCT uuid) FROM runs"), 2);
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 2);
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs"), 2);
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 4 * planners);

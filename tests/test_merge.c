@@ -4,7 +4,8 @@
  * merging again adds nothing; ids are remapped over an output that already
  * has rows (replays and their frames too); a column added by a later schema
  * is merged by name; inputs at another schema version are refused before
- * anything is written. */
+ * anything is written; scripts/sweep run from another folder keeps its
+ * relative paths there. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -149,7 +150,7 @@ static void make_db(const char *path, const char *tag)
     char err[300] = "";
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     struct arena_run_info run = {"2026-12-03T15:00:00Z", "abc", "gcc", "cpu", "host", tag, 1,
-                                 "performance", 0.25};
+                                 "performance", 0.25, NULL};
     struct arena_source src = {0};
     src.spec = (char *)"test:three";
     src.family = (char *)"test";
@@ -175,6 +176,129 @@ static void make_db(const char *path, const char *tag)
     cr_assert_eq(arena_store_add_replay(s, rid, gid, &rp, &id), ARENA_OK, "%s",
                  arena_store_error(s));
     arena_store_close(s);
+}
+
+/* One more result of run 1 on graph 1 of a make_db file (as a bench still
+ * writing would add), timed ns. */
+static void append_result(const char *path, double ns)
+{
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_bounds b = {.naive_bytes = 80, .lower_bound = 48, .largest = 32,
+                             .max_live = 2, .steps = 3};
+    struct arena_problem p = {.n = 3, .tensors = three, .alignment = 16};
+    struct arena_plan plan = {.n = 3, .offsets = three_offsets, .arena = 48};
+    struct arena_metrics m = {.bounds = b, .arena = 48, .ratio_lb = 1.0};
+    struct arena_result_info r = {.planner = "xla-best-fit", .valid = 1, .metrics = &m,
+                                  .plan_ns_median = ns, .plan_ns_mean = ns, .plan_ns_stddev = 1,
+                                  .iterations = 10, .status = ARENA_PLAN_OPTIMAL, .bound = 48};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_result(s, 1, 1, &r, &p, &plan, &id), ARENA_OK, "%s",
+                 arena_store_error(s));
+    arena_store_close(s);
+}
+
+/* round2 #1: a run merged while its bench was still writing gets the
+ * results written after, on the next merge, each once. */
+Test(merge, a_run_merged_early_receives_its_later_results)
+{
+    char live[160], out[160];
+    td_path(live, sizeof live, "live.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    make_db(live, "bench --graph chain:ops=8,seed=1..6");
+    append_result(live, 20);
+    const char *in[] = {live};
+    struct arena_merge_counts c;
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(out, in, 1, &c, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(c.runs, 1);
+    cr_expect_eq(c.results, 2);
+    for (int k = 0; k < 3; k++) append_result(live, 30 + k);
+    cr_assert_eq(arena_store_merge(out, in, 1, &c, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(c.runs, 0);
+    cr_expect_eq(c.runs_present, 1);
+    cr_expect_eq(c.results, 3, "the 3 results written after the first merge");
+    cr_expect_eq(c.placements, 9);
+    cr_expect_eq(c.replays + c.replay_frames, 0);
+    /* And once more: nothing. */
+    cr_assert_eq(arena_store_merge(out, in, 1, &c, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(c.results + c.placements + c.runs, 0);
+    cr_expect_eq(count(out, "SELECT count(*) FROM runs"), 1);
+    cr_expect_eq(count(out, "SELECT count(*) FROM results"), 5);
+    cr_expect_eq(count(out, "SELECT count(*) FROM placements"), 15);
+    cr_expect_eq(count(out, "SELECT count(DISTINCT seq) FROM results WHERE seq BETWEEN 1 AND 5"),
+                 5);
+    cr_expect_eq(count(out, "SELECT sum(plan_ns_median) FROM results WHERE planner ="
+                            " 'xla-best-fit'"), 20 + 30 + 31 + 32);
+}
+
+/* round2 #2: two runs alike in every column but their identity (one command
+ * line, started in the same second, on one host) stay two runs. */
+Test(merge, two_runs_with_one_command_and_start_stay_two)
+{
+    char a[160], b[160], out[160];
+    td_path(a, sizeof a, "a.sqlite");
+    td_path(b, sizeof b, "b.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    make_db(a, "bench --graph chain:ops=4");
+    make_db(b, "bench --graph chain:ops=4");
+    cr_expect_eq(count(a, "SELECT count(*) FROM runs WHERE length(uuid) = 36"), 1);
+    const char *in[] = {a, b, a, b};
+    struct arena_merge_counts c;
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(out, in, 4, &c, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(c.runs, 2);
+    cr_expect_eq(c.runs_present, 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM results"), 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM replays"), 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM placements"), 6);
+}
+
+/* Files from before schema 8, migrated apart: a copy of a run that holds
+ * only its first result (a merge taken early) and the whole run get one
+ * identity, so merging both leaves the run once with every result; a
+ * different run with the same columns (another first timing) stays apart. */
+Test(merge, runs_from_before_schema_8_keep_both_promises)
+{
+    char whole[160], early[160], other[160], out[160];
+    td_path(whole, sizeof whole, "whole.sqlite");
+    td_path(early, sizeof early, "early.sqlite");
+    td_path(other, sizeof other, "other.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    make_db(whole, "bench old");
+    append_result(whole, 20);
+    append_result(whole, 21);
+    make_db(early, "bench old");
+    make_db(other, "bench old");
+    append_result(other, 20);
+    const char *paths[] = {whole, early, other};
+    for (size_t i = 0; i < 3; i++) {
+        sqlite3 *db = td_db_open(paths[i], 0);
+        cr_assert_eq(sqlite3_exec(db, TD_BACK_TO_V7, NULL, NULL, NULL), SQLITE_OK);
+        if (i == 2) /* another measurement of the first result */
+            cr_assert_eq(sqlite3_exec(db, "UPDATE results SET plan_ns_median = 11 WHERE id = 1",
+                                      NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(db);
+        /* bench migrates a file it opens. */
+        struct arena_store *s = NULL;
+        char err[300] = "";
+        cr_assert_eq(arena_store_open(paths[i], NULL, NULL, &s, err, sizeof err), ARENA_OK,
+                     "%s", err);
+        arena_store_close(s);
+    }
+    cr_expect_eq(count(whole, "SELECT count(*) FROM runs WHERE substr(uuid, 15, 1) = '8'"
+                              " AND started_at = '2026-12-03T15:00:00.000Z'"), 1);
+    const char *in[] = {early, whole, other};
+    struct arena_merge_counts c;
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(out, in, 3, &c, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(c.runs, 2);
+    cr_expect_eq(c.runs_present, 1);
+    cr_expect_eq(count(out, "SELECT count(*) FROM results"), 3 + 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM results r JOIN runs u ON u.id = r.run_id"
+                            " GROUP BY u.id ORDER BY count(*) DESC LIMIT 1"), 3);
 }
 
 Test(merge, ids_are_remapped_over_rows_already_there_replays_too)
@@ -249,7 +373,7 @@ Test(merge, mixed_versions_are_refused_before_anything_is_written)
     make_db(a, "bench a");
     make_db(old, "bench old");
     sqlite3 *db = td_db_open(old, 0);
-    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN loadavg;"
+    cr_assert_eq(sqlite3_exec(db, TD_BACK_TO_V7 "ALTER TABLE runs DROP COLUMN loadavg;"
                                   "ALTER TABLE runs DROP COLUMN governor;"
                                   "PRAGMA user_version = 5;", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
@@ -310,4 +434,63 @@ Test(merge, scripts_sweep_equals_one_run)
     cr_expect_str_eq(got, want);
     free(want);
     free(got);
+}
+
+/* scripts/sweep called from another folder (round2 #8): a relative graph
+ * file and a relative -o are the caller's, not the project root's. Two
+ * problem files in the caller's folder, two shards: the merged database, its
+ * shards and commands.sh land there, with a result for each file; nothing
+ * of that name appears in the root (removed again if it does). */
+Test(merge, scripts_sweep_resolves_paths_in_the_callers_folder)
+{
+    const char *bench_exe = getenv("ARENA_BENCH"), *sweep = getenv("ARENA_SWEEP");
+    if (!bench_exe || !sweep) cr_skip_test("ARENA_BENCH / ARENA_SWEEP not set (run via meson test)");
+    if (system("command -v parallel >/dev/null && command -v taskset >/dev/null") != 0)
+        cr_skip_test("GNU parallel or taskset missing (scripts/bootstrap installs parallel)");
+    char caller[160], path[600], name[96], cmd[1400];
+    td_path(caller, sizeof caller, "caller");
+    cr_assert_eq(mkdir(caller, 0700), 0);
+    static const char *const problems[] = {"p.csv", "id,lower,upper,size\na,0,2,32\nb,1,3,16\n",
+                                           "q.csv", "id,lower,upper,size\nx,0,1,8\ny,0,1,24\n"};
+    for (int i = 0; i < 4; i += 2) {
+        snprintf(path, sizeof path, "%s/%s", caller, problems[i]);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f, "%s", path);
+        fputs(problems[i + 1], f);
+        cr_assert_eq(fclose(f), 0);
+    }
+    /* A name no root holds: the test folder's own (arena-test-XXXXXX). */
+    snprintf(name, sizeof name, "%s.sqlite", strrchr(td_dir, '/') + 1);
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && BENCH='%s' '%s' -j 2 -o '%s' --graph 'p.csv;q.csv' --planner naive"
+             " --repetitions 1 --min-time 0.001 >'%s/sweep.out' 2>&1",
+             caller, bench_exe, sweep, name, td_dir);
+    int rc = system(cmd);
+
+    /* The root is the folder above scripts/. */
+    char root[400];
+    snprintf(root, sizeof root, "%s", sweep);
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(root, '/');
+        cr_assert_not_null(slash, "ARENA_SWEEP %s: not a path inside scripts/", sweep);
+        *slash = '\0';
+    }
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s.shards", root, name);
+    int in_root = stat(path, &st) == 0;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/%s.shards' '%s/%s'", root, name, root, name);
+    cr_expect_eq(system(cmd), 0);
+    cr_expect_not(in_root, "scripts/sweep made %s: the project root, not the caller's folder", path);
+
+    snprintf(path, sizeof path, "%s/sweep.out", td_dir);
+    char *log = td_slurp(path, NULL);
+    cr_assert_eq(rc, 0, "scripts/sweep from another folder failed: %s", log ? log : "?");
+    free(log);
+    snprintf(path, sizeof path, "%s/%s.shards/commands.sh", caller, name);
+    cr_expect_eq(stat(path, &st), 0, "%s: missing", path);
+    snprintf(path, sizeof path, "%s/%s", caller, name);
+    cr_assert_eq(stat(path, &st), 0, "%s: missing", path);
+    cr_expect_eq(count(path, "SELECT count(*) FROM results WHERE valid = 1"), 2);
+    cr_expect_eq(count(path, "SELECT count(DISTINCT g.spec) FROM results r"
+                             " JOIN graphs g ON g.id = r.graph_id"), 2);
 }

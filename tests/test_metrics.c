@@ -170,12 +170,15 @@ Test(metrics, steps_with_no_live_bytes_are_left_out_of_frag_mean)
 
 Test(metrics, long_gaps_count_by_their_length)
 {
-    /* T0 [0,999] at [0,16), T1 [500,999] at [32,48): steps 0..499 live 16/16
-     * (0), steps 500..999 live 32/48 (1/3 each): mean = 500·(1/3)/1000 = 1/6. */
-    const struct arena_tensor t[] = {{16, 0, 999}, {16, 500, 999}};
+    /* T0 [0,999] at [0,16), T1 [900,999] at [32,48): steps 0..899 live 16/16
+     * (0), steps 900..999 live 32/48 (1/3 each): mean = 100·(1/3)/1000 = 1/30.
+     * The two stretches differ in length (900 and 100 steps), so a mean
+     * that weighed each stretch once (1/6), or by the wrong one's length
+     * (9/30), is told apart from the mean over steps. */
+    const struct arena_tensor t[] = {{16, 0, 999}, {16, 900, 999}};
     uint64_t off[] = {0, 32};
     struct arena_metrics m = metrics_of(t, 2, 16, off, 48);
-    cr_expect(NEAR(m.frag_mean, 1.0 / 6), "frag_mean %.15f", m.frag_mean);
+    cr_expect(NEAR(m.frag_mean, 1.0 / 30), "frag_mean %.15f", m.frag_mean);
 }
 
 Test(metrics, empty_plan_has_zero_metrics)

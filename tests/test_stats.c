@@ -4,8 +4,9 @@
  * The database (family "test", params "n=3,seed=S", so one group "test:n=3"
  * of two seeds, plus a group "test:n=9" of one graph):
  *   graph 1 (seed 1): LB 100; C, a search planner, proves bound 105.
- *       A 105, B 120, C 105 (bound 105). An older run's A 150 (smaller id)
- *       is superseded; an invalid D is ignored.
+ *       A 105, B 120, C 105 (bound 105). Run 1's A 150 is superseded
+ *       by run 2's (same start time: the larger run id is newer); D, only
+ *       invalid, is no row.
  *   graph 2 (seed 2): LB 200, no bound above it (C's bound 200).
  *       A 220, B 200, C 200.
  *   graph 3 (n=9): LB 50. A 60.
@@ -25,22 +26,28 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "results/merge.h"
 #include "results/stats.h"
 #include "results/store.h"
+#include "tests/run_bench.h"
 #include "tests/tmpdb.h"
 
 TestSuite(stats, .init = td_make_dir, .fini = td_remove_dir);
 
+/* Rows by hand; %s: the schema 8 columns runs.uuid and results.seq, filled
+ * (uuid "run-ID", seq = id, unique per run) when the schema has them. */
 static const char rows[] =
-    "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed)"
-    " VALUES (1, 't', 'g', 'c', 'cpu', 'h', 'old', 1), (2, 't', 'g', 'c', 'cpu', 'h', 'new', 1);"
+    "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed%s)"
+    " SELECT column1, column2, column3, column4, column5, column6, column7, column8%s FROM"
+    " (VALUES (1, 't', 'g', 'c', 'cpu', 'h', 'old', 1), (2, 't', 'g', 'c', 'cpu', 'h', 'new', 1));"
     "INSERT INTO graphs (id, spec, family, params, fingerprint, alignment, ops, tensors,"
     " naive_bytes, lower_bound) VALUES"
     " (1, 'test:n=3,seed=1', 'test', 'n=3,seed=1', '01', 16, 0, 3, 400, 100),"
     " (2, 'test:n=3,seed=2', 'test', 'n=3,seed=2', '02', 16, 0, 3, 800, 200),"
     " (3, 'test:n=9,seed=1', 'test', 'n=9,seed=1', '03', 16, 0, 9, 90, 50);"
-    "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, bound, status)"
-    " VALUES (1, 1, 1, 'A', 150, 1, 100, 'feasible'),"
+    "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, bound, status%s)"
+    " SELECT column1, column2, column3, column4, column5, column6, column7, column8%s FROM"
+    " (VALUES (1, 1, 1, 'A', 150, 1, 100, 'feasible'),"
     " (2, 2, 1, 'A', 105, 1, 100, 'feasible'),"
     " (3, 2, 1, 'B', 120, 1, 100, 'feasible'),"
     " (4, 2, 1, 'C', 105, 1, 105, 'optimal'),"
@@ -48,7 +55,7 @@ static const char rows[] =
     " (6, 2, 2, 'A', 220, 1, 200, 'feasible'),"
     " (7, 2, 2, 'B', 200, 1, 200, 'optimal'),"
     " (8, 2, 2, 'C', 200, 1, 200, 'optimal'),"
-    " (9, 2, 3, 'A', 60, 1, 50, 'feasible');";
+    " (9, 2, 3, 'A', 60, 1, 50, 'feasible'));";
 
 static void make(char *path, size_t len)
 {
@@ -58,8 +65,13 @@ static void make(char *path, size_t len)
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     arena_store_close(s);
     sqlite3 *db = td_db_open(path, 0);
+    int uuid = td_db_int(db, "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'uuid'");
+    int seq = td_db_int(db, "SELECT count(*) FROM pragma_table_info('results') WHERE name = 'seq'");
+    char sql[sizeof rows + 100];
+    snprintf(sql, sizeof sql, rows, uuid ? ", uuid" : "", uuid ? ", 'run-' || column1" : "",
+             seq ? ", seq" : "", seq ? ", column1" : "");
     char *msg = NULL;
-    cr_assert_eq(sqlite3_exec(db, rows, NULL, NULL, &msg), SQLITE_OK, "%s", msg);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, &msg), SQLITE_OK, "%s", msg);
     sqlite3_close(db);
 }
 
@@ -147,4 +159,461 @@ Test(stats, refuses_what_is_not_a_results_database)
     cr_expect_eq(arena_stats_compute(path, &s, err, sizeof err), ARENA_EDB);
     cr_expect(strstr(err, path) && !strchr(err, '\n'), "%s", err);
     arena_stats_free(&s);
+}
+
+/* ---- databases written through the store, as bench writes them ---- */
+
+static struct arena_store *store_open(const char *path)
+{
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    return s;
+}
+
+static int64_t add_run(struct arena_store *s, const char *started_at, const char *command)
+{
+    struct arena_run_info run = {.started_at = started_at, .git_rev = "abc", .compiler = "gcc",
+                                 .cpu = "cpu", .host = "host", .command = command, .seed = 1,
+                                 .governor = "performance", .loadavg = 0.25};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_run(s, &run, &id), ARENA_OK, "%s", arena_store_error(s));
+    return id;
+}
+
+/* Graph "chain:ops=4,seed=SEED" at alignment, with lower bound lb. */
+static int64_t add_graph(struct arena_store *s, unsigned seed, uint64_t alignment, uint64_t lb)
+{
+    char spec[96], params[64];
+    snprintf(params, sizeof params, "ops=4,seed=%u", seed);
+    snprintf(spec, sizeof spec, "chain:%s", params);
+    struct arena_source src = {0};
+    src.spec = spec;
+    src.family = (char *)"chain";
+    src.params = params;
+    src.fingerprint = seed * 1000 + alignment;
+    src.ops = 4;
+    src.problem.n = 5;
+    src.problem.alignment = alignment;
+    struct arena_bounds b = {.naive_bytes = 10 * lb, .lower_bound = lb, .largest = lb,
+                             .max_live = 2, .steps = 5};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_graph(s, &src, &b, &id), ARENA_OK, "%s", arena_store_error(s));
+    return id;
+}
+
+/* A valid result of arena bytes (0: a failed one). */
+static int64_t add_result(struct arena_store *s, int64_t run, int64_t graph, const char *planner,
+                          uint64_t arena, uint64_t lb, enum arena_plan_status status)
+{
+    struct arena_metrics m = {.arena = arena, .ratio_lb = (double)arena / (double)lb};
+    m.bounds.lower_bound = lb;
+    struct arena_result_info r = {.planner = planner, .valid = arena != 0,
+                                  .error = arena ? NULL : "planner failed",
+                                  .metrics = arena ? &m : NULL, .plan_ns_median = 10,
+                                  .plan_ns_mean = 10, .plan_ns_stddev = 1, .iterations = 10,
+                                  .status = status, .bound = lb};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_result(s, run, graph, &r, NULL, NULL, &id), ARENA_OK, "%s",
+                 arena_store_error(s));
+    return id;
+}
+
+static void exec_sql(const char *path, const char *sql)
+{
+    sqlite3 *db = td_db_open(path, 0);
+    char *msg = NULL;
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, &msg), SQLITE_OK, "%s: %s", sql, msg);
+    sqlite3_close(db);
+}
+
+/* Adds results.COLUMN (TYPE) unless the schema has it already. */
+static void ensure_column(const char *path, const char *table, const char *column,
+                          const char *type)
+{
+    sqlite3 *db = td_db_open(path, 0);
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pragma_table_info('%s') WHERE name = '%s'",
+             table, column);
+    int64_t have = td_db_int(db, sql);
+    sqlite3_close(db);
+    if (have) return;
+    snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", table, column, type);
+    exec_sql(path, sql);
+}
+
+static void compute(const char *path, const struct arena_stats_query *q, struct arena_stats *s)
+{
+    char err[300] = "";
+    int rc = q ? arena_stats_compute_query(path, q, s, err, sizeof err)
+               : arena_stats_compute(path, s, err, sizeof err);
+    cr_assert_eq(rc, ARENA_OK, "%s", err);
+}
+
+/* round2 #3: the newest result is the one of the run that started last,
+ * whatever order merge gave the ids in. Two runs of hill-climb on the same
+ * three graphs: the older (arena 1.2 x LB) is merged last, so its rows get
+ * the larger results.id; the newer (1.0 x LB) must count. --run picks either
+ * run by its id in the merged file. */
+Test(stats, newest_is_the_latest_run_start_not_the_merge_order)
+{
+    char old_db[160], new_db[160], merged[160];
+    td_path(old_db, sizeof old_db, "old.sqlite");
+    td_path(new_db, sizeof new_db, "new.sqlite");
+    td_path(merged, sizeof merged, "merged.sqlite");
+    struct arena_store *s = store_open(old_db);
+    int64_t run = add_run(s, "2026-12-01T10:00:00.000Z", "bench --node-limit 1");
+    for (unsigned seed = 1; seed <= 3; seed++)
+        add_result(s, run, add_graph(s, seed, 16, 1000), "hill-climb", 1200, 1000,
+                   ARENA_PLAN_LIMIT);
+    arena_store_close(s);
+    s = store_open(new_db);
+    run = add_run(s, "2026-12-02T10:00:00.000Z", "bench --node-limit 500");
+    for (unsigned seed = 1; seed <= 3; seed++)
+        add_result(s, run, add_graph(s, seed, 16, 1000), "hill-climb", 1000, 1000,
+                   ARENA_PLAN_OPTIMAL);
+    arena_store_close(s);
+    const char *in[] = {new_db, old_db};
+    struct arena_merge_counts c;
+    char err[300] = "";
+    cr_assert_eq(arena_store_merge(merged, in, 2, &c, err, sizeof err), ARENA_OK, "%s", err);
+    sqlite3 *db = td_db_open(merged, 1);
+    cr_assert_eq(td_db_int(db, "SELECT count(*) FROM results r JOIN runs u ON u.id = r.run_id"
+                               " WHERE u.started_at LIKE '2026-12-01%' AND r.id > 3"),
+                 3, "the older run's results were merged last, with the larger ids");
+    int64_t old_run = td_db_int(db, "SELECT id FROM runs WHERE started_at LIKE '2026-12-01%'");
+    sqlite3_close(db);
+
+    struct arena_stats st;
+    compute(merged, NULL, &st);
+    cr_assert_eq(st.n_rows, 1);
+    cr_expect_eq(st.rows[0].n, 3);
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.0), "mean %.4f x LB: the newer run is 1.0, the older 1.2",
+              st.rows[0].lb.mean);
+    arena_stats_free(&st);
+
+    struct arena_stats_query q = {.run = "all"};
+    compute(merged, &q, &st);
+    cr_assert_eq(st.n_rows, 1);
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.0), "--run all: mean %.4f", st.rows[0].lb.mean);
+    cr_expect_eq(st.rows[0].limit, 0);
+    arena_stats_free(&st);
+
+    char id[32];
+    snprintf(id, sizeof id, "%lld", (long long)old_run);
+    q.run = id;
+    compute(merged, &q, &st);
+    cr_assert_eq(st.n_rows, 1);
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.2), "--run %s: mean %.4f", id, st.rows[0].lb.mean);
+    cr_expect_eq(st.rows[0].limit, 3, "every sample of the old run stopped at its limit");
+    cr_expect_eq(st.rows[0].runs, 1);
+    arena_stats_free(&st);
+
+    q.run = "999";
+    cr_expect_eq(arena_stats_compute_query(merged, &q, &st, err, sizeof err), ARENA_EINVAL);
+    cr_expect(strstr(err, "999") && !strchr(err, '\n'), "%s", err);
+    arena_stats_free(&st);
+}
+
+/* Start times of one second (before schema 8) and with milliseconds
+ * compare as times: 10:00:00Z is before 10:00:00.500Z. */
+Test(stats, start_times_with_and_without_milliseconds_compare_as_times)
+{
+    char path[160];
+    td_path(path, sizeof path, "ms.sqlite");
+    struct arena_store *s = store_open(path);
+    int64_t later = add_run(s, "2026-12-02T10:00:00.500Z", "later");
+    int64_t earlier = add_run(s, "2026-12-02T10:00:00Z", "earlier");
+    int64_t g = add_graph(s, 1, 16, 1000);
+    add_result(s, later, g, "A", 1100, 1000, ARENA_PLAN_FEASIBLE);
+    add_result(s, earlier, g, "A", 1300, 1000, ARENA_PLAN_FEASIBLE);
+    arena_store_close(s);
+    struct arena_stats st;
+    compute(path, NULL, &st);
+    cr_assert_eq(st.n_rows, 1);
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.1), "mean %.4f", st.rows[0].lb.mean);
+    arena_stats_free(&st);
+}
+
+/* round2 #4: the same spec at alignments 16 and 4096 is two problems: two
+ * groups of 3 seeds, labelled with their alignment, not one of 6. */
+Test(stats, alignments_are_separate_configurations_and_labelled)
+{
+    char path[160];
+    td_path(path, sizeof path, "align.sqlite");
+    struct arena_store *s = store_open(path);
+    int64_t run = add_run(s, "2026-12-02T10:00:00.000Z", "bench --alignment 16");
+    for (unsigned seed = 1; seed <= 3; seed++)
+        add_result(s, run, add_graph(s, seed, 16, 1000), "greedy-by-size", 1000, 1000,
+                   ARENA_PLAN_FEASIBLE);
+    run = add_run(s, "2026-12-02T10:01:00.000Z", "bench --alignment 4096");
+    for (unsigned seed = 1; seed <= 3; seed++)
+        add_result(s, run, add_graph(s, seed, 4096, 4096), "greedy-by-size", 8192, 4096,
+                   ARENA_PLAN_FEASIBLE);
+    arena_store_close(s);
+    struct arena_stats st;
+    compute(path, NULL, &st);
+    cr_assert_eq(st.n_rows, 2, "one row per alignment");
+    cr_expect_str_eq(st.rows[0].group, "chain:ops=4 align=16");
+    cr_expect_str_eq(st.rows[1].group, "chain:ops=4 align=4096");
+    cr_expect_eq(st.rows[0].n, 3);
+    cr_expect_eq(st.rows[1].n, 3);
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.0) && NEAR(st.rows[1].lb.mean, 2.0), "%g %g",
+              st.rows[0].lb.mean, st.rows[1].lb.mean);
+    cr_expect_eq(st.rows[0].alignment, 16);
+    cr_expect_eq(st.rows[1].alignment, 4096);
+    cr_expect_str_eq(st.rows[0].family, "chain");
+    cr_expect_str_eq(st.rows[0].params, "ops=4");
+    cr_expect_str_eq(st.rows[0].graph, "chain:ops=4");
+    arena_stats_free(&st);
+
+    /* One alignment shown (--planner picks nothing else here, so filter by
+     * run): no alignment in the label. */
+    struct arena_stats_query q = {.run = "1"};
+    compute(path, &q, &st);
+    cr_assert_eq(st.n_rows, 1);
+    cr_expect_str_eq(st.rows[0].group, "chain:ops=4");
+    arena_stats_free(&st);
+}
+
+/* Planner options that change a result (schema 8 columns; added here when
+ * the schema does not have them yet) make configurations of their own,
+ * and the label shows the one that differs. */
+Test(stats, planner_options_are_separate_configurations_and_labelled)
+{
+    char path[160];
+    td_path(path, sizeof path, "opts.sqlite");
+    struct arena_store *s = store_open(path);
+    int64_t run = add_run(s, "2026-12-02T10:00:00.000Z", "bench");
+    int64_t ids[2][3];
+    for (unsigned seed = 1; seed <= 3; seed++) {
+        int64_t g = add_graph(s, seed, 16, 1000);
+        ids[0][seed - 1] = add_result(s, run, g, "hill-climb", 1100, 1000, ARENA_PLAN_LIMIT);
+        ids[1][seed - 1] = add_result(s, run, g, "hill-climb", 1000, 1000, ARENA_PLAN_OPTIMAL);
+        add_result(s, run, g, "naive", 3000, 1000, ARENA_PLAN_FEASIBLE);
+    }
+    arena_store_close(s);
+    ensure_column(path, "results", "time_limit", "REAL");
+    ensure_column(path, "results", "node_limit", "INTEGER");
+    ensure_column(path, "results", "planner_seed", "INTEGER");
+    ensure_column(path, "results", "capacity", "INTEGER");
+    char sql[400];
+    snprintf(sql, sizeof sql,
+             "UPDATE results SET time_limit = 0, node_limit = 1, planner_seed = 1, capacity = 0"
+             " WHERE id IN (%lld, %lld, %lld);"
+             "UPDATE results SET time_limit = 0, node_limit = 500, planner_seed = 1, capacity = 0"
+             " WHERE id IN (%lld, %lld, %lld);",
+             (long long)ids[0][0], (long long)ids[0][1], (long long)ids[0][2],
+             (long long)ids[1][0], (long long)ids[1][1], (long long)ids[1][2]);
+    exec_sql(path, sql);
+    struct arena_stats st;
+    compute(path, NULL, &st);
+    cr_assert_eq(st.n_rows, 3, "hill-climb twice, naive");
+    cr_expect_str_eq(st.rows[0].label, "hill-climb node_limit=1");
+    cr_expect_str_eq(st.rows[1].label, "hill-climb node_limit=500");
+    cr_expect_str_eq(st.rows[2].label, "naive");
+    cr_expect_str_eq(st.rows[0].planner, "hill-climb");
+    cr_expect_str_eq(st.rows[0].group, "chain:ops=4", "one alignment: not in the label");
+    cr_expect(st.rows[0].options.has_node_limit && st.rows[0].options.node_limit == 1);
+    cr_expect(st.rows[1].options.has_node_limit && st.rows[1].options.node_limit == 500);
+    cr_expect_not(st.rows[2].options.has_node_limit, "naive is no search: NULL");
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.1) && NEAR(st.rows[1].lb.mean, 1.0));
+    cr_expect_eq(st.rows[0].limit, 3);
+    cr_expect_eq(st.rows[1].limit, 0);
+    /* node_limit=500 beats node_limit=1 on all three graphs. */
+    cr_assert_eq(st.n_pairs, 6);
+    cr_expect(st.pairs[2].row == 1 && st.pairs[2].other == 0 && st.pairs[2].wins == 3);
+    arena_stats_free(&st);
+}
+
+/* Paired: planner B failed on graph 2, C was not run on graph 3, so the
+ * group compares A, B and C on graphs 1 and 4 only, and says why. D failed
+ * everywhere: not a row (it would leave no graph), but reported. */
+Test(stats, planners_are_compared_on_the_same_graphs)
+{
+    char path[160];
+    td_path(path, sizeof path, "paired.sqlite");
+    struct arena_store *s = store_open(path);
+    int64_t run = add_run(s, "2026-12-02T10:00:00.000Z", "bench");
+    for (unsigned seed = 1; seed <= 4; seed++) {
+        int64_t g = add_graph(s, seed, 16, 1000);
+        add_result(s, run, g, "A", 1000 + 100 * seed, 1000, ARENA_PLAN_FEASIBLE);
+        add_result(s, run, g, "B", seed == 2 ? 0 : 1500, 1000, ARENA_PLAN_FEASIBLE);
+        if (seed != 3) add_result(s, run, g, "C", 1200, 1000, ARENA_PLAN_FEASIBLE);
+        add_result(s, run, g, "D", 0, 1000, ARENA_PLAN_FEASIBLE);
+    }
+    arena_store_close(s);
+    struct arena_stats st;
+    compute(path, NULL, &st);
+    cr_assert_eq(st.n_rows, 3);
+    for (size_t i = 0; i < 3; i++) {
+        cr_expect_eq(st.rows[i].n, 2, "row %zu", i);
+        cr_expect_eq(st.rows[i].n_left_out, 2, "row %zu", i);
+    }
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.25), "A on graphs 1 and 4: 1.1, 1.4 -> %g",
+              st.rows[0].lb.mean);
+    cr_expect(st.rows[0].n_failed == 0 && st.rows[0].n_absent == 0);
+    cr_expect(st.rows[1].n_failed == 1 && st.rows[1].n_absent == 0);
+    cr_expect(st.rows[2].n_failed == 0 && st.rows[2].n_absent == 1);
+    for (size_t i = 0; i < st.n_pairs; i++)
+        cr_expect_eq(st.pairs[i].wins + st.pairs[i].ties + st.pairs[i].losses, 2);
+    cr_assert_eq(st.n_hidden, 1);
+    cr_expect_str_eq(st.hidden[0].label, "D");
+    cr_expect(st.hidden[0].n == 0 && st.hidden[0].n_failed == 4);
+    arena_stats_free(&st);
+
+    /* Without C, graph 3 comes back. */
+    const char *ab[] = {"A", "B"};
+    struct arena_stats_query q = {.planners = ab, .n_planners = 2};
+    compute(path, &q, &st);
+    cr_assert_eq(st.n_rows, 2);
+    cr_expect_eq(st.rows[0].n, 3);
+    cr_expect_eq(st.rows[0].n_left_out, 1);
+    arena_stats_free(&st);
+}
+
+/* A run chosen by a UUID or a unique prefix of one (schema 8; the column is
+ * added here when the schema does not have it yet). */
+Test(stats, run_by_uuid_prefix)
+{
+    char path[160];
+    td_path(path, sizeof path, "uuid.sqlite");
+    struct arena_store *s = store_open(path);
+    int64_t r1 = add_run(s, "2026-12-02T10:00:00.000Z", "one");
+    int64_t r2 = add_run(s, "2026-12-02T11:00:00.000Z", "two");
+    int64_t g = add_graph(s, 1, 16, 1000);
+    add_result(s, r1, g, "A", 1100, 1000, ARENA_PLAN_FEASIBLE);
+    add_result(s, r2, g, "A", 1300, 1000, ARENA_PLAN_FEASIBLE);
+    arena_store_close(s);
+    ensure_column(path, "runs", "uuid", "TEXT");
+    char sql[300];
+    snprintf(sql, sizeof sql,
+             "UPDATE runs SET uuid = '3f2a0c1e-0000-4000-8000-000000000001' WHERE id = %lld;"
+             "UPDATE runs SET uuid = '3f2b0c1e-0000-4000-8000-000000000002' WHERE id = %lld;",
+             (long long)r1, (long long)r2);
+    exec_sql(path, sql);
+    struct arena_stats st;
+    struct arena_stats_query q = {.run = "3F2A"};
+    compute(path, &q, &st);
+    cr_assert_eq(st.n_rows, 1);
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.1), "%g", st.rows[0].lb.mean);
+    arena_stats_free(&st);
+    q.run = "3f2b0c1e-0000-4000-8000-000000000002";
+    compute(path, &q, &st);
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.3), "%g", st.rows[0].lb.mean);
+    arena_stats_free(&st);
+    char err[300] = "";
+    q.run = "3f2";
+    cr_expect_eq(arena_stats_compute_query(path, &q, &st, err, sizeof err), ARENA_EINVAL);
+    cr_expect(strstr(err, "more than one"), "%s", err);
+    arena_stats_free(&st);
+}
+
+/* ---- bench stats, the command ---- */
+
+/* round2 #17: nothing valid to show is an error, one line, not exit 0. */
+Test(stats, command_without_a_valid_result_fails_with_one_line)
+{
+    char path[160];
+    td_path(path, sizeof path, "failed.sqlite");
+    struct arena_store *s = store_open(path);
+    int64_t run = add_run(s, "2026-12-02T10:00:00.000Z", "bench");
+    add_result(s, run, add_graph(s, 1, 16, 1000), "A", 0, 1000, ARENA_PLAN_FEASIBLE);
+    arena_store_close(s);
+    const char *formats[] = {"table", "csv"};
+    for (size_t f = 0; f < 2; f++) {
+        const char *args[] = {"stats", "--db", path, "--format", formats[f], NULL};
+        int rc = run_bench(formats[f], args);
+        cr_expect(rc == 1 || rc == 2, "--format %s: exit %d", formats[f], rc);
+        char out[200], err[200];
+        snprintf(out, sizeof out, "%s/%s.out", td_dir, formats[f]);
+        snprintf(err, sizeof err, "%s/%s.err", td_dir, formats[f]);
+        char *o = td_slurp(out, NULL), *e = td_slurp(err, NULL);
+        cr_assert(o && e);
+        cr_expect_str_empty(o, "nothing on stdout: %s", o);
+        char *nl = strchr(e, '\n');
+        cr_expect(nl && nl[1] == '\0' && strstr(e, "no valid result"), "one line: %s", e);
+        free(o);
+        free(e);
+    }
+}
+
+/* Splits one CSV record per RFC 4180 from *p (advanced past it) into at
+ * most max fields (malloc'd); returns the field count. */
+static size_t csv_record(const char **p, char **field, size_t max)
+{
+    size_t n = 0;
+    const char *c = *p;
+    for (;;) {
+        char buf[512];
+        size_t len = 0;
+        if (*c == '"') {
+            for (c++; *c && !(*c == '"' && c[1] != '"'); c++) {
+                if (*c == '"') c++;
+                if (len < sizeof buf - 1) buf[len++] = *c;
+            }
+            cr_assert(*c == '"', "unterminated quoted field");
+            c++;
+        } else {
+            for (; *c && *c != ',' && *c != '\n' && *c != '\r'; c++)
+                if (len < sizeof buf - 1) buf[len++] = *c;
+        }
+        buf[len] = '\0';
+        if (n < max) field[n] = strdup(buf);
+        n++;
+        if (*c == ',') {
+            c++;
+            continue;
+        }
+        if (*c == '\r') c++;
+        if (*c == '\n') c++;
+        break;
+    }
+    *p = c;
+    return n;
+}
+
+/* round2 #17: a planner named with a comma, a quote, CR and LF, and one
+ * with a bare CR, come back whole from the CSV, in the figures and in the
+ * pairs. */
+Test(stats, command_csv_quotes_hostile_planner_names)
+{
+    static const char hostile[] = "evil,\"planner\"\r\nline two", cr[] = "cr\ronly";
+    char path[160];
+    td_path(path, sizeof path, "hostile.sqlite");
+    struct arena_store *s = store_open(path);
+    int64_t run = add_run(s, "2026-12-02T10:00:00.000Z", "bench");
+    for (unsigned seed = 1; seed <= 2; seed++) {
+        int64_t g = add_graph(s, seed, 16, 1000);
+        add_result(s, run, g, hostile, 1100, 1000, ARENA_PLAN_FEASIBLE);
+        add_result(s, run, g, cr, 1200, 1000, ARENA_PLAN_FEASIBLE);
+    }
+    arena_store_close(s);
+    for (int pairs = 0; pairs < 2; pairs++) {
+        const char *args[] = {"stats", "--db", path, "--format", "csv",
+                              pairs ? "--pairs" : NULL, NULL};
+        cr_assert_eq(run_bench("csv", args), 0);
+        char out[200];
+        snprintf(out, sizeof out, "%s/csv.out", td_dir);
+        char *text = td_slurp(out, NULL);
+        cr_assert(text);
+        const char *p = text;
+        char *head[40] = {0}, *rec[40] = {0};
+        size_t columns = csv_record(&p, head, 40);
+        cr_assert(columns <= 40 && strcmp(head[1], "planner") == 0);
+        size_t records = 0, named = 0, named_cr = 0;
+        while (*p) {
+            size_t k = csv_record(&p, rec, 40);
+            cr_expect_eq(k, columns, "record %zu has %zu fields, the header %zu:\n%s", records,
+                         k, columns, text);
+            named += k == columns && strcmp(rec[1], hostile) == 0;
+            named_cr += k == columns && strcmp(rec[1], cr) == 0;
+            for (size_t i = 0; i < k && i < 40; i++) free(rec[i]);
+            records++;
+        }
+        cr_expect_eq(records, 2, "%s", text);
+        cr_expect(named == 1 && named_cr == 1, "the planners' names come back whole:\n%s", text);
+        for (size_t i = 0; i < columns && i < 40; i++) free(head[i]);
+        free(text);
+    }
 }

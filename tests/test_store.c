@@ -132,7 +132,7 @@ static const struct arena_bounds five_bounds = {
 static int64_t add_run(struct arena_store *s, uint64_t seed)
 {
     struct arena_run_info run = {"2026-12-02T16:00:00Z", "abc", "gcc", "cpu", "host",
-                                 "bench --test", seed, "performance", 0.5};
+                                 "bench --test", seed, "performance", 0.5, NULL};
     int64_t id = 0;
     cr_assert_eq(arena_store_add_run(s, &run, &id), ARENA_OK, "%s", arena_store_error(s));
     return id;
@@ -198,14 +198,15 @@ Test(store, migrates_version_5_adding_governor_and_loadavg)
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     arena_store_close(s);
     sqlite3 *db = td_db_open(path, 0);
-    raw_exec(db, "ALTER TABLE runs DROP COLUMN loadavg; ALTER TABLE runs DROP COLUMN governor;"
+    raw_exec(db, TD_BACK_TO_V7
+                 "ALTER TABLE runs DROP COLUMN loadavg; ALTER TABLE runs DROP COLUMN governor;"
                  "ALTER TABLE placements DROP COLUMN name;"
                  "INSERT INTO runs VALUES (1, 't', 'g', 'c', 'cpu', 'h', 'bench', 1);"
                  "PRAGMA user_version = 5;");
     sqlite3_close(db);
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     int64_t id = add_run(s, 2);
-    struct arena_run_info bare = {"t", "g", "c", "cpu", "h", "bench", 3, NULL, NAN};
+    struct arena_run_info bare = {"t", "g", "c", "cpu", "h", "bench", 3, NULL, NAN, NULL};
     cr_assert_eq(arena_store_add_run(s, &bare, &id), ARENA_OK);
     arena_store_close(s);
     db = td_db_open(path, 1);
@@ -523,7 +524,7 @@ static void two_writers_round(const char *path)
                 _exit(3);
             }
             struct arena_run_info run = {"2026-12-02T16:00:00Z", "abc", "gcc", "cpu", "host",
-                                         "bench", (uint64_t)k, NULL, NAN};
+                                         "bench", (uint64_t)k, NULL, NAN, NULL};
             int64_t rid = 0, gid = 0, id = 0;
             struct arena_source src = five_source(16);
             struct arena_problem p = src.problem;

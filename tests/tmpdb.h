@@ -24,6 +24,17 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
+/* SQL that takes a database of the current schema back to version 7 (drops
+ * what version 8 added: runs.uuid, results.seq and planner options,
+ * replays.seq, their indexes), for tests that build older files; ends with
+ * PRAGMA user_version = 7, which a test may follow with more. */
+#define TD_BACK_TO_V7                                                                        \
+    "DROP INDEX runs_uuid; DROP INDEX results_run_seq; DROP INDEX replays_run_seq;"         \
+    "ALTER TABLE runs DROP COLUMN uuid; ALTER TABLE results DROP COLUMN seq;"               \
+    "ALTER TABLE results DROP COLUMN time_limit; ALTER TABLE results DROP COLUMN node_limit;" \
+    "ALTER TABLE results DROP COLUMN planner_seed; ALTER TABLE results DROP COLUMN capacity;" \
+    "ALTER TABLE replays DROP COLUMN seq; PRAGMA user_version = 7;"
+
 /* The first column of a query's one row (asserts there is one). */
 int64_t td_db_int(sqlite3 *db, const char *sql);
 

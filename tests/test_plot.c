@@ -5,13 +5,16 @@
  *   scaling series and several graphs), every planner, then bench --replay
  *   of the chain with every real allocator (a run of its own);
  * - out/: bench plot of that database, every figure and table, for the
- *   chain, at DPI;
+ *   chain, at DPI, with gnuplot's calls counted (bin-count/calls);
  * - the paired sweep: a 3-shard sweep (bench --shard K/3, one database each)
  *   of random-intervals at n=30 and n=5001 over SEEDS seeds with
  *   greedy-by-size, hill-climb and min-cost-flow, which refuses problems of
  *   more than 5000 tensors (stored as invalid results), joined by bench
  *   merge into sweep.sqlite; then bench plot --run all --figures
- *   quality,stats into sweep-out/ and bench stats --run all --format csv.
+ *   quality,stats into sweep-out/ and bench stats --run all --format csv;
+ * - the same for shards 1 and 2 alone (partial.sqlite, partial-out/), where
+ *   some graphs of a configuration lack a planner's result.
+ * A step that fails fails the tests that need it, with its stderr.
  * Each test then checks one output against the file formats, the contract
  * of bench plot and the databases, read here with the SQLite C API. meson
  * passes the path of bench in ARENA_BENCH.
@@ -20,8 +23,8 @@
  * (tests/pdf_text.h: font size of every word, inside the page), the byte
  * scale of the layout panels in their text. Figures need gnuplot and
  * pdftotext: without them those tests skip with a message (scripts/bootstrap
- * installs both). The whole file takes a few seconds: small graphs, one
- * repetition of 1 ms, 100 dpi. */
+ * installs both). The whole file takes about 6 s of CPU: small graphs, one
+ * repetition of 1 ms, 100 dpi. ARENA_PLOT_TEST_KEEP=1 keeps the folder. */
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
 #include <dirent.h>

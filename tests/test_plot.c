@@ -1570,7 +1570,8 @@ static void make_bin(const char *bin, int fail)
     cr_assert_eq(gnuplot_bin(bin, fail), 0, "cannot make %s with a gnuplot in it", bin);
 }
 
-/* bench plot with PATH=bin; its exit status, stderr in err. */
+/* bench plot with PATH=bin (one-column SVGs of figures_list); its exit
+ * status, stderr in err. */
 static int plot_with_path(const char *bin, const char *out, const char *err, const char *figures_list)
 {
     char db[128];
@@ -1582,7 +1583,7 @@ static int plot_with_path(const char *bin, const char *out, const char *err, con
         if (e < 0 || o < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) _exit(126);
         setenv("PATH", bin, 1);
         execl(bench, bench, "plot", "--db", db, "--graph", chain_spec, "--out", out, "--figures", figures_list,
-              "--dpi", "50", "--quiet", (char *)NULL);
+              "--format", "svg", "--size", "one", "--quiet", (char *)NULL);
         _exit(127);
     }
     int st;
@@ -1614,9 +1615,9 @@ Test(plot, figures_take_gnuplot_only_a_handful_of_times)
     char *e = slurp(err, NULL);
     cr_expect_eq(r, 0, "bench plot with only gnuplot on PATH: exit %d: %s", r, e ? e : "");
     free(e);
-    char png[256];
-    fmt(png, sizeof png, "%s/layout-1col.png", out);
-    cr_expect(exists(png), "no %s", png);
+    char svg[256];
+    fmt(svg, sizeof svg, "%s/layout-1col.svg", out);
+    cr_expect(exists(svg), "no %s", svg);
 }
 
 /* No gnuplot, or one that fails: exit 1, one line, and an out folder that
@@ -1641,9 +1642,9 @@ Test(plot, a_missing_or_failing_gnuplot_exits_1_with_one_line)
         cr_expect(lines == 1 && e[len - 1] == '\n', "%s gnuplot: stderr is not one line: '%s'",
                   fail ? "failing" : "missing", e);
         cr_expect(strstr(e, "gnuplot") != NULL, "the message does not name gnuplot: %s", e);
-        char png[200];
-        fmt(png, sizeof png, "%s/arena-1col.png", out);
-        cr_expect(!exists(png), "%s left behind", png);
+        char svg[200];
+        fmt(svg, sizeof svg, "%s/arena-1col.svg", out);
+        cr_expect(!exists(svg), "%s left behind", svg);
         free(e);
     }
 }

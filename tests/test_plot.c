@@ -23,7 +23,7 @@
  * (tests/pdf_text.h: font size of every word, inside the page), the byte
  * scale of the layout panels in their text. Figures need gnuplot and
  * pdftotext: without them those tests skip with a message (scripts/bootstrap
- * installs both). The whole file takes about 6 s of CPU: small graphs, one
+ * installs both). The whole file takes about 7 s of CPU: small graphs, one
  * repetition of 1 ms, 100 dpi. ARENA_PLOT_TEST_KEEP=1 keeps the folder. */
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>

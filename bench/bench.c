@@ -369,8 +369,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
 /* ---- set-up ---- */
 
 /* --list: the families, suites and planners for a person; with --format
- * csv the planner registry alone as name,kind,summary (scripts/plot takes
- * its planner order and names from it). */
+ * csv the planner registry alone as name,kind,summary (for scripts; bench
+ * plot reads the registry in-process). */
 static int expand(const struct arena_bench_args *a, char ***items, size_t *n, char *err,
                   size_t errlen);
 static void free_items(char **items, size_t n);

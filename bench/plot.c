@@ -51,6 +51,7 @@ struct ctx {
     struct arena_fig_data d;
     struct shown *sel;
     size_t n_sel;
+    const struct arena_fig_result **by; /* n_graphs x n_sel, see find() */
     int planners_given;
     size_t graph; /* index of the per-graph figures' graph */
     int64_t ref;  /* best proven figure of that graph, 0 none */
@@ -248,12 +249,25 @@ static void gq_cut(struct plot_buf *b, const char *text, size_t max);
 
 /* ------------------------------------------------------------ selection */
 
+/* The result that counts of a shown planner on a graph, or NULL. */
 static const struct arena_fig_result *find(const struct ctx *c, size_t graph, const char *planner)
 {
-    for (size_t i = 0; i < c->d.n_results; i++)
-        if (c->d.results[i].graph == graph && strcmp(c->d.results[i].planner, planner) == 0)
-            return &c->d.results[i];
+    for (size_t i = 0; i < c->n_sel; i++)
+        if (c->sel[i].name == planner || strcmp(c->sel[i].name, planner) == 0)
+            return c->by[graph * c->n_sel + i];
     return NULL;
+}
+
+/* by[graph x shown planner]: one pass over the results. */
+static int index_results(struct ctx *c)
+{
+    c->by = calloc(c->d.n_graphs * c->n_sel + 1, sizeof *c->by);
+    if (!c->by) return -1;
+    for (size_t r = 0; r < c->d.n_results; r++)
+        for (size_t i = 0; i < c->n_sel; i++)
+            if (strcmp(c->sel[i].name, c->d.results[r].planner) == 0)
+                c->by[c->d.results[r].graph * c->n_sel + i] = &c->d.results[r];
+    return 0;
 }
 
 static int is_limit(const struct arena_fig_result *r)
@@ -514,7 +528,6 @@ static void gp_head(struct ctx *c, struct plot_buf *b, const char *name, const c
     plot_gq(b, title, 0);
     /* The PNG subtitle wrapped at spaces to the width at its size (about
      * 0.62 em a character), at most three lines, the last cut with "...". */
-    size_t len = strlen(sub);
     for (int k = 0; k < 2; k++) {
         size_t m = k ? 86 : 46, lines = 0;
         plot_buf_add(b, k ? "\nSUB2 = " : "\nSUB1 = ");
@@ -540,7 +553,6 @@ static void gp_head(struct ctx *c, struct plot_buf *b, const char *name, const c
         }
         plot_buf_printf(b, "\nTL%d = %zu", k + 1, lines + 1);
     }
-    (void)len;
     plot_buf_add(b, "\n");
 }
 
@@ -770,9 +782,17 @@ static int fig_layout_live(struct ctx *c, const size_t *idx, const struct arena_
         rc = 1;
         goto done;
     }
-    size_t np = 0, rects = 0;
+    /* Every valid plan's placements for the layout; only the first's when
+     * the layout is not drawn (the live bytes need one plan) or would
+     * hold more rectangles than a figure can show. */
+    size_t np = 0, rects = 0, valid = 0;
+    for (size_t i = 0; i < n; i++) valid += (size_t)res[i]->ok;
     for (size_t i = 0; i < n && !rc; i++) {
         if (!res[i]->ok) continue;
+        if (np && (!want(c, "layout") || npl[0] * valid > 300000)) {
+            rects = npl[0] * valid;
+            break;
+        }
         if (arena_figdb_placements(c->db, res[i]->id, &pl[np], &npl[np], c->err, sizeof c->err)) {
             rc = 2;
             break;
@@ -835,7 +855,8 @@ static int fig_layout_live(struct ctx *c, const size_t *idx, const struct arena_
                                                     : "");
         struct plot_buf st = {0};
         plot_buf_add(&st, g->spec);
-        gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", sub, h1, h2);
+        plot_buf_add(&st, sub);
+        gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL, h1, h2);
         plot_buf_free(&st);
         gp_common(c, &gp);
         gp_styles(&gp, c->sel, pidx, plab, np, 40);
@@ -868,6 +889,16 @@ static int fig_layout_live(struct ctx *c, const size_t *idx, const struct arena_
         if (rc) goto done;
     }
     if (want(c, "live")) {
+        /* A line for every valid plan, placements stored or not. */
+        np = 0;
+        amax = 0;
+        for (size_t i = 0; i < n; i++)
+            if (res[i]->ok) {
+                pidx[np] = idx[i];
+                plab[np] = lab[i];
+                pres[np++] = res[i];
+                amax = fmax(amax, (double)res[i]->arena);
+            }
         int64_t *delta = calloc((size_t)steps + 2, sizeof *delta);
         if (!delta) {
             snprintf(c->err, sizeof c->err, "out of memory");
@@ -1009,7 +1040,8 @@ static int fig_replay(struct ctx *c, const size_t *idx, const struct arena_fig_r
     }
     if (best) {
         struct plot_buf t = {0};
-        plot_buf_printf(&t, "static arena (%s)", best_name);
+        plot_buf_printf(&t, "static arena (%s%s)", best_name,
+                        is_limit(best) ? ", stopped at its limit" : "");
         plot_buf_add(&bk, ", \\\n       BEST / U with lines lc rgb '#000000' lw 1.5 title ");
         plot_gq(&bk, t.s ? t.s : "", 0);
         plot_buf_free(&t);
@@ -1344,7 +1376,9 @@ static int fig_quality(struct ctx *c)
     if (none.len) plot_buf_printf(&cap, "; no valid result: %s", none.s);
     note(c, "quality: %s", cap.s);
     /* Data and quartiles. */
-    plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,planner,graph\n");
+    /* paired, graphs, seeds, runs: what the figure covers, on every row. */
+    plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
+                     "graphs,seeds,runs,planner,graph\n");
     double qmax = 1;
     struct plot_buf arr = {0};
     plot_buf_printf(&arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n",
@@ -1363,7 +1397,8 @@ static int fig_quality(struct ctx *c)
                             (double)r->arena / (double)gr->lower_bound, (long long)r->arena,
                             (long long)gr->lower_bound);
             if (best[g] > (double)gr->lower_bound) plot_buf_printf(&b, "%.17g", best[g]);
-            plot_buf_printf(&b, ",%lld,", (long long)r->run_id);
+            plot_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired, G, seeds,
+                            c->d.n_runs);
             plot_csv(&b, c->sel[qidx[k]].name);
             plot_buf_add(&b, ",");
             plot_csv(&b, gr->spec);
@@ -1598,6 +1633,7 @@ static int fig_scaling(struct ctx *c)
     plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
                      "arena_bytes,limit,planner,graph\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
+    size_t limits = 0;
     for (size_t p = 0; p < NP; p++)
         for (size_t i = 0; i < c->n_sel; i++) {
             size_t *gs = malloc((G + 1) * sizeof *gs), m = 0;
@@ -1623,6 +1659,7 @@ static int fig_scaling(struct ctx *c)
                 if (t > t1) t1 = t;
                 if (ns > 0 && (!n0 || ns < n0)) n0 = ns;
                 if (ns > n1) n1 = ns;
+                limits += (size_t)is_limit(r);
                 plot_buf_printf(&b, "%zu,%zu,%lld,%.17g,%.17g,%.17g,%lld,%lld,%d,", p + 1, i + 1,
                                 (long long)gr->tensors, r->ns_median, r->ns_mean, r->ns_stddev,
                                 (long long)r->iterations, (long long)r->arena, is_limit(r));
@@ -1645,7 +1682,7 @@ static int fig_scaling(struct ctx *c)
     size_t idx_all[256], nshow = c->n_sel < 256 ? c->n_sel : 256;
     for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
     size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
-    double kh1 = (double)((nshow + 1) / 2) * 0.15, kh2 = (double)((nshow + 2) / 3) * 0.17;
+    double kh1 = (double)((nshow + 2) / 2) * 0.15, kh2 = (double)((nshow + 3) / 3) * 0.17;
     char sub[96];
     if (c->d.n_runs == 1) snprintf(sub, sizeof sub, "run %lld", (long long)c->d.runs[0]);
     else snprintf(sub, sizeof sub, "%zu runs", c->d.n_runs);
@@ -1666,7 +1703,12 @@ static int fig_scaling(struct ctx *c)
         plot_buf_add(&gp, "\n");
         free(sl);
     }
-    rc = xt.oom || ytb.oom ? 1 : draw(c, "scaling", &gp, NULL, NULL, 0);
+    const char *keys[] = {"LIMITKEY"};
+    const char *vals[] = {limits ? ", \\\n       NaN with points pt 2 ps 1 lc rgb '#000000' title"
+                                   " 'stopped at limit'"
+                                 : ""};
+    plot_buf_printf(&gp, "NL = %zu\n", limits);
+    rc = xt.oom || ytb.oom ? 1 : draw(c, "scaling", &gp, keys, vals, 1);
     plot_buf_free(&gp);
     plot_buf_free(&xt);
     plot_buf_free(&ytb);
@@ -1679,7 +1721,11 @@ done:
 }
 
 /* The statistics of one planner in one panel: results/stats.h, the one
- * place bench plot computes them. */
+ * place bench plot computes them. It takes the bootstrap of
+ * arena_stats_describe on the chart's own samples (the selected runs'
+ * newest results, paired per configuration), since arena_stats_compute
+ * reads every run and does not pair; once it takes a run selection and
+ * pairs, this is the call to replace. */
 static int stats_of(double *x, size_t n, struct arena_stat *out)
 {
     return arena_stats_describe(x, n, out);
@@ -1698,6 +1744,8 @@ static int fig_stats(struct ctx *c)
     size_t *cfg = malloc((G + 1) * sizeof *cfg);
     char **names = NULL;
     int rc = 0;
+    char *lab[256] = {0};
+    size_t lab_n = 0;
     if (!cfg || configs(c, seedonly, cfg, &names, &nf)) {
         free(cfg);
         snprintf(c->err, sizeof c->err, "out of memory");
@@ -1745,9 +1793,14 @@ static int fig_stats(struct ctx *c)
         }
         struct plot_buf t = {0};
         plot_caret(&t, names[f]);
-        if (!paired) {
-            note(c, "stats: %s left out: no graph on which every planner has a valid result",
-                 t.s ? t.s : "");
+        if (paired < 2) { /* one seed has no spread to show */
+            char *sl = short_label(names, nf, f);
+            struct plot_buf sh = {0};
+            plot_caret(&sh, sl ? sl : names[f]);
+            free(sl);
+            plot_buf_printf(&notes, "%s%s: %zu paired graph%s (a panel needs two)",
+                            notes.len ? "; " : "", sh.s ? sh.s : "", paired, paired == 1 ? "" : "s");
+            plot_buf_free(&sh);
             plot_buf_free(&t);
             continue;
         }
@@ -1811,19 +1864,25 @@ static int fig_stats(struct ctx *c)
         }
     }
     if (!np) {
-        note(c, "stats figure skipped: no configuration with a graph on which every planner has a"
-                " valid result");
+        note(c, "stats figure skipped: no configuration with two graphs (seeds) on which every"
+                " planner has a valid result (try a sweep over seeds)");
         goto done;
     }
     if (notes.len) note(c, "stats: %s", notes.s);
     /* A planner keeps one x place in every panel: its place among those shown. */
-    size_t idx[256], lab_n = 0;
-    char *lab[256];
+    size_t idx[256];
     for (size_t i = 0; i < S && lab_n < 256; i++)
         if (shown_any[i]) {
             slot[i] = ++lab_n;
             idx[lab_n - 1] = i;
-            lab[lab_n - 1] = (char *)c->sel[i].name;
+            size_t lim = 0;
+            for (size_t k = 0; k < nrows; k++)
+                if (rows[k].planner == i) lim += (size_t)rows[k].limits;
+            struct plot_buf l = {0};
+            plot_buf_add(&l, c->sel[i].name);
+            if (lim) plot_buf_printf(&l, " (%zu limit)", lim);
+            lab[lab_n - 1] = l.s;
+            if (!lab[lab_n - 1]) rc = 1;
         }
     plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,"
                      "configuration,planner\n");
@@ -1872,6 +1931,7 @@ static int fig_stats(struct ctx *c)
     }
     rc = draw(c, "stats", &gp, NULL, NULL, 0);
 done:
+    for (size_t i = 0; i < lab_n; i++) free(lab[i]);
     free(in);
     free(use);
     free(all_use);
@@ -1944,6 +2004,10 @@ static int run(struct ctx *c)
     if (!c->n_sel) {
         snprintf(c->err, sizeof c->err, "the selected runs have no planners to show");
         return 2;
+    }
+    if (index_results(c)) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return 1;
     }
     int any = 0;
     for (size_t i = 0; i < c->d.n_results && !any; i++)
@@ -2051,6 +2115,7 @@ int arena_bench_plot_main(int argc, char **argv)
     free(c.written);
     free(c.tmp);
     free(c.sel);
+    free(c.by);
     plot_buf_free(&c.notes);
     arena_fig_data_free(&c.d);
     arena_figdb_close(c.db);

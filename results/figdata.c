@@ -229,7 +229,7 @@ static int select_runs(struct arena_figdb *h, int64_t run, struct arena_fig_data
     if (rc) return rc;
     sqlite3_bind_int64(st, 1, run < 0 ? 1 : -1);
     size_t cap = 0;
-    int s;
+    int s = SQLITE_DONE;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
         if (grow((void **)&d->runs, &cap, d->n_runs, sizeof *d->runs)) {
             sqlite3_finalize(st);
@@ -265,11 +265,36 @@ static int find_graph(struct arena_fig_data *d, int64_t id, size_t *at)
     return 0;
 }
 
-static int find_result(struct arena_fig_data *d, size_t graph, const char *planner)
+/* Rows by graph, planner, then the order read (newest first). */
+static int by_pair(const void *a, const void *b)
 {
-    for (size_t i = 0; i < d->n_results; i++)
-        if (d->results[i].graph == graph && strcmp(d->results[i].planner, planner) == 0) return 1;
-    return 0;
+    const struct arena_fig_result *x = a, *y = b;
+    if (x->graph != y->graph) return x->graph < y->graph ? -1 : 1;
+    int c = strcmp(x->planner, y->planner);
+    if (c) return c;
+    return (x->read_order > y->read_order) - (x->read_order < y->read_order);
+}
+
+static void result_free(struct arena_fig_result *r)
+{
+    free(r->planner);
+    free(r->status);
+}
+
+/* Keeps the first (newest) row of each graph x planner. */
+static void keep_newest(struct arena_fig_data *d)
+{
+    qsort(d->results, d->n_results, sizeof *d->results, by_pair);
+    size_t kept = 0;
+    for (size_t i = 0; i < d->n_results; i++) {
+        if (kept && d->results[kept - 1].graph == d->results[i].graph &&
+            strcmp(d->results[kept - 1].planner, d->results[i].planner) == 0) {
+            result_free(&d->results[i]);
+            continue;
+        }
+        d->results[kept++] = d->results[i];
+    }
+    d->n_results = kept;
 }
 
 /* Order of first measurement: sorts by the smallest result id among rows. */
@@ -297,7 +322,7 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, struct arena_fig_data *
     size_t gcap = 0, rcap = 0, pcap = 0;
     int64_t *gfirst = NULL, *pfirst = NULL;
     size_t gfcap = 0, pfcap = 0;
-    int s;
+    int s = SQLITE_DONE;
     while (rc == ARENA_OK && (s = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t rid = sqlite3_column_int64(st, 0);
         int64_t gid = sqlite3_column_int64(st, 2);
@@ -341,7 +366,6 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, struct arena_fig_data *
         } else if (rid < pfirst[p]) {
             pfirst[p] = rid;
         }
-        if (find_result(d, g, planner)) continue; /* a newer one counts */
         if (grow((void **)&d->results, &rcap, d->n_results, sizeof *d->results)) {
             rc = ARENA_ENOMEM;
             break;
@@ -349,6 +373,7 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, struct arena_fig_data *
         struct arena_fig_result *r = &d->results[d->n_results++];
         memset(r, 0, sizeof *r);
         r->id = rid;
+        r->read_order = d->n_results;
         r->run_id = sqlite3_column_int64(st, 1);
         r->graph_id = gid;
         r->graph = g;
@@ -395,6 +420,7 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, struct arena_fig_data *
             }
             memcpy(d->graphs, g2, d->n_graphs * sizeof *g2);
             for (size_t i = 0; i < d->n_results; i++) d->results[i].graph = where[d->results[i].graph];
+            keep_newest(d);
             for (size_t i = 0; i < d->n_planners; i++) o[i] = (struct order){pfirst[i], i};
             qsort(o, d->n_planners, sizeof *o, by_first);
             for (size_t i = 0; i < d->n_planners; i++) p2[i] = d->planners[o[i].idx];
@@ -418,10 +444,7 @@ void arena_fig_data_free(struct arena_fig_data *d)
         free(d->graphs[i].family);
         free(d->graphs[i].params);
     }
-    for (size_t i = 0; i < d->n_results; i++) {
-        free(d->results[i].planner);
-        free(d->results[i].status);
-    }
+    for (size_t i = 0; i < d->n_results; i++) result_free(&d->results[i]);
     for (size_t i = 0; i < d->n_planners; i++) free(d->planners[i]);
     free(d->graphs);
     free(d->results);
@@ -446,7 +469,7 @@ int arena_figdb_placements(struct arena_figdb *h, int64_t result_id, struct aren
     if (rc) return rc;
     sqlite3_bind_int64(st, 1, result_id);
     size_t cap = 0;
-    int s;
+    int s = SQLITE_DONE;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
         if (grow((void **)out, &cap, *n, sizeof **out)) {
             rc = ARENA_ENOMEM;
@@ -495,7 +518,7 @@ int arena_figdb_replays(struct arena_figdb *h, int64_t graph_id, struct arena_fi
     }
     sqlite3_bind_int64(st, 1, graph_id);
     size_t cap = 0;
-    int s;
+    int s = SQLITE_DONE;
     while (rc == ARENA_OK && (s = sqlite3_step(st)) == SQLITE_ROW) {
         if (grow((void **)out, &cap, *n, sizeof **out)) {
             rc = ARENA_ENOMEM;

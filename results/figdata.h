@@ -32,6 +32,7 @@ struct arena_fig_result {
     double ratio_lb, saving, frag_peak, frag_mean, ns_median, ns_mean, ns_stddev;
     int64_t iterations, scratch, bound, nodes;
     char *status;            /* optimal, feasible, infeasible, limit; NULL */
+    size_t read_order;      /* the order read, newest first (internal) */
 };
 
 struct arena_fig_data {
@@ -40,7 +41,8 @@ struct arena_fig_data {
     struct arena_fig_graph *graphs; /* graphs with a result in those runs, in
                                        the order they were first measured */
     size_t n_graphs;
-    struct arena_fig_result *results; /* one per graph x planner: the one that counts */
+    struct arena_fig_result *results; /* one per graph x planner, the one that counts;
+                                         by graph, then planner name */
     size_t n_results;
     char **planners;         /* every planner of the runs, in the order first measured */
     size_t n_planners;

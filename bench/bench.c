@@ -601,7 +601,7 @@ static int make_parents(const char *path)
     return 0;
 }
 
-/* --export-plan: every graph x planner as .csv and C header (export_plan.h). */
+/* --export-plan: every graph x planner as .csv, C header and source (export_plan.h). */
 static int export_plans(struct bench *b)
 {
     char path[4096];

@@ -377,9 +377,11 @@ int arena_tflite_is_model(const void *data, size_t size)
     return size >= 8 && memcmp((const unsigned char *)data + 4, "TFL3", 4) == 0;
 }
 
-int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t subgraph,
-                      struct arena_graph *g, struct arena_tflite_info *info, char *err,
-                      size_t errlen)
+/* arena_tflite_read, and when index is not NULL, *index: a malloc'd array
+ * of the model's tensor index of each graph tensor. */
+static int read_model(const void *data, size_t size, const char *name, uint32_t subgraph,
+                      struct arena_graph *g, struct arena_tflite_info *info, uint32_t **index,
+                      char *err, size_t errlen)
 {
     struct reader r;
     memset(&r, 0, sizeof r);
@@ -453,6 +455,14 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
         }
     }
     add_ops(&r, folded);
+    if (index && !fb->rc) {
+        *index = malloc((g->n_tensors ? g->n_tensors : 1) * sizeof **index);
+        if (!*index)
+            arena_fb_fail(fb, ARENA_ENOMEM, "file", "out of memory");
+        for (size_t i = 0; i < r.tensors.n && *index; i++)
+            if (r.role[i] == ROLE_PLANNED)
+                (*index)[r.gid[i]] = (uint32_t)i;
+    }
     int rc = fb->rc;
     free(r.role);
     free(r.gid);
@@ -464,6 +474,13 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
         memset(info, 0, sizeof *info);
     }
     return rc;
+}
+
+int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t subgraph,
+                      struct arena_graph *g, struct arena_tflite_info *info, char *err,
+                      size_t errlen)
+{
+    return read_model(data, size, name, subgraph, g, info, NULL, err, errlen);
 }
 
 /* Splits "FILE#N": the path to open and the subgraph. 0 when text is a
@@ -493,6 +510,11 @@ static int split(const char *text, char *path, size_t cap, uint32_t *subgraph)
 static const char *resolve(const char *text, char *buf, size_t cap, uint32_t *subgraph)
 {
     return split(text, buf, cap, subgraph) ? buf : text;
+}
+
+const char *arena_tflite_path(const char *text, char *buf, size_t cap, uint32_t *subgraph)
+{
+    return resolve(text, buf, cap, subgraph);
 }
 
 int arena_tflite_sniff(const char *text)
@@ -561,6 +583,7 @@ void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n)
     (void)n; /* the names are one block (arena_graph_names) */
     free(x->names);
     free(x->warning);
+    free(x->index);
     memset(x, 0, sizeof *x);
 }
 
@@ -579,7 +602,7 @@ int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem
         return rc;
     struct arena_graph g;
     struct arena_tflite_info info;
-    rc = arena_tflite_read(data, size, path, sub, &g, &info, err, errlen);
+    rc = read_model(data, size, path, sub, &g, &info, &x->index, err, errlen);
     free(data);
     if (rc)
         return rc;
@@ -588,6 +611,8 @@ int arena_tflite_load(const char *text, uint64_t alignment, struct arena_problem
     if (rc) {
         arena_errorf(err, errlen, 0, rc, "%s: subgraph %lu: %s", path, (unsigned long)sub, why);
         arena_graph_free(&g);
+        free(x->index);
+        x->index = NULL;
         return rc;
     }
     x->ops = g.n_ops;

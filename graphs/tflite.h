@@ -64,6 +64,10 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
  * N) when text itself is not a file, whose bytes 4-7 are "TFL3". */
 int arena_tflite_sniff(const char *text);
 
+/* The file to open for text ("FILE", or "FILE#N" when text itself is not
+ * a file: buf holds FILE) and the subgraph (N, else 0). */
+const char *arena_tflite_path(const char *text, char *buf, size_t cap, uint32_t *subgraph);
+
 /* What arena_tflite_load gives besides the problem. */
 struct arena_tflite_loaded {
     size_t ops;                /* ops stored (steps) */
@@ -74,6 +78,9 @@ struct arena_tflite_loaded {
                                   block (arena_graph_names) */
     uint64_t persistent_bytes; /* the variable tensors' bytes, their sum
                                   rounded up to the alignment */
+    uint32_t *index;           /* malloc'd: each problem tensor's index in
+                                  the subgraph's tensors (the model's own
+                                  numbering, constants included) */
 };
 
 /* Reads "FILE" or "FILE#N" (subgraph N, default 0), checks the graph and

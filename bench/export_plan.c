@@ -1,5 +1,6 @@
-/* export_plan.c — a plan as NAME.csv and a C library, NAME.h + NAME.c
- * (see export_plan.h). */
+/* export_plan.c — a plan as NAME.csv and a C library, NAME.h + NAME.c,
+ * and as a .tflite model carrying TFLM's offline plan (see export_plan.h,
+ * export_tflite.h). */
 #include "bench/export_plan.h"
 
 #include <ctype.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/export_tflite.h"
 #include "graphs/names.h"
 #include "graphs/source.h"
 #include "graphs/tflite.h"
@@ -401,5 +403,128 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
             fprintf(out, "%s\t%s\t%s/%s.h\n", src->spec, pl->name, dir, base);
     }
     free(offsets);
+    return rc;
+}
+
+/* The whole file (a FlatBuffer is below 2 GiB). */
+static int read_whole(const char *path, unsigned char **data, size_t *size, char *err,
+                      size_t errlen)
+{
+    *data = NULL;
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot open: %s", path,
+                            strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    int rc = buf ? ARENA_OK : ARENA_ENOMEM;
+    while (!rc) {
+        if (n == cap) {
+            unsigned char *grown = cap < ((size_t)1 << 31) ? realloc(buf, cap * 2) : NULL;
+            if (!grown) {
+                rc = cap < ((size_t)1 << 31) ? ARENA_ENOMEM : ARENA_EFORMAT;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                rc = ARENA_EIO;
+            break;
+        }
+    }
+    fclose(f);
+    if (rc) {
+        free(buf);
+        return arena_errorf(err, errlen, 0, rc, "%s: %s", path,
+                            rc == ARENA_EFORMAT ? "larger than 2 GiB, the FlatBuffers limit"
+                            : rc == ARENA_EIO   ? "read error"
+                                                : "out of memory");
+    }
+    *data = buf;
+    *size = n;
+    return ARENA_OK;
+}
+
+/* bytes[0, n) into path, through path.tmp renamed when whole. */
+static int write_whole(const char *path, const unsigned char *bytes, size_t n, char *err,
+                       size_t errlen)
+{
+    char tmp[4400];
+    int len = snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (len < 0 || (size_t)len >= sizeof tmp)
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: path too long", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot create: %s", tmp,
+                            strerror(errno));
+    int bad = fwrite(bytes, 1, n, f) != n;
+    if (fclose(f) != 0 || bad) {
+        unlink(tmp);
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot write (disk full?)", tmp);
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot rename to %s: %s", tmp, path,
+                            strerror(e));
+    }
+    return ARENA_OK;
+}
+
+int arena_export_tflites(const char *dir, const struct arena_source *src,
+                         const struct arena_planner *const *planners, size_t n_planners,
+                         const struct arena_plan_options *opt, FILE *out, char *err,
+                         size_t errlen)
+{
+    if (strcmp(src->family, "tflite") != 0 || (src->problem.n && !src->index))
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: not a .tflite model", src->spec);
+    const struct arena_problem *p = &src->problem;
+    char buf[4096], spec[97];
+    uint32_t sub = 0;
+    const char *path = arena_tflite_path(src->spec, buf, sizeof buf, &sub);
+    file_part(src->spec, spec, sizeof spec);
+    unsigned char *data;
+    size_t size;
+    int rc = read_whole(path, &data, &size, err, errlen);
+    if (rc)
+        return rc;
+    uint64_t *offsets = malloc((p->n ? p->n : 1) * sizeof *offsets);
+    if (!offsets)
+        rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+    for (size_t k = 0; k < n_planners && !rc; k++) {
+        const struct arena_planner *pl = planners[k];
+        struct arena_plan plan;
+        memset(&plan, 0, sizeof plan);
+        plan.n = p->n;
+        plan.offsets = offsets;
+        rc = plan_checked(pl, src, opt, &plan, err, errlen);
+        if (rc)
+            break;
+        /* TFLM's head is the activation region: the plan's own offsets */
+        struct arena_tflite_plan tp = {
+            .subgraph = sub, .n = p->n, .index = src->index, .offsets = offsets};
+        unsigned char *model;
+        size_t model_size;
+        rc = arena_tflite_with_plan(data, size, path, &tp, &model, &model_size, err, errlen);
+        if (rc)
+            break;
+        char file[4300];
+        int len = snprintf(file, sizeof file, "%s/%s-%08x-%s.tflite", dir, spec,
+                           (unsigned)(src->fingerprint >> 32), pl->name);
+        if (len < 0 || (size_t)len >= sizeof file)
+            rc = arena_errorf(err, errlen, 0, ARENA_EIO, "%s: path too long", dir);
+        else
+            rc = write_whole(file, model, model_size, err, errlen);
+        free(model);
+        if (!rc && out)
+            fprintf(out, "%s\t%s\t%s\n", src->spec, pl->name, file);
+    }
+    free(offsets);
+    free(data);
     return rc;
 }

@@ -68,4 +68,17 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
                        const struct arena_plan_options *opt, uint64_t head, uint64_t tail,
                        FILE *out, char *err, size_t errlen);
 
+/* bench --export-tflite: for a .tflite source ("FILE" or "FILE#N"), plans
+ * it with each planner as arena_export_plans does and writes
+ * dir/SPEC-FP-PLANNER.tflite, a copy of FILE carrying the plan as TensorFlow
+ * Lite Micro's offline plan (export_tflite.h), written as .tmp and renamed
+ * when whole. Prints each model's path on out (NULL: quiet). ARENA_EINVAL
+ * when src is not a .tflite model, ARENA_ECONFLICT for an invalid plan,
+ * ARENA_EOVERFLOW when an offset passes 2^31 - 1, ARENA_EFORMAT for a model
+ * the writer cannot carry a plan in, ARENA_EIO; one line in err. */
+int arena_export_tflites(const char *dir, const struct arena_source *src,
+                         const struct arena_planner *const *planners, size_t n_planners,
+                         const struct arena_plan_options *opt, FILE *out, char *err,
+                         size_t errlen);
+
 #endif

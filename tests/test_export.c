@@ -20,7 +20,9 @@
 #include "bench/args.h"
 #include "bench/export_plan.h"
 #include "graphs/source.h"
+#include "graphs/tflite.h"
 #include "planners/planner.h"
+#include "bench/export_tflite.h"
 #include "tests/export_check.h"
 #include "tests/tflite_writer.h"
 
@@ -136,6 +138,14 @@ Test(export, command_line)
     char *bad[] = {"bench", "--graph", "chain", "--export-plan", "", NULL};
     cr_expect_eq(arena_bench_args_parse(5, bad, &a, err, sizeof err), ARENA_EINVAL);
     cr_expect_str_eq(err, "--export-plan: empty folder name");
+    arena_bench_args_free(&a);
+    char *tfl[] = {"bench", "--graph", "m.tflite", "--export-tflite", "out/models", NULL};
+    cr_assert_eq(arena_bench_args_parse(5, tfl, &a, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_str_eq(a.export_tflite_dir, "out/models");
+    arena_bench_args_free(&a);
+    char *tfl_bad[] = {"bench", "--graph", "m.tflite", "--export-tflite", "", NULL};
+    cr_expect_eq(arena_bench_args_parse(5, tfl_bad, &a, err, sizeof err), ARENA_EINVAL);
+    cr_expect_str_eq(err, "--export-tflite: empty folder name");
     arena_bench_args_free(&a);
 }
 
@@ -535,4 +545,312 @@ Test(export, repro12_six_names_that_collide)
         offsets += p[8] >= '0' && p[8] <= '9'; /* a definition, not the comment */
     cr_expect_eq(offsets, 6, "%s", t);
     cr_expect_eq(ec_run(sub, h), 0);
+}
+
+/* ---- --export-tflite: TFLM's offline plan written into the model
+ * (bench/export_tflite.h). Decoded by Debian's flatc with a reduced schema
+ * of our own (tests/tflite_reduced.fbs) and jq. */
+
+#define SCHEMA ARENA_SOURCE_ROOT "/tests/tflite_reduced.fbs"
+
+static int have_tools(void)
+{
+    return system("command -v flatc >/dev/null 2>&1 && command -v jq >/dev/null 2>&1") == 0;
+}
+
+/* model decoded by flatc into JSON, then `jq -r program` on it; the output
+ * in out. */
+static void decode(const char *model, const char *program, char *out, size_t cap)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "rm -rf '%s/dec' && mkdir '%s/dec' && cp '%s' '%s/dec/m.tflite' && "
+             "flatc --json --strict-json -o '%s/dec' '%s' -- '%s/dec/m.tflite' && "
+             "jq -r '%s' '%s/dec/m.json' > '%s/dec/out'",
+             dir, dir, model, dir, dir, SCHEMA, dir, program, dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "%s/dec/out", dir);
+    snprintf(out, cap, "%s", slurp(cmd));
+}
+
+/* The number of OfflineMemoryAllocation entries, then the plan's int32
+ * values, one a line. */
+static const char plan_jq[] =
+    "[.metadata[]? | select(.name == \"OfflineMemoryAllocation\")] as $m | ($m | length), "
+    "(if ($m | length) > 0 then (.buffers[$m[0].buffer].data as $d | range(0; $d | length; 4)"
+    " | $d[.] + 256 * $d[. + 1] + 65536 * $d[. + 2] + 16777216 * $d[. + 3]"
+    " | if . >= 2147483648 then . - 4294967296 else . end) else empty end)";
+
+/* Everything but the metadata and the buffers the writer appends: what
+ * must be unchanged. */
+static const char rest_jq[] = "del(.metadata) | .buffers |= .[0:%zu]";
+
+/* The plan arena_export_tflites writes for text with greedy-by-size, as
+ * TFLM reads it: [0, subgraphs, n, offsets of every tensor of every
+ * subgraph or -1]. */
+static size_t expected_plan(const char *text, uint32_t sub, const size_t *tensors, size_t subgraphs,
+                            long long *want, size_t cap)
+{
+    struct arena_source src;
+    char err[600] = "";
+    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    const struct arena_planner *pl = arena_planner_find("greedy-by-size");
+    size_t bytes = 0;
+    cr_assert_eq(arena_planner_scratch(pl, &src.problem, &bytes), ARENA_OK);
+    void *scratch = malloc(bytes ? bytes : 1);
+    uint64_t *off = malloc((src.problem.n ? src.problem.n : 1) * sizeof *off);
+    struct arena_plan plan = {.n = src.problem.n, .offsets = off};
+    cr_assert_eq(arena_planner_run(pl, &src.problem, NULL, scratch, bytes, &plan), ARENA_OK);
+    size_t total = 0, first = 0;
+    for (size_t s = 0; s < subgraphs; s++) {
+        if (s == sub)
+            first = total;
+        total += tensors[s];
+    }
+    cr_assert(3 + total <= cap);
+    want[0] = 0;
+    want[1] = (long long)subgraphs;
+    want[2] = (long long)total;
+    for (size_t t = 0; t < total; t++)
+        want[3 + t] = -1;
+    for (size_t i = 0; i < src.problem.n; i++)
+        want[3 + first + src.index[i]] = (long long)off[i];
+    free(scratch);
+    free(off);
+    arena_source_free(&src);
+    return 3 + total;
+}
+
+/* The one model arena_export_tflites wrote for text into sub. */
+static void export_tflite(const char *text, const char *sub, char *model, size_t cap)
+{
+    struct arena_source src;
+    char err[600] = "";
+    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
+    mkdir(sub, 0755);
+    cr_assert_eq(arena_export_tflites(sub, &src, pl, 1, NULL, NULL, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    arena_source_free(&src);
+    exported(sub, "tflite", model, cap);
+}
+
+/* Loads a and b (spec texts) and expects the same problem, names and
+ * source indices. */
+static void same_problem(const char *a, const char *b)
+{
+    struct arena_source x, y;
+    char err[600] = "";
+    cr_assert_eq(arena_source_load(a, 16, 1, &x, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_source_load(b, 16, 1, &y, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(x.fingerprint, y.fingerprint, "%s and %s", a, b);
+    cr_assert_eq(x.problem.n, y.problem.n);
+    cr_expect_eq(x.ops, y.ops);
+    for (size_t i = 0; i < x.problem.n; i++) {
+        cr_expect_str_eq(x.names[i], y.names[i]);
+        cr_expect_eq(x.index[i], y.index[i]);
+    }
+    arena_source_free(&x);
+    arena_source_free(&y);
+}
+
+/* Compares flatc's plan (count of entries, values) with want[0, n). */
+static void plan_is(const char *model, const long long *want, size_t n)
+{
+    char out[65536];
+    decode(model, plan_jq, out, sizeof out);
+    char *save = NULL, *line = strtok_r(out, "\n", &save);
+    cr_assert_not_null(line);
+    cr_expect_str_eq(line, "1", "one OfflineMemoryAllocation entry");
+    size_t k = 0;
+    for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save), k++) {
+        cr_assert_lt(k, n, "more values than %zu", n);
+        cr_expect_eq(atoll(line), want[k], "value %zu: %s, want %lld", k, line, want[k]);
+    }
+    cr_expect_eq(k, n);
+}
+
+Test(export, tflite_offline_plan_written_read_back_and_decoded)
+{
+    if (!have_tools())
+        cr_skip_test("flatc or jq is missing: run scripts/bootstrap");
+    struct tfl_model m;
+    two_subgraphs(&m);
+    char path[1024], text[1100], sub[1024], model[1024], again[1100];
+    snprintf(path, sizeof path, "%s/m.tflite", dir);
+    save_model(&m, path);
+    snprintf(text, sizeof text, "%s#0", path);
+    snprintf(sub, sizeof sub, "%s/t", dir);
+    export_tflite(text, sub, model, sizeof model);
+    /* the arenabench reader: the same problem in both subgraphs */
+    snprintf(again, sizeof again, "%s#0", model);
+    same_problem(text, again);
+    snprintf(text, sizeof text, "%s#1", path);
+    snprintf(again, sizeof again, "%s#1", model);
+    same_problem(text, again);
+    /* flatc: subgraph 0 has 5 tensors, 1 has 2; in, h, out (0, 2, 3) are
+     * planned, w (constant), spare (no op) and subgraph 1 are left -1 */
+    const size_t tensors[2] = {5, 2};
+    long long want[64];
+    snprintf(text, sizeof text, "%s#0", path);
+    size_t n = expected_plan(text, 0, tensors, 2, want, 64);
+    cr_expect_eq(n, 10);
+    cr_expect(want[4] == -1 && want[7] == -1 && want[8] == -1 && want[9] == -1);
+    cr_expect(want[3] >= 0 && want[5] >= 0 && want[6] >= 0);
+    plan_is(model, want, n);
+    /* the rest decodes as it did: the original's 2 buffers come first */
+    char before[16384], after[16384], prog[128];
+    snprintf(prog, sizeof prog, rest_jq, (size_t)2);
+    decode(path, prog, before, sizeof before);
+    decode(model, prog, after, sizeof after);
+    cr_expect_str_eq(after, before);
+
+    /* a model that already has a plan: replaced, not duplicated; plan
+     * subgraph 1 of the copy this time */
+    snprintf(text, sizeof text, "%s#1", model);
+    snprintf(sub, sizeof sub, "%s/t2", dir);
+    char model2[1024];
+    export_tflite(text, sub, model2, sizeof model2);
+    snprintf(text, sizeof text, "%s#1", path);
+    n = expected_plan(text, 1, tensors, 2, want, 64);
+    cr_expect(want[3] == -1 && want[8] >= 0 && want[9] >= 0); /* x, y of subgraph 1 */
+    plan_is(model2, want, n);
+    decode(model2, "[.metadata[].name] | length", after, sizeof after);
+    cr_expect_str_eq(after, "1\n");
+}
+
+/* Other metadata entries are kept: the plan entry's name of a written
+ * model is changed in place ("...Allocation" -> "...AllocatioX"), so it
+ * counts as another entry; a second export keeps it and adds its own. */
+Test(export, tflite_other_metadata_kept)
+{
+    if (!have_tools())
+        cr_skip_test("flatc or jq is missing: run scripts/bootstrap");
+    struct tfl_model m;
+    two_subgraphs(&m);
+    char path[1024], text[1100], sub[1024], model[1024], model2[1024], out[4096];
+    snprintf(path, sizeof path, "%s/m.tflite", dir);
+    save_model(&m, path);
+    snprintf(text, sizeof text, "%s#0", path);
+    snprintf(sub, sizeof sub, "%s/t", dir);
+    export_tflite(text, sub, model, sizeof model);
+    FILE *f = fopen(model, "r+b");
+    cr_assert_not_null(f);
+    static unsigned char bytes[65536];
+    size_t n = fread(bytes, 1, sizeof bytes, f);
+    const char *key = "OfflineMemoryAllocation";
+    unsigned char *hit = NULL;
+    for (size_t i = 0; i + strlen(key) <= n && !hit; i++)
+        if (memcmp(bytes + i, key, strlen(key)) == 0)
+            hit = bytes + i;
+    cr_assert_not_null(hit);
+    cr_assert_eq(fseek(f, (long)(hit - bytes) + (long)strlen(key) - 1, SEEK_SET), 0);
+    fputc('X', f);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(text, sizeof text, "%s#0", model);
+    snprintf(sub, sizeof sub, "%s/t2", dir);
+    export_tflite(text, sub, model2, sizeof model2);
+    decode(model2, "[.metadata[].name] | join(\",\")", out, sizeof out);
+    cr_expect_str_eq(out, "OfflineMemoryAllocatioX,OfflineMemoryAllocation\n");
+}
+
+/* The writer's refusals: an index past the subgraph, an offset past 2^31 - 1,
+ * a file that is not a model; each one line, nothing written. */
+Test(export, tflite_writer_refuses)
+{
+    struct tfl_model m;
+    two_subgraphs(&m);
+    static unsigned char buf[16384];
+    size_t n = tfl_write(&m, buf, sizeof buf, NULL);
+    unsigned char *out;
+    size_t size;
+    char err[600];
+    uint32_t index[1] = {5};
+    uint64_t offsets[1] = {0};
+    struct arena_tflite_plan p = {.subgraph = 0, .n = 1, .index = index, .offsets = offsets};
+    cr_expect_eq(arena_tflite_with_plan(buf, n, "m.tflite", &p, &out, &size, err, sizeof err),
+                 ARENA_EINVAL);
+    cr_expect_str_eq(err, "m.tflite: plan: index: tensor 5, past the 5 tensors of subgraph 0");
+    index[0] = 2;
+    offsets[0] = (uint64_t)1 << 31;
+    cr_expect_eq(arena_tflite_with_plan(buf, n, "m.tflite", &p, &out, &size, err, sizeof err),
+                 ARENA_EOVERFLOW);
+    cr_expect_null(strchr(err, '\n'));
+    p.subgraph = 2;
+    cr_expect_eq(arena_tflite_with_plan(buf, n, "m.tflite", &p, &out, &size, err, sizeof err),
+                 ARENA_EINVAL);
+    cr_expect_eq(arena_tflite_with_plan(buf, 7, "m.tflite", &p, &out, &size, err, sizeof err),
+                 ARENA_EFORMAT);
+    cr_expect_null(out);
+    /* and bench refuses a graph that is not a model */
+    struct arena_source src;
+    cr_assert_eq(arena_source_load("chain:ops=3", 16, 1, &src, err, sizeof err), ARENA_OK);
+    const struct arena_planner *pl[1] = {arena_planner_find("naive")};
+    cr_expect_eq(arena_export_tflites(dir, &src, pl, 1, NULL, NULL, err, sizeof err), ARENA_EINVAL);
+    cr_expect_str_eq(err, "chain:ops=3,min=1024,max=65536,dtype=int8,seed=1: not a .tflite model");
+    arena_source_free(&src);
+}
+
+/* A real model (scripts/fetch-models): face_detection_short_range, 250
+ * tensors, its plan decoded by flatc equals the plan, and it reads back as
+ * the same problem. */
+Test(export, tflite_real_model)
+{
+    const char *path = ARENA_SOURCE_ROOT "/models/face_detection_short_range.tflite";
+    struct stat st;
+    if (stat(path, &st) != 0)
+        cr_skip_test("models/face_detection_short_range.tflite is missing: run scripts/fetch-models");
+    if (!have_tools())
+        cr_skip_test("flatc or jq is missing: run scripts/bootstrap");
+    char sub[1024], model[1024], again[1100];
+    snprintf(sub, sizeof sub, "%s/r", dir);
+    export_tflite(path, sub, model, sizeof model);
+    snprintf(again, sizeof again, "%s", model);
+    same_problem(path, again);
+    const size_t tensors[1] = {250};
+    static long long want[300];
+    size_t n = expected_plan(path, 0, tensors, 1, want, 300);
+    plan_is(model, want, n);
+    struct stat st2;
+    cr_assert_eq(stat(model, &st2), 0);
+    cr_expect_lt(st2.st_size - st.st_size, 2048, "grew by %lld bytes",
+                 (long long)(st2.st_size - st.st_size));
+}
+
+/* The writer on every truncation and every byte set to 0xff of a small
+ * model: a one-line refusal or a copy the reader accepts or refuses, never
+ * a crash (flatbuf.h checks every read). */
+Test(export, tflite_writer_on_damaged_models)
+{
+    struct tfl_model m;
+    two_subgraphs(&m);
+    static unsigned char good[16384], bad[16384];
+    size_t n = tfl_write(&m, good, sizeof good, NULL);
+    cr_assert_gt(n, 8u);
+    uint32_t index[1] = {0};
+    uint64_t offsets[1] = {16};
+    struct arena_tflite_plan p = {.subgraph = 0, .n = 1, .index = index, .offsets = offsets};
+    size_t ok = 0;
+    for (size_t k = 0; k < 2 * n; k++) {
+        size_t len = k < n ? k : n;
+        memcpy(bad, good, n);
+        if (k >= n)
+            bad[k - n] = 0xff;
+        unsigned char *out;
+        size_t size;
+        char err[600] = "";
+        int rc = arena_tflite_with_plan(bad, len, "m.tflite", &p, &out, &size, err, sizeof err);
+        if (rc) {
+            cr_expect(err[0] && !strchr(err, '\n'), "case %zu: '%s'", k, err);
+            cr_expect_null(out);
+            continue;
+        }
+        ok++;
+        struct arena_graph g;
+        struct arena_tflite_info info;
+        if (arena_tflite_read(out, size, "copy", 0, &g, &info, err, sizeof err) == ARENA_OK)
+            arena_graph_free(&g);
+        free(out);
+    }
+    cr_expect_gt(ok, 0u);
 }

@@ -35,9 +35,9 @@ static const char usage[] =
     "  --no-db            store nothing\n"
     "  --no-placements    store results without the per-tensor placements\n"
     "  --export-plan DIR  plan each graph with each planner (untimed, validated)\n"
-    "                     and write DIR/GRAPH-FP-PLANNER.csv (name,size,first,last,\n"
-    "                     offset) and .h (a C header: one 16-byte aligned static\n"
-    "                     arena, head | activations | tail, an offset per tensor)\n"
+    "                     and write DIR/GRAPH-FP-PLANNER.csv, .h and .c (a C\n"
+    "                     library: one arena, head | activations | tail)\n"
+    "  --export-tflite D  the same plans as .tflite copies with TFLM's offline plan\n"
     "  --head N, --tail N bytes of model metadata before, scratch after the\n"
     "                     activations in --export-plan headers (default 0)\n"
     "  --export-csv DIR   write each graph's problem into DIR as a MiniMalloc CSV\n"
@@ -308,7 +308,7 @@ static int parse_shard(const char *v, unsigned *k, unsigned *n, char *err, size_
 }
 
 enum opt {
-    O_EXPORT_PLAN, O_HEAD, O_TAIL,
+    O_EXPORT_PLAN, O_EXPORT_TFLITE, O_HEAD, O_TAIL,
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
@@ -328,7 +328,8 @@ static const struct {
     {"--capacity", O_CAPACITY, 1},
     {"--no-db", O_NO_DB, 0},         {"--no-placements", O_NO_PLACEMENTS, 0},
     {"--export-csv", O_EXPORT_CSV, 1},
-    {"--export-plan", O_EXPORT_PLAN, 1}, {"--head", O_HEAD, 1}, {"--tail", O_TAIL, 1},
+    {"--export-plan", O_EXPORT_PLAN, 1}, {"--export-tflite", O_EXPORT_TFLITE, 1},
+    {"--head", O_HEAD, 1}, {"--tail", O_TAIL, 1},
     {"--quiet", O_QUIET, 0},         {"--list", O_LIST, 0},
     {"--help", O_HELP, 0},           {"-h", O_HELP, 0},
     {"--version", O_VERSION, 0},
@@ -405,6 +406,10 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
     case O_EXPORT_PLAN:
         if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--export-plan: empty folder name");
         a->export_plan_dir = v;
+        return ARENA_OK;
+    case O_EXPORT_TFLITE:
+        if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--export-tflite: empty folder name");
+        a->export_tflite_dir = v;
         return ARENA_OK;
     case O_HEAD: return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->head, err, errlen);
     case O_TAIL: return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->tail, err, errlen);

@@ -27,7 +27,8 @@ struct arena_bench_args {
     const struct arena_output *format; /* from the output registry */
     const char *db;         /* NULL with --no-db; points into argv or the default */
     int no_placements;
-    const char *export_plan_dir; /* --export-plan: plans as .csv and C headers there */
+    const char *export_plan_dir; /* --export-plan: plans as .csv and C libraries there */
+    const char *export_tflite_dir; /* --export-tflite: .tflite models with TFLM's offline plan */
     uint64_t head, tail;    /* --head, --tail: bytes around the activations */
     const char *export_dir; /* --export-csv: write each problem there, plan nothing */
     uint64_t seed;          /* families' default seed and the planners' options.seed */

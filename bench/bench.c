@@ -615,24 +615,40 @@ static int make_parents(const char *path)
     return 0;
 }
 
-/* --export-plan: every graph x planner as .csv and C header (export_plan.h). */
+/* --export-plan: every graph x planner as .csv, C header and source
+ * (export_plan.h); --export-tflite: every model x planner as a .tflite
+ * copy with TFLM's offline plan (export_tflite.h), every graph a model. */
 static int export_plans(struct bench *b)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/x", b->args.export_plan_dir);
-    int e = make_parents(path);
-    if (e != 0) {
-        say(b, "--export-plan: cannot create '%s': %s", b->args.export_plan_dir, strerror(e));
-        return 2;
-    }
-    for (size_t i = 0; i < b->n_graphs; i++) {
-        char err[700] = "";
-        int rc = arena_export_plans(b->args.export_plan_dir, &b->graphs[i].src, b->args.planners,
-                                    b->args.n_planners, &b->args.options, b->args.head, b->args.tail,
-                                    b->args.quiet ? NULL : stdout, err, sizeof err);
-        if (rc != ARENA_OK) {
-            say(b, "--export-plan: %s", err[0] ? err : arena_strerror(rc));
-            return rc == ARENA_ECONFLICT ? 1 : 2;
+    const char *dirs[2] = {b->args.export_plan_dir, b->args.export_tflite_dir};
+    const char *opts[2] = {"--export-plan", "--export-tflite"};
+    for (size_t i = 0; dirs[1] && i < b->n_graphs; i++)
+        if (strcmp(b->graphs[i].src.family, "tflite") != 0) {
+            say(b, "--export-tflite: '%s' is not a .tflite model", b->graphs[i].src.spec);
+            return 2;
+        }
+    for (int k = 0; k < 2; k++) {
+        if (!dirs[k]) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/x", dirs[k]);
+        int e = make_parents(path);
+        if (e != 0) {
+            say(b, "%s: cannot create '%s': %s", opts[k], dirs[k], strerror(e));
+            return 2;
+        }
+        for (size_t i = 0; i < b->n_graphs; i++) {
+            char err[700] = "";
+            FILE *out = b->args.quiet ? NULL : stdout;
+            int rc = k == 0 ? arena_export_plans(dirs[k], &b->graphs[i].src, b->args.planners,
+                                                 b->args.n_planners, &b->args.options, b->args.head,
+                                                 b->args.tail, out, err, sizeof err)
+                            : arena_export_tflites(dirs[k], &b->graphs[i].src, b->args.planners,
+                                                   b->args.n_planners, &b->args.options, out, err,
+                                                   sizeof err);
+            if (rc != ARENA_OK) {
+                say(b, "%s: %s", opts[k], err[0] ? err : arena_strerror(rc));
+                return rc == ARENA_ECONFLICT ? 1 : 2;
+            }
         }
     }
     return 0;
@@ -844,7 +860,7 @@ static int measure(struct bench *b)
     if ((status = load_graphs(b)) != 0) return status;
     if (stop_signal) return 128 + stop_signal;
     if ((status = check_figures(b)) != 0) return status;
-    if (b->args.export_plan_dir) return export_plans(b);
+    if (b->args.export_plan_dir || b->args.export_tflite_dir) return export_plans(b);
     if (b->args.export_dir) return export_graphs(b);
     if ((status = open_store(b)) != 0) return status;
     if (b->args.replay || b->args.founding_table) return replay_graphs(b);

@@ -1,16 +1,23 @@
-/* export_plan.c — a plan as NAME.csv and a C header (see export_plan.h). */
+/* export_plan.c — a plan as NAME.csv and a C library, NAME.h + NAME.c,
+ * and as a .tflite model carrying TFLM's offline plan (see export_plan.h,
+ * export_tflite.h). */
 #include "bench/export_plan.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bench/export_tflite.h"
 #include "graphs/names.h"
 #include "graphs/source.h"
+#include "graphs/tflite.h"
 #include "planners/planner.h"
 
 #define IDENT_MAX 64
+#define STEM_MAX 40 /* of a file name in a prefix; the fingerprint follows */
 
 static uint64_t up16(uint64_t v)
 {
@@ -24,39 +31,49 @@ static const char *suffix(uint64_t v)
 }
 
 /* name made an upper-case C identifier: [A-Z0-9_], not starting with a
- * digit, at most IDENT_MAX bytes. */
-static void ident(const char *name, char *out)
+ * digit, at most `max` bytes (out holds max + 1). */
+static void ident_max(const char *name, char *out, size_t max)
 {
     size_t k = 0;
     if (isdigit((unsigned char)name[0]))
         out[k++] = 'T';
-    for (const char *c = name; *c && k < IDENT_MAX; c++)
+    for (const char *c = name; *c && k < max; c++)
         out[k++] = isalnum((unsigned char)*c) ? (char)toupper((unsigned char)*c) : '_';
     out[k] = '\0';
     if (k == 0)
-        snprintf(out, IDENT_MAX + 1, "T");
+        snprintf(out, max + 1, "T");
 }
 
-/* Unique identifiers for every tensor (a clash gets "_<id>"), one pool. */
+static void ident(const char *name, char *out)
+{
+    ident_max(name, out, IDENT_MAX);
+}
+
+/* Unique identifiers for every tensor, whatever the count of clashes: the
+ * name's identifier, else with "_<id>", else "_<id>_<k>" for k = 2, 3, ...
+ * (the pool holds at most n names, so some k is free). */
 static int idents(const struct arena_export *x, char **out)
 {
     struct arena_names m;
     arena_names_init(&m);
     int rc = ARENA_OK;
     for (size_t i = 0; i < x->p->n && !rc; i++) {
-        char raw[32], id[IDENT_MAX + 32];
+        char raw[32], base[IDENT_MAX + 1], id[IDENT_MAX + 64];
         snprintf(raw, sizeof raw, "t%zu", i);
-        ident(x->names && x->names[i] ? x->names[i] : raw, id);
-        for (int tries = 0;; tries++) {
+        ident(x->names && x->names[i] ? x->names[i] : raw, base);
+        snprintf(id, sizeof id, "%s", base);
+        for (size_t k = 1;; k++) {
             int put = arena_names_put(&m, id, strlen(id), (uint32_t)i, NULL);
-            if (put < 0 || tries == 4) {
+            if (put < 0) {
                 rc = ARENA_ENOMEM;
                 break;
             }
             if (put == 0)
                 break;
-            size_t len = strlen(id);
-            snprintf(id + len, sizeof id - len, "_%zu", i);
+            if (k == 1)
+                snprintf(id, sizeof id, "%s_%zu", base, i);
+            else
+                snprintf(id, sizeof id, "%s_%zu_%zu", base, i, k);
         }
         out[i] = rc ? NULL : malloc(strlen(id) + 1);
         if (!rc && !out[i])
@@ -66,6 +83,11 @@ static int idents(const struct arena_export *x, char **out)
     }
     arena_names_free(&m);
     return rc;
+}
+
+static uint32_t source_index(const struct arena_export *x, size_t i)
+{
+    return x->index ? x->index[i] : (uint32_t)i;
 }
 
 /* A CSV field: names with a comma, quote or line break are quoted. */
@@ -84,69 +106,76 @@ static void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static int write_csv(const char *path, const struct arena_export *x, uint64_t act)
+static void write_csv(FILE *f, const struct arena_export *x, uint64_t act)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return ARENA_EIO;
-    fputs("name,size,first,last,offset\n", f);
+    fputs("name,index,size,first,last,offset\n", f);
     for (size_t i = 0; i < x->p->n; i++) {
         const struct arena_tensor *t = &x->p->tensors[i];
         char raw[32];
         snprintf(raw, sizeof raw, "t%zu", i);
         csv_field(f, x->names && x->names[i] ? x->names[i] : raw);
-        fprintf(f, ",%llu,%u,%u,%llu\n", (unsigned long long)t->size, (unsigned)t->first,
-                (unsigned)t->last, (unsigned long long)(act + x->plan->offsets[i]));
+        fprintf(f, ",%lu,%llu,%u,%u,%llu\n", (unsigned long)source_index(x, i),
+                (unsigned long long)t->size, (unsigned)t->first, (unsigned)t->last,
+                (unsigned long long)(act + x->plan->offsets[i]));
     }
-    int bad = ferror(f);
-    return fclose(f) != 0 || bad ? ARENA_EIO : ARENA_OK;
 }
 
-/* A comment-safe copy: no "*" followed by "/", printable ASCII only. */
+/* A comment-safe copy: neither "*" + "/" nor "/" + "*", printable ASCII
+ * only. */
 static void comment_text(const char *s, char *out, size_t cap)
 {
     size_t k = 0;
     for (; *s && k + 1 < cap; s++) {
         char c = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
-        if (c == '/' && k > 0 && out[k - 1] == '*')
+        if ((c == '/' && k > 0 && out[k - 1] == '*') || (c == '*' && k > 0 && out[k - 1] == '/'))
             c = '|';
         out[k++] = c;
     }
     out[k] = '\0';
 }
 
-static int write_header(const char *path, const struct arena_export *x, char **id, uint64_t act,
-                        uint64_t act_bytes, uint64_t tail_off, uint64_t total)
+/* The layout, computed once for the three files. */
+struct layout {
+    uint64_t act, act_bytes, tail_off, total;
+};
+
+static void write_header(FILE *f, const struct arena_export *x, char **id, const char *title,
+                         const char *base, const struct layout *l)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return ARENA_EIO;
     const char *P = x->prefix;
-    char title[256];
-    comment_text(x->title, title, sizeof title);
     fprintf(f,
             "/* Generated by arenabench (bench --export-plan): %s.\n"
-            " * One static arena %s_arena: head [0, _ACT) for persistent tensors and\n"
-            " * model metadata, activations [_ACT, _TAIL) at the plan's offsets, tail\n"
-            " * [_TAIL, _ARENA_BYTES) for scratch. Tensors that live at the same step\n"
+            " * A plan as a library: this header declares, %s.c defines the arena\n"
+            " * %s_arena and the table %s_tensors (compile and link it once).\n"
+            " *   [0, _ACT)              head: persistent tensors and model metadata\n"
+            " *   [_ACT, _TAIL)          activations: the planned tensors\n"
+            " *   [_TAIL, _ARENA_BYTES)  tail: scratch\n"
+            " * %s_<TENSOR>_OFFSET is the tensor's byte offset from the start of the\n"
+            " * arena, the head included: its bytes are %s_arena + _OFFSET.\n"
+            " * _INDEX is its index in the source (a .tflite subgraph's tensor index,\n"
+            " * a CSV's record, a graph file's tensor). Tensors live at the same step\n"
             " * never share a byte. */\n",
-            title, P);
+            title, base, P, P, P, P);
     fprintf(f, "#ifndef %s_PLAN_H\n#define %s_PLAN_H\n\n#include <stdint.h>\n\n", P, P);
     fprintf(f, "#define %s_HEAD_BYTES %llu%s\n", P, (unsigned long long)x->head, suffix(x->head));
-    fprintf(f, "#define %s_ACT %llu%s\n", P, (unsigned long long)act, suffix(act));
-    fprintf(f, "#define %s_ACT_BYTES %llu%s\n", P, (unsigned long long)act_bytes,
-            suffix(act_bytes));
-    fprintf(f, "#define %s_TAIL %llu%s\n", P, (unsigned long long)tail_off, suffix(tail_off));
+    fprintf(f, "#define %s_ACT %llu%s\n", P, (unsigned long long)l->act, suffix(l->act));
+    fprintf(f, "#define %s_ACT_BYTES %llu%s\n", P, (unsigned long long)l->act_bytes,
+            suffix(l->act_bytes));
+    fprintf(f, "#define %s_TAIL %llu%s\n", P, (unsigned long long)l->tail_off,
+            suffix(l->tail_off));
     fprintf(f, "#define %s_TAIL_BYTES %llu%s\n", P, (unsigned long long)x->tail, suffix(x->tail));
-    fprintf(f, "#define %s_ARENA_BYTES %llu%s\n", P, (unsigned long long)total, suffix(total));
+    fprintf(f, "#define %s_ARENA_BYTES %llu%s\n", P, (unsigned long long)l->total,
+            suffix(l->total));
     fprintf(f, "#define %s_TENSORS %zuu\n\n", P, x->p->n);
-    fprintf(f, "/* Each tensor: its offset in the arena and its size in bytes. */\n");
+    fprintf(f, "/* Each tensor: its byte offset from the start of the arena, its size\n"
+               " * in bytes, its index in the source. */\n");
     for (size_t i = 0; i < x->p->n; i++) {
-        uint64_t off = act + x->plan->offsets[i], size = x->p->tensors[i].size;
-        fprintf(f, "#define %s_%s_OFFSET %llu%s\n#define %s_%s_SIZE %llu%s\n", P, id[i],
-                (unsigned long long)off, suffix(off), P, id[i], (unsigned long long)size,
-                suffix(size));
-        if (act) /* with ACT 0, ">= 0u" would draw -Wtype-limits */
+        uint64_t off = l->act + x->plan->offsets[i], size = x->p->tensors[i].size;
+        fprintf(f, "#define %s_%s_OFFSET %llu%s\n#define %s_%s_SIZE %llu%s\n#define %s_%s_INDEX %luu\n",
+                P, id[i], (unsigned long long)off, suffix(off), P, id[i],
+                (unsigned long long)size, suffix(size), P, id[i],
+                (unsigned long)source_index(x, i));
+        if (l->act) /* with ACT 0, ">= 0u" would draw -Wtype-limits */
             fprintf(f, "_Static_assert(%s_%s_OFFSET >= %s_ACT, \"%s starts in the activations\");\n",
                     P, id[i], P, id[i]);
         fprintf(f,
@@ -154,49 +183,111 @@ static int write_header(const char *path, const struct arena_export *x, char **i
                 " \"%s ends in the activations\");\n",
                 P, id[i], P, id[i], P, id[i]);
     }
-    fprintf(f, "\nstatic _Alignas(16) uint8_t %s_arena[%s_ARENA_BYTES];\n\n", P, P);
     fprintf(f,
-            "/* Every tensor in id order: offset in the arena, size, and the closed\n"
-            " * step interval [first, last] it is live in. */\n"
-            "static const struct { uint64_t offset, size; uint32_t first, last; } "
-            "%s_tensors[%s_TENSORS] = {\n",
-            P, P);
-    for (size_t i = 0; i < x->p->n; i++)
-        fprintf(f, "    {%s_%s_OFFSET, %s_%s_SIZE, %uu, %uu},\n", P, id[i], P, id[i],
-                (unsigned)x->p->tensors[i].first, (unsigned)x->p->tensors[i].last);
-    fprintf(f, "};\n\n#endif\n");
-    int bad = ferror(f);
-    return fclose(f) != 0 || bad ? ARENA_EIO : ARENA_OK;
+            "\n/* A tensor of the table: byte offset from the start of the arena, size,\n"
+            " * the closed step interval [first, last] it is live in, source index. */\n"
+            "struct %s_tensor {\n    uint64_t offset, size;\n    uint32_t first, last, index;\n};\n\n",
+            P);
+    if (l->total)
+        fprintf(f, "/* %s_ARENA_BYTES bytes, aligned to 16 (defined in %s.c). */\n"
+                   "extern uint8_t %s_arena[%s_ARENA_BYTES];\n",
+                P, base, P, P);
+    else
+        fprintf(f, "/* No bytes: one element, since C has no empty arrays. */\n"
+                   "extern uint8_t %s_arena[1];\n",
+                P);
+    if (x->p->n)
+        fprintf(f, "/* Every tensor in id order (defined in %s.c). */\n"
+                   "extern const struct %s_tensor %s_tensors[%s_TENSORS];\n",
+                base, P, P, P);
+    else
+        fprintf(f, "/* No tensors: one zeroed element, since C has no empty arrays. */\n"
+                   "extern const struct %s_tensor %s_tensors[1];\n",
+                P, P);
+    fprintf(f, "\n#endif\n");
 }
+
+static void write_source(FILE *f, const struct arena_export *x, char **id, const char *title,
+                         const char *base, const struct layout *l)
+{
+    const char *P = x->prefix;
+    fprintf(f,
+            "/* Generated by arenabench (bench --export-plan): %s.\n"
+            " * The one definition of %s_arena and %s_tensors, declared in %s.h. */\n"
+            "#include \"%s.h\"\n\n",
+            title, P, P, base, base);
+    if (l->total)
+        fprintf(f, "_Alignas(16) uint8_t %s_arena[%s_ARENA_BYTES];\n\n", P, P);
+    else
+        fprintf(f, "_Alignas(16) uint8_t %s_arena[1];\n\n", P);
+    if (!x->p->n) {
+        fprintf(f, "const struct %s_tensor %s_tensors[1] = {{0u, 0u, 0u, 0u, 0u}};\n", P, P);
+        return;
+    }
+    fprintf(f, "const struct %s_tensor %s_tensors[%s_TENSORS] = {\n", P, P, P);
+    for (size_t i = 0; i < x->p->n; i++)
+        fprintf(f, "    {%s_%s_OFFSET, %s_%s_SIZE, %uu, %uu, %s_%s_INDEX},\n", P, id[i], P, id[i],
+                (unsigned)x->p->tensors[i].first, (unsigned)x->p->tensors[i].last, P, id[i]);
+    fprintf(f, "};\n");
+}
+
+enum { F_CSV, F_H, F_C, N_FILES };
+static const char *const exts[N_FILES] = {"csv", "h", "c"};
 
 int arena_export_plan(const char *dir, const char *base, const struct arena_export *x, char *err,
                       size_t errlen)
 {
-    uint64_t act = up16(x->head);
-    uint64_t act_bytes = up16(x->plan->arena);
-    uint64_t tail_off = act + act_bytes;
-    uint64_t total = tail_off + up16(x->tail);
+    struct layout l;
+    l.act = up16(x->head);
+    l.act_bytes = up16(x->plan->arena);
+    l.tail_off = l.act + l.act_bytes;
+    l.total = l.tail_off + up16(x->tail);
     if (x->head > ARENA_SIZE_MAX || x->tail > ARENA_SIZE_MAX || x->plan->arena > ARENA_SIZE_MAX ||
-        total > ARENA_SIZE_MAX)
+        l.total > ARENA_SIZE_MAX)
         return arena_errorf(err, errlen, 0, ARENA_EOVERFLOW,
                             "%s: head, activations and tail pass 2^62 bytes", base);
     char **id = calloc(x->p->n ? x->p->n : 1, sizeof *id);
     if (!id)
         return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
     int rc = idents(x, id);
-    char path[4096];
-    if (rc) {
+    if (rc)
         arena_errorf(err, errlen, 0, rc, "out of memory");
-    } else {
-        snprintf(path, sizeof path, "%s/%s.csv", dir, base);
-        rc = write_csv(path, x, act);
-        if (!rc) {
-            snprintf(path, sizeof path, "%s/%s.h", dir, base);
-            rc = write_header(path, x, id, act, act_bytes, tail_off, total);
+    char title[256];
+    comment_text(x->title, title, sizeof title);
+    char path[N_FILES][4096], tmp[N_FILES][4096 + 8];
+    int made = 0; /* temporaries created so far */
+    for (int k = 0; k < N_FILES && !rc; k++) {
+        int len = snprintf(path[k], sizeof path[k], "%s/%s.%s", dir, base, exts[k]);
+        if (len < 0 || (size_t)len >= sizeof path[k]) {
+            rc = arena_errorf(err, errlen, 0, ARENA_EIO, "%s/%s: path too long", dir, base);
+            break;
         }
-        if (rc)
-            arena_errorf(err, errlen, 0, rc, "%s: cannot write", path);
+        snprintf(tmp[k], sizeof tmp[k], "%s.tmp", path[k]);
+        FILE *f = fopen(tmp[k], "w");
+        if (!f) {
+            rc = arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot create: %s", tmp[k],
+                              strerror(errno));
+            break;
+        }
+        made = k + 1;
+        if (k == F_CSV)
+            write_csv(f, x, l.act);
+        else if (k == F_H)
+            write_header(f, x, id, title, base, &l);
+        else
+            write_source(f, x, id, title, base, &l);
+        int bad = ferror(f);
+        if (fclose(f) != 0 || bad)
+            rc = arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot write (disk full?)", tmp[k]);
     }
+    /* all whole: rename, the header last; else remove what was made */
+    for (int k = 0; k < N_FILES && !rc; k++)
+        if (rename(tmp[k], path[k]) != 0)
+            rc = arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot rename to %s: %s", tmp[k],
+                              path[k], strerror(errno));
+    if (rc)
+        for (int k = 0; k < made; k++)
+            unlink(tmp[k]);
     for (size_t i = 0; i < x->p->n; i++)
         free(id[i]);
     free(id);
@@ -212,26 +303,70 @@ static void file_part(const char *s, char *out, size_t cap)
     out[k] = '\0';
 }
 
+/* The graph's part of every prefix: STEM_FP, plus _SGn for a model's
+ * subgraph n. STEM is a file's base name without its extension (cut to
+ * STEM_MAX), or the family; FP the fingerprint's first 8 hex digits. Two
+ * graphs share it only when they have the same stem, problem and subgraph. */
+static void graph_ident(const struct arena_source *src, char *out, size_t cap)
+{
+    char stem[STEM_MAX + 1], path[4096];
+    const char *text = src->spec;
+    uint32_t sub = 0;
+    int model = strcmp(src->family, "tflite") == 0;
+    if (model)
+        text = arena_tflite_path(src->spec, path, sizeof path, &sub);
+    if (strcmp(src->params, "") == 0) {
+        const char *slash = strrchr(text, '/');
+        char name[4096];
+        snprintf(name, sizeof name, "%s", slash ? slash + 1 : text);
+        char *dot = strrchr(name, '.');
+        if (dot && dot != name)
+            *dot = '\0';
+        ident_max(name, stem, STEM_MAX);
+    } else {
+        ident_max(src->family, stem, STEM_MAX);
+    }
+    if (model)
+        snprintf(out, cap, "%s_%08X_SG%lu", stem, (unsigned)(src->fingerprint >> 32),
+                 (unsigned long)sub);
+    else
+        snprintf(out, cap, "%s_%08X", stem, (unsigned)(src->fingerprint >> 32));
+}
+
+/* Plans p with pl into plan (offsets given) and validates it. */
+static int plan_checked(const struct arena_planner *pl, const struct arena_source *src,
+                        const struct arena_plan_options *opt, struct arena_plan *plan, char *err,
+                        size_t errlen)
+{
+    const struct arena_problem *p = &src->problem;
+    size_t bytes = 0;
+    int rc = arena_planner_scratch(pl, p, &bytes);
+    void *scratch = rc ? NULL : malloc(bytes ? bytes : 1);
+    if (!rc && !scratch)
+        rc = ARENA_ENOMEM;
+    if (!rc)
+        rc = arena_planner_run(pl, p, opt, scratch, bytes, plan);
+    free(scratch);
+    if (rc)
+        return arena_errorf(err, errlen, 0, rc, "%s on %s: %s", pl->name, src->spec,
+                            arena_strerror(rc));
+    struct arena_collision why;
+    if (arena_plan_validate(p, plan, &why) != ARENA_OK)
+        return arena_errorf(err, errlen, 0, ARENA_ECONFLICT,
+                            "%s on %s: the plan is invalid; nothing exported", pl->name,
+                            src->spec);
+    return ARENA_OK;
+}
+
 int arena_export_plans(const char *dir, const struct arena_source *src,
                        const struct arena_planner *const *planners, size_t n_planners,
                        const struct arena_plan_options *opt, uint64_t head, uint64_t tail,
                        FILE *out, char *err, size_t errlen)
 {
     const struct arena_problem *p = &src->problem;
-    /* C prefix: a file's base name without its extension, else the family
-     * and the fingerprint; then the planner */
-    const char *slash = strrchr(src->spec, '/');
-    char spec[97], graph_id[IDENT_MAX + 1], stem[IDENT_MAX + 1];
+    char spec[97], graph_id[STEM_MAX + 32];
     file_part(src->spec, spec, sizeof spec);
-    if (strcmp(src->params, "") == 0) {
-        snprintf(stem, sizeof stem, "%s", slash ? slash + 1 : src->spec);
-        char *dot = strrchr(stem, '.');
-        if (dot && dot != stem)
-            *dot = '\0';
-    } else {
-        snprintf(stem, sizeof stem, "%s_%08x", src->family, (unsigned)(src->fingerprint >> 32));
-    }
-    ident(stem, graph_id);
+    graph_ident(src, graph_id, sizeof graph_id);
     if (head > ARENA_SIZE_MAX - src->persistent_bytes)
         return arena_errorf(err, errlen, 0, ARENA_EOVERFLOW, "--head: passes 2^62 bytes");
     uint64_t *offsets = malloc((p->n ? p->n : 1) * sizeof *offsets);
@@ -240,31 +375,14 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
     int rc = ARENA_OK;
     for (size_t k = 0; k < n_planners && !rc; k++) {
         const struct arena_planner *pl = planners[k];
-        size_t bytes = 0;
-        rc = arena_planner_scratch(pl, p, &bytes);
-        void *scratch = rc ? NULL : malloc(bytes ? bytes : 1);
         struct arena_plan plan;
         memset(&plan, 0, sizeof plan);
         plan.n = p->n;
         plan.offsets = offsets;
-        if (!rc && !scratch)
-            rc = ARENA_ENOMEM;
-        if (!rc)
-            rc = arena_planner_run(pl, p, opt, scratch, bytes, &plan);
-        free(scratch);
-        if (rc) {
-            arena_errorf(err, errlen, 0, rc, "%s on %s: %s", pl->name, src->spec,
-                         arena_strerror(rc));
+        rc = plan_checked(pl, src, opt, &plan, err, errlen);
+        if (rc)
             break;
-        }
-        struct arena_collision why;
-        if (arena_plan_validate(p, &plan, &why) != ARENA_OK) {
-            rc = arena_errorf(err, errlen, 0, ARENA_ECONFLICT,
-                              "%s on %s: the plan is invalid; nothing exported", pl->name,
-                              src->spec);
-            break;
-        }
-        char base[160], planner_id[IDENT_MAX + 1], prefix[2 * IDENT_MAX + 2], title[300];
+        char base[160], planner_id[IDENT_MAX + 1], prefix[STEM_MAX + IDENT_MAX + 40], title[300];
         snprintf(base, sizeof base, "%s-%08x-%s", spec, (unsigned)(src->fingerprint >> 32),
                  pl->name);
         ident(pl->name, planner_id);
@@ -275,6 +393,7 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
             .prefix = prefix,
             .p = p,
             .names = src->names,
+            .index = src->index,
             .plan = &plan,
             .head = src->persistent_bytes + head,
             .tail = tail,
@@ -284,5 +403,128 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
             fprintf(out, "%s\t%s\t%s/%s.h\n", src->spec, pl->name, dir, base);
     }
     free(offsets);
+    return rc;
+}
+
+/* The whole file (a FlatBuffer is below 2 GiB). */
+static int read_whole(const char *path, unsigned char **data, size_t *size, char *err,
+                      size_t errlen)
+{
+    *data = NULL;
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot open: %s", path,
+                            strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    int rc = buf ? ARENA_OK : ARENA_ENOMEM;
+    while (!rc) {
+        if (n == cap) {
+            unsigned char *grown = cap < ((size_t)1 << 31) ? realloc(buf, cap * 2) : NULL;
+            if (!grown) {
+                rc = cap < ((size_t)1 << 31) ? ARENA_ENOMEM : ARENA_EFORMAT;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                rc = ARENA_EIO;
+            break;
+        }
+    }
+    fclose(f);
+    if (rc) {
+        free(buf);
+        return arena_errorf(err, errlen, 0, rc, "%s: %s", path,
+                            rc == ARENA_EFORMAT ? "larger than 2 GiB, the FlatBuffers limit"
+                            : rc == ARENA_EIO   ? "read error"
+                                                : "out of memory");
+    }
+    *data = buf;
+    *size = n;
+    return ARENA_OK;
+}
+
+/* bytes[0, n) into path, through path.tmp renamed when whole. */
+static int write_whole(const char *path, const unsigned char *bytes, size_t n, char *err,
+                       size_t errlen)
+{
+    char tmp[4400];
+    int len = snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (len < 0 || (size_t)len >= sizeof tmp)
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: path too long", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot create: %s", tmp,
+                            strerror(errno));
+    int bad = fwrite(bytes, 1, n, f) != n;
+    if (fclose(f) != 0 || bad) {
+        unlink(tmp);
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot write (disk full?)", tmp);
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot rename to %s: %s", tmp, path,
+                            strerror(e));
+    }
+    return ARENA_OK;
+}
+
+int arena_export_tflites(const char *dir, const struct arena_source *src,
+                         const struct arena_planner *const *planners, size_t n_planners,
+                         const struct arena_plan_options *opt, FILE *out, char *err,
+                         size_t errlen)
+{
+    if (strcmp(src->family, "tflite") != 0 || (src->problem.n && !src->index))
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: not a .tflite model", src->spec);
+    const struct arena_problem *p = &src->problem;
+    char buf[4096], spec[97];
+    uint32_t sub = 0;
+    const char *path = arena_tflite_path(src->spec, buf, sizeof buf, &sub);
+    file_part(src->spec, spec, sizeof spec);
+    unsigned char *data;
+    size_t size;
+    int rc = read_whole(path, &data, &size, err, errlen);
+    if (rc)
+        return rc;
+    uint64_t *offsets = malloc((p->n ? p->n : 1) * sizeof *offsets);
+    if (!offsets)
+        rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+    for (size_t k = 0; k < n_planners && !rc; k++) {
+        const struct arena_planner *pl = planners[k];
+        struct arena_plan plan;
+        memset(&plan, 0, sizeof plan);
+        plan.n = p->n;
+        plan.offsets = offsets;
+        rc = plan_checked(pl, src, opt, &plan, err, errlen);
+        if (rc)
+            break;
+        /* TFLM's head is the activation region: the plan's own offsets */
+        struct arena_tflite_plan tp = {
+            .subgraph = sub, .n = p->n, .index = src->index, .offsets = offsets};
+        unsigned char *model;
+        size_t model_size;
+        rc = arena_tflite_with_plan(data, size, path, &tp, &model, &model_size, err, errlen);
+        if (rc)
+            break;
+        char file[4300];
+        int len = snprintf(file, sizeof file, "%s/%s-%08x-%s.tflite", dir, spec,
+                           (unsigned)(src->fingerprint >> 32), pl->name);
+        if (len < 0 || (size_t)len >= sizeof file)
+            rc = arena_errorf(err, errlen, 0, ARENA_EIO, "%s: path too long", dir);
+        else
+            rc = write_whole(file, model, model_size, err, errlen);
+        free(model);
+        if (!rc && out)
+            fprintf(out, "%s\t%s\t%s\n", src->spec, pl->name, file);
+    }
+    free(offsets);
+    free(data);
     return rc;
 }

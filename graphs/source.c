@@ -42,6 +42,7 @@ void arena_source_free(struct arena_source *s)
     free(s->params);
     free(s->warning);
     free(s->names); /* one block */
+    free(s->index);
     free((void *)s->problem.tensors);
     memset(s, 0, sizeof *s);
 }
@@ -334,6 +335,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->warning = model.warning;
     out->names = names;
     out->persistent_bytes = model.persistent_bytes;
+    out->index = model.index;
     out->problem = p;
     out->fingerprint = arena_problem_fingerprint(&p);
     return ARENA_OK;

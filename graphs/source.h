@@ -29,6 +29,11 @@ struct arena_source {
                       frees them all): a graph's tensor names (graph files,
                       graph families, .tflite models), a CSV's ids; NULL
                       for a problem family, whose tensors have no names */
+    uint32_t *index; /* NULL, or problem.n indices: each tensor's index in
+                        its source where that differs from its id (a
+                        .tflite subgraph's tensor index: constants and
+                        variables are not planned); NULL: the id is the
+                        index (a CSV's record, a graph file's tensor) */
     uint64_t persistent_bytes; /* kept apart from the plan: a model's
                                   variable tensors (aligned), else 0 */
     struct arena_problem problem; /* owns its tensors */

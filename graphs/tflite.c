@@ -409,9 +409,11 @@ static int check_header(const unsigned char *head, size_t size, const char *name
     return ARENA_OK;
 }
 
-int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t subgraph,
-                      struct arena_graph *g, struct arena_tflite_info *info, char *err,
-                      size_t errlen)
+/* arena_tflite_read, and when index is not NULL, *index: a malloc'd array
+ * of the model's tensor index of each graph tensor. */
+static int read_model(const void *data, size_t size, const char *name, uint32_t subgraph,
+                      struct arena_graph *g, struct arena_tflite_info *info, uint32_t **index,
+                      char *err, size_t errlen)
 {
     struct reader r;
     memset(&r, 0, sizeof r);
@@ -482,6 +484,14 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
         }
     }
     add_ops(&r, folded);
+    if (index && !fb->rc) {
+        *index = malloc((g->n_tensors ? g->n_tensors : 1) * sizeof **index);
+        if (!*index)
+            arena_fb_fail(fb, ARENA_ENOMEM, "file", "out of memory");
+        for (size_t i = 0; i < r.tensors.n && *index; i++)
+            if (r.role[i] == ROLE_PLANNED)
+                (*index)[r.gid[i]] = (uint32_t)i;
+    }
     int rc = fb->rc;
     free(r.role);
     free(r.gid);
@@ -493,6 +503,13 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
         memset(info, 0, sizeof *info);
     }
     return rc;
+}
+
+int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t subgraph,
+                      struct arena_graph *g, struct arena_tflite_info *info, char *err,
+                      size_t errlen)
+{
+    return read_model(data, size, name, subgraph, g, info, NULL, err, errlen);
 }
 
 int arena_tflite_split(const char *text, char *path, size_t cap, uint32_t *subgraph,
@@ -523,6 +540,14 @@ int arena_tflite_split(const char *text, char *path, size_t cap, uint32_t *subgr
 }
 
 #define MODEL_MAX ((size_t)1 << 31) /* a FlatBuffer is at most 2 GiB */
+
+/* The path to open (text, or text without its "#N") and the subgraph, for a
+ * spec already loaded (so a malformed "#N" cannot reach here). */
+const char *arena_tflite_path(const char *text, char *buf, size_t cap, uint32_t *subgraph)
+{
+    char why[160];
+    return arena_tflite_split(text, buf, cap, subgraph, why, sizeof why) == 1 ? buf : text;
+}
 
 /* The whole file in memory. A regular file is judged by its size and header
  * first, so a file that cannot be a model is never read whole. */
@@ -594,6 +619,7 @@ void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n)
     (void)n; /* the names are one block (arena_graph_names) */
     free(x->names);
     free(x->warning);
+    free(x->index);
     memset(x, 0, sizeof *x);
 }
 
@@ -622,7 +648,7 @@ int arena_tflite_load_data(const void *data, size_t size, const char *path, uint
     int rc;
     struct arena_graph g;
     struct arena_tflite_info info;
-    rc = arena_tflite_read(data, size, path, sub, &g, &info, err, errlen);
+    rc = read_model(data, size, path, sub, &g, &info, &x->index, err, errlen);
     if (rc)
         return rc;
     char why[512];
@@ -630,6 +656,8 @@ int arena_tflite_load_data(const void *data, size_t size, const char *path, uint
     if (rc) {
         arena_errorf(err, errlen, 0, rc, "%s: subgraph %lu: %s", path, (unsigned long)sub, why);
         arena_graph_free(&g);
+        free(x->index);
+        x->index = NULL;
         return rc;
     }
     x->ops = g.n_ops;

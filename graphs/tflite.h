@@ -69,6 +69,10 @@ int arena_tflite_read(const void *data, size_t size, const char *name, uint32_t 
 int arena_tflite_split(const char *text, char *path, size_t cap, uint32_t *subgraph,
                        char *err, size_t errlen);
 
+/* The file to open for text ("FILE", or "FILE#N" when text itself is not
+ * a file: buf holds FILE) and the subgraph (N, else 0). */
+const char *arena_tflite_path(const char *text, char *buf, size_t cap, uint32_t *subgraph);
+
 /* What arena_tflite_load gives besides the problem. */
 struct arena_tflite_loaded {
     size_t ops;                /* ops stored (steps) */
@@ -79,6 +83,9 @@ struct arena_tflite_loaded {
                                   block (arena_graph_names) */
     uint64_t persistent_bytes; /* the variable tensors' bytes, their sum
                                   rounded up to the alignment */
+    uint32_t *index;           /* malloc'd: each problem tensor's index in
+                                  the subgraph's tensors (the model's own
+                                  numbering, constants included) */
 };
 
 /* Reads subgraph sub of the model file path, checks the graph and turns it

@@ -12,9 +12,12 @@
 #include "graphs/source.h"
 #include "planners/planner.h"
 
-/* The pattern program: PREFIX is the header's prefix (from its guard). */
+/* The pattern program: PREFIX is the header's prefix (from its guard). It
+ * includes the header twice (the guard holds), and links with a second
+ * translation unit that includes it too: both see one arena. */
 static const char program[] =
     "#include <stdio.h>\n"
+    "#include HEADER\n"
     "#include HEADER\n"
     "#define CAT2(a, b) a##b\n"
     "#define CAT(a, b) CAT2(a, b)\n"
@@ -31,22 +34,26 @@ static const char program[] =
     "    x *= 0x94D049BB133111EBull;\n"
     "    return (unsigned char)(x >> 56);\n"
     "}\n"
+    "uint8_t *second_arena(void);\n"
+    "uint64_t second_offset(void);\n"
     "int main(void)\n"
     "{\n"
-    "    uint64_t act = ACT, tail = TAIL, bytes = BYTES; /* variables: no -Wtype-limits at 0 */\n"
+    "    uint64_t act = ACT, tail = TAIL, bytes = BYTES, n = N; /* no -Wtype-limits at 0 */\n"
     "    uint32_t steps = 0;\n"
-    "    for (uint64_t i = 0; i < N; i++) {\n"
+    "    if (second_arena() != ARENA) return 4;\n"
+    "    if (n && second_offset() != TENSORS[0].offset) return 4;\n"
+    "    for (uint64_t i = 0; i < n; i++) {\n"
     "        if (TENSORS[i].offset < act || TENSORS[i].offset + TENSORS[i].size > tail) return 3;\n"
     "        if (TENSORS[i].last + 1 > steps) steps = TENSORS[i].last + 1;\n"
     "    }\n"
     "    for (uint64_t k = 0; k < act; k++) ARENA[k] = 0xA5;\n"
     "    for (uint64_t k = tail; k < bytes; k++) ARENA[k] = 0x5A;\n"
     "    for (uint32_t s = 0; s < steps; s++) {\n"
-    "        for (uint64_t i = 0; i < N; i++)\n"
+    "        for (uint64_t i = 0; i < n; i++)\n"
     "            if (TENSORS[i].first == s)\n"
     "                for (uint64_t k = 0; k < TENSORS[i].size; k++)\n"
     "                    ARENA[TENSORS[i].offset + k] = pattern(i, k);\n"
-    "        for (uint64_t i = 0; i < N; i++)\n"
+    "        for (uint64_t i = 0; i < n; i++)\n"
     "            if (TENSORS[i].last == s)\n"
     "                for (uint64_t k = 0; k < TENSORS[i].size; k++)\n"
     "                    if (ARENA[TENSORS[i].offset + k] != pattern(i, k)) {\n"
@@ -60,28 +67,57 @@ static const char program[] =
     "    return 0;\n"
     "}\n";
 
+/* The second translation unit: it takes the arena's address and one
+ * offset macro (the first tensor's, when there is one), nothing else, and
+ * must compile warning-free all the same. */
+static const char second[] =
+    "#include HEADER\n"
+    "#define CAT2(a, b) a##b\n"
+    "#define CAT(a, b) CAT2(a, b)\n"
+    "uint8_t *second_arena(void);\n"
+    "uint64_t second_offset(void);\n"
+    "uint8_t *second_arena(void) { return CAT(PREFIX, _arena); }\n"
+    "uint64_t second_offset(void) { return FIRST_OFFSET; }\n";
+
 int ec_run(const char *dir, const char *h)
 {
-    char path[1024], prefix[256] = "", line[512];
+    char path[1024], path2[1024], src[1024], prefix[256] = "", line[512], first[256] = "0u";
     FILE *f = fopen(h, "r");
     cr_assert_not_null(f, "%s", h);
     while (fgets(line, sizeof line, f))
         if (sscanf(line, "#ifndef %255s", prefix) == 1)
             break;
-    fclose(f);
     size_t len = strlen(prefix);
     cr_assert(len > 7 && strcmp(prefix + len - 7, "_PLAN_H") == 0, "%s: no guard", h);
     prefix[len - 7] = '\0';
+    while (fgets(line, sizeof line, f)) { /* the first tensor's offset macro */
+        char name[256];
+        size_t nl;
+        if (sscanf(line, "#define %255s", name) == 1 && (nl = strlen(name)) > 7 &&
+            strcmp(name + nl - 7, "_OFFSET") == 0) {
+            snprintf(first, sizeof first, "%s", name);
+            break;
+        }
+    }
+    fclose(f);
+    len = strlen(h);
+    cr_assert(len > 2 && strcmp(h + len - 2, ".h") == 0, "%s: not a .h", h);
+    snprintf(src, sizeof src, "%.*s.c", (int)(len - 2), h);
     snprintf(path, sizeof path, "%s/check.c", dir);
+    snprintf(path2, sizeof path2, "%s/second.c", dir);
     f = fopen(path, "w");
     cr_assert_not_null(f);
     fputs(program, f);
     fclose(f);
-    char cmd[4096];
+    f = fopen(path2, "w");
+    cr_assert_not_null(f);
+    fputs(second, f);
+    fclose(f);
+    char cmd[8192];
     snprintf(cmd, sizeof cmd,
              "cc -std=c11 -Wall -Wextra -Werror -pedantic -DHEADER='\"%s\"' -DPREFIX=%s "
-             "-o '%s/check' '%s' 2>&1",
-             h, prefix, dir, path);
+             "-DFIRST_OFFSET=%s -o '%s/check' '%s' '%s' '%s' 2>&1",
+             h, prefix, first, dir, path, path2, src);
     int rc = system(cmd);
     cr_assert_eq(rc, 0, "%s does not compile: %s", h, cmd);
     snprintf(cmd, sizeof cmd, "'%s/check'", dir);

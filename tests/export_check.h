@@ -1,7 +1,9 @@
 /* export_check.h — what the tests of bench --export-plan share: export a
- * source's plans, then prove each header on real memory: it must compile
- * with cc -std=c11 -Wall -Wextra -Werror -pedantic, and a program built from
- * it writes a distinct byte pattern into each tensor at its first step, in
+ * source's plans, then prove each header and source on real memory: a
+ * program of two translation units that include the header (one of them
+ * twice, the other only for an offset macro), linked with the exported
+ * source, must compile with cc -std=c11 -Wall -Wextra -Werror -pedantic and
+ * see one arena (exit 4 otherwise); it writes a distinct byte pattern into each tensor at its first step, in
  * execution order, and checks at each tensor's last step that its pattern is
  * intact (and that head and tail were never touched), with no malloc. The
  * helpers assert with Criterion, so they belong in tests only. */
@@ -16,8 +18,10 @@
  * returns how many headers passed. */
 size_t ec_check_all(const char *text, const char *dir, uint64_t head, uint64_t tail);
 
-/* Builds and runs the pattern program for header `h` (a path); returns its
- * exit status (0: every tensor intact). */
+/* Builds and runs the pattern program for header `h` (a path, NAME.h, with
+ * NAME.c beside it); returns its exit status (0: every tensor intact, 1: a
+ * tensor overwritten, 2: head or tail touched, 3: a tensor outside the
+ * activations, 4: two arenas). */
 int ec_run(const char *dir, const char *h);
 
 #endif

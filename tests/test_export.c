@@ -1,18 +1,32 @@
-/* test_export.c — bench --export-plan's files: the C header of every
- * planner's plan of MobileNetV2 compiles warning-free as C11 and survives
- * the byte-pattern check on real memory (export_check.h); the CSV holds one
- * row per tensor at the header's offsets; identifiers are made unique; and
- * the pattern check does catch a plan that overlaps live tensors. */
+/* test_export.c — bench --export-plan's files: the C header and source of
+ * every planner's plan of MobileNetV2 compile warning-free as C11, link as
+ * one library from two translation units, and survive the byte-pattern
+ * check on real memory (export_check.h); the CSV holds one row per tensor at
+ * the header's offsets with its source index; identifiers and prefixes are
+ * unique; files are written whole or not at all; and the pattern check does
+ * catch a plan that overlaps live tensors. Round 2's findings #5, #9-#12
+ * have their reproducers in tests/repro/. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include "bench/args.h"
 #include "bench/export_plan.h"
+#include "graphs/source.h"
+#include "graphs/tflite.h"
 #include "planners/planner.h"
+#include "bench/export_tflite.h"
 #include "tests/export_check.h"
+#include "tests/tflite_writer.h"
+
+#define REPRO ARENA_SOURCE_ROOT "/tests/repro/"
 
 static char dir[64];
 
@@ -71,10 +85,10 @@ Test(export, layout_names_and_csv)
     export_three(off, 48);
     char path[128];
     snprintf(path, sizeof path, "%s/three.csv", dir);
-    cr_expect_str_eq(slurp(path), "name,size,first,last,offset\n"
-                                  "x,32,0,1,16\n"
-                                  "x,16,1,2,48\n"
-                                  "1st,16,2,2,16\n");
+    cr_expect_str_eq(slurp(path), "name,index,size,first,last,offset\n"
+                                  "x,0,32,0,1,16\n"
+                                  "x,1,16,1,2,48\n"
+                                  "1st,2,16,2,2,16\n");
     snprintf(path, sizeof path, "%s/three.h", dir);
     const char *h = slurp(path);
     const char *want[] = {
@@ -82,11 +96,22 @@ Test(export, layout_names_and_csv)
         "#define THREE_ACT_BYTES 48u\n",   "#define THREE_TAIL 64u\n",
         "#define THREE_ARENA_BYTES 80u\n", "#define THREE_X_OFFSET 16u\n",
         "#define THREE_X_1_OFFSET 48u\n",  "#define THREE_T1ST_OFFSET 16u\n",
-        "static _Alignas(16) uint8_t THREE_arena[THREE_ARENA_BYTES];",
-        "{THREE_X_1_OFFSET, THREE_X_1_SIZE, 1u, 2u},",
+        "#define THREE_X_1_INDEX 1u\n",
+        "byte offset from the start of the\n * arena, the head included",
+        "extern uint8_t THREE_arena[THREE_ARENA_BYTES];",
+        "extern const struct THREE_tensor THREE_tensors[THREE_TENSORS];",
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         cr_expect_not_null(strstr(h, want[i]), "header lacks %s", want[i]);
+    /* the header defines nothing: no storage, no initialiser */
+    cr_expect_null(strstr(h, "static"));
+    cr_expect_null(strstr(h, "= {"));
+    snprintf(path, sizeof path, "%s/three.c", dir);
+    const char *c = slurp(path);
+    cr_expect_not_null(strstr(c, "#include \"three.h\"\n"));
+    cr_expect_not_null(strstr(c, "_Alignas(16) uint8_t THREE_arena[THREE_ARENA_BYTES];"));
+    cr_expect_not_null(strstr(c, "{THREE_X_1_OFFSET, THREE_X_1_SIZE, 1u, 2u, THREE_X_1_INDEX},"));
+    snprintf(path, sizeof path, "%s/three.h", dir);
     cr_expect_eq(ec_run(dir, path), 0);
 }
 
@@ -113,6 +138,14 @@ Test(export, command_line)
     char *bad[] = {"bench", "--graph", "chain", "--export-plan", "", NULL};
     cr_expect_eq(arena_bench_args_parse(5, bad, &a, err, sizeof err), ARENA_EINVAL);
     cr_expect_str_eq(err, "--export-plan: empty folder name");
+    arena_bench_args_free(&a);
+    char *tfl[] = {"bench", "--graph", "m.tflite", "--export-tflite", "out/models", NULL};
+    cr_assert_eq(arena_bench_args_parse(5, tfl, &a, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_str_eq(a.export_tflite_dir, "out/models");
+    arena_bench_args_free(&a);
+    char *tfl_bad[] = {"bench", "--graph", "m.tflite", "--export-tflite", "", NULL};
+    cr_expect_eq(arena_bench_args_parse(5, tfl_bad, &a, err, sizeof err), ARENA_EINVAL);
+    cr_expect_str_eq(err, "--export-tflite: empty folder name");
     arena_bench_args_free(&a);
 }
 
@@ -176,11 +209,11 @@ Test(export, graph_file_csv_and_family_names_reach_csv_and_header)
     snprintf(sub, sizeof sub, "%s/g", dir);
     export_one(path, sub);
     exported(sub, "csv", csv, sizeof csv);
-    cr_expect_str_eq(slurp(csv), "name,size,first,last,offset\n"
-                                 "in,16,0,0,32\n"
-                                 "conv/out,32,0,1,0\n"
-                                 "conv.out,16,1,2,32\n"
-                                 "9lives,16,2,2,0\n");
+    cr_expect_str_eq(slurp(csv), "name,index,size,first,last,offset\n"
+                                 "in,0,16,0,0,32\n"
+                                 "conv/out,1,32,0,1,0\n"
+                                 "conv.out,2,16,1,2,32\n"
+                                 "9lives,3,16,2,2,0\n");
     exported(sub, "h", h, sizeof h);
     const char *text = slurp(h);
     const char *want[] = {"_IN_OFFSET 32u\n", "_CONV_OUT_OFFSET 0u\n", "_CONV_OUT_2_OFFSET 32u\n",
@@ -198,9 +231,9 @@ Test(export, graph_file_csv_and_family_names_reach_csv_and_header)
     snprintf(sub, sizeof sub, "%s/c", dir);
     export_one(path, sub);
     exported(sub, "csv", csv, sizeof csv);
-    cr_expect_str_eq(slurp(csv), "name,size,first,last,offset\n"
-                                 "b0,32,0,1,0\n"
-                                 "w;1,16,1,1,32\n");
+    cr_expect_str_eq(slurp(csv), "name,index,size,first,last,offset\n"
+                                 "b0,0,32,0,1,0\n"
+                                 "w;1,1,16,1,1,32\n");
     exported(sub, "h", h, sizeof h);
     cr_expect_not_null(strstr(slurp(h), "_W_1_OFFSET 32u\n"));
 
@@ -218,4 +251,606 @@ Test(export, graph_file_csv_and_family_names_reach_csv_and_header)
         cr_expect(strncmp(l, want_name, strlen(want_name)) == 0, "line %zu: %s", lines, l);
     }
     cr_expect_eq(lines, 5);
+}
+
+/* Exports text's greedy-by-size plan (alignment 16, head and tail 0) into
+ * sub, created here; names not required. */
+static void export_into(const char *text, const char *sub)
+{
+    struct arena_source src;
+    char err[600] = "";
+    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
+    cr_assert_not_null(pl[0]);
+    mkdir(sub, 0755);
+    struct arena_plan_options opt = arena_plan_options_default;
+    cr_assert_eq(arena_export_plans(sub, &src, pl, 1, &opt, 0, 0, NULL, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    arena_source_free(&src);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, to);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/* The guard line's prefix of header h. */
+static void guard_of(const char *h, char *out, size_t cap)
+{
+    char line[512];
+    FILE *f = fopen(h, "r");
+    cr_assert_not_null(f, "%s", h);
+    out[0] = '\0';
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "#ifndef ", 8) == 0) {
+            snprintf(out, cap, "%s", line + 8);
+            out[strcspn(out, "\n")] = '\0';
+            break;
+        }
+    fclose(f);
+    cr_assert(out[0], "%s: no guard", h);
+}
+
+/* Round 2 #5: ga/p.csv (x 16 B, y 32 B) and gb/p.csv (y 48 B, x 16 B) got
+ * one prefix and guard, P_GREEDY_BY_SIZE_PLAN_H, so a program including
+ * both read graph a's offsets for graph b's tensors. Greedy by size puts
+ * a's y at 0 and x at 32, b's y at 0 and x at 48. Now the prefixes differ
+ * (the fingerprint is in them), and one program including both headers and
+ * linking both sources reads 32 and 48. */
+Test(export, repro5_two_graphs_one_file_name_two_prefixes)
+{
+    char ga[1024], gb[1024], a[1100], b[1100], ha[1024], hb[1024], prog[1100], cmd[8192];
+    snprintf(ga, sizeof ga, "%s/ga", dir);
+    snprintf(gb, sizeof gb, "%s/gb", dir);
+    cr_assert_eq(mkdir(ga, 0755), 0);
+    cr_assert_eq(mkdir(gb, 0755), 0);
+    snprintf(a, sizeof a, "%s/p.csv", ga);
+    snprintf(b, sizeof b, "%s/p.csv", gb);
+    copy_file(REPRO "export-guard/ga/p.csv", a);
+    copy_file(REPRO "export-guard/gb/p.csv", b);
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/ea", dir);
+    export_into(a, sub);
+    exported(sub, "h", ha, sizeof ha);
+    snprintf(sub, sizeof sub, "%s/eb", dir);
+    export_into(b, sub);
+    exported(sub, "h", hb, sizeof hb);
+    char pa[1024], pb[1024];
+    guard_of(ha, pa, sizeof pa);
+    guard_of(hb, pb, sizeof pb);
+    cr_expect_str_neq(pa, pb, "one guard for two graphs");
+    pa[strlen(pa) - 7] = '\0'; /* _PLAN_H */
+    pb[strlen(pb) - 7] = '\0';
+    snprintf(prog, sizeof prog, "%s/both.c", dir);
+    FILE *f = fopen(prog, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "#include <stdio.h>\n#include \"%s\"\n#include \"%s\"\n"
+               "int main(void) { printf(\"%%llu %%llu\", (unsigned long long)%s_X_OFFSET,"
+               " (unsigned long long)%s_X_OFFSET); return 0; }\n",
+            ha, hb, pa, pb);
+    fclose(f);
+    size_t la = strlen(ha), lb = strlen(hb);
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -Wall -Wextra -Werror -pedantic -o '%s/both' '%s' '%.*s.c' '%.*s.c' "
+             "&& '%s/both' > '%s/both.out'",
+             dir, prog, (int)(la - 2), ha, (int)(lb - 2), hb, dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(prog, sizeof prog, "%s/both.out", dir);
+    cr_expect_str_eq(slurp(prog), "32 48");
+}
+
+/* The pieces of tests/tflite_writer.h for a two-subgraph model:
+ *   subgraph 0: tensors 0 in fp32 [1,4] input, 1 w fp32 [4] constant
+ *               (buffer 1), 2 h fp32 [1,4], 3 out int8 [1,4] output, 4
+ *               spare (touched by nothing); ops ADD(in, w) -> h,
+ *               QUANTIZE(h) -> out. Planned: in, h, out = indices 0, 2, 3.
+ *   subgraph 1: x fp32 [8] input -> QUANTIZE -> y int8 [8] output. */
+static void tensor(struct tfl_subgraph *s, const char *name, int type, uint32_t buffer,
+                   uint32_t rank, int32_t d0, int32_t d1)
+{
+    struct tfl_tensor *t = &s->tensors[s->n_tensors++];
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    t->type = type;
+    t->buffer = buffer;
+    t->rank = rank;
+    t->shape[0] = d0;
+    t->shape[1] = d1;
+}
+
+static void op(struct tfl_subgraph *s, uint32_t opcode, size_t n_in, const int32_t *in,
+               int32_t out)
+{
+    struct tfl_op *o = &s->ops[s->n_ops++];
+    memset(o, 0, sizeof *o);
+    o->opcode = opcode;
+    o->n_in = n_in;
+    memcpy(o->in, in, n_in * sizeof *in);
+    o->n_out = 1;
+    o->out[0] = out;
+}
+
+static void two_subgraphs(struct tfl_model *m)
+{
+    memset(m, 0, sizeof *m);
+    m->n_codes = 2;
+    m->codes[0].builtin = 0;   /* ADD */
+    m->codes[1].builtin = 114; /* QUANTIZE */
+    m->n_buffers = 2;
+    m->buffer_bytes[1] = 16;
+    m->n_subgraphs = 2;
+    struct tfl_subgraph *s = &m->sub[0];
+    tensor(s, "in", 0, 0, 2, 1, 4);
+    tensor(s, "w", 0, 1, 1, 4, 0);
+    tensor(s, "h", 0, 0, 2, 1, 4);
+    tensor(s, "out", 9, 0, 2, 1, 4);
+    tensor(s, "spare", 0, 0, 1, 2, 0);
+    op(s, 0, 2, (int32_t[]){0, 1}, 2);
+    op(s, 1, 1, (int32_t[]){2}, 3);
+    s->n_in = s->n_out = 1;
+    s->in[0] = 0;
+    s->out[0] = 3;
+    s = &m->sub[1];
+    tensor(s, "x", 0, 0, 1, 8, 0);
+    tensor(s, "y", 9, 0, 1, 8, 0);
+    op(s, 1, 1, (int32_t[]){0}, 1);
+    s->n_in = s->n_out = 1;
+    s->in[0] = 0;
+    s->out[0] = 1;
+}
+
+static void save_model(const struct tfl_model *m, const char *path)
+{
+    static unsigned char buf[16384];
+    size_t n = tfl_write(m, buf, sizeof buf, NULL);
+    cr_assert_gt(n, 8u);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(buf, 1, n, f), n);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* #5 for the subgraphs of one model: m.tflite#0 and m.tflite#1 both had
+ * the prefix M_...: now _SG0 and _SG1 tell them apart. And each tensor
+ * carries its .tflite index: in, h, out of subgraph 0 are 0, 2, 3 (w is a
+ * constant, spare is touched by nothing). */
+Test(export, repro5_subgraphs_and_tflite_indices)
+{
+    struct tfl_model m;
+    two_subgraphs(&m);
+    char path[1024], text[1100], sub[1024], h0[1024], h1[1024], csv[1024], p0[1024], p1[1024];
+    snprintf(path, sizeof path, "%s/m.tflite", dir);
+    save_model(&m, path);
+    snprintf(text, sizeof text, "%s#0", path);
+    snprintf(sub, sizeof sub, "%s/s0", dir);
+    export_into(text, sub);
+    exported(sub, "h", h0, sizeof h0);
+    exported(sub, "csv", csv, sizeof csv);
+    cr_expect_str_eq(slurp(csv), "name,index,size,first,last,offset\n"
+                                 "in,0,16,0,0,0\n"
+                                 "h,2,16,0,1,16\n"
+                                 "out,3,16,1,1,0\n");
+    const char *t = slurp(h0);
+    cr_expect_not_null(strstr(t, "_H_INDEX 2u\n"));
+    cr_expect_not_null(strstr(t, "_OUT_INDEX 3u\n"));
+    cr_expect_eq(ec_run(sub, h0), 0);
+    snprintf(text, sizeof text, "%s#1", path);
+    snprintf(sub, sizeof sub, "%s/s1", dir);
+    export_into(text, sub);
+    exported(sub, "h", h1, sizeof h1);
+    guard_of(h0, p0, sizeof p0);
+    guard_of(h1, p1, sizeof p1);
+    cr_expect_str_neq(p0, p1);
+    cr_expect_not_null(strstr(p0, "_SG0_"), "%s", p0);
+    cr_expect_not_null(strstr(p1, "_SG1_"), "%s", p1);
+}
+
+/* Round 2 #9: a path with "slash star" made the header's first comment
+ * hold a nested comment opener (-Werror=comment). */
+Test(export, repro9_slash_star_in_the_path)
+{
+    char odd[1024], csv[1100], sub[1024], h[1024];
+    snprintf(odd, sizeof odd, "%s/*dir", dir);
+    cr_assert_eq(mkdir(odd, 0755), 0);
+    snprintf(csv, sizeof csv, "%s/p.csv", odd);
+    copy_file(REPRO "export-slashstar.csv", csv);
+    snprintf(sub, sizeof sub, "%s/out", dir);
+    export_into(csv, sub);
+    exported(sub, "h", h, sizeof h);
+    cr_expect_eq(ec_run(sub, h), 0);
+}
+
+/* Round 2 #10: the empty problem (a header-only CSV; an all-constant model
+ * loads as the same) gave zero-size arrays and empty braces. */
+Test(export, repro10_the_empty_problem)
+{
+    const char *inputs[] = {REPRO "export-empty.csv", REPRO "tfl-all-constant.tflite"};
+    for (size_t i = 0; i < 2; i++) {
+        char sub[1024], h[1024];
+        snprintf(sub, sizeof sub, "%s/e%zu", dir, i);
+        export_into(inputs[i], sub);
+        exported(sub, "h", h, sizeof h);
+        cr_expect_not_null(strstr(slurp(h), "_TENSORS 0u\n"), "%s", inputs[i]);
+        cr_expect_eq(ec_run(sub, h), 0, "%s", inputs[i]);
+    }
+}
+
+/* Files in dir (not . and ..), joined with spaces. */
+static void listing(const char *d, char *out, size_t cap)
+{
+    DIR *dd = opendir(d);
+    cr_assert_not_null(dd);
+    out[0] = '\0';
+    struct dirent *e;
+    while ((e = readdir(dd)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            snprintf(out + strlen(out), cap - strlen(out), "%s ", e->d_name);
+    closedir(dd);
+}
+
+/* Round 2 #11: a full disk left a cut .csv and .h behind. The disk is
+ * simulated by RLIMIT_FSIZE in a child (a write past it fails with EFBIG):
+ * at 4 KiB the CSV of 100 tensors (about 2.5 KiB) fits and the header
+ * does not. The export
+ * fails with one line and leaves the folder empty; without the limit the
+ * same export writes the three files and no temporary. */
+Test(export, repro11_a_failed_write_leaves_nothing)
+{
+    char sub[1024], files[1024];
+    snprintf(sub, sizeof sub, "%s/full", dir);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        struct rlimit lim = {4096, 4096};
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &lim) != 0)
+            _exit(9);
+        struct arena_source src;
+        char err[600] = "";
+        if (arena_source_load("random-intervals:n=100", 16, 1, &src, err, sizeof err))
+            _exit(8);
+        const struct arena_planner *pl[1] = {arena_planner_find("naive")};
+        int rc = arena_export_plans(sub, &src, pl, 1, NULL, 0, 0, NULL, err, sizeof err);
+        _exit(rc == ARENA_EIO && strstr(err, ".h.tmp: cannot write") && !strchr(err, '\n') ? 0
+                                                                                      : 1);
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    listing(sub, files, sizeof files);
+    cr_expect_str_eq(files, "", "left behind: %s", files);
+    export_into("random-intervals:n=100", sub);
+    listing(sub, files, sizeof files);
+    cr_expect_null(strstr(files, ".tmp"), "%s", files);
+    cr_expect_not_null(strstr(files, ".h "), "%s", files);
+    cr_expect_not_null(strstr(files, ".c "), "%s", files);
+    cr_expect_not_null(strstr(files, ".csv "), "%s", files);
+}
+
+/* Round 2 #12: a, a_5, a_5_5, a_5_5_5, a_5_5_5_5 and A collide after
+ * sanitising once a suffix is added; the fifth suffix gave "out of memory".
+ * Now six distinct identifiers, and the header holds. */
+Test(export, repro12_six_names_that_collide)
+{
+    char sub[1024], h[1024];
+    snprintf(sub, sizeof sub, "%s/c", dir);
+    export_into(REPRO "export-collide5.csv", sub);
+    exported(sub, "h", h, sizeof h);
+    const char *t = slurp(h);
+    size_t offsets = 0;
+    for (const char *p = t; (p = strstr(p, "_OFFSET ")); p++)
+        offsets += p[8] >= '0' && p[8] <= '9'; /* a definition, not the comment */
+    cr_expect_eq(offsets, 6, "%s", t);
+    cr_expect_eq(ec_run(sub, h), 0);
+}
+
+/* ---- --export-tflite: TFLM's offline plan written into the model
+ * (bench/export_tflite.h). Decoded by Debian's flatc with a reduced schema
+ * of our own (tests/tflite_reduced.fbs) and jq. */
+
+#define SCHEMA ARENA_SOURCE_ROOT "/tests/tflite_reduced.fbs"
+
+static int have_tools(void)
+{
+    return system("command -v flatc >/dev/null 2>&1 && command -v jq >/dev/null 2>&1") == 0;
+}
+
+/* model decoded by flatc into JSON, then `jq -r program` on it; the output
+ * in out. */
+static void decode(const char *model, const char *program, char *out, size_t cap)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "rm -rf '%s/dec' && mkdir '%s/dec' && cp '%s' '%s/dec/m.tflite' && "
+             "flatc --json --strict-json -o '%s/dec' '%s' -- '%s/dec/m.tflite' && "
+             "jq -r '%s' '%s/dec/m.json' > '%s/dec/out'",
+             dir, dir, model, dir, dir, SCHEMA, dir, program, dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "%s/dec/out", dir);
+    snprintf(out, cap, "%s", slurp(cmd));
+}
+
+/* The number of OfflineMemoryAllocation entries, then the plan's int32
+ * values, one a line. */
+static const char plan_jq[] =
+    "[.metadata[]? | select(.name == \"OfflineMemoryAllocation\")] as $m | ($m | length), "
+    "(if ($m | length) > 0 then (.buffers[$m[0].buffer].data as $d | range(0; $d | length; 4)"
+    " | $d[.] + 256 * $d[. + 1] + 65536 * $d[. + 2] + 16777216 * $d[. + 3]"
+    " | if . >= 2147483648 then . - 4294967296 else . end) else empty end)";
+
+/* Everything but the metadata and the buffers the writer appends: what
+ * must be unchanged. */
+static const char rest_jq[] = "del(.metadata) | .buffers |= .[0:%zu]";
+
+/* The plan arena_export_tflites writes for text with greedy-by-size, as
+ * TFLM reads it: [0, subgraphs, n, offsets of every tensor of every
+ * subgraph or -1]. */
+static size_t expected_plan(const char *text, uint32_t sub, const size_t *tensors, size_t subgraphs,
+                            long long *want, size_t cap)
+{
+    struct arena_source src;
+    char err[600] = "";
+    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    const struct arena_planner *pl = arena_planner_find("greedy-by-size");
+    size_t bytes = 0;
+    cr_assert_eq(arena_planner_scratch(pl, &src.problem, &bytes), ARENA_OK);
+    void *scratch = malloc(bytes ? bytes : 1);
+    uint64_t *off = malloc((src.problem.n ? src.problem.n : 1) * sizeof *off);
+    struct arena_plan plan = {.n = src.problem.n, .offsets = off};
+    cr_assert_eq(arena_planner_run(pl, &src.problem, NULL, scratch, bytes, &plan), ARENA_OK);
+    size_t total = 0, first = 0;
+    for (size_t s = 0; s < subgraphs; s++) {
+        if (s == sub)
+            first = total;
+        total += tensors[s];
+    }
+    cr_assert(3 + total <= cap);
+    want[0] = 0;
+    want[1] = (long long)subgraphs;
+    want[2] = (long long)total;
+    for (size_t t = 0; t < total; t++)
+        want[3 + t] = -1;
+    for (size_t i = 0; i < src.problem.n; i++)
+        want[3 + first + src.index[i]] = (long long)off[i];
+    free(scratch);
+    free(off);
+    arena_source_free(&src);
+    return 3 + total;
+}
+
+/* The one model arena_export_tflites wrote for text into sub. */
+static void export_tflite(const char *text, const char *sub, char *model, size_t cap)
+{
+    struct arena_source src;
+    char err[600] = "";
+    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
+    mkdir(sub, 0755);
+    cr_assert_eq(arena_export_tflites(sub, &src, pl, 1, NULL, NULL, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    arena_source_free(&src);
+    exported(sub, "tflite", model, cap);
+}
+
+/* Loads a and b (spec texts) and expects the same problem, names and
+ * source indices. */
+static void same_problem(const char *a, const char *b)
+{
+    struct arena_source x, y;
+    char err[600] = "";
+    cr_assert_eq(arena_source_load(a, 16, 1, &x, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_source_load(b, 16, 1, &y, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(x.fingerprint, y.fingerprint, "%s and %s", a, b);
+    cr_assert_eq(x.problem.n, y.problem.n);
+    cr_expect_eq(x.ops, y.ops);
+    for (size_t i = 0; i < x.problem.n; i++) {
+        cr_expect_str_eq(x.names[i], y.names[i]);
+        cr_expect_eq(x.index[i], y.index[i]);
+    }
+    arena_source_free(&x);
+    arena_source_free(&y);
+}
+
+/* Compares flatc's plan (count of entries, values) with want[0, n). */
+static void plan_is(const char *model, const long long *want, size_t n)
+{
+    char out[65536];
+    decode(model, plan_jq, out, sizeof out);
+    char *save = NULL, *line = strtok_r(out, "\n", &save);
+    cr_assert_not_null(line);
+    cr_expect_str_eq(line, "1", "one OfflineMemoryAllocation entry");
+    size_t k = 0;
+    for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save), k++) {
+        cr_assert_lt(k, n, "more values than %zu", n);
+        cr_expect_eq(atoll(line), want[k], "value %zu: %s, want %lld", k, line, want[k]);
+    }
+    cr_expect_eq(k, n);
+}
+
+Test(export, tflite_offline_plan_written_read_back_and_decoded)
+{
+    if (!have_tools())
+        cr_skip_test("flatc or jq is missing: run scripts/bootstrap");
+    struct tfl_model m;
+    two_subgraphs(&m);
+    char path[1024], text[1100], sub[1024], model[1024], again[1100];
+    snprintf(path, sizeof path, "%s/m.tflite", dir);
+    save_model(&m, path);
+    snprintf(text, sizeof text, "%s#0", path);
+    snprintf(sub, sizeof sub, "%s/t", dir);
+    export_tflite(text, sub, model, sizeof model);
+    /* the arenabench reader: the same problem in both subgraphs */
+    snprintf(again, sizeof again, "%s#0", model);
+    same_problem(text, again);
+    snprintf(text, sizeof text, "%s#1", path);
+    snprintf(again, sizeof again, "%s#1", model);
+    same_problem(text, again);
+    /* flatc: subgraph 0 has 5 tensors, 1 has 2; in, h, out (0, 2, 3) are
+     * planned, w (constant), spare (no op) and subgraph 1 are left -1 */
+    const size_t tensors[2] = {5, 2};
+    long long want[64];
+    snprintf(text, sizeof text, "%s#0", path);
+    size_t n = expected_plan(text, 0, tensors, 2, want, 64);
+    cr_expect_eq(n, 10);
+    cr_expect(want[4] == -1 && want[7] == -1 && want[8] == -1 && want[9] == -1);
+    cr_expect(want[3] >= 0 && want[5] >= 0 && want[6] >= 0);
+    plan_is(model, want, n);
+    /* the rest decodes as it did: the original's 2 buffers come first */
+    char before[16384], after[16384], prog[128];
+    snprintf(prog, sizeof prog, rest_jq, (size_t)2);
+    decode(path, prog, before, sizeof before);
+    decode(model, prog, after, sizeof after);
+    cr_expect_str_eq(after, before);
+
+    /* a model that already has a plan: replaced, not duplicated; plan
+     * subgraph 1 of the copy this time */
+    snprintf(text, sizeof text, "%s#1", model);
+    snprintf(sub, sizeof sub, "%s/t2", dir);
+    char model2[1024];
+    export_tflite(text, sub, model2, sizeof model2);
+    snprintf(text, sizeof text, "%s#1", path);
+    n = expected_plan(text, 1, tensors, 2, want, 64);
+    cr_expect(want[3] == -1 && want[8] >= 0 && want[9] >= 0); /* x, y of subgraph 1 */
+    plan_is(model2, want, n);
+    decode(model2, "[.metadata[].name] | length", after, sizeof after);
+    cr_expect_str_eq(after, "1\n");
+}
+
+/* Other metadata entries are kept: the plan entry's name of a written
+ * model is changed in place ("...Allocation" -> "...AllocatioX"), so it
+ * counts as another entry; a second export keeps it and adds its own. */
+Test(export, tflite_other_metadata_kept)
+{
+    if (!have_tools())
+        cr_skip_test("flatc or jq is missing: run scripts/bootstrap");
+    struct tfl_model m;
+    two_subgraphs(&m);
+    char path[1024], text[1100], sub[1024], model[1024], model2[1024], out[4096];
+    snprintf(path, sizeof path, "%s/m.tflite", dir);
+    save_model(&m, path);
+    snprintf(text, sizeof text, "%s#0", path);
+    snprintf(sub, sizeof sub, "%s/t", dir);
+    export_tflite(text, sub, model, sizeof model);
+    FILE *f = fopen(model, "r+b");
+    cr_assert_not_null(f);
+    static unsigned char bytes[65536];
+    size_t n = fread(bytes, 1, sizeof bytes, f);
+    const char *key = "OfflineMemoryAllocation";
+    unsigned char *hit = NULL;
+    for (size_t i = 0; i + strlen(key) <= n && !hit; i++)
+        if (memcmp(bytes + i, key, strlen(key)) == 0)
+            hit = bytes + i;
+    cr_assert_not_null(hit);
+    cr_assert_eq(fseek(f, (long)(hit - bytes) + (long)strlen(key) - 1, SEEK_SET), 0);
+    fputc('X', f);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(text, sizeof text, "%s#0", model);
+    snprintf(sub, sizeof sub, "%s/t2", dir);
+    export_tflite(text, sub, model2, sizeof model2);
+    decode(model2, "[.metadata[].name] | join(\",\")", out, sizeof out);
+    cr_expect_str_eq(out, "OfflineMemoryAllocatioX,OfflineMemoryAllocation\n");
+}
+
+/* The writer's refusals: an index past the subgraph, an offset past 2^31 - 1,
+ * a file that is not a model; each one line, nothing written. */
+Test(export, tflite_writer_refuses)
+{
+    struct tfl_model m;
+    two_subgraphs(&m);
+    static unsigned char buf[16384];
+    size_t n = tfl_write(&m, buf, sizeof buf, NULL);
+    unsigned char *out;
+    size_t size;
+    char err[600];
+    uint32_t index[1] = {5};
+    uint64_t offsets[1] = {0};
+    struct arena_tflite_plan p = {.subgraph = 0, .n = 1, .index = index, .offsets = offsets};
+    cr_expect_eq(arena_tflite_with_plan(buf, n, "m.tflite", &p, &out, &size, err, sizeof err),
+                 ARENA_EINVAL);
+    cr_expect_str_eq(err, "m.tflite: plan: index: tensor 5, past the 5 tensors of subgraph 0");
+    index[0] = 2;
+    offsets[0] = (uint64_t)1 << 31;
+    cr_expect_eq(arena_tflite_with_plan(buf, n, "m.tflite", &p, &out, &size, err, sizeof err),
+                 ARENA_EOVERFLOW);
+    cr_expect_null(strchr(err, '\n'));
+    p.subgraph = 2;
+    cr_expect_eq(arena_tflite_with_plan(buf, n, "m.tflite", &p, &out, &size, err, sizeof err),
+                 ARENA_EINVAL);
+    cr_expect_eq(arena_tflite_with_plan(buf, 7, "m.tflite", &p, &out, &size, err, sizeof err),
+                 ARENA_EFORMAT);
+    cr_expect_null(out);
+    /* and bench refuses a graph that is not a model */
+    struct arena_source src;
+    cr_assert_eq(arena_source_load("chain:ops=3", 16, 1, &src, err, sizeof err), ARENA_OK);
+    const struct arena_planner *pl[1] = {arena_planner_find("naive")};
+    cr_expect_eq(arena_export_tflites(dir, &src, pl, 1, NULL, NULL, err, sizeof err), ARENA_EINVAL);
+    cr_expect_str_eq(err, "chain:ops=3,min=1024,max=65536,dtype=int8,seed=1: not a .tflite model");
+    arena_source_free(&src);
+}
+
+/* A real model (scripts/fetch-models): face_detection_short_range, 250
+ * tensors, its plan decoded by flatc equals the plan, and it reads back as
+ * the same problem. */
+Test(export, tflite_real_model)
+{
+    const char *path = ARENA_SOURCE_ROOT "/models/face_detection_short_range.tflite";
+    struct stat st;
+    if (stat(path, &st) != 0)
+        cr_skip_test("models/face_detection_short_range.tflite is missing: run scripts/fetch-models");
+    if (!have_tools())
+        cr_skip_test("flatc or jq is missing: run scripts/bootstrap");
+    char sub[1024], model[1024], again[1100];
+    snprintf(sub, sizeof sub, "%s/r", dir);
+    export_tflite(path, sub, model, sizeof model);
+    snprintf(again, sizeof again, "%s", model);
+    same_problem(path, again);
+    const size_t tensors[1] = {250};
+    static long long want[300];
+    size_t n = expected_plan(path, 0, tensors, 1, want, 300);
+    plan_is(model, want, n);
+    struct stat st2;
+    cr_assert_eq(stat(model, &st2), 0);
+    cr_expect_lt(st2.st_size - st.st_size, 2048, "grew by %lld bytes",
+                 (long long)(st2.st_size - st.st_size));
+}
+
+/* The writer on every truncation and every byte set to 0xff of a small
+ * model: a one-line refusal or a copy the reader accepts or refuses, never
+ * a crash (flatbuf.h checks every read). */
+Test(export, tflite_writer_on_damaged_models)
+{
+    struct tfl_model m;
+    two_subgraphs(&m);
+    static unsigned char good[16384], bad[16384];
+    size_t n = tfl_write(&m, good, sizeof good, NULL);
+    cr_assert_gt(n, 8u);
+    uint32_t index[1] = {0};
+    uint64_t offsets[1] = {16};
+    struct arena_tflite_plan p = {.subgraph = 0, .n = 1, .index = index, .offsets = offsets};
+    size_t ok = 0;
+    for (size_t k = 0; k < 2 * n; k++) {
+        size_t len = k < n ? k : n;
+        memcpy(bad, good, n);
+        if (k >= n)
+            bad[k - n] = 0xff;
+        unsigned char *out;
+        size_t size;
+        char err[600] = "";
+        int rc = arena_tflite_with_plan(bad, len, "m.tflite", &p, &out, &size, err, sizeof err);
+        if (rc) {
+            cr_expect(err[0] && !strchr(err, '\n'), "case %zu: '%s'", k, err);
+            cr_expect_null(out);
+            continue;
+        }
+        ok++;
+        struct arena_graph g;
+        struct arena_tflite_info info;
+        if (arena_tflite_read(out, size, "copy", 0, &g, &info, err, sizeof err) == ARENA_OK)
+            arena_graph_free(&g);
+        free(out);
+    }
+    cr_expect_gt(ok, 0u);
 }

@@ -958,6 +958,7 @@ int arena_bench_main(int argc, char **argv)
         status = 2;
     } else if (args.help) {
         fputs(arena_bench_usage(), stdout);
+        fputs(arena_bench_subcommands_usage(), stdout);
     } else if (args.version) {
         printf("bench (arenabench) %s, git %s, %s\n", arena_build_version(),
                arena_build_git_rev(), arena_build_compiler());

@@ -18,6 +18,16 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
+const char *arena_bench_subcommands_usage(void)
+{
+    return "\nOther commands (each has --help):\n"
+           "  bench merge OUT.sqlite IN.sqlite...   join results databases (shards, machines)\n"
+           "  bench stats [--db FILE] [--run ID|all] [--format csv]\n"
+           "                                       arena / lower bound across seeds, with CIs\n"
+           "  bench plot [--db FILE] [--run ID|all] [--out DIR]\n"
+           "                                       figures (gnuplot) and tables for papers\n";
+}
+
 int arena_bench_merge_main(int argc, char **argv)
 {
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {

@@ -8,4 +8,7 @@
 int arena_bench_merge_main(int argc, char **argv);
 int arena_bench_stats_main(int argc, char **argv);
 
+/* The commands besides planning, one line each, for bench --help. */
+const char *arena_bench_subcommands_usage(void);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/args.h"
+#include "bench/subcommands.h"
 #include "bench/suites.h"
 
 #define MAX_ARGS 16
@@ -143,6 +144,10 @@ Test(args, list_help_and_version_need_no_graph)
     cr_expect(a.version);
     arena_bench_args_free(&a);
     cr_expect(strstr(arena_bench_usage(), "--graph") != NULL);
+    /* --help names the other commands, each of which bench dispatches. */
+    const char *sub = arena_bench_subcommands_usage();
+    cr_expect(strstr(sub, "bench merge") && strstr(sub, "bench stats") && strstr(sub, "bench plot"),
+              "%s", sub);
 }
 
 Test(args, google_benchmark_flags_pass_through_in_order)

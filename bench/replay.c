@@ -24,6 +24,12 @@ extern char **environ;
 
 static const char *const names[ARENA_REPLAY_ALLOCATORS] = {"glibc", "jemalloc", "mimalloc"};
 
+/* What each allocator's own footprint figure counts, for table headings:
+ * glibc's mallinfo2 arena + hblkhd, jemalloc's stats.resident, mimalloc's
+ * committed memory (replay_*.c read them). */
+static const char *const figures[ARENA_REPLAY_ALLOCATORS] = {"brk heap + mmapped", "resident",
+                                                             "committed"};
+
 /* The Debian package that brings each allocator (none for glibc). */
 static const char *const packages[ARENA_REPLAY_ALLOCATORS] = {NULL, "libjemalloc-dev",
                                                               "libmimalloc-dev"};
@@ -702,7 +708,7 @@ static void row(FILE *out, const char *name, uint64_t bytes, const char *extra, 
     arena_fmt_grouped(bytes, g, sizeof g);
     arena_fmt_bytes(bytes, h, sizeof h);
     snprintf(b, sizeof b, "%s (%s)", g, h);
-    fprintf(out, "  %-38s %-26s %-14s %-7s %-15s %s\n", name, b, extra, calls, fragtext,
+    fprintf(out, "  %-52s %-26s %-14s %-7s %-15s %s\n", name, b, extra, calls, fragtext,
             claimed);
 }
 
@@ -765,9 +771,9 @@ static int founding_one(const struct arena_source *src, const struct arena_bound
     }
     if (out) {
         graph_header(out, src, bounds,
-                     "the founding document's table, measured (claimed: its figures for"
-                     " MobileNetV2 224)");
-        fprintf(out, "  %-38s %-26s %-14s %-7s %-15s %s\n", "", "peak bytes", "OS resident",
+                     "the table of the article this project began from, measured"
+                     " ('claimed': the article's figures, MobileNetV2 224 int8)");
+        fprintf(out, "  %-52s %-26s %-14s %-7s %-15s %s\n", "", "peak bytes", "resident (OS)",
                 "calls", "fragmentation", "claimed: peak / calls / fragmentation");
         char calls[32], ftxt[48], res[32], name[96];
         snprintf(calls, sizeof calls, "%zu", 2 * p->n);
@@ -778,8 +784,8 @@ static int founding_one(const struct arena_source *src, const struct arena_bound
             if (!(mask & (1u << i)))
                 continue;
             const struct arena_replay_result *x = &r[i];
-            snprintf(name, sizeof name, "malloc per tensor: %.16s %.*s", x->allocator,
-                     (int)strcspn(x->version, "-"), x->version);
+            snprintf(name, sizeof name, "malloc per tensor: %.16s %.*s, %s", x->allocator,
+                     (int)strcspn(x->version, "-"), x->version, figures[i]);
             snprintf(ftxt, sizeof ftxt, "%.1f%% -> %.1f%%",
                      100 * frag(x->live_peak, x->frame[0].footprint_peak),
                      100 * frag(x->live_peak, x->frame[x->frames - 1].footprint_peak));
@@ -824,16 +830,22 @@ static int founding_one(const struct arena_source *src, const struct arena_bound
             row(out, optimal_proven ? "optimal (proven)" : lim, arena[k], "-", "0", ftxt, "");
         }
         fprintf(out, "\n  peak bytes: static plans their arena; real allocators their own"
-                     " footprint figure, peak over %llu frames",
+                     " footprint figure, named on the row, peak over %llu frames",
                 (unsigned long long)frames);
         for (unsigned i = 0; i < ARENA_REPLAY_ALLOCATORS; i++)
             if (mask & (1u << i))
                 fprintf(out, " (%s: %s)", r[i].allocator, r[i].footprint_source);
-        fprintf(out, ";\n  OS resident: the replay process's resident growth (/proc/self/statm);"
+        fprintf(out, ";\n  brk heap + mmapped: glibc's heap (free chunks and the untrimmed top"
+                     " included) plus the blocks it maps apart; the live blocks' address extent"
+                     " is not shown,\n  as it spans the gap between the two; committed:"
+                     " what mimalloc took from the system (a 32 MiB segment at first), not what"
+                     " it touched;\n"
+                     "  resident (OS): the replay process's resident growth"
+                     " (/proc/self/statm), the one figure measured alike for every allocator;"
                      " calls: malloc + free per frame (a static plan makes none);\n"
                      "  fragmentation: 1 - lower bound / peak bytes (real allocators: frame 1"
-                     " -> frame %llu). 'claimed' = the founding document's figures, not"
-                     " measured here.\n",
+                     " -> frame %llu). 'claimed' = the figures of the article this project"
+                     " began from, not measured here.\n",
                 (unsigned long long)frames);
         fflush(out);
     }

@@ -1,5 +1,6 @@
 /* replay.h — real allocators replaying a problem (bench --replay), and the
- * founding document's table measured (bench --founding-table).
+ * table of the article this project began from, measured (bench
+ * --founding-table).
  *
  * Each allocator runs in a program of its own (bench/replay_prog.h), which
  * bench starts with posix_spawn and feeds the problem on standard input; the
@@ -56,7 +57,7 @@ int arena_replay_graph(const struct arena_source *src, const struct arena_bounds
                        unsigned mask, uint64_t frames, const struct arena_plan_options *opt,
                        struct arena_store *store, int64_t run_id, int64_t graph_id, FILE *out);
 
-/* The founding document's table for one graph (see README): rows no reuse,
+/* The table of the article this project began from, for one graph (see README): rows no reuse,
  * malloc per tensor (each real allocator in mask, and the online policies),
  * ping-pong, the best static plan (and `optimal` when registered); columns
  * peak bytes, calls per frame, fragmentation, with the document's claimed

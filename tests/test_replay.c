@@ -307,6 +307,12 @@ Test(replay, founding_table_fused_and_unfused)
     /* 66 tensors fused: 132 calls per frame on the malloc rows. */
     char *g = strstr(fused, "malloc per tensor: glibc");
     cr_expect(g && strstr(g, " 132 "), "%s", g ? g : fused);
+    /* Each row names what its allocator's figure counts, and the table
+     * names where its claimed figures come from. */
+    const char *comma = g ? strchr(g, ',') : NULL;
+    cr_expect(comma && strncmp(comma, ", brk heap + mmapped ", 21) == 0, "%s", fused);
+    cr_expect(strstr(fused, "'claimed': the article's figures"), "%s", fused);
+    cr_expect(strstr(fused, "the article this project began from"), "%s", fused);
     free(out);
 }
 

@@ -1720,148 +1720,108 @@ done:
     return rc;
 }
 
-/* The statistics of one planner in one panel: results/stats.h, the one
- * place bench plot computes them. It takes the bootstrap of
- * arena_stats_describe on the chart's own samples (the selected runs'
- * newest results, paired per configuration), since arena_stats_compute
- * reads every run and does not pair; once it takes a run selection and
- * pairs, this is the call to replace. */
-static int stats_of(double *x, size_t n, struct arena_stat *out)
-{
-    return arena_stats_describe(x, n, out);
-}
-
-struct stats_row {
-    size_t panel, planner, n, graphs;
-    int limits;
-    struct arena_stat st;
-};
-
+/* The stats chart draws what `bench stats` computes: arena_stats_compute_query
+ * (results/stats.h) on the same database, run selection and planners, so
+ * its numbers are those of bench stats --format csv by construction. A
+ * panel is a group (the graphs' configuration, seeds apart); a point is a
+ * row (a planner with its options, named by its label). A group whose rows
+ * share fewer than two graphs is left out, and so is a row whose mean is
+ * over 3x the panel's best; the notes say so. */
 static int fig_stats(struct ctx *c)
 {
-    static const char *const seedonly[] = {"seed", NULL};
-    size_t G = c->d.n_graphs, nf = 0, S = c->n_sel;
-    size_t *cfg = malloc((G + 1) * sizeof *cfg);
-    char **names = NULL;
+    size_t S = c->n_sel, np = 0, paired_total = 0, lab_n = 0;
+    char run[32];
+    if (c->o.run == 0 || !c->d.n_runs) snprintf(run, sizeof run, "all");
+    else snprintf(run, sizeof run, "%lld", (long long)c->d.runs[0]);
+    const char **planners = malloc((S + 1) * sizeof *planners);
+    struct arena_stats s = {0};
+    char **gnames = NULL, *lab[256] = {0};
+    size_t *gfirst = NULL, *rpanel = NULL, *rslot = NULL, *pgroup = NULL, idx[256];
+    struct plot_buf b = {0}, gp = {0}, notes = {0}, cap = {0};
     int rc = 0;
-    char *lab[256] = {0};
-    size_t lab_n = 0;
-    if (!cfg || configs(c, seedonly, cfg, &names, &nf)) {
-        free(cfg);
+    if (!planners) {
         snprintf(c->err, sizeof c->err, "out of memory");
         return 1;
     }
-    int *in = calloc(S + 1, sizeof *in), *use = calloc(G + 1, sizeof *use);
-    int *all_use = calloc(G + 1, sizeof *all_use), *shown_any = calloc(S + 1, sizeof *shown_any);
-    double *x = malloc((G + 1) * sizeof *x);
-    struct arena_stat *st = calloc(S + 1, sizeof *st);
-    size_t *nn = calloc(S + 1, sizeof *nn), *pcfg = calloc(nf + 1, sizeof *pcfg),
-           *ppaired = calloc(nf + 1, sizeof *ppaired), *pgraphs = calloc(nf + 1, sizeof *pgraphs),
-           *pseeds = calloc(nf + 1, sizeof *pseeds), *slot = calloc(S + 1, sizeof *slot);
-    struct stats_row *rows = malloc((nf * S + 1) * sizeof *rows);
-    size_t nrows = 0;
-    struct plot_buf b = {0}, gp = {0}, notes = {0}, cap = {0};
-    if (!in || !use || !all_use || !shown_any || !x || !st || !nn || !pcfg || !ppaired ||
-        !pgraphs || !pseeds || !slot || !rows) {
+    for (size_t i = 0; i < S; i++) planners[i] = c->sel[i].name;
+    struct arena_stats_query q = {.run = run, .planners = planners, .n_planners = S};
+    char why[sizeof c->err];
+    rc = arena_stats_compute_query(c->o.db, &q, &s, why, sizeof why);
+    if (rc == ARENA_EDB) { /* a database bench plot reads but bench stats does not */
+        note(c, "stats figure skipped: %s", why);
+        rc = 0;
+        goto done;
+    }
+    if (rc) {
+        snprintf(c->err, sizeof c->err, "%s", why);
+        rc = rc == ARENA_ENOMEM ? 1 : 2;
+        goto done;
+    }
+    /* The groups: runs of rows with one group label. */
+    size_t ng = 0, R = s.n_rows;
+    gnames = malloc((R + 1) * sizeof *gnames);
+    gfirst = malloc((R + 2) * sizeof *gfirst);
+    rpanel = calloc(R + 1, sizeof *rpanel);
+    rslot = calloc(R + 1, sizeof *rslot);
+    pgroup = malloc((R + 1) * sizeof *pgroup);
+    if (!gnames || !gfirst || !rpanel || !rslot || !pgroup) {
         snprintf(c->err, sizeof c->err, "out of memory");
         rc = 1;
         goto done;
     }
-    size_t np = 0, paired_total = 0;
-    for (size_t f = 0; f < nf; f++) {
-        size_t graphs = 0;
-        for (size_t g = 0; g < G; g++) graphs += cfg[g] == f;
-        /* Planners with a valid result in this configuration, then the
-         * graphs on which every one of them has one (paired). */
-        size_t k = 0;
-        for (size_t i = 0; i < S; i++) {
-            in[i] = 0;
-            for (size_t g = 0; g < G && !in[i]; g++) {
-                const struct arena_fig_result *r = find(c, g, c->sel[i].name);
-                in[i] = cfg[g] == f && r && r->ok;
-            }
-            k += (size_t)in[i];
+    for (size_t k = 0; k < R; k++)
+        if (!k || strcmp(s.rows[k].group, s.rows[k - 1].group) != 0) {
+            gnames[ng] = s.rows[k].group;
+            gfirst[ng++] = k;
         }
-        size_t paired = 0;
-        for (size_t g = 0; g < G; g++) {
-            use[g] = cfg[g] == f && k > 0 && c->d.graphs[g].lower_bound > 0;
-            for (size_t i = 0; i < S && use[g]; i++) {
-                const struct arena_fig_result *r = find(c, g, c->sel[i].name);
-                if (in[i]) use[g] = r && r->ok;
-            }
-            paired += (size_t)use[g];
-        }
-        struct plot_buf t = {0};
-        plot_caret(&t, names[f]);
+    gfirst[ng] = R;
+    for (size_t f = 0; f < ng; f++) {
+        size_t a = gfirst[f], e = gfirst[f + 1];
+        size_t paired = s.rows[a].n, graphs = paired + s.rows[a].n_left_out;
+        char *sl = short_label(gnames, ng, f);
+        struct plot_buf sh = {0};
+        plot_caret(&sh, sl ? sl : gnames[f]);
+        free(sl);
         if (paired < 2) { /* one seed has no spread to show */
-            char *sl = short_label(names, nf, f);
-            struct plot_buf sh = {0};
-            plot_caret(&sh, sl ? sl : names[f]);
-            free(sl);
             plot_buf_printf(&notes, "%s%s: %zu paired graph%s (a panel needs two)",
                             notes.len ? "; " : "", sh.s ? sh.s : "", paired, paired == 1 ? "" : "s");
             plot_buf_free(&sh);
-            plot_buf_free(&t);
             continue;
         }
         double bestmean = INFINITY;
-        for (size_t i = 0; i < S; i++) {
-            if (!in[i]) continue;
-            size_t m = 0;
-            for (size_t g = 0; g < G; g++)
-                if (use[g]) {
-                    const struct arena_fig_result *r = find(c, g, c->sel[i].name);
-                    x[m++] = (double)r->arena / (double)c->d.graphs[g].lower_bound;
-                }
-            nn[i] = m;
-            if (stats_of(x, m, &st[i])) {
-                plot_buf_free(&t);
-                snprintf(c->err, sizeof c->err, "out of memory");
-                rc = 1;
-                goto done;
-            }
-            bestmean = fmin(bestmean, st[i].mean);
-        }
-        struct plot_buf out = {0};
-        for (size_t i = 0; i < S; i++)
-            if (in[i] && st[i].mean > 3 * bestmean) {
-                in[i] = 0;
-                if (out.len) plot_buf_add(&out, ", ");
-                plot_caret(&out, c->sel[i].name);
-            }
-        pcfg[np] = f;
-        ppaired[np] = paired;
-        pgraphs[np] = graphs;
-        pseeds[np] = count_seeds(c, use);
-        np++;
+        for (size_t k = a; k < e; k++) bestmean = fmin(bestmean, s.rows[k].lb.mean);
+        struct plot_buf out = {0}, failed = {0};
+        pgroup[np++] = f;
         paired_total += paired;
-        for (size_t g = 0; g < G; g++) all_use[g] |= use[g];
-        if (paired < graphs || out.len) {
-            char *sl = short_label(names, nf, f);
-            struct plot_buf sh = {0};
-            plot_caret(&sh, sl ? sl : names[f]);
-            free(sl);
+        for (size_t k = a; k < e; k++) {
+            if (s.rows[k].lb.mean > 3 * bestmean) {
+                if (out.len) plot_buf_add(&out, ", ");
+                plot_caret(&out, s.rows[k].label);
+            } else {
+                rpanel[k] = np;
+            }
+        }
+        for (size_t h = 0; h < s.n_hidden; h++)
+            if (strcmp(s.hidden[h].group, gnames[f]) == 0) {
+                if (failed.len) plot_buf_add(&failed, ", ");
+                plot_caret(&failed, s.hidden[h].label);
+            }
+        if (paired < graphs || out.len || failed.len) {
             plot_buf_printf(&notes, "%s%s: ", notes.len ? "; " : "", sh.s ? sh.s : "");
-            plot_buf_free(&sh);
-            if (paired < graphs) plot_buf_printf(&notes, "%zu of %zu graphs paired%s", paired, graphs,
-                                                 out.len ? ", " : "");
-            if (out.len) plot_buf_printf(&notes, "%s over 3x the best mean", out.s);
+            const char *sep = "";
+            if (paired < graphs) {
+                plot_buf_printf(&notes, "%zu of %zu graphs paired", paired, graphs);
+                sep = ", ";
+            }
+            if (out.len) {
+                plot_buf_printf(&notes, "%s%s over 3x the best mean", sep, out.s);
+                sep = ", ";
+            }
+            if (failed.len) plot_buf_printf(&notes, "%s%s with no valid result", sep, failed.s);
         }
-        plot_buf_free(&t);
+        plot_buf_free(&sh);
         plot_buf_free(&out);
-        for (size_t i = 0; i < S; i++) {
-            if (!in[i]) continue;
-            shown_any[i] = 1;
-            struct stats_row *r = &rows[nrows++];
-            r->panel = np;
-            r->planner = i;
-            r->n = nn[i];
-            r->graphs = graphs;
-            r->st = st[i];
-            r->limits = 0;
-            for (size_t g = 0; g < G; g++)
-                if (use[g]) r->limits += is_limit(find(c, g, c->sel[i].name));
-        }
+        plot_buf_free(&failed);
     }
     if (!np) {
         note(c, "stats figure skipped: no configuration with two graphs (seeds) on which every"
@@ -1869,39 +1829,43 @@ static int fig_stats(struct ctx *c)
         goto done;
     }
     if (notes.len) note(c, "stats: %s", notes.s);
-    /* A planner keeps one x place in every panel: its place among those shown. */
-    size_t idx[256];
-    for (size_t i = 0; i < S && lab_n < 256; i++)
-        if (shown_any[i]) {
-            slot[i] = ++lab_n;
-            idx[lab_n - 1] = i;
-            size_t lim = 0;
-            for (size_t k = 0; k < nrows; k++)
-                if (rows[k].planner == i) lim += (size_t)rows[k].limits;
+    /* A row label keeps one x place in every panel: planners in the order
+     * shown, a planner's option configurations in the order of the rows. */
+    for (size_t i = 0; i < S; i++)
+        for (size_t k = 0; k < R; k++) {
+            if (!rpanel[k] || rslot[k] || strcmp(s.rows[k].planner, c->sel[i].name) != 0) continue;
+            if (lab_n == 256) break;
+            size_t slot = ++lab_n, lim = 0;
+            idx[slot - 1] = i;
+            for (size_t m = k; m < R; m++)
+                if (rpanel[m] && strcmp(s.rows[m].label, s.rows[k].label) == 0) {
+                    rslot[m] = slot;
+                    lim += s.rows[m].limit;
+                }
             struct plot_buf l = {0};
-            plot_buf_add(&l, c->sel[i].name);
+            plot_buf_add(&l, s.rows[k].label);
             if (lim) plot_buf_printf(&l, " (%zu limit)", lim);
-            lab[lab_n - 1] = l.s;
-            if (!lab[lab_n - 1]) rc = 1;
+            lab[slot - 1] = l.s;
+            if (!l.s) rc = 1;
         }
     plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,"
-                     "configuration,planner\n");
-    for (size_t k = 0; k < nrows; k++) {
-        const struct stats_row *r = &rows[k];
-        if (!slot[r->planner]) continue;
-        plot_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%d,", r->panel,
-                        slot[r->planner], r->n, r->st.mean, r->st.mean_lo, r->st.mean_hi,
-                        r->st.median, r->st.median_lo, r->st.median_hi, r->graphs, r->limits);
-        plot_csv(&b, names[pcfg[r->panel - 1]]);
+                     "group,planner,label\n");
+    for (size_t k = 0; k < R; k++) {
+        const struct arena_stats_row *r = &s.rows[k];
+        if (!rpanel[k] || !rslot[k]) continue;
+        plot_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,", rpanel[k], rslot[k],
+                        r->n, r->lb.mean, r->lb.mean_lo, r->lb.mean_hi, r->lb.median, r->lb.median_lo,
+                        r->lb.median_hi, r->n + r->n_left_out, r->limit);
+        plot_csv(&b, r->group);
         plot_buf_add(&b, ",");
-        plot_csv(&b, c->sel[r->planner].name);
+        plot_csv(&b, r->planner);
+        plot_buf_add(&b, ",");
+        plot_csv(&b, r->label);
         plot_buf_add(&b, "\n");
     }
-    if ((rc = put(c, "stats.csv", &b))) goto done;
-    size_t seeds = count_seeds(c, all_use);
-    plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu seed%s, %zu run%s",
-                    np, np == 1 ? "" : "s", paired_total, seeds, seeds == 1 ? "" : "s",
-                    c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
+    if (rc || (rc = put(c, "stats.csv", &b))) goto done;
+    plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu run%s", np, np == 1 ? "" : "s",
+                    paired_total, c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
     if (notes.len) plot_buf_printf(&cap, "; left out: %s", notes.s);
     size_t NP1 = np > 6 ? 6 : np;
     if (np > NP1 && (c->o.sizes & 1))
@@ -1915,10 +1879,11 @@ static int fig_stats(struct ctx *c)
     gp_styles(&gp, c->sel, idx, lab, lab_n, 40);
     plot_buf_printf(&gp, "NP = %zu; NP1 = %zu\narray PT[%zu]; array PT1[%zu]\n", np, NP1, np, np);
     for (size_t p = 0; p < np; p++) {
-        char *sl = short_label(names, nf, pcfg[p]);
+        const struct arena_stats_row *r = &s.rows[gfirst[pgroup[p]]];
+        char *sl = short_label(gnames, ng, pgroup[p]);
         struct plot_buf t = {0};
-        plot_buf_printf(&t, "%s (n=%zu", sl ? sl : names[pcfg[p]], ppaired[p]);
-        if (ppaired[p] < pgraphs[p]) plot_buf_printf(&t, " of %zu", pgraphs[p]);
+        plot_buf_printf(&t, "%s (n=%zu", sl ? sl : r->group, r->n);
+        if (r->n_left_out) plot_buf_printf(&t, " of %zu", r->n + r->n_left_out);
         plot_buf_add(&t, ")");
         /* n is what matters: the label is cut before it, never it. */
         plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
@@ -1932,21 +1897,13 @@ static int fig_stats(struct ctx *c)
     rc = draw(c, "stats", &gp, NULL, NULL, 0);
 done:
     for (size_t i = 0; i < lab_n; i++) free(lab[i]);
-    free(in);
-    free(use);
-    free(all_use);
-    free(shown_any);
-    free(x);
-    free(st);
-    free(nn);
-    free(pcfg);
-    free(ppaired);
-    free(pgraphs);
-    free(pseeds);
-    free(slot);
-    free(rows);
-    free(cfg);
-    free_names(names, nf);
+    free(planners);
+    free(gnames);
+    free(gfirst);
+    free(rpanel);
+    free(rslot);
+    free(pgroup);
+    arena_stats_free(&s);
     plot_buf_free(&b);
     plot_buf_free(&gp);
     plot_buf_free(&notes);

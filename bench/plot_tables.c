@@ -88,24 +88,17 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
                          (double)r->scratch / SU);
             const char *status = r->status ? r->status : "--";
             char *label = plot_label_of(c->sel[idx[i]].name, r);
-            if (!tex) {
-                plot_buf_add(&b, "| ");
-                plot_md(&b, label ? label : "");
-                plot_buf_printf(&b, " | %s | %s |", a, rt);
-                if (c->ref) plot_buf_printf(&b, " %s |", o);
-                plot_buf_printf(&b, " %s | %s | %s | %s | %s | %s | ", sv, fp, fm, t, sc,
-                                r->ok ? "yes" : "no");
-                plot_md(&b, status);
-                plot_buf_add(&b, " |\n");
-            } else {
-                plot_tex(&b, label ? label : "");
-                plot_buf_printf(&b, " & %s & %s & ", a, rt);
-                if (c->ref) plot_buf_printf(&b, "%s & ", o);
-                plot_buf_printf(&b, "%s & %s & %s & %s & %s & %s & ", sv, fp, fm, t, sc,
-                                r->ok ? "yes" : "no");
-                plot_tex(&b, status);
-                plot_buf_add(&b, " \\\\\n");
-            }
+            /* One row in either format: Markdown cells are "| x", LaTeX's "& x". */
+            void (*text)(struct plot_buf *, const char *) = tex ? plot_tex : plot_md;
+            const char *sep = tex ? " & " : " | ";
+            const char *cells[] = {a, rt, o, sv, fp, fm, t, sc, r->ok ? "yes" : "no"};
+            if (!tex) plot_buf_add(&b, "| ");
+            text(&b, label ? label : "");
+            for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
+                if (cells[k] != o || c->ref) plot_buf_printf(&b, "%s%s", sep, cells[k]);
+            plot_buf_add(&b, sep);
+            text(&b, status);
+            plot_buf_add(&b, tex ? " \\\\\n" : " |\n");
             free(label);
         }
         if (tex) plot_buf_add(&b, "\\bottomrule\n\\end{tabular}\n");

@@ -1,8 +1,8 @@
 /* plot.h — `bench plot`: figures and tables from a results database
  * (results/figdata.h reads it), drawn by gnuplot from scripts made of the
  * .gp templates in bench/plot/templates. Shared by plot.c (command line,
- * selection, figures) and plot_gp.c (text buffers, escaping, templates,
- * running gnuplot). */
+ * selection, driver), the figures' files (see plot_internal.h) and
+ * plot_gp.c (text buffers, escaping, templates, running gnuplot). */
 #ifndef ARENA_BENCH_PLOT_H
 #define ARENA_BENCH_PLOT_H
 

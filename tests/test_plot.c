@@ -1441,12 +1441,44 @@ static void expect_group30(const char *what, const struct stats_view *v, size_t 
     cr_expect_eq(v[i].n, want, "%s: the n=30 group covers %lld graphs, want %lld", what, v[i].n, want);
 }
 
+/* The stats chart's data (chart) and bench stats --format csv (cli) on one
+ * database and run selection: every row the chart shows is a row of bench
+ * stats (same group and label) with the same n, limit count, mean, median
+ * and intervals, and the chart shows every row of bench stats that has two
+ * graphs or more (no mean on these sweeps is over 3x its panel's best). */
+static void expect_same_stats(const char *chart, const char *cli)
+{
+    struct csv a = read_csv(chart), b = read_csv(cli);
+    static const char *const ca[] = {"n", "mean", "mean_lo", "mean_hi", "median", "median_lo", "median_hi",
+                                     "limit"};
+    static const char *const cb[] = {"n", "mean_lb", "mean_lb_lo", "mean_lb_hi", "median_lb", "median_lb_lo",
+                                     "median_lb_hi", "limit"};
+    size_t ga = col(&a, "group", chart), la = col(&a, "label", chart);
+    size_t gb = col(&b, "group", cli), lb = col(&b, "label", cli), nb = col(&b, "n", cli);
+    size_t shown = 0;
+    for (size_t r = 1; r < b.rows; r++) shown += strtoll(b.cell[r][nb], NULL, 10) >= 2;
+    cr_expect_eq(a.rows - 1, shown, "%s shows %zu rows, bench stats has %zu with n >= 2", chart, a.rows - 1,
+                 shown);
+    for (size_t r = 1; r < a.rows; r++) {
+        size_t q;
+        for (q = 1; q < b.rows; q++)
+            if (strcmp(a.cell[r][ga], b.cell[q][gb]) == 0 && strcmp(a.cell[r][la], b.cell[q][lb]) == 0) break;
+        cr_expect_lt(q, b.rows, "%s: %s on %s is not a row of bench stats", chart, a.cell[r][la], a.cell[r][ga]);
+        if (q == b.rows) continue;
+        for (size_t k = 0; k < sizeof ca / sizeof ca[0]; k++)
+            cr_expect_str_eq(a.cell[r][col(&a, ca[k], chart)], b.cell[q][col(&b, cb[k], cli)],
+                             "%s: %s on %s: %s differs from bench stats' %s", chart, a.cell[r][la],
+                             a.cell[r][ga], ca[k], cb[k]);
+    }
+}
+
 /* The stats chart's data and title (bench plot --run all on the sweep):
  * min-cost-flow has no valid result at n=5001, so that group shows the two
  * others over its 4 graphs (or is left out); at n=30 all three, 4 graphs. */
 Test(plot, a_merged_sweeps_stats_chart_is_paired_per_configuration)
 {
     need(S_SWEEP_PLOT);
+    need(S_STATS);
     sqlite3 *db = open_db("sweep.sqlite");
     char path[256];
     fmt(path, sizeof path, "%s/sweep-out/stats.csv", dir);
@@ -1463,6 +1495,10 @@ Test(plot, a_merged_sweeps_stats_chart_is_paired_per_configuration)
         free(t);
     }
     cr_expect(stated, "no title or caption of the stats chart states '%lld graphs'", total);
+    char cli[256];
+    fmt(path, sizeof path, "%s/sweep-out/stats.csv", dir);
+    fmt(cli, sizeof cli, "%s/stats.out", dir);
+    expect_same_stats(path, cli);
     sqlite3_close(db);
 }
 
@@ -1507,6 +1543,10 @@ Test(plot, a_partly_merged_sweep_is_paired_inside_a_configuration)
         check_paired_stats(path, db, v, &nv);
         expect_group30(path, v, nv, paired);
     }
+    char cli[256];
+    fmt(path, sizeof path, "%s/partial-out/stats.csv", dir);
+    fmt(cli, sizeof cli, "%s/partial-stats.out", dir);
+    expect_same_stats(path, cli);
     fmt(path, sizeof path, "%s/partial-out/quality.csv", dir);
     size_t ng = check_paired_quality(path, db, "", NULL);
     cr_expect_eq((long long)ng, paired, "partial quality.csv covers %zu graphs, %lld are paired", ng, paired);

@@ -1,0 +1,699 @@
+/* plot_across.c — `bench plot`'s figures across graphs: scaling (time
+ * against tensors per configuration), quality (arena / lower bound per
+ * planner over the paired graphs) and stats (what bench stats computes,
+ * results/stats.h), with the configuration labels they share. */
+#include "bench/plot_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planners/status.h"
+#include "results/stats.h"
+
+static int param_is(const char *kv, size_t len, const char *const *keys)
+{
+    for (; *keys; keys++) {
+        size_t k = strlen(*keys);
+        if (len > k && strncmp(kv, *keys, k) == 0 && kv[k] == '=') return 1;
+    }
+    return 0;
+}
+
+/* "family params" without the keys named (size-like ones, seed), plus
+ * " align=N" when with_align. */
+static char *config_of(const struct arena_fig_graph *g, const char *const *drop, int with_align)
+{
+    struct plot_buf b = {0};
+    if (!g->params[0]) {
+        plot_buf_add(&b, g->spec);
+    } else {
+        plot_buf_add(&b, g->family);
+        int first = 1;
+        for (const char *p = g->params; *p;) {
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            if (!param_is(p, len, drop)) {
+                plot_buf_add(&b, first ? ":" : ",");
+                plot_buf_addn(&b, p, len);
+                first = 0;
+            }
+            p += len + (e ? 1 : 0);
+        }
+    }
+    if (with_align) plot_buf_printf(&b, " align=%lld", (long long)g->alignment);
+    if (b.oom) {
+        plot_buf_free(&b);
+        return NULL;
+    }
+    return b.s;
+}
+
+static int seed_of(const struct arena_fig_graph *g, char *out, size_t n)
+{
+    for (const char *p = g->params; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len > 5 && strncmp(p, "seed=", 5) == 0) {
+            snprintf(out, n, "%.*s", (int)(len - 5), p + 5);
+            return 1;
+        }
+        p += len + (e ? 1 : 0);
+    }
+    snprintf(out, n, "-");
+    return 0;
+}
+
+/* Distinct seeds among graphs marked in use[]. */
+static size_t count_seeds(const struct plot_ctx *c, const int *use)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->d.n_graphs; i++) {
+        if (!use[i]) continue;
+        char a[64], b[64];
+        seed_of(&c->d.graphs[i], a, sizeof a);
+        size_t j;
+        for (j = 0; j < i; j++) {
+            if (!use[j]) continue;
+            seed_of(&c->d.graphs[j], b, sizeof b);
+            if (strcmp(a, b) == 0) break;
+        }
+        if (j == i) n++;
+    }
+    return n;
+}
+
+int plot_fig_quality(struct plot_ctx *c)
+{
+    size_t G = c->d.n_graphs;
+    /* Per graph, the best proven bound above the lower bound, if any. */
+    double *best = calloc(G + 1, sizeof *best);
+    int *use = calloc(G + 1, sizeof *use);
+    size_t *qidx = malloc((c->n_sel + 1) * sizeof *qidx);
+    int rc = 0;
+    struct plot_buf left = {0}, b = {0}, gp = {0}, yt = {0}, cap = {0}, sub = {0};
+    char **lab = calloc(c->n_sel + 1, sizeof *lab);
+    double *v = malloc((G + 1) * sizeof *v);
+    if (!best || !use || !qidx || !lab || !v) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        rc = 1;
+        goto done;
+    }
+    int better = 0;
+    for (size_t i = 0; i < c->d.n_results; i++) {
+        const struct arena_fig_result *r = &c->d.results[i];
+        if (r->ok && r->has_bound && (double)r->bound > best[r->graph]) best[r->graph] = (double)r->bound;
+    }
+    for (size_t g = 0; g < G; g++) {
+        best[g] = fmax(best[g], (double)c->d.graphs[g].lower_bound);
+        better |= best[g] > (double)c->d.graphs[g].lower_bound;
+    }
+    /* Planners: the shown ones, naive only when asked for, none without
+     * a valid result anywhere (said in a note). */
+    size_t nq = 0;
+    int skipped_naive = 0;
+    struct plot_buf none = {0};
+    for (size_t i = 0; i < c->n_sel; i++) {
+        if (!c->planners_given && strcmp(c->sel[i].name, "naive") == 0) {
+            skipped_naive = 1;
+            continue;
+        }
+        int any = 0;
+        for (size_t g = 0; g < G && !any; g++) {
+            const struct arena_fig_result *r = plot_find(c, g, c->sel[i].name);
+            any = r && r->ok;
+        }
+        if (!any) {
+            if (none.len) plot_buf_add(&none, ", ");
+            plot_caret(&none, c->sel[i].name);
+            continue;
+        }
+        qidx[nq++] = i;
+    }
+    /* Paired: graphs where every planner of the figure has a valid result. */
+    size_t paired = 0, measured_graphs = 0;
+    for (size_t g = 0; g < G; g++) {
+        int all = 1, some = 0;
+        for (size_t k = 0; k < nq; k++) {
+            const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
+            all &= r && r->ok && c->d.graphs[g].lower_bound > 0;
+            some |= r != NULL;
+        }
+        measured_graphs += some;
+        use[g] = all && nq > 0;
+        paired += (size_t)use[g];
+    }
+    for (size_t k = 0; k < nq; k++) {
+        size_t failed = 0;
+        for (size_t g = 0; g < G; g++) {
+            const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
+            failed += !(r && r->ok);
+        }
+        if (failed) {
+            plot_buf_add(&left, left.len ? ", " : "");
+            plot_caret(&left, c->sel[qidx[k]].name);
+            plot_buf_printf(&left, " failed or missing on %zu", failed);
+        }
+    }
+    if (paired < 2 || !nq) {
+        plot_note(c, "quality figure skipped: %zu graph%s with a valid result of every planner shown"
+                " (needs two; try bench --graph all)%s%s",
+             paired, paired == 1 ? "" : "s", left.len ? "; " : "", left.len ? left.s : "");
+        goto done;
+    }
+    size_t seeds = count_seeds(c, use);
+    plot_buf_printf(&cap, "%zu of %zu graphs", paired, G);
+    if (left.len) plot_buf_printf(&cap, " (paired: %s)", left.s);
+    plot_buf_printf(&cap, ", %zu seed%s, %zu run%s", seeds, seeds == 1 ? "" : "s", c->d.n_runs,
+                    c->d.n_runs == 1 ? "" : "s");
+    if (skipped_naive) plot_buf_add(&cap, "; naive left out (--planner all shows it)");
+    if (none.len) plot_buf_printf(&cap, "; no valid result: %s", none.s);
+    plot_note(c, "quality: %s", cap.s);
+    /* Data and quartiles. */
+    /* paired, graphs, seeds, runs: what the figure covers, on every row. */
+    plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
+                     "graphs,seeds,runs,planner,graph\n");
+    double qmax = 1;
+    struct plot_buf arr = {0};
+    plot_buf_printf(&arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n",
+                    nq, nq, nq, nq, nq);
+    for (size_t k = 0; k < nq; k++) {
+        size_t nv = 0, limits = 0;
+        for (size_t g = 0; g < G; g++) {
+            if (!use[g]) continue;
+            const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
+            const struct arena_fig_graph *gr = &c->d.graphs[g];
+            double ratio = (double)r->arena / (better ? best[g] : (double)gr->lower_bound);
+            v[nv++] = ratio;
+            limits += (size_t)plot_is_limit(r);
+            qmax = fmax(qmax, ratio);
+            plot_buf_printf(&b, "%zu,%.17g,%d,%.17g,%lld,%lld,", k + 1, ratio, plot_is_limit(r),
+                            (double)r->arena / (double)gr->lower_bound, (long long)r->arena,
+                            (long long)gr->lower_bound);
+            if (best[g] > (double)gr->lower_bound) plot_buf_printf(&b, "%.17g", best[g]);
+            plot_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired, G, seeds,
+                            c->d.n_runs);
+            plot_csv(&b, c->sel[qidx[k]].name);
+            plot_buf_add(&b, ",");
+            plot_csv(&b, gr->spec);
+            plot_buf_add(&b, "\n");
+        }
+        qsort(v, nv, sizeof *v, plot_by_double);
+        double q1 = plot_quantile(v, nv, 0.25), q3 = plot_quantile(v, nv, 0.75), iq = q3 - q1;
+        double lo = v[nv - 1], hi = v[0];
+        for (size_t i = 0; i < nv; i++) {
+            if (v[i] >= q1 - 1.5 * iq && v[i] < lo) lo = v[i];
+            if (v[i] <= q3 + 1.5 * iq && v[i] > hi) hi = v[i];
+        }
+        plot_buf_printf(&arr, "Q1[%zu] = %.17g; Q3[%zu] = %.17g; MED[%zu] = %.17g; LO[%zu] = %.17g; "
+                              "HI[%zu] = %.17g\n",
+                        k + 1, q1, k + 1, q3, k + 1, plot_quantile(v, nv, 0.5), k + 1, lo, k + 1, hi);
+        struct plot_buf l = {0};
+        plot_buf_add(&l, c->sel[qidx[k]].name);
+        if (limits == paired) plot_buf_add(&l, " (limit)");
+        else if (limits) plot_buf_printf(&l, " (%zu limit)", limits);
+        lab[k] = l.s;
+        if (!lab[k]) rc = 1;
+    }
+    if (rc || (rc = plot_put(c, "quality.csv", &b))) {
+        if (!c->err[0]) snprintf(c->err, sizeof c->err, "out of memory");
+        plot_buf_free(&arr);
+        goto done;
+    }
+    const char *what = better ? "Arena / best proven bound" : "Arena / lower bound";
+    plot_buf_printf(&sub, "%s", cap.s);
+    double h1 = fmin(4.2, fmax(1.8, 1.0 + 0.2 * (double)nq)), h2 = fmax(2.4, 1.2 + 0.27 * (double)nq);
+    plot_gp_head(c, &gp, "quality", what, sub.s ? sub.s : "", cap.s, h1, h2);
+    plot_gp_common(c, &gp);
+    plot_gp_styles(&gp, c->sel, qidx, lab, nq, 40);
+    plot_buf_add(&gp, arr.s ? arr.s : "");
+    plot_buf_free(&arr);
+    int logx = qmax > 3;
+    plot_buf_printf(&gp, "QMAX = %.17g; LOGX = %d; XLABEL = '%s'\n", qmax, logx,
+                    better ? "arena / best proven bound" : "arena / lower bound");
+    plot_buf_printf(&gp, "LOGTICS1 = \"%s\"; LOGTICS2 = \"%s\"\n",
+                    qmax > 30 ? "(1, 10, 100, 1000, 10000, 100000)" : "(1, 2, 5, 10, 20)",
+                    qmax > 30 ? "(1, 10, 100, 1000, 10000, 100000)" : "(1, 1.5, 2, 3, 5, 10, 20)");
+    plot_ytics_names(&yt, lab, nq);
+    const char *keys[] = {"YTICS"};
+    const char *vals[] = {yt.s ? yt.s : "()"};
+    rc = plot_draw(c, "quality", &gp, keys, vals, 1);
+done:
+    for (size_t i = 0; lab && i < c->n_sel; i++) free(lab[i]);
+    free(lab);
+    free(best);
+    free(use);
+    free(qidx);
+    free(v);
+    plot_buf_free(&left);
+    plot_buf_free(&none);
+    plot_buf_free(&b);
+    plot_buf_free(&gp);
+    plot_buf_free(&yt);
+    plot_buf_free(&cap);
+    plot_buf_free(&sub);
+    return rc;
+}
+
+/* Configuration index of every graph: cfg[g] in [0, *n), labels in *names. */
+static int configs(const struct plot_ctx *c, const char *const *drop, size_t *cfg, char ***names,
+                   size_t *n)
+{
+    int aligns = 0;
+    for (size_t g = 1; g < c->d.n_graphs; g++)
+        aligns |= c->d.graphs[g].alignment != c->d.graphs[0].alignment;
+    *names = NULL;
+    *n = 0;
+    for (size_t g = 0; g < c->d.n_graphs; g++) {
+        char *k = config_of(&c->d.graphs[g], drop, aligns);
+        if (!k) return -1;
+        size_t j;
+        for (j = 0; j < *n && strcmp((*names)[j], k) != 0; j++) {}
+        if (j == *n) {
+            char **gr = realloc(*names, (*n + 1) * sizeof *gr);
+            if (!gr) {
+                free(k);
+                return -1;
+            }
+            *names = gr;
+            gr[(*n)++] = k;
+        } else {
+            free(k);
+        }
+        cfg[g] = j;
+    }
+    return 0;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+}
+
+
+/* Panel labels that tell configurations apart: the family, and only the
+ * key=value items not shared by every configuration of that family (the
+ * alignment suffix kept); a configuration alone in its family is its
+ * family. names[i] as configs() made them. */
+static char *short_label(char *const *names, size_t n, size_t i)
+{
+    const char *me = names[i];
+    const char *colon = strchr(me, ':'), *space = strchr(me, ' ');
+    size_t flen = colon ? (size_t)(colon - me) : space ? (size_t)(space - me) : strlen(me);
+    struct plot_buf b = {0};
+    plot_buf_addn(&b, me, flen);
+    if (colon) {
+        const char *items = colon + 1, *end = space ? space : me + strlen(me);
+        int first = 1;
+        for (const char *p = items; p < end;) {
+            const char *e = memchr(p, ',', (size_t)(end - p));
+            size_t len = e ? (size_t)(e - p) : (size_t)(end - p);
+            int shared = 1;
+            for (size_t j = 0; j < n && shared; j++) {
+                if (j == i || strncmp(names[j], me, flen) != 0 || names[j][flen] != ':') continue;
+                const char *o = names[j] + flen + 1;
+                int found = 0;
+                for (const char *q = o; *q && *q != ' ';) {
+                    const char *f = q + strcspn(q, ", ");
+                    if ((size_t)(f - q) == len && strncmp(q, p, len) == 0) found = 1;
+                    q = *f == ',' ? f + 1 : f;
+                    if (*f == ' ' || !*f) break;
+                }
+                shared = found;
+            }
+            int alone = 1;
+            for (size_t j = 0; j < n; j++)
+                if (j != i && strncmp(names[j], me, flen) == 0 && names[j][flen] == ':') alone = 0;
+            if (!shared && !alone) {
+                plot_buf_add(&b, first ? ":" : ",");
+                plot_buf_addn(&b, p, len);
+                first = 0;
+            }
+            p += len + (e ? 1 : 0);
+        }
+    }
+    if (space) plot_buf_add(&b, space);
+    if (b.oom) {
+        plot_buf_free(&b);
+        return NULL;
+    }
+    return b.s;
+}
+
+/* Decade ticks from lo to hi: "(label value, ...)" and the range. */
+static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, double *r0, double *r1)
+{
+    int a = (int)floor(log10(lo) + 1e-9), z = (int)ceil(log10(hi) - 1e-9);
+    if (z <= a) z = a + 1;
+    plot_buf_add(b, "(");
+    for (int e = a; e <= z; e++) {
+        double v = pow(10, e);
+        char l[32];
+        if (ns) {
+            if (e >= 9) snprintf(l, sizeof l, "%g s", v / 1e9);
+            else if (e >= 6) snprintf(l, sizeof l, "%g ms", v / 1e6);
+            else if (e >= 3) snprintf(l, sizeof l, "%g \xC2\xB5s", v / 1e3);
+            else snprintf(l, sizeof l, "%g ns", v);
+        } else {
+            if (e >= 6) snprintf(l, sizeof l, "%gM", v / 1e6);
+            else if (e >= 3) snprintf(l, sizeof l, "%gk", v / 1e3);
+            else snprintf(l, sizeof l, "%g", v);
+        }
+        plot_buf_printf(b, "%s'%s' %.17g", e == a ? "" : ", ", l, v);
+    }
+    plot_buf_add(b, ")");
+    *r0 = 0.97 * pow(10, a);
+    *r1 = 1.03 * pow(10, z);
+}
+
+int plot_fig_scaling(struct plot_ctx *c)
+{
+    static const char *const sizes[] = {"n", "tensors", "count", "ops", "steps", "layers",
+                                        "blocks", "levels", "seed", NULL};
+    size_t G = c->d.n_graphs, nf = 0;
+    size_t *cfg = malloc((G + 1) * sizeof *cfg);
+    char **names = NULL;
+    int rc = 0;
+    if (!cfg || configs(c, sizes, cfg, &names, &nf)) {
+        free(cfg);
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return 1;
+    }
+    /* Flavours with at least two sizes, most sizes first, at most four. */
+    size_t *count = calloc(nf + 1, sizeof *count), *order = malloc((nf + 1) * sizeof *order);
+    if (!count || !order) {
+        rc = 1;
+        snprintf(c->err, sizeof c->err, "out of memory");
+        goto done;
+    }
+    for (size_t f = 0; f < nf; f++) {
+        for (size_t g = 0; g < G; g++) {
+            if (cfg[g] != f) continue;
+            size_t h;
+            for (h = 0; h < g; h++)
+                if (cfg[h] == f && c->d.graphs[h].tensors == c->d.graphs[g].tensors) break;
+            count[f] += h == g;
+        }
+    }
+    size_t np = 0;
+    for (size_t f = 0; f < nf; f++)
+        if (count[f] >= 2) order[np++] = f;
+    for (size_t i = 1; i < np; i++)
+        for (size_t j = i; j > 0 && count[order[j]] > count[order[j - 1]]; j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    if (!np) {
+        plot_note(c, "scaling figure skipped: the selected runs have no graphs of several sizes (try"
+                " bench --graph scaling)");
+        goto done;
+    }
+    if (np > 4) plot_note(c, "scaling figure shows 4 of %zu graph families", np);
+    if (np > 2 && (c->o.sizes & 1)) plot_note(c, "one-column scaling figure shows the first 2 of its panels");
+    size_t NP = np > 4 ? 4 : np;
+    struct plot_buf b = {0};
+    plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
+                     "arena_bytes,limit,planner,graph\n");
+    double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
+    size_t limits = 0;
+    for (size_t p = 0; p < NP; p++)
+        for (size_t i = 0; i < c->n_sel; i++) {
+            size_t *gs = malloc((G + 1) * sizeof *gs), m = 0;
+            if (!gs) {
+                b.oom = 1;
+                break;
+            }
+            for (size_t g = 0; g < G; g++) {
+                const struct arena_fig_result *r = plot_find(c, g, c->sel[i].name);
+                if (cfg[g] == order[p] && r && r->ok && r->has_ns) gs[m++] = g;
+            }
+            for (size_t x = 1; x < m; x++)
+                for (size_t y = x; y > 0 && c->d.graphs[gs[y]].tensors < c->d.graphs[gs[y - 1]].tensors; y--) {
+                    size_t t = gs[y];
+                    gs[y] = gs[y - 1];
+                    gs[y - 1] = t;
+                }
+            for (size_t x = 0; x < m; x++) {
+                const struct arena_fig_graph *gr = &c->d.graphs[gs[x]];
+                const struct arena_fig_result *r = plot_find(c, gs[x], c->sel[i].name);
+                double t = (double)gr->tensors, ns = r->ns_median;
+                if (!t0 || t < t0) t0 = t;
+                if (t > t1) t1 = t;
+                if (ns > 0 && (!n0 || ns < n0)) n0 = ns;
+                if (ns > n1) n1 = ns;
+                limits += (size_t)plot_is_limit(r);
+                plot_buf_printf(&b, "%zu,%zu,%lld,%.17g,%.17g,%.17g,%lld,%lld,%d,", p + 1, i + 1,
+                                (long long)gr->tensors, r->ns_median, r->ns_mean, r->ns_stddev,
+                                (long long)r->iterations, (long long)r->arena, plot_is_limit(r));
+                plot_csv(&b, c->sel[i].name);
+                plot_buf_add(&b, ",");
+                plot_csv(&b, gr->spec);
+                plot_buf_add(&b, "\n");
+            }
+            free(gs);
+        }
+    rc = plot_put(c, "scaling.csv", &b);
+    plot_buf_free(&b);
+    if (rc) goto done;
+    if (!(n0 > 0)) n0 = 1, n1 = 10;
+    if (!(t0 > 0)) t0 = 1, t1 = 10;
+    struct plot_buf gp = {0}, xt = {0}, ytb = {0};
+    double x0, x1, y0, y1;
+    decade_tics(&xt, t0, t1, 0, &x0, &x1);
+    decade_tics(&ytb, n0, n1, 1, &y0, &y1);
+    size_t idx_all[256], nshow = c->n_sel < 256 ? c->n_sel : 256;
+    for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
+    size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
+    double kh1 = (double)((nshow + 2) / 2) * 0.15, kh2 = (double)((nshow + 3) / 3) * 0.17;
+    char sub[96];
+    if (c->d.n_runs == 1) snprintf(sub, sizeof sub, "run %lld", (long long)c->d.runs[0]);
+    else snprintf(sub, sizeof sub, "%zu runs", c->d.n_runs);
+    plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL,
+                 fmin(4.3, 2.2 + kh1), 1.0 + 2.4 * (double)R2 + kh2);
+    plot_gp_common(c, &gp);
+    plot_gp_styles(&gp, c->sel, idx_all, NULL, nshow, 40);
+    plot_buf_printf(&gp, "NP = %zu; NP1 = %zu; X0 = %.17g; X1 = %.17g; Y0 = %.17g; Y1 = %.17g\n",
+                    NP, NP1, x0, x1, y0, y1);
+    plot_buf_printf(&gp, "XTICS = \"%s\"; YTICS = \"%s\"\narray PT[%zu]; array PT1[%zu]\n",
+                    xt.s ? xt.s : "()", ytb.s ? ytb.s : "()", NP, NP);
+    for (size_t p = 0; p < NP; p++) {
+        char *sl = short_label(names, nf, order[p]);
+        plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
+        plot_gq_cut(&gp, sl ? sl : names[order[p]], 60);
+        plot_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
+        plot_gq_cut(&gp, sl ? sl : names[order[p]], 22);
+        plot_buf_add(&gp, "\n");
+        free(sl);
+    }
+    const char *keys[] = {"LIMITKEY"};
+    const char *vals[] = {limits ? ", \\\n       NaN with points pt 2 ps 1 lc rgb '#000000' title"
+                                   " 'stopped at limit'"
+                                 : ""};
+    plot_buf_printf(&gp, "NL = %zu\n", limits);
+    rc = xt.oom || ytb.oom ? 1 : plot_draw(c, "scaling", &gp, keys, vals, 1);
+    plot_buf_free(&gp);
+    plot_buf_free(&xt);
+    plot_buf_free(&ytb);
+done:
+    free(count);
+    free(order);
+    free(cfg);
+    free_names(names, nf);
+    return rc;
+}
+
+/* The stats chart draws what `bench stats` computes: arena_stats_compute_query
+ * (results/stats.h) on the same database, run selection and planners, so
+ * its numbers are those of bench stats --format csv by construction. A
+ * panel is a group (the graphs' configuration, seeds apart); a point is a
+ * row (a planner with its options, named by its label). A group whose rows
+ * share fewer than two graphs is left out, and so is a row whose mean is
+ * over 3x the panel's best; the notes say so. */
+int plot_fig_stats(struct plot_ctx *c)
+{
+    size_t S = c->n_sel, np = 0, paired_total = 0, lab_n = 0;
+    char run[32];
+    if (c->o.run == 0 || !c->d.n_runs) snprintf(run, sizeof run, "all");
+    else snprintf(run, sizeof run, "%lld", (long long)c->d.runs[0]);
+    const char **planners = malloc((S + 1) * sizeof *planners);
+    struct arena_stats s = {0};
+    char **gnames = NULL, *lab[256] = {0};
+    size_t *gfirst = NULL, *rpanel = NULL, *rslot = NULL, *pgroup = NULL, idx[256];
+    struct plot_buf b = {0}, gp = {0}, notes = {0}, cap = {0};
+    int rc = 0;
+    if (!planners) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return 1;
+    }
+    for (size_t i = 0; i < S; i++) planners[i] = c->sel[i].name;
+    struct arena_stats_query q = {.run = run, .planners = planners, .n_planners = S};
+    char why[sizeof c->err];
+    rc = arena_stats_compute_query(c->o.db, &q, &s, why, sizeof why);
+    if (rc == ARENA_EDB) { /* a database bench plot reads but bench stats does not */
+        plot_note(c, "stats figure skipped: %s", why);
+        rc = 0;
+        goto done;
+    }
+    if (rc) {
+        snprintf(c->err, sizeof c->err, "%s", why);
+        rc = rc == ARENA_ENOMEM ? 1 : 2;
+        goto done;
+    }
+    /* The groups: runs of rows with one group label. */
+    size_t ng = 0, R = s.n_rows;
+    gnames = malloc((R + 1) * sizeof *gnames);
+    gfirst = malloc((R + 2) * sizeof *gfirst);
+    rpanel = calloc(R + 1, sizeof *rpanel);
+    rslot = calloc(R + 1, sizeof *rslot);
+    pgroup = malloc((R + 1) * sizeof *pgroup);
+    if (!gnames || !gfirst || !rpanel || !rslot || !pgroup) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        rc = 1;
+        goto done;
+    }
+    for (size_t k = 0; k < R; k++)
+        if (!k || strcmp(s.rows[k].group, s.rows[k - 1].group) != 0) {
+            gnames[ng] = s.rows[k].group;
+            gfirst[ng++] = k;
+        }
+    gfirst[ng] = R;
+    for (size_t f = 0; f < ng; f++) {
+        size_t a = gfirst[f], e = gfirst[f + 1];
+        size_t paired = s.rows[a].n, graphs = paired + s.rows[a].n_left_out;
+        char *sl = short_label(gnames, ng, f);
+        struct plot_buf sh = {0};
+        plot_caret(&sh, sl ? sl : gnames[f]);
+        free(sl);
+        if (paired < 2) { /* one seed has no spread to show */
+            plot_buf_printf(&notes, "%s%s: %zu paired graph%s (a panel needs two)",
+                            notes.len ? "; " : "", sh.s ? sh.s : "", paired, paired == 1 ? "" : "s");
+            plot_buf_free(&sh);
+            continue;
+        }
+        double bestmean = INFINITY;
+        for (size_t k = a; k < e; k++) bestmean = fmin(bestmean, s.rows[k].lb.mean);
+        struct plot_buf out = {0}, failed = {0};
+        pgroup[np++] = f;
+        paired_total += paired;
+        for (size_t k = a; k < e; k++) {
+            if (s.rows[k].lb.mean > 3 * bestmean) {
+                if (out.len) plot_buf_add(&out, ", ");
+                plot_caret(&out, s.rows[k].label);
+            } else {
+                rpanel[k] = np;
+            }
+        }
+        for (size_t h = 0; h < s.n_hidden; h++)
+            if (strcmp(s.hidden[h].group, gnames[f]) == 0) {
+                if (failed.len) plot_buf_add(&failed, ", ");
+                plot_caret(&failed, s.hidden[h].label);
+            }
+        if (paired < graphs || out.len || failed.len) {
+            plot_buf_printf(&notes, "%s%s: ", notes.len ? "; " : "", sh.s ? sh.s : "");
+            const char *sep = "";
+            if (paired < graphs) {
+                plot_buf_printf(&notes, "%zu of %zu graphs paired", paired, graphs);
+                sep = ", ";
+            }
+            if (out.len) {
+                plot_buf_printf(&notes, "%s%s over 3x the best mean", sep, out.s);
+                sep = ", ";
+            }
+            if (failed.len) plot_buf_printf(&notes, "%s%s with no valid result", sep, failed.s);
+        }
+        plot_buf_free(&sh);
+        plot_buf_free(&out);
+        plot_buf_free(&failed);
+    }
+    if (!np) {
+        plot_note(c, "stats figure skipped: no configuration with two graphs (seeds) on which every"
+                " planner has a valid result (try a sweep over seeds)");
+        goto done;
+    }
+    if (notes.len) plot_note(c, "stats: %s", notes.s);
+    /* A row label keeps one x place in every panel: planners in the order
+     * shown, a planner's option configurations in the order of the rows. */
+    for (size_t i = 0; i < S; i++)
+        for (size_t k = 0; k < R; k++) {
+            if (!rpanel[k] || rslot[k] || strcmp(s.rows[k].planner, c->sel[i].name) != 0) continue;
+            if (lab_n == 256) break;
+            size_t slot = ++lab_n, lim = 0;
+            idx[slot - 1] = i;
+            for (size_t m = k; m < R; m++)
+                if (rpanel[m] && strcmp(s.rows[m].label, s.rows[k].label) == 0) {
+                    rslot[m] = slot;
+                    lim += s.rows[m].limit;
+                }
+            struct plot_buf l = {0};
+            plot_buf_add(&l, s.rows[k].label);
+            if (lim) plot_buf_printf(&l, " (%zu limit)", lim);
+            lab[slot - 1] = l.s;
+            if (!l.s) rc = 1;
+        }
+    plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,"
+                     "group,planner,label\n");
+    for (size_t k = 0; k < R; k++) {
+        const struct arena_stats_row *r = &s.rows[k];
+        if (!rpanel[k] || !rslot[k]) continue;
+        plot_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,", rpanel[k], rslot[k],
+                        r->n, r->lb.mean, r->lb.mean_lo, r->lb.mean_hi, r->lb.median, r->lb.median_lo,
+                        r->lb.median_hi, r->n + r->n_left_out, r->limit);
+        plot_csv(&b, r->group);
+        plot_buf_add(&b, ",");
+        plot_csv(&b, r->planner);
+        plot_buf_add(&b, ",");
+        plot_csv(&b, r->label);
+        plot_buf_add(&b, "\n");
+    }
+    if (rc || (rc = plot_put(c, "stats.csv", &b))) goto done;
+    plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu run%s", np, np == 1 ? "" : "s",
+                    paired_total, c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
+    if (notes.len) plot_buf_printf(&cap, "; left out: %s", notes.s);
+    size_t NP1 = np > 6 ? 6 : np;
+    if (np > NP1 && (c->o.sizes & 1))
+        plot_note(c, "one-column stats figure shows the first 6 of its %zu panels", np);
+    double kh1 = (double)((lab_n + 1) / 2) * 0.15, kh2 = (double)((lab_n + 2) / 3) * 0.17;
+    size_t R1 = (NP1 + 1) / 2, R2 = (np + 2) / 3;
+    plot_gp_head(c, &gp, "stats", "Arena / lower bound across seeds: mean, bootstrap 95% CI",
+                 cap.s ? cap.s : "", cap.s, fmin(4.4, 0.5 + 1.25 * (double)R1 + kh1),
+                 0.6 + 1.7 * (double)R2 + kh2);
+    plot_gp_common(c, &gp);
+    plot_gp_styles(&gp, c->sel, idx, lab, lab_n, 40);
+    plot_buf_printf(&gp, "NP = %zu; NP1 = %zu\narray PT[%zu]; array PT1[%zu]\n", np, NP1, np, np);
+    for (size_t p = 0; p < np; p++) {
+        const struct arena_stats_row *r = &s.rows[gfirst[pgroup[p]]];
+        char *sl = short_label(gnames, ng, pgroup[p]);
+        struct plot_buf t = {0};
+        plot_buf_printf(&t, "%s (n=%zu", sl ? sl : r->group, r->n);
+        if (r->n_left_out) plot_buf_printf(&t, " of %zu", r->n + r->n_left_out);
+        plot_buf_add(&t, ")");
+        /* n is what matters: the label is cut before it, never it. */
+        plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
+        plot_gq_cut(&gp, t.s ? t.s : "", 32);
+        plot_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
+        plot_gq_cut(&gp, t.s ? t.s : "", 24);
+        plot_buf_add(&gp, "\n");
+        plot_buf_free(&t);
+        free(sl);
+    }
+    rc = plot_draw(c, "stats", &gp, NULL, NULL, 0);
+done:
+    for (size_t i = 0; i < lab_n; i++) free(lab[i]);
+    free(planners);
+    free(gnames);
+    free(gfirst);
+    free(rpanel);
+    free(rslot);
+    free(pgroup);
+    arena_stats_free(&s);
+    plot_buf_free(&b);
+    plot_buf_free(&gp);
+    plot_buf_free(&notes);
+    plot_buf_free(&cap);
+    return rc;
+}

@@ -1601,6 +1601,39 @@ Test(plot, a_result_stopped_at_its_limit_is_marked)
     free(svg);
 }
 
+/* One planner on one graph, valid and failed: gnuplot 5.4.4 crashed on the
+ * arena figure's text plots when their only row was undefined (a one-row
+ * `with labels` plot of NaN); the template now gives every row a point. */
+Test(plot, one_planner_alone_draws_its_arena_valid_or_failed)
+{
+    need(S_PLOT);
+    char db[128], out[128], err[160];
+    fmt(db, sizeof db, "%s/alone-%d.sqlite", dir, (int)getpid());
+    fmt(err, sizeof err, "%s/alone-%d.err", dir, (int)getpid());
+    int r = run_argv((const char *[]){bench, "--graph", "chain:ops=4", "--planner", "naive", "--db", db,
+        "--repetitions", "1", "--min-time", "0.001", "--quiet", NULL}, dir, NULL, err);
+    cr_assert_eq(r, 0, "bench exited %d", r);
+    for (int failed = 0; failed < 2; failed++) {
+        if (failed) {
+            sqlite3 *d = NULL;
+            cr_assert_eq(sqlite3_open_v2(db, &d, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+            cr_assert_eq(sqlite3_exec(d, "UPDATE results SET valid = 0, arena_bytes = NULL,"
+                                         " error = 'broken on purpose'", NULL, NULL, NULL), SQLITE_OK);
+            sqlite3_close(d);
+        }
+        fmt(out, sizeof out, "%s/alone-out-%d-%d", dir, (int)getpid(), failed);
+        r = run_argv((const char *[]){bench, "plot", "--db", db, "--out", out, "--figures", "arena,tables",
+            "--format", "svg", "--quiet", NULL}, dir, NULL, err);
+        char *e = slurp(err, NULL);
+        /* A failed plan alone leaves nothing to draw: one line, exit 2. */
+        if (failed)
+            cr_expect(r == 0 || r == 2, "bench plot exited %d with only a failed plan: %s", r, e ? e : "");
+        else
+            cr_expect_eq(r, 0, "bench plot exited %d with one valid plan: %s", r, e ? e : "");
+        free(e);
+    }
+}
+
 /* ---------------------------------------------------------------- processes */
 
 /* A folder for PATH holding only a gnuplot (see gnuplot_bin): with nothing

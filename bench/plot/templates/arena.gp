@@ -3,6 +3,9 @@
 # named in the legend. A plan that stopped at its search budget is hatched
 # and its name says "(limit)"; a failed or invalid plan has no bar.
 # Data: arena.csv (row, ok, limit, arena_bytes, ...; names in ytics below).
+# The text plots give every row a point and an empty text where nothing is to
+# be said: gnuplot 5.4.4 crashes (SIGSEGV) on a `with labels` plot whose only
+# row is undefined (one planner shown, say).
 do for [S in SIZES] { do for [F in FORMATS] {
   s = S + 0
   eval setup(s, F)
@@ -25,8 +28,8 @@ do for [S in SIZES] { do for [F in FORMATS] {
   if (REF > 0) { set arrow 3 from first REF / U, graph 0 to first REF / U, graph 1 nohead dt 4 lw 1.2 lc rgb '#000000' back }
   plot 'arena.csv' skip 1 using ($2 == 1 ? $4 / 2 / U : NaN):1:($4 / 2 / U):(0.32):(col[int($1)]) with boxxyerror lc rgb variable notitle, \
        '' skip 1 using ($2 == 1 && $3 == 1 ? $4 / 2 / U : NaN):1:($4 / 2 / U):(0.32) with boxxyerror fs pattern 4 transparent lc rgb 'white' notitle, \
-       '' skip 1 using ($2 == 1 ? NaN : 0):1:('failed or invalid') with labels left offset 0.5,0 notitle, \
-       '' skip 1 using (s == 2 && $2 == 1 ? $4 / U : NaN):1:(sprintf('%.3g %s  x%.3f', $4 / U, UNAME, $7)) with labels left offset 0.5,0 notitle, \
+       '' skip 1 using (0):1:($2 == 1 ? '' : 'failed or invalid') with labels left offset 0.5,0 notitle, \
+       '' skip 1 using ($2 == 1 ? $4 / U : 0):1:(s == 2 && $2 == 1 ? sprintf('%.3g %s  x%.3f', $4 / U, UNAME, $7) : '') with labels left offset 0.5,0 notitle, \
        NaN with lines dt 2 lw 1 lc rgb '#333333' title 'lower bound', \
        NaN with lines dt 3 lw 1 lc rgb '#333333' title 'naive'@REFKEY@
   unset multiplot; set output

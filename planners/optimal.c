@@ -879,7 +879,10 @@ static uint64_t span_floor(const struct work *w, const uint64_t *floor, uint32_t
     return f;
 }
 
-/* A twin of k with a lower rank is unplaced (twins go in rank order). */
+/* k may have its bottom at x, the lowest empty byte of a lowest section:
+ * unplaced, no twin of lower rank still unplaced, every section it spans
+ * filled exactly to x, its top within cap, and not resting right on a
+ * smaller tensor of its lifetime. */
 static int fill_can_cover(const struct work *w, const uint64_t *floor, uint32_t k, uint64_t cap,
                           uint64_t x)
 {

@@ -1,5 +1,7 @@
 /* registry.c — every planner, in the order of tables and charts.
- * Adding a planner: its file, one line here, one in meson.build. */
+ * Adding a planner: its file (defining its table), its extern line in
+ * tables.h, one line here and one in meson.build; every test and chart that
+ * covers all planners finds it through this list. */
 #include <string.h>
 
 #include "planners/tables.h"

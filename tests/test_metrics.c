@@ -35,7 +35,7 @@ Test(metrics, empty_problem_has_zero_bounds)
     expect_bounds(NULL, 0, 16, 0, 0, 0, 0, 0);
 }
 
-Test(metrics, founding_document_bounds)
+Test(metrics, four_tensor_example_bounds)
 {
     /* naive = 120+120+80+20 = 340K. Live bytes per step: s0 120K, s1 240K
      * (T0,T1), s2 200K (T1,T2), s3 100K (T2,T3), s4 20K: lower bound 240K;
@@ -139,7 +139,7 @@ Test(metrics, chain_with_the_naive_plan)
     cr_expect(NEAR(m.frag_mean, want), "frag_mean %.15f, want %.15f", m.frag_mean, want);
 }
 
-Test(metrics, founding_document_plan)
+Test(metrics, four_tensor_example_plan)
 {
     /* T2 reuses T0's bytes, T3 T1's: offsets 0,120K,0,120K, arena 240K = lb.
      * s0 120/120 (K); s1 240/240; s2 T1 [120,240) T2 [0,80): 200/240;
@@ -158,7 +158,8 @@ Test(metrics, steps_with_no_live_bytes_are_left_out_of_frag_mean)
     /* T0 [0,0] at [0,16); T1 [3,3] at [16,32); T2 has no bytes, lives [1,2].
      * Steps 0..3; steps 1 and 2 hold no byte, so they have no top address
      * and are left out: frag_mean = (1 - 16/16 + 1 - 16/32) / 2 = 0.25
-     * (counting them would give 0.125). frag_peak = 1 - 16/32 = 0.5. */
+     * (counting them would give 0.125). frag_peak = 1 - lower bound / arena
+     * = 1 - 16/48 (T2's offset 48 sets no byte; the arena is given as 48). */
     const struct arena_tensor t[] = {{16, 0, 0}, {16, 3, 3}, {0, 1, 2}};
     uint64_t off[] = {0, 16, 48};
     struct arena_metrics m = metrics_of(t, 3, 16, off, 48);

@@ -3,9 +3,9 @@
  * files, NAME.h (macros, one struct type and extern declarations: safe to
  * include anywhere, any number of times) and NAME.c (the one definition of
  * the arena and the tensor table: compile and link it once). The arena is
- * laid out as the founding document draws it (after TensorFlow Lite Micro's
- * arena: persistent data at the head, the planned activations, and scratch
- * at the tail):
+ * laid out after TensorFlow Lite Micro's arena (persistent data at the head,
+ * the planned activations, and scratch at the tail; README, "Plans that
+ * ship"):
  *
  *     [0, ACT)               head: persistent tensors + --head bytes of
  *                            model metadata

@@ -57,12 +57,13 @@ int arena_replay_graph(const struct arena_source *src, const struct arena_bounds
                        unsigned mask, uint64_t frames, const struct arena_plan_options *opt,
                        struct arena_store *store, int64_t run_id, int64_t graph_id, FILE *out);
 
-/* The table of the article this project began from, for one graph (see README): rows no reuse,
- * malloc per tensor (each real allocator in mask, and the online policies),
- * ping-pong, the best static plan (and `optimal` when registered); columns
- * peak bytes, calls per frame, fragmentation, with the document's claimed
- * figures beside. With with_sibling, a MobileNetV2 graph's other fusion
- * (fused=1 <-> fused=0) follows it. Replays are stored like --replay's,
+/* The table of the article this project began from, for one graph (README,
+ * "Runtime allocation"): rows no reuse, malloc per tensor (each real
+ * allocator in mask, and the online policies), ping-pong, the best static
+ * plan and `optimal`'s own row; columns peak bytes, calls per frame,
+ * fragmentation, with the article's claimed figures beside. With
+ * with_sibling, a MobileNetV2 graph's other fusion (fused=1 <-> fused=0)
+ * follows it. Replays are stored like --replay's,
  * and every planner's plan (validated, metrics, claims settled) as an
  * ordinary result of the same run: untimed (times NULL), with placements.
  * opt bounds the replays as for arena_replay_graph and is every planner's

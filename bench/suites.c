@@ -76,7 +76,7 @@ static size_t present_models(const char **out)
     return k;
 }
 /* Instances whose optimum is known or provable, for the planner `optimal`
- * (ALGORITHMS.md, "Instances with a known optimum"): packed fill=1 at five
+ * (README, "The optimum: planner `optimal`"): packed fill=1 at five
  * sizes and three seeds (optimum = height), a chain (optimum = lower bound),
  * MobileNetV2 fused and unfused, and the default residual, unet and
  * random-intervals. */

@@ -1,7 +1,8 @@
 /* online_common.h — internal: the replay every online policy follows, and the
  * gap map first fit and best fit share.
  *
- * The replay (ALGORITHMS.md, "Runtime allocation"): at step t, first free
+ * The replay (README, "Runtime allocation: online policies and real
+ * allocators"): at step t, first free
  * every tensor whose last step is t-1 (lowest id first), then allocate every
  * tensor whose first step is t (lowest id first); no look-ahead. A policy
  * only sees alloc(id, size) and release(id, offset, size) in that order.

@@ -8,7 +8,8 @@
 
 #define K1 1024u
 
-/* The founding document's four tensors. */
+/* The four-tensor worked example behind the README's founding table:
+ * T2 can reuse T0's bytes and T3 T1's, so 240K (the lower bound) of 340K. */
 static const struct arena_tensor ka_founding[] = {
     {120 * K1, 0, 1}, {120 * K1, 1, 2}, {80 * K1, 2, 3}, {20 * K1, 3, 4}};
 /* A chain where greedy-by-size reaches the lower bound. */

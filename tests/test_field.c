@@ -778,8 +778,9 @@ Test(field, hill_climb_never_above_first_fit)
     }
 }
 
-/* A chain's optimum is its lower bound (ALGORITHMS.md: even tensors at the
- * bottom, odd ones hung from the top). These chains are ones where first
+/* A chain's optimum is its lower bound (even tensors at the bottom, odd ones
+ * hung from the top: neighbours share one step and together fit under the
+ * bound, others never meet). These chains are ones where first
  * fit in the size order stays above the bound; the climb must get there
  * within its default budget and say so. */
 Test(field, hill_climb_reaches_bound_on_chains)

@@ -6,8 +6,9 @@
  * problems of every shape (chains, residual skips, wide overlaps, many equal
  * sizes, lifetimes touching at one step, uniform, mixed with zero sizes) and
  * on 200 more up to n = 2,000; the independent validator accepts every plan.
- * The project's table of known answers (founding document, TFLite Micro's
- * example, best vs first fit) is reproduced, each worked by hand below. Every
+ * The known answers of tests/known_answers.h (the four-tensor example,
+ * TFLite Micro's first-fit case, best vs first fit) are reproduced, each
+ * worked by hand below. Every
  * run gets exactly the scratch its planner reports, from malloc, so the
  * sanitizers see any overrun. */
 #include <criterion/criterion.h>
@@ -203,12 +204,12 @@ static void check_known(const struct known *k)
 
 #define K 1024u
 
-/* Founding document. Order T0, T1 (120K ties: earlier first), T2, T3.
+/* The four-tensor example (ka_founding). Order T0, T1 (120K ties: earlier first), T2, T3.
  * T0 -> 0. T1 [1,2] meets T0 -> 120K. T2 [2,3] meets T1 only: gap [0,120K)
  * fits 80K -> 0 (T2 reuses T0's bytes). T3 [3,4] meets T2 [0,80K) -> 80K.
  * Arena 240K. Breadth: steps 0..4 = 120K, 240K, 200K, 100K, 20K; step 1
  * places T0 0, T1 120K; step 2 T2 0; step 3 T3 80K: the same plan. */
-Test(greedy, known_founding_document)
+Test(greedy, known_four_tensor_example)
 {
     struct known k = {
         .n = 4,

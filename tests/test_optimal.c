@@ -309,8 +309,8 @@ Test(optimal, no_slack_against_orders)
 
 Test(optimal, known_answers)
 {
-    /* ALGORITHMS.md's known answers. First fit gives 90 here and "an 80
-     * plan exists"; at step 1, T0 10 + T1 20 + T4 50 = 80 are live, so 80 is
+    /* The known answers of tests/known_answers.h (ka_firstfit, ka_six,
+     * ka_founding). First fit gives 90 here and an 80 plan exists; at step 1, T0 10 + T1 20 + T4 50 = 80 are live, so 80 is
      * the lower bound and the optimum. */
     const struct arena_tensor ff[] = {{10, 0, 1}, {20, 1, 2}, {30, 2, 3}, {40, 3, 4}, {50, 0, 1}};
     struct arena_problem p = {.n = 5, .tensors = ff, .alignment = 1};
@@ -322,12 +322,12 @@ Test(optimal, known_answers)
                                        {20, 3, 3}, {10, 3, 4}, {90, 2, 2}};
     struct arena_problem q = {.n = 6, .tensors = six, .alignment = 1};
     expect_optimal(&q, 120, "six");
-    /* The founding document's: bound 240K (steps 1: 120K + 120K), reached
+    /* The four-tensor example: bound 240K (steps 1: 120K + 120K), reached
      * by greedy-by-size. */
     const struct arena_tensor doc[] = {{122880, 0, 1}, {122880, 1, 2}, {81920, 2, 3},
                                        {20480, 3, 4}};
     struct arena_problem d = {.n = 4, .tensors = doc, .alignment = 16};
-    expect_optimal(&d, 245760, "founding document");
+    expect_optimal(&d, 245760, "four-tensor example");
 }
 
 /* ---- known optima: packed boxes and chains ---------------------------------- */

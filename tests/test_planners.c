@@ -292,7 +292,7 @@ Test(planners, naive_known_answers)
  * the lowest-id largest tensor is laid out on top (offset (K-1)·M) and the
  * last slot takes its place. */
 
-Test(planners, ping_pong_founding_document)
+Test(planners, ping_pong_four_tensor_example)
 {
     /* T0 s0; T1 s1 (T0 lives at 1); T2 s0 (T0 ended at 1 < 2); T3: s0 holds
      * T2 to step 3, s1's T1 ended at 2 < 3: s1. K = 2, M = 120K. T0 (first
@@ -357,7 +357,7 @@ Test(planners, ping_pong_nine)
  * non-conflicting colour with the smallest buffer (lowest colour on ties), or
  * opens a new one; buffers laid out in colour order. */
 
-Test(planners, coloring_founding_document)
+Test(planners, coloring_four_tensor_example)
 {
     /* T0 c0 (120K); T1 meets T0 at step 1: c1 (120K); T2 [2,3]: c0 free (T0
      * ended 1), c1 holds T1 to 2: c0; T3 [3,4]: c0 holds T2 to 3, c1 free:

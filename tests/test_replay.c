@@ -82,7 +82,8 @@ static void check_replay(const char *name, const struct arena_problem *p, uint64
 
 Test(replay, every_allocator_calls_and_footprints)
 {
-    /* The founding document's four tensors (120K, 120K, 80K, 20K) and a
+    /* The four-tensor worked example (120K, 120K, 80K, 20K; ka_founding in
+     * tests/known_answers.h) and a
      * residual network of 300 tensors, sizes 16 B to 256 KiB. */
     const struct arena_tensor founding[] = {
         {120 * 1024, 0, 1}, {120 * 1024, 1, 2}, {80 * 1024, 2, 3}, {20 * 1024, 3, 4}};
@@ -281,7 +282,8 @@ Test(replay, allocator_lists)
 
 /* bench --founding-table on one MobileNetV2 graph prints the table for it and
  * for its other fusion. Fused, int8, 224: the lower bound lies at block 1's
- * stride-2 depthwise, 112x112x96 + 56x56x96 = 1,505,280 B (ALGORITHMS.md), and
+ * stride-2 depthwise, 112x112x96 + 56x56x96 = 1,505,280 B (README, the
+ * founding table under "Runtime allocation"), and
  * a static plan reaches it. */
 Test(replay, founding_table_fused_and_unfused)
 {

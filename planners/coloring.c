@@ -36,25 +36,24 @@ struct work {
                                        set root */
 };
 
-/* Every array coloring needs, from one cursor: with base NULL it only counts
- * (*bytes is the published scratch_bytes), else it carves base. */
-static int coloring_layout(size_t n, void *base, struct work *w, size_t *bytes)
+/* Every array coloring needs (layout.h). */
+static int coloring_layout(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
+    struct work *w = work;
+    size_t n = p->n;
     if ((uint64_t)n >= UINT32_MAX)
         return ARENA_EOVERFLOW; /* ids and colours are 32-bit */
-    struct arena_layout l;
-    arena_layout_init(&l, base);
-    w->node = arena_layout_take(&l, n, sizeof *w->node);
-    w->csize = arena_layout_take(&l, n, sizeof *w->csize);
-    w->order = arena_layout_take(&l, n, sizeof *w->order);
-    w->root = arena_layout_take(&l, n, sizeof *w->root);
-    return arena_layout_bytes(&l, bytes);
+    w->node = arena_layout_take(l, n, sizeof *w->node);
+    w->csize = arena_layout_take(l, n, sizeof *w->csize);
+    w->order = arena_layout_take(l, n, sizeof *w->order);
+    w->root = arena_layout_take(l, n, sizeof *w->root);
+    return ARENA_OK;
 }
 
 static int coloring_scratch(const struct arena_problem *p, size_t *bytes)
 {
     struct work w;
-    return coloring_layout(p->n, NULL, &w, bytes);
+    return arena_layout_count(coloring_layout, p, &w, bytes);
 }
 
 /* Does the colour whose set is rooted at t hold a tensor that meets [f, l]?
@@ -80,20 +79,17 @@ static int coloring_plan(const struct arena_problem *p, const struct arena_plan_
                          void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
     (void)opt;
-    size_t n = p->n, need;
+    size_t n = p->n;
     const struct arena_tensor *t = p->tensors;
     struct work w;
-    coloring_layout(n, scratch, &w, &need); /* cannot fail: scratch_bytes did not */
-    assert(need <= scratch_size);
-    (void)scratch_size;
+    arena_layout_carve(coloring_layout, p, &w, scratch, scratch_size);
     struct arena_ordset_node *node = w.node;
     uint32_t *order = w.order;
     struct arena_ordset set = {.node = node};
 
     for (size_t i = 0; i < n; i++)
         node[i].key = (uint64_t)t[i].first << 32 | t[i].last;
-    arena_order_identity(order, n);
-    arena_order_sort(order, w.root, n, t, ARENA_ORDER_FIRST);
+    arena_order_ids(order, w.root, n, t, ARENA_ORDER_FIRST);
     arena_order_sort(order, w.root, n, t, ARENA_ORDER_SIZE_DESC);
     uint64_t *csize = w.csize;
     uint32_t *root = w.root;

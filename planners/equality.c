@@ -38,8 +38,12 @@ struct work {
     uint32_t *top;   /* per size rank: the free object released last */
 };
 
-static void carve(struct arena_layout *l, size_t n, struct work *w)
+static int carve(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
+    struct work *w = work;
+    size_t n = p->n;
+    if ((uint64_t)n >= UINT32_MAX)
+        return ARENA_EOVERFLOW;
     w->rank = arena_layout_take(l, n, sizeof *w->rank);
     w->tmp = arena_layout_take(l, n, sizeof *w->tmp);
     w->cls = arena_layout_take(l, n, sizeof *w->cls);
@@ -49,17 +53,13 @@ static void carve(struct arena_layout *l, size_t n, struct work *w)
     w->heap = arena_layout_take(l, n, sizeof *w->heap);
     w->next = arena_layout_take(l, n, sizeof *w->next);
     w->top = arena_layout_take(l, n, sizeof *w->top);
+    return ARENA_OK;
 }
 
 static int equality_scratch(const struct arena_problem *p, size_t *bytes)
 {
-    if ((uint64_t)p->n >= UINT32_MAX)
-        return ARENA_EOVERFLOW;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, NULL);
-    carve(&l, p->n, &w);
-    return arena_layout_bytes(&l, bytes);
+    return arena_layout_count(carve, p, &w, bytes);
 }
 
 static int equality_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
@@ -70,17 +70,11 @@ static int equality_plan(const struct arena_problem *p, const struct arena_plan_
     if (n == 0)
         return ARENA_OK;
     const struct arena_tensor *t = p->tensors;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, scratch);
-    carve(&l, n, &w);
-    assert(l.used <= scratch_size); /* arena_planner_run checked it */
-    (void)scratch_size;
+    arena_layout_carve(carve, p, &w, scratch, scratch_size);
 
-    arena_order_identity(w.rank, n);
-    arena_order_sort(w.rank, w.tmp, n, t, ARENA_ORDER_FIRST);
-    arena_order_identity(w.bysize, n);
-    arena_order_sort(w.bysize, w.tmp, n, t, ARENA_ORDER_SIZE_DESC);
+    arena_order_ids(w.rank, w.tmp, n, t, ARENA_ORDER_FIRST);
+    arena_order_ids(w.bysize, w.tmp, n, t, ARENA_ORDER_SIZE_DESC);
     uint32_t classes = 0;
     for (size_t k = 0; k < n; k++) {
         if (k > 0 && t[w.bysize[k]].size != t[w.bysize[k - 1]].size)

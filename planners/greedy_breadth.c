@@ -32,29 +32,28 @@ struct work {
     uint32_t *list;        /* the live unplaced ranks of one step, in size order */
 };
 
-/* Every array greedy-by-breadth needs, from one cursor: the shared index,
- * then its own (at most n distinct first steps). With base NULL it only
- * counts (*bytes is the published scratch_bytes), else it carves base. */
-static int breadth_layout(size_t n, void *base, struct work *w, size_t *bytes)
+/* Every array greedy-by-breadth needs (layout.h): the shared index, then
+ * its own (at most n distinct first steps). */
+static int breadth_layout(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
-    struct arena_layout l;
-    arena_layout_init(&l, base);
-    int rc = arena_greedy_take(&w->g, &l, n);
+    struct work *w = work;
+    size_t n = p->n;
+    int rc = arena_greedy_take(&w->g, l, n);
     if (rc != ARENA_OK)
         return rc;
-    w->breadth = arena_layout_take(&l, n > 0 ? n + 1 : 0, sizeof *w->breadth);
-    w->step = arena_layout_take(&l, n, sizeof *w->step);
-    w->step_start = arena_layout_take(&l, n, sizeof *w->step_start);
-    w->sizepos = arena_layout_take(&l, n, sizeof *w->sizepos);
-    w->visit = arena_layout_take(&l, n, sizeof *w->visit);
-    w->list = arena_layout_take(&l, n, sizeof *w->list);
-    return arena_layout_bytes(&l, bytes);
+    w->breadth = arena_layout_take(l, n > 0 ? n + 1 : 0, sizeof *w->breadth);
+    w->step = arena_layout_take(l, n, sizeof *w->step);
+    w->step_start = arena_layout_take(l, n, sizeof *w->step_start);
+    w->sizepos = arena_layout_take(l, n, sizeof *w->sizepos);
+    w->visit = arena_layout_take(l, n, sizeof *w->visit);
+    w->list = arena_layout_take(l, n, sizeof *w->list);
+    return ARENA_OK;
 }
 
 static int greedy_breadth_scratch(const struct arena_problem *p, size_t *bytes)
 {
     struct work w;
-    return breadth_layout(p->n, NULL, &w, bytes);
+    return arena_layout_count(breadth_layout, p, &w, bytes);
 }
 
 static int greedy_breadth_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
@@ -62,10 +61,7 @@ static int greedy_breadth_plan(const struct arena_problem *p, const struct arena
 {
     (void)opt;
     struct work w;
-    size_t need;
-    breadth_layout(p->n, scratch, &w, &need); /* cannot fail: scratch_bytes did not */
-    assert(need <= scratch_size);
-    (void)scratch_size;
+    arena_layout_carve(breadth_layout, p, &w, scratch, scratch_size);
     struct arena_greedy *g = &w.g;
     arena_greedy_init(g, p);
     size_t n = g->n, steps = 0;

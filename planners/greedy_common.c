@@ -23,31 +23,24 @@ int arena_greedy_take(struct arena_greedy *g, struct arena_layout *l, size_t n)
     return ARENA_OK;
 }
 
-/* Greedy-by-size's scratch, with either gap rule: the shared part alone. With
- * base NULL it only counts (*bytes is the published scratch_bytes), else it
- * carves base. */
-static int greedy_size_layout(size_t n, void *base, struct arena_greedy *g, size_t *bytes)
+/* Greedy-by-size's scratch, with either gap rule: the shared part alone
+ * (layout.h). */
+static int greedy_size_layout(struct arena_layout *l, const struct arena_problem *p, void *g)
 {
-    struct arena_layout l;
-    arena_layout_init(&l, base);
-    int rc = arena_greedy_take(g, &l, n);
-    return rc != ARENA_OK ? rc : arena_layout_bytes(&l, bytes);
+    return arena_greedy_take(g, l, p->n);
 }
 
 int arena_greedy_size_scratch(const struct arena_problem *p, size_t *bytes)
 {
     struct arena_greedy g;
-    return greedy_size_layout(p->n, NULL, &g, bytes);
+    return arena_layout_count(greedy_size_layout, p, &g, bytes);
 }
 
 int arena_greedy_size_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
                            struct arena_plan *plan, enum arena_greedy_fit fit)
 {
     struct arena_greedy g;
-    size_t need;
-    greedy_size_layout(p->n, scratch, &g, &need); /* cannot fail: scratch_bytes did not */
-    assert(need <= scratch_size);
-    (void)scratch_size;
+    arena_layout_carve(greedy_size_layout, p, &g, scratch, scratch_size);
     arena_greedy_init(&g, p);
     for (size_t i = 0; i < g.n; i++)
         arena_greedy_place(&g, g.order[i], fit);

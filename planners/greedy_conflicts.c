@@ -46,8 +46,12 @@ static size_t leaves(size_t n)
     return v;
 }
 
-static void carve(struct arena_layout *l, size_t n, struct work *w)
+static int carve(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
+    struct work *w = work;
+    size_t n = p->n;
+    if ((uint64_t)n >= UINT32_MAX / 2)
+        return ARENA_EOVERFLOW;
     size_t v = leaves(n);
     w->tree = arena_layout_take(l, 2 * v, sizeof *w->tree);
     w->tag = arena_layout_take(l, v, sizeof *w->tag);
@@ -58,17 +62,13 @@ static void carve(struct arena_layout *l, size_t n, struct work *w)
     w->lasts = arena_layout_take(l, n, sizeof *w->lasts);
     w->step = arena_layout_take(l, n, sizeof *w->step);
     w->bucket = arena_layout_take(l, n + 1, sizeof *w->bucket);
+    return ARENA_OK;
 }
 
 static int conflicts_scratch(const struct arena_problem *p, size_t *bytes)
 {
-    if ((uint64_t)p->n >= UINT32_MAX / 2)
-        return ARENA_EOVERFLOW;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, NULL);
-    carve(&l, p->n, &w);
-    return arena_layout_bytes(&l, bytes);
+    return arena_layout_count(carve, p, &w, bytes);
 }
 
 /* Entries of a[0..m) below x / at most x (a ascending). */
@@ -158,12 +158,8 @@ static int conflicts_plan(const struct arena_problem *p, const struct arena_plan
     if (n == 0)
         return ARENA_OK;
     const struct arena_tensor *t = p->tensors;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, scratch);
-    carve(&l, n, &w);
-    assert(l.used <= scratch_size); /* arena_planner_run checked it */
-    (void)scratch_size;
+    arena_layout_carve(carve, p, &w, scratch, scratch_size);
 
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {

@@ -40,25 +40,25 @@ struct work {
     uint32_t *heap;                 /* objects in use */
 };
 
-static void carve(struct arena_layout *l, size_t n, struct work *w)
+static int carve(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
+    struct work *w = work;
+    size_t n = p->n;
+    if ((uint64_t)n >= UINT32_MAX)
+        return ARENA_EOVERFLOW;
     w->node = arena_layout_take(l, n, sizeof *w->node);
     w->osize = arena_layout_take(l, n, sizeof *w->osize);
     w->rank = arena_layout_take(l, n, sizeof *w->rank);
     w->tmp = arena_layout_take(l, n, sizeof *w->tmp);
     w->olast = arena_layout_take(l, n, sizeof *w->olast);
     w->heap = arena_layout_take(l, n, sizeof *w->heap);
+    return ARENA_OK;
 }
 
 static int in_order_scratch(const struct arena_problem *p, size_t *bytes)
 {
-    if ((uint64_t)p->n >= UINT32_MAX)
-        return ARENA_EOVERFLOW;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, NULL);
-    carve(&l, p->n, &w);
-    return arena_layout_bytes(&l, bytes);
+    return arena_layout_count(carve, p, &w, bytes);
 }
 
 /* The free object closest in size to `size` (see the head comment), or NIL
@@ -92,15 +92,10 @@ static int in_order_plan(const struct arena_problem *p, const struct arena_plan_
     if (n == 0)
         return ARENA_OK;
     const struct arena_tensor *t = p->tensors;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, scratch);
-    carve(&l, n, &w);
-    assert(l.used <= scratch_size); /* arena_planner_run checked it */
-    (void)scratch_size;
+    arena_layout_carve(carve, p, &w, scratch, scratch_size);
 
-    arena_order_identity(w.rank, n);
-    arena_order_sort(w.rank, w.tmp, n, t, ARENA_ORDER_FIRST);
+    arena_order_ids(w.rank, w.tmp, n, t, ARENA_ORDER_FIRST);
 
     struct arena_ordset pool = {.node = w.node};
     uint32_t root = NIL, objects = 0;

@@ -56,8 +56,10 @@ struct work {
 };
 
 /* The one description of the scratch: counts with base NULL, carves else. */
-static int carve(struct arena_layout *l, size_t n, struct work *w)
+static int carve(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
+    struct work *w = work;
+    size_t n = p->n;
     int rc = arena_greedy_take(&w->g, l, n);
     if (rc != ARENA_OK)
         return rc;
@@ -71,11 +73,8 @@ static int carve(struct arena_layout *l, size_t n, struct work *w)
 
 static int climb_scratch(const struct arena_problem *p, size_t *bytes)
 {
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, NULL);
-    int rc = carve(&l, p->n, &w);
-    return rc != ARENA_OK ? rc : arena_layout_bytes(&l, bytes);
+    return arena_layout_count(carve, p, &w, bytes);
 }
 
 static uint64_t next(uint64_t *state)
@@ -143,16 +142,12 @@ static void swap_at(struct work *w, uint32_t a, uint32_t b)
 static int climb_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                       void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)scratch_size;
     if (p->n == 0) {
         plan->status = ARENA_PLAN_OPTIMAL;
         return ARENA_OK;
     }
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, scratch);
-    carve(&l, p->n, &w); /* cannot fail: scratch_bytes did not */
-    assert(l.used <= scratch_size);
+    arena_layout_carve(carve, p, &w, scratch, scratch_size);
     struct arena_greedy g = w.g;
     arena_greedy_init(&g, p);
     size_t n = g.n;

@@ -1,6 +1,8 @@
 /* layout.c — the scratch cursor every planner sizes and carves with. */
 #include "planners/layout.h"
 
+#include <assert.h>
+
 #include "planners/status.h"
 
 void arena_layout_init(struct arena_layout *l, void *base)
@@ -35,4 +37,24 @@ int arena_layout_bytes(const struct arena_layout *l, size_t *bytes)
         return ARENA_EOVERFLOW;
     *bytes = l->used;
     return ARENA_OK;
+}
+
+int arena_layout_count(arena_layout_fn *describe, const struct arena_problem *p, void *work,
+                       size_t *bytes)
+{
+    struct arena_layout l;
+    arena_layout_init(&l, NULL);
+    int rc = describe(&l, p, work);
+    return rc != ARENA_OK ? rc : arena_layout_bytes(&l, bytes);
+}
+
+void arena_layout_carve(arena_layout_fn *describe, const struct arena_problem *p, void *work,
+                        void *scratch, size_t scratch_size)
+{
+    struct arena_layout l;
+    arena_layout_init(&l, scratch);
+    int rc = describe(&l, p, work);
+    assert(rc == ARENA_OK && !l.overflow && l.used <= scratch_size);
+    (void)rc;
+    (void)scratch_size;
 }

@@ -84,8 +84,12 @@ struct work {
                           edges start there (0: none), then a running max */
 };
 
-static void carve(struct arena_layout *l, size_t n, struct work *w)
+static int carve(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
+    struct work *w = work;
+    size_t n = p->n;
+    if (n > ARENA_MCF_MAX_TENSORS)
+        return ARENA_ETOOBIG;
     size_t v = 2 * n + 2;
     w->dist = arena_layout_take(l, v, sizeof *w->dist);
     w->pot = arena_layout_take(l, v, sizeof *w->pot);
@@ -98,17 +102,13 @@ static void carve(struct arena_layout *l, size_t n, struct work *w)
     w->succ = arena_layout_take(l, n, sizeof *w->succ);
     w->size = arena_layout_take(l, n, sizeof *w->size);
     w->freemax = arena_layout_take(l, n, sizeof *w->freemax);
+    return ARENA_OK;
 }
 
 static int mcf_scratch(const struct arena_problem *p, size_t *bytes)
 {
-    if (p->n > ARENA_MCF_MAX_TENSORS)
-        return ARENA_ETOOBIG;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, NULL);
-    carve(&l, p->n, &w);
-    return arena_layout_bytes(&l, bytes);
+    return arena_layout_count(carve, p, &w, bytes);
 }
 
 /* ---- the heap of unsettled nodes, by (dist, node) ---------------------- */
@@ -319,14 +319,9 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
             return ARENA_EOVERFLOW;
         total += t[i].size;
     }
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, scratch);
-    carve(&l, n, &w);
-    assert(l.used <= scratch_size); /* arena_planner_run checked it */
-    (void)scratch_size;
-    arena_order_identity(w.rank, n);
-    arena_order_sort(w.rank, w.tmp, n, t, ARENA_ORDER_FIRST);
+    arena_layout_carve(carve, p, &w, scratch, scratch_size);
+    arena_order_ids(w.rank, w.tmp, n, t, ARENA_ORDER_FIRST);
     for (size_t k = 0; k < n; k++)
         w.size[k] = t[w.rank[k]].size;
 

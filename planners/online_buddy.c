@@ -77,27 +77,25 @@ static int pool_nodes(const struct arena_problem *p, uint32_t *nodes)
     return ARENA_OK;
 }
 
-static void carve(const struct arena_problem *p, uint32_t nodes, struct arena_layout *l,
-                  struct work *w)
+static int carve(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
-    arena_online_orders_take(l, p->n, &w->orders);
-    w->set.node = arena_layout_take(l, nodes, sizeof *w->set.node);
-    w->capacity = nodes;
-}
-
-static int buddy_scratch(const struct arena_problem *p, size_t *bytes)
-{
+    struct work *w = work;
     uint32_t nodes;
     if (p->n >= UINT32_MAX)
         return ARENA_EOVERFLOW;
     int rc = pool_nodes(p, &nodes);
     if (rc != ARENA_OK)
         return rc;
-    struct arena_layout l;
+    arena_online_orders_take(l, p->n, &w->orders);
+    w->set.node = arena_layout_take(l, nodes, sizeof *w->set.node);
+    w->capacity = nodes;
+    return ARENA_OK;
+}
+
+static int buddy_scratch(const struct arena_problem *p, size_t *bytes)
+{
     struct work w;
-    arena_layout_init(&l, NULL);
-    carve(p, nodes, &l, &w);
-    return arena_layout_bytes(&l, bytes);
+    return arena_layout_count(carve, p, &w, bytes);
 }
 
 static uint32_t leftmost(const struct work *w, uint32_t x)
@@ -209,16 +207,8 @@ static int buddy_plan(const struct arena_problem *p, const struct arena_plan_opt
                       void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
     (void)opt;
-    uint32_t nodes;
-    int rc = pool_nodes(p, &nodes);
-    assert(rc == ARENA_OK); /* arena_planner_run asked scratch_bytes first */
-    (void)rc;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, scratch);
-    carve(p, nodes, &l, &w);
-    assert(l.used <= scratch_size); /* arena_planner_run checked it */
-    (void)scratch_size;
+    arena_layout_carve(carve, p, &w, scratch, scratch_size);
     w.used = 0;
     w.spare = NIL;
     for (unsigned k = 0; k < ORDERS; k++)

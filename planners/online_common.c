@@ -25,10 +25,8 @@ int arena_online_replay(const struct arena_problem *p, struct arena_online_order
     size_t n = p->n;
     const struct arena_tensor *t = p->tensors;
     uint64_t arena = 0;
-    arena_order_identity(o->by_first, n);
-    arena_order_sort(o->by_first, o->tmp, n, t, ARENA_ORDER_FIRST);
-    arena_order_identity(o->by_last, n);
-    arena_order_sort(o->by_last, o->tmp, n, t, ARENA_ORDER_LAST);
+    arena_order_ids(o->by_first, o->tmp, n, t, ARENA_ORDER_FIRST);
+    arena_order_ids(o->by_last, o->tmp, n, t, ARENA_ORDER_LAST);
     size_t f = 0;
     for (size_t a = 0; a < n; a++) {
         uint32_t i = o->by_first[a];
@@ -327,32 +325,27 @@ struct gaps_work {
     struct arena_online_gaps gaps;
 };
 
-static void gaps_carve(size_t n, struct arena_layout *l, struct gaps_work *w)
+static int gaps_carve(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
-    arena_online_orders_take(l, n, &w->orders);
-    arena_online_gaps_take(l, n, &w->gaps);
+    struct gaps_work *w = work;
+    if (p->n >= UINT32_MAX - 1)
+        return ARENA_EOVERFLOW;
+    arena_online_orders_take(l, p->n, &w->orders);
+    arena_online_gaps_take(l, p->n, &w->gaps);
+    return ARENA_OK;
 }
 
 int arena_online_gaps_scratch(const struct arena_problem *p, size_t *bytes)
 {
-    if (p->n >= UINT32_MAX - 1)
-        return ARENA_EOVERFLOW;
-    struct arena_layout l;
     struct gaps_work w;
-    arena_layout_init(&l, NULL);
-    gaps_carve(p->n, &l, &w);
-    return arena_layout_bytes(&l, bytes);
+    return arena_layout_count(gaps_carve, p, &w, bytes);
 }
 
 int arena_online_gaps_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
                            struct arena_plan *plan, enum arena_online_fit fit)
 {
-    struct arena_layout l;
     struct gaps_work w;
-    arena_layout_init(&l, scratch);
-    gaps_carve(p->n, &l, &w);
-    assert(l.used <= scratch_size); /* arena_planner_run checked it */
-    (void)scratch_size;
+    arena_layout_carve(gaps_carve, p, &w, scratch, scratch_size);
     arena_online_gaps_start(&w.gaps, fit);
     return arena_online_replay(p, &w.orders, &arena_online_gaps_policy, &w.gaps, plan);
 }

@@ -52,23 +52,22 @@ struct work {
     uint32_t head[FL_COUNT][SL_COUNT];
 };
 
-static void carve(const struct arena_problem *p, struct arena_layout *l, struct work *w)
+static int carve(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
+    struct work *w = work;
+    if (p->n >= (UINT32_MAX - 2) / 2)
+        return ARENA_EOVERFLOW;
     arena_online_orders_take(l, p->n, &w->orders);
     w->of = arena_layout_take(l, p->n, sizeof *w->of);
     w->blk = arena_layout_take(l, 2 * p->n + 2, sizeof *w->blk);
     w->capacity = (uint32_t)(2 * p->n + 2);
+    return ARENA_OK;
 }
 
 static int tlsf_scratch(const struct arena_problem *p, size_t *bytes)
 {
-    if (p->n >= (UINT32_MAX - 2) / 2)
-        return ARENA_EOVERFLOW;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, NULL);
-    carve(p, &l, &w);
-    return arena_layout_bytes(&l, bytes);
+    return arena_layout_count(carve, p, &w, bytes);
 }
 
 static unsigned floor_log2(uint64_t u)
@@ -269,12 +268,8 @@ static int tlsf_plan(const struct arena_problem *p, const struct arena_plan_opti
                      void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
     (void)opt;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, scratch);
-    carve(p, &l, &w);
-    assert(l.used <= scratch_size); /* arena_planner_run checked it */
-    (void)scratch_size;
+    arena_layout_carve(carve, p, &w, scratch, scratch_size);
     w.used = 0;
     w.spare = NIL;
     w.last = NIL;

@@ -210,9 +210,10 @@ static uint64_t count_pairs(const struct arena_problem *p)
     return pairs;
 }
 
-/* The one description of the scratch: sizes it (base NULL) and carves it. */
-static int layout(const struct arena_problem *p, void *base, struct work *w, size_t *bytes)
+/* The one description of the scratch (layout.h). */
+static int layout(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
+    struct work *w = work;
     int rc = ARENA_OK;
     size_t n = p->n, gb = greedy_share(p, &rc);
     if (rc != ARENA_OK)
@@ -224,58 +225,56 @@ static int layout(const struct arena_problem *p, void *base, struct work *w, siz
     uint64_t pairs = search ? count_pairs(p) : 0;
     if (pairs > SIZE_MAX / 16)
         return ARENA_EOVERFLOW;
-    struct arena_layout l;
-    arena_layout_init(&l, base);
     memset(w, 0, sizeof *w);
-    w->greedy = arena_layout_take(&l, gb, 1);
+    w->greedy = arena_layout_take(l, gb, 1);
     w->greedy_bytes = gb;
-    w->tmp_off = arena_layout_take(&l, n, sizeof *w->tmp_off);
+    w->tmp_off = arena_layout_take(l, n, sizeof *w->tmp_off);
     if (search) {
-        w->ids = arena_layout_take(&l, m, sizeof *w->ids);
-        w->tmp = arena_layout_take(&l, m, sizeof *w->tmp);
-        w->part_start = arena_layout_take(&l, m + 1, sizeof *w->part_start);
-        w->part_lb = arena_layout_take(&l, m, sizeof *w->part_lb);
-        w->part_order = arena_layout_take(&l, m, sizeof *w->part_order);
-        w->size = arena_layout_take(&l, m, sizeof *w->size);
-        w->lo = arena_layout_take(&l, m, sizeof *w->lo);
-        w->off = arena_layout_take(&l, m, sizeof *w->off);
-        w->first = arena_layout_take(&l, m, sizeof *w->first);
-        w->last = arena_layout_take(&l, m, sizeof *w->last);
-        w->s0 = arena_layout_take(&l, m, sizeof *w->s0);
-        w->s1 = arena_layout_take(&l, m, sizeof *w->s1);
-        w->rank = arena_layout_take(&l, m, sizeof *w->rank);
-        w->fwd_end = arena_layout_take(&l, m, sizeof *w->fwd_end);
-        w->ord = arena_layout_take(&l, m, sizeof *w->ord);
-        w->twin = arena_layout_take(&l, m, sizeof *w->twin);
-        w->twin_at = arena_layout_take(&l, m, sizeof *w->twin_at);
-        w->twin_end = arena_layout_take(&l, m, sizeof *w->twin_end);
-        w->same_at = arena_layout_take(&l, m, sizeof *w->same_at);
-        w->same_end = arena_layout_take(&l, m, sizeof *w->same_end);
-        w->frames = arena_layout_take(&l, m, sizeof *w->frames);
-        w->splits = arena_layout_take(&l, m, sizeof *w->splits);
-        w->groups = arena_layout_take(&l, 2 * m + 1, sizeof *w->groups);
-        w->bound = arena_layout_take(&l, 2 * m, sizeof *w->bound);
-        w->rem = arena_layout_take(&l, 2 * m, sizeof *w->rem);
-        w->acc = arena_layout_take(&l, 2 * m, sizeof *w->acc);
-        arena_radix_take(&w->sort, &l, 2 * m);
+        w->ids = arena_layout_take(l, m, sizeof *w->ids);
+        w->tmp = arena_layout_take(l, m, sizeof *w->tmp);
+        w->part_start = arena_layout_take(l, m + 1, sizeof *w->part_start);
+        w->part_lb = arena_layout_take(l, m, sizeof *w->part_lb);
+        w->part_order = arena_layout_take(l, m, sizeof *w->part_order);
+        w->size = arena_layout_take(l, m, sizeof *w->size);
+        w->lo = arena_layout_take(l, m, sizeof *w->lo);
+        w->off = arena_layout_take(l, m, sizeof *w->off);
+        w->first = arena_layout_take(l, m, sizeof *w->first);
+        w->last = arena_layout_take(l, m, sizeof *w->last);
+        w->s0 = arena_layout_take(l, m, sizeof *w->s0);
+        w->s1 = arena_layout_take(l, m, sizeof *w->s1);
+        w->rank = arena_layout_take(l, m, sizeof *w->rank);
+        w->fwd_end = arena_layout_take(l, m, sizeof *w->fwd_end);
+        w->ord = arena_layout_take(l, m, sizeof *w->ord);
+        w->twin = arena_layout_take(l, m, sizeof *w->twin);
+        w->twin_at = arena_layout_take(l, m, sizeof *w->twin_at);
+        w->twin_end = arena_layout_take(l, m, sizeof *w->twin_end);
+        w->same_at = arena_layout_take(l, m, sizeof *w->same_at);
+        w->same_end = arena_layout_take(l, m, sizeof *w->same_end);
+        w->frames = arena_layout_take(l, m, sizeof *w->frames);
+        w->splits = arena_layout_take(l, m, sizeof *w->splits);
+        w->groups = arena_layout_take(l, 2 * m + 1, sizeof *w->groups);
+        w->bound = arena_layout_take(l, 2 * m, sizeof *w->bound);
+        w->rem = arena_layout_take(l, 2 * m, sizeof *w->rem);
+        w->acc = arena_layout_take(l, 2 * m, sizeof *w->acc);
+        arena_radix_take(&w->sort, l, 2 * m);
         w->key = w->sort.key;
-        w->idx = arena_layout_take(&l, 2 * m, sizeof *w->idx);
-        w->log_idx = arena_layout_take(&l, (size_t)pairs, sizeof *w->log_idx);
-        w->log_old = arena_layout_take(&l, (size_t)pairs, sizeof *w->log_old);
+        w->idx = arena_layout_take(l, 2 * m, sizeof *w->idx);
+        w->log_idx = arena_layout_take(l, (size_t)pairs, sizeof *w->log_idx);
+        w->log_old = arena_layout_take(l, (size_t)pairs, sizeof *w->log_old);
         w->log_cap = pairs;
-        w->multi = arena_layout_take(&l, m, sizeof *w->multi);
-        w->fb_unit = arena_layout_take(&l, 2 * m, sizeof *w->fb_unit);
-        w->fb_base = arena_layout_take(&l, 2 * m, sizeof *w->fb_base);
-        w->fb_acc = arena_layout_take(&l, 2 * m, sizeof *w->fb_acc);
-        w->fbits = arena_layout_take(&l, FILLER_WORDS, sizeof *w->fbits);
+        w->multi = arena_layout_take(l, m, sizeof *w->multi);
+        w->fb_unit = arena_layout_take(l, 2 * m, sizeof *w->fb_unit);
+        w->fb_base = arena_layout_take(l, 2 * m, sizeof *w->fb_base);
+        w->fb_acc = arena_layout_take(l, 2 * m, sizeof *w->fb_acc);
+        w->fbits = arena_layout_take(l, FILLER_WORDS, sizeof *w->fbits);
     }
-    return arena_layout_bytes(&l, bytes);
+    return ARENA_OK;
 }
 
 static int optimal_scratch(const struct arena_problem *p, size_t *bytes)
 {
     struct work w;
-    return layout(p, NULL, &w, bytes);
+    return arena_layout_count(layout, p, &w, bytes);
 }
 
 /* ---- budgets ---- */
@@ -1322,15 +1321,10 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
     struct run r = {.p = p, .opt = opt, .align = p->alignment};
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     struct work w;
-    size_t need;
-    int rc = layout(p, scratch, &w, &need); /* carves only: nothing written yet */
-    if (rc != ARENA_OK)
-        return rc;
-    if (need > 0 && (scratch == NULL || scratch_size < need))
-        return ARENA_ENOMEM;
+    arena_layout_carve(layout, p, &w, scratch, scratch_size);
     r.w = &w;
 
-    rc = best_greedy(p, &w, plan);
+    int rc = best_greedy(p, &w, plan);
     if (rc != ARENA_OK)
         return rc;
     for (size_t i = 0; i < p->n; i++)

@@ -122,6 +122,13 @@ void arena_order_sort(uint32_t *ids, uint32_t *tmp, size_t m, const struct arena
     radix(NULL, NULL, ids, tmp, m, t, which);
 }
 
+void arena_order_ids(uint32_t *ids, uint32_t *tmp, size_t n, const struct arena_tensor *t,
+                     enum arena_order_key key)
+{
+    arena_order_identity(ids, n);
+    arena_order_sort(ids, tmp, n, t, key);
+}
+
 void arena_heap_push(uint64_t *h, size_t *len, uint64_t x)
 {
     size_t i = (*len)++;

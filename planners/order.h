@@ -51,6 +51,11 @@ enum arena_order_key {
 /* idx[i] = i for i < n. */
 void arena_order_identity(uint32_t *idx, size_t n);
 
+/* ids[0..n) = every tensor id 0..n-1, ordered by the chosen field as
+ * arena_order_sort does (ties by id); tmp holds n. */
+void arena_order_ids(uint32_t *ids, uint32_t *tmp, size_t n, const struct arena_tensor *t,
+                     enum arena_order_key key);
+
 /* Reorders the tensor ids ids[0..m) so that the chosen field of t[ids[i]]
  * ascends (descends for ARENA_ORDER_SIZE_DESC), stably; tmp holds m. */
 void arena_order_sort(uint32_t *ids, uint32_t *tmp, size_t m, const struct arena_tensor *t,

@@ -27,39 +27,35 @@ struct work {
     uint64_t *freeh; /* at most K <= n: slot numbers */
 };
 
-/* Every array ping-pong needs, from one cursor: with base NULL it only
- * counts (*bytes is the published scratch_bytes), else it carves base. */
-static int ping_pong_layout(size_t n, void *base, struct work *w, size_t *bytes)
+/* Every array ping-pong needs (layout.h). */
+static int ping_pong_layout(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
+    struct work *w = work;
+    size_t n = p->n;
     if ((uint64_t)n >= UINT32_MAX)
         return ARENA_EOVERFLOW; /* ids and slots are 32-bit */
-    struct arena_layout l;
-    arena_layout_init(&l, base);
-    w->order = arena_layout_take(&l, n, sizeof *w->order);
-    w->tmp = arena_layout_take(&l, n, sizeof *w->tmp);
-    w->busy = arena_layout_take(&l, n, sizeof *w->busy);
-    w->freeh = arena_layout_take(&l, n, sizeof *w->freeh);
-    return arena_layout_bytes(&l, bytes);
+    w->order = arena_layout_take(l, n, sizeof *w->order);
+    w->tmp = arena_layout_take(l, n, sizeof *w->tmp);
+    w->busy = arena_layout_take(l, n, sizeof *w->busy);
+    w->freeh = arena_layout_take(l, n, sizeof *w->freeh);
+    return ARENA_OK;
 }
 
 static int ping_pong_scratch(const struct arena_problem *p, size_t *bytes)
 {
     struct work w;
-    return ping_pong_layout(p->n, NULL, &w, bytes);
+    return arena_layout_count(ping_pong_layout, p, &w, bytes);
 }
 
 static int ping_pong_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                           void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
     (void)opt;
-    size_t n = p->n, need;
+    size_t n = p->n;
     const struct arena_tensor *t = p->tensors;
     struct work w;
-    ping_pong_layout(n, scratch, &w, &need); /* cannot fail: scratch_bytes did not */
-    assert(need <= scratch_size);
-    (void)scratch_size;
-    arena_order_identity(w.order, n);
-    arena_order_sort(w.order, w.tmp, n, t, ARENA_ORDER_FIRST);
+    arena_layout_carve(ping_pong_layout, p, &w, scratch, scratch_size);
+    arena_order_ids(w.order, w.tmp, n, t, ARENA_ORDER_FIRST);
 
     uint64_t *busy = w.busy, *freeh = w.freeh;
     size_t nbusy = 0, nfree = 0;

@@ -40,8 +40,10 @@ struct work {
 };
 
 /* The one description of the scratch: counts with base NULL, carves else. */
-static int take(struct arena_layout *l, size_t n, struct work *w)
+static int take(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
+    struct work *w = work;
+    size_t n = p->n;
     int rc = arena_greedy_take(&w->g, l, n);
     if (rc != ARENA_OK)
         return rc;
@@ -54,11 +56,8 @@ static int take(struct arena_layout *l, size_t n, struct work *w)
 
 static int xla_scratch(const struct arena_problem *p, size_t *bytes)
 {
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, NULL);
-    int rc = take(&l, p->n, &w);
-    return rc != ARENA_OK ? rc : arena_layout_bytes(&l, bytes);
+    return arena_layout_count(take, p, &w, bytes);
 }
 
 /* Ranks sorted by `major` descending, then `minor` descending, then rank. */
@@ -91,14 +90,10 @@ static int xla_plan(const struct arena_problem *p, const struct arena_plan_optio
                     void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
     (void)opt;
-    (void)scratch_size;
     if (p->n == 0)
         return ARENA_OK;
-    struct arena_layout l;
     struct work w;
-    arena_layout_init(&l, scratch);
-    take(&l, p->n, &w); /* cannot fail: scratch_bytes did not */
-    assert(l.used <= scratch_size);
+    arena_layout_carve(take, p, &w, scratch, scratch_size);
     struct arena_greedy *g = &w.g;
     arena_greedy_init(g, p);
     order(&w, w.by_size, 1);

@@ -347,31 +347,6 @@ Test(export, repro5_two_graphs_one_file_name_two_prefixes)
  *               spare (touched by nothing); ops ADD(in, w) -> h,
  *               QUANTIZE(h) -> out. Planned: in, h, out = indices 0, 2, 3.
  *   subgraph 1: x fp32 [8] input -> QUANTIZE -> y int8 [8] output. */
-static void tensor(struct tfl_subgraph *s, const char *name, int type, uint32_t buffer,
-                   uint32_t rank, int32_t d0, int32_t d1)
-{
-    struct tfl_tensor *t = &s->tensors[s->n_tensors++];
-    memset(t, 0, sizeof *t);
-    t->name = name;
-    t->type = type;
-    t->buffer = buffer;
-    t->rank = rank;
-    t->shape[0] = d0;
-    t->shape[1] = d1;
-}
-
-static void op(struct tfl_subgraph *s, uint32_t opcode, size_t n_in, const int32_t *in,
-               int32_t out)
-{
-    struct tfl_op *o = &s->ops[s->n_ops++];
-    memset(o, 0, sizeof *o);
-    o->opcode = opcode;
-    o->n_in = n_in;
-    memcpy(o->in, in, n_in * sizeof *in);
-    o->n_out = 1;
-    o->out[0] = out;
-}
-
 static void two_subgraphs(struct tfl_model *m)
 {
     memset(m, 0, sizeof *m);
@@ -382,20 +357,20 @@ static void two_subgraphs(struct tfl_model *m)
     m->buffer_bytes[1] = 16;
     m->n_subgraphs = 2;
     struct tfl_subgraph *s = &m->sub[0];
-    tensor(s, "in", 0, 0, 2, 1, 4);
-    tensor(s, "w", 0, 1, 1, 4, 0);
-    tensor(s, "h", 0, 0, 2, 1, 4);
-    tensor(s, "out", 9, 0, 2, 1, 4);
-    tensor(s, "spare", 0, 0, 1, 2, 0);
-    op(s, 0, 2, (int32_t[]){0, 1}, 2);
-    op(s, 1, 1, (int32_t[]){2}, 3);
+    tfl_add_tensor(s, "in", 0, 0, 2, 1, 4);
+    tfl_add_tensor(s, "w", 0, 1, 1, 4, 0);
+    tfl_add_tensor(s, "h", 0, 0, 2, 1, 4);
+    tfl_add_tensor(s, "out", 9, 0, 2, 1, 4);
+    tfl_add_tensor(s, "spare", 0, 0, 1, 2, 0);
+    tfl_add_op(s, 0, 2, (int32_t[]){0, 1}, 2);
+    tfl_add_op(s, 1, 1, (int32_t[]){2}, 3);
     s->n_in = s->n_out = 1;
     s->in[0] = 0;
     s->out[0] = 3;
     s = &m->sub[1];
-    tensor(s, "x", 0, 0, 1, 8, 0);
-    tensor(s, "y", 9, 0, 1, 8, 0);
-    op(s, 1, 1, (int32_t[]){0}, 1);
+    tfl_add_tensor(s, "x", 0, 0, 1, 8, 0);
+    tfl_add_tensor(s, "y", 9, 0, 1, 8, 0);
+    tfl_add_op(s, 1, 1, (int32_t[]){0}, 1);
     s->n_in = s->n_out = 1;
     s->in[0] = 0;
     s->out[0] = 1;

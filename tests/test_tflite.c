@@ -33,31 +33,6 @@ TestSuite(tflite, .init = make_dir, .fini = remove_dir);
 
 enum { DEQUANTIZE = 6, FULLY_CONNECTED = 9, RESHAPE = 22, QUANTIZE = 114 };
 
-static void tensor(struct tfl_subgraph *s, const char *name, int type, uint32_t buffer,
-                   uint32_t rank, int32_t d0, int32_t d1)
-{
-    struct tfl_tensor *t = &s->tensors[s->n_tensors++];
-    memset(t, 0, sizeof *t);
-    t->name = name;
-    t->type = type;
-    t->buffer = buffer;
-    t->rank = rank;
-    t->shape[0] = d0;
-    t->shape[1] = d1;
-}
-
-static void op(struct tfl_subgraph *s, uint32_t opcode, size_t n_in, const int32_t *in,
-               int32_t out)
-{
-    struct tfl_op *o = &s->ops[s->n_ops++];
-    memset(o, 0, sizeof *o);
-    o->opcode = opcode;
-    o->n_in = n_in;
-    memcpy(o->in, in, n_in * sizeof *in);
-    o->n_out = 1;
-    o->out[0] = out;
-}
-
 /* The base model:
  *   tensors 0 in    fp32 [1,4] graph input
  *           1 w16   fp16 [4]   buffer 1 (8 bytes of data: a constant)
@@ -87,18 +62,18 @@ static void base(struct tfl_model *m)
     m->buffer_bytes[2] = 4;
     m->n_subgraphs = 1;
     struct tfl_subgraph *s = &m->sub[0];
-    tensor(s, "in", 0, 0, 2, 1, 4);
-    tensor(s, "w16", 1, 1, 1, 4, 0);
-    tensor(s, "w", 0, 0, 1, 4, 0);
-    tensor(s, "shp", 2, 2, 1, 1, 0);
-    tensor(s, "wr", 0, 0, 2, 1, 4);
-    tensor(s, "h", 0, 0, 2, 1, 4);
-    tensor(s, "out", 9, 0, 2, 1, 4);
-    tensor(s, "spare", 0, 0, 1, 2, 0);
-    op(s, 0, 1, (int32_t[]){1}, 2);
-    op(s, 1, 2, (int32_t[]){2, 3}, 4);
-    op(s, 2, 3, (int32_t[]){0, 4, -1}, 5);
-    op(s, 3, 1, (int32_t[]){5}, 6);
+    tfl_add_tensor(s, "in", 0, 0, 2, 1, 4);
+    tfl_add_tensor(s, "w16", 1, 1, 1, 4, 0);
+    tfl_add_tensor(s, "w", 0, 0, 1, 4, 0);
+    tfl_add_tensor(s, "shp", 2, 2, 1, 1, 0);
+    tfl_add_tensor(s, "wr", 0, 0, 2, 1, 4);
+    tfl_add_tensor(s, "h", 0, 0, 2, 1, 4);
+    tfl_add_tensor(s, "out", 9, 0, 2, 1, 4);
+    tfl_add_tensor(s, "spare", 0, 0, 1, 2, 0);
+    tfl_add_op(s, 0, 1, (int32_t[]){1}, 2);
+    tfl_add_op(s, 1, 2, (int32_t[]){2, 3}, 4);
+    tfl_add_op(s, 2, 3, (int32_t[]){0, 4, -1}, 5);
+    tfl_add_op(s, 3, 1, (int32_t[]){5}, 6);
     s->n_in = 1;
     s->in[0] = 0;
     s->n_out = 1;
@@ -183,7 +158,7 @@ Test(tflite, variable_tensors_are_counted_apart)
     struct tfl_model m;
     base(&m);
     struct tfl_subgraph *s = &m.sub[0];
-    tensor(s, "state", 0, 0, 2, 1, 8); /* tensor 8: 32 bytes */
+    tfl_add_tensor(s, "state", 0, 0, 2, 1, 8); /* tensor 8: 32 bytes */
     s->tensors[8].variable = 1;
     s->ops[2].in[s->ops[2].n_in++] = 8;
     size_t n = write_model(&m, NULL);
@@ -281,7 +256,7 @@ static int read_with_variables(size_t count, const int32_t *shape, uint32_t rank
     base(&m);
     struct tfl_subgraph *s = &m.sub[0];
     for (size_t k = 0; k < count; k++) {
-        tensor(s, k ? "state2" : "state", 9, 0, 0, 0, 0);
+        tfl_add_tensor(s, k ? "state2" : "state", 9, 0, 0, 0, 0);
         struct tfl_tensor *t = &s->tensors[s->n_tensors - 1];
         t->variable = 1;
         t->rank = rank;
@@ -353,9 +328,9 @@ Test(tflite, subgraph_chosen_with_hash_n)
     base(&m);
     /* subgraph 1: x (input) -> QUANTIZE -> y (output), one op */
     struct tfl_subgraph *s = &m.sub[1];
-    tensor(s, "x", 0, 0, 1, 8, 0);
-    tensor(s, "y", 9, 0, 1, 8, 0);
-    op(s, 3, 1, (int32_t[]){0}, 1);
+    tfl_add_tensor(s, "x", 0, 0, 1, 8, 0);
+    tfl_add_tensor(s, "y", 9, 0, 1, 8, 0);
+    tfl_add_op(s, 3, 1, (int32_t[]){0}, 1);
     s->n_in = s->n_out = 1;
     s->in[0] = 0;
     s->out[0] = 1;
@@ -413,9 +388,9 @@ Test(tflite, subgraph_index_errors_and_one_spelling)
     }
     /* A second subgraph, spelt with a leading zero. */
     struct tfl_subgraph *s = &m.sub[1];
-    tensor(s, "x", 0, 0, 1, 8, 0);
-    tensor(s, "y", 9, 0, 1, 8, 0);
-    op(s, 3, 1, (int32_t[]){0}, 1);
+    tfl_add_tensor(s, "x", 0, 0, 1, 8, 0);
+    tfl_add_tensor(s, "y", 9, 0, 1, 8, 0);
+    tfl_add_op(s, 3, 1, (int32_t[]){0}, 1);
     s->n_in = s->n_out = 1;
     s->in[0] = 0;
     s->out[0] = 1;

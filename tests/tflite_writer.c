@@ -16,6 +16,31 @@ struct w {
     int full;
 };
 
+void tfl_add_tensor(struct tfl_subgraph *s, const char *name, int type, uint32_t buffer,
+                    uint32_t rank, int32_t d0, int32_t d1)
+{
+    struct tfl_tensor *t = &s->tensors[s->n_tensors++];
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    t->type = type;
+    t->buffer = buffer;
+    t->rank = rank;
+    t->shape[0] = d0;
+    t->shape[1] = d1;
+}
+
+void tfl_add_op(struct tfl_subgraph *s, uint32_t opcode, size_t n_in, const int32_t *in,
+                int32_t out)
+{
+    struct tfl_op *o = &s->ops[s->n_ops++];
+    memset(o, 0, sizeof *o);
+    o->opcode = opcode;
+    o->n_in = n_in;
+    memcpy(o->in, in, n_in * sizeof *in);
+    o->n_out = 1;
+    o->out[0] = out;
+}
+
 void tfl_put_u32(unsigned char *at, uint32_t v)
 {
     for (int i = 0; i < 4; i++)

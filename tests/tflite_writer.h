@@ -65,6 +65,15 @@ struct tfl_where {
  * too small. w may be NULL. */
 size_t tfl_write(const struct tfl_model *m, unsigned char *out, size_t cap, struct tfl_where *w);
 
+/* Appends a tensor to s: name, TensorType, buffer index, rank and its
+ * first two dims (d1 unused when rank is 1). */
+void tfl_add_tensor(struct tfl_subgraph *s, const char *name, int type, uint32_t buffer,
+                    uint32_t rank, int32_t d0, int32_t d1);
+
+/* Appends an operator of opcode index opcode to s: n_in inputs, one output. */
+void tfl_add_op(struct tfl_subgraph *s, uint32_t opcode, size_t n_in, const int32_t *in,
+                int32_t out);
+
 /* Little-endian stores for corrupting a written model. */
 void tfl_put_u32(unsigned char *at, uint32_t v);
 

@@ -155,16 +155,16 @@ static void put_value(const struct key *k, uint64_t j, char *buf, size_t *used)
 }
 
 static int expand(const char *text, const struct arena_family *f, const char *rest,
-                  struct key *keys, size_t n_keys, char ***items, size_t *n, char *err,
-                  size_t errlen)
+                  struct key *keys, size_t n_keys, unsigned max, char ***items, size_t *n,
+                  char *err, size_t errlen)
 {
     uint64_t total = 1;
     size_t longest = (size_t)(rest - text); /* "family:" */
     for (size_t i = 0; i < n_keys; i++) {
-        if (keys[i].count > ARENA_SWEEP_MAX || total * keys[i].count > ARENA_SWEEP_MAX)
+        if (keys[i].count > max || total * keys[i].count > max)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                 "%s: the sweep stands for more than %u specs", f->info.name,
-                                ARENA_SWEEP_MAX);
+                                max);
         total *= keys[i].count;
         size_t widest = 20;
         for (size_t a = 0; a < keys[i].n_alts; a++)
@@ -198,6 +198,13 @@ static int expand(const char *text, const struct arena_family *f, const char *re
 
 int arena_sweep_expand(const char *text, char ***items, size_t *n, char *err, size_t errlen)
 {
+    return arena_sweep_expand_max(text, ARENA_SWEEP_MAX, items, n, err, errlen);
+}
+
+int arena_sweep_expand_max(const char *text, unsigned max, char ***items, size_t *n, char *err,
+                           size_t errlen)
+{
+    if (max == 0 || max > ARENA_SWEEP_MAX) max = ARENA_SWEEP_MAX;
     const char *colon = strchr(text, ':');
     const struct arena_family *f = colon ? arena_family_find(text, (size_t)(colon - text)) : NULL;
     if (!f) return arena_sweep_append(items, n, text, strlen(text));
@@ -218,7 +225,7 @@ int arena_sweep_expand(const char *text, char ***items, size_t *n, char *err, si
         p = comma ? comma + 1 : p + len;
     }
     if (rc == ARENA_OK)
-        rc = sweep ? expand(text, f, rest, keys, n_keys, items, n, err, errlen)
+        rc = sweep ? expand(text, f, rest, keys, n_keys, max, items, n, err, errlen)
                    : arena_sweep_append(items, n, text, strlen(text));
     for (size_t i = 0; i < n_keys; i++) free(keys[i].alts);
     free(keys);

@@ -82,6 +82,27 @@ Test(sweep, a_single_point_range_is_one_spec)
     expect_expands("chain:ops=5..5", want, 1);
 }
 
+/* A caller's tighter limit: 100 x 100 specs pass at the default and at
+ * 10,000, and are refused at 9,999 with the limit named. */
+Test(sweep, a_tighter_limit_is_kept_and_named)
+{
+    const char *text = "random-intervals:n=1..100,seed=1..100";
+    char **items = NULL, err[300] = "";
+    size_t n = 0;
+    cr_assert_eq(arena_sweep_expand_max(text, 10000, &items, &n, err, sizeof err), ARENA_OK, "%s",
+                 err);
+    cr_expect_eq(n, 10000);
+    cr_expect_str_eq(items[n - 1], "random-intervals:n=100,seed=100");
+    for (size_t i = 0; i < n; i++) free(items[i]);
+    free(items);
+    items = NULL;
+    n = 0;
+    cr_expect_eq(arena_sweep_expand_max(text, 9999, &items, &n, err, sizeof err), ARENA_EINVAL);
+    cr_expect(strstr(err, "more than 9999 specs"), "%s", err);
+    cr_expect_eq(n, 0);
+    free(items);
+}
+
 Test(sweep, bad_sweeps_are_refused)
 {
     expect_refused("random-intervals:seed=3..1", "range 3..1 is empty");

@@ -120,6 +120,15 @@ int arena_tflite_with_plan(const unsigned char *data, size_t size, const char *n
     if (plan->subgraph >= sgs.n)
         return arena_fb_fail(&fb, ARENA_EINVAL, "subgraphs", "no subgraph %lu: the model has %zu",
                              (unsigned long)plan->subgraph, sgs.n);
+    /* The plan's buffer is appended to the buffers. In a model with none,
+     * it would become buffer 0, which every tensor without data names (the
+     * reader takes buffer 0 of a model without buffers as "no data"): the
+     * copy would read as another graph. TFLite's converter always writes
+     * the empty buffer 0, so such a file is refused, not patched. */
+    if (bufs.n == 0)
+        return arena_fb_fail(&fb, ARENA_EFORMAT, "buffers",
+                             "the model has no buffers (not even the empty buffer 0 every"
+                             " TFLite model has): no room for a plan");
     /* tensors per subgraph, and where the planned subgraph's start */
     size_t total = 0, first = 0, count = 0;
     for (size_t s = 0; s < sgs.n && !fb.rc; s++) {

@@ -757,6 +757,17 @@ Test(export, tflite_writer_refuses)
     cr_expect_eq(arena_tflite_with_plan(buf, 7, "m.tflite", &p, &out, &size, err, sizeof err),
                  ARENA_EFORMAT);
     cr_expect_null(out);
+    /* A model without buffers (fuzz_tflite_writer found it): the plan's
+     * buffer would become buffer 0, which the tensors without data name, and
+     * the copy read as another graph. */
+    m.n_buffers = 0;
+    n = tfl_write(&m, buf, sizeof buf, NULL);
+    p.subgraph = 0;
+    offsets[0] = 0;
+    cr_expect_eq(arena_tflite_with_plan(buf, n, "m.tflite", &p, &out, &size, err, sizeof err),
+                 ARENA_EFORMAT);
+    cr_expect(strstr(err, "m.tflite: Model: buffers: the model has no buffers"), "%s", err);
+    cr_expect_null(out);
     /* and bench refuses a graph that is not a model */
     struct arena_source src;
     cr_assert_eq(arena_source_load("chain:ops=3", 16, 1, &src, err, sizeof err), ARENA_OK);

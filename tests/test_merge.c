@@ -142,6 +142,26 @@ Test(merge, two_shards_merged_equal_one_run_and_merging_again_adds_nothing)
 static const struct arena_tensor three[] = {{32, 0, 1}, {16, 1, 2}, {32, 2, 3}};
 static uint64_t three_offsets[] = {0, 32, 0};
 
+/* The bounds of the three-tensor problem. */
+static const struct arena_bounds three_bounds = {.naive_bytes = 80, .lower_bound = 48,
+                                                 .largest = 32, .max_live = 2, .steps = 3};
+
+/* One valid result of planner on the three-tensor problem (arena 48, its
+ * three placements), timed ns, in run rid on graph gid. */
+static void add_three_result(struct arena_store *s, int64_t rid, int64_t gid, const char *planner,
+                             double ns)
+{
+    struct arena_problem p = {.n = 3, .tensors = three, .alignment = 16};
+    struct arena_plan plan = {.n = 3, .offsets = three_offsets, .arena = 48};
+    struct arena_metrics m = {.bounds = three_bounds, .arena = 48, .ratio_lb = 1.0};
+    struct arena_result_info r = {.planner = planner, .valid = 1, .metrics = &m,
+                                  .plan_ns_median = ns, .plan_ns_mean = ns, .plan_ns_stddev = 1,
+                                  .iterations = 10, .status = ARENA_PLAN_OPTIMAL, .bound = 48};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_result(s, rid, gid, &r, &p, &plan, &id), ARENA_OK, "%s",
+                 arena_store_error(s));
+}
+
 /* A database by hand: one run (command tag), one graph, one result with its
  * three placements, one replay with two frames. */
 static void make_db(const char *path, const char *tag)
@@ -159,18 +179,10 @@ static void make_db(const char *path, const char *tag)
     src.problem.n = 3;
     src.problem.tensors = three;
     src.problem.alignment = 16;
-    struct arena_bounds b = {.naive_bytes = 80, .lower_bound = 48, .largest = 32,
-                             .max_live = 2, .steps = 3};
     int64_t rid = 0, gid = 0, id = 0;
     cr_assert_eq(arena_store_add_run(s, &run, &rid), ARENA_OK);
-    cr_assert_eq(arena_store_add_graph(s, &src, &b, &gid), ARENA_OK);
-    struct arena_plan plan = {.n = 3, .offsets = three_offsets, .arena = 48};
-    struct arena_metrics m = {.bounds = b, .arena = 48, .ratio_lb = 1.0};
-    struct arena_result_info r = {.planner = "greedy-by-size", .valid = 1, .metrics = &m,
-                                  .plan_ns_median = 10, .plan_ns_mean = 10, .plan_ns_stddev = 1,
-                                  .iterations = 10, .status = ARENA_PLAN_OPTIMAL, .bound = 48};
-    cr_assert_eq(arena_store_add_result(s, rid, gid, &r, &src.problem, &plan, &id), ARENA_OK,
-                 "%s", arena_store_error(s));
+    cr_assert_eq(arena_store_add_graph(s, &src, &three_bounds, &gid), ARENA_OK);
+    add_three_result(s, rid, gid, "greedy-by-size", 10);
     struct arena_replay_frame frames[2] = {{6, 100, 90, 4096}, {6, 100, 90, 4096}};
     struct arena_replay_info rp = {"glibc", "2.36", "mallinfo2", 2, 6, 50.0, 48, 0, frames};
     cr_assert_eq(arena_store_add_replay(s, rid, gid, &rp, &id), ARENA_OK, "%s",
@@ -185,17 +197,7 @@ static void append_result(const char *path, double ns)
     struct arena_store *s = NULL;
     char err[300] = "";
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
-    struct arena_bounds b = {.naive_bytes = 80, .lower_bound = 48, .largest = 32,
-                             .max_live = 2, .steps = 3};
-    struct arena_problem p = {.n = 3, .tensors = three, .alignment = 16};
-    struct arena_plan plan = {.n = 3, .offsets = three_offsets, .arena = 48};
-    struct arena_metrics m = {.bounds = b, .arena = 48, .ratio_lb = 1.0};
-    struct arena_result_info r = {.planner = "xla-best-fit", .valid = 1, .metrics = &m,
-                                  .plan_ns_median = ns, .plan_ns_mean = ns, .plan_ns_stddev = 1,
-                                  .iterations = 10, .status = ARENA_PLAN_OPTIMAL, .bound = 48};
-    int64_t id = 0;
-    cr_assert_eq(arena_store_add_result(s, 1, 1, &r, &p, &plan, &id), ARENA_OK, "%s",
-                 arena_store_error(s));
+    add_three_result(s, 1, 1, "xla-best-fit", ns);
     arena_store_close(s);
 }
 

@@ -333,12 +333,16 @@ static void graph_ident(const struct arena_source *src, char *out, size_t cap)
         snprintf(out, cap, "%s_%08X", stem, (unsigned)(src->fingerprint >> 32));
 }
 
-/* Plans p with pl into plan (offsets given) and validates it. */
+/* Plans src with pl into plan, its offsets in offsets (p->n of them), and
+ * validates it. */
 static int plan_checked(const struct arena_planner *pl, const struct arena_source *src,
-                        const struct arena_plan_options *opt, struct arena_plan *plan, char *err,
-                        size_t errlen)
+                        const struct arena_plan_options *opt, uint64_t *offsets,
+                        struct arena_plan *plan, char *err, size_t errlen)
 {
     const struct arena_problem *p = &src->problem;
+    memset(plan, 0, sizeof *plan);
+    plan->n = p->n;
+    plan->offsets = offsets;
     size_t bytes = 0;
     int rc = arena_planner_scratch(pl, p, &bytes);
     void *scratch = rc ? NULL : malloc(bytes ? bytes : 1);
@@ -376,10 +380,7 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
     for (size_t k = 0; k < n_planners && !rc; k++) {
         const struct arena_planner *pl = planners[k];
         struct arena_plan plan;
-        memset(&plan, 0, sizeof plan);
-        plan.n = p->n;
-        plan.offsets = offsets;
-        rc = plan_checked(pl, src, opt, &plan, err, errlen);
+        rc = plan_checked(pl, src, opt, offsets, &plan, err, errlen);
         if (rc)
             break;
         char base[160], planner_id[IDENT_MAX + 1], prefix[STEM_MAX + IDENT_MAX + 40], title[300];
@@ -499,10 +500,7 @@ int arena_export_tflites(const char *dir, const struct arena_source *src,
     for (size_t k = 0; k < n_planners && !rc; k++) {
         const struct arena_planner *pl = planners[k];
         struct arena_plan plan;
-        memset(&plan, 0, sizeof plan);
-        plan.n = p->n;
-        plan.offsets = offsets;
-        rc = plan_checked(pl, src, opt, &plan, err, errlen);
+        rc = plan_checked(pl, src, opt, offsets, &plan, err, errlen);
         if (rc)
             break;
         /* TFLM's head is the activation region: the plan's own offsets */

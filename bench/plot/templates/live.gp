@@ -1,6 +1,8 @@
 # live.gp — bytes live at each step (grey), against each planner's arena
 # (a line each); the byte ticks carry their unit. The legend has a strip of
-# its own below the plot (gnuplot's own key below falls back to one column).
+# its own below the plot, KC columns of a fixed number of rows (gnuplot's own
+# key below, or maxcols alone, falls back to one column, which ran off the
+# strip: over the axis and past the page).
 # Data: live.csv (step, live_bytes); the arenas are in the arrays above.
 do for [S in SIZES] { do for [F in FORMATS] {
   s = S + 0
@@ -25,7 +27,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
   set xrange [0:1]; set yrange [0:1]
   set lmargin at screen sx(s, 0.1); set rmargin at screen 1 - sx(s, 0.1)
   set bmargin at screen sy(s, 0.06); set tmargin at screen sy(s, 0.08 + KH)
-  set key inside center center horizontal Left reverse maxcols KC samplen 2 width (s == 1 ? -2 : 0)
+  set key inside center center vertical Left reverse maxrows ceil(NK * 1.0 / KC) samplen 1.5 width (s == 1 ? -3 : 0)
   plot NaN with boxes fs solid 0.3 noborder lc rgb '#999999' title 'live bytes', \
        for [i=1:N] NaN with lines lc rgb col[i] dt dt[i] lw 1.5 title name[i]@REFKEY@
   unset multiplot; set output

@@ -708,11 +708,11 @@ Test(plot, two_column_pdfs_set_every_word_at_8pt_or_more_inside_the_page)
     check_all_legible("2col", 8.0);
 }
 
-/* The live figure's legend names every planner shown, at both widths,
- * each name whole and below the plot (under the x label "step"): with 17
+/* The live and scaling figures' legends name every planner shown, at both
+ * widths, each name whole and below the plot (under the x label): with 17
  * planners at one column, gnuplot's key fell back to one column, ran over
  * the axis and lost its last names past the page. */
-Test(plot, the_live_legend_names_every_planner_below_the_plot)
+Test(plot, the_live_and_scaling_legends_name_every_planner_below_the_plot)
 {
     need(S_PLOT);
     need_pdftotext();
@@ -721,17 +721,18 @@ Test(plot, the_live_legend_names_every_planner_below_the_plot)
     struct csv c = read_csv(path);
     size_t pc = col(&c, "planner", path);
     cr_assert_geq(c.rows - 1, 10, "the set-up shows %zu planners; the test needs many", c.rows - 1);
-    const char *widths[] = {"1col", "2col"};
-    for (int w = 0; w < 2; w++) {
-        fmt(path, sizeof path, "%s/out/live-%s.pdf", dir, widths[w]);
+    const char *widths[] = {"1col", "2col"}, *figs[] = {"live", "scaling"};
+    const char *xlabel[] = {"step", "tensors"};
+    for (int w = 0; w < 4; w++) {
+        fmt(path, sizeof path, "%s/out/%s-%s.pdf", dir, figs[w / 2], widths[w % 2]);
         struct pt_doc doc;
         cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
         cr_assert_geq(doc.npages, 1);
         const struct pt_page *pg = &doc.pages[0];
         double below = -1;
         for (size_t k = 0; k < pg->nwords; k++)
-            if (strcmp(pg->words[k].text, "step") == 0) below = pg->words[k].y1;
-        cr_assert_geq(below, 0, "%s: no x label 'step'", path);
+            if (strcmp(pg->words[k].text, xlabel[w / 2]) == 0) below = pg->words[k].y1;
+        cr_assert_geq(below, 0, "%s: no x label '%s'", path, xlabel[w / 2]);
         for (size_t i = 1; i < c.rows; i++) {
             int found = 0;
             for (size_t k = 0; k < pg->nwords && !found; k++)

@@ -37,7 +37,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
   set xrange [0:1]; set yrange [0:1]
   set lmargin at screen sx(s, 0.1); set rmargin at screen 1 - sx(s, 0.1)
   set bmargin at screen sy(s, 0.1); set tmargin at screen sy(s, 0.12 + KH)
-  set key inside center center horizontal Left reverse maxcols KC samplen 2 width (s == 1 ? -2 : 0)
+  set key inside center center vertical Left reverse maxrows ceil((N + (NL > 0 ? 1 : 0)) * 1.0 / KC) samplen 1.5 width (s == 1 ? -3 : 0)
   plot for [i=1:N] NaN with linespoints lc rgb col[i] dt dt[i] pt pt[i] ps 0.6 lw 1.2 title name[i]@LIMITKEY@
   unset multiplot; set output
 }}

@@ -34,7 +34,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
   set xrange [0:1]; set yrange [0:1]
   set lmargin at screen sx(s, 0.1); set rmargin at screen 1 - sx(s, 0.1)
   set bmargin at screen sy(s, 0.1); set tmargin at screen sy(s, 0.12 + KH)
-  set key inside center center horizontal Left reverse maxcols KC samplen 1 width (s == 1 ? -2 : 0)
+  set key inside center center vertical Left reverse maxrows ceil(N * 1.0 / KC) samplen 1 width (s == 1 ? -2 : 0)
   plot for [i=1:N] NaN with points lc rgb col[i] pt pt[i] ps 0.6 title name[i]
   unset multiplot; set output
 }}

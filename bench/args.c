@@ -312,7 +312,7 @@ enum opt {
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
-    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN
+    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_ORDER, O_ORDER_STATES
 };
 
 static const struct {
@@ -336,6 +336,7 @@ static const struct {
     {"--replay", O_REPLAY, 1},       {"--frames", O_FRAMES, 1},
     {"--founding-table", O_FOUNDING, 0},
     {"--shard", O_SHARD, 1},         {"--pin", O_PIN, 1},
+    {"--order", O_ORDER, 1},         {"--order-states", O_ORDER_STATES, 1},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -411,6 +412,16 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--export-tflite: empty folder name");
         a->export_tflite_dir = v;
         return ARENA_OK;
+    case O_ORDER:
+        if (arena_order_mode_parse(v, &a->order) != ARENA_OK)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--order: '%s' is not one of stored, best", v);
+        return ARENA_OK;
+    case O_ORDER_STATES:
+        rc = parse_u64(name, v, UINT32_MAX - 1, &a->order_states, err, errlen);
+        if (rc == ARENA_OK && a->order_states == 0)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--order-states: '%s' is not at least 1", v);
+        return rc;
     case O_HEAD: return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->head, err, errlen);
     case O_TAIL: return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->tail, err, errlen);
     case O_QUIET: a->quiet = 1; return ARENA_OK;

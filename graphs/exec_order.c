@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "graphs/graph_internal.h"
+#include "graphs/source.h"
 
 #define NONE ARENA_GRAPH_NONE
 /* Graphs up to this many (ops x tensors) get the ancestor-aware certificate;
@@ -901,6 +903,8 @@ int arena_order_apply(struct arena_graph *g, enum arena_order_mode mode,
     }
     struct arena_order_result own;
     struct arena_order_result *out = r ? r : &own;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = arena_order_best(g, opt, out, err, errlen);
     if (rc)
         return rc;
@@ -910,7 +914,36 @@ int arena_order_apply(struct arena_graph *g, enum arena_order_mode mode,
         same = out->order[k] == arena_graph_op_at(g, k);
     if (!rc && !same)
         rc = arena_graph_order_set(g, out->order, out->n_ops);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out->ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec -
+              (uint64_t)t0.tv_nsec;
     if (rc || !r)
         arena_order_result_free(out);
     return rc;
+}
+
+int arena_order_on_load(struct arena_graph *g, const struct arena_load_options *opt, char *err,
+                        size_t errlen)
+{
+    if (opt->order == ARENA_ORDER_STORED)
+        return ARENA_OK;
+    /* every check, the sizes' sum included: a fault is left for the
+     * loader's own call, which says what is wrong, and where */
+    struct arena_problem p;
+    if (arena_graph_problem(g, opt->alignment, &p, NULL, NULL, 0) != ARENA_OK)
+        return ARENA_OK;
+    free((void *)p.tensors);
+    struct arena_order_options oo = {.alignment = opt->alignment,
+                                     .max_states = opt->order_states};
+    struct arena_order_result r;
+    int rc = arena_order_apply(g, opt->order, &oo, &r, err, errlen);
+    if (rc)
+        return rc;
+    if (opt->order_out) {
+        arena_order_result_free(opt->order_out);
+        *opt->order_out = r;
+    } else {
+        arena_order_result_free(&r);
+    }
+    return ARENA_OK;
 }

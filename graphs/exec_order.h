@@ -83,6 +83,8 @@ struct arena_order_result {
     uint64_t bound;       /* proven: no order's peak is below it */
     uint64_t certificate; /* the search-free part of bound */
     uint64_t states;      /* downsets stored by the search (0: none) */
+    uint64_t ns;          /* wall time of the whole transform, nanoseconds
+                             (set by arena_order_apply) */
     enum arena_order_status status;
 };
 
@@ -114,5 +116,14 @@ int arena_order_best(const struct arena_graph *g, const struct arena_order_optio
 int arena_order_apply(struct arena_graph *g, enum arena_order_mode mode,
                       const struct arena_order_options *opt, struct arena_order_result *r,
                       char *err, size_t errlen);
+
+/* What a loader does between building a graph and turning it into a problem:
+ * in mode opt->order (graphs/source.h's load options) with the alignment and
+ * budget there, applies the mode and leaves the result in *opt->order_out
+ * when that is not NULL. A graph that fails arena_graph_check is left alone
+ * (ARENA_OK): arena_graph_problem names its fault with the line. */
+struct arena_load_options;
+int arena_order_on_load(struct arena_graph *g, const struct arena_load_options *opt, char *err,
+                        size_t errlen);
 
 #endif

@@ -43,6 +43,7 @@ void arena_source_free(struct arena_source *s)
     free(s->warning);
     free(s->names); /* one block */
     free(s->index);
+    arena_order_result_free(&s->order);
     free((void *)s->problem.tensors);
     memset(s, 0, sizeof *s);
 }
@@ -195,9 +196,8 @@ static int load_file(const char *path, int has_sub, uint32_t sub,
                             path, (unsigned long)sub, kind == GRAPH ? "graph" : "CSV");
     }
     if (kind == TFLITE) {
-        rc = data ? arena_tflite_load_data(data, size, path, sub, opt->alignment, p, model, err,
-                                           errlen)
-                  : arena_tflite_load(path, sub, opt->alignment, p, model, err, errlen);
+        rc = data ? arena_tflite_load_data_with(data, size, path, sub, opt, p, model, err, errlen)
+                  : arena_tflite_load_with(path, sub, opt, p, model, err, errlen);
         *ops = model->ops;
         *names = model->names;
         model->names = NULL;
@@ -261,9 +261,13 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
     return arena_source_load_with(text, &opt, out, err, errlen);
 }
 
-int arena_source_load_with(const char *text, const struct arena_load_options *opt,
+int arena_source_load_with(const char *text, const struct arena_load_options *given,
                            struct arena_source *out, char *err, size_t errlen)
 {
+    struct arena_order_result order = {0};
+    struct arena_load_options own = *given;
+    own.order_out = &order;
+    const struct arena_load_options *opt = &own;
     uint64_t alignment = opt->alignment, seed = opt->seed;
     memset(out, 0, sizeof *out);
     if (err && errlen)
@@ -302,7 +306,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         struct arena_spec s;
         rc = arena_spec_parse(text, seed, &s, err, errlen);
         if (!rc)
-            rc = arena_spec_build(&s, alignment, &p, &ops, &names, err, errlen);
+            rc = arena_spec_build_with(&s, opt, &p, &ops, &names, err, errlen);
         if (!rc) {
             family = s.family->info.name;
             size_t len = strlen(family) + 1 + strlen(s.params) + 1;
@@ -313,6 +317,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         }
     }
     if (rc) {
+        arena_order_result_free(&order);
         one_line(err, errlen);
         return rc;
     }
@@ -322,6 +327,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         free(params);
         free(out->family);
         free(names);
+        arena_order_result_free(&order);
         arena_tflite_loaded_free(&model, p.n);
         free((void *)p.tensors);
         memset(out, 0, sizeof *out);
@@ -337,6 +343,8 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->persistent_bytes = model.persistent_bytes;
     out->index = model.index;
     out->problem = p;
+    out->order_mode = opt->order;
+    out->order = order;
     out->fingerprint = arena_problem_fingerprint(&p);
     return ARENA_OK;
 }

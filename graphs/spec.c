@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "graphs/graph_internal.h"
+#include "graphs/exec_order.h"
 #include "graphs/family.h"
 
 static const struct arena_family *const families[] = {
@@ -268,6 +269,15 @@ int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *er
 int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
                      size_t *ops, char ***names, char *err, size_t errlen)
 {
+    struct arena_load_options opt = {.alignment = alignment};
+    return arena_spec_build_with(s, &opt, p, ops, names, err, errlen);
+}
+
+int arena_spec_build_with(const struct arena_spec *s, const struct arena_load_options *opt,
+                          struct arena_problem *p, size_t *ops, char ***names, char *err,
+                          size_t errlen)
+{
+    uint64_t alignment = opt->alignment;
     memset(p, 0, sizeof *p);
     *ops = 0;
     if (names)
@@ -293,7 +303,9 @@ int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct aren
     if (rc)
         return rc;
     char why[256];
-    rc = arena_graph_problem(&g, alignment, p, NULL, why, sizeof why);
+    rc = arena_order_on_load(&g, opt, why, sizeof why);
+    if (!rc)
+        rc = arena_graph_problem(&g, alignment, p, NULL, why, sizeof why);
     if (rc)
         arena_errorf(err, errlen, 0, rc, "%s: %s", s->family->info.name, why);
     else

@@ -697,6 +697,11 @@ static int search_run(const struct prep *p, uint64_t U, uint64_t max_states, uin
     *found = 0;
     *exhausted = 0;
     *bound = U;
+    /* the memory cap: bitset, figures and hash slots of every state */
+    size_t per_state = s.W * sizeof(uint64_t) + 2 * sizeof(uint64_t) + 3 * sizeof(uint32_t) + 1 +
+                       2 * sizeof(uint32_t) + sizeof(struct heap_entry);
+    if (s.max > ARENA_ORDER_MEMORY_MAX / per_state)
+        s.max = ARENA_ORDER_MEMORY_MAX / per_state;
     if (s.max < 1)
         s.max = 1;
     if (s.max > UINT32_MAX - 1)

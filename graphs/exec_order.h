@@ -68,10 +68,14 @@ struct arena_order_hook {
 };
 
 #define ARENA_ORDER_STATES_DEFAULT 2000000
+/* Whatever the state budget, the search keeps at most this many bytes of
+ * states (their bitsets, figures, hash slots and heap entries): 256 MiB. */
+#define ARENA_ORDER_MEMORY_MAX ((size_t)256 << 20)
 
 struct arena_order_options {
     uint64_t alignment;  /* sizes round up to it (a power of two) */
-    uint64_t max_states; /* downsets kept before the search gives up; 0: default */
+    uint64_t max_states; /* downsets kept before the search gives up; 0: default
+                            (never more than ARENA_ORDER_MEMORY_MAX bytes) */
     const struct arena_order_hook *hook; /* NULL: none */
 };
 

@@ -50,6 +50,16 @@ static const char usage[] =
     "  --capacity BYTES   decision mode for search planners: find a plan within BYTES\n"
     "                     or prove there is none (suffix KiB, MiB, GiB: 1 KiB = 1024)\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
+    ;
+/* Two parts: C11 compilers need support only strings of 4,095 bytes. */
+static const char usage_more[] =
+    "  --order MODE       execution order of a graph's ops: stored (default, the\n"
+    "                     graph's own) or best (the order of least peak live\n"
+    "                     bytes, proven: a certificate, else an exact search\n"
+    "                     over the sets of ops already run; past --order-states\n"
+    "                     a heuristic order with its proven lower bound)\n"
+    "  --order-states N   states the best-order search may keep (default 2000000,\n"
+    "                     at most 256 MiB of them)\n"
     "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
     "                     (default 5; 3 for problems of 100,000+ tensors)\n"
     "  --min-time S       minimum seconds per repetition (default 0.01); search\n"
@@ -76,7 +86,13 @@ static const char usage[] =
 
 const char *arena_bench_usage(void)
 {
-    return usage;
+    /* Both parts, joined once (usage_more's NUL ends the whole). */
+    static char whole[sizeof usage + sizeof usage_more - 1];
+    if (!whole[0]) {
+        memcpy(whole + sizeof usage - 1, usage_more, sizeof usage_more);
+        memcpy(whole, usage, sizeof usage - 1);
+    }
+    return whole;
 }
 
 /* A comma-separated piece continues the previous spec when it is key=value. */

@@ -107,7 +107,9 @@ int arena_order_peak(const struct arena_graph *g, const uint32_t *order, size_t 
 int arena_order_check(const struct arena_graph *g, const uint32_t *order, size_t n, char *err,
                       size_t errlen);
 
-/* Finds the best order of g (which must pass arena_graph_check) as above.
+/* Finds the best order of g as above. g must pass arena_graph_problem at
+ * this alignment (its checks, and the aligned sizes' sum within 64 bits, so
+ * no sum here overflows); arena_order_on_load makes sure of it.
  * *r is filled (free with arena_order_result_free) on ARENA_OK; ARENA_ENOMEM
  * or ARENA_EINVAL with one line in err, *r zeroed, otherwise. */
 int arena_order_best(const struct arena_graph *g, const struct arena_order_options *opt,

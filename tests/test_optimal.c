@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "graphs/family.h"
+#include "planners/optimal.h"
 #include "planners/planner.h"
 #include "planners/problem.h"
 #include "tests/expect_plan.h"
@@ -620,4 +621,161 @@ Test(optimal, independent_parts)
                      chain_first ? "first" : "last", (unsigned long long)plan.nodes,
                      (unsigned long long)a.nodes);
     }
+}
+
+/* ---- each rule prunes: the switches of planners/optimal.h --------------- */
+
+/* One instance per rule on which it saves nodes: with every rule on,
+ * `optimal` proves the optimum within the node limit; with that one rule
+ * off, it needs more nodes (or stops at the limit). The figures, nodes with
+ * the rule and without (measured when the switches came in):
+ *   parts       a chain, then hard_part (as independent_parts)   344 / 693
+ *   groups      two hard_parts under one tensor spanning both  9,666 / 18,741
+ *   section     packed:n=60,fill=0.9,seed=1                       87 / limit
+ *   busiest     packed:n=60,fill=0.9,seed=1                       87 / 137
+ *   dominance   packed:n=60,fill=0.9,seed=1                       87 / 271
+ *   stack       packed:n=60,fill=0.9,seed=1                       87 / 89
+ *   twins       hard_part and four identical tensors              19 / 22
+ *   lowest-gap  packed:n=50,seed=1                                47 / 57
+ *   filler      packed:n=120,unit=1024,steps=20,seed=3            92 / 895
+ * (limit: the 50,000 nodes of the test, the optimum not proven). */
+enum rule_instance { HARD_AND_CHAIN, HARD_TWICE_SPANNED, PACKED_SLACK, HARD_AND_TWINS,
+                     PACKED_50, PACKED_SINGLES };
+
+static const struct {
+    const char *rule;
+    enum rule_instance instance;
+} rule_cases[] = {
+    {"parts", HARD_AND_CHAIN},     {"groups", HARD_TWICE_SPANNED}, {"section", PACKED_SLACK},
+    {"busiest", PACKED_SLACK},     {"dominance", PACKED_SLACK},    {"stack", PACKED_SLACK},
+    {"twins", HARD_AND_TWINS},     {"lowest-gap", PACKED_50},      {"filler", PACKED_SINGLES},
+};
+
+/* Builds the instance into t (at least 64 entries) or, for a spec, into a
+ * malloc'd block (*owned, to free). */
+static void rule_instance(enum rule_instance which, struct arena_tensor *t,
+                          struct arena_problem *p, int *owned)
+{
+    enum { H = sizeof hard_part / sizeof hard_part[0] };
+    size_t n = 0;
+    *owned = 0;
+    switch (which) {
+    case HARD_AND_CHAIN: /* a chain of 40, then hard_part after it */
+        for (uint32_t i = 0; i < 40; i++)
+            t[n++] = (struct arena_tensor){16, i, i + 1};
+        for (size_t i = 0; i < H; i++)
+            t[n++] = (struct arena_tensor){hard_part[i].size, hard_part[i].first + 41,
+                                           hard_part[i].last + 41};
+        break;
+    case HARD_TWICE_SPANNED: /* once placed, the spanning tensor leaves two groups */
+        for (uint32_t c = 0; c < 2; c++)
+            for (size_t i = 0; i < H; i++)
+                t[n++] = (struct arena_tensor){hard_part[i].size, hard_part[i].first + 11 * c,
+                                               hard_part[i].last + 11 * c};
+        t[n++] = (struct arena_tensor){256, 0, 21};
+        break;
+    case HARD_AND_TWINS:
+        for (size_t i = 0; i < H; i++)
+            t[n++] = hard_part[i];
+        for (int c = 0; c < 4; c++)
+            t[n++] = (struct arena_tensor){336, 2, 6};
+        break;
+    case PACKED_SLACK:
+        build_spec("packed:n=60,fill=0.9,seed=1", p);
+        *owned = 1;
+        return;
+    case PACKED_50:
+        build_spec("packed:n=50,seed=1", p);
+        *owned = 1;
+        return;
+    case PACKED_SINGLES:
+        build_spec("packed:n=120,unit=1024,steps=20,seed=3", p);
+        *owned = 1;
+        return;
+    }
+    *p = (struct arena_problem){.n = n, .tensors = t, .alignment = 16};
+}
+
+Test(optimal, each_rule_prunes)
+{
+    const uint64_t limit = 50000;
+    for (size_t i = 0; i < arena_optimal_switch_count; i++) {
+        const struct arena_optimal_switch *sw = &arena_optimal_switches[i];
+        size_t c = 0;
+        while (c < sizeof rule_cases / sizeof rule_cases[0] &&
+               strcmp(rule_cases[c].rule, sw->name) != 0)
+            c++;
+        cr_assert_lt(c, sizeof rule_cases / sizeof rule_cases[0],
+                     "rule %s has no instance showing that it prunes", sw->name);
+        struct arena_tensor t[64];
+        struct arena_problem p;
+        int owned;
+        rule_instance(rule_cases[c].instance, t, &p, &owned);
+        uint64_t *off = malloc(p.n * sizeof *off);
+        struct arena_plan on, off_plan;
+        struct arena_plan_options opt = {.node_limit = limit};
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &on, 0), ARENA_OK);
+        expect_plan_valid(&p, &on, sw->name);
+        cr_assert_eq(on.status, ARENA_PLAN_OPTIMAL, "%s: its instance is not proven in %llu nodes",
+                     sw->name, (unsigned long long)limit);
+        opt.optimal_off = sw->bit;
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &off_plan, 0), ARENA_OK);
+        expect_plan_valid(&p, &off_plan, sw->name);
+        cr_expect_gt(off_plan.nodes, on.nodes, "%s off: %llu nodes, on: %llu: it prunes nothing here",
+                     sw->name, (unsigned long long)off_plan.nodes, (unsigned long long)on.nodes);
+        /* off, the search is still exact: a proof is the same optimum */
+        cr_expect_geq(off_plan.arena, on.arena, "%s off", sw->name);
+        if (off_plan.status == ARENA_PLAN_OPTIMAL)
+            cr_expect_eq(off_plan.arena, on.arena, "%s off", sw->name);
+        cr_expect_leq(off_plan.bound, on.arena, "%s off: bound above the optimum", sw->name);
+        free(off);
+        if (owned)
+            free((void *)p.tensors);
+    }
+}
+
+Test(optimal, rules_off_stay_exact)
+{
+    /* With every rule off, and with each alone off, small problems still get
+     * their optimum proven (a rule off only widens the search). */
+    struct arena_tensor t[10];
+    char who[96];
+    uint32_t all = 0;
+    for (size_t i = 0; i < arena_optimal_switch_count; i++)
+        all |= arena_optimal_switches[i].bit;
+    for (uint64_t k = 0; k < 400; k++) {
+        struct rp_rng r;
+        rp_seed(&r, k * 7777 + 3);
+        size_t n = 1 + (size_t)rp_below(&r, 8);
+        enum rp_shape shape = (enum rp_shape)(k % RP_SHAPES);
+        rp_problem(k + 50000, n, shape, 16, t);
+        struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
+        uint64_t want = drop_optimum(t, n), off[10];
+        size_t which = (size_t)(k % (arena_optimal_switch_count + 1));
+        struct arena_plan_options opt = {
+            .optimal_off = which == arena_optimal_switch_count ? all
+                                                               : arena_optimal_switches[which].bit};
+        struct arena_plan plan;
+        snprintf(who, sizeof who, "problem %llu (%s, n %zu, off 0x%x)", (unsigned long long)k,
+                 rp_shape_name(shape), n, (unsigned)opt.optimal_off);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x3C), ARENA_OK);
+        expect_plan_valid(&p, &plan, who);
+        cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s", who);
+        cr_expect_eq(plan.arena, want, "%s: arena %llu, optimum %llu", who,
+                     (unsigned long long)plan.arena, (unsigned long long)want);
+    }
+}
+
+Test(optimal, rule_names_are_found)
+{
+    for (size_t i = 0; i < arena_optimal_switch_count; i++) {
+        const char *name = arena_optimal_switches[i].name;
+        cr_expect_eq(arena_optimal_switch_find(name, strlen(name)), &arena_optimal_switches[i]);
+        uint32_t bit = arena_optimal_switches[i].bit;
+        cr_expect(bit != 0 && (bit & (bit - 1)) == 0, "%s: not one bit", name);
+        for (size_t j = 0; j < i; j++)
+            cr_expect_eq(bit & arena_optimal_switches[j].bit, 0, "%s shares a bit", name);
+    }
+    cr_expect_null(arena_optimal_switch_find("sectio", 6));
+    cr_expect_null(arena_optimal_switch_find("nonsense", 8));
 }

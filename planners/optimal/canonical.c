@@ -59,9 +59,9 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
                            uint64_t cap)
 {
     struct work *w = r->w;
-    uint64_t min_height = dominance_height(w, g);
+    uint64_t min_height = dominance_height(r, g);
     uint32_t at;
-    uint64_t busiest = busiest_section(w, g, &at);
+    uint64_t busiest = busiest_section(r, g, &at);
     uint32_t best = NONE;
     for (uint32_t k = g->ka; k < g->kb; k++) {
         if (w->off[k] != UNPLACED)
@@ -73,9 +73,9 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
             continue;
         if (!key_after(lo, w->rank[k], thr))
             continue;
-        if (twin_forbids(w, k))
+        if (twin_forbids(r, k))
             continue;
-        if (stack_forbids(w, k, lo))
+        if (stack_forbids(r, k, lo))
             continue;
         if (best == NONE || lo < w->lo[best] || (lo == w->lo[best] && w->rank[k] < w->rank[best]))
             best = k;
@@ -130,7 +130,7 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
                                : &whole;
             }
             uint32_t ng = split_scope(r, scope);
-            if (ng >= 2) {
+            if (ng >= 2 && rule_on(r, ARENA_OPTIMAL_GROUPS)) {
                 assert(nsplit < m);
                 struct split *sp = &w->splits[nsplit++];
                 sp->d = (uint32_t)d;

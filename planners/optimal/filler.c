@@ -221,13 +221,13 @@ enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned rou
             if (w->off[k] == UNPLACED)
                 at[k] = lift(r, k, cap);
         }
-        uint64_t min_height = filler_dominance_height(w, nm);
+        uint64_t min_height = filler_dominance_height(r, nm);
         uint32_t c = NONE;
         int alive = d == nm || filler_fits(r, nm, &thr, cap);
         for (size_t i = 0; alive && i < nm && d < nm; i++) {
             uint32_t k = w->multi[i];
             if (w->off[k] != UNPLACED || at[k] == UINT64_MAX || at[k] >= min_height ||
-                !key_after(at[k], w->rank[k], &thr) || twin_forbids(w, k))
+                !key_after(at[k], w->rank[k], &thr) || twin_forbids(r, k))
                 continue;
             if (c == NONE || at[k] < at[c] || (at[k] == at[c] && w->rank[k] < w->rank[c]))
                 c = k;

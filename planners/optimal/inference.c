@@ -4,6 +4,8 @@
  * height where another would fit untouched below) and symmetry (twins in
  * rank order; tensors of one lifetime stacked largest below). The searches
  * call them; each rule's reason is stated where it is written. */
+#include <string.h>
+
 #include "planners/optimal/internal.h"
 
 /* Keeps w->ord (every position) sorted by lo: insertion sort, as the order
@@ -53,6 +55,8 @@ int sections_fit(struct run *r, const struct group *g, const struct key *thr, ui
     size_t m = r->m;
     uint32_t *ord = w->ord;
     uint64_t cur = thr->lo;
+    if (!rule_on(r, ARENA_OPTIMAL_SECTION))
+        return 1;
     sort_by_lo(w, m);
     /* A tensor the threshold passed (lo below cur, or at cur with a lower
      * rank) can no longer sit at its lo: it will rest on a tensor placed
@@ -91,15 +95,37 @@ int sections_fit(struct run *r, const struct group *g, const struct key *thr, ui
     return 1;
 }
 
+/* Lowest-gap search: the tensors of a section released at v or later (none
+ * goes below its lo) fit in [v, cap). */
+int gap_sections_fit(struct run *r, uint64_t cap)
+{
+    struct work *w = r->w;
+    size_t m = r->m;
+    if (!rule_on(r, ARENA_OPTIMAL_SECTION))
+        return 1;
+    uint32_t *ord = w->ord;
+    sort_by_lo(w, m);
+    memset(w->acc, 0, r->S * sizeof *w->acc);
+    for (size_t i = m; i-- > 0;) {
+        uint32_t k = ord[i];
+        if (w->off[k] == UNPLACED && !release_fits(w, k, w->lo[k], cap))
+            return 0;
+    }
+    return 1;
+}
+
 /* The busiest section of scope g still to fill, and its unplaced bytes
- * (*at = g->sa when all are empty). In canonical order every tensor still
+ * (*at = g->sa when all are empty; 0 with the rule off). In canonical order every tensor still
  * to place goes at the current offset or above, so a child at lo that does
  * not span it leaves it lo + busiest high at least: over cap, sections_fit
  * would refuse the child, and the search skips it unplaced. */
-uint64_t busiest_section(const struct work *w, const struct group *g, uint32_t *at)
+uint64_t busiest_section(const struct run *r, const struct group *g, uint32_t *at)
 {
+    const struct work *w = r->w;
     uint64_t busiest = 0;
     *at = g->sa;
+    if (!rule_on(r, ARENA_OPTIMAL_BUSIEST))
+        return 0;
     for (uint32_t s = g->sa; s < g->sb; s++)
         if (w->rem[s] > busiest)
             busiest = w->rem[s], *at = s;
@@ -117,6 +143,8 @@ int filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t ca
     uint64_t *acc = w->acc;
     uint32_t *ord = w->ord;
     size_t n = 0;
+    if (!rule_on(r, ARENA_OPTIMAL_SECTION))
+        return 1;
     for (size_t i = 0; i < multis; i++) {
         uint32_t k = w->multi[i];
         if (w->off[k] != UNPLACED)
@@ -148,9 +176,12 @@ int filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t ca
 /* Canonical search: no child at or above min(lo_j + size_j) over the
  * unplaced j of scope g: j would fit in the gap below it, untouched, at its
  * own lo, so some plan at least as good places j first. */
-uint64_t dominance_height(const struct work *w, const struct group *g)
+uint64_t dominance_height(const struct run *r, const struct group *g)
 {
+    const struct work *w = r->w;
     uint64_t h = UINT64_MAX;
+    if (!rule_on(r, ARENA_OPTIMAL_DOMINANCE))
+        return h;
     for (uint32_t k = g->ka; k < g->kb; k++)
         if (w->off[k] == UNPLACED && w->lo[k] + w->size[k] < h)
             h = w->lo[k] + w->size[k];
@@ -159,9 +190,12 @@ uint64_t dominance_height(const struct work *w, const struct group *g)
 
 /* Filler search: the same rule over the multi-section tensors, each at the
  * highest top of its sections. */
-uint64_t filler_dominance_height(const struct work *w, size_t multis)
+uint64_t filler_dominance_height(const struct run *r, size_t multis)
 {
+    const struct work *w = r->w;
     uint64_t h = UINT64_MAX;
+    if (!rule_on(r, ARENA_OPTIMAL_DOMINANCE))
+        return h;
     for (size_t i = 0; i < multis; i++) {
         uint32_t k = w->multi[i];
         if (w->off[k] != UNPLACED)
@@ -179,8 +213,11 @@ uint64_t filler_dominance_height(const struct work *w, size_t multis)
  * relabelling them in any plan keeps it valid, so some optimal plan puts
  * them in rank order by offset, and the search never places one while a
  * twin of lower rank is still unplaced. */
-int twin_forbids(const struct work *w, uint32_t k)
+int twin_forbids(const struct run *r, uint32_t k)
 {
+    const struct work *w = r->w;
+    if (!rule_on(r, ARENA_OPTIMAL_TWINS))
+        return 0;
     for (uint32_t i = w->twin_at[k]; i < w->twin_end[k]; i++) {
         uint32_t t = w->twin[i];
         if (t != k && w->off[t] == UNPLACED && w->rank[t] < w->rank[k])
@@ -196,8 +233,11 @@ int twin_forbids(const struct work *w, uint32_t k)
  * smaller one of its lifetime (swapping the two would lower the sum, as
  * big^2 x small > small^2 x big). So k may not sit right on a placed tensor
  * of its lifetime that is smaller. */
-int stack_forbids(const struct work *w, uint32_t k, uint64_t lo)
+int stack_forbids(const struct run *r, uint32_t k, uint64_t lo)
 {
+    const struct work *w = r->w;
+    if (!rule_on(r, ARENA_OPTIMAL_STACK))
+        return 0;
     for (uint32_t i = w->same_at[k]; i < w->same_end[k]; i++) {
         uint32_t t = w->twin[i];
         if (t != k && w->off[t] != UNPLACED && w->off[t] + w->size[t] == lo &&

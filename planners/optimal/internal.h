@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "planners/optimal.h"
 #include "planners/order.h"
 #include "planners/planner.h"
 
@@ -135,6 +136,12 @@ struct run {
     uint32_t ngroups;     /* groups on the stack */
 };
 
+/* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (options.optimal_off). */
+static inline int rule_on(const struct run *r, uint32_t bit)
+{
+    return (r->opt->optimal_off & bit) == 0;
+}
+
 enum outcome { FOUND, EXHAUSTED, LIMITED };
 
 static inline uint64_t max_u64(uint64_t a, uint64_t b)
@@ -184,11 +191,12 @@ void sort_by_lo(struct work *w, size_t m);
 int release_fits(struct work *w, uint32_t k, uint64_t v, uint64_t cap);
 int sections_fit(struct run *r, const struct group *g, const struct key *thr, uint64_t cap);
 int filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t cap);
-uint64_t busiest_section(const struct work *w, const struct group *g, uint32_t *at);
-uint64_t dominance_height(const struct work *w, const struct group *g);
-uint64_t filler_dominance_height(const struct work *w, size_t multis);
-int twin_forbids(const struct work *w, uint32_t k);
-int stack_forbids(const struct work *w, uint32_t k, uint64_t lo);
+int gap_sections_fit(struct run *r, uint64_t cap);
+uint64_t busiest_section(const struct run *r, const struct group *g, uint32_t *at);
+uint64_t dominance_height(const struct run *r, const struct group *g);
+uint64_t filler_dominance_height(const struct run *r, size_t multis);
+int twin_forbids(const struct run *r, uint32_t k);
+int stack_forbids(const struct run *r, uint32_t k, uint64_t lo);
 
 /* the searches: decision runs at cap over the current part */
 enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,

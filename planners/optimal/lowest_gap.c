@@ -15,10 +15,11 @@
  * unplaced, no twin of lower rank still unplaced, every section it spans
  * filled exactly to x, its top within cap, and not resting right on a
  * smaller tensor of its lifetime. */
-static int can_cover(const struct work *w, uint32_t k, uint64_t cap, uint64_t x)
+static int can_cover(const struct run *r, uint32_t k, uint64_t cap, uint64_t x)
 {
-    return w->off[k] == UNPLACED && !twin_forbids(w, k) && span_floor(w, w->top, k) == x &&
-           w->size[k] <= cap - x && !stack_forbids(w, k, x);
+    const struct work *w = r->w;
+    return w->off[k] == UNPLACED && !twin_forbids(r, k) && span_floor(w, w->top, k) == x &&
+           w->size[k] <= cap - x && !stack_forbids(r, k, x);
 }
 
 /* The node's test and its branching section. With no slack, every section s
@@ -43,21 +44,13 @@ static uint32_t pick_section(struct run *r, uint64_t cap)
         if (f > cap || w->size[k] > cap - f)
             return NONE;
         w->lo[k] = f;
-        if (twin_forbids(w, k))
+        if (twin_forbids(r, k))
             continue;
         for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
             cover[s] += top[s] == f;
     }
-    /* section inference: the tensors of a section released at v or later
-     * (none goes below its lo) fit in [v, cap) */
-    uint32_t *ord = w->ord;
-    sort_by_lo(w, m);
-    memset(w->acc, 0, S * sizeof *w->acc);
-    for (size_t i = m; i-- > 0;) {
-        uint32_t k = ord[i];
-        if (w->off[k] == UNPLACED && !release_fits(w, k, w->lo[k], cap))
-            return NONE;
-    }
+    if (!gap_sections_fit(r, cap))
+        return NONE;
     uint32_t best = NONE;
     for (uint32_t s = 0; s < S; s++) {
         if (top[s] >= cap)
@@ -106,7 +99,7 @@ enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned
         uint32_t c = NONE;
         for (uint32_t k = 0; k < m; k++)
             if (w->s0[k] <= s && s < w->s1[k] && (after == NONE || w->rank[k] > after) &&
-                (c == NONE || w->rank[k] < w->rank[c]) && can_cover(w, k, cap, top[s]))
+                (c == NONE || w->rank[k] < w->rank[c]) && can_cover(r, k, cap, top[s]))
                 c = k;
         if (c == NONE) {
             if (d == 0)

@@ -68,6 +68,10 @@
  *   exceeds it), LIMIT (unknown); offsets always hold the best plan found.
  *                                                        optimal_plan()
  *
+ * - Switches: each rule above can be switched off (options.optimal_off,
+ *   the table arena_optimal_switches below, planners/optimal.h) to measure
+ *   what it prunes; rule_on() asks, in the function that holds the rule.
+ *
  * Scratch: the greedy planners' share, then O(n) arrays and an undo log of
  * one entry per conflicting pair (counted in O(n^2) when sizing); one
  * description, layout(). Problems beyond OPTIMAL_SEARCH_MAX tensors with
@@ -197,6 +201,31 @@ static int optimal_scratch(const struct arena_problem *p, size_t *bytes)
     return arena_layout_count(layout, p, &w, bytes);
 }
 
+/* ---- switches ---- */
+
+const struct arena_optimal_switch arena_optimal_switches[] = {
+    {"parts", ARENA_OPTIMAL_PARTS, "independent parts solved alone (off: one part)"},
+    {"groups", ARENA_OPTIMAL_GROUPS, "the canonical search's dynamic decomposition into groups"},
+    {"section", ARENA_OPTIMAL_SECTION, "section inference (release-time makespan per section)"},
+    {"busiest", ARENA_OPTIMAL_BUSIEST, "children the busiest section rules out, skipped unplaced"},
+    {"dominance", ARENA_OPTIMAL_DOMINANCE, "no child above a tensor that fits untouched below"},
+    {"twins", ARENA_OPTIMAL_TWINS, "identical tensors placed in rank order"},
+    {"stack", ARENA_OPTIMAL_STACK, "tensors of one lifetime stacked largest below"},
+    {"lowest-gap", ARENA_OPTIMAL_LOWEST_GAP, "the lowest-gap search on parts without slack"},
+    {"filler", ARENA_OPTIMAL_FILLER, "the filler search on parts without slack"},
+};
+const size_t arena_optimal_switch_count =
+    sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
+
+const struct arena_optimal_switch *arena_optimal_switch_find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < arena_optimal_switch_count; i++)
+        if (strlen(arena_optimal_switches[i].name) == len &&
+            strncmp(arena_optimal_switches[i].name, name, len) == 0)
+            return &arena_optimal_switches[i];
+    return NULL;
+}
+
 /* ---- budgets ---- */
 
 static double elapsed(const struct timespec *t0)
@@ -276,9 +305,14 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
             if (i == 0 && target != tight)
                 continue;
             unsigned hi = (round + 1) % HEURISTICS;
-            enum outcome o = i > 0 ? canonical_search(r, target, i - 1, round, budget, plan)
-                                   : lowest_gap_search(r, target, hi, round, budget / 8, plan);
-            for (unsigned f = 0; i == 0 && f < FILLER_TRIES && o == LIMITED; f++)
+            enum outcome o = LIMITED;
+            if (i > 0)
+                o = canonical_search(r, target, i - 1, round, budget, plan);
+            else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
+                o = lowest_gap_search(r, target, hi, round, budget / 8, plan);
+            for (unsigned f = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES &&
+                                 o == LIMITED;
+                 f++)
                 if (!r->stopped)
                     o = filler_search(r, target, (hi + f) % HEURISTICS, round, budget, plan);
             if (o == FOUND) {

@@ -8,7 +8,8 @@
 
 /* Splits ids[0..m) (ordered by first step) where no lifetime spans a step
  * boundary: fills part_start and returns the number of parts. A tensor of
- * one part conflicts with none of another, so each part is solved alone. */
+ * one part conflicts with none of another, so each part is solved alone
+ * (with the rule off: one part). */
 size_t parts_split(struct run *r)
 {
     struct work *w = r->w;
@@ -26,6 +27,8 @@ size_t parts_split(struct run *r)
         if (i == 0 || x->last > reach)
             reach = x->last;
     }
+    if (!rule_on(r, ARENA_OPTIMAL_PARTS) && parts > 1) /* one part of everything */
+        parts = 1;
     w->part_start[parts] = (uint32_t)m;
     return parts;
 }

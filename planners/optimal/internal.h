@@ -84,7 +84,8 @@ struct work {
                                         leave it (canonical: the highest end of those it
                                         conflicts with; lowest gap and filler: the
                                         highest top of its sections) */
-    uint32_t *ord;                   /* positions by lo (sort_by_lo keeps it sorted) */
+    uint32_t *ord;                   /* positions by lo: every position (sort_by_lo), or
+                                        in filler_fits the unplaced multi-section ones */
     uint32_t *twin;                  /* positions grouped by (first, last, size) */
     uint32_t *twin_at, *twin_end;    /* k's group of twins in twin[] */
     uint32_t *same_at, *same_end;    /* k's lifetime's run in twin[] */
@@ -94,8 +95,10 @@ struct work {
     struct group *groups;            /* 2m + 1: their groups (and one being built) */
     /* the current part, by section x (at most 2m - 1 sections; bound has one more) */
     uint64_t *bound;                 /* 2m: section x is steps [bound[x], bound[x+1]) */
-    uint64_t *rem;                   /* 2m: bytes of the unplaced tensors spanning x (after
-                                        part_load and part_reset: the loads) */
+    uint64_t *rem;                   /* 2m: bytes of the unplaced tensors spanning x: the
+                                        loads after part_load and part_reset; only the
+                                        canonical search places through place(), so the
+                                        other searches leave it at the loads */
     uint64_t *top;                   /* 2m: highest end of the tensors placed over x
                                         (lowest gap, filler) */
     uint64_t *acc;                   /* 2m: section inference: bytes released at or above

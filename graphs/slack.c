@@ -3,8 +3,12 @@
  *
  * 1. A non-guillotine perfect packing. A box `steps` wide (time) and
  *    `height` bytes tall, on a grid of `unit` (steps and bytes alike), is
- *    cut into m rectangles: pick a rectangle that can still be cut
- *    (uniformly, by rejection, as packed.c does) and either cut it straight
+ *    cut into m rectangles: draw two rectangles that can still be cut
+ *    (each uniformly, by rejection, as packed.c draws one), take the larger
+ *    in area (two choices: sizes come out more even than from one uniform
+ *    draw, as in the "nice" instances of Wang and Valenzuela's generator;
+ *    measured, it raised the greedy planners' mean ratio on 8 seeds at
+ *    n = 300 from 1.20 to 1.27 and lowered the box fill), and either cut it straight
  *    across time or across bytes at a uniform grid line (+1 rectangle), or,
  *    with probability `wheel` when it is at least 3 x 3 cells, split it into
  *    a pinwheel (+4): four rectangles turning around a fifth,
@@ -66,7 +70,7 @@ static const struct arena_family_key keys[] = {
                   .max = (uint64_t)1 << 40},
     [K_UNIT] = {.name = "unit", .type = ARENA_KEY_UINT, .def = "1024", .min = 1,
                 .max = (uint64_t)1 << 40},
-    [K_FILL] = {.name = "fill", .type = ARENA_KEY_REAL, .def = "0.85", .rmin = 0.05, .rmax = 1},
+    [K_FILL] = {.name = "fill", .type = ARENA_KEY_REAL, .def = "0.9", .rmin = 0.05, .rmax = 1},
     [K_WHEEL] = {.name = "wheel", .type = ARENA_KEY_REAL, .def = "1", .rmin = 0, .rmax = 1},
     [K_FULL] = {.name = "full", .type = ARENA_KEY_UINT, .def = "1", .min = 1, .max = 1000},
     [K_SEED] = {.name = "seed", .type = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
@@ -79,6 +83,24 @@ struct rect {
 static int cuttable(const struct rect *r)
 {
     return r->t1 - r->t0 >= 2 || r->y1 - r->y0 >= 2;
+}
+
+/* A uniform one of r[0..count) that can be cut (one exists): by rejection;
+ * when 64 draws find only single cells, the next cuttable one after the
+ * last draw. */
+static uint64_t pick(const struct rect *r, uint64_t count, struct arena_rng *rng)
+{
+    uint64_t at = arena_rng_below(rng, count);
+    for (int tries = 0; tries < 64 && !cuttable(&r[at]); tries++)
+        at = arena_rng_below(rng, count);
+    while (!cuttable(&r[at]))
+        at = (at + 1) % count;
+    return at;
+}
+
+static double area(const struct rect *r)
+{
+    return (double)(r->t1 - r->t0) * (double)(r->y1 - r->y0);
 }
 
 /* Splits r[at] (cuttable) into a pinwheel, into r[at] and r[count..count+3],
@@ -161,11 +183,9 @@ int arena_slack_witness(const struct arena_key_value *v, uint64_t alignment,
     arena_rng_seed(&rng, v[K_SEED].u);
     r[0] = (struct rect){0, cols, 0, rows};
     for (uint64_t count = 1; count < m;) {
-        uint64_t at = arena_rng_below(&rng, count);
-        for (int tries = 0; tries < 64 && !cuttable(&r[at]); tries++)
-            at = arena_rng_below(&rng, count);
-        while (!cuttable(&r[at])) /* one exists: count < cols x rows */
-            at = (at + 1) % count;
+        uint64_t at = pick(r, count, &rng), other = pick(r, count, &rng);
+        if (area(&r[other]) > area(&r[at]))
+            at = other;
         count += split(r, at, count, m - count, v[K_WHEEL].r, &rng);
     }
     /* The full columns: k = 0..full-1 at cells (2k + 1) cols / (2 full),
@@ -237,7 +257,7 @@ const struct arena_family arena_family_slack = {
              .params = "n=300 (tensors), steps=2097152 (box width in steps), height=1048576 "
                        "(box height in bytes: the optimum), unit=1024 (cuts fall on multiples "
                        "of it in steps and bytes; a multiple of the alignment dividing steps "
-                       "and height), fill=0.85 (n / fill rectangles are cut, n kept: the "
+                       "and height), fill=0.9 (n / fill rectangles are cut, n kept: the "
                        "holes), wheel=1 (share of splits made as pinwheels when a rectangle "
                        "has 3 x 3 cells), full=1 (steps kept full, spread over the box), "
                        "seed=1 (PRNG seed; the caller's seed when absent)"},

@@ -55,8 +55,9 @@
  * `unit` must be a multiple of the alignment (rounding would break the
  * packing) and divide `height` and `steps`. When fewer than m - n
  * rectangles can go (the full steps hold the rest), the build fails with a
- * message naming `fill`. O(m) expected time while cuttable rectangles are
- * common, as packed.c. */
+ * message naming `fill`. O(m log full) expected time while cuttable
+ * rectangles are common, as packed.c; n at most 10^6 (m = n / fill
+ * rectangles of 32 bytes each are held at once). */
 #include <stdlib.h>
 
 #include "graphs/family.h"
@@ -66,7 +67,7 @@
 enum { K_N, K_STEPS, K_HEIGHT, K_UNIT, K_FILL, K_WHEEL, K_FULL, K_SEED };
 
 static const struct arena_family_key keys[] = {
-    [K_N] = {.name = "n", .type = ARENA_KEY_UINT, .def = "300", .min = 1, .max = 10000000},
+    [K_N] = {.name = "n", .type = ARENA_KEY_UINT, .def = "300", .min = 1, .max = 1000000},
     [K_STEPS] = {.name = "steps", .type = ARENA_KEY_UINT, .def = "2097152", .min = 1,
                  .max = (uint64_t)1 << 31},
     [K_HEIGHT] = {.name = "height", .type = ARENA_KEY_UINT, .def = "1048576", .min = 1,
@@ -196,12 +197,15 @@ int arena_slack_witness(const struct arena_key_value *v, uint64_t alignment,
      * move the keepers to the front. */
     uint64_t keep = 0;
     for (uint64_t i = 0; i < m; i++) {
-        int live = 0;
-        for (uint64_t k = 0; k < full && !live; k++) {
-            uint64_t c = (2 * k + 1) * cols / (2 * full);
-            live = r[i].t0 <= c && c < r[i].t1;
+        uint64_t lo = 0, hi = full; /* the first full column at or after t0 */
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if ((2 * mid + 1) * cols / (2 * full) < r[i].t0)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
-        if (live) {
+        if (lo < full && (2 * lo + 1) * cols / (2 * full) < r[i].t1) {
             struct rect t = r[keep];
             r[keep++] = r[i];
             r[i] = t;

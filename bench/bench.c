@@ -418,7 +418,7 @@ static int list_everything(const struct arena_bench_args *a)
         printf("  %-18s %s\n  %-18s %s\n", f->name, f->summary, "", f->params);
     }
     printf("\nSuites (--graph NAME):\n");
-    const char *const suites[] = {"all", "scaling", "exact", "models"};
+    const char *const suites[] = {"all", "scaling", "exact", "exact-slack", "models"};
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         size_t n = 0;
         arena_bench_suite(suites[i], &n);

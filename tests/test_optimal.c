@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "graphs/family.h"
+#include "graphs/slack.h"
 #include "planners/optimal.h"
 #include "planners/planner.h"
 #include "planners/problem.h"
@@ -306,6 +307,59 @@ Test(optimal, no_slack_against_orders)
      * miss it on about one in eight, which optimal then searches): a wrong
      * "no plan at L" from the gap-first search would show as a larger arena */
     cr_assert_gt(at_l, 0);
+}
+
+Test(optimal, slack_boxes_against_oracles)
+{
+    /* 200 small boxes of the family slack (graphs/slack.c: a non-guillotine
+     * packing with holes, a full step kept), 3 to 10 tensors over 3 to 7
+     * cell columns and 3 to 14 rows of 16 bytes: the optimum is the box's
+     * height by construction. The orders oracle must find exactly height
+     * (so must GLPK, up to 8 tensors), the witness must pass the validator
+     * at height, and optimal must reach height and prove it. */
+    char spec[160], err[256];
+    size_t mip_runs = 0, greedy_above = 0, refused = 0;
+    for (unsigned k = 0; k < 200; k++) {
+        unsigned cols = 3 + k % 5, rows = 3 + k % 10, n = 3 + k % 8;
+        unsigned full = 1 + (k % 5 == 4 && n >= 6); /* cols 7 then */
+        double fill = 0.55 + 0.05 * (k % 5); /* n / fill rounds above n: holes */
+        unsigned m = (unsigned)(n / fill + 0.5);
+        if (m + cols > cols * rows)
+            rows = m / cols + 2; /* room for the m rectangles cut */
+        struct arena_problem p;
+        uint64_t *witness;
+        for (unsigned seed = k + 1;; seed += 1000) {
+            /* a cut whose full steps hold more than n is refused: next seed */
+            snprintf(spec, sizeof spec,
+                     "slack:n=%u,steps=%u,height=%u,unit=16,fill=%g,wheel=%g,full=%u,seed=%u",
+                     n, 16 * cols, 16 * rows, fill, k % 3 ? 1.0 : 0.5, full, seed);
+            struct arena_spec sp;
+            cr_assert_eq(arena_spec_parse(spec, 1, &sp, err, sizeof err), ARENA_OK, "%s", err);
+            if (arena_slack_witness(sp.values, 16, &p, &witness, err, sizeof err) == ARENA_OK)
+                break;
+            cr_assert(strstr(err, "full steps hold") != NULL, "%s: %s", spec, err);
+            cr_assert_lt(++refused, 300, "%s: refused again", spec);
+        }
+        uint64_t height = 16ull * rows;
+        struct arena_plan w = {.n = p.n, .offsets = witness, .arena = height};
+        expect_plan_valid(&p, &w, spec);
+        cr_assert_eq(lower_bound(&p), height, "%s", spec);
+        uint64_t orders = drop_optimum(p.tensors, p.n);
+        cr_assert_eq(orders, height, "%s: the orders oracle finds %llu", spec,
+                     (unsigned long long)orders);
+        if (p.n <= 8) {
+            uint64_t mip = mip_optimum(p.tensors, p.n, 16);
+            cr_assert_eq(mip, height, "%s: GLPK finds %llu", spec, (unsigned long long)mip);
+            mip_runs++;
+        }
+        expect_optimal(&p, height, spec);
+        greedy_above += best_greedy(&p) > height;
+        free(witness);
+        free((void *)p.tensors);
+    }
+    /* the boxes separate greedy from the optimum on some (measured: 15) */
+    cr_expect_gt(greedy_above, 0);
+    cr_expect_gt(mip_runs, 100, "GLPK ran on %zu", mip_runs);
 }
 
 Test(optimal, known_answers)

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
+/* Two literals: ISO C guarantees string literals of 4095 bytes only. */
+static const char usage_head[] =
     "usage: bench --graph LIST [--planner LIST] [options] [--benchmark_* ...]\n"
     "       bench --list | --help | --version\n"
     "\n"
@@ -49,7 +50,12 @@ static const char usage[] =
     "                     planner's own)\n"
     "  --capacity BYTES   decision mode for search planners: find a plan within BYTES\n"
     "                     or prove there is none (suffix KiB, MiB, GiB: 1 KiB = 1024)\n"
-    "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
+    "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n";
+static const char usage_tail[] =
+    "  --patch RxC:K      patch-based inference (MCUNetV2): the first K ops run per\n"
+    "                     patch of an R x C grid over their output, with the halo\n"
+    "                     each patch needs, the output assembled whole; graph\n"
+    "                     families whose ops state windows only (mobilenetv2)\n"
     "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
     "                     (default 5; 3 for problems of 100,000+ tensors)\n"
     "  --min-time S       minimum seconds per repetition (default 0.01); search\n"
@@ -76,6 +82,11 @@ static const char usage[] =
 
 const char *arena_bench_usage(void)
 {
+    static char usage[sizeof usage_head + sizeof usage_tail];
+    if (!usage[0]) {
+        memcpy(usage, usage_head, sizeof usage_head - 1);
+        memcpy(usage + sizeof usage_head - 1, usage_tail, sizeof usage_tail);
+    }
     return usage;
 }
 
@@ -312,7 +323,7 @@ enum opt {
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
-    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN
+    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH
 };
 
 static const struct {
@@ -336,6 +347,7 @@ static const struct {
     {"--replay", O_REPLAY, 1},       {"--frames", O_FRAMES, 1},
     {"--founding-table", O_FOUNDING, 0},
     {"--shard", O_SHARD, 1},         {"--pin", O_PIN, 1},
+    {"--patch", O_PATCH, 1},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -432,6 +444,11 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         rc = parse_u64(name, v, 1023, &u, err, errlen);
         a->pin_cpu = (int)u;
         return rc;
+    case O_PATCH: {
+        char why[256];
+        rc = arena_patch_parse(v, &a->patch, why, sizeof why);
+        return rc == ARENA_OK ? rc : arena_errorf(err, errlen, 0, rc, "--patch: %s", why);
+    }
     }
     return ARENA_EINVAL;
 }

@@ -52,10 +52,11 @@ static const char usage_head[] =
     "                     or prove there is none (suffix KiB, MiB, GiB: 1 KiB = 1024)\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n";
 static const char usage_tail[] =
-    "  --patch RxC:K      patch-based inference (MCUNetV2): the first K ops run per\n"
-    "                     patch of an R x C grid over their output, with the halo\n"
-    "                     each patch needs, the output assembled whole; graph\n"
-    "                     families whose ops state windows only (mobilenetv2)\n"
+    "  --patch RxC:K[:stream]  patch-based inference (MCUNetV2): the first K ops\n"
+    "                     run per patch of an R x C grid over their output, with\n"
+    "                     the halo each patch needs, the output assembled whole;\n"
+    "                     :stream reads the input per patch instead of whole;\n"
+    "                     graph families whose ops state windows only (mobilenetv2)\n"
     "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
     "                     (default 5; 3 for problems of 100,000+ tensors)\n"
     "  --min-time S       minimum seconds per repetition (default 0.01); search\n"

@@ -74,9 +74,10 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
         arena_fmt_grouped(pr->graph_macs, gm, sizeof gm);
         double extra = (double)(pr->patched_macs - pr->stage_macs);
         fprintf(out,
-                "  patched %ux%u over the first %u ops, to '%s' (%llu x %llu x %llu): MACs %s"
+                "  patched %ux%u over the first %u ops%s, to '%s' (%llu x %llu x %llu): MACs %s"
                 " whole, %s per patch (+%.1f%% of the stage, +%.1f%% of the graph's %s)\n",
-                pr->spec.rows, pr->spec.cols, pr->spec.k, pr->out_name,
+                pr->spec.rows, pr->spec.cols, pr->spec.k,
+                pr->spec.stream ? ", input read per patch" : "", pr->out_name,
                 (unsigned long long)pr->out_h, (unsigned long long)pr->out_w,
                 (unsigned long long)pr->out_c, sm, pm,
                 pr->stage_macs ? 100.0 * extra / (double)pr->stage_macs : 0.0,

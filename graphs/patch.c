@@ -18,11 +18,13 @@ int arena_patch_parse(const char *text, struct arena_patch_spec *out, char *err,
         const char *start = s;
         while (*s >= '0' && *s <= '9' && v[i] <= UINT32_MAX)
             v[i] = v[i] * 10 + (uint64_t)(*s++ - '0');
-        if (s == start || *s != ends[i] || v[i] > UINT32_MAX)
+        int stream = i == 2 && strcmp(s, ":stream") == 0;
+        if (s == start || (*s != ends[i] && !stream) || v[i] > UINT32_MAX)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                                "'%s' is not RxC:K (a grid of R rows and C columns of patches"
-                                " over the output of the first K ops, e.g. 4x4:13)",
+                                "'%s' is not RxC:K[:stream] (a grid of R rows and C columns of"
+                                " patches over the output of the first K ops, e.g. 4x4:13)",
                                 text);
+        out->stream = stream;
         s++;
     }
     if (v[0] < 1 || v[0] > ARENA_PATCH_MAX_GRID || v[1] < 1 || v[1] > ARENA_PATCH_MAX_GRID)
@@ -38,7 +40,8 @@ int arena_patch_parse(const char *text, struct arena_patch_spec *out, char *err,
     return ARENA_OK;
 }
 
-enum role { OUTSIDE, STAGE_INPUT, INTERNAL, STAGE_OUTPUT };
+/* STREAMED: a graph input only the stage reads, read per patch (stream). */
+enum role { OUTSIDE, STAGE_INPUT, INTERNAL, STAGE_OUTPUT, STREAMED };
 
 /* Rows [y0, y1) x columns [x0, x1); empty when y0 >= y1. */
 struct region {
@@ -149,6 +152,16 @@ static int stage_check(const struct arena_graph *g, const struct arena_patch_spe
                             ps->k, crossing, names[0], crossing > 1 ? ", " : "", names[1],
                             crossing > 2 ? ", ..." : "");
     role[*o] = STAGE_OUTPUT;
+    for (size_t t = 0; t < g->n_tensors && ps->stream; t++) {
+        int later = g->tensors[t].is_output;
+        for (size_t s = ps->k; s < g->n_ops && !later; s++) {
+            const struct arena_gop *op = &g->ops[arena_graph_op_at(g, s)];
+            for (size_t r = 0; r < op->n_in; r++)
+                later |= g->refs[op->in_first + r] == t;
+        }
+        if (role[t] == STAGE_INPUT && g->tensors[t].is_input && !later)
+            role[t] = STREAMED;
+    }
     const struct arena_gtensor *ot = &g->tensors[*o];
     if (ps->rows > ot->dims[1] || ps->cols > ot->dims[2])
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
@@ -211,6 +224,20 @@ static int emit_patch(const struct arena_graph *g, const struct arena_patch_spec
         }
     }
     uint64_t bytes = 0;
+    for (size_t t = 0; t < g->n_tensors; t++) {
+        if (w->role[t] != STREAMED)
+            continue;
+        const struct arena_gtensor *gt = &g->tensors[t];
+        const struct region *r = &w->reg[t];
+        uint64_t dims[4] = {1, (uint64_t)(r->y1 - r->y0), (uint64_t)(r->x1 - r->x0), gt->dims[3]};
+        snprintf(w->name, w->name_len, "%s@%u,%u", gt->name, i, j);
+        arena_graph_tensor_add(out, w->name, gt->dtype, 4, dims, &w->pid[t]);
+        arena_graph_op_add(out, w->name, "read_input", NULL, 0, &w->pid[t], 1);
+        if (out->status)
+            return arena_errorf(err, errlen, 0, out->status, "building patch %u,%u: %s", i, j,
+                                arena_strerror(out->status));
+        bytes += out->tensors[w->pid[t]].bytes;
+    }
     for (uint32_t s = 0; s < ps->k; s++) {
         const struct arena_gop *op = &g->ops[arena_graph_op_at(g, s)];
         uint32_t t = g->refs[op->out_first];
@@ -218,7 +245,7 @@ static int emit_patch(const struct arena_graph *g, const struct arena_patch_spec
         uint64_t h = (uint64_t)(r->y1 - r->y0), wd = (uint64_t)(r->x1 - r->x0);
         for (size_t k = 0; k < op->n_in; k++) {
             uint32_t u = g->refs[op->in_first + k];
-            w->ins[k] = w->role[u] == INTERNAL ? w->pid[u] : w->id[u];
+            w->ins[k] = w->role[u] == INTERNAL || w->role[u] == STREAMED ? w->pid[u] : w->id[u];
         }
         snprintf(w->name, w->name_len, "%s@%u,%u", g->tensors[t].name, i, j);
         if (w->role[t] == INTERNAL) {
@@ -255,7 +282,7 @@ static int build(const struct arena_graph *g, const struct arena_patch_spec *ps,
 {
     for (size_t t = 0; t < g->n_tensors; t++) {
         const struct arena_gtensor *gt = &g->tensors[t];
-        if (w->role[t] == INTERNAL)
+        if (w->role[t] == INTERNAL || w->role[t] == STREAMED)
             continue;
         arena_graph_tensor_add(out, gt->name, gt->dtype, gt->rank, gt->dims, &w->id[t]);
         if (out->status)

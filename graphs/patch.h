@@ -26,6 +26,12 @@
  * So the plan's peak holds the input, the assembled O and one patch's
  * intermediates at a time.
  *
+ * stream: MCUNetV2 does not hold the image whole ("partially decoded from
+ * a compressed format like JPEG"). With stream, a graph input that only the
+ * stage reads is not in the patched graph: each patch begins with an op
+ * "IN@i,j" of kind read_input, reading nothing and writing the patch's
+ * region of it, "IN@i,j". Without stream, the input stays whole.
+ *
  * MACs: an op's are (output elements computed) x its macs_per_out. The
  * patched stage computes every region, halo included; the whole-image
  * stage computes each output once. */
@@ -42,10 +48,11 @@
 struct arena_patch_spec {
     uint32_t rows, cols; /* the grid over the stage output, 1..ARENA_PATCH_MAX_GRID */
     uint32_t k;          /* ops in the stage, >= 1 */
+    int stream;          /* graph inputs only the stage reads come per patch */
 };
 
-/* Parses "RxC:K" (4x4:13): decimal, no signs or spaces. ARENA_EINVAL with
- * one line in err (naming the text) otherwise. */
+/* Parses "RxC:K" (4x4:13) or "RxC:K:stream": decimal, no signs or spaces.
+ * ARENA_EINVAL with one line in err (naming the text) otherwise. */
 int arena_patch_parse(const char *text, struct arena_patch_spec *out, char *err, size_t errlen);
 
 struct arena_patch_report {

@@ -275,8 +275,8 @@ static int build_patched(const struct arena_spec *s, const struct arena_patch_sp
     rc = arena_graph_patch(&g, ps, &patched, rep, why, sizeof why);
     arena_graph_free(&g);
     if (rc)
-        return arena_errorf(err, errlen, 0, rc, "--patch %ux%u:%u: %s: %s", ps->rows, ps->cols,
-                            ps->k, family, why);
+        return arena_errorf(err, errlen, 0, rc, "--patch %ux%u:%u%s: %s: %s", ps->rows, ps->cols,
+                            ps->k, ps->stream ? ":stream" : "", family, why);
     rc = arena_graph_problem(&patched, alignment, p, NULL, why, sizeof why);
     if (rc)
         arena_errorf(err, errlen, 0, rc, "%s: %s", family, why);
@@ -319,8 +319,8 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     struct arena_patch_report patch = {0};
     char suffix[64] = "";
     if (opt->patch)
-        snprintf(suffix, sizeof suffix, "+patch=%ux%u:%u", opt->patch->rows, opt->patch->cols,
-                 opt->patch->k);
+        snprintf(suffix, sizeof suffix, "+patch=%ux%u:%u%s", opt->patch->rows, opt->patch->cols,
+                 opt->patch->k, opt->patch->stream ? ":stream" : "");
     int rc;
     char path[4096];
     uint32_t sub = 0;

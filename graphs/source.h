@@ -51,7 +51,7 @@ struct arena_load_options {
      * stopped by a signal". A spec is built to its end (seconds at most). */
     const volatile sig_atomic_t *stop;
     /* When not NULL, a graph family's graph is patched (graphs/patch.h)
-     * before it becomes a problem; the spec gains "+patch=RxC:K". Files and
+     * before it becomes a problem; the spec gains "+patch=RxC:K[:stream]". Files and
      * problem families are refused (ARENA_EINVAL, one line). */
     const struct arena_patch_spec *patch;
 };

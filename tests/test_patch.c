@@ -3,6 +3,7 @@
  * validator, and its refusals. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "graphs/family.h"
@@ -129,6 +130,34 @@ Test(patch, two_convs_by_hand)
     arena_graph_free(&g);
 }
 
+/* The same, input read per patch (stream): a's 5x5 region of t1 needs
+ * input rows and columns [0, 4 - 1 + 3) = [0, 6) on the border side, so
+ * every input patch is 6x6x1 = 36 B, read by its own op before a. Steps:
+ * (read, a, b) per patch at 0..11, c at 12. Patch 0: 36; 36 + 50 = 86;
+ * 50 + 128 = 178; each later patch: 36 + 128 = 164; 36 + 50 + 128 = 214;
+ * 178; then c 128 + 64 = 192. Peak 214 B = 242 - 64 + 36. */
+Test(patch, two_convs_input_streamed)
+{
+    struct arena_graph g, out;
+    struct arena_patch_report rep;
+    two_convs(&g);
+    patch(&g, "2x2:2:stream", &out, &rep);
+    cr_expect_eq(out.n_ops, 4 * 3 + 1);
+    uint32_t id;
+    cr_expect_eq(arena_graph_tensor_find(&out, "input", &id), ARENA_ENOTFOUND);
+    const struct arena_gtensor *in = find(&out, "input@1,0");
+    cr_expect(in->dims[1] == 6 && in->dims[2] == 6 && in->bytes == 36);
+    cr_expect_eq(rep.patched_macs, 4104, "reading costs no MACs");
+    struct arena_problem p;
+    struct arena_bounds b;
+    cr_assert_eq(arena_graph_problem(&out, 1, &p, NULL, NULL, 0), ARENA_OK);
+    cr_assert_eq(arena_problem_bounds(&p, &b), ARENA_OK);
+    cr_expect_eq(b.lower_bound, 214);
+    free((void *)p.tensors);
+    arena_graph_free(&out);
+    arena_graph_free(&g);
+}
+
 /* input 8x8x1 -> a: 3x3 s1 pad 1 -> t1 8x8x1 -> b: 3x3 s2, SAME (0 rows
  * before, 1 after) -> t2 4x4x1, patched 2x2. Output rows [0,2) need t1
  * rows [0, 1*2 + 3) = [0,5); rows [2,4) need [4, 3*2 + 3) clipped to 8 =
@@ -201,6 +230,29 @@ static struct arena_source load_patched(const char *spec, const char *patch_text
     return s;
 }
 
+/* Plans s with every registered planner and checks each plan with the
+ * validator and against the bound; returns the bound. */
+static uint64_t every_planner_valid(const struct arena_source *s)
+{
+    struct arena_bounds b;
+    cr_assert_eq(arena_problem_bounds(&s->problem, &b), ARENA_OK);
+    uint64_t *off = malloc(s->problem.n * sizeof *off);
+    cr_assert(off);
+    for (size_t i = 0; i < arena_planner_count(); i++) {
+        const struct arena_planner *pl = arena_planner_at(i);
+        struct arena_plan plan;
+        struct arena_plan_options opt = {.seed = 1, .time_limit = 1.0};
+        cr_assert_eq(run_planner(pl, &s->problem, &opt, off, &plan, 0xA5), ARENA_OK, "%s on %s",
+                     pl->name, s->spec);
+        char who[256];
+        snprintf(who, sizeof who, "%s on %s", pl->name, s->spec);
+        expect_plan_valid(&s->problem, &plan, who);
+        cr_expect_geq(plan.arena, b.lower_bound, "%s", who);
+    }
+    free(off);
+    return b.lower_bound;
+}
+
 /* MobileNetV2's stem by hand: 112 x 112 x 32 outputs of 3 x 3 x 3 MACs =
  * 10,838,016; as a one-op stage no grid adds any. The whole graph is
  * Sandler et al.'s 300 M multiply-adds (their Table 4) within 1 % (the
@@ -243,25 +295,29 @@ Test(patch, mobilenetv2_every_planner_valid, .timeout = 120)
                                                      : "block2/add");
                 cr_expect_gt(s.patch.patched_macs, last_macs, "%s", text);
                 last_macs = s.patch.patched_macs;
-                struct arena_bounds b;
-                cr_assert_eq(arena_problem_bounds(&s.problem, &b), ARENA_OK);
-                cr_expect_lt(b.lower_bound, wb.lower_bound, "%s %s", specs[f], text);
-                uint64_t *off = malloc(s.problem.n * sizeof *off);
-                cr_assert(off);
-                for (size_t i = 0; i < arena_planner_count(); i++) {
-                    const struct arena_planner *pl = arena_planner_at(i);
-                    struct arena_plan plan;
-                    struct arena_plan_options opt = {.seed = 1, .time_limit = 1.0};
-                    cr_assert_eq(run_planner(pl, &s.problem, &opt, off, &plan, 0xA5), ARENA_OK,
-                                 "%s on %s", pl->name, s.spec);
-                    char who[256];
-                    snprintf(who, sizeof who, "%s on %s", pl->name, s.spec);
-                    expect_plan_valid(&s.problem, &plan, who);
-                    cr_expect_geq(plan.arena, b.lower_bound);
-                }
-                free(off);
+                uint64_t bound = every_planner_valid(&s);
+                cr_expect_lt(bound, wb.lower_bound, "%s %s", specs[f], text);
                 arena_source_free(&s);
             }
+            /* The input read per patch: the same MACs, never a higher
+             * bound, and a lower one where the stage holds the peak (2x2
+             * to 28 rows; at 4x4, or to 56 rows unfused, the peak lies
+             * after the stage). */
+            char text[32];
+            snprintf(text, sizeof text, "2x2:%u", ks[f][k]);
+            struct arena_source s = load_patched(specs[f], text, ARENA_OK, err, sizeof err);
+            struct arena_bounds held;
+            arena_problem_bounds(&s.problem, &held);
+            uint64_t macs = s.patch.patched_macs;
+            arena_source_free(&s);
+            snprintf(text, sizeof text, "2x2:%u:stream", ks[f][k]);
+            s = load_patched(specs[f], text, ARENA_OK, err, sizeof err);
+            cr_expect_eq(s.patch.patched_macs, macs);
+            uint64_t bound = every_planner_valid(&s);
+            cr_expect_leq(bound, held.lower_bound, "%s %s", specs[f], text);
+            if (k == 1)
+                cr_expect_lt(bound, held.lower_bound, "%s %s", specs[f], text);
+            arena_source_free(&s);
         }
         arena_source_free(&whole);
     }
@@ -290,11 +346,14 @@ Test(patch, refusals_are_one_clear_line)
         cr_expect_null(s.problem.tensors);
     }
     const char *unparsable[] = {"4x4", "0x4:3", "4x4:0", "4x4:3x", "4:3", "x4:3", "65x1:3",
-                                "4x4:99999999999", ""};
+                                "4x4:99999999999", "",
+                                "4x4:3:", "4x4:3:streams", "4x4:stream"};
     struct arena_patch_spec ps;
     for (size_t i = 0; i < sizeof unparsable / sizeof unparsable[0]; i++)
         cr_expect_eq(arena_patch_parse(unparsable[i], &ps, err, sizeof err), ARENA_EINVAL, "%s",
                      unparsable[i]);
     cr_expect_eq(arena_patch_parse("3x2:17", &ps, err, sizeof err), ARENA_OK);
-    cr_expect(ps.rows == 3 && ps.cols == 2 && ps.k == 17);
+    cr_expect(ps.rows == 3 && ps.cols == 2 && ps.k == 17 && !ps.stream);
+    cr_expect_eq(arena_patch_parse("3x2:17:stream", &ps, err, sizeof err), ARENA_OK);
+    cr_expect(ps.rows == 3 && ps.cols == 2 && ps.k == 17 && ps.stream);
 }

@@ -368,6 +368,7 @@ int arena_graph_patch(const struct arena_graph *g, const struct arena_patch_spec
     if (!rc) {
         rep->spec = *ps;
         rep->out_tensor = o;
+        rep->stage_ops = (uint32_t)(out->n_ops - (no - ps->k));
         snprintf(rep->out_name, sizeof rep->out_name, "%s", g->tensors[o].name);
         rep->out_h = g->tensors[o].dims[1];
         rep->out_w = g->tensors[o].dims[2];
@@ -386,4 +387,21 @@ int arena_graph_patch(const struct arena_graph *g, const struct arena_patch_spec
         memset(rep, 0, sizeof *rep);
     }
     return rc;
+}
+
+int arena_patch_stage_peak(const struct arena_problem *p, struct arena_patch_report *rep)
+{
+    uint32_t n = rep->stage_ops;
+    uint64_t *live = calloc(n ? n : 1, sizeof *live);
+    if (!live)
+        return ARENA_ENOMEM;
+    for (size_t t = 0; t < p->n; t++)
+        for (uint32_t s = p->tensors[t].first; s <= p->tensors[t].last && s < n; s++)
+            live[s] += p->tensors[t].size; /* below the problem's checked sum */
+    rep->stage_peak = 0;
+    for (uint32_t s = 0; s < n; s++)
+        if (live[s] > rep->stage_peak)
+            rep->stage_peak = live[s];
+    free(live);
+    return ARENA_OK;
 }

@@ -65,6 +65,9 @@ struct arena_patch_report {
     uint64_t graph_macs;   /* every op stating a window, over the whole image */
     uint64_t patch_bytes_max; /* the most bytes of one patch's own tensors
                                  (not aligned) */
+    uint32_t stage_ops;    /* ops of the patched stage: steps 0 .. stage_ops-1 */
+    uint64_t stage_peak;   /* the most bytes live at one of those steps
+                              (arena_patch_stage_peak; 0 until it is called) */
 };
 
 /* Builds in *out (initialised here; free it either way) the patched graph
@@ -80,5 +83,10 @@ struct arena_patch_report {
 int arena_graph_patch(const struct arena_graph *g, const struct arena_patch_spec *ps,
                       struct arena_graph *out, struct arena_patch_report *rep, char *err,
                       size_t errlen);
+
+/* Sets rep->stage_peak: the most bytes of p (the patched graph's problem)
+ * live at one step of the stage: the input (or its patch), the assembled
+ * output once written, one patch's tensors. ARENA_ENOMEM. */
+int arena_patch_stage_peak(const struct arena_problem *p, struct arena_patch_report *rep);
 
 #endif

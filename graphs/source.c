@@ -280,7 +280,7 @@ static int build_patched(const struct arena_spec *s, const struct arena_patch_sp
     rc = arena_graph_problem(&patched, alignment, p, NULL, why, sizeof why);
     if (rc)
         arena_errorf(err, errlen, 0, rc, "%s: %s", family, why);
-    else if (!(*names = arena_graph_names(&patched))) {
+    else if (arena_patch_stage_peak(p, rep) || !(*names = arena_graph_names(&patched))) {
         free((void *)p->tensors);
         memset(p, 0, sizeof *p);
         rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", family);

@@ -119,6 +119,9 @@ Test(patch, two_convs_by_hand)
     cr_assert_eq(arena_problem_bounds(&whole, &wb), ARENA_OK);
     cr_expect_eq(b.lower_bound, 242);
     cr_expect_eq(wb.lower_bound, 256);
+    cr_expect_eq(rep.stage_ops, 8);
+    cr_assert_eq(arena_patch_stage_peak(&p, &rep), ARENA_OK);
+    cr_expect_eq(rep.stage_peak, 242);
     uint32_t t2 = 0, in = 0;
     arena_graph_tensor_find(&out, "t2", &t2);
     arena_graph_tensor_find(&out, "input", &in);
@@ -153,6 +156,9 @@ Test(patch, two_convs_input_streamed)
     cr_assert_eq(arena_graph_problem(&out, 1, &p, NULL, NULL, 0), ARENA_OK);
     cr_assert_eq(arena_problem_bounds(&p, &b), ARENA_OK);
     cr_expect_eq(b.lower_bound, 214);
+    cr_expect_eq(rep.stage_ops, 12);
+    cr_assert_eq(arena_patch_stage_peak(&p, &rep), ARENA_OK);
+    cr_expect_eq(rep.stage_peak, 214);
     free((void *)p.tensors);
     arena_graph_free(&out);
     arena_graph_free(&g);

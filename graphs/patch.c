@@ -147,8 +147,8 @@ static int stage_check(const struct arena_graph *g, const struct arena_patch_spe
     if (crossing != 1)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "the first %u ops end with %zu tensors read later (%s%s%s%s): a"
-                            " stage must end where one tensor alone crosses, e.g. after a"
-                            " block",
+                            " stage must end where one tensor alone crosses, e.g. not inside"
+                            " a residual block",
                             ps->k, crossing, names[0], crossing > 1 ? ", " : "", names[1],
                             crossing > 2 ? ", ..." : "");
     role[*o] = STAGE_OUTPUT;

@@ -229,8 +229,33 @@ static void one_line(char *err, size_t errlen)
             *p = '?';
 }
 
+/* "SPEC+patch=RxC:K[:stream]", as the canonical spec of a patched graph
+ * reads: SPEC into base and the patch into *ps, returning 1; 0 when text
+ * holds no "+patch="; a negative status (err set) when its patch is bad. */
+static int split_patch(const char *text, char *base, size_t len, struct arena_patch_spec *ps,
+                       char *err, size_t errlen)
+{
+    const char *at = strstr(text, "+patch=");
+    if (!at)
+        return 0;
+    if ((size_t)(at - text) >= len)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "'%.64s...': too long a spec", text);
+    memcpy(base, text, (size_t)(at - text));
+    base[at - text] = '\0';
+    char why[320];
+    int rc = arena_patch_parse(at + 7, ps, why, sizeof why);
+    return rc ? arena_errorf(err, errlen, 0, rc, "+patch=: %s", why) : 1;
+}
+
 int arena_source_check(const char *text, char *err, size_t errlen)
 {
+    char base[4096];
+    struct arena_patch_spec ps;
+    int has_patch = split_patch(text, base, sizeof base, &ps, err, errlen);
+    if (has_patch < 0)
+        return has_patch;
+    if (has_patch)
+        text = base;
     /* A spec that parses passes as either; only one that does not looks at
      * the file system (a sweep may hold 10^6 specs). */
     struct arena_spec s;
@@ -317,10 +342,22 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     char **names = NULL;
     struct arena_tflite_loaded model = {0};
     struct arena_patch_report patch = {0};
-    char suffix[64] = "";
-    if (opt->patch)
-        snprintf(suffix, sizeof suffix, "+patch=%ux%u:%u%s", opt->patch->rows, opt->patch->cols,
-                 opt->patch->k, opt->patch->stream ? ":stream" : "");
+    char base[4096], suffix[64] = "";
+    struct arena_patch_spec given;
+    const struct arena_patch_spec *ps = opt->patch;
+    int has_patch = split_patch(text, base, sizeof base, &given, err, errlen);
+    if (has_patch < 0)
+        return has_patch;
+    if (has_patch && ps)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "'+patch=' in the spec and --patch: give the patch once");
+    if (has_patch) {
+        ps = &given;
+        text = base;
+    }
+    if (ps)
+        snprintf(suffix, sizeof suffix, "+patch=%ux%u:%u%s", ps->rows, ps->cols, ps->k,
+                 ps->stream ? ":stream" : "");
     int rc;
     char path[4096];
     uint32_t sub = 0;
@@ -329,7 +366,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         rc = has_sub;
     } else if (has_sub || is_path(text)) {
         const char *file = has_sub ? path : text;
-        if (opt->patch)
+        if (ps)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                 "--patch: '%s' is a file, whose ops state no window (kernel,"
                                 " stride, padding); only the mobilenetv2 family can be patched",
@@ -348,8 +385,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         struct arena_spec s;
         rc = arena_spec_parse(text, seed, &s, err, errlen);
         if (!rc)
-            rc = opt->patch ? build_patched(&s, opt->patch, alignment, &p, &ops, &names, &patch,
-                                            err, errlen)
+            rc = ps ? build_patched(&s, ps, alignment, &p, &ops, &names, &patch, err, errlen)
                             : arena_spec_build(&s, alignment, &p, &ops, &names, err, errlen);
         if (!rc) {
             family = s.family->info.name;

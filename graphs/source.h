@@ -51,8 +51,10 @@ struct arena_load_options {
      * stopped by a signal". A spec is built to its end (seconds at most). */
     const volatile sig_atomic_t *stop;
     /* When not NULL, a graph family's graph is patched (graphs/patch.h)
-     * before it becomes a problem; the spec gains "+patch=RxC:K[:stream]". Files and
-     * problem families are refused (ARENA_EINVAL, one line). */
+     * before it becomes a problem; the spec gains "+patch=RxC:K[:stream]",
+     * and a spec given with that suffix loads patched the same way (so a
+     * stored spec loads again; not with patch set too). Files and problem
+     * families are refused (ARENA_EINVAL, one line). */
     const struct arena_patch_spec *patch;
 };
 

@@ -363,3 +363,26 @@ Test(patch, refusals_are_one_clear_line)
     cr_expect_eq(arena_patch_parse("3x2:17:stream", &ps, err, sizeof err), ARENA_OK);
     cr_expect(ps.rows == 3 && ps.cols == 2 && ps.k == 17 && ps.stream);
 }
+
+/* The canonical spec of a patched graph loads again, to the same problem;
+ * the patch given twice (in the spec and as an option) is refused. */
+Test(patch, patched_spec_round_trips)
+{
+    char err[512];
+    struct arena_source a = load_patched("mobilenetv2:res=96", "3x3:10:stream", ARENA_OK, err,
+                                         sizeof err);
+    cr_expect_str_eq(a.spec, "mobilenetv2:alpha=1,res=96,dtype=int8,classes=1000,fused=1"
+                             "+patch=3x3:10:stream");
+    struct arena_source b;
+    cr_assert_eq(arena_source_load(a.spec, 16, 1, &b, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_str_eq(b.spec, a.spec);
+    cr_expect_eq(b.fingerprint, a.fingerprint);
+    cr_expect_eq(b.patch.patched_macs, a.patch.patched_macs);
+    cr_expect_eq(arena_source_check(a.spec, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_source c = load_patched(a.spec, "2x2:10", ARENA_EINVAL, err, sizeof err);
+    cr_expect(strstr(err, "give the patch once") != NULL, "%s", err);
+    cr_expect_eq(arena_source_check("mobilenetv2+patch=4x4", err, sizeof err), ARENA_EINVAL);
+    arena_source_free(&a);
+    arena_source_free(&b);
+    arena_source_free(&c);
+}

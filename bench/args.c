@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
+/* In parts: ISO C guarantees string literals of 4,095 bytes only. */
+static const char usage_head[] =
     "usage: bench --graph LIST [--planner LIST] [options] [--benchmark_* ...]\n"
     "       bench --list | --help | --version\n"
     "\n"
@@ -50,14 +51,20 @@ static const char usage[] =
     "                     planner's own)\n"
     "  --capacity BYTES   decision mode for search planners: find a plan within BYTES\n"
     "                     or prove there is none (suffix KiB, MiB, GiB: 1 KiB = 1024)\n";
-/* The rest in a second literal: ISO C promises 4,095 characters in one. */
-static const char usage_more[] =
+/* The rest in more literals: ISO C promises 4,095 characters in one. */
+static const char usage_mid[] =
     "  --optimal-off LIST switch rules of the planner optimal off, to measure what\n"
     "                     each prunes (its nodes); comma list of: parts, groups,\n"
     "                     section, busiest, dominance, twins, stack, lowest-gap,\n"
     "                     filler (planners/optimal.h); needs --no-db, as the\n"
     "                     database would store the runs as plain optimal\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
+    "  --patch RxC:K[:stream]  patch-based inference (MCUNetV2): the first K ops\n"
+    "                     run per patch of an R x C grid over their output, with\n"
+    "                     the halo each patch needs, the output assembled whole;\n"
+    "                     :stream reads the input per patch instead of whole;\n"
+    "                     graph families whose ops state windows only (mobilenetv2)\n";
+static const char usage_tail[] =
     "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
     "                     (default 5; 3 for problems of 100,000+ tensors)\n"
     "  --min-time S       minimum seconds per repetition (default 0.01); search\n"
@@ -85,10 +92,15 @@ static const char usage_more[] =
 const char *arena_bench_usage(void)
 {
     /* joined once; bench asks from one thread */
-    static char text[sizeof usage + sizeof usage_more - 1];
+    static const char *const parts[] = {usage_head, usage_mid, usage_tail};
+    static char text[sizeof usage_head + sizeof usage_mid + sizeof usage_tail];
     if (text[0] == '\0') {
-        memcpy(text, usage, sizeof usage - 1);
-        memcpy(text + sizeof usage - 1, usage_more, sizeof usage_more);
+        size_t at = 0;
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+            size_t len = strlen(parts[i]);
+            memcpy(text + at, parts[i], len + 1);
+            at += len;
+        }
     }
     return text;
 }
@@ -354,7 +366,7 @@ enum opt {
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY, O_OPTIMAL_OFF,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
-    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN
+    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH
 };
 
 static const struct {
@@ -378,6 +390,7 @@ static const struct {
     {"--replay", O_REPLAY, 1},       {"--frames", O_FRAMES, 1},
     {"--founding-table", O_FOUNDING, 0},
     {"--shard", O_SHARD, 1},         {"--pin", O_PIN, 1},
+    {"--patch", O_PATCH, 1},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -476,6 +489,11 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         rc = parse_u64(name, v, 1023, &u, err, errlen);
         a->pin_cpu = (int)u;
         return rc;
+    case O_PATCH: {
+        char why[256];
+        rc = arena_patch_parse(v, &a->patch, why, sizeof why);
+        return rc == ARENA_OK ? rc : arena_errorf(err, errlen, 0, rc, "--patch: %s", why);
+    }
     }
     return ARENA_EINVAL;
 }

@@ -548,7 +548,8 @@ static int load_graphs(struct bench *b)
         struct graph_slot *g = &b->graphs[b->n_graphs];
         char err[512] = "";
         struct arena_load_options lo = {
-            .alignment = b->args.alignment, .seed = b->args.seed, .stop = &stop_signal};
+            .alignment = b->args.alignment, .seed = b->args.seed, .stop = &stop_signal,
+            .patch = b->args.patch.rows ? &b->args.patch : NULL};
         int rc = arena_source_load_with(items[i], &lo, &g->src, err, sizeof err);
         if (rc != ARENA_OK && stop_signal) break; /* measure() reports the signal */
         if (rc != ARENA_OK) {

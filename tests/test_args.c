@@ -408,3 +408,23 @@ Test(args, shard_and_pin)
     cr_expect(strncmp(err, "--pin: ", 7) == 0, "%s", err);
     arena_bench_args_free(&a);
 }
+
+Test(args, patch)
+{
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", NULL), ARENA_OK, "%s", err);
+    cr_expect_eq(a.patch.rows, 0, "no --patch: not patched");
+    arena_bench_args_free(&a);
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", "--patch", "3x2:13", NULL),
+                 ARENA_OK, "%s", err);
+    cr_expect(a.patch.rows == 3 && a.patch.cols == 2 && a.patch.k == 13);
+    arena_bench_args_free(&a);
+    cr_expect_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", "--patch", "4x4", NULL),
+                 ARENA_EINVAL);
+    cr_expect(strncmp(err, "--patch: '4x4' is not RxC:K", 27) == 0 && !strchr(err, '\n'), "%s",
+              err);
+    arena_bench_args_free(&a);
+    cr_expect(strstr(arena_bench_usage(), "--patch RxC:K") != NULL);
+    cr_expect(strstr(arena_bench_usage(), "interrupted by SIGINT") != NULL, "both halves");
+}

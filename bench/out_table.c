@@ -98,6 +98,26 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
             src->problem.n, (unsigned long long)src->problem.alignment, b->max_live);
     fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n", naive,
             naive_h, lb, lb_h, big, big_h);
+    const struct arena_patch_report *pr = &src->patch;
+    if (pr->spec.rows) {
+        char sm[32], pm[32], gm[32], sp[32], sp_h[32];
+        arena_fmt_grouped(pr->stage_peak, sp, sizeof sp);
+        arena_fmt_bytes(pr->stage_peak, sp_h, sizeof sp_h);
+        arena_fmt_grouped(pr->stage_macs, sm, sizeof sm);
+        arena_fmt_grouped(pr->patched_macs, pm, sizeof pm);
+        arena_fmt_grouped(pr->graph_macs, gm, sizeof gm);
+        double extra = (double)(pr->patched_macs - pr->stage_macs);
+        fprintf(out,
+                "  patched %ux%u over the first %u ops%s, to '%s' (%llu x %llu x %llu): MACs %s"
+                " whole, %s per patch (+%.1f%% of the stage, +%.1f%% of the graph's %s);"
+                " the stage's peak %s B (%s)\n",
+                pr->spec.rows, pr->spec.cols, pr->spec.k,
+                pr->spec.stream ? ", input read per patch" : "", pr->out_name,
+                (unsigned long long)pr->out_h, (unsigned long long)pr->out_w,
+                (unsigned long long)pr->out_c, sm, pm,
+                pr->stage_macs ? 100.0 * extra / (double)pr->stage_macs : 0.0,
+                pr->graph_macs ? 100.0 * extra / (double)pr->graph_macs : 0.0, gm, sp, sp_h);
+    }
     int ordered = has_order(src);
     if (ordered)
         order_line(out, src);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "graphs/exec_order.h"
+#include "graphs/patch.h"
 #include "planners/problem.h"
 
 struct arena_source {
@@ -44,6 +45,8 @@ struct arena_source {
      * bare problems (nothing to reorder: order_mode stays as asked, status
      * ARENA_ORDER_KEPT, order NULL). */
     struct arena_order_result order;
+    struct arena_patch_report patch; /* the --patch transform's figures;
+                                        patch.spec.rows 0: not patched */
     struct arena_problem problem; /* owns its tensors */
 };
 
@@ -63,6 +66,12 @@ struct arena_load_options {
     /* Where the order found goes (may be NULL); arena_source_load_with
      * points it at the source's own. */
     struct arena_order_result *order_out;
+    /* When not NULL, a graph family's graph is patched (graphs/patch.h)
+     * before it becomes a problem; the spec gains "+patch=RxC:K[:stream]",
+     * and a spec given with that suffix loads patched the same way (so a
+     * stored spec loads again; not with patch set too). Files and problem
+     * families are refused (ARENA_EINVAL, one line). */
+    const struct arena_patch_spec *patch;
 };
 
 /* Loads one source. text is a spec or a path (a path is anything that names

@@ -12,6 +12,7 @@
 #include "graphs/exec_order.h"
 #include "graphs/family.h"
 #include "graphs/graph.h"
+#include "graphs/source.h"
 #include "graphs/rng.h"
 
 static uint32_t tensor(struct arena_graph *g, const char *name, uint64_t bytes)
@@ -385,4 +386,22 @@ Test(order, randwire_best_order_is_proven_and_saves)
         arena_order_result_free(&r);
         arena_graph_free(&g);
     }
+}
+
+/* --order best is refused with --patch, whose stage figures count the
+ * stage's own steps in the stored order; one line, nothing loaded. */
+Test(order, best_order_refuses_a_patched_graph)
+{
+    struct arena_load_options lo = {.alignment = 16, .seed = 1, .order = ARENA_ORDER_BEST};
+    struct arena_source s;
+    char err[300] = "";
+    cr_expect_eq(arena_source_load_with("mobilenetv2+patch=2x2:13", &lo, &s, err, sizeof err),
+                 ARENA_EINVAL);
+    cr_expect_str_eq(err, "--order best: not with --patch (the patched stage's figures count its"
+                          " own steps in the stored order)");
+    cr_expect_null(s.spec);
+    lo.order = ARENA_ORDER_STORED;
+    cr_assert_eq(arena_source_load_with("mobilenetv2+patch=2x2:13", &lo, &s, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    arena_source_free(&s);
 }

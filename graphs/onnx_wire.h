@@ -1,0 +1,19 @@
+/* onnx_wire.h — the check an ONNX file's bytes pass before protobuf-c
+ * unpacks them: every tag, varint and length within the bytes of its
+ * message, and messages on ONNX's recursive paths (graphs in attributes,
+ * types in types) nested at most ARENA_ONNX_DEPTH_MAX deep, so unpacking
+ * (which recurses) stays within a small stack whatever the file. */
+#ifndef ARENA_ONNX_WIRE_H
+#define ARENA_ONNX_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARENA_ONNX_DEPTH_MAX 64
+
+/* ARENA_OK, or ARENA_EFORMAT with one line in err starting "NAME: " that
+ * names the message and byte offset at fault. */
+int arena_onnx_wire_check(const void *data, size_t size, const char *name, char *err,
+                          size_t errlen);
+
+#endif

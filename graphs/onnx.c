@@ -225,8 +225,9 @@ static void mark(struct reader *r, unsigned char *folded, size_t *most)
         }
         if (has_subgraph(n)) {
             fail(r, ARENA_EFORMAT,
-                 "node %zu (%s, %s): carries a subgraph (control flow): not planned", k,
-                 str(n->name), n->op_type);
+                 "node %zu (%s): carries a subgraph (control flow, whose body reads outer"
+                 " values the node does not list): not planned",
+                 k, n->op_type);
             return;
         }
         if (n->n_input + n->n_output > *most)

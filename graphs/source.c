@@ -201,9 +201,9 @@ static int load_file(const char *path, int has_sub, uint32_t sub,
         free(data);
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "%s: '#%lu' picks a subgraph of a TensorFlow Lite model, and this"
-                            " is a %s file",
+                            " is %s file",
                             path, (unsigned long)sub,
-                            kind == ONNX ? "ONNX" : kind == GRAPH ? "graph" : "CSV");
+                            kind == ONNX ? "an ONNX" : kind == GRAPH ? "a graph" : "a CSV");
     }
     if (kind == TFLITE) {
         rc = data ? arena_tflite_load_data(data, size, path, sub, opt->alignment, p, model, err,

@@ -1,8 +1,8 @@
 /* onnx.h — ONNX models (.onnx, PyTorch's export format) as planning problems.
  *
  * The file is untrusted. Its bytes first pass onnx_wire.h's walk (every tag,
- * varint and length inside its message; nesting bounded), then protobuf-c
- * unpacks them with C code generated at build time from the onnx.proto that
+ * varint and length inside its message; nesting bounded), which also drops
+ * the weights' bytes (never needed here), then protobuf-c unpacks the rest with C code generated at build time from the onnx.proto that
  * Debian's libonnx-dev installs. A bad file is refused with one line naming
  * the file, where in the model the fault is, and what is wrong.
  *

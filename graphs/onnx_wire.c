@@ -11,7 +11,10 @@
  * does not judge what protobuf-c judges (field types, required fields). */
 #include "graphs/onnx_wire.h"
 
+#include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "planners/status.h"
 
@@ -29,12 +32,14 @@ enum msg {
     TYPE_MAP,   /* TypeProto.Map: value_type = 2 */
     TRAINING,   /* TrainingInfoProto: initialization 1, algorithm 2 */
     FUNCTION,   /* FunctionProto: node 7 */
+    TENSOR,     /* TensorProto: its data fields are dropped by the strip */
+    SPARSE,     /* SparseTensorProto: values 1, indices 2 */
 };
 
 static const char *const msg_names[] = {
     "bytes",     "ModelProto",        "GraphProto", "NodeProto",
     "AttributeProto", "ValueInfoProto", "TypeProto", "TypeProto.Sequence/Optional",
-    "TypeProto.Map", "TrainingInfoProto", "FunctionProto",
+    "TypeProto.Map", "TrainingInfoProto", "FunctionProto", "TensorProto", "SparseTensorProto",
 };
 
 /* What field `field` of a message of kind m holds, when it recurses. */
@@ -44,11 +49,19 @@ static enum msg child(enum msg m, uint64_t field)
     case MODEL:
         return field == 7 ? GRAPH : field == 20 ? TRAINING : field == 25 ? FUNCTION : LEAF;
     case GRAPH:
-        return field == 1 ? NODE : (field >= 11 && field <= 13) ? VALUE_INFO : LEAF;
+        return field == 1                     ? NODE
+               : (field >= 11 && field <= 13) ? VALUE_INFO
+               : field == 5                   ? TENSOR
+               : field == 15                  ? SPARSE
+                                              : LEAF;
     case NODE:
         return field == 5 ? ATTRIBUTE : LEAF;
     case ATTRIBUTE:
-        return field == 6 || field == 11 ? GRAPH : field == 14 || field == 15 ? TYPE : LEAF;
+        return field == 6 || field == 11   ? GRAPH
+               : field == 14 || field == 15 ? TYPE
+               : field == 5 || field == 10  ? TENSOR
+               : field == 22 || field == 23 ? SPARSE
+                                            : LEAF;
     case VALUE_INFO:
         return field == 2 ? TYPE : LEAF;
     case TYPE:
@@ -61,10 +74,39 @@ static enum msg child(enum msg m, uint64_t field)
         return field == 1 || field == 2 ? GRAPH : LEAF;
     case FUNCTION:
         return field == 7 ? NODE : LEAF;
+    case SPARSE:
+        return field == 1 || field == 2 ? TENSOR : LEAF;
+    case TENSOR:
     case LEAF:
         break;
     }
     return LEAF;
+}
+
+/* TensorProto's data: float_data 4, int32_data 5, string_data 6,
+ * int64_data 7, raw_data 9, double_data 10, uint64_data 11. */
+static int is_tensor_data(uint64_t field)
+{
+    return (field >= 4 && field <= 7) || (field >= 9 && field <= 11);
+}
+
+static size_t varint_len(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+static void put_varint(unsigned char *out, size_t *n, uint64_t v)
+{
+    while (v >= 0x80) {
+        out[(*n)++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    out[(*n)++] = (unsigned char)v;
 }
 
 /* A varint at data[*pos, end): 1 and *v, else 0 (cut short, or past 10
@@ -87,22 +129,54 @@ static int varint(const unsigned char *data, size_t end, size_t *pos, uint64_t *
     return 0;
 }
 
-int arena_onnx_wire_check(const void *bytes, size_t size, const char *name, char *err,
-                          size_t errlen)
+/* One walk over the file. Pass 1 (out NULL) checks everything and
+ * records, in pre-order of the messages it descends into, each one's length
+ * once the tensors' data are dropped (lens), and the dropped bytes of the
+ * whole file (*removed). Pass 2 (out set, on bytes pass 1 accepted) writes
+ * the stripped copy: every field as it was but tensor data, and each
+ * descended message's length prefix anew. */
+struct walk {
+    const unsigned char *data;
+    size_t size;
+    const char *name;
+    char *err;
+    size_t errlen;
+    uint64_t *lens;
+    size_t n_lens, cap_lens;
+    unsigned char *out;
+    size_t n_out;
+};
+
+static int walk(struct walk *w, uint64_t *removed_total)
 {
-    const unsigned char *data = bytes;
+    const unsigned char *data = w->data;
+    const char *name = w->name;
+    char *err = w->err;
+    size_t errlen = w->errlen;
     struct {
-        size_t end;
+        size_t start, end, index;
+        uint64_t removed;
         enum msg kind;
     } stack[ARENA_ONNX_DEPTH_MAX + 1];
-    size_t depth = 0, pos = 0;
-    stack[0].end = size;
+    size_t depth = 0, pos = 0, next = 0;
+    stack[0].start = 0;
+    stack[0].end = w->size;
     stack[0].kind = MODEL;
+    stack[0].removed = 0;
     for (;;) {
-        while (depth > 0 && pos == stack[depth].end)
+        while (depth > 0 && pos == stack[depth].end) {
+            /* a message closes: its new length, and what its parent loses */
+            size_t old = stack[depth].end - stack[depth].start;
+            uint64_t now = old - stack[depth].removed;
+            if (!w->out)
+                w->lens[stack[depth].index] = now;
+            stack[depth - 1].removed += stack[depth].removed + varint_len(old) - varint_len(now);
             depth--;
-        if (pos == stack[depth].end) /* depth 0: the whole file read */
+        }
+        if (pos == stack[depth].end) { /* depth 0: the whole file read */
+            *removed_total = stack[0].removed;
             return ARENA_OK;
+        }
         size_t at = pos, end = stack[depth].end;
         const char *where = msg_names[stack[depth].kind];
         uint64_t tag, v;
@@ -117,6 +191,7 @@ int arena_onnx_wire_check(const void *bytes, size_t size, const char *name, char
                                 "%s: %s: byte %zu: field number %llu is not valid (not an ONNX"
                                 " model?)",
                                 name, where, at, (unsigned long long)field);
+        int drop = stack[depth].kind == TENSOR && is_tensor_data(field);
         switch (tag & 7) {
         case 0:
             if (!varint(data, end, &pos, &v))
@@ -126,13 +201,13 @@ int arena_onnx_wire_check(const void *bytes, size_t size, const char *name, char
             break;
         case 1:
         case 5: {
-            size_t w = (tag & 7) == 1 ? 8 : 4;
-            if (end - pos < w)
+            size_t n = (tag & 7) == 1 ? 8 : 4;
+            if (end - pos < n)
                 return arena_errorf(err, errlen, 0, ARENA_EFORMAT,
                                     "%s: %s: byte %zu: field %llu: %zu-byte value past the end of"
                                     " its message",
-                                    name, where, at, (unsigned long long)field, w);
-            pos += w;
+                                    name, where, at, (unsigned long long)field, n);
+            pos += n;
             break;
         }
         case 2: {
@@ -142,7 +217,7 @@ int arena_onnx_wire_check(const void *bytes, size_t size, const char *name, char
                                     " message",
                                     name, where, at, (unsigned long long)field);
             enum msg k = child(stack[depth].kind, field);
-            if (k == LEAF) {
+            if (k == LEAF || drop) {
                 pos += (size_t)v;
                 break;
             }
@@ -150,10 +225,27 @@ int arena_onnx_wire_check(const void *bytes, size_t size, const char *name, char
                 return arena_errorf(err, errlen, 0, ARENA_EFORMAT,
                                     "%s: %s: byte %zu: messages nested more than %d deep",
                                     name, where, at, ARENA_ONNX_DEPTH_MAX);
+            if (!w->out && w->n_lens == w->cap_lens) {
+                size_t cap = w->cap_lens ? 2 * w->cap_lens : 1024;
+                uint64_t *grown = realloc(w->lens, cap * sizeof *grown);
+                if (!grown)
+                    return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory",
+                                        name);
+                w->lens = grown;
+                w->cap_lens = cap;
+            }
+            if (w->out) { /* the tag as it was, the length anew */
+                put_varint(w->out, &w->n_out, tag);
+                put_varint(w->out, &w->n_out, w->lens[next]);
+            }
             depth++;
+            stack[depth].start = pos;
             stack[depth].end = pos + (size_t)v;
             stack[depth].kind = k;
-            break;
+            stack[depth].removed = 0;
+            stack[depth].index = w->out ? next : w->n_lens++;
+            next++;
+            continue; /* the message's fields follow */
         }
         default: /* 3 and 4 (groups) are not in proto3/ONNX; 6, 7 do not exist */
             return arena_errorf(err, errlen, 0, ARENA_EFORMAT,
@@ -161,5 +253,52 @@ int arena_onnx_wire_check(const void *bytes, size_t size, const char *name, char
                                 name, where, at, (unsigned long long)field,
                                 (unsigned)(tag & 7));
         }
+        if (drop)
+            stack[depth].removed += pos - at;
+        else if (w->out) {
+            memcpy(w->out + w->n_out, data + at, pos - at);
+            w->n_out += pos - at;
+        }
     }
+}
+
+int arena_onnx_wire_strip(const void *data, size_t size, const char *name,
+                          unsigned char **out, size_t *out_size, char *err, size_t errlen)
+{
+    struct walk w;
+    memset(&w, 0, sizeof w);
+    w.data = data;
+    w.size = size;
+    w.name = name;
+    w.err = err;
+    w.errlen = errlen;
+    *out = NULL;
+    *out_size = 0;
+    uint64_t removed = 0;
+    int rc = walk(&w, &removed);
+    if (rc) {
+        free(w.lens);
+        return rc;
+    }
+    w.out = malloc(size - removed ? size - (size_t)removed : 1);
+    if (!w.out) {
+        free(w.lens);
+        return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", name);
+    }
+    rc = walk(&w, &removed);
+    free(w.lens);
+    assert(rc == ARENA_OK && w.n_out == size - removed);
+    *out = w.out;
+    *out_size = w.n_out;
+    return rc;
+}
+
+int arena_onnx_wire_check(const void *data, size_t size, const char *name, char *err,
+                          size_t errlen)
+{
+    unsigned char *copy;
+    size_t n;
+    int rc = arena_onnx_wire_strip(data, size, name, &copy, &n, err, errlen);
+    free(copy);
+    return rc;
 }

@@ -399,3 +399,73 @@ Test(onnx, onnx_shape_pins_inputs_and_infers_every_shape)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_expect_eq(system(cmd), 0);
 }
+
+/* The weightless copy: the initializer's 32 bytes of raw_data and the
+ * Constant's 4 go (each with its tag and length byte), every enclosing
+ * length shrinks with them, and the copy reads as the same graph. */
+Test(onnx, strip_drops_weights_only)
+{
+    struct ow_model m;
+    ow_hand_model(&m);
+    struct ow_buf b;
+    ow_write(&m, &b);
+    unsigned char *lean;
+    size_t n;
+    char err[512] = "";
+    cr_assert_eq(arena_onnx_wire_strip(b.b, b.n, "hand.onnx", &lean, &n, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    /* raw_data fields: 1 tag + 1 length + 32 bytes, 1 + 1 + 4; every
+     * enclosing length prefix keeps its width (the graph's stays above 128
+     * bytes, the others below) */
+    cr_assert_gt(b.n, 128 + 40 + 30);
+    cr_expect_eq(b.n - n, (2 + 32) + (2 + 4), "%zu -> %zu bytes", b.n, n);
+    struct arena_problem p1, p2;
+    struct arena_onnx_loaded x1, x2;
+    cr_assert_eq(arena_onnx_load_data(b.b, b.n, "a", 16, &p1, &x1, err, sizeof err), ARENA_OK);
+    cr_assert_eq(arena_onnx_load_data(lean, n, "b", 16, &p2, &x2, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    cr_assert_eq(p1.n, p2.n);
+    cr_expect_eq(memcmp(p1.tensors, p2.tensors, p1.n * sizeof *p1.tensors), 0);
+    cr_expect_eq(arena_problem_fingerprint(&p1), arena_problem_fingerprint(&p2));
+    free((void *)p1.tensors);
+    free((void *)p2.tensors);
+    arena_onnx_loaded_free(&x1);
+    arena_onnx_loaded_free(&x2);
+    free(lean);
+    free(b.b);
+}
+
+/* Length prefixes that shrink in width: an initializer of 40 floats (a
+ * raw_data field of 1 + 2 + 160 bytes) makes its TensorProto and the
+ * graph longer than 127 bytes (2-byte prefixes); without it both fit in
+ * one byte, so the copy is 163 + 1 + 1 bytes shorter, and still reads. */
+Test(onnx, strip_rewrites_prefixes_that_shrink)
+{
+    struct ow_model m = {
+        .n_nodes = 1,
+        .nodes = {{.op_type = "Relu", .n_in = 1, .in = {"x"}, .n_out = 1, .out = {"y"}}},
+        .n_inits = 1,
+        .inits = {{"w", 1, 1, {40}}},
+        .n_in = 1,
+        .in = {{"x", 1, 1, {4}}},
+        .n_out = 1,
+        .out = {{"y", 1, 1, {4}}},
+    };
+    struct ow_buf b;
+    ow_write(&m, &b);
+    unsigned char *lean;
+    size_t n;
+    char err[512] = "";
+    cr_assert_eq(arena_onnx_wire_strip(b.b, b.n, "w.onnx", &lean, &n, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_expect_eq(b.n - n, 163 + 1 + 1, "%zu -> %zu bytes", b.n, n);
+    struct arena_problem p;
+    struct arena_onnx_loaded x;
+    cr_expect_eq(arena_onnx_load_data(lean, n, "lean.onnx", 16, &p, &x, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_expect_eq(p.n, 2);
+    free((void *)p.tensors);
+    arena_onnx_loaded_free(&x);
+    free(lean);
+    free(b.b);
+}

@@ -3,11 +3,13 @@
  * and the checks and lifetimes behind it. The input is the file, in a
  * buffer of exactly its size so ASan sees any read past it. On any bytes:
  * no crash, leak or undefined behaviour; a failure is one line naming the
- * file and leaves nothing; a model that reads gives a graph whose counts
+ * file and leaves nothing; the weightless copy the wire walk writes passes
+ * the walk again and is a fixed point of it; a model that reads gives a graph whose counts
  * agree with the reader's, and a problem with one record per planned
  * tensor inside the nodes' steps. Seeds: corpus/fuzz_onnx (the hand model
  * of tests/onnx_writer.c and three refused variants of it). */
 #include "graphs/onnx.h"
+#include "graphs/onnx_wire.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -19,6 +21,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct arena_graph g;
     struct arena_onnx_info info;
     char err[512] = "";
+    /* The weightless copy the reader unpacks: it passes the walk again, and
+     * stripping it again changes nothing. */
+    unsigned char *lean, *again;
+    size_t n_lean, n_again;
+    if (arena_onnx_wire_strip(file, size, "fuzz.onnx", &lean, &n_lean, err, sizeof err) ==
+        ARENA_OK) {
+        FUZZ_REQUIRE(n_lean <= size, "the copy grew: %zu of %zu bytes", n_lean, size);
+        FUZZ_REQUIRE(arena_onnx_wire_strip(lean, n_lean, "lean", &again, &n_again, err,
+                                           sizeof err) == ARENA_OK,
+                     "the copy is refused: %s", err);
+        FUZZ_REQUIRE(n_again == n_lean && memcmp(again, lean, n_lean) == 0,
+                     "stripping twice differs");
+        free(again);
+        free(lean);
+    }
     int rc = arena_onnx_read(file, size, "fuzz.onnx", &g, &info, err, sizeof err);
     free(file);
     if (rc != ARENA_OK) {

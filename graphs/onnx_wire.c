@@ -155,6 +155,7 @@ static int walk(struct walk *w, uint64_t *removed_total)
     size_t errlen = w->errlen;
     struct {
         size_t start, end, index;
+        size_t width; /* bytes of its length prefix as stored */
         uint64_t removed;
         enum msg kind;
     } stack[ARENA_ONNX_DEPTH_MAX + 1];
@@ -170,7 +171,7 @@ static int walk(struct walk *w, uint64_t *removed_total)
             uint64_t now = old - stack[depth].removed;
             if (!w->out)
                 w->lens[stack[depth].index] = now;
-            stack[depth - 1].removed += stack[depth].removed + varint_len(old) - varint_len(now);
+            stack[depth - 1].removed += stack[depth].removed + stack[depth].width - varint_len(now);
             depth--;
         }
         if (pos == stack[depth].end) { /* depth 0: the whole file read */
@@ -180,6 +181,7 @@ static int walk(struct walk *w, uint64_t *removed_total)
         size_t at = pos, end = stack[depth].end;
         const char *where = msg_names[stack[depth].kind];
         uint64_t tag, v;
+        size_t tag_end;
         if (!varint(data, end, &pos, &tag))
             return arena_errorf(err, errlen, 0, ARENA_EFORMAT,
                                 "%s: %s: byte %zu: field tag cut short or longer than 10"
@@ -192,6 +194,7 @@ static int walk(struct walk *w, uint64_t *removed_total)
                                 " model?)",
                                 name, where, at, (unsigned long long)field);
         int drop = stack[depth].kind == TENSOR && is_tensor_data(field);
+        tag_end = pos;
         switch (tag & 7) {
         case 0:
             if (!varint(data, end, &pos, &v))
@@ -234,8 +237,9 @@ static int walk(struct walk *w, uint64_t *removed_total)
                 w->lens = grown;
                 w->cap_lens = cap;
             }
-            if (w->out) { /* the tag as it was, the length anew */
-                put_varint(w->out, &w->n_out, tag);
+            if (w->out) { /* the tag as stored, the length anew (shortest form) */
+                memcpy(w->out + w->n_out, data + at, tag_end - at);
+                w->n_out += tag_end - at;
                 put_varint(w->out, &w->n_out, w->lens[next]);
             }
             depth++;
@@ -243,6 +247,7 @@ static int walk(struct walk *w, uint64_t *removed_total)
             stack[depth].end = pos + (size_t)v;
             stack[depth].kind = k;
             stack[depth].removed = 0;
+            stack[depth].width = pos - tag_end;
             stack[depth].index = w->out ? next : w->n_lens++;
             next++;
             continue; /* the message's fields follow */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "bench/output.h"
+#include "graphs/patch.h"
 #include "planners/planner.h"
 
 #define ARENA_BENCH_DB_DEFAULT "results/arenabench.sqlite"
@@ -43,6 +44,7 @@ struct arena_bench_args {
     int founding_table;     /* --founding-table */
     unsigned shard_k, shard_n; /* --shard K/N: part K (1..N) of N; N 0: every job */
     int pin_cpu;            /* --pin CPU: the measuring thread's CPU; -1 none */
+    struct arena_patch_spec patch; /* --patch RxC:K; rows 0: none */
     char **gbench_flags;    /* --benchmark_* arguments, passed on verbatim */
     size_t n_gbench_flags;
 };

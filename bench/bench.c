@@ -418,7 +418,7 @@ static int list_everything(const struct arena_bench_args *a)
         printf("  %-18s %s\n  %-18s %s\n", f->name, f->summary, "", f->params);
     }
     printf("\nSuites (--graph NAME):\n");
-    const char *const suites[] = {"all", "scaling", "exact", "models"};
+    const char *const suites[] = {"all", "scaling", "exact", "exact-slack", "models"};
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         size_t n = 0;
         arena_bench_suite(suites[i], &n);
@@ -549,7 +549,8 @@ static int load_graphs(struct bench *b)
         struct graph_slot *g = &b->graphs[b->n_graphs];
         char err[512] = "";
         struct arena_load_options lo = {
-            .alignment = b->args.alignment, .seed = b->args.seed, .stop = &stop_signal};
+            .alignment = b->args.alignment, .seed = b->args.seed, .stop = &stop_signal,
+            .patch = b->args.patch.rows ? &b->args.patch : NULL};
         int rc = arena_source_load_with(items[i], &lo, &g->src, err, sizeof err);
         if (rc != ARENA_OK && stop_signal) break; /* measure() reports the signal */
         if (rc != ARENA_OK) {

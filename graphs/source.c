@@ -214,8 +214,8 @@ static int load_file(const char *path, int has_sub, uint32_t sub,
         model->names = NULL;
     } else if (kind == ONNX) {
         struct arena_onnx_loaded x;
-        rc = data ? arena_onnx_load_data(data, size, path, opt->alignment, p, &x, err, errlen)
-                  : arena_onnx_load(path, opt->alignment, p, &x, err, errlen);
+        rc = data ? arena_onnx_load_data_with(data, size, path, opt, p, &x, err, errlen)
+                  : arena_onnx_load_with(path, opt, p, &x, err, errlen);
         *ops = x.ops;
         *names = x.names;
     } else if (!data) {

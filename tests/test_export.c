@@ -59,7 +59,7 @@ static const struct arena_tensor three[] = {{32, 0, 1}, {16, 1, 2}, {16, 2, 2}};
 
 static void export_three(uint64_t *off, uint64_t arena)
 {
-    struct arena_problem p = {3, three, 16};
+    struct arena_problem p = {.n = 3, .tensors = three, .alignment = 16};
     struct arena_plan plan = {.n = 3, .offsets = off, .arena = arena};
     char *names[] = {"x", "x", "1st"};
     struct arena_export x = {.title = "three", .prefix = "THREE", .p = &p, .names = names,

@@ -150,7 +150,7 @@ Test(mcu, real_model_on_cortex_m4)
 Test(mcu, an_overlap_fails_on_the_board)
 {
     static const struct arena_tensor three[] = {{32, 0, 1}, {16, 1, 2}, {16, 2, 2}};
-    struct arena_problem p = {3, three, 16};
+    struct arena_problem p = {.n = 3, .tensors = three, .alignment = 16};
     uint64_t off[3] = {0, 16, 0};
     struct arena_plan plan = {.n = 3, .offsets = off, .arena = 32};
     struct arena_export x = {.title = "overlap", .prefix = "OVERLAP", .p = &p, .plan = &plan};

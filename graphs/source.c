@@ -44,6 +44,7 @@ void arena_source_free(struct arena_source *s)
     free(s->names); /* one block */
     free(s->index);
     free((void *)s->problem.tensors);
+    free((void *)s->problem.alias);
     memset(s, 0, sizeof *s);
 }
 
@@ -195,9 +196,10 @@ static int load_file(const char *path, int has_sub, uint32_t sub,
                             path, (unsigned long)sub, kind == GRAPH ? "graph" : "CSV");
     }
     if (kind == TFLITE) {
-        rc = data ? arena_tflite_load_data(data, size, path, sub, opt->alignment, p, model, err,
-                                           errlen)
-                  : arena_tflite_load(path, sub, opt->alignment, p, model, err, errlen);
+        rc = data ? arena_tflite_load_data(data, size, path, sub, opt->alignment, opt->inplace, p,
+                                           model, err, errlen)
+                  : arena_tflite_load(path, sub, opt->alignment, opt->inplace, p, model, err,
+                                      errlen);
         *ops = model->ops;
         *names = model->names;
         model->names = NULL;
@@ -301,6 +303,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     } else {
         struct arena_spec s;
         rc = arena_spec_parse(text, seed, &s, err, errlen);
+        s.inplace = opt->inplace;
         if (!rc)
             rc = arena_spec_build(&s, alignment, &p, &ops, &names, err, errlen);
         if (!rc) {
@@ -324,6 +327,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         free(names);
         arena_tflite_loaded_free(&model, p.n);
         free((void *)p.tensors);
+        free((void *)p.alias);
         memset(out, 0, sizeof *out);
         if (err && errlen)
             snprintf(err, errlen, "out of memory loading '%s'", text);

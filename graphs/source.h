@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "graphs/inplace.h"
 #include "planners/problem.h"
 
 struct arena_source {
@@ -47,6 +48,10 @@ struct arena_load_options {
      * file stops loading at its next line: ARENA_EIO, "PATH:LINE: file:
      * stopped by a signal". A spec is built to its end (seconds at most). */
     const volatile sig_atomic_t *stop;
+    /* Which ops run in place (graphs/inplace.h): a graph's problem gets the
+     * rule's alias candidates (problem.alias, owned by the source). A bare
+     * problem (a CSV, a problem family) has none under any rule. */
+    enum arena_inplace_rule inplace;
 };
 
 /* Loads one source. text is a spec or a path (a path is anything that names

@@ -624,6 +624,7 @@ void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n)
 }
 
 int arena_tflite_load(const char *path, uint32_t sub, uint64_t alignment,
+                      enum arena_inplace_rule inplace,
                       struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
                       size_t errlen)
 {
@@ -634,13 +635,14 @@ int arena_tflite_load(const char *path, uint32_t sub, uint64_t alignment,
     int rc = read_file(path, &data, &size, err, errlen);
     if (rc)
         return rc;
-    rc = arena_tflite_load_data(data, size, path, sub, alignment, out, x, err, errlen);
+    rc = arena_tflite_load_data(data, size, path, sub, alignment, inplace, out, x, err, errlen);
     free(data);
     return rc;
 }
 
 int arena_tflite_load_data(const void *data, size_t size, const char *path, uint32_t sub,
-                           uint64_t alignment, struct arena_problem *out,
+                           uint64_t alignment, enum arena_inplace_rule inplace,
+                           struct arena_problem *out,
                            struct arena_tflite_loaded *x, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -652,7 +654,7 @@ int arena_tflite_load_data(const void *data, size_t size, const char *path, uint
     if (rc)
         return rc;
     char why[512];
-    rc = arena_graph_problem(&g, alignment, out, NULL, why, sizeof why);
+    rc = arena_graph_problem_inplace(&g, alignment, inplace, out, NULL, why, sizeof why);
     if (rc) {
         arena_errorf(err, errlen, 0, rc, "%s: subgraph %lu: %s", path, (unsigned long)sub, why);
         arena_graph_free(&g);
@@ -683,6 +685,7 @@ int arena_tflite_load_data(const void *data, size_t size, const char *path, uint
     if (!x->names || ((info.dynamic || info.variables) && !x->warning)) {
         arena_tflite_loaded_free(x, out->n);
         free((void *)out->tensors);
+        free((void *)out->alias);
         memset(out, 0, sizeof *out);
         return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
     }

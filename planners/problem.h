@@ -113,6 +113,9 @@ void arena_collision_describe(const struct arena_problem *p, const struct arena_
 struct arena_bounds {
     uint64_t naive_bytes; /* sum of sizes */
     uint64_t lower_bound; /* max over steps of the bytes live at that step */
+    uint64_t inplace_bound; /* the same once the alias candidates are merged
+                               (planners/alias.h); lower_bound when there
+                               are none */
     uint64_t largest;     /* max size */
     uint32_t max_live;    /* max number of tensors live at one step (clique) */
     uint32_t steps;       /* 1 + max(last), 0 for an empty problem */

@@ -50,6 +50,16 @@ static const char usage[] =
     "  --capacity BYTES   decision mode for search planners: find a plan within BYTES\n"
     "                     or prove there is none (suffix KiB, MiB, GiB: 1 KiB = 1024)\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
+    "  --inplace RULE     ops that may write their output over an input that dies\n"
+    "                     there: none (default), elementwise (add, sub, mul,\n"
+    "                     activations, reshapes, (de)quantize, softmax, equal sizes)\n"
+    "                     or depthwise (elementwise and depthwise convolutions,\n"
+    "                     output inside its input); planners plan each chain of\n"
+    "                     such ops as one tensor\n";
+
+/* The rest of --help (C11 compilers need only take string literals of 4,095
+ * bytes). */
+static const char usage_more[] =
     "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
     "                     (default 5; 3 for problems of 100,000+ tensors)\n"
     "  --min-time S       minimum seconds per repetition (default 0.01); search\n"
@@ -74,9 +84,9 @@ static const char usage[] =
     "2 usage, input, output or database error, or nothing measured, 130/143\n"
     "interrupted by SIGINT/SIGTERM.\n";
 
-const char *arena_bench_usage(void)
+const char *arena_bench_usage(size_t part)
 {
-    return usage;
+    return part == 0 ? usage : part == 1 ? usage_more : NULL;
 }
 
 /* A comma-separated piece continues the previous spec when it is key=value. */
@@ -311,7 +321,7 @@ enum opt {
     O_EXPORT_PLAN, O_EXPORT_TFLITE, O_HEAD, O_TAIL,
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY,
-    O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
+    O_INPLACE, O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
     O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN
 };
 
@@ -325,7 +335,7 @@ static const struct {
     {"--seed", O_SEED, 1},           {"--alignment", O_ALIGNMENT, 1},
     {"--repetitions", O_REPETITIONS, 1}, {"--min-time", O_MIN_TIME, 1},
     {"--time-limit", O_TIME_LIMIT, 1}, {"--node-limit", O_NODE_LIMIT, 1},
-    {"--capacity", O_CAPACITY, 1},
+    {"--capacity", O_CAPACITY, 1},   {"--inplace", O_INPLACE, 1},
     {"--no-db", O_NO_DB, 0},         {"--no-placements", O_NO_PLACEMENTS, 0},
     {"--export-csv", O_EXPORT_CSV, 1},
     {"--export-plan", O_EXPORT_PLAN, 1}, {"--export-tflite", O_EXPORT_TFLITE, 1},
@@ -397,6 +407,11 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         return rc;
     case O_CAPACITY:
         return parse_bytes(name, v, &a->options.capacity, err, errlen);
+    case O_INPLACE:
+        if (arena_inplace_parse(v, &a->inplace) != ARENA_OK)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--inplace: '%s' is not one of none, elementwise, depthwise", v);
+        return ARENA_OK;
     case O_NO_DB: a->db = NULL; return ARENA_OK;
     case O_NO_PLACEMENTS: a->no_placements = 1; return ARENA_OK;
     case O_EXPORT_CSV:

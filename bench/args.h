@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "bench/output.h"
+#include "graphs/inplace.h"
 #include "planners/planner.h"
 
 #define ARENA_BENCH_DB_DEFAULT "results/arenabench.sqlite"
@@ -34,6 +35,7 @@ struct arena_bench_args {
     uint64_t seed;          /* families' default seed and the planners' options.seed */
     struct arena_plan_options options; /* passed to every planner call; seed = seed */
     uint64_t alignment;
+    enum arena_inplace_rule inplace; /* --inplace: which ops write over an input */
     int repetitions, repetitions_set;
     double min_time;
     int min_time_set;
@@ -63,7 +65,7 @@ void arena_bench_args_free(struct arena_bench_args *a);
  * an item. */
 int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *err, size_t errlen);
 
-/* The --help text. */
-const char *arena_bench_usage(void);
+/* The --help text, in parts 0, 1, ... (NULL past the last) to print in turn. */
+const char *arena_bench_usage(size_t part);
 
 #endif

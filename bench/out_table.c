@@ -64,8 +64,17 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
     if (src->ops) snprintf(ops, sizeof ops, "%zu", src->ops);
     fprintf(out, "  ops %s, tensors %zu, alignment %llu B, most live at once %u\n", ops,
             src->problem.n, (unsigned long long)src->problem.alignment, b->max_live);
-    fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n\n", naive,
+    fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n", naive,
             naive_h, lb, lb_h, big, big_h);
+    if (src->inplace != ARENA_INPLACE_NONE) {
+        char ib[32], ib_h[32];
+        arena_fmt_grouped(b->inplace_bound, ib, sizeof ib);
+        arena_fmt_bytes(b->inplace_bound, ib_h, sizeof ib_h);
+        fprintf(out, "  in-place rule %s: %zu alias candidates, in-place bound %s B (%s);"
+                     " x LB and frag_peak against it\n",
+                arena_inplace_name(src->inplace), src->problem.n_alias, ib, ib_h);
+    }
+    fputc('\n', out);
     fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n", "planner",
             "arena B", "arena", "x LB", "saving", "frag_peak", "frag_mean", "time median",
             "spread", "scratch B", "valid", "status", "gap");

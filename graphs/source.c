@@ -341,6 +341,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->persistent_bytes = model.persistent_bytes;
     out->index = model.index;
     out->problem = p;
+    out->inplace = opt->inplace;
     out->fingerprint = arena_problem_fingerprint(&p);
     return ARENA_OK;
 }

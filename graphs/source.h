@@ -37,7 +37,8 @@ struct arena_source {
                         index (a CSV's record, a graph file's tensor) */
     uint64_t persistent_bytes; /* kept apart from the plan: a model's
                                   variable tensors (aligned), else 0 */
-    struct arena_problem problem; /* owns its tensors */
+    struct arena_problem problem; /* owns its tensors and alias candidates */
+    enum arena_inplace_rule inplace; /* the rule the candidates follow */
 };
 
 /* How to load: what arena_source_load() takes, plus a way to stop. */

@@ -143,7 +143,10 @@ Test(args, list_help_and_version_need_no_graph)
     cr_expect_eq(parse(&a, NULL, 0, "--version", NULL), ARENA_OK);
     cr_expect(a.version);
     arena_bench_args_free(&a);
-    cr_expect(strstr(arena_bench_usage(), "--graph") != NULL);
+    cr_expect(strstr(arena_bench_usage(0), "--graph") != NULL);
+    cr_expect(strstr(arena_bench_usage(0), "--inplace RULE") != NULL);
+    cr_expect(strstr(arena_bench_usage(1), "--repetitions") != NULL);
+    cr_expect_null(arena_bench_usage(2));
     /* --help names the other commands, each of which bench dispatches. */
     const char *sub = arena_bench_subcommands_usage();
     cr_expect(strstr(sub, "bench merge") && strstr(sub, "bench stats") && strstr(sub, "bench plot"),

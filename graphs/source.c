@@ -276,7 +276,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
                      (unsigned long long)alignment);
         return ARENA_EINVAL;
     }
-    struct arena_problem p;
+    struct arena_problem p = {0};
     size_t ops = 0;
     const char *family;
     char *spec = NULL, *params = NULL;

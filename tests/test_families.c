@@ -313,7 +313,7 @@ Test(families, residual_structure)
     cr_expect_eq(a, 0);
     cr_expect_eq(b, 2);
     cr_expect_eq(g.tensors[a].bytes, g.tensors[b].bytes);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     cr_assert_eq(arena_graph_problem(&g, 1, &p, NULL, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect(p.tensors[0].first == 0 && p.tensors[0].last == 2);
     struct arena_bounds bd;

@@ -485,6 +485,12 @@ Test(store, migrates_version_5_adding_placement_names)
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM placements WHERE result_id = 2"
                              " AND name IS NULL"), 5);
     cr_expect_eq(td_db_int(db, "SELECT sum(offset) FROM placements WHERE result_id = 2"), 128);
+    /* Version 9: old results were planned without aliasing, their in-place
+     * bound is their graph's lower bound, and no placement shares. */
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results r JOIN graphs g ON g.id = r.graph_id"
+                             " WHERE r.inplace = 'none' AND r.inplace_bound = g.lower_bound"),
+                 td_db_int(db, "SELECT count(*) FROM results") - 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM placements WHERE shares IS NOT NULL"), 0);
     char sql[160];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM placements WHERE result_id = %lld"
              " AND tensor = 1 AND name = 'conv/1,a'", (long long)rid);

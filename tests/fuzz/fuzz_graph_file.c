@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_REQUIRE(g.n_tensors == 0 && g.n_ops == 0 && g.tensors == NULL, "a partial graph");
         return 0;
     }
-    struct arena_problem p;
+    struct arena_problem p = {0};
     struct arena_graph_fault fault;
     rc = arena_graph_problem(&g, 16, &p, &fault, err, sizeof err);
     if (rc != ARENA_OK) {

@@ -38,10 +38,16 @@ struct arena_export {
     const uint32_t *index;    /* p->n source indices, or NULL: the id */
     const struct arena_plan *plan; /* a valid plan of p */
     uint64_t head, tail;      /* bytes of the head (persistent + metadata) and tail */
+    const uint32_t *shares;   /* NULL, or p->n ids: the tensor whose bytes each
+                                 takes (an in-place op), UINT32_MAX for none */
 };
 
 /* Writes dir/base.csv (`name,index,size,first,last,offset`, offset in the
- * arena, i.e. ACT + the plan's offset), dir/base.h and dir/base.c, each
+ * arena, i.e. ACT + the plan's offset; with shares, a seventh column
+ * `shares` names the tensor whose bytes the row's tensor takes, else is
+ * empty), dir/base.h and dir/base.c (with shares, also PREFIX_SHARED_PAIRS
+ * and PREFIX_shares[], the pairs {tensor, tensor whose bytes it takes} as
+ * ids of the table: such an op reads its input before it writes), each
  * first as base.EXT.tmp, renamed only when all three are whole: a failed
  * export (a full disk) leaves no file behind, neither new nor partial.
  * ARENA_EIO with one line in err when a file cannot be written,

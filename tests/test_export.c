@@ -51,6 +51,42 @@ Test(export, every_planner_on_mobilenetv2_compiles_and_holds)
     cr_expect_eq(ec_check_all("mobilenetv2", dir, 100, 64), n);
 }
 
+/* In-place plans: every planner's export holds when each in-place op reads
+ * its input before it writes its output, the pairs are in the header and
+ * the CSV, and the same plan fails the check when the program writes the
+ * outputs first (so the order is what makes it pass). */
+Test(export, in_place_plans_hold_when_inputs_are_read_before_outputs_are_written)
+{
+    size_t n = arena_planner_count();
+    cr_expect_eq(ec_check_all_inplace("mobilenetv2", ARENA_INPLACE_DEPTHWISE, dir, 0, 0), n);
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/elementwise", dir);
+    cr_assert_eq(mkdir(sub, 0700), 0);
+    cr_expect_eq(ec_check_all_inplace("mobilenetv2:fused=0", ARENA_INPLACE_ELEMENTWISE, sub, 16,
+                                      16),
+                 n);
+    char cmd[800], line[512];
+    snprintf(cmd, sizeof cmd,
+             "grep -c ',block1/depthwise/depthwise_conv2d$' %s/*-greedy-by-size.csv; "
+             "grep -h '^name,' %s/*-greedy-by-size.csv",
+             sub, sub);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    cr_expect_eq(atoi(line), 1, "block1/depthwise/batch_norm shares the conv's bytes");
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    cr_expect_str_eq(line, "name,index,size,first,last,offset,shares\n");
+    pclose(p);
+    snprintf(cmd, sizeof cmd, "ls %s/*-greedy-by-size.h", sub);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    pclose(p);
+    line[strcspn(line, "\n")] = '\0';
+    cr_expect_eq(ec_run_with(sub, line, 1), 0);
+    cr_expect_eq(ec_run_with(sub, line, 0), 1, "outputs written first overwrite their inputs");
+}
+
 /* Three tensors: a [0,1] 32 B, b [1,2] 16 B, c [2,2] 16 B; a and b conflict,
  * b and c conflict, a and c do not. Names "x", "x" and "1st" become X, X_1
  * and T1ST. With head 10 the activations start at 16; offsets a 0, b 32,

@@ -3,6 +3,7 @@
 #include "bench/args.h"
 #include "bench/replay.h"
 #include "graphs/sweep.h"
+#include "planners/optimal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
+/* In parts: ISO C guarantees string literals of 4,095 bytes only. */
+static const char usage_head[] =
     "usage: bench --graph LIST [--planner LIST] [options] [--benchmark_* ...]\n"
     "       bench --list | --help | --version\n"
     "\n"
@@ -48,18 +50,27 @@ static const char usage[] =
     "  --node-limit N     search nodes per problem for search planners (default: the\n"
     "                     planner's own)\n"
     "  --capacity BYTES   decision mode for search planners: find a plan within BYTES\n"
-    "                     or prove there is none (suffix KiB, MiB, GiB: 1 KiB = 1024)\n"
+    "                     or prove there is none (suffix KiB, MiB, GiB: 1 KiB = 1024)\n";
+/* The rest in more literals: ISO C promises 4,095 characters in one. */
+static const char usage_mid[] =
+    "  --optimal-off LIST switch rules of the planner optimal off, to measure what\n"
+    "                     each prunes (its nodes); comma list of: parts, groups,\n"
+    "                     section, busiest, dominance, twins, stack, lowest-gap,\n"
+    "                     filler (planners/optimal.h); needs --no-db, as the\n"
+    "                     database would store the runs as plain optimal\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
     "  --inplace RULE     ops that may write their output over an input that dies\n"
     "                     there: none (default), elementwise (add, sub, mul,\n"
     "                     activations, reshapes, (de)quantize, softmax, equal sizes)\n"
     "                     or depthwise (elementwise and depthwise convolutions,\n"
     "                     output inside its input); planners plan each chain of\n"
-    "                     such ops as one tensor\n";
-
-/* The rest of --help (C11 compilers need only take string literals of 4,095
- * bytes). */
-static const char usage_more[] =
+    "                     such ops as one tensor\n"
+    "  --patch RxC:K[:stream]  patch-based inference (MCUNetV2): the first K ops\n"
+    "                     run per patch of an R x C grid over their output, with\n"
+    "                     the halo each patch needs, the output assembled whole;\n"
+    "                     :stream reads the input per patch instead of whole;\n"
+    "                     graph families whose ops state windows only (mobilenetv2)\n";
+static const char usage_tail[] =
     "  --repetitions N    Google Benchmark repetitions per planner x graph\n"
     "                     (default 5; 3 for problems of 100,000+ tensors)\n"
     "  --min-time S       minimum seconds per repetition (default 0.01); search\n"
@@ -84,9 +95,20 @@ static const char usage_more[] =
     "2 usage, input, output or database error, or nothing measured, 130/143\n"
     "interrupted by SIGINT/SIGTERM.\n";
 
-const char *arena_bench_usage(size_t part)
+const char *arena_bench_usage(void)
 {
-    return part == 0 ? usage : part == 1 ? usage_more : NULL;
+    /* joined once; bench asks from one thread */
+    static const char *const parts[] = {usage_head, usage_mid, usage_tail};
+    static char text[sizeof usage_head + sizeof usage_mid + sizeof usage_tail];
+    if (text[0] == '\0') {
+        size_t at = 0;
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+            size_t len = strlen(parts[i]);
+            memcpy(text + at, parts[i], len + 1);
+            at += len;
+        }
+    }
+    return text;
 }
 
 /* A comma-separated piece continues the previous spec when it is key=value. */
@@ -317,12 +339,40 @@ static int parse_shard(const char *v, unsigned *k, unsigned *n, char *err, size_
     return ARENA_OK;
 }
 
+/* --optimal-off: a comma list of rule names (planners/optimal.h); repeated
+ * options add up. */
+static int parse_optimal_off(const char *v, uint32_t *bits, char *err, size_t errlen)
+{
+    for (const char *p = v;;) {
+        size_t len = strcspn(p, ",");
+        const struct arena_optimal_switch *sw = arena_optimal_switch_find(p, len);
+        if (!sw) {
+            char known[256] = "";
+            for (size_t i = 0; i < arena_optimal_switch_count; i++) {
+                size_t used = strlen(known);
+                snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                         arena_optimal_switches[i].name);
+            }
+            if (len == 0)
+                return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                    "--optimal-off: empty item in '%s' (known: %s)", v, known);
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--optimal-off: unknown rule '%.*s' (known: %s)", (int)len, p,
+                                known);
+        }
+        *bits |= sw->bit;
+        if (p[len] == '\0')
+            return ARENA_OK;
+        p += len + 1;
+    }
+}
+
 enum opt {
     O_EXPORT_PLAN, O_EXPORT_TFLITE, O_HEAD, O_TAIL,
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
-    O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY,
-    O_INPLACE, O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
-    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN
+    O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY, O_OPTIMAL_OFF, O_INPLACE,
+    O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
+    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH
 };
 
 static const struct {
@@ -335,7 +385,8 @@ static const struct {
     {"--seed", O_SEED, 1},           {"--alignment", O_ALIGNMENT, 1},
     {"--repetitions", O_REPETITIONS, 1}, {"--min-time", O_MIN_TIME, 1},
     {"--time-limit", O_TIME_LIMIT, 1}, {"--node-limit", O_NODE_LIMIT, 1},
-    {"--capacity", O_CAPACITY, 1},   {"--inplace", O_INPLACE, 1},
+    {"--capacity", O_CAPACITY, 1},   {"--optimal-off", O_OPTIMAL_OFF, 1},
+    {"--inplace", O_INPLACE, 1},
     {"--no-db", O_NO_DB, 0},         {"--no-placements", O_NO_PLACEMENTS, 0},
     {"--export-csv", O_EXPORT_CSV, 1},
     {"--export-plan", O_EXPORT_PLAN, 1}, {"--export-tflite", O_EXPORT_TFLITE, 1},
@@ -346,6 +397,7 @@ static const struct {
     {"--replay", O_REPLAY, 1},       {"--frames", O_FRAMES, 1},
     {"--founding-table", O_FOUNDING, 0},
     {"--shard", O_SHARD, 1},         {"--pin", O_PIN, 1},
+    {"--patch", O_PATCH, 1},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -407,6 +459,8 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         return rc;
     case O_CAPACITY:
         return parse_bytes(name, v, &a->options.capacity, err, errlen);
+    case O_OPTIMAL_OFF:
+        return parse_optimal_off(v, &a->options.optimal_off, err, errlen);
     case O_INPLACE:
         if (arena_inplace_parse(v, &a->inplace) != ARENA_OK)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
@@ -447,6 +501,11 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         rc = parse_u64(name, v, 1023, &u, err, errlen);
         a->pin_cpu = (int)u;
         return rc;
+    case O_PATCH: {
+        char why[256];
+        rc = arena_patch_parse(v, &a->patch, why, sizeof why);
+        return rc == ARENA_OK ? rc : arena_errorf(err, errlen, 0, rc, "--patch: %s", why);
+    }
     }
     return ARENA_EINVAL;
 }
@@ -518,6 +577,10 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
     if (no_db && db_given) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db and --no-db together");
     if (no_db) a->db = NULL;
     a->options.seed = a->seed;
+    if (a->options.optimal_off && a->db)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--optimal-off: runs with rules switched off are not stored (the"
+                            " database would show them as plain optimal); add --no-db");
     if (a->list && a->format != arena_output_at(0) && strcmp(a->format->name, "csv") != 0)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "--list: --format %s is not offered (table, or csv for the planners)",

@@ -8,6 +8,7 @@
 
 #include "bench/output.h"
 #include "graphs/inplace.h"
+#include "graphs/patch.h"
 #include "planners/planner.h"
 
 #define ARENA_BENCH_DB_DEFAULT "results/arenabench.sqlite"
@@ -45,6 +46,7 @@ struct arena_bench_args {
     int founding_table;     /* --founding-table */
     unsigned shard_k, shard_n; /* --shard K/N: part K (1..N) of N; N 0: every job */
     int pin_cpu;            /* --pin CPU: the measuring thread's CPU; -1 none */
+    struct arena_patch_spec patch; /* --patch RxC:K; rows 0: none */
     char **gbench_flags;    /* --benchmark_* arguments, passed on verbatim */
     size_t n_gbench_flags;
 };
@@ -65,7 +67,7 @@ void arena_bench_args_free(struct arena_bench_args *a);
  * an item. */
 int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *err, size_t errlen);
 
-/* The --help text, in parts 0, 1, ... (NULL past the last) to print in turn. */
-const char *arena_bench_usage(size_t part);
+/* The --help text. */
+const char *arena_bench_usage(void);
 
 #endif

@@ -450,7 +450,7 @@ static int list_everything(const struct arena_bench_args *a)
         printf("  %-18s %s\n  %-18s %s\n", f->name, f->summary, "", f->params);
     }
     printf("\nSuites (--graph NAME):\n");
-    const char *const suites[] = {"all", "scaling", "exact", "models"};
+    const char *const suites[] = {"all", "scaling", "exact", "exact-slack", "models"};
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
         size_t n = 0;
         arena_bench_suite(suites[i], &n);
@@ -579,10 +579,9 @@ static int load_graphs(struct bench *b)
     for (size_t i = 0; i < n && !status && !stop_signal; i++) {
         struct graph_slot *g = &b->graphs[b->n_graphs];
         char err[512] = "";
-        struct arena_load_options lo = {.alignment = b->args.alignment,
-                                        .seed = b->args.seed,
-                                        .stop = &stop_signal,
-                                        .inplace = b->args.inplace};
+        struct arena_load_options lo = {
+            .alignment = b->args.alignment, .seed = b->args.seed, .stop = &stop_signal,
+            .patch = b->args.patch.rows ? &b->args.patch : NULL, .inplace = b->args.inplace};
         int rc = arena_source_load_with(items[i], &lo, &g->src, err, sizeof err);
         if (rc != ARENA_OK && stop_signal) break; /* measure() reports the signal */
         if (rc != ARENA_OK) {
@@ -1002,8 +1001,7 @@ int arena_bench_main(int argc, char **argv)
         say(NULL, "%s", err[0] ? err : arena_strerror(status));
         status = 2;
     } else if (args.help) {
-        for (size_t k = 0; arena_bench_usage(k); k++)
-            fputs(arena_bench_usage(k), stdout);
+        fputs(arena_bench_usage(), stdout);
         fputs(arena_bench_subcommands_usage(), stdout);
     } else if (args.version) {
         printf("bench (arenabench) %s, git %s, %s\n", arena_build_version(),

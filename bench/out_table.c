@@ -74,6 +74,26 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
                      " x LB and frag_peak against it\n",
                 arena_inplace_name(src->inplace), src->problem.n_alias, ib, ib_h);
     }
+    const struct arena_patch_report *pr = &src->patch;
+    if (pr->spec.rows) {
+        char sm[32], pm[32], gm[32], sp[32], sp_h[32];
+        arena_fmt_grouped(pr->stage_peak, sp, sizeof sp);
+        arena_fmt_bytes(pr->stage_peak, sp_h, sizeof sp_h);
+        arena_fmt_grouped(pr->stage_macs, sm, sizeof sm);
+        arena_fmt_grouped(pr->patched_macs, pm, sizeof pm);
+        arena_fmt_grouped(pr->graph_macs, gm, sizeof gm);
+        double extra = (double)(pr->patched_macs - pr->stage_macs);
+        fprintf(out,
+                "  patched %ux%u over the first %u ops%s, to '%s' (%llu x %llu x %llu): MACs %s"
+                " whole, %s per patch (+%.1f%% of the stage, +%.1f%% of the graph's %s);"
+                " the stage's peak %s B (%s)\n",
+                pr->spec.rows, pr->spec.cols, pr->spec.k,
+                pr->spec.stream ? ", input read per patch" : "", pr->out_name,
+                (unsigned long long)pr->out_h, (unsigned long long)pr->out_w,
+                (unsigned long long)pr->out_c, sm, pm,
+                pr->stage_macs ? 100.0 * extra / (double)pr->stage_macs : 0.0,
+                pr->graph_macs ? 100.0 * extra / (double)pr->graph_macs : 0.0, gm, sp, sp_h);
+    }
     fputc('\n', out);
     fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n", "planner",
             "arena B", "arena", "x LB", "saving", "frag_peak", "frag_mean", "time median",

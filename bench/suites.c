@@ -94,6 +94,19 @@ static const char *const suite_exact[] = {
     "random-intervals",
 };
 
+/* Tight instances with slack (issue 25): the family `slack` (a
+ * non-guillotine packed box 1 MiB tall, sizes and steps in multiples of
+ * 1,024, with holes; optimum = max-live = 1 MiB by construction) at six
+ * sizes from 150 to 500 tensors, five seeds each. */
+static const char *const suite_exact_slack[] = {
+    "slack:n=150,seed=1", "slack:n=150,seed=2", "slack:n=150,seed=3", "slack:n=150,seed=4", "slack:n=150,seed=5",
+    "slack:n=220,seed=1", "slack:n=220,seed=2", "slack:n=220,seed=3", "slack:n=220,seed=4", "slack:n=220,seed=5",
+    "slack:n=290,seed=1", "slack:n=290,seed=2", "slack:n=290,seed=3", "slack:n=290,seed=4", "slack:n=290,seed=5",
+    "slack:n=360,seed=1", "slack:n=360,seed=2", "slack:n=360,seed=3", "slack:n=360,seed=4", "slack:n=360,seed=5",
+    "slack:n=430,seed=1", "slack:n=430,seed=2", "slack:n=430,seed=3", "slack:n=430,seed=4", "slack:n=430,seed=5",
+    "slack:n=500,seed=1", "slack:n=500,seed=2", "slack:n=500,seed=3", "slack:n=500,seed=4", "slack:n=500,seed=5",
+};
+
 const char *const *arena_bench_suite(const char *name, size_t *n)
 {
     /* filled per call: bench asks from one thread, before planning */
@@ -115,6 +128,10 @@ const char *const *arena_bench_suite(const char *name, size_t *n)
     if (strcmp(name, "exact") == 0) {
         *n = sizeof suite_exact / sizeof suite_exact[0];
         return suite_exact;
+    }
+    if (strcmp(name, "exact-slack") == 0) {
+        *n = sizeof suite_exact_slack / sizeof suite_exact_slack[0];
+        return suite_exact_slack;
     }
     if (strcmp(name, "scaling") == 0) {
         *n = sizeof suite_scaling / sizeof suite_scaling[0];

@@ -4,7 +4,8 @@
 
 #include <stddef.h>
 
-/* The specs of suite `name` ("all", "scaling", "exact" or "models") and
+/* The specs of suite `name` ("all", "scaling", "exact", "exact-slack" or
+ * "models") and
  * their count in *n, or NULL when name is not a suite. "models" is the
  * TensorFlow Lite models of scripts/fetch-models present in models/ (all four
  * paths when none is); "all" ends with the models present. The list stays

@@ -56,6 +56,7 @@ extern const struct arena_family arena_family_transformer;
 extern const struct arena_family arena_family_random_dag;
 extern const struct arena_family arena_family_random_intervals;
 extern const struct arena_family arena_family_packed;
+extern const struct arena_family arena_family_slack;
 
 /* The family named name, or NULL. */
 const struct arena_family *arena_family_find(const char *name, size_t len);

@@ -222,6 +222,16 @@ int arena_graph_op_add(struct arena_graph *g, const char *name, const char *kind
     return ARENA_OK;
 }
 
+int arena_graph_op_window_set(struct arena_graph *g, const struct arena_gop_window *w)
+{
+    if (g->status)
+        return g->status;
+    if (!g->n_ops || !w->kh || !w->kw || !w->sh || !w->sw)
+        return latch(g, ARENA_EINVAL);
+    g->ops[g->n_ops - 1].win = *w;
+    return ARENA_OK;
+}
+
 int arena_graph_order_set(struct arena_graph *g, const uint32_t *order, size_t n)
 {
     if (g->status)

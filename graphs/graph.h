@@ -65,12 +65,27 @@ struct arena_gtensor {
     uint32_t line;       /* line in a graph file, 0 when built in code */
 };
 
+/* An op's optional spatial window, for transforms that need geometry
+ * (graphs/patch.h). Inputs and output are NHWC with batch 1; output row y
+ * reads input rows [y*sh - pad_top, y*sh - pad_top + kh), clipped to the
+ * input (likewise columns), and every input of the op the same way (an add
+ * reads the same window of both). kh = 0: the op states no window. */
+struct arena_gop_window {
+    uint32_t kh, kw;         /* kernel rows, columns */
+    uint32_t sh, sw;         /* strides */
+    uint32_t pad_top, pad_left; /* rows, columns of padding before the input */
+    uint64_t macs_per_out;   /* multiply-accumulates per output element: kh kw
+                                Cin for a conv, kh kw for a depthwise conv, 0
+                                for an elementwise op */
+};
+
 struct arena_gop {
     char *name;
     char *kind;
     size_t in_first, n_in;   /* g->refs[in_first .. in_first+n_in) */
     size_t out_first, n_out; /* g->refs[out_first .. out_first+n_out) */
     uint32_t line;           /* line in a graph file, 0 when built in code */
+    struct arena_gop_window win; /* all zero unless the builder states it */
 };
 
 struct arena_graph {
@@ -103,6 +118,9 @@ int arena_graph_tensor_add(struct arena_graph *g, const char *name, enum arena_d
                            uint32_t rank, const uint64_t *dims, uint32_t *id);
 int arena_graph_op_add(struct arena_graph *g, const char *name, const char *kind,
                        const uint32_t *in, size_t n_in, const uint32_t *out, size_t n_out);
+/* States the spatial window of the op added last (ARENA_EINVAL when there
+ * is none, or kh, kw, sh or sw is 0). */
+int arena_graph_op_window_set(struct arena_graph *g, const struct arena_gop_window *w);
 /* Sets an explicit execution order (copied; n must equal g->n_ops). */
 int arena_graph_order_set(struct arena_graph *g, const uint32_t *order, size_t n);
 

@@ -19,7 +19,11 @@
  *
  * fused=1: conv + batch-norm + ReLU6 is one op (a TFLite graph). fused=0:
  * conv, batch_norm and relu6 are separate ops each writing its own tensor
- * (a framework graph before fusion); projections have no ReLU6. */
+ * (a framework graph before fusion); projections have no ReLU6.
+ *
+ * Every op up to conv_last states its window (kernel, stride, SAME padding,
+ * MACs per output element; graph.h), so the first stages can be patched
+ * (graphs/patch.h). The pool, classifier and softmax state none. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,20 +83,46 @@ static uint32_t single(struct net *m, const char *name, const char *kind, const 
     return out;
 }
 
-/* A conv layer: one fused op, or conv, batch_norm (and relu6) ops. */
-static uint32_t layer(struct net *m, const char *name, const char *kind, uint32_t in, uint64_t h,
+/* The window of a k x k layer with stride s from h_in to h_out rows (square
+ * maps), padding SAME as TensorFlow splits it: (out-1) s + k - in rows in
+ * all, the smaller half before. */
+static struct arena_gop_window window(uint64_t h_in, uint64_t h_out, unsigned k, unsigned s,
+                                      uint64_t macs_per_out)
+{
+    uint64_t need = (h_out - 1) * s + k;
+    uint32_t pad = need > h_in ? (uint32_t)((need - h_in) / 2) : 0;
+    struct arena_gop_window w = {.kh = k, .kw = k, .sh = s, .sw = s, .pad_top = pad,
+                                 .pad_left = pad, .macs_per_out = macs_per_out};
+    return w;
+}
+
+static const struct arena_gop_window pointwise = {.kh = 1, .kw = 1, .sh = 1, .sw = 1};
+
+/* A conv layer, k x k with stride s from h_in rows and c_in channels to h
+ * rows and c channels: one fused op, or conv, batch_norm (and relu6) ops.
+ * Each op states its window; batch_norm and relu6 are pointwise. */
+static uint32_t layer(struct net *m, const char *name, const char *kind, uint32_t in,
+                      uint64_t h_in, uint64_t c_in, unsigned k, unsigned s, uint64_t h,
                       uint64_t c, int relu)
 {
-    if (m->fused)
-        return single(m, name, kind, &in, 1, h, h, c);
+    int depthwise = strcmp(kind, "depthwise_conv2d") == 0;
+    struct arena_gop_window w = window(h_in, h, k, s, (uint64_t)k * k * (depthwise ? 1 : c_in));
+    if (m->fused) {
+        uint32_t x = single(m, name, kind, &in, 1, h, h, c);
+        arena_graph_op_window_set(m->g, &w);
+        return x;
+    }
     char sub[64];
     snprintf(sub, sizeof sub, "%s/%s", name, kind);
     uint32_t x = single(m, sub, kind, &in, 1, h, h, c);
+    arena_graph_op_window_set(m->g, &w);
     snprintf(sub, sizeof sub, "%s/batch_norm", name);
     x = single(m, sub, "batch_norm", &x, 1, h, h, c);
+    arena_graph_op_window_set(m->g, &pointwise);
     if (relu) {
         snprintf(sub, sizeof sub, "%s/relu6", name);
         x = single(m, sub, "relu6", &x, 1, h, h, c);
+        arena_graph_op_window_set(m->g, &pointwise);
     }
     return x;
 }
@@ -127,7 +157,7 @@ static int build(const struct arena_key_value *v, struct arena_graph *g, char *e
     g->tensors[x].is_input = 1;
     uint64_t h = (res + 1) / 2;
     uint64_t c = make_divisible(32, pct);
-    x = layer(&m, "conv1", "conv2d", x, h, c, 1);
+    x = layer(&m, "conv1", "conv2d", x, res, 3, 3, 2, h, c, 1);
 
     unsigned block = 0;
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
@@ -139,16 +169,17 @@ static int build(const struct arena_key_value *v, struct arena_graph *g, char *e
             uint64_t mid = c * rows[r].t;
             if (rows[r].t != 1) {
                 snprintf(name, sizeof name, "block%u/expand", block);
-                y = layer(&m, name, "conv2d", y, h, mid, 1);
+                y = layer(&m, name, "conv2d", y, h, c, 1, 1, h, mid, 1);
             }
             snprintf(name, sizeof name, "block%u/depthwise", block);
-            y = layer(&m, name, "depthwise_conv2d", y, h2, mid, 1);
+            y = layer(&m, name, "depthwise_conv2d", y, h, mid, 3, s, h2, mid, 1);
             snprintf(name, sizeof name, "block%u/project", block);
-            y = layer(&m, name, "conv2d", y, h2, out_c, 0);
+            y = layer(&m, name, "conv2d", y, h2, mid, 1, 1, h2, out_c, 0);
             if (s == 1 && c == out_c) {
                 uint32_t in[2] = {x, y};
                 snprintf(name, sizeof name, "block%u/add", block);
                 y = single(&m, name, "add", in, 2, h2, h2, out_c);
+                arena_graph_op_window_set(g, &pointwise);
             }
             x = y;
             h = h2;
@@ -156,7 +187,7 @@ static int build(const struct arena_key_value *v, struct arena_graph *g, char *e
         }
     }
     uint64_t last = pct > 100 ? make_divisible(1280, pct) : 1280;
-    x = layer(&m, "conv_last", "conv2d", x, h, last, 1);
+    x = layer(&m, "conv_last", "conv2d", x, h, c, 1, 1, h, last, 1);
     x = single(&m, "avgpool", "average_pool", &x, 1, 1, 1, last);
     uint64_t dims[2] = {1, v[K_CLASSES].u};
     uint32_t logits = 0, probs = 0;

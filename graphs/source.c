@@ -231,8 +231,33 @@ static void one_line(char *err, size_t errlen)
             *p = '?';
 }
 
+/* "SPEC+patch=RxC:K[:stream]", as the canonical spec of a patched graph
+ * reads: SPEC into base and the patch into *ps, returning 1; 0 when text
+ * holds no "+patch="; a negative status (err set) when its patch is bad. */
+static int split_patch(const char *text, char *base, size_t len, struct arena_patch_spec *ps,
+                       char *err, size_t errlen)
+{
+    const char *at = strstr(text, "+patch=");
+    if (!at)
+        return 0;
+    if ((size_t)(at - text) >= len)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "'%.64s...': too long a spec", text);
+    memcpy(base, text, (size_t)(at - text));
+    base[at - text] = '\0';
+    char why[320];
+    int rc = arena_patch_parse(at + 7, ps, why, sizeof why);
+    return rc ? arena_errorf(err, errlen, 0, rc, "+patch=: %s", why) : 1;
+}
+
 int arena_source_check(const char *text, char *err, size_t errlen)
 {
+    char base[4096];
+    struct arena_patch_spec ps;
+    int has_patch = split_patch(text, base, sizeof base, &ps, err, errlen);
+    if (has_patch < 0)
+        return has_patch;
+    if (has_patch)
+        text = base;
     /* A spec that parses passes as either; only one that does not looks at
      * the file system (a sweep may hold 10^6 specs). */
     struct arena_spec s;
@@ -253,6 +278,43 @@ int arena_source_check(const char *text, char *err, size_t errlen)
         return ARENA_OK;
     }
     one_line(err, errlen);
+    return rc;
+}
+
+/* A graph family's graph, patched, as a problem with its names. */
+static int build_patched(const struct arena_spec *s, const struct arena_patch_spec *ps,
+                         uint64_t alignment, struct arena_problem *p, size_t *ops, char ***names,
+                         struct arena_patch_report *rep, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    *ops = 0;
+    *names = NULL;
+    const char *family = s->family->info.name;
+    if (!s->family->build_graph)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--patch: family '%s' builds a bare problem, with no ops to patch",
+                            family);
+    struct arena_graph g, patched;
+    int rc = arena_spec_graph(s, &g, err, errlen);
+    if (rc)
+        return rc;
+    char why[384];
+    rc = arena_graph_patch(&g, ps, &patched, rep, why, sizeof why);
+    arena_graph_free(&g);
+    if (rc)
+        return arena_errorf(err, errlen, 0, rc, "--patch %ux%u:%u%s: %s: %s", ps->rows, ps->cols,
+                            ps->k, ps->stream ? ":stream" : "", family, why);
+    rc = arena_graph_problem_inplace(&patched, alignment, s->inplace, p, NULL, why, sizeof why);
+    if (rc)
+        arena_errorf(err, errlen, 0, rc, "%s: %s", family, why);
+    else if (arena_patch_stage_peak(p, rep) || !(*names = arena_graph_names(&patched))) {
+        free((void *)p->tensors);
+        free((void *)p->alias);
+        memset(p, 0, sizeof *p);
+        rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", family);
+    } else
+        *ops = patched.n_ops;
+    arena_graph_free(&patched);
     return rc;
 }
 
@@ -282,6 +344,23 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     char *spec = NULL, *params = NULL;
     char **names = NULL;
     struct arena_tflite_loaded model = {0};
+    struct arena_patch_report patch = {0};
+    char base[4096], suffix[64] = "";
+    struct arena_patch_spec given;
+    const struct arena_patch_spec *ps = opt->patch;
+    int has_patch = split_patch(text, base, sizeof base, &given, err, errlen);
+    if (has_patch < 0)
+        return has_patch;
+    if (has_patch && ps)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "'+patch=' in the spec and --patch: give the patch once");
+    if (has_patch) {
+        ps = &given;
+        text = base;
+    }
+    if (ps)
+        snprintf(suffix, sizeof suffix, "+patch=%ux%u:%u%s", ps->rows, ps->cols, ps->k,
+                 ps->stream ? ":stream" : "");
     int rc;
     char path[4096];
     uint32_t sub = 0;
@@ -290,6 +369,11 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         rc = has_sub;
     } else if (has_sub || is_path(text)) {
         const char *file = has_sub ? path : text;
+        if (ps)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--patch: '%s' is a file, whose ops state no window (kernel,"
+                                " stride, padding); only the mobilenetv2 family can be patched",
+                                file);
         rc = load_file(file, has_sub, sub, opt, &family, &p, &ops, &names, &model, err, errlen);
         if (!rc) {
             /* One spelling per graph: "m.tflite", "m.tflite#0" and
@@ -305,13 +389,14 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         rc = arena_spec_parse(text, seed, &s, err, errlen);
         s.inplace = opt->inplace;
         if (!rc)
-            rc = arena_spec_build(&s, alignment, &p, &ops, &names, err, errlen);
+            rc = ps ? build_patched(&s, ps, alignment, &p, &ops, &names, &patch, err, errlen)
+                            : arena_spec_build(&s, alignment, &p, &ops, &names, err, errlen);
         if (!rc) {
             family = s.family->info.name;
-            size_t len = strlen(family) + 1 + strlen(s.params) + 1;
+            size_t len = strlen(family) + 1 + strlen(s.params) + strlen(suffix) + 1;
             spec = malloc(len);
             if (spec)
-                snprintf(spec, len, "%s:%s", family, s.params);
+                snprintf(spec, len, "%s:%s%s", family, s.params, suffix);
             params = arena_str_dup(s.params);
         }
     }
@@ -339,6 +424,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->warning = model.warning;
     out->names = names;
     out->persistent_bytes = model.persistent_bytes;
+    out->patch = patch;
     out->index = model.index;
     out->problem = p;
     out->inplace = opt->inplace;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "graphs/inplace.h"
+#include "graphs/patch.h"
 #include "planners/problem.h"
 
 struct arena_source {
@@ -37,6 +38,8 @@ struct arena_source {
                         index (a CSV's record, a graph file's tensor) */
     uint64_t persistent_bytes; /* kept apart from the plan: a model's
                                   variable tensors (aligned), else 0 */
+    struct arena_patch_report patch; /* the --patch transform's figures;
+                                        patch.spec.rows 0: not patched */
     struct arena_problem problem; /* owns its tensors and alias candidates */
     enum arena_inplace_rule inplace; /* the rule the candidates follow */
 };
@@ -49,6 +52,12 @@ struct arena_load_options {
      * file stops loading at its next line: ARENA_EIO, "PATH:LINE: file:
      * stopped by a signal". A spec is built to its end (seconds at most). */
     const volatile sig_atomic_t *stop;
+    /* When not NULL, a graph family's graph is patched (graphs/patch.h)
+     * before it becomes a problem; the spec gains "+patch=RxC:K[:stream]",
+     * and a spec given with that suffix loads patched the same way (so a
+     * stored spec loads again; not with patch set too). Files and problem
+     * families are refused (ARENA_EINVAL, one line). */
+    const struct arena_patch_spec *patch;
     /* Which ops run in place (graphs/inplace.h): a graph's problem gets the
      * rule's alias candidates (problem.alias, owned by the source). A bare
      * problem (a CSV, a problem family) has none under any rule. */

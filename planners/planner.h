@@ -36,6 +36,9 @@ struct arena_plan_options {
                             any plan with arena <= capacity answers */
     const volatile sig_atomic_t *stop; /* NULL, or non-zero *stop (a caller's
                             signal flag): stop soon, as when a budget runs out */
+    uint32_t optimal_off; /* planner optimal only, for ablations: the rules it
+                            switches off, ARENA_OPTIMAL_* bits (planners/optimal.h);
+                            0 = every rule on. Other planners ignore it. */
 };
 
 /* All zero: no limits, seed 0, minimise. */

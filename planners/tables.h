@@ -27,6 +27,6 @@ extern const struct arena_planner arena_planner_xla_best_fit;         /* xla_bes
  * of its O(n^2) edges once per tensor (see min_cost_flow.c). Keep the text
  * of ARENA_ETOOBIG in status.c in step. */
 #define ARENA_MCF_MAX_TENSORS 5000u
-extern const struct arena_planner arena_planner_optimal;              /* optimal.c */
+extern const struct arena_planner arena_planner_optimal;              /* optimal/optimal.c */
 
 #endif

@@ -10,6 +10,7 @@
 #include "bench/args.h"
 #include "bench/subcommands.h"
 #include "bench/suites.h"
+#include "planners/optimal.h"
 
 #define MAX_ARGS 16
 
@@ -143,10 +144,8 @@ Test(args, list_help_and_version_need_no_graph)
     cr_expect_eq(parse(&a, NULL, 0, "--version", NULL), ARENA_OK);
     cr_expect(a.version);
     arena_bench_args_free(&a);
-    cr_expect(strstr(arena_bench_usage(0), "--graph") != NULL);
-    cr_expect(strstr(arena_bench_usage(0), "--inplace RULE") != NULL);
-    cr_expect(strstr(arena_bench_usage(1), "--repetitions") != NULL);
-    cr_expect_null(arena_bench_usage(2));
+    cr_expect(strstr(arena_bench_usage(), "--graph") != NULL);
+    cr_expect(strstr(arena_bench_usage(), "--inplace RULE") != NULL);
     /* --help names the other commands, each of which bench dispatches. */
     const char *sub = arena_bench_subcommands_usage();
     cr_expect(strstr(sub, "bench merge") && strstr(sub, "bench stats") && strstr(sub, "bench plot"),
@@ -276,6 +275,10 @@ static const struct bad_case bad[] = {
     {{"--graph", "chain", "--capacity", "KiB"}, "--capacity: 'KiB' is not a byte count"},
     /* 2^33 GiB = 2^63 B: one byte too many. */
     {{"--graph", "chain", "--capacity", "8589934592GiB"}, "--capacity: '8589934592GiB' is above 2^63-1 bytes"},
+    {{"--graph", "chain", "--optimal-off", "sectoin"},
+     "--optimal-off: unknown rule 'sectoin' (known: parts, groups, section"},
+    {{"--graph", "chain", "--optimal-off", "section,"}, "--optimal-off: empty item in 'section,'"},
+    {{"--graph", "chain", "--optimal-off", "twins"}, "--optimal-off: runs with rules switched off are not stored"},
     {{"--list", "--format", "json", NULL}, "--list: --format json is not offered"},
     {{"--graph", "chain", "--alignment", "12"}, "--alignment: '12' is not a power of two"},
     {{"--graph", "chain", "--alignment", "0"}, "--alignment: '0' is not a power of two"},
@@ -300,6 +303,32 @@ static const struct bad_case bad[] = {
     {{"--planner", "naive", NULL}, "no --graph given"},
     {{NULL}, "no --graph given"},
 };
+
+Test(args, optimal_off_names_the_rules)
+{
+    /* Each rule of planners/optimal.h by name, lists and repeats add up,
+     * and --help names every one. */
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--no-db", "--optimal-off",
+                       "section,twins", "--optimal-off=parts", NULL),
+                 ARENA_OK, "%s", err);
+    cr_expect_eq(a.options.optimal_off,
+                 ARENA_OPTIMAL_SECTION | ARENA_OPTIMAL_TWINS | ARENA_OPTIMAL_PARTS);
+    arena_bench_args_free(&a);
+    for (size_t i = 0; i < arena_optimal_switch_count; i++) {
+        const char *name = arena_optimal_switches[i].name;
+        cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--no-db", "--optimal-off",
+                           name, NULL),
+                     ARENA_OK, "%s: %s", name, err);
+        cr_expect_eq(a.options.optimal_off, arena_optimal_switches[i].bit, "%s", name);
+        arena_bench_args_free(&a);
+        cr_expect(strstr(arena_bench_usage(), name) != NULL, "--help does not name %s", name);
+    }
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", NULL), ARENA_OK, "%s", err);
+    cr_expect_eq(a.options.optimal_off, 0, "every rule on by default");
+    arena_bench_args_free(&a);
+}
 
 Test(args, every_error_is_one_line_naming_the_option)
 {
@@ -379,4 +408,24 @@ Test(args, shard_and_pin)
     cr_expect_eq(parse(&a, err, sizeof err, "--graph", "chain", "--pin", "x", NULL), ARENA_EINVAL);
     cr_expect(strncmp(err, "--pin: ", 7) == 0, "%s", err);
     arena_bench_args_free(&a);
+}
+
+Test(args, patch)
+{
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", NULL), ARENA_OK, "%s", err);
+    cr_expect_eq(a.patch.rows, 0, "no --patch: not patched");
+    arena_bench_args_free(&a);
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", "--patch", "3x2:13", NULL),
+                 ARENA_OK, "%s", err);
+    cr_expect(a.patch.rows == 3 && a.patch.cols == 2 && a.patch.k == 13);
+    arena_bench_args_free(&a);
+    cr_expect_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", "--patch", "4x4", NULL),
+                 ARENA_EINVAL);
+    cr_expect(strncmp(err, "--patch: '4x4' is not RxC:K", 27) == 0 && !strchr(err, '\n'), "%s",
+              err);
+    arena_bench_args_free(&a);
+    cr_expect(strstr(arena_bench_usage(), "--patch RxC:K") != NULL);
+    cr_expect(strstr(arena_bench_usage(), "interrupted by SIGINT") != NULL, "both halves");
 }

@@ -365,6 +365,40 @@ Test(bench, input_errors_exit_2_with_one_line_and_touch_no_database)
     free(err);
 }
 
+/* --patch: the patched graph is planned, shown with its MACs line, stored
+ * under its own spec, and its stored placements pass the validator; a
+ * graph without windows is refused in one line. */
+Test(bench, patch_runs_end_to_end)
+{
+    char db_path[160];
+    td_path(db_path, sizeof db_path, "patch.sqlite");
+    const char *args[] = {"--graph", "mobilenetv2", "--patch", "2x2:13", "--planner",
+                          "greedy-by-size,naive", "--db", db_path, "--repetitions", "1",
+                          "--min-time", "0.001", NULL};
+    cr_assert_eq(run("p1", args), 0, "%s", slurp("p1", "err"));
+    char *out = slurp("p1", "out");
+    cr_expect(strstr(out, "fused=1+patch=2x2:13\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "  patched 2x2 over the first 13 ops, to 'block3/project' (28 x 28 x"
+                          " 32): MACs ") != NULL,
+              "%s", out);
+    free(out);
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs WHERE spec GLOB '*+patch=2x2:13'"
+                               " AND ops = 4 * 13 + 65 - 13"),
+                 1);
+    cr_expect_eq(check_placements(db), 2);
+    sqlite3_close(db);
+
+    const char *refused[] = {"--graph", "chain", "--patch", "2x2:1", "--no-db", NULL};
+    cr_expect_eq(run("p2", refused), 2);
+    char *err = slurp("p2", "err");
+    cr_expect(strstr(err, "bench: --graph 'chain': --patch 2x2:1: chain: op 'op0' (step 0)"
+                          " states no window") == err,
+              "%s", err);
+    cr_expect_eq(count(err, "\n"), 1, "%s", err);
+    free(err);
+}
+
 Test(bench, list_names_every_family_suite_and_planner)
 {
     const char *args[] = {"--list", NULL};

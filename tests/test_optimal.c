@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "graphs/family.h"
+#include "graphs/slack.h"
+#include "planners/optimal.h"
 #include "planners/planner.h"
 #include "planners/problem.h"
 #include "tests/expect_plan.h"
@@ -305,6 +307,59 @@ Test(optimal, no_slack_against_orders)
      * miss it on about one in eight, which optimal then searches): a wrong
      * "no plan at L" from the gap-first search would show as a larger arena */
     cr_assert_gt(at_l, 0);
+}
+
+Test(optimal, slack_boxes_against_oracles)
+{
+    /* 200 small boxes of the family slack (graphs/slack.c: a non-guillotine
+     * packing with holes, a full step kept), 3 to 10 tensors over 3 to 7
+     * cell columns and 3 to 14 rows of 16 bytes: the optimum is the box's
+     * height by construction. The orders oracle must find exactly height
+     * (so must GLPK, up to 8 tensors), the witness must pass the validator
+     * at height, and optimal must reach height and prove it. */
+    char spec[160], err[256];
+    size_t mip_runs = 0, greedy_above = 0, refused = 0;
+    for (unsigned k = 0; k < 200; k++) {
+        unsigned cols = 3 + k % 5, rows = 3 + k % 10, n = 3 + k % 8;
+        unsigned full = 1 + (k % 5 == 4 && n >= 6); /* cols 7 then */
+        double fill = 0.55 + 0.05 * (k % 5); /* n / fill rounds above n: holes */
+        unsigned m = (unsigned)(n / fill + 0.5);
+        if (m + cols > cols * rows)
+            rows = m / cols + 2; /* room for the m rectangles cut */
+        struct arena_problem p = {0};
+        uint64_t *witness;
+        for (unsigned seed = k + 1;; seed += 1000) {
+            /* a cut whose full steps hold more than n is refused: next seed */
+            snprintf(spec, sizeof spec,
+                     "slack:n=%u,steps=%u,height=%u,unit=16,fill=%g,wheel=%g,full=%u,seed=%u",
+                     n, 16 * cols, 16 * rows, fill, k % 3 ? 1.0 : 0.5, full, seed);
+            struct arena_spec sp;
+            cr_assert_eq(arena_spec_parse(spec, 1, &sp, err, sizeof err), ARENA_OK, "%s", err);
+            if (arena_slack_witness(sp.values, 16, &p, &witness, err, sizeof err) == ARENA_OK)
+                break;
+            cr_assert(strstr(err, "full steps hold") != NULL, "%s: %s", spec, err);
+            cr_assert_lt(++refused, 300, "%s: refused again", spec);
+        }
+        uint64_t height = 16ull * rows;
+        struct arena_plan w = {.n = p.n, .offsets = witness, .arena = height};
+        expect_plan_valid(&p, &w, spec);
+        cr_assert_eq(lower_bound(&p), height, "%s", spec);
+        uint64_t orders = drop_optimum(p.tensors, p.n);
+        cr_assert_eq(orders, height, "%s: the orders oracle finds %llu", spec,
+                     (unsigned long long)orders);
+        if (p.n <= 8) {
+            uint64_t mip = mip_optimum(p.tensors, p.n, 16);
+            cr_assert_eq(mip, height, "%s: GLPK finds %llu", spec, (unsigned long long)mip);
+            mip_runs++;
+        }
+        expect_optimal(&p, height, spec);
+        greedy_above += best_greedy(&p) > height;
+        free(witness);
+        free((void *)p.tensors);
+    }
+    /* the boxes separate greedy from the optimum on some (measured: 15) */
+    cr_expect_gt(greedy_above, 0);
+    cr_expect_gt(mip_runs, 100, "GLPK ran on %zu", mip_runs);
 }
 
 Test(optimal, known_answers)
@@ -620,4 +675,161 @@ Test(optimal, independent_parts)
                      chain_first ? "first" : "last", (unsigned long long)plan.nodes,
                      (unsigned long long)a.nodes);
     }
+}
+
+/* ---- each rule prunes: the switches of planners/optimal.h --------------- */
+
+/* One instance per rule on which it saves nodes: with every rule on,
+ * `optimal` proves the optimum within the node limit; with that one rule
+ * off, it needs more nodes (or stops at the limit). The figures, nodes with
+ * the rule and without (measured when the switches came in):
+ *   parts       a chain, then hard_part (as independent_parts)   344 / 693
+ *   groups      two hard_parts under one tensor spanning both  9,666 / 18,741
+ *   section     packed:n=60,fill=0.9,seed=1                       87 / limit
+ *   busiest     packed:n=60,fill=0.9,seed=1                       87 / 137
+ *   dominance   packed:n=60,fill=0.9,seed=1                       87 / 271
+ *   stack       packed:n=60,fill=0.9,seed=1                       87 / 89
+ *   twins       hard_part and four identical tensors              19 / 22
+ *   lowest-gap  packed:n=50,seed=1                                47 / 57
+ *   filler      packed:n=120,unit=1024,steps=20,seed=3            92 / 895
+ * (limit: the 50,000 nodes of the test, the optimum not proven). */
+enum rule_instance { HARD_AND_CHAIN, HARD_TWICE_SPANNED, PACKED_SLACK, HARD_AND_TWINS,
+                     PACKED_50, PACKED_SINGLES };
+
+static const struct {
+    const char *rule;
+    enum rule_instance instance;
+} rule_cases[] = {
+    {"parts", HARD_AND_CHAIN},     {"groups", HARD_TWICE_SPANNED}, {"section", PACKED_SLACK},
+    {"busiest", PACKED_SLACK},     {"dominance", PACKED_SLACK},    {"stack", PACKED_SLACK},
+    {"twins", HARD_AND_TWINS},     {"lowest-gap", PACKED_50},      {"filler", PACKED_SINGLES},
+};
+
+/* Builds the instance into t (at least 64 entries) or, for a spec, into a
+ * malloc'd block (*owned, to free). */
+static void rule_instance(enum rule_instance which, struct arena_tensor *t,
+                          struct arena_problem *p, int *owned)
+{
+    enum { H = sizeof hard_part / sizeof hard_part[0] };
+    size_t n = 0;
+    *owned = 0;
+    switch (which) {
+    case HARD_AND_CHAIN: /* a chain of 40, then hard_part after it */
+        for (uint32_t i = 0; i < 40; i++)
+            t[n++] = (struct arena_tensor){16, i, i + 1};
+        for (size_t i = 0; i < H; i++)
+            t[n++] = (struct arena_tensor){hard_part[i].size, hard_part[i].first + 41,
+                                           hard_part[i].last + 41};
+        break;
+    case HARD_TWICE_SPANNED: /* once placed, the spanning tensor leaves two groups */
+        for (uint32_t c = 0; c < 2; c++)
+            for (size_t i = 0; i < H; i++)
+                t[n++] = (struct arena_tensor){hard_part[i].size, hard_part[i].first + 11 * c,
+                                               hard_part[i].last + 11 * c};
+        t[n++] = (struct arena_tensor){256, 0, 21};
+        break;
+    case HARD_AND_TWINS:
+        for (size_t i = 0; i < H; i++)
+            t[n++] = hard_part[i];
+        for (int c = 0; c < 4; c++)
+            t[n++] = (struct arena_tensor){336, 2, 6};
+        break;
+    case PACKED_SLACK:
+        build_spec("packed:n=60,fill=0.9,seed=1", p);
+        *owned = 1;
+        return;
+    case PACKED_50:
+        build_spec("packed:n=50,seed=1", p);
+        *owned = 1;
+        return;
+    case PACKED_SINGLES:
+        build_spec("packed:n=120,unit=1024,steps=20,seed=3", p);
+        *owned = 1;
+        return;
+    }
+    *p = (struct arena_problem){.n = n, .tensors = t, .alignment = 16};
+}
+
+Test(optimal, each_rule_prunes)
+{
+    const uint64_t limit = 50000;
+    for (size_t i = 0; i < arena_optimal_switch_count; i++) {
+        const struct arena_optimal_switch *sw = &arena_optimal_switches[i];
+        size_t c = 0;
+        while (c < sizeof rule_cases / sizeof rule_cases[0] &&
+               strcmp(rule_cases[c].rule, sw->name) != 0)
+            c++;
+        cr_assert_lt(c, sizeof rule_cases / sizeof rule_cases[0],
+                     "rule %s has no instance showing that it prunes", sw->name);
+        struct arena_tensor t[64];
+        struct arena_problem p = {0};
+        int owned;
+        rule_instance(rule_cases[c].instance, t, &p, &owned);
+        uint64_t *off = malloc(p.n * sizeof *off);
+        struct arena_plan on, off_plan;
+        struct arena_plan_options opt = {.node_limit = limit};
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &on, 0), ARENA_OK);
+        expect_plan_valid(&p, &on, sw->name);
+        cr_assert_eq(on.status, ARENA_PLAN_OPTIMAL, "%s: its instance is not proven in %llu nodes",
+                     sw->name, (unsigned long long)limit);
+        opt.optimal_off = sw->bit;
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &off_plan, 0), ARENA_OK);
+        expect_plan_valid(&p, &off_plan, sw->name);
+        cr_expect_gt(off_plan.nodes, on.nodes, "%s off: %llu nodes, on: %llu: it prunes nothing here",
+                     sw->name, (unsigned long long)off_plan.nodes, (unsigned long long)on.nodes);
+        /* off, the search is still exact: a proof is the same optimum */
+        cr_expect_geq(off_plan.arena, on.arena, "%s off", sw->name);
+        if (off_plan.status == ARENA_PLAN_OPTIMAL)
+            cr_expect_eq(off_plan.arena, on.arena, "%s off", sw->name);
+        cr_expect_leq(off_plan.bound, on.arena, "%s off: bound above the optimum", sw->name);
+        free(off);
+        if (owned)
+            free((void *)p.tensors);
+    }
+}
+
+Test(optimal, rules_off_stay_exact)
+{
+    /* With every rule off, and with each alone off, small problems still get
+     * their optimum proven (a rule off only widens the search). */
+    struct arena_tensor t[10];
+    char who[96];
+    uint32_t all = 0;
+    for (size_t i = 0; i < arena_optimal_switch_count; i++)
+        all |= arena_optimal_switches[i].bit;
+    for (uint64_t k = 0; k < 400; k++) {
+        struct rp_rng r;
+        rp_seed(&r, k * 7777 + 3);
+        size_t n = 1 + (size_t)rp_below(&r, 8);
+        enum rp_shape shape = (enum rp_shape)(k % RP_SHAPES);
+        rp_problem(k + 50000, n, shape, 16, t);
+        struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
+        uint64_t want = drop_optimum(t, n), off[10];
+        size_t which = (size_t)(k % (arena_optimal_switch_count + 1));
+        struct arena_plan_options opt = {
+            .optimal_off = which == arena_optimal_switch_count ? all
+                                                               : arena_optimal_switches[which].bit};
+        struct arena_plan plan;
+        snprintf(who, sizeof who, "problem %llu (%s, n %zu, off 0x%x)", (unsigned long long)k,
+                 rp_shape_name(shape), n, (unsigned)opt.optimal_off);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x3C), ARENA_OK);
+        expect_plan_valid(&p, &plan, who);
+        cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s", who);
+        cr_expect_eq(plan.arena, want, "%s: arena %llu, optimum %llu", who,
+                     (unsigned long long)plan.arena, (unsigned long long)want);
+    }
+}
+
+Test(optimal, rule_names_are_found)
+{
+    for (size_t i = 0; i < arena_optimal_switch_count; i++) {
+        const char *name = arena_optimal_switches[i].name;
+        cr_expect_eq(arena_optimal_switch_find(name, strlen(name)), &arena_optimal_switches[i]);
+        uint32_t bit = arena_optimal_switches[i].bit;
+        cr_expect(bit != 0 && (bit & (bit - 1)) == 0, "%s: not one bit", name);
+        for (size_t j = 0; j < i; j++)
+            cr_expect_eq(bit & arena_optimal_switches[j].bit, 0, "%s shares a bit", name);
+    }
+    cr_expect_null(arena_optimal_switch_find("sectio", 6));
+    cr_expect_null(arena_optimal_switch_find("nonsense", 8));
 }

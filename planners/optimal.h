@@ -1,0 +1,37 @@
+/* optimal.h — the planner `optimal`'s rules, for switching them off one by
+ * one (struct arena_plan_options.optimal_off): each prunes the search or
+ * schedules a search, and none is needed for correctness, so with any of
+ * them off the plans stay valid and proofs stay proofs; only nodes change.
+ * The table below names them for the command line (bench --optimal-off). */
+#ifndef ARENA_OPTIMAL_H
+#define ARENA_OPTIMAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum arena_optimal_rule {
+    ARENA_OPTIMAL_PARTS = 1u << 0,      /* independent parts solved alone */
+    ARENA_OPTIMAL_GROUPS = 1u << 1,     /* dynamic decomposition into groups */
+    ARENA_OPTIMAL_SECTION = 1u << 2,    /* section inference (release-time makespan) */
+    ARENA_OPTIMAL_BUSIEST = 1u << 3,    /* children skipped by the busiest section */
+    ARENA_OPTIMAL_DOMINANCE = 1u << 4,  /* no child above a tensor that fits below */
+    ARENA_OPTIMAL_TWINS = 1u << 5,      /* identical tensors in rank order */
+    ARENA_OPTIMAL_STACK = 1u << 6,      /* one lifetime's stack largest below */
+    ARENA_OPTIMAL_LOWEST_GAP = 1u << 7, /* the lowest-gap search on parts without slack */
+    ARENA_OPTIMAL_FILLER = 1u << 8,     /* the filler search on parts without slack */
+};
+
+struct arena_optimal_switch {
+    const char *name;    /* as on the command line, e.g. "section" */
+    uint32_t bit;        /* its ARENA_OPTIMAL_* bit */
+    const char *summary; /* one line for --help */
+};
+
+/* Every rule, in the order above. */
+extern const struct arena_optimal_switch arena_optimal_switches[];
+extern const size_t arena_optimal_switch_count;
+
+/* The rule named name[0..len), or NULL. */
+const struct arena_optimal_switch *arena_optimal_switch_find(const char *name, size_t len);
+
+#endif

@@ -1,0 +1,194 @@
+/* canonical.c — the canonical search: a decision search for a plan of the
+ * current part within cap that places tensors in strictly increasing
+ * (lo, rank) order, each at its lo. Some optimal plan is "gravity" (each
+ * tensor at 0 or on top of a tensor it conflicts with); sorted by (offset,
+ * preorder rank), each of its tensors sits, when its turn comes, at lo =
+ * the highest end of the already placed tensors it conflicts with. So this
+ * order is complete: depth-first, one tensor per level, with an explicit
+ * stack (never recursion), an undo log of lo changes, and the scope split
+ * into independent groups whenever the unplaced tensors fall apart. */
+#include "planners/optimal/internal.h"
+
+/* Places c at its lo: every unplaced neighbour's lo rises to c's end at
+ * least (logged, to undo), and c's bytes leave rem. */
+static void place(struct run *r, uint32_t c, uint64_t *log_top)
+{
+    struct work *w = r->w;
+    assert(w->off[c] == UNPLACED);
+    uint64_t top = w->lo[c] + w->size[c];
+    w->off[c] = w->lo[c];
+    for (uint32_t s = w->s0[c]; s < w->s1[c]; s++) {
+        assert(w->rem[s] >= w->size[c]);
+        w->rem[s] -= w->size[c];
+    }
+    for (uint32_t k = c + 1; k < w->fwd_end[c]; k++)
+        if (w->off[k] == UNPLACED && w->lo[k] < top) {
+            assert(*log_top < w->log_cap);
+            w->log_idx[*log_top] = k;
+            w->log_old[*log_top] = w->lo[k];
+            ++*log_top;
+            w->lo[k] = top;
+        }
+    for (uint32_t k = c; k-- > 0;)
+        if (w->last[k] >= w->first[c] && w->off[k] == UNPLACED && w->lo[k] < top) {
+            assert(*log_top < w->log_cap);
+            w->log_idx[*log_top] = k;
+            w->log_old[*log_top] = w->lo[k];
+            ++*log_top;
+            w->lo[k] = top;
+        }
+}
+
+static void unplace(struct run *r, uint32_t c, uint64_t log_start, uint64_t *log_top)
+{
+    struct work *w = r->w;
+    assert(w->off[c] != UNPLACED && *log_top >= log_start);
+    while (*log_top > log_start) {
+        --*log_top;
+        w->lo[w->log_idx[*log_top]] = w->log_old[*log_top];
+    }
+    for (uint32_t s = w->s0[c]; s < w->s1[c]; s++)
+        w->rem[s] += w->size[c];
+    w->off[c] = UNPLACED;
+}
+
+/* The next child to try in scope g: the unplaced tensor with the least
+ * (lo, rank) after thr, below the dominance height, fitting cap, and
+ * allowed by the busiest section and the symmetry rules. NONE if none. */
+static uint32_t next_child(struct run *r, const struct group *g, const struct key *thr,
+                           uint64_t cap)
+{
+    struct work *w = r->w;
+    uint64_t min_height = dominance_height(r, g);
+    uint32_t at;
+    uint64_t busiest = busiest_section(r, g, &at);
+    uint32_t best = NONE;
+    for (uint32_t k = g->ka; k < g->kb; k++) {
+        if (w->off[k] != UNPLACED)
+            continue;
+        uint64_t lo = w->lo[k];
+        if (lo >= min_height || lo > cap || w->size[k] > cap - lo)
+            continue;
+        if (busiest > cap - lo && (at < w->s0[k] || at >= w->s1[k]))
+            continue;
+        if (!key_after(lo, w->rank[k], thr))
+            continue;
+        if (twin_forbids(r, k))
+            continue;
+        if (stack_forbids(r, k, lo))
+            continue;
+        if (best == NONE || lo < w->lo[best] || (lo == w->lo[best] && w->rank[k] < w->rank[best]))
+            best = k;
+    }
+    return best;
+}
+
+/* Decision search of the current part: a plan with arena <= cap. Whenever
+ * the unplaced tensors of the scope fall apart into independent groups, the
+ * groups are solved one after the other and a group that has no completion
+ * fails the node where they split (no search of the other groups' choices:
+ * they cannot help). FOUND writes the plan into plan->offsets when it
+ * improves the part; EXHAUSTED: none exists; LIMITED: budget. */
+enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                              uint64_t budget, struct arena_plan *plan)
+{
+    struct work *w = r->w;
+    size_t m = r->m;
+    part_reset(r);
+    rank_by(r, h, round);
+    uint64_t log_top = 0, spent = 0;
+    size_t d = 0, nsplit = 0;
+    struct key thr = {0, NONE};
+    struct group whole = {0, (uint32_t)m, 0, (uint32_t)r->S};
+    const struct group *scope = &whole;
+    int fresh = 1;
+    r->ngroups = 0;
+    for (;;) {
+        assert(d <= m && nsplit <= d + 1);
+        if (fresh) {
+            fresh = 0;
+            /* a finished scope hands over to the next group, outward */
+            for (;;) {
+                int empty = 1;
+                for (uint32_t k = scope->ka; k < scope->kb && empty; k++)
+                    empty = w->off[k] != UNPLACED;
+                if (!empty)
+                    break;
+                if (nsplit == 0)
+                    goto solved;
+                struct split *sp = &w->splits[nsplit - 1];
+                if (sp->active + 1 < sp->ngroups) {
+                    sp->active++;
+                    sp->group_start = (uint32_t)d;
+                    thr = sp->thr;
+                    scope = &w->groups[sp->g0 + sp->active];
+                    break;
+                }
+                r->ngroups = sp->g0;
+                nsplit--;
+                scope = nsplit ? &w->groups[w->splits[nsplit - 1].g0 + w->splits[nsplit - 1].active]
+                               : &whole;
+            }
+            uint32_t ng = split_scope(r, scope);
+            if (ng >= 2 && rule_on(r, ARENA_OPTIMAL_GROUPS)) {
+                assert(nsplit < m);
+                struct split *sp = &w->splits[nsplit++];
+                sp->d = (uint32_t)d;
+                sp->thr = thr;
+                sp->g0 = r->ngroups;
+                sp->ngroups = ng;
+                sp->active = 0;
+                sp->group_start = (uint32_t)d;
+                r->ngroups += ng;
+                scope = &w->groups[sp->g0];
+            }
+        }
+        uint32_t c = next_child(r, scope, &thr, cap);
+        if (c == NONE) {
+            /* this node has failed: back up one level, or out of a group
+             * that failed at its root together with the node that split */
+            for (;;) {
+                if (nsplit > 0 && d == w->splits[nsplit - 1].group_start) {
+                    struct split *sp = &w->splits[nsplit - 1];
+                    while (d > sp->d) {
+                        d--;
+                        unplace(r, w->frames[d].pick, w->frames[d].log_start, &log_top);
+                    }
+                    r->ngroups = sp->g0;
+                    nsplit--;
+                    scope = nsplit ? &w->groups[w->splits[nsplit - 1].g0 +
+                                                w->splits[nsplit - 1].active]
+                                   : &whole;
+                    continue;
+                }
+                if (d == 0)
+                    return EXHAUSTED;
+                d--;
+                uint32_t back = w->frames[d].pick;
+                thr.lo = w->off[back];
+                thr.rank = w->rank[back];
+                unplace(r, back, w->frames[d].log_start, &log_top);
+                break;
+            }
+            continue;
+        }
+        if (spent >= budget || optimal_spend_node(r))
+            return LIMITED;
+        spent++;
+        uint64_t at = w->lo[c];
+        assert(key_after(at, w->rank[c], &thr) && at + w->size[c] <= cap);
+        w->frames[d].pick = c;
+        w->frames[d].log_start = log_top;
+        place(r, c, &log_top);
+        thr.lo = at;
+        thr.rank = w->rank[c];
+        if (d + 1 < m && !sections_fit(r, scope, &thr, cap)) {
+            unplace(r, c, w->frames[d].log_start, &log_top);
+            continue;
+        }
+        d++;
+        fresh = 1;
+    }
+solved:
+    return keep_plan(r, plan);
+}

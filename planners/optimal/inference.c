@@ -1,0 +1,248 @@
+/* inference.c — the rules that cut the searches' trees without losing every
+ * optimal plan: section inference (a one-machine schedule with release times
+ * per section must fit the capacity), dominance (no tensor placed above a
+ * height where another would fit untouched below) and symmetry (twins in
+ * rank order; tensors of one lifetime stacked largest below). The searches
+ * call them; each rule's reason is stated where it is written. */
+#include <string.h>
+
+#include "planners/optimal/internal.h"
+
+/* Keeps w->ord (every position) sorted by lo: insertion sort, as the order
+ * barely changes from one node to the next. */
+void sort_by_lo(struct work *w, size_t m)
+{
+    uint32_t *ord = w->ord;
+    for (size_t i = 1; i < m; i++) {
+        uint32_t x = ord[i];
+        uint64_t v = w->lo[x];
+        size_t j = i;
+        for (; j > 0 && w->lo[ord[j - 1]] > v; j--)
+            ord[j] = ord[j - 1];
+        ord[j] = x;
+    }
+}
+
+/* ---- section inference ---- */
+
+/* Adds k, released at v, to acc over its sections: 0 when some section's
+ * bytes released at v or later no longer fit [v, cap). Called in
+ * decreasing v, so acc[s] is every byte of s released at v or later. */
+int release_fits(struct work *w, uint32_t k, uint64_t v, uint64_t cap)
+{
+    if (v > cap)
+        return 0;
+    uint64_t room = cap - v;
+    uint64_t *acc = w->acc;
+    for (uint32_t s = w->s0[k]; s < w->s1[k]; s++) {
+        acc[s] += w->size[k];
+        if (acc[s] > room)
+            return 0;
+    }
+    return 1;
+}
+
+/* Canonical search, after a placement at offset thr->lo inside scope g: in
+ * each of g's sections the unplaced tensors form a one-machine schedule with
+ * release times (a tensor cannot go below its lo, nor below cur), whose
+ * least makespan is the largest over v of v + the bytes released at v or
+ * later; it must fit cap. Taking the tensors by release, latest first, and
+ * adding each to the sections it spans gives every term. Sections outside g
+ * cannot change. */
+int sections_fit(struct run *r, const struct group *g, const struct key *thr, uint64_t cap)
+{
+    struct work *w = r->w;
+    size_t m = r->m;
+    uint32_t *ord = w->ord;
+    uint64_t cur = thr->lo;
+    if (!rule_on(r, ARENA_OPTIMAL_SECTION))
+        return 1;
+    sort_by_lo(w, m);
+    /* A tensor the threshold passed (lo below cur, or at cur with a lower
+     * rank) can no longer sit at its lo: it will rest on a tensor placed
+     * later, at cur or above, so it is released at cur + the smallest size
+     * still to place at the earliest. */
+    uint64_t smallest = UINT64_MAX;
+    for (uint32_t k = g->ka; k < g->kb; k++)
+        if (w->off[k] == UNPLACED && w->size[k] < smallest)
+            smallest = w->size[k];
+    if (smallest == UINT64_MAX)
+        return 1;
+    uint64_t late = cur > UINT64_MAX - smallest ? UINT64_MAX : cur + smallest;
+    for (uint32_t s = g->sa; s < g->sb; s++)
+        w->acc[s] = 0;
+#define IN_SCOPE(k) ((k) >= g->ka && (k) < g->kb && w->off[k] == UNPLACED)
+#define PASSED(k) (w->lo[k] < cur || (w->lo[k] == cur && w->rank[k] <= thr->rank))
+    /* latest release first: those above `late`, the passed ones, the rest */
+    size_t i = m;
+    for (; i > 0 && w->lo[ord[i - 1]] >= late; i--) {
+        uint32_t k = ord[i - 1];
+        if (IN_SCOPE(k) && !PASSED(k) && !release_fits(w, k, w->lo[k], cap))
+            return 0;
+    }
+    for (size_t j = 0; j < m; j++) {
+        uint32_t k = ord[j];
+        if (IN_SCOPE(k) && PASSED(k) && !release_fits(w, k, late, cap))
+            return 0;
+    }
+    for (; i > 0; i--) {
+        uint32_t k = ord[i - 1];
+        if (IN_SCOPE(k) && !PASSED(k) && !release_fits(w, k, w->lo[k], cap))
+            return 0;
+    }
+#undef IN_SCOPE
+#undef PASSED
+    return 1;
+}
+
+/* Lowest-gap search: the tensors of a section released at v or later (none
+ * goes below its lo) fit in [v, cap). */
+int gap_sections_fit(struct run *r, uint64_t cap)
+{
+    struct work *w = r->w;
+    size_t m = r->m;
+    if (!rule_on(r, ARENA_OPTIMAL_SECTION))
+        return 1;
+    uint32_t *ord = w->ord;
+    sort_by_lo(w, m);
+    memset(w->acc, 0, r->S * sizeof *w->acc);
+    for (size_t i = m; i-- > 0;) {
+        uint32_t k = ord[i];
+        if (w->off[k] == UNPLACED && !release_fits(w, k, w->lo[k], cap))
+            return 0;
+    }
+    return 1;
+}
+
+/* The busiest section of scope g still to fill, and its unplaced bytes
+ * (*at = g->sa when all are empty; 0 with the rule off). In canonical order every tensor still
+ * to place goes at the current offset or above, so a child at lo that does
+ * not span it leaves it lo + busiest high at least: over cap, sections_fit
+ * would refuse the child, and the search skips it unplaced. */
+uint64_t busiest_section(const struct run *r, const struct group *g, uint32_t *at)
+{
+    const struct work *w = r->w;
+    uint64_t busiest = 0;
+    *at = g->sa;
+    if (!rule_on(r, ARENA_OPTIMAL_BUSIEST))
+        return 0;
+    for (uint32_t s = g->sa; s < g->sb; s++)
+        if (w->rem[s] > busiest)
+            busiest = w->rem[s], *at = s;
+    return busiest;
+}
+
+/* Filler search: a multi-section tensor still to place goes no lower than
+ * the highest top of its sections, nor below thr (placements go in
+ * increasing offset); in each section, the least makespan of those, max
+ * over v of v + the bytes released at v or later, must fit cap (the
+ * singles fill what is left exactly). Writes the releases into lo. */
+int filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t cap)
+{
+    struct work *w = r->w;
+    uint64_t *acc = w->acc;
+    uint32_t *ord = w->ord;
+    size_t n = 0;
+    if (!rule_on(r, ARENA_OPTIMAL_SECTION))
+        return 1;
+    for (size_t i = 0; i < multis; i++) {
+        uint32_t k = w->multi[i];
+        if (w->off[k] != UNPLACED)
+            continue;
+        uint64_t v = max_u64(span_floor(w, w->top, k), thr->lo);
+        size_t j = n++;
+        for (; j > 0 && w->lo[ord[j - 1]] > v; j--)
+            ord[j] = ord[j - 1];
+        ord[j] = k;
+        w->lo[k] = v;
+    }
+    for (size_t x = 0; x < r->S; x++)
+        acc[x] = 0;
+    for (size_t i = n; i-- > 0;) {
+        uint32_t k = ord[i];
+        if (w->lo[k] > cap)
+            return 0;
+        for (uint32_t x = w->s0[k]; x < w->s1[k]; x++) {
+            acc[x] += w->size[k];
+            if (acc[x] > cap - w->lo[k])
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- dominance ---- */
+
+/* Canonical search: no child at or above min(lo_j + size_j) over the
+ * unplaced j of scope g: j would fit in the gap below it, untouched, at its
+ * own lo, so some plan at least as good places j first. */
+uint64_t dominance_height(const struct run *r, const struct group *g)
+{
+    const struct work *w = r->w;
+    uint64_t h = UINT64_MAX;
+    if (!rule_on(r, ARENA_OPTIMAL_DOMINANCE))
+        return h;
+    for (uint32_t k = g->ka; k < g->kb; k++)
+        if (w->off[k] == UNPLACED && w->lo[k] + w->size[k] < h)
+            h = w->lo[k] + w->size[k];
+    return h;
+}
+
+/* Filler search: the same rule over the multi-section tensors, each at the
+ * highest top of its sections. */
+uint64_t filler_dominance_height(const struct run *r, size_t multis)
+{
+    const struct work *w = r->w;
+    uint64_t h = UINT64_MAX;
+    if (!rule_on(r, ARENA_OPTIMAL_DOMINANCE))
+        return h;
+    for (size_t i = 0; i < multis; i++) {
+        uint32_t k = w->multi[i];
+        if (w->off[k] != UNPLACED)
+            continue;
+        uint64_t low = span_floor(w, w->top, k) + w->size[k];
+        if (low < h)
+            h = low;
+    }
+    return h;
+}
+
+/* ---- symmetry ---- */
+
+/* Identical tensors (same size and lifetime, "twins") are interchangeable:
+ * relabelling them in any plan keeps it valid, so some optimal plan puts
+ * them in rank order by offset, and the search never places one while a
+ * twin of lower rank is still unplaced. */
+int twin_forbids(const struct run *r, uint32_t k)
+{
+    const struct work *w = r->w;
+    if (!rule_on(r, ARENA_OPTIMAL_TWINS))
+        return 0;
+    for (uint32_t i = w->twin_at[k]; i < w->twin_end[k]; i++) {
+        uint32_t t = w->twin[i];
+        if (t != k && w->off[t] == UNPLACED && w->rank[t] < w->rank[k])
+            return 1;
+    }
+    return 0;
+}
+
+/* Tensors of one lifetime stacked right on one another may swap places
+ * (their union is the same box). Among the plans within the capacity take
+ * one with the least sum over tensors of size^2 x offset: no tensor of it can
+ * drop lower (dominance keeps it), and in it no tensor rests right on a
+ * smaller one of its lifetime (swapping the two would lower the sum, as
+ * big^2 x small > small^2 x big). So k may not sit right on a placed tensor
+ * of its lifetime that is smaller. */
+int stack_forbids(const struct run *r, uint32_t k, uint64_t lo)
+{
+    const struct work *w = r->w;
+    if (!rule_on(r, ARENA_OPTIMAL_STACK))
+        return 0;
+    for (uint32_t i = w->same_at[k]; i < w->same_end[k]; i++) {
+        uint32_t t = w->twin[i];
+        if (t != k && w->off[t] != UNPLACED && w->off[t] + w->size[t] == lo &&
+            w->size[t] < w->size[k])
+            return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,212 @@
+/* internal.h — the state the files of planners/optimal/ share: the scratch
+ * arrays (struct work), one run's counters (struct run) and the functions
+ * one file offers another. Internal to planners/optimal/.
+ *
+ * Index spaces: a global id (0..n) names a tensor of the problem; a local
+ * position k (0..m) names a tensor of the part being solved, ordered by
+ * (first step, id); a section x (0..S) is a run of steps between two
+ * consecutive lifetime boundaries of the part. Each array below holds one
+ * thing, in one index space, in every search. */
+#ifndef ARENA_OPTIMAL_INTERNAL_H
+#define ARENA_OPTIMAL_INTERNAL_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "planners/optimal.h"
+#include "planners/order.h"
+#include "planners/planner.h"
+
+/* Above this many tensors with bytes, no search (and no O(n^2) pair count). */
+#define OPTIMAL_SEARCH_MAX 8192u
+#define UNPLACED UINT64_MAX
+#define NONE UINT32_MAX
+#define CLOCK_EVERY 256u
+/* Preorders in the portfolio (parts.c, rank_by). */
+#define HEURISTICS 8u
+/* The filler search's subset-sum bits (512 KiB): a part needing more skips it. */
+#define FILLER_WORDS ((size_t)1 << 16)
+/* Tries per leaf of the filler search when packing singles into holes. */
+#define FILLER_STEPS 100000u
+/* Alignment steps the filler search lifts a tensor at most. */
+#define FILLER_LIFT 16u
+/* Filler searches per round, each with its own preorder. */
+#define FILLER_TRIES 4u
+
+/* One level of a search: the tensor placed there and, in the canonical
+ * search, where its undo log starts. */
+struct frame {
+    uint64_t log_start;
+    uint32_t pick;
+};
+
+/* A threshold on (offset, rank): children must come strictly after it. */
+struct key {
+    uint64_t lo;
+    uint32_t rank; /* NONE with lo 0: the root, everything comes after */
+};
+
+/* A scope of the canonical search: positions [ka, kb), sections [sa, sb). */
+struct group {
+    uint32_t ka, kb, sa, sb;
+};
+
+/* A node where the unplaced tensors fell apart into independent groups. */
+struct split {
+    struct key thr;       /* the node's threshold: every group starts from it */
+    uint32_t d;           /* depth of the node */
+    uint32_t g0, ngroups; /* its groups: groups[g0 .. g0 + ngroups) */
+    uint32_t active;      /* the group being solved */
+    uint32_t group_start; /* depth where the active group started */
+};
+
+struct work {
+    /* greedy incumbents (optimal.c) */
+    unsigned char *greedy;
+    size_t greedy_bytes;
+    uint64_t *tmp_off;    /* n, by global id: one greedy planner's offsets */
+    /* the problem's parts (parts.c) */
+    uint32_t *ids;        /* m: global ids of the tensors with bytes, by (first, id) */
+    uint32_t *tmp;        /* m: arena_order_sort's buffer for ids */
+    uint32_t *part_start; /* parts + 1: part q is ids[part_start[q] .. part_start[q+1]) */
+    uint64_t *part_lb;    /* parts: max-live bytes of each part */
+    uint32_t *part_order; /* parts: the order they are solved in */
+    /* the current part, by position k */
+    uint64_t *size;                  /* bytes */
+    uint32_t *first, *last;          /* lifetime, steps */
+    uint32_t *s0, *s1;               /* its sections [s0, s1) */
+    uint32_t *fwd_end;               /* conflicting positions after k: k+1 .. fwd_end-1 */
+    uint32_t *rank;                  /* preorder rank: breaks ties between equal offsets */
+    uint64_t *off;                   /* offset, or UNPLACED */
+    uint64_t *lo;                    /* unplaced k: the lowest offset the placed tensors
+                                        leave it (canonical: the highest end of those it
+                                        conflicts with; lowest gap and filler: the
+                                        highest top of its sections) */
+    uint32_t *ord;                   /* positions by lo: every position (sort_by_lo), or
+                                        in filler_fits the unplaced multi-section ones */
+    uint32_t *twin;                  /* positions grouped by (first, last, size) */
+    uint32_t *twin_at, *twin_end;    /* k's group of twins in twin[] */
+    uint32_t *same_at, *same_end;    /* k's lifetime's run in twin[] */
+    struct frame *frames;            /* depth: the placements of the current path */
+    /* the canonical search's decomposition (parts.c) */
+    struct split *splits;            /* m: nested splits (each strictly smaller) */
+    struct group *groups;            /* 2m + 1: their groups (and one being built) */
+    /* the current part, by section x (at most 2m - 1 sections; bound has one more) */
+    uint64_t *bound;                 /* 2m: section x is steps [bound[x], bound[x+1]) */
+    uint64_t *rem;                   /* 2m: bytes of the unplaced tensors spanning x: the
+                                        loads after part_load and part_reset; only the
+                                        canonical search places through place(), so the
+                                        other searches leave it at the loads */
+    uint64_t *top;                   /* 2m: highest end of the tensors placed over x
+                                        (lowest gap, filler) */
+    uint64_t *acc;                   /* 2m: section inference: bytes released at or above
+                                        the level being looked at */
+    uint32_t *cover;                 /* 2m: lowest gap: tensors that may cover top[x] */
+    /* the radix sort (order.h): keys in key (= sort.key), values in idx */
+    struct arena_radix sort;         /* 2m pairs */
+    uint64_t *key;                   /* 2m */
+    uint32_t *idx;                   /* 2m */
+    /* the canonical search's undo log of lo changes */
+    uint32_t *log_idx;
+    uint64_t *log_old;
+    uint64_t log_cap;                /* conflicting pairs: a pair logs once per path */
+    /* the filler search (filler.c) */
+    uint32_t *multi;                 /* m: the part's multi-section tensors */
+    uint64_t *lift_at;               /* m: where multi k would go now (UINT64_MAX: nowhere) */
+    uint64_t *single_bytes;          /* 2m: per section, bytes of its singles */
+    uint64_t *hole_bytes;            /* 2m: per section, bytes of the holes under top */
+    uint64_t *fb_unit, *fb_base;     /* 2m each: per section, its singles' gcd; its bits */
+    uint64_t *fbits;                 /* FILLER_WORDS: subset sums of each section's singles */
+    uint64_t *hole, *hole_at;        /* m each: one section's holes: room left, next free byte */
+    uint32_t *single;                /* m: one section's singles, largest first */
+    uint32_t *single_hole;           /* m: the hole each of them goes in */
+};
+
+struct run {
+    const struct arena_problem *p;
+    const struct arena_plan_options *opt;
+    struct work *w;
+    uint64_t align;
+    uint64_t nodes;
+    struct timespec start;
+    int stopped; /* a global budget ran out */
+    /* current part */
+    size_t m, S;
+    const uint32_t *pid;  /* global ids of the part's tensors */
+    uint64_t part_arena;  /* the part's best plan so far (in plan->offsets) */
+    uint32_t ngroups;     /* groups on the stack */
+};
+
+/* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (options.optimal_off). */
+static inline int rule_on(const struct run *r, uint32_t bit)
+{
+    return (r->opt->optimal_off & bit) == 0;
+}
+
+enum outcome { FOUND, EXHAUSTED, LIMITED };
+
+static inline uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* (lo, rank) comes strictly after threshold t. */
+static inline int key_after(uint64_t lo, uint32_t rank, const struct key *t)
+{
+    if (t->rank == NONE)
+        return 1;
+    return lo > t->lo || (lo == t->lo && rank > t->rank);
+}
+
+/* k's lifetime lies in one section (a "single"). */
+static inline int is_single(const struct work *w, uint32_t k)
+{
+    return w->s1[k] - w->s0[k] == 1;
+}
+
+/* The highest of top[] over k's sections. */
+static inline uint64_t span_floor(const struct work *w, const uint64_t *top, uint32_t k)
+{
+    uint64_t f = 0;
+    for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
+        if (top[s] > f)
+            f = top[s];
+    return f;
+}
+
+/* optimal.c: counts one node; nonzero when a global budget has run out. */
+int optimal_spend_node(struct run *r);
+
+/* parts.c: parts, their loading and the canonical search's decomposition */
+size_t parts_split(struct run *r);
+uint64_t part_load(struct run *r, size_t a, size_t b);
+void part_reset(struct run *r);
+void rank_by(struct run *r, unsigned h, unsigned round);
+void sort_by(struct work *w, size_t m);
+int zero_slack(const struct run *r, uint64_t cap);
+uint32_t split_scope(struct run *r, const struct group *g);
+enum outcome keep_plan(struct run *r, struct arena_plan *plan);
+
+/* inference.c: section inference, dominance, symmetry */
+void sort_by_lo(struct work *w, size_t m);
+int release_fits(struct work *w, uint32_t k, uint64_t v, uint64_t cap);
+int sections_fit(struct run *r, const struct group *g, const struct key *thr, uint64_t cap);
+int filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t cap);
+int gap_sections_fit(struct run *r, uint64_t cap);
+uint64_t busiest_section(const struct run *r, const struct group *g, uint32_t *at);
+uint64_t dominance_height(const struct run *r, const struct group *g);
+uint64_t filler_dominance_height(const struct run *r, size_t multis);
+int twin_forbids(const struct run *r, uint32_t k);
+int stack_forbids(const struct run *r, uint32_t k, uint64_t lo);
+
+/* the searches: decision runs at cap over the current part */
+enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                              uint64_t budget, struct arena_plan *plan);
+enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                               uint64_t budget, struct arena_plan *plan);
+enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                           uint64_t budget, struct arena_plan *plan);
+
+#endif

@@ -1,0 +1,432 @@
+/* optimal.c — exact, anytime planner: minimises the arena over all valid
+ * offset plans and proves it, or returns the best plan found and a proven
+ * lower bound when a budget stops it. Ideas from MiniMalloc (Moffitt,
+ * ASPLOS '23: canonical solutions, section inference, dominance); the code
+ * is ours. This file is the driver and the schedule; each idea below names
+ * the function (and file of planners/optimal/) that holds it.
+ *
+ * - Incumbent: the best of greedy-by-size, greedy-by-size-firstfit and
+ *   greedy-by-breadth (their own tables, in a share of our scratch), so the
+ *   answer is never worse than any of them.                  best_greedy()
+ * - Independent parts: tensors with bytes, ordered by first step, split where
+ *   no lifetime spans the boundary; each part is solved alone and the arena
+ *   is the largest part's. Parts go in decreasing max-live order, and none is
+ *   pushed below the bound already proven for the whole problem.
+ *                                  parts_split(), part_load()    parts.c
+ * - Canonical search: some optimal plan is "gravity" (each tensor at 0 or on
+ *   top of a tensor it conflicts with); sorted by (offset, preorder rank), each
+ *   of its tensors sits, when its turn comes, at lo = the highest end of the
+ *   already placed tensors it conflicts with. So the search places tensors in
+ *   strictly increasing (lo, rank) order, each at its lo — depth-first, one
+ *   tensor per level, with an explicit stack (never recursion).
+ *                                  canonical_search()        canonical.c
+ * - Dominance: a tensor is not placed at or above min(lo_j + size_j) over the
+ *   unplaced j: j would fit in the gap below, untouched, at its own lo.
+ *                   dominance_height(), filler_dominance_height()
+ *                                                            inference.c
+ * - Section inference: between consecutive lifetime boundaries (a section),
+ *   the unplaced tensors form a one-machine schedule with release times
+ *   (none below its lo or the current offset; one the threshold has passed
+ *   not below the current offset + the smallest size left); its least
+ *   makespan, max over v of v + the bytes released at v or later, must fit
+ *   the capacity. Children that would leave the busiest section over it are
+ *   skipped unplaced.     sections_fit(), release_fits(), busiest_section(),
+ *                         filler_fits()                      inference.c
+ * - Dynamic decomposition: when the unplaced tensors of the scope fall apart
+ *   into groups no lifetime joins, the groups are solved one after another;
+ *   a group without a completion fails the node that split.
+ *                                  split_scope() parts.c, canonical_search()
+ * - Symmetry: identical tensors go in rank order; tensors of one lifetime
+ *   resting right on one another go largest below (some plan of least
+ *   sum of size^2 x offset does so, and no tensor of it can drop).
+ *                                  twin_forbids(), stack_forbids() inference.c
+ * - Preorders (ties among equal lo): a portfolio of eight, tried in turn.
+ *                                  rank_by()                     parts.c
+ * - Parts without slack (every section carries exactly the capacity, as in
+ *   perfect-packing boxes): first, each round, a search that fills the
+ *   lowest empty byte first, branching over which tensor has its bottom
+ *   there, in the lowest section with the fewest such tensors (fail first),
+ *   with its own section inference; an eighth of the round's budget.
+ *                                  zero_slack() parts.c,
+ *                                  lowest_gap_search()      lowest_gap.c
+ *   Then up to four filler searches (a round's budget each, four
+ *   preorders): only the tensors spanning several sections are placed, and
+ *   each section's single-section tensors are packed into the holes they
+ *   leave (finds plans, proves nothing).   filler_search()     filler.c
+ * - Decision runs at capacity C (the proven bound first: a plan there is
+ *   optimal) and branch and bound from the incumbent (C = best - alignment,
+ *   lowered at every plan found), alternating with doubling node budgets; a
+ *   decision run that exhausts the tree proves the bound one alignment step
+ *   higher, a branch and bound that does proves its best plan optimal.
+ *   Every search starts afresh (no state kept between runs).   solve_part()
+ * - Budgets: node_limit counts placements (deterministic: same problem, same
+ *   plan, bound and nodes); time_limit reads CLOCK_MONOTONIC every 256 nodes;
+ *   opt->stop (a caller's signal flag) is read at every node.
+ *                                                   optimal_spend_node()
+ * - Decision mode (capacity > 0): only decision runs at the capacity:
+ *   FEASIBLE (a plan within it), INFEASIBLE (proven: at once when max-live
+ *   exceeds it), LIMIT (unknown); offsets always hold the best plan found.
+ *                                                        optimal_plan()
+ *
+ * - Switches: each rule above can be switched off (options.optimal_off,
+ *   the table arena_optimal_switches below, planners/optimal.h) to measure
+ *   what it prunes; rule_on() asks, in the function that holds the rule.
+ *
+ * Scratch: the greedy planners' share, then O(n) arrays and an undo log of
+ * one entry per conflicting pair (counted in O(n^2) when sizing); one
+ * description, layout(). Problems beyond OPTIMAL_SEARCH_MAX tensors with
+ * bytes get the greedy incumbent and status LIMIT. */
+#include <string.h>
+
+#include "planners/greedy_common.h"
+#include "planners/layout.h"
+#include "planners/optimal/internal.h"
+#include "planners/tables.h"
+
+static size_t greedy_share(const struct arena_problem *p, int *rc)
+{
+    const struct arena_planner *g[] = {&arena_planner_greedy_size,
+                                       &arena_planner_greedy_size_firstfit,
+                                       &arena_planner_greedy_breadth};
+    size_t most = 0;
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        size_t b = 0;
+        int r = arena_planner_scratch(g[i], p, &b);
+        if (r != ARENA_OK) {
+            *rc = r;
+            return 0;
+        }
+        if (b > most)
+            most = b;
+    }
+    return most;
+}
+
+static size_t count_bytes_tensors(const struct arena_problem *p)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < p->n; i++)
+        m += p->tensors[i].size > 0;
+    return m;
+}
+
+/* Conflicting pairs among tensors with bytes: the undo log's capacity (an
+ * unordered pair logs at most once along a path: when the first of the two
+ * is placed, if the other is not yet). O(m^2), m <= OPTIMAL_SEARCH_MAX. */
+static uint64_t count_pairs(const struct arena_problem *p)
+{
+    uint64_t pairs = 0;
+    const struct arena_tensor *t = p->tensors;
+    for (size_t i = 0; i < p->n; i++) {
+        if (t[i].size == 0)
+            continue;
+        for (size_t j = i + 1; j < p->n; j++)
+            pairs += t[j].size != 0 && t[i].first <= t[j].last && t[j].first <= t[i].last;
+    }
+    return pairs;
+}
+
+/* The one description of the scratch (layout.h). */
+static int layout(struct arena_layout *l, const struct arena_problem *p, void *work)
+{
+    struct work *w = work;
+    int rc = ARENA_OK;
+    size_t n = p->n, gb = greedy_share(p, &rc);
+    if (rc != ARENA_OK)
+        return rc;
+    if ((uint64_t)n >= UINT32_MAX / 2)
+        return ARENA_EOVERFLOW;
+    size_t m = count_bytes_tensors(p);
+    int search = m > 0 && m <= OPTIMAL_SEARCH_MAX;
+    uint64_t pairs = search ? count_pairs(p) : 0;
+    if (pairs > SIZE_MAX / 16)
+        return ARENA_EOVERFLOW;
+    memset(w, 0, sizeof *w);
+    w->greedy = arena_layout_take(l, gb, 1);
+    w->greedy_bytes = gb;
+    w->tmp_off = arena_layout_take(l, n, sizeof *w->tmp_off);
+    if (search) {
+        w->ids = arena_layout_take(l, m, sizeof *w->ids);
+        w->tmp = arena_layout_take(l, m, sizeof *w->tmp);
+        w->part_start = arena_layout_take(l, m + 1, sizeof *w->part_start);
+        w->part_lb = arena_layout_take(l, m, sizeof *w->part_lb);
+        w->part_order = arena_layout_take(l, m, sizeof *w->part_order);
+        w->size = arena_layout_take(l, m, sizeof *w->size);
+        w->first = arena_layout_take(l, m, sizeof *w->first);
+        w->last = arena_layout_take(l, m, sizeof *w->last);
+        w->s0 = arena_layout_take(l, m, sizeof *w->s0);
+        w->s1 = arena_layout_take(l, m, sizeof *w->s1);
+        w->fwd_end = arena_layout_take(l, m, sizeof *w->fwd_end);
+        w->rank = arena_layout_take(l, m, sizeof *w->rank);
+        w->off = arena_layout_take(l, m, sizeof *w->off);
+        w->lo = arena_layout_take(l, m, sizeof *w->lo);
+        w->ord = arena_layout_take(l, m, sizeof *w->ord);
+        w->twin = arena_layout_take(l, m, sizeof *w->twin);
+        w->twin_at = arena_layout_take(l, m, sizeof *w->twin_at);
+        w->twin_end = arena_layout_take(l, m, sizeof *w->twin_end);
+        w->same_at = arena_layout_take(l, m, sizeof *w->same_at);
+        w->same_end = arena_layout_take(l, m, sizeof *w->same_end);
+        w->frames = arena_layout_take(l, m, sizeof *w->frames);
+        w->splits = arena_layout_take(l, m, sizeof *w->splits);
+        w->groups = arena_layout_take(l, 2 * m + 1, sizeof *w->groups);
+        w->bound = arena_layout_take(l, 2 * m, sizeof *w->bound);
+        w->rem = arena_layout_take(l, 2 * m, sizeof *w->rem);
+        w->top = arena_layout_take(l, 2 * m, sizeof *w->top);
+        w->acc = arena_layout_take(l, 2 * m, sizeof *w->acc);
+        w->cover = arena_layout_take(l, 2 * m, sizeof *w->cover);
+        arena_radix_take(&w->sort, l, 2 * m);
+        w->key = w->sort.key;
+        w->idx = arena_layout_take(l, 2 * m, sizeof *w->idx);
+        w->log_idx = arena_layout_take(l, (size_t)pairs, sizeof *w->log_idx);
+        w->log_old = arena_layout_take(l, (size_t)pairs, sizeof *w->log_old);
+        w->log_cap = pairs;
+        w->multi = arena_layout_take(l, m, sizeof *w->multi);
+        w->lift_at = arena_layout_take(l, m, sizeof *w->lift_at);
+        w->single_bytes = arena_layout_take(l, 2 * m, sizeof *w->single_bytes);
+        w->hole_bytes = arena_layout_take(l, 2 * m, sizeof *w->hole_bytes);
+        w->fb_unit = arena_layout_take(l, 2 * m, sizeof *w->fb_unit);
+        w->fb_base = arena_layout_take(l, 2 * m, sizeof *w->fb_base);
+        w->fbits = arena_layout_take(l, FILLER_WORDS, sizeof *w->fbits);
+        w->hole = arena_layout_take(l, m, sizeof *w->hole);
+        w->hole_at = arena_layout_take(l, m, sizeof *w->hole_at);
+        w->single = arena_layout_take(l, m, sizeof *w->single);
+        w->single_hole = arena_layout_take(l, m, sizeof *w->single_hole);
+    }
+    return ARENA_OK;
+}
+
+static int optimal_scratch(const struct arena_problem *p, size_t *bytes)
+{
+    struct work w;
+    return arena_layout_count(layout, p, &w, bytes);
+}
+
+/* ---- switches ---- */
+
+const struct arena_optimal_switch arena_optimal_switches[] = {
+    {"parts", ARENA_OPTIMAL_PARTS, "independent parts solved alone (off: one part)"},
+    {"groups", ARENA_OPTIMAL_GROUPS, "the canonical search's dynamic decomposition into groups"},
+    {"section", ARENA_OPTIMAL_SECTION, "section inference (release-time makespan per section)"},
+    {"busiest", ARENA_OPTIMAL_BUSIEST, "children the busiest section rules out, skipped unplaced"},
+    {"dominance", ARENA_OPTIMAL_DOMINANCE, "no child above a tensor that fits untouched below"},
+    {"twins", ARENA_OPTIMAL_TWINS, "identical tensors placed in rank order"},
+    {"stack", ARENA_OPTIMAL_STACK, "tensors of one lifetime stacked largest below"},
+    {"lowest-gap", ARENA_OPTIMAL_LOWEST_GAP, "the lowest-gap search on parts without slack"},
+    {"filler", ARENA_OPTIMAL_FILLER, "the filler search on parts without slack"},
+};
+const size_t arena_optimal_switch_count =
+    sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
+
+const struct arena_optimal_switch *arena_optimal_switch_find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < arena_optimal_switch_count; i++)
+        if (strlen(arena_optimal_switches[i].name) == len &&
+            strncmp(arena_optimal_switches[i].name, name, len) == 0)
+            return &arena_optimal_switches[i];
+    return NULL;
+}
+
+/* ---- budgets ---- */
+
+static double elapsed(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+int optimal_spend_node(struct run *r)
+{
+    if (r->stopped)
+        return 1;
+    if (r->opt->node_limit != 0 && r->nodes >= r->opt->node_limit) {
+        r->stopped = 1;
+        return 1;
+    }
+    r->nodes++;
+    if ((r->opt->stop != NULL && *r->opt->stop != 0) ||
+        (r->opt->time_limit > 0 && r->nodes % CLOCK_EVERY == 0 &&
+         elapsed(&r->start) >= r->opt->time_limit)) {
+        r->stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- incumbent ---- */
+
+static int best_greedy(const struct arena_problem *p, struct work *w, struct arena_plan *plan)
+{
+    const struct arena_planner *g[] = {&arena_planner_greedy_size,
+                                       &arena_planner_greedy_size_firstfit,
+                                       &arena_planner_greedy_breadth};
+    struct arena_plan t = {.n = p->n, .offsets = w->tmp_off};
+    int have = 0;
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        arena_plan_reset(&t);
+        int rc = g[i]->plan(p, &arena_plan_options_default, w->greedy, w->greedy_bytes, &t);
+        if (rc != ARENA_OK)
+            return rc;
+        if (!have || t.arena < plan->arena) {
+            if (p->n > 0) /* offsets may be NULL for the empty problem */
+                memcpy(plan->offsets, t.offsets, p->n * sizeof *t.offsets);
+            plan->arena = t.arena;
+            have = 1;
+        }
+    }
+    plan->buffers = 0;
+    return ARENA_OK;
+}
+
+/* ---- the schedule ---- */
+
+/* What solving one part found out. */
+struct part_result {
+    uint64_t proven;  /* the bound proven for the whole problem, raised */
+    int infeasible;   /* decision mode: proven that no plan fits the capacity */
+};
+
+/* Solves part ids[a..b) (loaded) whose incumbent is r->part_arena: rounds
+ * of decision runs at the target (the proven bound, or the capacity), in a
+ * part without slack the lowest-gap and filler searches first, then one
+ * branch and bound (minimising only), with doubling budgets, until the part
+ * is proven or a budget runs out. */
+static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct part_result *res,
+                       struct arena_plan *plan)
+{
+    uint64_t target = cap ? cap : res->proven;
+    uint64_t tight = zero_slack(r, target) ? target : 0; /* rem: the loads */
+    uint64_t budget = 64 + 16 * (uint64_t)(b - a);
+    int done = 0;
+    for (unsigned round = 0; !done && !r->stopped; round++) {
+        /* decision at the proven bound: in a part without slack, lowest gap
+         * first, then singles as filler; then each preorder in turn */
+        for (unsigned i = 0; i <= HEURISTICS && !done && !r->stopped; i++) {
+            if (i == 0 && target != tight)
+                continue;
+            unsigned hi = (round + 1) % HEURISTICS;
+            enum outcome o = LIMITED;
+            if (i > 0)
+                o = canonical_search(r, target, i - 1, round, budget, plan);
+            else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
+                o = lowest_gap_search(r, target, hi, round, budget / 8, plan);
+            for (unsigned f = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES &&
+                                 o == LIMITED;
+                 f++)
+                if (!r->stopped)
+                    o = filler_search(r, target, (hi + f) % HEURISTICS, round, budget, plan);
+            if (o == FOUND) {
+                done = 1;
+            } else if (o == EXHAUSTED) {
+                if (cap) {
+                    res->infeasible = 1;
+                    res->proven = max_u64(res->proven, cap + r->align);
+                    done = 1;
+                } else {
+                    res->proven = max_u64(res->proven, target + r->align);
+                    target = res->proven;
+                    done = r->part_arena <= target;
+                }
+            }
+        }
+        /* branch and bound: decisions just below the best plan */
+        for (unsigned h = round % 4; !cap && h == round % 4 && !done && !r->stopped; h++) {
+            enum outcome o;
+            while ((o = canonical_search(r, r->part_arena - r->align, h, round, budget, plan)) ==
+                       FOUND &&
+                   r->part_arena > target)
+                ;
+            if (o == FOUND)
+                done = 1;
+            else if (o == EXHAUSTED) {
+                res->proven = max_u64(res->proven, r->part_arena);
+                done = 1;
+            }
+        }
+        budget = budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget;
+    }
+}
+
+static int optimal_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                        void *scratch, size_t scratch_size, struct arena_plan *plan)
+{
+    struct run r = {.p = p, .opt = opt, .align = p->alignment};
+    clock_gettime(CLOCK_MONOTONIC, &r.start);
+    struct work w;
+    arena_layout_carve(layout, p, &w, scratch, scratch_size);
+    r.w = &w;
+
+    int rc = best_greedy(p, &w, plan);
+    if (rc != ARENA_OK)
+        return rc;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->tensors[i].size == 0)
+            plan->offsets[i] = 0;
+    size_t m = count_bytes_tensors(p);
+    uint64_t cap = opt->capacity;
+    if (m == 0) {
+        plan->arena = 0;
+        plan->bound = 0;
+        plan->status = cap ? ARENA_PLAN_FEASIBLE : ARENA_PLAN_OPTIMAL;
+        return ARENA_OK;
+    }
+    if (w.ids == NULL) { /* too large to search: the incumbent, no proof */
+        plan->status = cap && plan->arena <= cap ? ARENA_PLAN_FEASIBLE : ARENA_PLAN_LIMIT;
+        return ARENA_OK;
+    }
+
+    size_t parts = parts_split(&r);
+    struct part_result res = {0, 0};
+    for (size_t q = 0; q < parts; q++) {
+        w.part_lb[q] = part_load(&r, w.part_start[q], w.part_start[q + 1]);
+        res.proven = max_u64(res.proven, w.part_lb[q]);
+    }
+    plan->bound = res.proven;
+    if (cap && cap < res.proven) {
+        plan->status = ARENA_PLAN_INFEASIBLE;
+        return ARENA_OK;
+    }
+    /* the parts by decreasing max-live */
+    for (size_t q = 0; q < parts; q++) {
+        w.key[q] = ~w.part_lb[q];
+        w.idx[q] = (uint32_t)q;
+    }
+    sort_by(&w, parts);
+    memcpy(w.part_order, w.idx, parts * sizeof *w.part_order);
+
+    uint64_t arena = 0;
+    for (size_t qi = 0; qi < parts; qi++) {
+        size_t q = w.part_order[qi];
+        size_t a = w.part_start[q], b = w.part_start[q + 1];
+        uint64_t part_arena = 0;
+        for (size_t i = a; i < b; i++) {
+            uint32_t id = w.ids[i];
+            part_arena = max_u64(part_arena, plan->offsets[id] + p->tensors[id].size);
+        }
+        r.part_arena = part_arena;
+        uint64_t target = cap ? cap : res.proven;
+        if (part_arena > target && !r.stopped && !res.infeasible) {
+            part_load(&r, a, b);
+            solve_part(&r, a, b, cap, &res, plan);
+        }
+        arena = max_u64(arena, r.part_arena);
+    }
+    plan->arena = arena;
+    plan->bound = res.proven;
+    plan->nodes = r.nodes;
+    if (cap)
+        plan->status = res.infeasible ? ARENA_PLAN_INFEASIBLE
+                       : arena <= cap ? ARENA_PLAN_FEASIBLE
+                                      : ARENA_PLAN_LIMIT;
+    else
+        plan->status = arena <= res.proven ? ARENA_PLAN_OPTIMAL : ARENA_PLAN_LIMIT;
+    return ARENA_OK;
+}
+
+const struct arena_planner arena_planner_optimal = {
+    .name = "optimal",
+    .summary = "exact search (canonical placements, MiniMalloc-style pruning): best plan and proven bound",
+    .kind = ARENA_KIND_SEARCH,
+    .plan = optimal_plan,
+    .scratch_bytes = optimal_scratch,
+};

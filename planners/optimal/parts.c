@@ -1,0 +1,264 @@
+/* parts.c — the problem cut into independent parts, one part loaded into
+ * the local arrays (sections, neighbours, twins, preorder ranks), and the
+ * canonical search's dynamic decomposition of a scope into groups no
+ * lifetime joins. */
+#include <string.h>
+
+#include "planners/optimal/internal.h"
+
+/* Splits ids[0..m) (ordered by first step) where no lifetime spans a step
+ * boundary: fills part_start and returns the number of parts. A tensor of
+ * one part conflicts with none of another, so each part is solved alone
+ * (with the rule off: one part). */
+size_t parts_split(struct run *r)
+{
+    struct work *w = r->w;
+    const struct arena_tensor *t = r->p->tensors;
+    size_t m = 0, parts = 0;
+    for (size_t i = 0; i < r->p->n; i++)
+        if (t[i].size > 0)
+            w->ids[m++] = (uint32_t)i;
+    arena_order_sort(w->ids, w->tmp, m, t, ARENA_ORDER_FIRST);
+    uint32_t reach = 0;
+    for (size_t i = 0; i < m; i++) {
+        const struct arena_tensor *x = &t[w->ids[i]];
+        if (i == 0 || x->first > reach)
+            w->part_start[parts++] = (uint32_t)i;
+        if (i == 0 || x->last > reach)
+            reach = x->last;
+    }
+    if (!rule_on(r, ARENA_OPTIMAL_PARTS) && parts > 1) /* one part of everything */
+        parts = 1;
+    w->part_start[parts] = (uint32_t)m;
+    return parts;
+}
+
+/* The first index of b[0..S) (ascending, S > 0) whose value is >= x. */
+static uint32_t lower_index(const uint64_t *b, size_t S, uint64_t x)
+{
+    return x == 0 || b[0] >= x ? 0 : (uint32_t)(arena_floor_index(b, S, x - 1) + 1);
+}
+
+/* Sorts idx[0..m) by key ascending, stably (key is consumed). */
+void sort_by(struct work *w, size_t m)
+{
+    arena_radix_sort(&w->sort, w->idx, m);
+}
+
+/* Loads part ids[a..b) into the local arrays: sections, neighbours, twins;
+ * rem holds the section loads. Returns its max-live bytes. */
+uint64_t part_load(struct run *r, size_t a, size_t b)
+{
+    struct work *w = r->w;
+    const struct arena_tensor *t = r->p->tensors;
+    size_t m = b - a;
+    assert(m > 0);
+    r->m = m;
+    r->pid = w->ids + a;
+    for (size_t k = 0; k < m; k++) {
+        const struct arena_tensor *x = &t[r->pid[k]];
+        w->size[k] = x->size;
+        w->first[k] = x->first;
+        w->last[k] = x->last;
+        w->key[2 * k] = x->first;
+        w->key[2 * k + 1] = (uint64_t)x->last + 1;
+        w->idx[2 * k] = w->idx[2 * k + 1] = 0;
+    }
+    sort_by(w, 2 * m);
+    size_t S = 0;
+    for (size_t i = 0; i < 2 * m; i++)
+        if (S == 0 || w->bound[S - 1] != w->key[i])
+            w->bound[S++] = w->key[i];
+    /* S counts boundaries; sections are [bound[s], bound[s+1]), S - 1 of them */
+    S--;
+    r->S = S;
+    /* rem as a difference array first, then its prefix sums: the loads */
+    memset(w->rem, 0, (S + 1) * sizeof *w->rem);
+    for (size_t k = 0; k < m; k++) {
+        w->s0[k] = lower_index(w->bound, S + 1, w->first[k]);
+        w->s1[k] = lower_index(w->bound, S + 1, (uint64_t)w->last[k] + 1);
+        assert(w->s0[k] < w->s1[k] && w->s1[k] <= S);
+        w->rem[w->s0[k]] += w->size[k];
+        w->rem[w->s1[k]] -= w->size[k]; /* modular: the prefix sums come out right */
+    }
+    uint64_t run = 0, lb = 0;
+    for (size_t s = 0; s < S; s++) {
+        run += w->rem[s];
+        w->rem[s] = run;
+        if (run > lb)
+            lb = run;
+    }
+    /* forward neighbours: ordered by first, so those after k that start by
+     * k's last step are one run */
+    for (size_t k = 0; k < m; k++) {
+        size_t f = k + 1;
+        while (f < m && w->first[f] <= w->last[k])
+            f++;
+        w->fwd_end[k] = (uint32_t)f;
+    }
+    /* twins: the same size and lifetime, grouped by size then lifetime */
+    for (size_t k = 0; k < m; k++) {
+        w->key[k] = w->size[k];
+        w->idx[k] = (uint32_t)k;
+    }
+    sort_by(w, m);
+    for (size_t i = 0; i < m; i++)
+        w->key[i] = (uint64_t)w->first[w->idx[i]] << 32 | w->last[w->idx[i]];
+    sort_by(w, m);
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j < m && w->key[j] == w->key[i])
+            j++;
+        for (size_t x = i; x < j; x++) {
+            w->same_at[w->idx[x]] = (uint32_t)i;
+            w->same_end[w->idx[x]] = (uint32_t)j;
+        }
+        i = j;
+    }
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j < m && w->key[j] == w->key[i] && w->size[w->idx[j]] == w->size[w->idx[i]])
+            j++;
+        for (size_t x = i; x < j; x++) {
+            w->twin[x] = w->idx[x];
+            w->twin_at[w->idx[x]] = (uint32_t)i;
+            w->twin_end[w->idx[x]] = (uint32_t)j;
+        }
+        i = j;
+    }
+    return lb;
+}
+
+/* Every section of the part carries exactly cap bytes: a plan within cap
+ * leaves no byte of any section empty. rem must hold the loads. */
+int zero_slack(const struct run *r, uint64_t cap)
+{
+    for (size_t s = 0; s < r->S; s++)
+        if (r->w->rem[s] != cap)
+            return 0;
+    return 1;
+}
+
+/* Preorders (the rank that breaks ties between equal offsets): a portfolio,
+ * as MiniMalloc's round robin over its heuristics. Sorted descending by
+ *   0: area (size x steps), 1: size, 2: most loaded section spanned, then
+ *   sections spanned, then size (MiniMalloc's TWS), 3: sections spanned,
+ *   then size;
+ * ties by position (first step, id), or for h >= HEURISTICS/2 by a hash of
+ * (seed, h, position): the same seed gives the same ranks. rem must hold the
+ * section loads. */
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void rank_by(struct run *r, unsigned h, unsigned round)
+{
+    struct work *w = r->w;
+    size_t m = r->m;
+    unsigned base = h % 4;
+    assert(h < HEURISTICS);
+    for (size_t k = 0; k < m; k++) {
+        w->key[k] = h < 4 ? k : mix(r->opt->seed * 0x9e3779b97f4a7c15ull + h * 0x100000001b3ull +
+                                         (uint64_t)round * 0xd6e8feb86659fd93ull + k);
+        w->idx[k] = (uint32_t)k;
+    }
+    sort_by(w, m);
+    for (size_t i = 0; i < m; i++)
+        w->key[i] = ~w->size[w->idx[i]];
+    if (base != 0)
+        sort_by(w, m);
+    if (base >= 2) {
+        for (size_t i = 0; i < m; i++)
+            w->key[i] = ~(uint64_t)(w->s1[w->idx[i]] - w->s0[w->idx[i]]);
+        sort_by(w, m);
+    }
+    if (base == 2) {
+        for (size_t i = 0; i < m; i++) {
+            uint32_t k = w->idx[i];
+            uint64_t most = 0;
+            for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
+                if (w->rem[s] > most)
+                    most = w->rem[s];
+            w->key[i] = ~most;
+        }
+        sort_by(w, m);
+    }
+    if (base == 0) {
+        for (size_t i = 0; i < m; i++) {
+            uint32_t k = w->idx[i];
+            uint64_t steps = (uint64_t)w->last[k] - w->first[k] + 1;
+            /* saturating: area only orders */
+            w->key[i] = ~(w->size[k] > UINT64_MAX / steps ? UINT64_MAX : w->size[k] * steps);
+        }
+        sort_by(w, m);
+    }
+    for (size_t i = 0; i < m; i++)
+        w->rank[w->idx[i]] = (uint32_t)i;
+}
+
+/* Back to the root: nothing placed, every lo 0, rem the section loads. */
+void part_reset(struct run *r)
+{
+    struct work *w = r->w;
+    size_t m = r->m, S = r->S;
+    memset(w->rem, 0, S * sizeof *w->rem);
+    for (size_t k = 0; k < m; k++) {
+        w->lo[k] = 0;
+        w->off[k] = UNPLACED;
+        w->ord[k] = (uint32_t)k;
+        for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
+            w->rem[s] += w->size[k];
+    }
+}
+
+/* Splits the unplaced tensors of scope g where no unplaced lifetime spans a
+ * section boundary: pushes the groups (in step order) on the group stack and
+ * returns how many (0 when g is empty). Ordered by first, a group is a run of
+ * positions. */
+uint32_t split_scope(struct run *r, const struct group *g)
+{
+    struct work *w = r->w;
+    uint32_t count = 0, reach = 0;
+    struct group *out = w->groups + r->ngroups;
+    for (uint32_t k = g->ka; k < g->kb; k++) {
+        if (w->off[k] != UNPLACED)
+            continue;
+        if (count == 0 || w->s0[k] >= reach) {
+            if (count > 0)
+                out[count - 1].kb = k, out[count - 1].sb = reach;
+            out[count].ka = k;
+            out[count].sa = w->s0[k];
+            count++;
+            reach = 0;
+        }
+        if (w->s1[k] > reach)
+            reach = w->s1[k];
+    }
+    if (count > 0)
+        out[count - 1].kb = g->kb, out[count - 1].sb = reach;
+    assert(r->ngroups + count <= 2 * r->m + 1);
+    return count;
+}
+
+/* A search found a plan of the current part (every tensor placed): writes
+ * it into plan->offsets when it improves the part. FOUND. */
+enum outcome keep_plan(struct run *r, struct arena_plan *plan)
+{
+    const struct work *w = r->w;
+    uint64_t arena = 0;
+    for (size_t k = 0; k < r->m; k++) {
+        assert(w->off[k] != UNPLACED);
+        arena = max_u64(arena, w->off[k] + w->size[k]);
+    }
+    if (arena < r->part_arena) {
+        for (size_t k = 0; k < r->m; k++)
+            plan->offsets[r->pid[k]] = w->off[k];
+        r->part_arena = arena;
+    }
+    return FOUND;
+}

@@ -457,6 +457,7 @@ static int list_everything(const struct arena_bench_args *a)
         printf("  %-18s %zu graphs\n", suites[i], n);
     }
     printf("\nModels: a TensorFlow Lite file (.tflite); FILE#N plans subgraph N (default 0).\n");
+    printf("        an ONNX file (.onnx) with every dim known (scripts/onnx-shape pins them).\n");
     printf("\nFiles: a path to a MiniMalloc CSV problem or a graph file.\n");
     printf("\nPlanners (--planner a,b or all), with their kind:\n");
     for (size_t i = 0; i < arena_planner_count(); i++) {

@@ -50,13 +50,23 @@ static const char *const suite_scaling[] = {
     "random-intervals:n=1000000,live=1000",
 };
 
-/* The real TensorFlow Lite models scripts/fetch-models places in models/
- * (paths relative to where bench runs, the source tree). */
+/* The real models scripts/fetch-models places in models/ (paths relative
+ * to where bench runs, the source tree): 12 networks, 13 problems (the
+ * ONNX text detector at two input sizes; ONNX models as shaped there). */
 static const char *const suite_models[] = {
     "models/selfie_segmentation.tflite",
     "models/selfie_segmentation_landscape.tflite",
     "models/face_detection_short_range.tflite",
     "models/face_detection_full_range.tflite",
+    "models/hand_landmark_full.tflite",
+    "models/hand_landmark_lite.tflite",
+    "models/pose_landmark_lite.tflite",
+    "models/pose_landmark_full.tflite",
+    "models/pose_landmark_heavy.tflite",
+    "models/ch_PP-OCRv4_det_infer.1x3x320x320.onnx",
+    "models/ch_PP-OCRv4_det_infer.1x3x640x640.onnx",
+    "models/ch_PP-OCRv4_rec_infer.1x3x48x320.onnx",
+    "models/ch_ppocr_mobile_v2.0_cls_infer.1x3x48x192.onnx",
 };
 #define N_ALL (sizeof suite_all / sizeof suite_all[0])
 #define N_MODELS (sizeof suite_models / sizeof suite_models[0])

@@ -9,6 +9,7 @@
 #include "graphs/graph_internal.h"
 #include "graphs/lines.h"
 #include "graphs/names.h"
+#include "graphs/onnx.h"
 #include "graphs/tflite.h"
 
 static void put_le(unsigned char *b, uint64_t v, int bytes)
@@ -59,10 +60,11 @@ static int is_path(const char *text)
     struct stat st;
     return strchr(text, '/') || ends_with(text, ".csv") || ends_with(text, ".txt") ||
            ends_with(text, ".graph") || ends_with(text, ".tflite") ||
+           ends_with(text, ".onnx") ||
            (stat(text, &st) == 0 && S_ISREG(st.st_mode));
 }
 
-enum kind { UNKNOWN, CSV, GRAPH, TFLITE };
+enum kind { UNKNOWN, CSV, GRAPH, TFLITE, ONNX };
 
 /* The kind an extension names; UNKNOWN when it names none. */
 static enum kind kind_of_name(const char *path)
@@ -73,19 +75,23 @@ static enum kind kind_of_name(const char *path)
         return GRAPH;
     if (ends_with(path, ".tflite"))
         return TFLITE;
+    if (ends_with(path, ".onnx"))
+        return ONNX;
     return UNKNOWN;
 }
 
 #define SNIFF_BYTES 4096
 
 /* The kind the first bytes of a file show: a model when bytes 4-7 are
- * "TFL3", a graph file when its first statement within SNIFF_BYTES is
+ * "TFL3", an ONNX model when they start as one (arena_onnx_is_model), a graph file when its first statement within SNIFF_BYTES is
  * `tensor` or `op`, else a CSV. A NUL byte ends the look (the reader then
  * names it). */
 static enum kind kind_of_bytes(const unsigned char *data, size_t n)
 {
     if (arena_tflite_is_model(data, n))
         return TFLITE;
+    if (arena_onnx_is_model(data, n))
+        return ONNX;
     char buf[SNIFF_BYTES + 1];
     n = n < SNIFF_BYTES ? n : SNIFF_BYTES;
     memcpy(buf, data, n);
@@ -122,14 +128,16 @@ static int slurp(FILE *f, const char *path, const volatile sig_atomic_t *stop,
             return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: stopped by a signal", path);
         }
         if (n == cap) {
-            int model = arena_tflite_is_model(buf, n);
+            int model = arena_tflite_is_model(buf, n) || arena_onnx_is_model(buf, n);
             unsigned char *grown = model && cap >= ((size_t)1 << 31) ? NULL
                                                                     : realloc(buf, cap * 2);
             if (!grown) {
                 free(buf);
                 return model && cap >= ((size_t)1 << 31)
                            ? arena_errorf(err, errlen, 0, ARENA_EFORMAT,
-                                          "%s: larger than 2 GiB, the FlatBuffers limit", path)
+                                          "%s: larger than 2 GiB, the FlatBuffers and"
+                                          " protobuf limit",
+                                          path)
                            : arena_errorf(err, errlen, 0, ARENA_ENOMEM,
                                           "%s: out of memory reading the input", path);
             }
@@ -144,7 +152,8 @@ static int slurp(FILE *f, const char *path, const volatile sig_atomic_t *stop,
             }
             break;
         }
-        int text = n + got >= 8 && !arena_tflite_is_model(buf, n + got);
+        int text = n + got >= 8 && !arena_tflite_is_model(buf, n + got) &&
+                   !arena_onnx_is_model(buf, n + got);
         n += got;
         if (text && memchr(buf + n - got, '\0', got))
             break;
@@ -187,13 +196,15 @@ static int load_file(const char *path, int has_sub, uint32_t sub,
         if (rc)
             return rc;
     }
-    *family = kind == TFLITE ? "tflite" : kind == GRAPH ? "graph-file" : "csv";
+    *family = kind == TFLITE ? "tflite" : kind == ONNX ? "onnx" : kind == GRAPH ? "graph-file"
+                                                                                 : "csv";
     if (has_sub && kind != TFLITE) {
         free(data);
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "%s: '#%lu' picks a subgraph of a TensorFlow Lite model, and this"
-                            " is a %s file",
-                            path, (unsigned long)sub, kind == GRAPH ? "graph" : "CSV");
+                            " is %s file",
+                            path, (unsigned long)sub,
+                            kind == ONNX ? "an ONNX" : kind == GRAPH ? "a graph" : "a CSV");
     }
     if (kind == TFLITE) {
         rc = data ? arena_tflite_load_data(data, size, path, sub, opt->alignment, opt->inplace, p,
@@ -203,6 +214,13 @@ static int load_file(const char *path, int has_sub, uint32_t sub,
         *ops = model->ops;
         *names = model->names;
         model->names = NULL;
+    } else if (kind == ONNX) {
+        struct arena_onnx_loaded x;
+        rc = data ? arena_onnx_load_data(data, size, path, opt->alignment, opt->inplace, p, &x,
+                                         err, errlen)
+                  : arena_onnx_load(path, opt->alignment, opt->inplace, p, &x, err, errlen);
+        *ops = x.ops;
+        *names = x.names;
     } else if (!data) {
         rc = kind == GRAPH ? arena_graph_file_load(path, opt, p, ops, names, err, errlen)
                            : arena_csv_read(path, opt, p, names, err, errlen);

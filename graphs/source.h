@@ -21,7 +21,8 @@ struct arena_source {
                      keys in the family's order; for a file, its path */
     char *family; /* family name, or "csv" / "graph-file" for files, or
                      "tflite" for a TensorFlow Lite model (bytes 4-7 "TFL3";
-                     "FILE#N" picks subgraph N; graphs/tflite.h) */
+                     "FILE#N" picks subgraph N; graphs/tflite.h), "onnx"
+                     for an ONNX model (graphs/onnx.h) */
     char *params; /* canonical "key=value,..." (empty for files) */
     uint64_t fingerprint;
     size_t ops;   /* ops in the graph; 0 for a bare problem file */
@@ -67,8 +68,9 @@ struct arena_load_options {
 /* Loads one source. text is a spec or a path (a path is anything that names
  * an existing file or contains '/' or ends in .csv/.txt/.graph; a folder
  * named with a '/' is refused as one; "FILE#N" as arena_tflite_split reads it).
- * A file's kind comes from its extension (.csv; .graph or .txt; .tflite),
- * else from its first bytes: "TFL3" at bytes 4-7 a model, a first statement
+ * A file's kind comes from its extension (.csv; .graph or .txt; .tflite;
+ * .onnx), else from its first bytes: "TFL3" at bytes 4-7 a model, an ONNX
+ * ModelProto's first fields (arena_onnx_is_model) an ONNX model, a first statement
  * within the first 4 KiB `tensor` or `op` a graph file, else a CSV. A
  * stream that cannot be read twice (a pipe, /dev/stdin) is read into memory
  * once, then parsed. "FILE#N" is subgraph N of a model (graphs/tflite.h);

@@ -19,10 +19,12 @@
  * Not run, each with a line on stderr:
  *  - a command whose comment gives its minutes (`# ..., ~7 min`);
  *  - the ones in `elsewhere` below, which need another machine or build;
- *  - commands naming models/ (or the README's my_model.tflite stand-in)
+ *  - commands naming models/ (or the README's my_model.tflite and
+ *    my_model.onnx stand-ins)
  *    when scripts/fetch-models has not been run.
- * my_model.tflite, the README's name for "your own model", is a link to a
- * fetched model here. */
+ * my_model.tflite and my_model.onnx, the README's names for "your own
+ * model", are links to fetched models here (my_model.onnx: PP-OCR's
+ * direction classifier as fetched, symbolic dims and all, input x). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <regex.h>
@@ -185,7 +187,8 @@ static const char *not_here(const char *cmd, int have_models)
     regfree(&re);
     if (long_one)
         return "long: its comment gives its minutes";
-    if (!have_models && (strstr(cmd, "models/") || strstr(cmd, "my_model.tflite")))
+    if (!have_models && (strstr(cmd, "models/") || strstr(cmd, "my_model.tflite") ||
+                         strstr(cmd, "my_model.onnx")))
         return "needs models/ (scripts/fetch-models has not been run)";
     return NULL;
 }
@@ -268,6 +271,7 @@ Test(readme, commands_run_verbatim)
         {"graphs", ARENA_SOURCE_ROOT "/graphs"},
         {"models", ARENA_SOURCE_ROOT "/models"},
         {"my_model.tflite", MODEL},
+        {"my_model.onnx", ARENA_SOURCE_ROOT "/models/unshaped/ch_ppocr_mobile_v2.0_cls_infer.onnx"},
     };
     for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
         if (i >= 3 && !have_models)

@@ -1,0 +1,85 @@
+/* onnx.h — ONNX models (.onnx, PyTorch's export format) as planning problems.
+ *
+ * The file is untrusted. Its bytes first pass onnx_wire.h's walk (every tag,
+ * varint and length inside its message; nesting bounded), which also drops
+ * the weights' bytes (never needed here), then protobuf-c unpacks the rest with C code generated at build time from the onnx.proto that
+ * Debian's libonnx-dev installs. A bad file is refused with one line naming
+ * the file, where in the model the fault is, and what is wrong.
+ *
+ * What goes into the arena (as the tflite reader does it, tflite.h):
+ *  - an initializer is a weight: it lives in the model, not in the arena;
+ *  - a node is folded when it is `Constant`, `Shape` (its output depends on
+ *    dims only, all known here) or when all its present inputs are
+ *    initializers or folded values: its outputs are constants too. The node
+ *    stays in the graph with no tensors, so step k is the k-th node stored;
+ *  - every other value a node reads or writes, or that is a graph input or
+ *    output, is planned; an empty input or output name (an optional one left
+ *    out) is skipped.
+ * Sizes: element type x dims from the value's ValueInfoProto (the graph's
+ * inputs, outputs or value_info). A planned value without one, or with an
+ * unknown or symbolic dim, is refused with one line naming it and pointing
+ * to scripts/onnx-shape, which pins the inputs and infers every shape.
+ * Nodes carrying subgraphs (If, Loop, Scan) are refused: their bodies read
+ * values of the outer graph that the node does not list. Value names are
+ * kept (a name with a control byte is refused, one longer than
+ * ARENA_ONNX_NAME_MAX too); op kinds are the nodes' op_type ("Conv"),
+ * whatever their domain; ops are named "op<k>", k the node's index. Tensor
+ * ids follow the order values are defined: graph inputs, then each node's
+ * outputs in node order. */
+#ifndef ARENA_ONNX_H
+#define ARENA_ONNX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graphs/graph.h"
+#include "graphs/inplace.h"
+
+/* Longest value name or op_type kept, in bytes; a longer one is refused. */
+#define ARENA_ONNX_NAME_MAX 4096
+
+struct arena_onnx_info {
+    size_t nodes, folded;  /* nodes stored, and of them folded */
+    size_t initializers;   /* weights, outside the arena */
+    size_t constants;      /* values made by folded nodes */
+    size_t planned;        /* tensors in the graph */
+};
+
+/* 1 when data looks like an ONNX model: it starts with field 1
+ * (ir_version, a varint from 1 to 127) followed by the tag of another
+ * ModelProto field. Only a file without a known extension is sniffed. */
+int arena_onnx_is_model(const void *data, size_t size);
+
+/* Reads the model in data[0, size) into *g (tensor names, dtypes, shapes,
+ * graph inputs and outputs, ops with their kinds); name is used in
+ * messages only. The graph is not checked: the caller turns it into a
+ * problem with arena_graph_problem(). On error returns ARENA_EFORMAT (or
+ * ARENA_ENOMEM, ARENA_EOVERFLOW), one line in err starting "NAME: ", *g
+ * freed and zeroed. */
+int arena_onnx_read(const void *data, size_t size, const char *name, struct arena_graph *g,
+                    struct arena_onnx_info *info, char *err, size_t errlen);
+
+/* What arena_onnx_load gives besides the problem. */
+struct arena_onnx_loaded {
+    size_t ops;   /* nodes stored (steps) */
+    char **names; /* a name per problem tensor, one malloc'd block */
+};
+
+/* Reads the file path (a regular file above 2 GiB, protobuf's limit, is
+ * refused before it is read), checks the graph and turns it into a
+ * problem. Errors as arena_onnx_read, plus ARENA_EIO when the file cannot
+ * be read and the graph checks' faults, each one line starting with the
+ * path. *out and *x are zeroed on error; on success free x with
+ * arena_onnx_loaded_free. inplace: the alias candidates of the nodes'
+ * op_types under that rule (graphs/inplace.h), out->alias malloc'd (free it
+ * with out->tensors). */
+int arena_onnx_load(const char *path, uint64_t alignment, enum arena_inplace_rule inplace,
+                    struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
+                    size_t errlen);
+/* The same for a model already in memory; path names it in messages. */
+int arena_onnx_load_data(const void *data, size_t size, const char *path, uint64_t alignment,
+                         enum arena_inplace_rule inplace, struct arena_problem *out,
+                         struct arena_onnx_loaded *x, char *err, size_t errlen);
+void arena_onnx_loaded_free(struct arena_onnx_loaded *x);
+
+#endif

@@ -45,10 +45,16 @@ struct arena_export {
                                  best chose one other than the stored), or NULL:
                                  the source's own order, nothing written */
     size_t n_ops;
+    const uint32_t *shares;   /* NULL, or p->n ids: the tensor whose bytes each
+                                 takes (an in-place op), UINT32_MAX for none */
 };
 
 /* Writes dir/base.csv (`name,index,size,first,last,offset`, offset in the
- * arena, i.e. ACT + the plan's offset), dir/base.h and dir/base.c, each
+ * arena, i.e. ACT + the plan's offset; with shares, a seventh column
+ * `shares` names the tensor whose bytes the row's tensor takes, else is
+ * empty), dir/base.h and dir/base.c (with shares, also PREFIX_SHARED_PAIRS
+ * and PREFIX_shares[], the pairs {tensor, tensor whose bytes it takes} as
+ * ids of the table: such an op reads its input before it writes), each
  * first as base.EXT.tmp, renamed only when all three are whole: a failed
  * export (a full disk) leaves no file behind, neither new nor partial.
  * ARENA_EIO with one line in err when a file cannot be written,

@@ -98,6 +98,14 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
             src->problem.n, (unsigned long long)src->problem.alignment, b->max_live);
     fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n", naive,
             naive_h, lb, lb_h, big, big_h);
+    if (src->inplace != ARENA_INPLACE_NONE) {
+        char ib[32], ib_h[32];
+        arena_fmt_grouped(b->inplace_bound, ib, sizeof ib);
+        arena_fmt_bytes(b->inplace_bound, ib_h, sizeof ib_h);
+        fprintf(out, "  in-place rule %s: %zu alias candidates, in-place bound %s B (%s);"
+                     " x LB and frag_peak against it\n",
+                arena_inplace_name(src->inplace), src->problem.n_alias, ib, ib_h);
+    }
     const struct arena_patch_report *pr = &src->patch;
     if (pr->spec.rows) {
         char sm[32], pm[32], gm[32], sp[32], sp_h[32];

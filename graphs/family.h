@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "graphs/graph.h"
+#include "graphs/inplace.h"
 #include "graphs/source.h"
 
 enum arena_key_type {
@@ -67,6 +68,8 @@ struct arena_spec {
     const struct arena_family *family;
     struct arena_key_value values[ARENA_FAMILY_MAX_KEYS];
     char params[512]; /* canonical "key=value,..." */
+    enum arena_inplace_rule inplace; /* the built graph's alias candidates
+                                        (graphs/inplace.h); parse sets none */
 };
 
 /* Parses "family[:key=value,...]"; missing keys take their defaults, the seed

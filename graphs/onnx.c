@@ -592,10 +592,11 @@ static int map_file(const char *path, unsigned char **data, size_t *size, int *m
     return read_file(path, data, size, err, errlen);
 }
 
-int arena_onnx_load(const char *path, uint64_t alignment, struct arena_problem *out,
-                    struct arena_onnx_loaded *x, char *err, size_t errlen)
+int arena_onnx_load(const char *path, uint64_t alignment, enum arena_inplace_rule inplace,
+                    struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
+                    size_t errlen)
 {
-    struct arena_load_options opt = {.alignment = alignment};
+    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
     return arena_onnx_load_with(path, &opt, out, x, err, errlen);
 }
 
@@ -620,10 +621,10 @@ int arena_onnx_load_with(const char *path, const struct arena_load_options *opt,
 }
 
 int arena_onnx_load_data(const void *data, size_t size, const char *path, uint64_t alignment,
-                         struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
-                         size_t errlen)
+                         enum arena_inplace_rule inplace, struct arena_problem *out,
+                         struct arena_onnx_loaded *x, char *err, size_t errlen)
 {
-    struct arena_load_options opt = {.alignment = alignment};
+    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
     return arena_onnx_load_data_with(data, size, path, &opt, out, x, err, errlen);
 }
 
@@ -642,7 +643,7 @@ int arena_onnx_load_data_with(const void *data, size_t size, const char *path,
     char why[512];
     rc = arena_order_on_load(&g, opt, why, sizeof why);
     if (!rc)
-        rc = arena_graph_problem(&g, alignment, out, NULL, why, sizeof why);
+        rc = arena_graph_problem_inplace(&g, alignment, opt->inplace, out, NULL, why, sizeof why);
     if (rc) {
         arena_errorf(err, errlen, 0, rc, "%s: %s", path, why);
         arena_graph_free(&g);
@@ -653,6 +654,7 @@ int arena_onnx_load_data_with(const void *data, size_t size, const char *path,
     arena_graph_free(&g);
     if (!x->names) {
         free((void *)out->tensors);
+        free((void *)out->alias);
         memset(out, 0, sizeof *out);
         return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
     }

@@ -46,6 +46,7 @@ void arena_source_free(struct arena_source *s)
     free(s->index);
     arena_order_result_free(&s->order);
     free((void *)s->problem.tensors);
+    free((void *)s->problem.alias);
     memset(s, 0, sizeof *s);
 }
 
@@ -319,11 +320,12 @@ static int build_patched(const struct arena_spec *s, const struct arena_patch_sp
     if (rc)
         return arena_errorf(err, errlen, 0, rc, "--patch %ux%u:%u%s: %s: %s", ps->rows, ps->cols,
                             ps->k, ps->stream ? ":stream" : "", family, why);
-    rc = arena_graph_problem(&patched, alignment, p, NULL, why, sizeof why);
+    rc = arena_graph_problem_inplace(&patched, alignment, s->inplace, p, NULL, why, sizeof why);
     if (rc)
         arena_errorf(err, errlen, 0, rc, "%s: %s", family, why);
     else if (arena_patch_stage_peak(p, rep) || !(*names = arena_graph_names(&patched))) {
         free((void *)p->tensors);
+        free((void *)p->alias);
         memset(p, 0, sizeof *p);
         rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", family);
     } else
@@ -356,7 +358,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *as
                      (unsigned long long)alignment);
         return ARENA_EINVAL;
     }
-    struct arena_problem p;
+    struct arena_problem p = {0};
     size_t ops = 0;
     const char *family;
     char *spec = NULL, *params = NULL;
@@ -405,6 +407,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *as
     } else {
         struct arena_spec s;
         rc = arena_spec_parse(text, seed, &s, err, errlen);
+        s.inplace = opt->inplace;
         if (!rc)
             rc = ps && opt->order != ARENA_ORDER_STORED
                      ? arena_errorf(err, errlen, 0, ARENA_EINVAL,
@@ -435,6 +438,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *as
         arena_order_result_free(&order);
         arena_tflite_loaded_free(&model, p.n);
         free((void *)p.tensors);
+        free((void *)p.alias);
         memset(out, 0, sizeof *out);
         if (err && errlen)
             snprintf(err, errlen, "out of memory loading '%s'", text);
@@ -451,6 +455,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *as
     out->problem = p;
     out->order_mode = opt->order;
     out->order = order;
+    out->inplace = opt->inplace;
     out->fingerprint = arena_problem_fingerprint(&p);
     return ARENA_OK;
 }

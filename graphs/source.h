@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "graphs/exec_order.h"
+#include "graphs/inplace.h"
 #include "graphs/patch.h"
 #include "planners/problem.h"
 
@@ -48,7 +49,8 @@ struct arena_source {
     struct arena_order_result order;
     struct arena_patch_report patch; /* the --patch transform's figures;
                                         patch.spec.rows 0: not patched */
-    struct arena_problem problem; /* owns its tensors */
+    struct arena_problem problem; /* owns its tensors and alias candidates */
+    enum arena_inplace_rule inplace; /* the rule the candidates follow */
 };
 
 /* How to load: what arena_source_load() takes, plus a way to stop. */
@@ -73,6 +75,10 @@ struct arena_load_options {
      * stored spec loads again; not with patch set too). Files and problem
      * families are refused (ARENA_EINVAL, one line). */
     const struct arena_patch_spec *patch;
+    /* Which ops run in place (graphs/inplace.h): a graph's problem gets the
+     * rule's alias candidates (problem.alias, owned by the source). A bare
+     * problem (a CSV, a problem family) has none under any rule. */
+    enum arena_inplace_rule inplace;
 };
 
 /* Loads one source. text is a spec or a path (a path is anything that names

@@ -306,13 +306,14 @@ int arena_spec_build_with(const struct arena_spec *s, const struct arena_load_op
     char why[256];
     rc = arena_order_on_load(&g, opt, why, sizeof why);
     if (!rc)
-        rc = arena_graph_problem(&g, alignment, p, NULL, why, sizeof why);
+        rc = arena_graph_problem_inplace(&g, alignment, s->inplace, p, NULL, why, sizeof why);
     if (rc)
         arena_errorf(err, errlen, 0, rc, "%s: %s", s->family->info.name, why);
     else
         *ops = g.n_ops;
     if (!rc && names && !(*names = arena_graph_names(&g))) {
         free((void *)p->tensors);
+        free((void *)p->alias);
         memset(p, 0, sizeof *p);
         *ops = 0;
         rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory",

@@ -43,12 +43,13 @@ static const char *const statements[ST_COUNT] = {
     [ST_RESULT] = "INSERT INTO results (run_id, graph_id, planner, arena_bytes, ratio_lb, saving,"
                   " frag_peak, frag_mean, plan_ns_median, plan_ns_mean, plan_ns_stddev,"
                   " iterations, scratch_bytes, valid, error, noisy, timed_once, status, bound,"
-                  " nodes, time_limit, node_limit, planner_seed, capacity, seq)"
+                  " nodes, time_limit, node_limit, planner_seed, capacity, inplace, inplace_bound,"
+                  " seq)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
+                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26,"
                   " (SELECT ifnull(max(seq), 0) + 1 FROM results WHERE run_id = ?1))",
-    [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
+    [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name,"
+                 " shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 };
 
 struct arena_store {
@@ -477,7 +478,8 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
 }
 
 static int add_placements(struct arena_store *s, int64_t result_id, const struct arena_problem *p,
-                          const struct arena_plan *plan, char *const *names)
+                          const struct arena_plan *plan, char *const *names,
+                          const uint32_t *shares)
 {
     sqlite3_stmt *st = s->st[ST_PLACE];
     int rc = SQLITE_OK;
@@ -492,6 +494,9 @@ static int add_placements(struct arena_store *s, int64_t result_id, const struct
         if (rc == SQLITE_OK)
             rc = names && names[i] ? sqlite3_bind_text(st, 7, names[i], -1, SQLITE_STATIC)
                                    : sqlite3_bind_null(st, 7);
+        if (rc == SQLITE_OK)
+            rc = shares && shares[i] != UINT32_MAX ? sqlite3_bind_int64(st, 8, shares[i])
+                                                   : sqlite3_bind_null(st, 8);
         if (rc == SQLITE_OK) rc = step_done(st);
         else sqlite3_clear_bindings(st);
     }
@@ -538,11 +543,13 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
         if (rc == SQLITE_OK) rc = bind_u64(st, 23, r->options->seed);
         if (rc == SQLITE_OK) rc = bind_u64(st, 24, r->options->capacity);
     }
+    if (rc == SQLITE_OK) rc = bind_text(st, 25, r->inplace ? r->inplace : "none");
+    if (rc == SQLITE_OK && r->inplace_bound) rc = bind_u64(st, 26, r->inplace_bound);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding a result", rc);
     int64_t rid = sqlite3_last_insert_rowid(s->db);
-    if (plan && (rc = add_placements(s, rid, p, plan, r->names)) != SQLITE_OK)
+    if (plan && (rc = add_placements(s, rid, p, plan, r->names, r->shares)) != SQLITE_OK)
         return failed(s, "adding placements", rc);
     if ((rc = exec(s->db, "COMMIT")) != SQLITE_OK) return failed(s, "adding a result", rc);
     *id = rid;

@@ -145,6 +145,7 @@ Test(args, list_help_and_version_need_no_graph)
     cr_expect(a.version);
     arena_bench_args_free(&a);
     cr_expect(strstr(arena_bench_usage(), "--graph") != NULL);
+    cr_expect(strstr(arena_bench_usage(), "--inplace RULE") != NULL);
     /* --help names the other commands, each of which bench dispatches. */
     const char *sub = arena_bench_subcommands_usage();
     cr_expect(strstr(sub, "bench merge") && strstr(sub, "bench stats") && strstr(sub, "bench plot"),

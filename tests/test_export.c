@@ -52,6 +52,56 @@ Test(export, every_planner_on_mobilenetv2_compiles_and_holds)
     cr_expect_eq(ec_check_all("mobilenetv2", dir, 100, 64), n);
 }
 
+/* In-place plans (suite slow): every planner's export holds when each
+ * in-place op reads its input before it writes its output. */
+Test(export, every_planner_in_place_holds)
+{
+    size_t n = arena_planner_count();
+    cr_expect_eq(ec_check_all_inplace("mobilenetv2", ARENA_INPLACE_DEPTHWISE, dir, 0, 0), n);
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/elementwise", dir);
+    cr_assert_eq(mkdir(sub, 0700), 0);
+    cr_expect_eq(ec_check_all_inplace("mobilenetv2:fused=0", ARENA_INPLACE_ELEMENTWISE, sub, 16,
+                                      16),
+                 n);
+}
+
+/* One in-place plan: the pairs are in the CSV and the header, the check
+ * passes, and the same plan fails it when the program writes the outputs
+ * first (so the read-before-write order is what makes it pass). */
+Test(export, an_in_place_plan_says_what_shares_and_holds_only_read_before_write)
+{
+    struct arena_source src;
+    char err[600] = "";
+    struct arena_load_options lo = {.alignment = 16, .seed = 1,
+                                    .inplace = ARENA_INPLACE_ELEMENTWISE};
+    cr_assert_eq(arena_source_load_with("mobilenetv2:fused=0", &lo, &src, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    const struct arena_planner *pl[] = {arena_planner_find("greedy-by-size")};
+    cr_assert_eq(arena_export_plans(dir, &src, pl, 1, NULL, 0, 0, NULL, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    arena_source_free(&src);
+    char cmd[800], line[512];
+    snprintf(cmd, sizeof cmd,
+             "grep -c ',block1/depthwise/depthwise_conv2d$' %s/*.csv; grep -h '^name,' %s/*.csv;"
+             " grep -c 'BLOCK1_DEPTHWISE_BATCH_NORM takes BLOCK1_DEPTHWISE_DEPTHWISE_CONV2D' %s/*.c;"
+             " ls %s/*.h",
+             dir, dir, dir, dir);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    cr_expect_eq(atoi(line), 1, "block1/depthwise/batch_norm shares the conv's bytes");
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    cr_expect_str_eq(line, "name,index,size,first,last,offset,shares\n");
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    cr_expect_eq(atoi(line), 1, "the pair in the source: %s", line);
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    pclose(p);
+    line[strcspn(line, "\n")] = '\0';
+    cr_expect_eq(ec_run_with(dir, line, 1), 0);
+    cr_expect_eq(ec_run_with(dir, line, 0), 1, "outputs written first overwrite their inputs");
+}
+
 /* Three tensors: a [0,1] 32 B, b [1,2] 16 B, c [2,2] 16 B; a and b conflict,
  * b and c conflict, a and c do not. Names "x", "x" and "1st" become X, X_1
  * and T1ST. With head 10 the activations start at 16; offsets a 0, b 32,
@@ -60,7 +110,7 @@ static const struct arena_tensor three[] = {{32, 0, 1}, {16, 1, 2}, {16, 2, 2}};
 
 static void export_three(uint64_t *off, uint64_t arena)
 {
-    struct arena_problem p = {3, three, 16};
+    struct arena_problem p = {.n = 3, .tensors = three, .alignment = 16};
     struct arena_plan plan = {.n = 3, .offsets = off, .arena = arena};
     char *names[] = {"x", "x", "1st"};
     struct arena_export x = {.title = "three", .prefix = "THREE", .p = &p, .names = names,

@@ -314,7 +314,7 @@ Test(families, residual_structure)
     cr_expect_eq(a, 0);
     cr_expect_eq(b, 2);
     cr_expect_eq(g.tensors[a].bytes, g.tensors[b].bytes);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     cr_assert_eq(arena_graph_problem(&g, 1, &p, NULL, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect(p.tensors[0].first == 0 && p.tensors[0].last == 2);
     struct arena_bounds bd;
@@ -622,7 +622,7 @@ static void check_slack(const char *spec, uint64_t unit, uint64_t steps, uint64_
     struct arena_spec sp;
     char err[256];
     cr_assert_eq(arena_spec_parse(spec, 1, &sp, err, sizeof err), ARENA_OK, "%s: %s", spec, err);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     uint64_t *off;
     cr_assert_eq(arena_slack_witness(sp.values, 16, &p, &off, err, sizeof err), ARENA_OK, "%s: %s",
                  spec, err);
@@ -685,7 +685,7 @@ Test(families, slack_witness_reaches_the_bound)
         struct arena_spec sp;
         char err[256];
         cr_assert_eq(arena_spec_parse(spec, 1, &sp, err, sizeof err), ARENA_OK, "%s", err);
-        struct arena_problem p;
+        struct arena_problem p = {0};
         if (arena_slack_witness(sp.values, 16, &p, NULL, err, sizeof err) != ARENA_OK) {
             /* the full steps may hold more than n: refused, and said so */
             cr_assert(strstr(err, "full steps hold") != NULL, "%s: %s", spec, err);

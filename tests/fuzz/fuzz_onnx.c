@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (const char *c = g.tensors[t].name; *c; c++)
             FUZZ_REQUIRE((unsigned char)*c >= 0x20 && *c != 0x7f,
                          "tensor %zu's name has a control byte", t);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     rc = arena_graph_problem(&g, 16, &p, NULL, err, sizeof err);
     if (rc != ARENA_OK) {
         fuzz_require_one_line(rc, err);

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  g.n_ops, info.ops, info.folded);
     FUZZ_REQUIRE(info.planned + info.constants + info.variables + info.unused <= info.tensors,
                  "more tensors sorted than stored");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     rc = arena_graph_problem(&g, 16, &p, NULL, err, sizeof err);
     if (rc != ARENA_OK) {
         fuzz_require_one_line(rc, err);

@@ -191,7 +191,8 @@ static void table_end(FILE *out, void *state)
             " minimal; gap = arena / proven lower bound - 1.\n");
     if (((const struct table_state *)state)->ordered)
         fprintf(out, "x OB = arena / best-order bound: the least peak live bytes of any"
-                     " execution order (proven; x LB is for the order planned).\n");
+                     " execution order, under the in-place rule if one is given (proven; x LB"
+                     " is for the order planned).\n");
 }
 
 const struct arena_output arena_output_table = {

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "graphs/graph_internal.h"
+#include "graphs/inplace.h"
 #include "graphs/source.h"
 
 #define NONE ARENA_GRAPH_NONE
@@ -927,6 +928,43 @@ int arena_order_apply(struct arena_graph *g, enum arena_order_mode mode,
     return rc;
 }
 
+/* The in-place rule as the search's hook: an op's output takes the place
+ * of an input that dies there when the rule allows the pair
+ * (arena_inplace_op_may); it then adds no bytes at its step. */
+struct inplace_ctx {
+    const struct arena_graph *g;
+    enum arena_inplace_rule rule;
+    uint64_t alignment;
+};
+
+static uint64_t inplace_saving(void *ctx, uint32_t op, const uint32_t *dying, size_t n)
+{
+    const struct inplace_ctx *c = ctx;
+    for (size_t i = 0; i < n; i++)
+        if (arena_inplace_op_may(c->g, op, dying[i], c->rule)) {
+            uint64_t y = c->g->tensors[c->g->refs[c->g->ops[op].out_first]].bytes, a;
+            return arena_size_align(y, c->alignment, &a) ? y : a;
+        }
+    return 0;
+}
+
+/* The bound the planners see for g in its current order: max-live, or
+ * under an in-place rule max-live once its chains are merged. */
+static int planned_bound(const struct arena_graph *g, const struct arena_load_options *opt,
+                         uint64_t *bound)
+{
+    struct arena_problem p;
+    int rc = arena_graph_problem_inplace(g, opt->alignment, opt->inplace, &p, NULL, NULL, 0);
+    if (rc)
+        return rc;
+    struct arena_bounds b;
+    rc = arena_problem_bounds(&p, &b);
+    free((void *)p.tensors);
+    free((void *)p.alias);
+    *bound = b.inplace_bound;
+    return rc;
+}
+
 int arena_order_on_load(struct arena_graph *g, const struct arena_load_options *opt, char *err,
                         size_t errlen)
 {
@@ -934,16 +972,45 @@ int arena_order_on_load(struct arena_graph *g, const struct arena_load_options *
         return ARENA_OK;
     /* every check, the sizes' sum included: a fault is left for the
      * loader's own call, which says what is wrong, and where */
-    struct arena_problem p;
-    if (arena_graph_problem(g, opt->alignment, &p, NULL, NULL, 0) != ARENA_OK)
+    uint64_t stored_bound = 0, chosen_bound = 0;
+    if (planned_bound(g, opt, &stored_bound) != ARENA_OK)
         return ARENA_OK;
-    free((void *)p.tensors);
+    struct inplace_ctx ic = {.g = g, .rule = opt->inplace, .alignment = opt->alignment};
+    struct arena_order_hook hook = {.saving = inplace_saving, .ctx = &ic};
     struct arena_order_options oo = {.alignment = opt->alignment,
-                                     .max_states = opt->order_states};
+                                     .max_states = opt->order_states,
+                                     .hook = opt->inplace != ARENA_INPLACE_NONE ? &hook : NULL};
     struct arena_order_result r;
     int rc = arena_order_apply(g, opt->order, &oo, &r, err, errlen);
     if (rc)
         return rc;
+    /* The search's cost is exact for outputs of their input's size (every
+     * elementwise pair). A depthwise output smaller than its input keeps
+     * the input's size in the merged chain after its step, which the cost
+     * does not count: its minimum is then only a lower bound. So the order
+     * is measured as the planners see it; if that is worse than the stored
+     * order, the stored order is kept; and the proof is claimed only where
+     * the bound meets what was measured. */
+    rc = planned_bound(g, opt, &chosen_bound);
+    if (!rc && chosen_bound > stored_bound && g->order) {
+        free(g->order);
+        g->order = NULL; /* the stored order: ops in insertion order */
+        for (size_t k = 0; k < r.n_ops; k++)
+            r.order[k] = (uint32_t)k;
+        chosen_bound = stored_bound;
+    }
+    if (rc) {
+        arena_order_result_free(&r);
+        return arena_errorf(err, errlen, 0, rc, "order: %s", arena_strerror(rc));
+    }
+    r.stored_peak = stored_bound;
+    r.peak = chosen_bound;
+    if (r.bound > r.peak)
+        r.bound = r.peak;
+    if (r.certificate > r.bound)
+        r.certificate = r.bound;
+    if (r.bound < r.peak)
+        r.status = ARENA_ORDER_LIMIT;
     if (opt->order_out) {
         arena_order_result_free(opt->order_out);
         *opt->order_out = r;

@@ -12,6 +12,7 @@
 #include "graphs/exec_order.h"
 #include "graphs/family.h"
 #include "graphs/graph.h"
+#include "graphs/inplace.h"
 #include "graphs/source.h"
 #include "graphs/rng.h"
 
@@ -404,4 +405,161 @@ Test(order, best_order_refuses_a_patched_graph)
     cr_assert_eq(arena_source_load_with("mobilenetv2+patch=2x2:13", &lo, &s, err, sizeof err),
                  ARENA_OK, "%s", err);
     arena_source_free(&s);
+}
+
+/* ---- the real in-place rules (graphs/inplace.h), wired by the loaders ---- */
+
+/* The bound the planners see for g in `order` (NULL: g's own) under rule:
+ * max-live once the rule's chains are merged (arena_graph_problem_inplace,
+ * arena_problem_bounds), nothing of the search. */
+static uint64_t merged_peak(struct arena_graph *g, const uint32_t *order,
+                            enum arena_inplace_rule rule)
+{
+    if (order)
+        cr_assert_eq(arena_graph_order_set(g, order, g->n_ops), ARENA_OK);
+    struct arena_problem p;
+    char err[256];
+    cr_assert_eq(arena_graph_problem_inplace(g, 16, rule, &p, NULL, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    struct arena_bounds b;
+    cr_assert_eq(arena_problem_bounds(&p, &b), ARENA_OK);
+    free((void *)p.tensors);
+    free((void *)p.alias);
+    return b.inplace_bound;
+}
+
+struct brute_rule {
+    struct arena_graph *g;
+    uint32_t *order;
+    unsigned char *done;
+    uint64_t best;
+    enum arena_inplace_rule rule;
+};
+
+static void enumerate_rule(struct brute_rule *b, size_t k)
+{
+    if (k == b->g->n_ops) {
+        uint64_t pk = merged_peak(b->g, b->order, b->rule);
+        if (pk < b->best)
+            b->best = pk;
+        return;
+    }
+    for (size_t o = 0; o < b->g->n_ops; o++) {
+        if (b->done[o] || !is_ready(b->g, b->done, o))
+            continue;
+        b->done[o] = 1;
+        b->order[k] = (uint32_t)o;
+        enumerate_rule(b, k + 1);
+        b->done[o] = 0;
+    }
+}
+
+/* Random DAGs of 2..8 ops as random_dag builds them, but a third of the ops
+ * of real in-place kinds: RELU (one input, its size), ADD (two inputs, the
+ * output of the first one's size) and, with depthwise, DEPTHWISE_CONV_2D
+ * (one input, an output of 16 B up to the input's size). */
+static void kinds_dag(struct arena_graph *g, struct arena_rng *r, int depthwise)
+{
+    arena_graph_init(g);
+    size_t n_ops = 2 + arena_rng_below(r, 7), n_in = 1 + arena_rng_below(r, 2);
+    char name[32];
+    for (size_t i = 0; i < n_in; i++) {
+        snprintf(name, sizeof name, "in%zu", i);
+        uint32_t t = tensor(g, name, 16 * (1 + arena_rng_below(r, 16)));
+        g->tensors[t].is_input = 1;
+    }
+    static const char *const kinds[] = {"RELU", "ADD", "DEPTHWISE_CONV_2D"};
+    for (size_t o = 0; o < n_ops; o++) {
+        uint32_t in[3], out[2];
+        size_t ni = 0, no = 1;
+        int special = arena_rng_below(r, 3) == 0;
+        const char *kind = special ? kinds[arena_rng_below(r, depthwise ? 3 : 2)] : "CONV_2D";
+        size_t want = !special ? 1 + arena_rng_below(r, 3) : strcmp(kind, "ADD") == 0 ? 2 : 1;
+        for (size_t k = 0; k < want; k++)
+            in[ni++] = (uint32_t)arena_rng_below(r, g->n_tensors);
+        if (!special)
+            no = 1 + (arena_rng_below(r, 4) == 0);
+        uint64_t first = g->tensors[in[0]].bytes;
+        for (size_t k = 0; k < no; k++) {
+            snprintf(name, sizeof name, "t%zu_%zu", o, k);
+            uint64_t bytes = !special ? 16 * (1 + arena_rng_below(r, 16))
+                             : strcmp(kind, "DEPTHWISE_CONV_2D") == 0
+                                 ? 16 * (1 + arena_rng_below(r, first / 16))
+                                 : first;
+            out[k] = tensor(g, name, bytes);
+        }
+        snprintf(name, sizeof name, "op%zu", o);
+        op(g, name, kind, in, ni, out, no);
+    }
+    unsigned char *read = calloc(g->n_tensors, 1);
+    for (size_t o = 0; o < g->n_ops; o++)
+        for (size_t k = 0; k < g->ops[o].n_in; k++)
+            read[g->refs[g->ops[o].in_first + k]] = 1;
+    for (size_t t = 0; t < g->n_tensors; t++)
+        if (!read[t] || (!g->tensors[t].is_input && arena_rng_below(r, 10) == 0))
+            g->tensors[t].is_output = 1;
+    free(read);
+}
+
+/* --order best under an in-place rule, as a loader runs it, against the
+ * least merged max-live over every topological order. Elementwise pairs
+ * keep sizes, so the search's cost is exact: the same optimum, proven.
+ * Depthwise outputs may be smaller than the input whose place they take,
+ * and the merged chain keeps the input's size: the bound stays a proven
+ * lower bound, the order is never worse than the stored one, and the
+ * optimum is claimed only when met. */
+static void check_rule_against_brute_force(enum arena_inplace_rule rule)
+{
+    struct arena_rng r;
+    arena_rng_seed(&r, rule == ARENA_INPLACE_ELEMENTWISE ? 3031 : 3032);
+    size_t saved = 0, exact = 0;
+    for (int i = 0; i < 320; i++) {
+        struct arena_graph g;
+        kinds_dag(&g, &r, rule == ARENA_INPLACE_DEPTHWISE);
+        char err[256];
+        cr_assert_eq(arena_graph_check(&g, NULL, err, sizeof err), ARENA_OK, "dag %d: %s", i, err);
+        uint64_t stored = merged_peak(&g, NULL, rule);
+        struct brute_rule b = {.g = &g, .best = UINT64_MAX, .rule = rule};
+        b.order = calloc(g.n_ops, sizeof *b.order);
+        b.done = calloc(g.n_ops, 1);
+        enumerate_rule(&b, 0);
+        free(g.order);
+        g.order = NULL; /* back to the stored order */
+        struct arena_order_result res = {0};
+        struct arena_load_options lo = {.alignment = 16, .order = ARENA_ORDER_BEST,
+                                        .inplace = rule, .order_out = &res};
+        cr_assert_eq(arena_order_on_load(&g, &lo, err, sizeof err), ARENA_OK, "%s", err);
+        cr_assert_not_null(res.order);
+        cr_expect_eq(res.stored_peak, stored, "dag %d", i);
+        cr_expect_eq(merged_peak(&g, NULL, rule), res.peak, "dag %d: the order set", i);
+        cr_expect_leq(res.bound, b.best, "dag %d: bound %llu above the optimum %llu", i,
+                      (unsigned long long)res.bound, (unsigned long long)b.best);
+        cr_expect_geq(res.peak, b.best);
+        cr_expect_leq(res.peak, stored, "dag %d: worse than the stored order", i);
+        if (rule == ARENA_INPLACE_ELEMENTWISE) {
+            cr_expect_eq(res.peak, b.best, "dag %d (%zu ops): search %llu, brute %llu", i,
+                         g.n_ops, (unsigned long long)res.peak, (unsigned long long)b.best);
+            cr_expect_eq(res.bound, res.peak, "dag %d: not proven", i);
+        }
+        if (res.status != ARENA_ORDER_LIMIT)
+            cr_expect_eq(res.peak, b.best, "dag %d: claimed optimal", i);
+        exact += res.peak == b.best;
+        saved += b.best < stored;
+        free(b.order);
+        free(b.done);
+        arena_order_result_free(&res);
+        arena_graph_free(&g);
+    }
+    cr_expect_gt(saved, 30, "%zu DAGs where an order beats the stored one", saved);
+    cr_log_info("rule %s: %zu of 320 at the optimum", arena_inplace_name(rule), exact);
+}
+
+Test(order, elementwise_rule_matches_brute_force_on_320_random_dags)
+{
+    check_rule_against_brute_force(ARENA_INPLACE_ELEMENTWISE);
+}
+
+Test(order, depthwise_rule_bound_and_order_hold_on_320_random_dags)
+{
+    check_rule_against_brute_force(ARENA_INPLACE_DEPTHWISE);
 }

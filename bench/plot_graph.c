@@ -115,7 +115,8 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
                     (long long)c->ref);
     /* --order best: the bound is the best order's peak (and the search's
      * proven bound, drawn apart when it stopped at its budget below it) */
-    plot_buf_printf(&gp, "OB = %lld; LBTITLE = '%s'\n", (long long)g->order_bound,
+    plot_buf_printf(&gp, "OB = %lld; LBTITLE = '%s'\n",
+                    (long long)(g->order_limit ? g->order_bound : 0),
                     g->order_bound > 0 ? "lower bound, best order" : "lower bound");
     plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", plot_nice_step(xmax / U * 1.04, 4),
                     plot_nice_step(xmax / U * 1.5, 8));
@@ -123,7 +124,7 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
     if (c->ref)
         plot_buf_printf(&refkey, ", \\\n       NaN with lines dt 4 lw 1.2 lc rgb '#000000' title '%s'",
                         c->ref_opt ? "optimum" : "best bound");
-    const char *obkey = g->order_bound > 0 && g->order_bound < g->lower_bound
+    const char *obkey = g->order_limit && g->order_bound > 0
                             ? ", \\\n       NaN with lines dt 5 lw 1 lc rgb '#333333' title"
                               " 'best-order bound'"
                             : "";

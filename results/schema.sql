@@ -54,7 +54,9 @@ CREATE TABLE graphs (
                                    -- (state budget hit: a heuristic order)
     stored_order_peak INTEGER,     -- max-live bytes of the stored order
     order_bound INTEGER,           -- proven: no execution order has a lower
-                                   -- peak (= lower_bound unless status limit)
+                                   -- peak (= lower_bound, or under an in-place
+                                   -- rule results.inplace_bound, unless status
+                                   -- limit)
     order_states INTEGER,          -- downsets the search stored (0: none)
     order_ns    INTEGER,           -- wall time of the order transform
     UNIQUE (spec, fingerprint, alignment)

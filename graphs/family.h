@@ -55,6 +55,7 @@ extern const struct arena_family arena_family_unet;
 extern const struct arena_family arena_family_transformer;
 extern const struct arena_family arena_family_random_dag;
 extern const struct arena_family arena_family_randwire;
+extern const struct arena_family arena_family_nasnet;
 extern const struct arena_family arena_family_random_intervals;
 extern const struct arena_family arena_family_packed;
 extern const struct arena_family arena_family_slack;

@@ -22,7 +22,7 @@ static const struct arena_family *const families[] = {
     &arena_family_mobilenetv2, &arena_family_chain,      &arena_family_residual,
     &arena_family_unet,        &arena_family_transformer, &arena_family_random_dag,
     &arena_family_random_intervals, &arena_family_packed, &arena_family_slack,
-    &arena_family_randwire,
+    &arena_family_randwire,   &arena_family_nasnet,
 };
 #define N_FAMILIES (sizeof families / sizeof families[0])
 

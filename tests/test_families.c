@@ -44,10 +44,11 @@ static size_t check_spec(const char *spec)
 Test(families, registry_lists_every_family_with_its_defaults)
 {
     const char *names[] = {"mobilenetv2", "chain", "residual", "unet", "transformer",
-                           "random-dag", "random-intervals", "packed", "slack", "randwire"};
-    cr_assert_eq(arena_family_count(), 10);
-    cr_expect_null(arena_family_at(10));
-    for (size_t i = 0; i < 10; i++) {
+                           "random-dag", "random-intervals", "packed", "slack", "randwire",
+                           "nasnet"};
+    cr_assert_eq(arena_family_count(), 11);
+    cr_expect_null(arena_family_at(11));
+    for (size_t i = 0; i < 11; i++) {
         const struct arena_family_info *info = arena_family_at(i);
         cr_assert_not_null(info);
         cr_expect_str_eq(info->name, names[i]);
@@ -207,7 +208,8 @@ Test(families, spec_errors_name_the_valid_choices)
 {
     expect_spec_error("foo:ops=3", ARENA_ENOTFOUND,
                       "unknown family 'foo' (valid: mobilenetv2, chain, residual, unet, "
-                      "transformer, random-dag, random-intervals, packed, slack, randwire)");
+                      "transformer, random-dag, random-intervals, packed, slack, randwire, "
+                      "nasnet)");
     expect_spec_error("chain:x=1", ARENA_ENOTFOUND,
                       "chain: unknown key 'x' (valid: ops, min, max, dtype, seed)");
     expect_spec_error("random-intervals:n=10,lives=3", ARENA_ENOTFOUND,
@@ -607,6 +609,59 @@ Test(families, randwire_ring_known_answer)
     cr_expect_eq(arena_source_load("randwire:nodes=4,k=4", 16, 1, &s, err, sizeof err),
                  ARENA_EINVAL);
     cr_expect_str_eq(err, "randwire: k=4 must be below nodes=4 (a ring of k/2 neighbours a side)");
+}
+
+/* nasnet, one cell (so a reduction cell: cells/3 = 0) of 2 blocks drawn
+ * with seed 4, res=4, channels=2 (the stem 3 x 2, the cell 2 x 2 = 4):
+ * block 0 = max_pool(pre0) + avg_pool(pre1), stride 2; block 1 =
+ * dil_conv(block 0) + dil_conv(block 0); block 0 is read, so the output
+ * concatenates block 1 alone. int8 bytes: input 4x4x3 = 48, stem 4x4x6 =
+ * 96, pre0 and pre1 4x4x4 = 64, every block tensor 2x2x4 = 16. Stored
+ * (definition) order, op k at step k:
+ *   0 stem, 1 pre0, 2 pre1, 3 max_pool, 4 avg_pool, 5 add, 6 x/dil_dw,
+ *   7 x/dil_pw, 8 y/dil_dw, 9 y/dil_pw, 10 add, 11 concat.
+ * Lifetimes: input [0,0], stem [0,2] (read by both preprocessing convs),
+ * pre0 [1,3], pre1 [2,4], max_pool [3,5], avg_pool [4,5], b0 add [5,8],
+ * x/dil_dw [6,7], x/dil_pw [7,10], y/dil_dw [8,9], y/dil_pw [9,10],
+ * b1 add [10,11], concat [11,11]; the busiest step is 2: stem + pre0 +
+ * pre1 = 224 B. */
+Test(families, nasnet_one_cell_known_answer)
+{
+    struct arena_source s;
+    char err[256];
+    cr_assert_eq(arena_source_load("nasnet:cells=1,blocks=2,channels=2,res=4,seed=4", 16, 1, &s,
+                                   err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_assert_eq(s.ops, 12);
+    cr_assert_eq(s.problem.n, 13);
+    const uint64_t size[13] = {48, 96, 64, 64, 16, 16, 16, 16, 16, 16, 16, 16, 16};
+    const uint32_t first[13] = {0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    const uint32_t last[13] = {0, 2, 3, 4, 5, 5, 8, 7, 10, 9, 10, 11, 11};
+    for (size_t i = 0; i < 13; i++) {
+        cr_expect_eq(s.problem.tensors[i].size, size[i], "tensor %zu", i);
+        cr_expect_eq(s.problem.tensors[i].first, first[i], "tensor %zu", i);
+        cr_expect_eq(s.problem.tensors[i].last, last[i], "tensor %zu", i);
+    }
+    struct arena_bounds b;
+    cr_assert_eq(arena_problem_bounds(&s.problem, &b), ARENA_OK);
+    cr_expect_eq(b.lower_bound, 224);
+    arena_source_free(&s);
+}
+
+/* The published cells' op counts, by hand for nasnet-a with cells=3
+ * (cell 0 normal, cells 1 and 2 reduction): stem 1; cell 0: 2
+ * preprocessing convs, blocks sep5+sep3 (4+4+add), sep5+sep3 (9),
+ * avg+skip (1+0+1), avg+avg (3), sep3+skip (5), concat: 31; cell 1: 2,
+ * sep5+sep7 (9), max+sep7 (6), avg+sep5 (6), skip(state 3, stride 1)+avg
+ * (2), sep3+max (6), concat: 32; cell 2: pre0 is a factorized reduction
+ * (cell 0's output has twice the resolution: 3 ops) and pre1: 4, the same
+ * blocks 29, concat: 34. 98 in all. darts-v2, cells=1 (one reduction
+ * cell): stem, 2 convs, max+max (3), skip(block 0)+max (2), max+skip (2),
+ * skip+max (2), concat: 13. */
+Test(families, nasnet_published_cells_op_counts)
+{
+    cr_expect_eq(check_spec("nasnet:cell=nasnet-a,cells=3,channels=2,res=4"), 98);
+    cr_expect_eq(check_spec("nasnet:cell=darts-v2,cells=1,channels=2,res=4"), 13);
 }
 
 /* slack: a non-guillotine packed box with holes. Its witness (the

@@ -15,7 +15,8 @@
  * the resolution, a factorized reduction (two 1x1 convs of stride 2 with
  * C/2 channels each, concatenated). Then B blocks: block b reads two of the
  * states before it (the two inputs, blocks 0..b-1), applies one op to each
- * and adds the results into state b + 2. The cell's output concatenates
+ * and adds the results into state b + 2 (add is the combiner of every
+ * published cell; NASNet's space also offers concat, left out). The cell's output concatenates
  * the states of its concat list (for a drawn cell, NASNet's rule: every
  * block no block of the cell reads), n x C channels.
  *

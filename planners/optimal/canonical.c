@@ -193,8 +193,8 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
                                    : &whole;
                     continue;
                 }
-                if (d == 0)
-                    return EXHAUSTED;
+                if (d == 0) /* a budget that stopped sections_fit proves nothing */
+                    return r->stopped ? LIMITED : EXHAUSTED;
                 d--;
                 uint32_t back = w->frames[d].pick;
                 thr.lo = w->off[back];

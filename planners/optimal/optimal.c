@@ -363,6 +363,36 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
     }
 }
 
+/* Max-live bytes of the whole problem (the largest part's max-live): one
+ * radix sort of the 2m lifetime ends and a sweep, ends of a step before
+ * its starts. Cheaper than loading every part, for a run whose budget the
+ * greedy incumbents used up. */
+static uint64_t max_live(const struct arena_problem *p, struct work *w)
+{
+    size_t e = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct arena_tensor *t = &p->tensors[i];
+        if (t->size == 0)
+            continue;
+        w->key[e] = (uint64_t)t->first << 1 | 1;
+        w->idx[e++] = (uint32_t)i << 1 | 1;
+        w->key[e] = ((uint64_t)t->last + 1) << 1;
+        w->idx[e++] = (uint32_t)i << 1;
+    }
+    sort_by(w, e);
+    uint64_t live = 0, most = 0;
+    for (size_t j = 0; j < e; j++) {
+        uint64_t size = p->tensors[w->idx[j] >> 1].size;
+        if (w->idx[j] & 1) {
+            live += size;
+            most = max_u64(most, live);
+        } else {
+            live -= size;
+        }
+    }
+    return most;
+}
+
 /* What one node of the loaded part (m tensors) may cost, in units of
  * work: its scans over the part, and the section inference's walk over
  * every section of every tensor. */
@@ -395,6 +425,17 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         plan->arena = 0;
         plan->bound = 0;
         plan->status = cap ? ARENA_PLAN_FEASIBLE : ARENA_PLAN_OPTIMAL;
+        return ARENA_OK;
+    }
+
+    if (r.stopped) { /* the incumbents used the budget: the bound alone */
+        plan->bound = max_live(p, &w);
+        if (cap)
+            plan->status = cap < plan->bound    ? ARENA_PLAN_INFEASIBLE
+                           : plan->arena <= cap ? ARENA_PLAN_FEASIBLE
+                                                : ARENA_PLAN_LIMIT;
+        else
+            plan->status = plan->arena <= plan->bound ? ARENA_PLAN_OPTIMAL : ARENA_PLAN_LIMIT;
         return ARENA_OK;
     }
 

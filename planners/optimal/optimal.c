@@ -345,8 +345,11 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 }
             }
         }
-        /* branch and bound: decisions just below the best plan */
-        for (unsigned h = round % 4; !cap && h == round % 4 && !done && !r->stopped; h++) {
+        /* branch and bound: decisions just below the best plan (in decision
+         * mode too, so a run that stops at the limit returns the best plan
+         * any search found, and one that proves the best plan optimal above
+         * the capacity proves it infeasible) */
+        for (unsigned h = round % 4; h == round % 4 && !done && !r->stopped; h++) {
             enum outcome o;
             while ((o = canonical_search(r, r->part_arena - r->align, h, round, budget, plan)) ==
                        FOUND &&
@@ -356,6 +359,7 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 done = 1;
             else if (o == EXHAUSTED) {
                 res->proven = max_u64(res->proven, r->part_arena);
+                res->infeasible = cap && r->part_arena > cap;
                 done = 1;
             }
         }

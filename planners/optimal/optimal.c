@@ -60,22 +60,31 @@
  *   higher, a branch and bound that does proves its best plan optimal.
  *   Every search starts afresh (no state kept between runs).   solve_part()
  * - Budgets: node_limit counts placements (deterministic: same problem, same
- *   plan, bound and nodes); time_limit reads CLOCK_MONOTONIC every 256 nodes;
- *   opt->stop (a caller's signal flag) is read at every node.
- *                                                   optimal_spend_node()
- * - Decision mode (capacity > 0): only decision runs at the capacity:
- *   FEASIBLE (a plan within it), INFEASIBLE (proven: at once when max-live
- *   exceeds it), LIMIT (unknown); offsets always hold the best plan found.
- *                                                        optimal_plan()
+ *   plan, bound and nodes). time_limit: CLOCK_MONOTONIC is read by units of
+ *   work (about one array element each), every CLOCK_WORK of them, not by
+ *   nodes: a node costs m + the sections its part's tensors span, and the
+ *   section inference charges its walk as it goes, so a budget stops a node
+ *   midway (LIMITED, never a proof). opt->stop (a caller's signal flag) is
+ *   read at every charge. The greedy incumbents count too: each placement
+ *   asks (greedy_common.h's interrupt); one stopped stacks its unplaced
+ *   tensors on top and is kept only if it beats a completed one; a run the
+ *   incumbents stopped reports max-live by one sweep, without loading parts.
+ *                                optimal_spend_work(), optimal_spend_node()
+ * - Decision mode (capacity > 0): decision runs at the capacity, and branch
+ *   and bound from the incumbent, so offsets always hold the best plan any
+ *   search found: FEASIBLE (a plan within it), INFEASIBLE (proven: at once
+ *   when max-live exceeds it, at any n, or when a best plan above it is
+ *   proven optimal), LIMIT (unknown).                    optimal_plan()
  *
  * - Switches: each rule above can be switched off (options.optimal_off,
  *   the table arena_optimal_switches below, planners/optimal.h) to measure
  *   what it prunes; rule_on() asks, in the function that holds the rule.
  *
  * Scratch: the greedy planners' share, then O(n) arrays and an undo log of
- * one entry per conflicting pair (counted in O(n^2) when sizing); one
- * description, layout(). Problems beyond OPTIMAL_SEARCH_MAX tensors with
- * bytes get the greedy incumbent and status LIMIT. */
+ * LOG_PER_TENSOR entries per tensor with bytes plus LOG_BASE (a pair logs at
+ * most once along a path; a placement that finds the log full is undone by
+ * recomputing its neighbours' lo, the same search with more work); one
+ * description, layout(). No size cap: every problem is searched. */
 #include <string.h>
 
 #include "planners/greedy_common.h"

@@ -59,6 +59,13 @@ static const char usage_mid[] =
     "                     filler (planners/optimal.h); needs --no-db, as the\n"
     "                     database would store the runs as plain optimal\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
+    "  --order MODE       execution order of a graph's ops: stored (default, the\n"
+    "                     graph's own) or best (the order of least peak live\n"
+    "                     bytes, proven: a certificate, else an exact search\n"
+    "                     over the sets of ops already run; past --order-states\n"
+    "                     a heuristic order with its proven lower bound)\n"
+    "  --order-states N   states the best-order search may keep (default 2000000,\n"
+    "                     at most 256 MiB of them)\n"
     "  --inplace RULE     ops that may write their output over an input that dies\n"
     "                     there: none (default), elementwise (add, sub, mul,\n"
     "                     activations, reshapes, (de)quantize, softmax, equal sizes)\n"
@@ -372,7 +379,7 @@ enum opt {
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY, O_OPTIMAL_OFF, O_INPLACE,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
-    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH
+    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH, O_ORDER, O_ORDER_STATES
 };
 
 static const struct {
@@ -398,6 +405,7 @@ static const struct {
     {"--founding-table", O_FOUNDING, 0},
     {"--shard", O_SHARD, 1},         {"--pin", O_PIN, 1},
     {"--patch", O_PATCH, 1},
+    {"--order", O_ORDER, 1},         {"--order-states", O_ORDER_STATES, 1},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -480,6 +488,16 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--export-tflite: empty folder name");
         a->export_tflite_dir = v;
         return ARENA_OK;
+    case O_ORDER:
+        if (arena_order_mode_parse(v, &a->order) != ARENA_OK)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--order: '%s' is not one of stored, best", v);
+        return ARENA_OK;
+    case O_ORDER_STATES:
+        rc = parse_u64(name, v, UINT32_MAX - 1, &a->order_states, err, errlen);
+        if (rc == ARENA_OK && a->order_states == 0)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--order-states: '%s' is not at least 1", v);
+        return rc;
     case O_HEAD: return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->head, err, errlen);
     case O_TAIL: return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->tail, err, errlen);
     case O_QUIET: a->quiet = 1; return ARENA_OK;

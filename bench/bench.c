@@ -582,6 +582,7 @@ static int load_graphs(struct bench *b)
         char err[512] = "";
         struct arena_load_options lo = {
             .alignment = b->args.alignment, .seed = b->args.seed, .stop = &stop_signal,
+            .order = b->args.order, .order_states = b->args.order_states,
             .patch = b->args.patch.rows ? &b->args.patch : NULL, .inplace = b->args.inplace};
         int rc = arena_source_load_with(items[i], &lo, &g->src, err, sizeof err);
         if (rc != ARENA_OK && stop_signal) break; /* measure() reports the signal */

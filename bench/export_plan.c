@@ -226,6 +226,11 @@ static void write_header(FILE *f, const struct arena_export *x, char **id, const
         fprintf(f, "/* No tensors: one zeroed element, since C has no empty arrays. */\n"
                    "extern const struct %s_tensor %s_tensors[1];\n",
                 P, P);
+    if (x->order)
+        fprintf(f, "\n/* The execution order the plan is for (bench --order best): op\n"
+                   " * %s_order[k] (its index in the source) runs at step k. */\n"
+                   "#define %s_OPS %zuu\nextern const uint32_t %s_order[%s_OPS];\n",
+                P, P, x->n_ops, P, P);
     fprintf(f, "\n#endif\n");
 }
 
@@ -242,6 +247,13 @@ static void write_source(FILE *f, const struct arena_export *x, char **id, const
         fprintf(f, "_Alignas(16) uint8_t %s_arena[%s_ARENA_BYTES];\n\n", P, P);
     else
         fprintf(f, "_Alignas(16) uint8_t %s_arena[1];\n\n", P);
+    if (x->order) {
+        fprintf(f, "const uint32_t %s_order[%s_OPS] = {", P, P);
+        for (size_t k = 0; k < x->n_ops; k++)
+            fprintf(f, "%s%luu", k == 0 ? "\n    " : k % 12 ? ", " : ",\n    ",
+                    (unsigned long)x->order[k]);
+        fprintf(f, "\n};\n\n");
+    }
     if (!x->p->n) {
         fprintf(f, "const struct %s_tensor %s_tensors[1] = {{0u, 0u, 0u, 0u, 0u}};\n", P, P);
         return;
@@ -368,6 +380,16 @@ static void graph_ident(const struct arena_source *src, char *out, size_t cap)
 
 /* Plans src with pl into plan, its offsets in offsets (p->n of them), and
  * validates it. */
+/* The order to export: one --order best chose other than the stored. */
+static const uint32_t *own_order(const struct arena_source *src)
+{
+    const struct arena_order_result *o = &src->order;
+    if (src->order_mode != ARENA_ORDER_BEST || !o->order) return NULL;
+    for (size_t k = 0; k < o->n_ops; k++)
+        if (o->order[k] != k) return o->order;
+    return NULL;
+}
+
 static int plan_checked(const struct arena_planner *pl, const struct arena_source *src,
                         const struct arena_alias_merge *m, const struct arena_plan_options *opt,
                         uint64_t *offsets, struct arena_plan *plan, char *err, size_t errlen)
@@ -444,6 +466,8 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
             .plan = &plan,
             .head = src->persistent_bytes + head,
             .tail = tail,
+            .order = own_order(src),
+            .n_ops = src->order.n_ops,
             .shares = merged ? m.takes : NULL,
         };
         rc = arena_export_plan(dir, base, &x, err, errlen);

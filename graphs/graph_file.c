@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graphs/exec_order.h"
 #include "graphs/files.h"
 #include "graphs/lines.h"
 #include "graphs/graph_internal.h"
@@ -274,10 +275,12 @@ int arena_graph_file_load_stream(FILE *f, const char *path, const struct arena_l
     int rc = arena_graph_file_read_stream(f, path, opt->stop, &g, err, errlen);
     if (rc)
         return rc;
-    struct arena_graph_fault fault;
+    struct arena_graph_fault fault = {SIZE_MAX, SIZE_MAX};
     char why[256];
-    rc = arena_graph_problem_inplace(&g, opt->alignment, opt->inplace, out, &fault, why,
-                                     sizeof why);
+    rc = arena_order_on_load(&g, opt, why, sizeof why);
+    if (!rc)
+        rc = arena_graph_problem_inplace(&g, opt->alignment, opt->inplace, out, &fault, why,
+                                         sizeof why);
     if (rc && err && errlen) {
         unsigned long line = 0;
         const char *field = "graph";

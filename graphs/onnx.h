@@ -80,6 +80,15 @@ int arena_onnx_load(const char *path, uint64_t alignment, enum arena_inplace_rul
 int arena_onnx_load_data(const void *data, size_t size, const char *path, uint64_t alignment,
                          enum arena_inplace_rule inplace, struct arena_problem *out,
                          struct arena_onnx_loaded *x, char *err, size_t errlen);
+/* Both with every load option (graphs/source.h): the alignment and the
+ * execution order (opt->order, its result in *opt->order_out). */
+struct arena_load_options;
+int arena_onnx_load_with(const char *path, const struct arena_load_options *opt,
+                         struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
+                         size_t errlen);
+int arena_onnx_load_data_with(const void *data, size_t size, const char *path,
+                              const struct arena_load_options *opt, struct arena_problem *out,
+                              struct arena_onnx_loaded *x, char *err, size_t errlen);
 void arena_onnx_loaded_free(struct arena_onnx_loaded *x);
 
 #endif

@@ -44,6 +44,7 @@ void arena_source_free(struct arena_source *s)
     free(s->warning);
     free(s->names); /* one block */
     free(s->index);
+    arena_order_result_free(&s->order);
     free((void *)s->problem.tensors);
     free((void *)s->problem.alias);
     memset(s, 0, sizeof *s);
@@ -207,18 +208,15 @@ static int load_file(const char *path, int has_sub, uint32_t sub,
                             kind == ONNX ? "an ONNX" : kind == GRAPH ? "a graph" : "a CSV");
     }
     if (kind == TFLITE) {
-        rc = data ? arena_tflite_load_data(data, size, path, sub, opt->alignment, opt->inplace, p,
-                                           model, err, errlen)
-                  : arena_tflite_load(path, sub, opt->alignment, opt->inplace, p, model, err,
-                                      errlen);
+        rc = data ? arena_tflite_load_data_with(data, size, path, sub, opt, p, model, err, errlen)
+                  : arena_tflite_load_with(path, sub, opt, p, model, err, errlen);
         *ops = model->ops;
         *names = model->names;
         model->names = NULL;
     } else if (kind == ONNX) {
         struct arena_onnx_loaded x;
-        rc = data ? arena_onnx_load_data(data, size, path, opt->alignment, opt->inplace, p, &x,
-                                         err, errlen)
-                  : arena_onnx_load(path, opt->alignment, opt->inplace, p, &x, err, errlen);
+        rc = data ? arena_onnx_load_data_with(data, size, path, opt, p, &x, err, errlen)
+                  : arena_onnx_load_with(path, opt, p, &x, err, errlen);
         *ops = x.ops;
         *names = x.names;
     } else if (!data) {
@@ -343,9 +341,13 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
     return arena_source_load_with(text, &opt, out, err, errlen);
 }
 
-int arena_source_load_with(const char *text, const struct arena_load_options *opt,
+int arena_source_load_with(const char *text, const struct arena_load_options *asked,
                            struct arena_source *out, char *err, size_t errlen)
 {
+    struct arena_order_result order = {0};
+    struct arena_load_options own = *asked;
+    own.order_out = &order;
+    const struct arena_load_options *opt = &own;
     uint64_t alignment = opt->alignment, seed = opt->seed;
     memset(out, 0, sizeof *out);
     if (err && errlen)
@@ -407,8 +409,12 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         rc = arena_spec_parse(text, seed, &s, err, errlen);
         s.inplace = opt->inplace;
         if (!rc)
-            rc = ps ? build_patched(&s, ps, alignment, &p, &ops, &names, &patch, err, errlen)
-                            : arena_spec_build(&s, alignment, &p, &ops, &names, err, errlen);
+            rc = ps && opt->order != ARENA_ORDER_STORED
+                     ? arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                    "--order best: not with --patch (the patched stage's figures"
+                                    " count its own steps in the stored order)")
+                 : ps ? build_patched(&s, ps, alignment, &p, &ops, &names, &patch, err, errlen)
+                      : arena_spec_build_with(&s, opt, &p, &ops, &names, err, errlen);
         if (!rc) {
             family = s.family->info.name;
             size_t len = strlen(family) + 1 + strlen(s.params) + strlen(suffix) + 1;
@@ -419,6 +425,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         }
     }
     if (rc) {
+        arena_order_result_free(&order);
         one_line(err, errlen);
         return rc;
     }
@@ -428,6 +435,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         free(params);
         free(out->family);
         free(names);
+        arena_order_result_free(&order);
         arena_tflite_loaded_free(&model, p.n);
         free((void *)p.tensors);
         free((void *)p.alias);
@@ -445,6 +453,8 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->patch = patch;
     out->index = model.index;
     out->problem = p;
+    out->order_mode = opt->order;
+    out->order = order;
     out->inplace = opt->inplace;
     out->fingerprint = arena_problem_fingerprint(&p);
     return ARENA_OK;

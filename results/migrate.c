@@ -6,7 +6,10 @@
  * schema.sql: version 4's tables, then the replays tables (schema_replays),
  * then runs.governor and runs.loadavg (runs_environment), then placements'
  * name column (schema_placement_names), then the run identity and result
- * keys (run_identity), then the in-place columns (inplace_columns).
+ * keys (run_identity), then the in-place columns (inplace_columns), then
+ * the graphs' order columns (order_columns).
+ * Version 9 had no graphs.exec_order nor the other order columns; version 8
+ * had no results.inplace, inplace_bound nor placements.shares.
  * Version 7 had no runs.uuid, results.seq, replays.seq nor results' planner
  * options; version 6 had no placements.name; version 5 also no governor or loadavg;
  * version 4 also no replays tables; version 3 had
@@ -232,12 +235,23 @@ static int legacy_run_ids(sqlite3 *db, char *err, size_t errlen)
     return rc;
 }
 
+/* Version 10: the execution order a graph was planned in (bench --order
+ * best) and its proof. Old rows were planned in their stored order and no
+ * order was searched: every column NULL. */
+static const char order_columns[] =
+    "ALTER TABLE graphs ADD COLUMN exec_order TEXT;\n"
+    "ALTER TABLE graphs ADD COLUMN order_status TEXT;\n"
+    "ALTER TABLE graphs ADD COLUMN stored_order_peak INTEGER;\n"
+    "ALTER TABLE graphs ADD COLUMN order_bound INTEGER;\n"
+    "ALTER TABLE graphs ADD COLUMN order_states INTEGER;\n"
+    "ALTER TABLE graphs ADD COLUMN order_ns INTEGER;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
                                          schema_replays, runs_environment,
                                          schema_placement_names, run_identity,
-                                         inplace_columns};
+                                         inplace_columns, order_columns};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

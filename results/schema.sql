@@ -1,7 +1,8 @@
--- arenabench results database, schema version 9 (PRAGMA user_version = 9).
+-- arenabench results database, schema version 10 (PRAGMA user_version = 10).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 8 had no results.inplace, results.inplace_bound or
+-- earlier version: version 9 had no graphs.exec_order and the other order
+-- columns; version 8 had no results.inplace, results.inplace_bound or
 -- placements.shares; version 7 had no runs.uuid, results.seq, replays.seq or
 -- results' planner options; version 6 had no placements.name; version 5 no runs.governor and
 -- runs.loadavg; version 4 had no replays tables; version 3 no timed_once, status, bound or nodes;
@@ -43,7 +44,21 @@ CREATE TABLE graphs (
     ops         INTEGER NOT NULL,
     tensors     INTEGER NOT NULL,
     naive_bytes INTEGER NOT NULL,
-    lower_bound INTEGER NOT NULL,
+    lower_bound INTEGER NOT NULL,  -- max-live bytes in the order planned
+    -- The execution order (bench --order, graphs/exec_order.h), version 10;
+    -- all NULL when no order was searched (--order stored, bare problems):
+    exec_order  TEXT,              -- op ids (insertion order 0, 1, ...) step by
+                                   -- step, comma-separated; NULL: the stored order
+    order_status TEXT,             -- certified (the stored order, proven without
+                                   -- search), optimal (searched, proven), limit
+                                   -- (state budget hit: a heuristic order)
+    stored_order_peak INTEGER,     -- max-live bytes of the stored order
+    order_bound INTEGER,           -- proven: no execution order has a lower
+                                   -- peak (= lower_bound, or under an in-place
+                                   -- rule results.inplace_bound, unless status
+                                   -- limit)
+    order_states INTEGER,          -- downsets the search stored (0: none)
+    order_ns    INTEGER,           -- wall time of the order transform
     UNIQUE (spec, fingerprint, alignment)
 );
 

@@ -19,6 +19,7 @@
 
 #include "bench/args.h"
 #include "bench/export_plan.h"
+#include "graphs/family.h"
 #include "graphs/source.h"
 #include "graphs/tflite.h"
 #include "planners/planner.h"
@@ -889,4 +890,62 @@ Test(export, tflite_writer_on_damaged_models)
         free(out);
     }
     cr_expect_gt(ok, 0u);
+}
+
+/* --order best: a graph planned in an order of its own exports that order
+ * (PREFIX_OPS and PREFIX_order[], the source's op indices step by step),
+ * which is the one the source holds, topological, and compiles; planned in
+ * its stored order, nothing is added. */
+Test(export, the_best_order_is_exported_with_the_plan)
+{
+    char sub[256], c[256], h[256], err[300] = "";
+    struct arena_load_options lo = {.alignment = 16, .seed = 1, .order = ARENA_ORDER_BEST};
+    struct arena_source src;
+    cr_assert_eq(arena_source_load_with("random-dag:seed=2", &lo, &src, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_assert_not_null(src.order.order);
+    snprintf(sub, sizeof sub, "%s/order", dir);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
+    struct arena_plan_options opt = arena_plan_options_default;
+    cr_assert_eq(arena_export_plans(sub, &src, pl, 1, &opt, 0, 0, NULL, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    exported(sub, "h", h, sizeof h);
+    exported(sub, "c", c, sizeof c);
+    char *ht = strdup(slurp(h)), *ct = strdup(slurp(c)); /* slurp's buffer is shared */
+    cr_assert(ht && ct);
+    cr_expect_not_null(strstr(ht, "_OPS 64u\n"), "%s", ht);
+    const char *at = strstr(ct, "_order[");
+    cr_assert_not_null(at, "%s", ct);
+    at = strchr(at, '{');
+    cr_assert_not_null(at);
+    uint32_t order[64];
+    size_t n = 0;
+    for (char *end; n < 64; at = end) {
+        while (*at == ' ' || *at == ',' || *at == '\n' || *at == '{') at++;
+        if (*at == '}') break;
+        order[n++] = (uint32_t)strtoul(at, &end, 10);
+        cr_assert_eq(*end, 'u');
+        end++;
+    }
+    cr_assert_eq(n, 64);
+    cr_expect_eq(memcmp(order, src.order.order, sizeof order), 0);
+    struct arena_spec spec;
+    struct arena_graph g;
+    cr_assert_eq(arena_spec_parse("random-dag:seed=2", 1, &spec, err, sizeof err), ARENA_OK);
+    cr_assert_eq(arena_spec_graph(&spec, &g, err, sizeof err), ARENA_OK);
+    cr_expect_eq(arena_order_check(&g, order, n, err, sizeof err), ARENA_OK, "%s", err);
+    arena_graph_free(&g);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -Werror -pedantic -c '%s' -o '%s/o.o'",
+             c, sub);
+    cr_expect_eq(system(cmd), 0, "%s", cmd);
+    free(ht);
+    free(ct);
+    arena_source_free(&src);
+
+    snprintf(sub, sizeof sub, "%s/stored-order", dir);
+    export_into("random-dag:seed=2", sub);
+    exported(sub, "h", h, sizeof h);
+    cr_expect_null(strstr(slurp(h), "_order"), "the stored order is not exported");
 }

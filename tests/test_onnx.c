@@ -469,3 +469,31 @@ Test(onnx, strip_rewrites_prefixes_that_shrink)
     free(lean);
     free(b.b);
 }
+
+/* --order best reaches ONNX models too: on the hand model the step of Mul
+ * holds a + b + m = 768 B in every order (a is written before Mul and read
+ * after it), which is the stored order's bound, so the certificate proves
+ * the stored order best without a search and keeps it. */
+Test(onnx, best_order_certifies_the_hand_model)
+{
+    struct ow_model m;
+    ow_hand_model(&m);
+    struct ow_buf b;
+    ow_write(&m, &b);
+    struct arena_order_result r = {0};
+    struct arena_load_options lo = {.alignment = 16, .order = ARENA_ORDER_BEST, .order_out = &r};
+    struct arena_problem p;
+    struct arena_onnx_loaded x;
+    char err[512] = "";
+    cr_assert_eq(arena_onnx_load_data_with(b.b, b.n, "hand.onnx", &lo, &p, &x, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    free(b.b);
+    cr_expect_eq(r.status, ARENA_ORDER_CERTIFIED);
+    cr_expect_eq(r.peak, 768);
+    cr_expect_eq(r.bound, 768);
+    cr_expect_eq(r.stored_peak, 768);
+    cr_expect_eq(r.n_ops, 8);
+    arena_order_result_free(&r);
+    free((void *)p.tensors);
+    arena_onnx_loaded_free(&x);
+}

@@ -24,9 +24,17 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* SQL that takes a database of the current schema back to version 8 (drops
- * what version 9 added: results.inplace and inplace_bound, placements.shares). */
+/* SQL that takes a database of the current schema back to version 9 (drops
+ * what version 10 added: the graphs' execution order columns). */
+#define TD_BACK_TO_V9                                                                        \
+    "ALTER TABLE graphs DROP COLUMN exec_order; ALTER TABLE graphs DROP COLUMN order_status;" \
+    "ALTER TABLE graphs DROP COLUMN stored_order_peak;"                                      \
+    "ALTER TABLE graphs DROP COLUMN order_bound; ALTER TABLE graphs DROP COLUMN order_states;" \
+    "ALTER TABLE graphs DROP COLUMN order_ns; PRAGMA user_version = 9;"
+
+/* Back to version 8 (drops what version 9 added too: results.inplace and inplace_bound, placements.shares). */
 #define TD_BACK_TO_V8                                                                        \
+    TD_BACK_TO_V9                                                                            \
     "ALTER TABLE results DROP COLUMN inplace; ALTER TABLE results DROP COLUMN inplace_bound;" \
     "ALTER TABLE placements DROP COLUMN shares; PRAGMA user_version = 8;"
 

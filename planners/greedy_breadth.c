@@ -56,14 +56,16 @@ static int greedy_breadth_scratch(const struct arena_problem *p, size_t *bytes)
     return arena_layout_count(breadth_layout, p, &w, bytes);
 }
 
-static int greedy_breadth_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
-                               void *scratch, size_t scratch_size, struct arena_plan *plan)
+int arena_greedy_breadth_plan_until(const struct arena_problem *p, void *scratch,
+                                    size_t scratch_size, struct arena_plan *plan,
+                                    int (*interrupt)(void *ctx), void *ctx, int *interrupted)
 {
-    (void)opt;
     struct work w;
     arena_layout_carve(breadth_layout, p, &w, scratch, scratch_size);
     struct arena_greedy *g = &w.g;
     arena_greedy_init(g, p);
+    g->interrupt = interrupt;
+    g->interrupt_ctx = ctx;
     size_t n = g->n, steps = 0;
     uint64_t *breadth = w.breadth, *step = w.step, *key = g->sort.key;
     uint32_t *step_start = w.step_start, *sizepos = w.sizepos, *visit = w.visit;
@@ -97,18 +99,28 @@ static int greedy_breadth_plan(const struct arena_problem *p, const struct arena
     arena_order_identity(visit, steps);
     arena_radix_sort(&g->sort, visit, steps);
 
-    for (size_t v = 0; v < steps; v++) {
+    for (size_t v = 0; v < steps && !arena_greedy_interrupted(g); v++) {
         size_t m = arena_greedy_live_unplaced(g, (uint32_t)step[visit[v]],
                                               step_start[visit[v]], g->cand);
         for (size_t i = 0; i < m; i++)
             key[i] = sizepos[g->cand[i]];
         arena_radix_sort(&g->sort, g->cand, m);
         memcpy(w.list, g->cand, m * sizeof *w.list); /* placing reuses cand */
-        for (size_t i = 0; i < m; i++)
+        for (size_t i = 0; i < m && !arena_greedy_interrupted(g); i++)
             arena_greedy_place(g, w.list[i], ARENA_GREEDY_BEST_FIT);
     }
+    arena_greedy_stack_rest(g);
     arena_greedy_finish(g, plan);
+    if (interrupted != NULL)
+        *interrupted = g->interrupted;
     return ARENA_OK;
+}
+
+static int greedy_breadth_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                               void *scratch, size_t scratch_size, struct arena_plan *plan)
+{
+    (void)opt;
+    return arena_greedy_breadth_plan_until(p, scratch, scratch_size, plan, NULL, NULL, NULL);
 }
 
 const struct arena_planner arena_planner_greedy_breadth = {

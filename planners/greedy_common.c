@@ -39,13 +39,43 @@ int arena_greedy_size_scratch(const struct arena_problem *p, size_t *bytes)
 int arena_greedy_size_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
                            struct arena_plan *plan, enum arena_greedy_fit fit)
 {
+    return arena_greedy_size_plan_until(p, scratch, scratch_size, plan, fit, NULL, NULL, NULL);
+}
+
+int arena_greedy_size_plan_until(const struct arena_problem *p, void *scratch,
+                                 size_t scratch_size, struct arena_plan *plan,
+                                 enum arena_greedy_fit fit, int (*interrupt)(void *ctx),
+                                 void *ctx, int *interrupted)
+{
     struct arena_greedy g;
     arena_layout_carve(greedy_size_layout, p, &g, scratch, scratch_size);
     arena_greedy_init(&g, p);
-    for (size_t i = 0; i < g.n; i++)
+    g.interrupt = interrupt;
+    g.interrupt_ctx = ctx;
+    for (size_t i = 0; i < g.n && !arena_greedy_interrupted(&g); i++)
         arena_greedy_place(&g, g.order[i], fit);
+    arena_greedy_stack_rest(&g);
     arena_greedy_finish(&g, plan);
+    if (interrupted != NULL)
+        *interrupted = g.interrupted;
     return ARENA_OK;
+}
+
+int arena_greedy_interrupted(struct arena_greedy *g)
+{
+    if (!g->interrupted && g->interrupt != NULL && g->interrupt(g->interrupt_ctx))
+        g->interrupted = 1;
+    return g->interrupted;
+}
+
+void arena_greedy_stack_rest(struct arena_greedy *g)
+{
+    /* every placed end is <= g->arena, and the sizes' sum fits (checked) */
+    for (size_t r = 0; r < g->n; r++)
+        if (g->rec[r].size != 0 && g->rec[r].off == ARENA_GREEDY_UNPLACED) {
+            g->rec[r].off = g->arena;
+            g->arena += g->rec[r].size;
+        }
 }
 
 /* The node of the implicit tree over step[0..steps) that holds [f, l]: the
@@ -132,6 +162,9 @@ void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p)
 {
     size_t n = p->n;
     g->n = n;
+    g->interrupt = NULL;
+    g->interrupt_ctx = NULL;
+    g->interrupted = 0;
     g->reach = 0;
     g->steps = 0;
     g->arena = 0;

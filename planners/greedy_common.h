@@ -80,6 +80,13 @@ struct arena_greedy {
     struct arena_radix sort;      /* n pairs: the index's sorts, then each
                                      placement's conflicting offsets */
     uint64_t arena;               /* max end placed so far */
+    /* Optional (NULL: never): asked before each placement of the size and
+     * breadth orders; nonzero stops the planner, which then stacks the
+     * tensors it has not placed above the others (arena_greedy_stack_rest).
+     * A caller with a budget (planner optimal) sets it; init clears it. */
+    int (*interrupt)(void *ctx);
+    void *interrupt_ctx;
+    int interrupted;              /* interrupt answered nonzero */
 };
 
 /* Takes every array of g for n tensors from the layout (see layout.h): 62
@@ -96,6 +103,28 @@ int arena_greedy_size_scratch(const struct arena_problem *p, size_t *bytes);
  * arena_greedy_size_scratch() bytes. */
 int arena_greedy_size_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
                            struct arena_plan *plan, enum arena_greedy_fit fit);
+
+/* The same, asking interrupt(ctx) (may be NULL) before each placement; sets
+ * *interrupted (may be NULL) when it stopped early: the plan is still valid,
+ * the tensors not placed stacked above the others. */
+int arena_greedy_size_plan_until(const struct arena_problem *p, void *scratch,
+                                 size_t scratch_size, struct arena_plan *plan,
+                                 enum arena_greedy_fit fit, int (*interrupt)(void *ctx),
+                                 void *ctx, int *interrupted);
+
+/* Greedy by breadth (greedy_breadth.c) with the same interrupt; its scratch
+ * is the planner's own scratch_bytes. */
+int arena_greedy_breadth_plan_until(const struct arena_problem *p, void *scratch,
+                                    size_t scratch_size, struct arena_plan *plan,
+                                    int (*interrupt)(void *ctx), void *ctx, int *interrupted);
+
+/* Asks g's interrupt once (0 without one); remembers a nonzero answer. */
+int arena_greedy_interrupted(struct arena_greedy *g);
+
+/* Gives every tensor not placed yet (size > 0) its own slot above all
+ * placed ones, end to end: valid whatever was placed, so a stopped planner
+ * still returns a plan. */
+void arena_greedy_stack_rest(struct arena_greedy *g);
 
 /* Builds the index for p in g's carved arrays. p has passed
  * arena_problem_check (asserted, not re-checked). */

@@ -9,47 +9,79 @@
  * into independent groups whenever the unplaced tensors fall apart. */
 #include "planners/optimal/internal.h"
 
+/* Raises lo[k] (unplaced) to top, logging the old value to undo; with
+ * the log full, only marks the placement unlogged. */
+static void raise_lo(struct work *w, uint32_t k, uint64_t top, uint64_t *log_top,
+                     uint32_t *unlogged)
+{
+    if (*log_top < w->log_cap) {
+        w->log_idx[*log_top] = k;
+        w->log_old[*log_top] = w->lo[k];
+        ++*log_top;
+    } else {
+        *unlogged = 1;
+    }
+    w->lo[k] = top;
+}
+
 /* Places c at its lo: every unplaced neighbour's lo rises to c's end at
- * least (logged, to undo), and c's bytes leave rem. */
-static void place(struct run *r, uint32_t c, uint64_t *log_top)
+ * least (logged, to undo), and c's bytes leave rem. Sets *unlogged when
+ * the log could not hold every change. */
+static void place(struct run *r, uint32_t c, uint64_t *log_top, uint32_t *unlogged)
 {
     struct work *w = r->w;
     assert(w->off[c] == UNPLACED);
     uint64_t top = w->lo[c] + w->size[c];
     w->off[c] = w->lo[c];
+    *unlogged = 0;
     for (uint32_t s = w->s0[c]; s < w->s1[c]; s++) {
         assert(w->rem[s] >= w->size[c]);
         w->rem[s] -= w->size[c];
     }
     for (uint32_t k = c + 1; k < w->fwd_end[c]; k++)
-        if (w->off[k] == UNPLACED && w->lo[k] < top) {
-            assert(*log_top < w->log_cap);
-            w->log_idx[*log_top] = k;
-            w->log_old[*log_top] = w->lo[k];
-            ++*log_top;
-            w->lo[k] = top;
-        }
+        if (w->off[k] == UNPLACED && w->lo[k] < top)
+            raise_lo(w, k, top, log_top, unlogged);
     for (uint32_t k = c; k-- > 0;)
-        if (w->last[k] >= w->first[c] && w->off[k] == UNPLACED && w->lo[k] < top) {
-            assert(*log_top < w->log_cap);
-            w->log_idx[*log_top] = k;
-            w->log_old[*log_top] = w->lo[k];
-            ++*log_top;
-            w->lo[k] = top;
-        }
+        if (w->last[k] >= w->first[c] && w->off[k] == UNPLACED && w->lo[k] < top)
+            raise_lo(w, k, top, log_top, unlogged);
 }
 
-static void unplace(struct run *r, uint32_t c, uint64_t log_start, uint64_t *log_top)
+/* lo of unplaced k from its definition: the highest end of the placed
+ * tensors it conflicts with (0 if none). */
+static uint64_t lo_of(const struct work *w, uint32_t k)
+{
+    uint64_t lo = 0;
+    for (uint32_t j = k + 1; j < w->fwd_end[k]; j++)
+        if (w->off[j] != UNPLACED)
+            lo = max_u64(lo, w->off[j] + w->size[j]);
+    for (uint32_t j = k; j-- > 0;)
+        if (w->last[j] >= w->first[k] && w->off[j] != UNPLACED)
+            lo = max_u64(lo, w->off[j] + w->size[j]);
+    return lo;
+}
+
+/* Takes back the placement of c made at frame f. An unlogged placement
+ * restores what it logged, then recomputes the lo of c's unplaced
+ * neighbours (the only ones its placement changed). */
+static void unplace(struct run *r, uint32_t c, const struct frame *f, uint64_t *log_top)
 {
     struct work *w = r->w;
-    assert(w->off[c] != UNPLACED && *log_top >= log_start);
-    while (*log_top > log_start) {
+    assert(w->off[c] != UNPLACED && *log_top >= f->log_start);
+    while (*log_top > f->log_start) {
         --*log_top;
         w->lo[w->log_idx[*log_top]] = w->log_old[*log_top];
     }
     for (uint32_t s = w->s0[c]; s < w->s1[c]; s++)
         w->rem[s] += w->size[c];
     w->off[c] = UNPLACED;
+    if (f->unlogged) {
+        for (uint32_t k = c + 1; k < w->fwd_end[c]; k++)
+            if (w->off[k] == UNPLACED)
+                w->lo[k] = lo_of(w, k);
+        for (uint32_t k = c; k-- > 0;)
+            if (w->last[k] >= w->first[c] && w->off[k] == UNPLACED)
+                w->lo[k] = lo_of(w, k);
+    }
 }
 
 /* The next child to try in scope g: the unplaced tensor with the least
@@ -152,7 +184,7 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
                     struct split *sp = &w->splits[nsplit - 1];
                     while (d > sp->d) {
                         d--;
-                        unplace(r, w->frames[d].pick, w->frames[d].log_start, &log_top);
+                        unplace(r, w->frames[d].pick, &w->frames[d], &log_top);
                     }
                     r->ngroups = sp->g0;
                     nsplit--;
@@ -161,13 +193,13 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
                                    : &whole;
                     continue;
                 }
-                if (d == 0)
-                    return EXHAUSTED;
+                if (d == 0) /* a budget that stopped sections_fit proves nothing */
+                    return r->stopped ? LIMITED : EXHAUSTED;
                 d--;
                 uint32_t back = w->frames[d].pick;
                 thr.lo = w->off[back];
                 thr.rank = w->rank[back];
-                unplace(r, back, w->frames[d].log_start, &log_top);
+                unplace(r, back, &w->frames[d], &log_top);
                 break;
             }
             continue;
@@ -179,11 +211,11 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
         assert(key_after(at, w->rank[c], &thr) && at + w->size[c] <= cap);
         w->frames[d].pick = c;
         w->frames[d].log_start = log_top;
-        place(r, c, &log_top);
+        place(r, c, &log_top, &w->frames[d].unlogged);
         thr.lo = at;
         thr.rank = w->rank[c];
         if (d + 1 < m && !sections_fit(r, scope, &thr, cap)) {
-            unplace(r, c, w->frames[d].log_start, &log_top);
+            unplace(r, c, &w->frames[d], &log_top);
             continue;
         }
         d++;

@@ -71,6 +71,19 @@ int sections_fit(struct run *r, const struct group *g, const struct key *thr, ui
     uint64_t late = cur > UINT64_MAX - smallest ? UINT64_MAX : cur + smallest;
     for (uint32_t s = g->sa; s < g->sb; s++)
         w->acc[s] = 0;
+    /* its walk is the node's largest cost (every section of every tensor):
+     * charged as it goes, so a budget that runs out mid-walk stops it (0,
+     * and the search returns LIMITED, never a proof) */
+    uint64_t walked = 0;
+#define CHARGE(k)                                                                    \
+    do {                                                                             \
+        walked += w->s1[k] - w->s0[k] + 1;                                           \
+        if (walked >= CLOCK_WORK) {                                                  \
+            if (optimal_spend_work(r, walked))                                       \
+                return 0;                                                            \
+            walked = 0;                                                              \
+        }                                                                            \
+    } while (0)
 #define IN_SCOPE(k) ((k) >= g->ka && (k) < g->kb && w->off[k] == UNPLACED)
 #define PASSED(k) (w->lo[k] < cur || (w->lo[k] == cur && w->rank[k] <= thr->rank))
     /* latest release first: those above `late`, the passed ones, the rest */
@@ -79,17 +92,21 @@ int sections_fit(struct run *r, const struct group *g, const struct key *thr, ui
         uint32_t k = ord[i - 1];
         if (IN_SCOPE(k) && !PASSED(k) && !release_fits(w, k, w->lo[k], cap))
             return 0;
+        CHARGE(k);
     }
     for (size_t j = 0; j < m; j++) {
         uint32_t k = ord[j];
         if (IN_SCOPE(k) && PASSED(k) && !release_fits(w, k, late, cap))
             return 0;
+        CHARGE(k);
     }
     for (; i > 0; i--) {
         uint32_t k = ord[i - 1];
         if (IN_SCOPE(k) && !PASSED(k) && !release_fits(w, k, w->lo[k], cap))
             return 0;
+        CHARGE(k);
     }
+#undef CHARGE
 #undef IN_SCOPE
 #undef PASSED
     return 1;

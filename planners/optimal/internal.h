@@ -19,11 +19,16 @@
 #include "planners/order.h"
 #include "planners/planner.h"
 
-/* Above this many tensors with bytes, no search (and no O(n^2) pair count). */
-#define OPTIMAL_SEARCH_MAX 8192u
 #define UNPLACED UINT64_MAX
 #define NONE UINT32_MAX
-#define CLOCK_EVERY 256u
+/* Units of work (about one array element read each) between two reads of
+ * the clock: a few tens of microseconds. */
+#define CLOCK_WORK ((uint64_t)1 << 15)
+/* The canonical search's undo log: LOG_PER_TENSOR entries per tensor with
+ * bytes plus LOG_BASE; a placement that finds it full is undone by
+ * recomputing its neighbours' lo instead (same search, more work). */
+#define LOG_PER_TENSOR 16u
+#define LOG_BASE ((uint64_t)1 << 18)
 /* Preorders in the portfolio (parts.c, rank_by). */
 #define HEURISTICS 8u
 /* The filler search's subset-sum bits (512 KiB): a part needing more skips it. */
@@ -40,6 +45,7 @@
 struct frame {
     uint64_t log_start;
     uint32_t pick;
+    uint32_t unlogged; /* the log filled up: undo by recomputing lo */
 };
 
 /* A threshold on (offset, rank): children must come strictly after it. */
@@ -111,7 +117,8 @@ struct work {
     /* the canonical search's undo log of lo changes */
     uint32_t *log_idx;
     uint64_t *log_old;
-    uint64_t log_cap;                /* conflicting pairs: a pair logs once per path */
+    uint64_t log_cap;                /* LOG_PER_TENSOR m + LOG_BASE entries (a pair logs
+                                        at most once per path; beyond the cap, recompute) */
     /* the filler search (filler.c) */
     uint32_t *multi;                 /* m: the part's multi-section tensors */
     uint64_t *lift_at;               /* m: where multi k would go now (UINT64_MAX: nowhere) */
@@ -131,6 +138,10 @@ struct run {
     uint64_t align;
     uint64_t nodes;
     struct timespec start;
+    uint64_t work;       /* units of work spent (optimal_spend_work) */
+    uint64_t clock_at;   /* work at which the clock is read next */
+    uint64_t node_cost;  /* units one node of the current part costs at most:
+                            m + the sections its tensors span */
     int stopped; /* a global budget ran out */
     /* current part */
     size_t m, S;
@@ -178,6 +189,9 @@ static inline uint64_t span_floor(const struct work *w, const uint64_t *top, uin
 
 /* optimal.c: counts one node; nonzero when a global budget has run out. */
 int optimal_spend_node(struct run *r);
+/* optimal.c: counts units of work (no node); reads opt->stop every call and
+ * the clock every CLOCK_WORK units; nonzero when a global budget has run out. */
+int optimal_spend_work(struct run *r, uint64_t units);
 
 /* parts.c: parts, their loading and the canonical search's decomposition */
 size_t parts_split(struct run *r);

@@ -60,22 +60,31 @@
  *   higher, a branch and bound that does proves its best plan optimal.
  *   Every search starts afresh (no state kept between runs).   solve_part()
  * - Budgets: node_limit counts placements (deterministic: same problem, same
- *   plan, bound and nodes); time_limit reads CLOCK_MONOTONIC every 256 nodes;
- *   opt->stop (a caller's signal flag) is read at every node.
- *                                                   optimal_spend_node()
- * - Decision mode (capacity > 0): only decision runs at the capacity:
- *   FEASIBLE (a plan within it), INFEASIBLE (proven: at once when max-live
- *   exceeds it), LIMIT (unknown); offsets always hold the best plan found.
- *                                                        optimal_plan()
+ *   plan, bound and nodes). time_limit: CLOCK_MONOTONIC is read by units of
+ *   work (about one array element each), every CLOCK_WORK of them, not by
+ *   nodes: a node costs m + the sections its part's tensors span, and the
+ *   section inference charges its walk as it goes, so a budget stops a node
+ *   midway (LIMITED, never a proof). opt->stop (a caller's signal flag) is
+ *   read at every charge. The greedy incumbents count too: each placement
+ *   asks (greedy_common.h's interrupt); one stopped stacks its unplaced
+ *   tensors on top and is kept only if it beats a completed one; a run the
+ *   incumbents stopped reports max-live by one sweep, without loading parts.
+ *                                optimal_spend_work(), optimal_spend_node()
+ * - Decision mode (capacity > 0): decision runs at the capacity, and branch
+ *   and bound from the incumbent, so offsets always hold the best plan any
+ *   search found: FEASIBLE (a plan within it), INFEASIBLE (proven: at once
+ *   when max-live exceeds it, at any n, or when a best plan above it is
+ *   proven optimal), LIMIT (unknown).                    optimal_plan()
  *
  * - Switches: each rule above can be switched off (options.optimal_off,
  *   the table arena_optimal_switches below, planners/optimal.h) to measure
  *   what it prunes; rule_on() asks, in the function that holds the rule.
  *
  * Scratch: the greedy planners' share, then O(n) arrays and an undo log of
- * one entry per conflicting pair (counted in O(n^2) when sizing); one
- * description, layout(). Problems beyond OPTIMAL_SEARCH_MAX tensors with
- * bytes get the greedy incumbent and status LIMIT. */
+ * LOG_PER_TENSOR entries per tensor with bytes plus LOG_BASE (a pair logs at
+ * most once along a path; a placement that finds the log full is undone by
+ * recomputing its neighbours' lo, the same search with more work); one
+ * description, layout(). No size cap: every problem is searched. */
 #include <string.h>
 
 #include "planners/greedy_common.h"
@@ -110,22 +119,6 @@ static size_t count_bytes_tensors(const struct arena_problem *p)
     return m;
 }
 
-/* Conflicting pairs among tensors with bytes: the undo log's capacity (an
- * unordered pair logs at most once along a path: when the first of the two
- * is placed, if the other is not yet). O(m^2), m <= OPTIMAL_SEARCH_MAX. */
-static uint64_t count_pairs(const struct arena_problem *p)
-{
-    uint64_t pairs = 0;
-    const struct arena_tensor *t = p->tensors;
-    for (size_t i = 0; i < p->n; i++) {
-        if (t[i].size == 0)
-            continue;
-        for (size_t j = i + 1; j < p->n; j++)
-            pairs += t[j].size != 0 && t[i].first <= t[j].last && t[j].first <= t[i].last;
-    }
-    return pairs;
-}
-
 /* The one description of the scratch (layout.h). */
 static int layout(struct arena_layout *l, const struct arena_problem *p, void *work)
 {
@@ -137,9 +130,9 @@ static int layout(struct arena_layout *l, const struct arena_problem *p, void *w
     if ((uint64_t)n >= UINT32_MAX / 2)
         return ARENA_EOVERFLOW;
     size_t m = count_bytes_tensors(p);
-    int search = m > 0 && m <= OPTIMAL_SEARCH_MAX;
-    uint64_t pairs = search ? count_pairs(p) : 0;
-    if (pairs > SIZE_MAX / 16)
+    int search = m > 0;
+    uint64_t entries = search ? LOG_PER_TENSOR * (uint64_t)m + LOG_BASE : 0;
+    if (entries > SIZE_MAX / 16)
         return ARENA_EOVERFLOW;
     memset(w, 0, sizeof *w);
     w->greedy = arena_layout_take(l, gb, 1);
@@ -177,9 +170,9 @@ static int layout(struct arena_layout *l, const struct arena_problem *p, void *w
         arena_radix_take(&w->sort, l, 2 * m);
         w->key = w->sort.key;
         w->idx = arena_layout_take(l, 2 * m, sizeof *w->idx);
-        w->log_idx = arena_layout_take(l, (size_t)pairs, sizeof *w->log_idx);
-        w->log_old = arena_layout_take(l, (size_t)pairs, sizeof *w->log_old);
-        w->log_cap = pairs;
+        w->log_idx = arena_layout_take(l, (size_t)entries, sizeof *w->log_idx);
+        w->log_old = arena_layout_take(l, (size_t)entries, sizeof *w->log_old);
+        w->log_cap = entries;
         w->multi = arena_layout_take(l, m, sizeof *w->multi);
         w->lift_at = arena_layout_take(l, m, sizeof *w->lift_at);
         w->single_bytes = arena_layout_take(l, 2 * m, sizeof *w->single_bytes);
@@ -235,6 +228,25 @@ static double elapsed(const struct timespec *t0)
     return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
+int optimal_spend_work(struct run *r, uint64_t units)
+{
+    if (r->stopped)
+        return 1;
+    r->work = r->work > UINT64_MAX - units ? UINT64_MAX : r->work + units;
+    if (r->opt->stop != NULL && *r->opt->stop != 0) {
+        r->stopped = 1;
+        return 1;
+    }
+    if (r->opt->time_limit > 0 && r->work >= r->clock_at) {
+        r->clock_at = r->work > UINT64_MAX - CLOCK_WORK ? UINT64_MAX : r->work + CLOCK_WORK;
+        if (elapsed(&r->start) >= r->opt->time_limit) {
+            r->stopped = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int optimal_spend_node(struct run *r)
 {
     if (r->stopped)
@@ -244,27 +256,40 @@ int optimal_spend_node(struct run *r)
         return 1;
     }
     r->nodes++;
-    if ((r->opt->stop != NULL && *r->opt->stop != 0) ||
-        (r->opt->time_limit > 0 && r->nodes % CLOCK_EVERY == 0 &&
-         elapsed(&r->start) >= r->opt->time_limit)) {
-        r->stopped = 1;
-        return 1;
-    }
-    return 0;
+    return optimal_spend_work(r, r->node_cost);
 }
 
 /* ---- incumbent ---- */
 
-static int best_greedy(const struct arena_problem *p, struct work *w, struct arena_plan *plan)
+/* The greedy planners' interrupt: a placement costs about a node of a
+ * part of a few tensors; the clock is read every CLOCK_WORK / 16 of them. */
+static int greedy_interrupt(void *ctx)
 {
-    const struct arena_planner *g[] = {&arena_planner_greedy_size,
-                                       &arena_planner_greedy_size_firstfit,
-                                       &arena_planner_greedy_breadth};
+    return optimal_spend_work(ctx, CLOCK_WORK / 16);
+}
+
+/* The best plan of greedy-by-size, greedy-by-size-firstfit and
+ * greedy-by-breadth, run in turn while the budgets last (they count against
+ * them). One stopped by a budget still gives a valid plan (the tensors it
+ * had not placed stacked on top); it is kept only when it beats the plans
+ * that completed, so the answer is never worse than any of those. */
+static int best_greedy(struct run *r, struct arena_plan *plan)
+{
+    const struct arena_problem *p = r->p;
+    struct work *w = r->w;
     struct arena_plan t = {.n = p->n, .offsets = w->tmp_off};
     int have = 0;
-    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+    for (int i = 0; i < 3 && !(have && r->stopped); i++) {
         arena_plan_reset(&t);
-        int rc = g[i]->plan(p, &arena_plan_options_default, w->greedy, w->greedy_bytes, &t);
+        int stopped = 0, rc;
+        if (i < 2)
+            rc = arena_greedy_size_plan_until(p, w->greedy, w->greedy_bytes, &t,
+                                              i == 0 ? ARENA_GREEDY_BEST_FIT
+                                                     : ARENA_GREEDY_FIRST_FIT,
+                                              greedy_interrupt, r, &stopped);
+        else
+            rc = arena_greedy_breadth_plan_until(p, w->greedy, w->greedy_bytes, &t,
+                                                 greedy_interrupt, r, &stopped);
         if (rc != ARENA_OK)
             return rc;
         if (!have || t.arena < plan->arena) {
@@ -329,8 +354,11 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 }
             }
         }
-        /* branch and bound: decisions just below the best plan */
-        for (unsigned h = round % 4; !cap && h == round % 4 && !done && !r->stopped; h++) {
+        /* branch and bound: decisions just below the best plan (in decision
+         * mode too, so a run that stops at the limit returns the best plan
+         * any search found, and one that proves the best plan optimal above
+         * the capacity proves it infeasible) */
+        for (unsigned h = round % 4; h == round % 4 && !done && !r->stopped; h++) {
             enum outcome o;
             while ((o = canonical_search(r, r->part_arena - r->align, h, round, budget, plan)) ==
                        FOUND &&
@@ -340,11 +368,53 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 done = 1;
             else if (o == EXHAUSTED) {
                 res->proven = max_u64(res->proven, r->part_arena);
+                res->infeasible = cap && r->part_arena > cap;
                 done = 1;
             }
         }
         budget = budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget;
     }
+}
+
+/* Max-live bytes of the whole problem (the largest part's max-live): one
+ * radix sort of the 2m lifetime ends and a sweep, ends of a step before
+ * its starts. Cheaper than loading every part, for a run whose budget the
+ * greedy incumbents used up. */
+static uint64_t max_live(const struct arena_problem *p, struct work *w)
+{
+    size_t e = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct arena_tensor *t = &p->tensors[i];
+        if (t->size == 0)
+            continue;
+        w->key[e] = (uint64_t)t->first << 1 | 1;
+        w->idx[e++] = (uint32_t)i << 1 | 1;
+        w->key[e] = ((uint64_t)t->last + 1) << 1;
+        w->idx[e++] = (uint32_t)i << 1;
+    }
+    sort_by(w, e);
+    uint64_t live = 0, most = 0;
+    for (size_t j = 0; j < e; j++) {
+        uint64_t size = p->tensors[w->idx[j] >> 1].size;
+        if (w->idx[j] & 1) {
+            live += size;
+            most = max_u64(most, live);
+        } else {
+            live -= size;
+        }
+    }
+    return most;
+}
+
+/* What one node of the loaded part (m tensors) may cost, in units of
+ * work: its scans over the part, and the section inference's walk over
+ * every section of every tensor. */
+static uint64_t node_cost(const struct work *w, size_t m)
+{
+    uint64_t c = 4 * (uint64_t)m;
+    for (size_t k = 0; k < m; k++)
+        c += w->s1[k] - w->s0[k];
+    return c;
 }
 
 static int optimal_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
@@ -356,7 +426,7 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
     arena_layout_carve(layout, p, &w, scratch, scratch_size);
     r.w = &w;
 
-    int rc = best_greedy(p, &w, plan);
+    int rc = best_greedy(&r, plan);
     if (rc != ARENA_OK)
         return rc;
     for (size_t i = 0; i < p->n; i++)
@@ -370,8 +440,15 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         plan->status = cap ? ARENA_PLAN_FEASIBLE : ARENA_PLAN_OPTIMAL;
         return ARENA_OK;
     }
-    if (w.ids == NULL) { /* too large to search: the incumbent, no proof */
-        plan->status = cap && plan->arena <= cap ? ARENA_PLAN_FEASIBLE : ARENA_PLAN_LIMIT;
+
+    if (r.stopped) { /* the incumbents used the budget: the bound alone */
+        plan->bound = max_live(p, &w);
+        if (cap)
+            plan->status = cap < plan->bound    ? ARENA_PLAN_INFEASIBLE
+                           : plan->arena <= cap ? ARENA_PLAN_FEASIBLE
+                                                : ARENA_PLAN_LIMIT;
+        else
+            plan->status = plan->arena <= plan->bound ? ARENA_PLAN_OPTIMAL : ARENA_PLAN_LIMIT;
         return ARENA_OK;
     }
 
@@ -407,6 +484,7 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         uint64_t target = cap ? cap : res.proven;
         if (part_arena > target && !r.stopped && !res.infeasible) {
             part_load(&r, a, b);
+            r.node_cost = node_cost(&w, b - a);
             solve_part(&r, a, b, cap, &res, plan);
         }
         arena = max_u64(arena, r.part_arena);

@@ -89,12 +89,18 @@ uint64_t part_load(struct run *r, size_t a, size_t b)
             lb = run;
     }
     /* forward neighbours: ordered by first, so those after k that start by
-     * k's last step are one run */
+     * k's last step are one run, found by binary search (O(m log m), not
+     * one step per conflicting pair) */
     for (size_t k = 0; k < m; k++) {
-        size_t f = k + 1;
-        while (f < m && w->first[f] <= w->last[k])
-            f++;
-        w->fwd_end[k] = (uint32_t)f;
+        size_t lo = k + 1, hi = m; /* the first f >= lo with first[f] > last[k] */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (w->first[mid] <= w->last[k])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        w->fwd_end[k] = (uint32_t)lo;
     }
     /* twins: the same size and lifetime, grouped by size then lifetime */
     for (size_t k = 0; k < m; k++) {

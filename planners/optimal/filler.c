@@ -17,16 +17,6 @@
 
 #include "planners/optimal/internal.h"
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b != 0) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* Lists the multi-section tensors and the subset sums of each section's
  * singles (bit v of section x: some singles of x sum to v x fb_unit[x]);
  * returns how many multi-section tensors, or -1 when the bits do not fit. */

@@ -24,6 +24,8 @@
 #define UNPLACED UINT64_MAX
 #define NONE UINT32_MAX
 #define CLOCK_EVERY 256u
+/* The lowest-gap search's budget on a part with slack, in rounds' budgets. */
+#define SKYLINE_SHARE 1u
 /* Preorders in the portfolio (parts.c, rank_by). */
 #define HEURISTICS 8u
 /* The filler search's subset-sum bits (512 KiB): a part needing more skips it. */
@@ -108,7 +110,10 @@ struct work {
     struct arena_radix sort;         /* 2m pairs */
     uint64_t *key;                   /* 2m */
     uint32_t *idx;                   /* 2m */
-    /* the canonical search's undo log of lo changes */
+    /* undo logs. The canonical search: lo changes (log_idx a position,
+       log_old its lo before). The lowest-gap search: its wastes (log_idx a
+       section, log_old its top before); a path with more wastes than
+       log_cap is not searched (the search then proves nothing). */
     uint32_t *log_idx;
     uint64_t *log_old;
     uint64_t log_cap;                /* conflicting pairs: a pair logs once per path */
@@ -134,6 +139,9 @@ struct run {
     int stopped; /* a global budget ran out */
     /* current part */
     size_t m, S;
+    uint64_t step;        /* gcd of the part's sizes and the alignment: the
+                             offsets and arena of every gravity plan, hence
+                             the part's optimum, are multiples of it */
     const uint32_t *pid;  /* global ids of the part's tensors */
     uint64_t part_arena;  /* the part's best plan so far (in plan->offsets) */
     uint32_t ngroups;     /* groups on the stack */
@@ -185,6 +193,7 @@ uint64_t part_load(struct run *r, size_t a, size_t b);
 void part_reset(struct run *r);
 void rank_by(struct run *r, unsigned h, unsigned round);
 void sort_by(struct work *w, size_t m);
+uint64_t gcd_u64(uint64_t a, uint64_t b);
 int zero_slack(const struct run *r, uint64_t cap);
 uint32_t split_scope(struct run *r, const struct group *g);
 enum outcome keep_plan(struct run *r, struct arena_plan *plan);

@@ -77,6 +77,7 @@
  * description, layout(). Problems beyond OPTIMAL_SEARCH_MAX tensors with
  * bytes get the greedy incumbent and status LIMIT. */
 #include <string.h>
+#include <stdlib.h>
 
 #include "planners/greedy_common.h"
 #include "planners/layout.h"
@@ -213,6 +214,7 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
     {"stack", ARENA_OPTIMAL_STACK, "tensors of one lifetime stacked largest below"},
     {"lowest-gap", ARENA_OPTIMAL_LOWEST_GAP, "the lowest-gap search on parts without slack"},
     {"filler", ARENA_OPTIMAL_FILLER, "the filler search on parts without slack"},
+    {"skyline", ARENA_OPTIMAL_SKYLINE, "the lowest-gap search, wasting bytes, on parts with slack"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -286,6 +288,13 @@ struct part_result {
     int infeasible;   /* decision mode: proven that no plan fits the capacity */
 };
 
+/* The least multiple of step above x: a part whose sizes are multiples of
+ * step has its optimum at such a height (its gravity plans do). */
+static uint64_t step_above(uint64_t x, uint64_t step)
+{
+    return (x / step + 1) * step;
+}
+
 /* Solves part ids[a..b) (loaded) whose incumbent is r->part_arena: rounds
  * of decision runs at the target (the proven bound, or the capacity), in a
  * part without slack the lowest-gap and filler searches first, then one
@@ -299,19 +308,23 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
     uint64_t budget = 64 + 16 * (uint64_t)(b - a);
     int done = 0;
     for (unsigned round = 0; !done && !r->stopped; round++) {
-        /* decision at the proven bound: in a part without slack, lowest gap
-         * first, then singles as filler; then each preorder in turn */
+        /* decision at the proven bound: the lowest-gap search first (in a
+         * part without slack then singles as filler); then each preorder in
+         * turn */
         for (unsigned i = 0; i <= HEURISTICS && !done && !r->stopped; i++) {
-            if (i == 0 && target != tight)
+            int gap = target == tight ? rule_on(r, ARENA_OPTIMAL_LOWEST_GAP)
+                                      : rule_on(r, ARENA_OPTIMAL_SKYLINE);
+            if (i == 0 && !gap && target != tight)
                 continue;
             unsigned hi = (round + 1) % HEURISTICS;
             enum outcome o = LIMITED;
             if (i > 0)
                 o = canonical_search(r, target, i - 1, round, budget, plan);
-            else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
-                o = lowest_gap_search(r, target, hi, round, budget / 8, plan);
-            for (unsigned f = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES &&
-                                 o == LIMITED;
+            else if (gap)
+                o = lowest_gap_search(r, target, hi, round,
+                                      target == tight ? budget / 8 : budget * (getenv("SKY") ? strtoull(getenv("SKY"),0,10) : SKYLINE_SHARE), plan);
+            for (unsigned f = 0; i == 0 && target == tight && rule_on(r, ARENA_OPTIMAL_FILLER) &&
+                                 f < FILLER_TRIES && o == LIMITED;
                  f++)
                 if (!r->stopped)
                     o = filler_search(r, target, (hi + f) % HEURISTICS, round, budget, plan);
@@ -320,19 +333,20 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
             } else if (o == EXHAUSTED) {
                 if (cap) {
                     res->infeasible = 1;
-                    res->proven = max_u64(res->proven, cap + r->align);
+                    res->proven = max_u64(res->proven, step_above(cap, r->step));
                     done = 1;
                 } else {
-                    res->proven = max_u64(res->proven, target + r->align);
+                    res->proven = max_u64(res->proven, step_above(target, r->step));
                     target = res->proven;
+                    tight = zero_slack(r, target) ? target : 0;
                     done = r->part_arena <= target;
                 }
             }
         }
-        /* branch and bound: decisions just below the best plan */
+        /* branch and bound: decisions one step below the best plan */
         for (unsigned h = round % 4; !cap && h == round % 4 && !done && !r->stopped; h++) {
             enum outcome o;
-            while ((o = canonical_search(r, r->part_arena - r->align, h, round, budget, plan)) ==
+            while ((o = canonical_search(r, r->part_arena - r->step, h, round, budget, plan)) ==
                        FOUND &&
                    r->part_arena > target)
                 ;

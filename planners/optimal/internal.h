@@ -24,8 +24,6 @@
 #define UNPLACED UINT64_MAX
 #define NONE UINT32_MAX
 #define CLOCK_EVERY 256u
-/* The lowest-gap search's budget on a part with slack, in rounds' budgets. */
-#define SKYLINE_SHARE 1u
 /* Preorders in the portfolio (parts.c, rank_by). */
 #define HEURISTICS 8u
 /* The filler search's subset-sum bits (512 KiB): a part needing more skips it. */
@@ -110,10 +108,7 @@ struct work {
     struct arena_radix sort;         /* 2m pairs */
     uint64_t *key;                   /* 2m */
     uint32_t *idx;                   /* 2m */
-    /* undo logs. The canonical search: lo changes (log_idx a position,
-       log_old its lo before). The lowest-gap search: its wastes (log_idx a
-       section, log_old its top before); a path with more wastes than
-       log_cap is not searched (the search then proves nothing). */
+    /* the canonical search's undo log of lo changes */
     uint32_t *log_idx;
     uint64_t *log_old;
     uint64_t log_cap;                /* conflicting pairs: a pair logs once per path */

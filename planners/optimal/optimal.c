@@ -77,7 +77,6 @@
  * description, layout(). Problems beyond OPTIMAL_SEARCH_MAX tensors with
  * bytes get the greedy incumbent and status LIMIT. */
 #include <string.h>
-#include <stdlib.h>
 
 #include "planners/greedy_common.h"
 #include "planners/layout.h"
@@ -214,7 +213,6 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
     {"stack", ARENA_OPTIMAL_STACK, "tensors of one lifetime stacked largest below"},
     {"lowest-gap", ARENA_OPTIMAL_LOWEST_GAP, "the lowest-gap search on parts without slack"},
     {"filler", ARENA_OPTIMAL_FILLER, "the filler search on parts without slack"},
-    {"skyline", ARENA_OPTIMAL_SKYLINE, "the lowest-gap search, wasting bytes, on parts with slack"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -308,23 +306,19 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
     uint64_t budget = 64 + 16 * (uint64_t)(b - a);
     int done = 0;
     for (unsigned round = 0; !done && !r->stopped; round++) {
-        /* decision at the proven bound: the lowest-gap search first (in a
-         * part without slack then singles as filler); then each preorder in
-         * turn */
+        /* decision at the proven bound: in a part without slack, lowest gap
+         * first, then singles as filler; then each preorder in turn */
         for (unsigned i = 0; i <= HEURISTICS && !done && !r->stopped; i++) {
-            int gap = target == tight ? rule_on(r, ARENA_OPTIMAL_LOWEST_GAP)
-                                      : rule_on(r, ARENA_OPTIMAL_SKYLINE);
-            if (i == 0 && !gap && target != tight)
+            if (i == 0 && target != tight)
                 continue;
             unsigned hi = (round + 1) % HEURISTICS;
             enum outcome o = LIMITED;
             if (i > 0)
                 o = canonical_search(r, target, i - 1, round, budget, plan);
-            else if (gap)
-                o = lowest_gap_search(r, target, hi, round,
-                                      target == tight ? budget / 8 : budget * (getenv("SKY") ? strtoull(getenv("SKY"),0,10) : SKYLINE_SHARE), plan);
-            for (unsigned f = 0; i == 0 && target == tight && rule_on(r, ARENA_OPTIMAL_FILLER) &&
-                                 f < FILLER_TRIES && o == LIMITED;
+            else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
+                o = lowest_gap_search(r, target, hi, round, budget / 8, plan);
+            for (unsigned f = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES &&
+                                 o == LIMITED;
                  f++)
                 if (!r->stopped)
                     o = filler_search(r, target, (hi + f) % HEURISTICS, round, budget, plan);
@@ -338,14 +332,28 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 } else {
                     res->proven = max_u64(res->proven, step_above(target, r->step));
                     target = res->proven;
-                    tight = zero_slack(r, target) ? target : 0;
+                    tight = 0; /* above max-live no part is without slack */
                     done = r->part_arena <= target;
                 }
             }
         }
-        /* branch and bound: decisions one step below the best plan */
+        /* branch and bound: a probe halfway between the bound and the best
+         * plan (a plan there is a long step down; none there proves the
+         * bound above it), then decisions one step below the best plan */
         for (unsigned h = round % 4; !cap && h == round % 4 && !done && !r->stopped; h++) {
             enum outcome o;
+            uint64_t mid = target + (r->part_arena - target) / 2 / r->step * r->step;
+            if (mid > target && mid + r->step < r->part_arena) {
+                o = canonical_search(r, mid, h, round, budget, plan);
+                if (o == EXHAUSTED) {
+                    res->proven = max_u64(res->proven, step_above(mid, r->step));
+                    target = res->proven;
+                    tight = 0;
+                    done = r->part_arena <= target;
+                    if (done)
+                        break;
+                }
+            }
             while ((o = canonical_search(r, r->part_arena - r->step, h, round, budget, plan)) ==
                        FOUND &&
                    r->part_arena > target)

@@ -153,9 +153,9 @@ static int fill_holes(struct run *r, uint32_t x, uint64_t cap, uint64_t *steps)
 static uint64_t lift(const struct run *r, uint32_t k, uint64_t cap)
 {
     const struct work *w = r->w;
-    uint64_t base = span_floor(w, w->top, k), most = FILLER_LIFT * r->align;
+    uint64_t base = span_floor(w, w->top, k), most = FILLER_LIFT * r->step;
     for (uint64_t lo = base; lo <= cap && w->size[k] <= cap - lo && lo - base <= most;
-         lo += r->align) {
+         lo += r->step) {
         int fits = 1;
         for (uint32_t x = w->s0[k]; x < w->s1[k] && fits; x++) {
             if (w->hole_bytes[x] + (lo - w->top[x]) > w->single_bytes[x])

@@ -134,7 +134,7 @@ struct run {
     int stopped; /* a global budget ran out */
     /* current part */
     size_t m, S;
-    uint64_t step;        /* gcd of the part's sizes and the alignment: the
+    uint64_t step;        /* gcd of the part's sizes (a multiple of the alignment): the
                              offsets and arena of every gravity plan, hence
                              the part's optimum, are multiples of it */
     const uint32_t *pid;  /* global ids of the part's tensors */

@@ -65,7 +65,7 @@ uint64_t part_load(struct run *r, size_t a, size_t b)
     assert(m > 0);
     r->m = m;
     r->pid = w->ids + a;
-    r->step = r->align ? r->align : 1;
+    r->step = 0; /* gcd(0, x) = x; sizes are multiples of the alignment */
     for (size_t k = 0; k < m; k++) {
         const struct arena_tensor *x = &t[r->pid[k]];
         r->step = gcd_u64(r->step, x->size);

@@ -54,11 +54,17 @@
  *   each section's single-section tensors are packed into the holes they
  *   leave (finds plans, proves nothing).   filler_search()     filler.c
  * - Decision runs at capacity C (the proven bound first: a plan there is
- *   optimal) and branch and bound from the incumbent (C = best - alignment,
- *   lowered at every plan found), alternating with doubling node budgets; a
- *   decision run that exhausts the tree proves the bound one alignment step
- *   higher, a branch and bound that does proves its best plan optimal.
- *   Every search starts afresh (no state kept between runs).   solve_part()
+ *   optimal) and branch and bound from the incumbent, alternating with
+ *   doubling node budgets. Heights move in steps of the part's sizes' gcd
+ *   (r->step: every gravity plan's offsets are sums of sizes, so the
+ *   optimum is a multiple of it; with alignment 1 and sizes in KiB a step
+ *   is 1,024 bytes, not one). Each branch and bound first probes C halfway
+ *   between the bound and the best plan (a plan there is a long way down;
+ *   none there proves the bound above it), then C = best - step, lowered at
+ *   every plan found. A decision run that exhausts the tree proves the
+ *   bound one step above C; a branch and bound that does proves its best
+ *   plan optimal. Every search starts afresh (no state kept between runs).
+ *                                                   solve_part(), step_above()
  * - Budgets: node_limit counts placements (deterministic: same problem, same
  *   plan, bound and nodes); time_limit reads CLOCK_MONOTONIC every 256 nodes;
  *   opt->stop (a caller's signal flag) is read at every node.
@@ -296,8 +302,9 @@ static uint64_t step_above(uint64_t x, uint64_t step)
 /* Solves part ids[a..b) (loaded) whose incumbent is r->part_arena: rounds
  * of decision runs at the target (the proven bound, or the capacity), in a
  * part without slack the lowest-gap and filler searches first, then one
- * branch and bound (minimising only), with doubling budgets, until the part
- * is proven or a budget runs out. */
+ * branch and bound (minimising only: a probe halfway down, then one step
+ * below the best plan), with doubling budgets, until the part is proven or
+ * a budget runs out. */
 static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct part_result *res,
                        struct arena_plan *plan)
 {

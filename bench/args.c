@@ -59,6 +59,19 @@ static const char usage_mid[] =
     "                     filler (planners/optimal.h); needs --no-db, as the\n"
     "                     database would store the runs as plain optimal\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
+    "  --order MODE       execution order of a graph's ops: stored (default, the\n"
+    "                     graph's own) or best (the order of least peak live\n"
+    "                     bytes, proven: a certificate, else an exact search\n"
+    "                     over the sets of ops already run; past --order-states\n"
+    "                     a heuristic order with its proven lower bound)\n"
+    "  --order-states N   states the best-order search may keep (default 2000000,\n"
+    "                     at most 256 MiB of them)\n"
+    "  --inplace RULE     ops that may write their output over an input that dies\n"
+    "                     there: none (default), elementwise (add, sub, mul,\n"
+    "                     activations, reshapes, (de)quantize, softmax, equal sizes)\n"
+    "                     or depthwise (elementwise and depthwise convolutions,\n"
+    "                     output inside its input); planners plan each chain of\n"
+    "                     such ops as one tensor\n"
     "  --patch RxC:K[:stream]  patch-based inference (MCUNetV2): the first K ops\n"
     "                     run per patch of an R x C grid over their output, with\n"
     "                     the halo each patch needs, the output assembled whole;\n"
@@ -364,9 +377,9 @@ static int parse_optimal_off(const char *v, uint32_t *bits, char *err, size_t er
 enum opt {
     O_EXPORT_PLAN, O_EXPORT_TFLITE, O_HEAD, O_TAIL,
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
-    O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY, O_OPTIMAL_OFF,
+    O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY, O_OPTIMAL_OFF, O_INPLACE,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
-    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH
+    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH, O_ORDER, O_ORDER_STATES
 };
 
 static const struct {
@@ -380,6 +393,7 @@ static const struct {
     {"--repetitions", O_REPETITIONS, 1}, {"--min-time", O_MIN_TIME, 1},
     {"--time-limit", O_TIME_LIMIT, 1}, {"--node-limit", O_NODE_LIMIT, 1},
     {"--capacity", O_CAPACITY, 1},   {"--optimal-off", O_OPTIMAL_OFF, 1},
+    {"--inplace", O_INPLACE, 1},
     {"--no-db", O_NO_DB, 0},         {"--no-placements", O_NO_PLACEMENTS, 0},
     {"--export-csv", O_EXPORT_CSV, 1},
     {"--export-plan", O_EXPORT_PLAN, 1}, {"--export-tflite", O_EXPORT_TFLITE, 1},
@@ -391,6 +405,7 @@ static const struct {
     {"--founding-table", O_FOUNDING, 0},
     {"--shard", O_SHARD, 1},         {"--pin", O_PIN, 1},
     {"--patch", O_PATCH, 1},
+    {"--order", O_ORDER, 1},         {"--order-states", O_ORDER_STATES, 1},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -454,6 +469,11 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         return parse_bytes(name, v, &a->options.capacity, err, errlen);
     case O_OPTIMAL_OFF:
         return parse_optimal_off(v, &a->options.optimal_off, err, errlen);
+    case O_INPLACE:
+        if (arena_inplace_parse(v, &a->inplace) != ARENA_OK)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--inplace: '%s' is not one of none, elementwise, depthwise", v);
+        return ARENA_OK;
     case O_NO_DB: a->db = NULL; return ARENA_OK;
     case O_NO_PLACEMENTS: a->no_placements = 1; return ARENA_OK;
     case O_EXPORT_CSV:
@@ -468,6 +488,16 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         if (!v[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--export-tflite: empty folder name");
         a->export_tflite_dir = v;
         return ARENA_OK;
+    case O_ORDER:
+        if (arena_order_mode_parse(v, &a->order) != ARENA_OK)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--order: '%s' is not one of stored, best", v);
+        return ARENA_OK;
+    case O_ORDER_STATES:
+        rc = parse_u64(name, v, UINT32_MAX - 1, &a->order_states, err, errlen);
+        if (rc == ARENA_OK && a->order_states == 0)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--order-states: '%s' is not at least 1", v);
+        return rc;
     case O_HEAD: return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->head, err, errlen);
     case O_TAIL: return parse_u64(name, v, ARENA_BENCH_INT_MAX, &a->tail, err, errlen);
     case O_QUIET: a->quiet = 1; return ARENA_OK;

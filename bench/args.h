@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "bench/output.h"
+#include "graphs/exec_order.h"
+#include "graphs/inplace.h"
 #include "graphs/patch.h"
 #include "planners/planner.h"
 
@@ -35,6 +37,9 @@ struct arena_bench_args {
     uint64_t seed;          /* families' default seed and the planners' options.seed */
     struct arena_plan_options options; /* passed to every planner call; seed = seed */
     uint64_t alignment;
+    enum arena_order_mode order; /* --order: stored (default) or best */
+    uint64_t order_states;  /* --order-states: the search's budget; 0 default */
+    enum arena_inplace_rule inplace; /* --inplace: which ops write over an input */
     int repetitions, repetitions_set;
     double min_time;
     int min_time_set;

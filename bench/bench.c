@@ -45,6 +45,7 @@
 #include "graphs/files.h"
 #include "graphs/source.h"
 #include "graphs/sweep.h"
+#include "planners/alias.h"
 #include "planners/planner.h"
 #include "results/store.h"
 
@@ -67,6 +68,11 @@ static int stop_requested(void *ctx)
 struct graph_slot {
     struct arena_source src;
     struct arena_bounds bounds;
+    /* With alias candidates, the planners plan merge.merged (the in-place
+     * pre-pass, planners/alias.h) and their plans are expanded back to the
+     * source's problem; without, they plan the source's problem itself. */
+    struct arena_alias_merge merge;
+    int merged;
     int64_t db_id; /* 0 until the graph's first result is stored */
     int header_done;
 };
@@ -79,7 +85,8 @@ struct job {
     const struct arena_planner *pl;
     void *scratch;
     size_t scratch_size;
-    struct arena_plan plan;
+    struct arena_plan plan;   /* of the problem the planner sees */
+    uint64_t *full;           /* merged: the plan expanded to every tensor */
     int prepared, prep_rc, rc, shown;
     int once; /* a search planner: one timed call */
 };
@@ -137,12 +144,21 @@ static int stdout_ok(struct bench *b)
 
 /* ---- the benchmark callbacks ---- */
 
+/* The problem the planners see: the merged one under an in-place rule with
+ * candidates, else the source's. */
+static const struct arena_problem *planned_problem(const struct graph_slot *g)
+{
+    return g->merged ? &g->merge.merged : &g->src.problem;
+}
+
 static void release(struct job *j)
 {
     free(j->scratch);
     free(j->plan.offsets);
+    free(j->full);
     j->scratch = NULL;
     j->plan.offsets = NULL;
+    j->full = NULL;
 }
 
 static int job_setup(void *ctx)
@@ -150,7 +166,7 @@ static int job_setup(void *ctx)
     struct job *j = ctx;
     struct bench *b = j->b;
     if (halted(b)) return 1;
-    const struct arena_problem *p = &b->graphs[j->g].src.problem;
+    const struct arena_problem *p = planned_problem(&b->graphs[j->g]);
     if (!j->shown) {
         j->shown = 1;
         arena_progress_show(&b->progress, b->graphs[j->g].src.spec, j->pl->name);
@@ -174,7 +190,7 @@ static int job_iter(void *ctx)
     struct job *j = ctx;
     if (stop_signal) return 1;
     arena_plan_reset(&j->plan);
-    j->rc = j->pl->plan(&j->b->graphs[j->g].src.problem, &j->b->args.options, j->scratch,
+    j->rc = j->pl->plan(planned_problem(&j->b->graphs[j->g]), &j->b->args.options, j->scratch,
                         j->scratch_size, &j->plan);
     return j->rc != ARENA_OK;
 }
@@ -271,6 +287,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     char error[600] = "";
     struct arena_metrics m;
     int valid = 0, planned = 0;
+    struct arena_plan full = j->plan; /* the plan of every tensor of p */
+    const struct arena_plan *shown = g->merged ? &full : &j->plan;
     /* A documented refusal (min-cost-flow above its size limit) is an
      * answer, not a failure: stored as not valid with "refused: why", and
      * it does not make the run exit 1. */
@@ -287,16 +305,26 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     } else {
         planned = 1;
         struct arena_collision why;
-        int rc = arena_plan_validate(p, &j->plan, &why);
+        int rc = ARENA_OK;
+        if (g->merged) { /* the plan of every tensor, checked against the candidates */
+            full.n = p->n;
+            full.offsets = j->full = malloc((p->n ? p->n : 1) * sizeof *j->full);
+            if (!full.offsets) rc = ARENA_ENOMEM;
+            else arena_alias_expand(&g->merge, &j->plan, &full);
+        }
+        if (rc == ARENA_OK) rc = arena_plan_validate(p, shown, &why);
         if (rc == ARENA_ECONFLICT) {
-            arena_collision_describe(p, &j->plan, &why, error, sizeof error);
+            arena_collision_describe(p, shown, &why, error, sizeof error);
         } else if (rc != ARENA_OK) {
             snprintf(error, sizeof error, "validator: %s", arena_strerror(rc));
-        } else if ((rc = arena_plan_metrics(p, &j->plan, &m)) != ARENA_OK) {
+        } else if ((rc = g->merged ? arena_alias_metrics(p, &g->merge, &j->plan, &m)
+                                   : arena_plan_metrics(p, &j->plan, &m)) != ARENA_OK) {
             snprintf(error, sizeof error, "metrics: %s", arena_strerror(rc));
         } else {
             enum arena_plan_status claimed = j->plan.status;
-            arena_plan_settle(&j->plan, g->bounds.lower_bound);
+            arena_plan_settle(&j->plan, g->bounds.inplace_bound);
+            full.status = j->plan.status;
+            full.bound = j->plan.bound;
             valid = !claims_wrong(&j->plan, claimed, j->once, &b->args.options, error,
                                   sizeof error);
         }
@@ -347,8 +375,12 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             /* Only a search planner reads the options (planner.h): for the
              * others they change nothing and are not part of the result. */
             .options = j->pl->kind == ARENA_KIND_SEARCH ? &b->args.options : NULL,
+            .inplace = arena_inplace_name(g->src.inplace),
+            .inplace_bound = g->bounds.inplace_bound,
+            .shares = g->merged ? g->merge.takes : NULL,
         };
-        const struct arena_plan *keep = planned && !b->args.no_placements ? &j->plan : NULL;
+        const struct arena_plan *keep =
+            planned && !b->args.no_placements && (!g->merged || j->full) ? shown : NULL;
         int64_t id = 0;
         int rc = store_run_and_graph(b, g);
         if (rc == ARENA_OK)
@@ -550,7 +582,8 @@ static int load_graphs(struct bench *b)
         char err[512] = "";
         struct arena_load_options lo = {
             .alignment = b->args.alignment, .seed = b->args.seed, .stop = &stop_signal,
-            .patch = b->args.patch.rows ? &b->args.patch : NULL};
+            .order = b->args.order, .order_states = b->args.order_states,
+            .patch = b->args.patch.rows ? &b->args.patch : NULL, .inplace = b->args.inplace};
         int rc = arena_source_load_with(items[i], &lo, &g->src, err, sizeof err);
         if (rc != ARENA_OK && stop_signal) break; /* measure() reports the signal */
         if (rc != ARENA_OK) {
@@ -562,15 +595,23 @@ static int load_graphs(struct bench *b)
         size_t bad = 0;
         rc = arena_problem_check(&g->src.problem, &bad);
         if (rc == ARENA_OK) rc = arena_problem_bounds(&g->src.problem, &g->bounds);
+        if (rc == ARENA_OK && g->src.problem.n_alias > 0) {
+            rc = arena_alias_merge(&g->src.problem, &g->merge);
+            g->merged = rc == ARENA_OK;
+        }
         if (rc != ARENA_OK) {
             say(b, "--graph '%s': %s", items[i], arena_strerror(rc));
             arena_source_free(&g->src);
+            arena_alias_merge_free(&g->merge);
+            g->merged = 0;
             status = 2;
             break;
         }
         int added = seen_add(&loaded, g->src.spec, g->src.fingerprint);
         if (added <= 0) { /* the same canonical spec and problem: kept once */
             arena_source_free(&g->src);
+            arena_alias_merge_free(&g->merge);
+            g->merged = 0;
             if (added == 0) continue;
             say(b, "out of memory");
             status = 2;
@@ -938,7 +979,10 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     arena_gbench_clear();
     for (size_t i = 0; i < b.n_jobs; i++) release(&b.jobs[i]);
     free(b.jobs);
-    for (size_t i = 0; i < b.n_graphs; i++) arena_source_free(&b.graphs[i].src);
+    for (size_t i = 0; i < b.n_graphs; i++) {
+        arena_source_free(&b.graphs[i].src);
+        arena_alias_merge_free(&b.graphs[i].merge);
+    }
     free(b.graphs);
     arena_store_close(b.store);
     free(b.out_state);

@@ -14,6 +14,7 @@
 #include "graphs/names.h"
 #include "graphs/source.h"
 #include "graphs/tflite.h"
+#include "planners/alias.h"
 #include "planners/planner.h"
 
 #define IDENT_MAX 64
@@ -108,15 +109,26 @@ static void csv_field(FILE *f, const char *s)
 
 static void write_csv(FILE *f, const struct arena_export *x, uint64_t act)
 {
-    fputs("name,index,size,first,last,offset\n", f);
+    fputs(x->shares ? "name,index,size,first,last,offset,shares\n"
+                    : "name,index,size,first,last,offset\n",
+          f);
     for (size_t i = 0; i < x->p->n; i++) {
         const struct arena_tensor *t = &x->p->tensors[i];
         char raw[32];
         snprintf(raw, sizeof raw, "t%zu", i);
         csv_field(f, x->names && x->names[i] ? x->names[i] : raw);
-        fprintf(f, ",%lu,%llu,%u,%u,%llu\n", (unsigned long)source_index(x, i),
+        fprintf(f, ",%lu,%llu,%u,%u,%llu", (unsigned long)source_index(x, i),
                 (unsigned long long)t->size, (unsigned)t->first, (unsigned)t->last,
                 (unsigned long long)(act + x->plan->offsets[i]));
+        if (x->shares) {
+            uint32_t o = x->shares[i];
+            fputc(',', f);
+            if (o != UINT32_MAX) {
+                snprintf(raw, sizeof raw, "t%lu", (unsigned long)o);
+                csv_field(f, x->names && x->names[o] ? x->names[o] : raw);
+            }
+        }
+        fputc('\n', f);
     }
 }
 
@@ -196,6 +208,16 @@ static void write_header(FILE *f, const struct arena_export *x, char **id, const
         fprintf(f, "/* No bytes: one element, since C has no empty arrays. */\n"
                    "extern uint8_t %s_arena[1];\n",
                 P);
+    size_t pairs = 0;
+    for (size_t i = 0; x->shares && i < x->p->n; i++)
+        pairs += x->shares[i] != UINT32_MAX;
+    if (pairs)
+        fprintf(f, "/* In-place ops: {tensor, the tensor whose bytes it takes} as indices of\n"
+                   " * %s_tensors; the op reads its input before it writes its output\n"
+                   " * (defined in %s.c). */\n"
+                   "#define %s_SHARED_PAIRS %zuu\n"
+                   "extern const uint32_t %s_shares[%s_SHARED_PAIRS][2];\n",
+                P, base, P, pairs, P, P);
     if (x->p->n)
         fprintf(f, "/* Every tensor in id order (defined in %s.c). */\n"
                    "extern const struct %s_tensor %s_tensors[%s_TENSORS];\n",
@@ -204,6 +226,11 @@ static void write_header(FILE *f, const struct arena_export *x, char **id, const
         fprintf(f, "/* No tensors: one zeroed element, since C has no empty arrays. */\n"
                    "extern const struct %s_tensor %s_tensors[1];\n",
                 P, P);
+    if (x->order)
+        fprintf(f, "\n/* The execution order the plan is for (bench --order best): op\n"
+                   " * %s_order[k] (its index in the source) runs at step k. */\n"
+                   "#define %s_OPS %zuu\nextern const uint32_t %s_order[%s_OPS];\n",
+                P, P, x->n_ops, P, P);
     fprintf(f, "\n#endif\n");
 }
 
@@ -220,6 +247,13 @@ static void write_source(FILE *f, const struct arena_export *x, char **id, const
         fprintf(f, "_Alignas(16) uint8_t %s_arena[%s_ARENA_BYTES];\n\n", P, P);
     else
         fprintf(f, "_Alignas(16) uint8_t %s_arena[1];\n\n", P);
+    if (x->order) {
+        fprintf(f, "const uint32_t %s_order[%s_OPS] = {", P, P);
+        for (size_t k = 0; k < x->n_ops; k++)
+            fprintf(f, "%s%luu", k == 0 ? "\n    " : k % 12 ? ", " : ",\n    ",
+                    (unsigned long)x->order[k]);
+        fprintf(f, "\n};\n\n");
+    }
     if (!x->p->n) {
         fprintf(f, "const struct %s_tensor %s_tensors[1] = {{0u, 0u, 0u, 0u, 0u}};\n", P, P);
         return;
@@ -228,6 +262,17 @@ static void write_source(FILE *f, const struct arena_export *x, char **id, const
     for (size_t i = 0; i < x->p->n; i++)
         fprintf(f, "    {%s_%s_OFFSET, %s_%s_SIZE, %uu, %uu, %s_%s_INDEX},\n", P, id[i], P, id[i],
                 (unsigned)x->p->tensors[i].first, (unsigned)x->p->tensors[i].last, P, id[i]);
+    fprintf(f, "};\n");
+    size_t pairs = 0;
+    for (size_t i = 0; x->shares && i < x->p->n; i++)
+        pairs += x->shares[i] != UINT32_MAX;
+    if (!pairs)
+        return;
+    fprintf(f, "\nconst uint32_t %s_shares[%s_SHARED_PAIRS][2] = {\n", P, P);
+    for (size_t i = 0; i < x->p->n; i++)
+        if (x->shares[i] != UINT32_MAX)
+            fprintf(f, "    {%zuu, %luu}, /* %s takes %s's bytes */\n", i,
+                    (unsigned long)x->shares[i], id[i], id[x->shares[i]]);
     fprintf(f, "};\n");
 }
 
@@ -335,22 +380,41 @@ static void graph_ident(const struct arena_source *src, char *out, size_t cap)
 
 /* Plans src with pl into plan, its offsets in offsets (p->n of them), and
  * validates it. */
+/* The order to export: one --order best chose other than the stored. */
+static const uint32_t *own_order(const struct arena_source *src)
+{
+    const struct arena_order_result *o = &src->order;
+    if (src->order_mode != ARENA_ORDER_BEST || !o->order) return NULL;
+    for (size_t k = 0; k < o->n_ops; k++)
+        if (o->order[k] != k) return o->order;
+    return NULL;
+}
+
 static int plan_checked(const struct arena_planner *pl, const struct arena_source *src,
-                        const struct arena_plan_options *opt, uint64_t *offsets,
-                        struct arena_plan *plan, char *err, size_t errlen)
+                        const struct arena_alias_merge *m, const struct arena_plan_options *opt,
+                        uint64_t *offsets, struct arena_plan *plan, char *err, size_t errlen)
 {
     const struct arena_problem *p = &src->problem;
+    const struct arena_problem *pp = m ? &m->merged : p; /* what the planner sees */
     memset(plan, 0, sizeof *plan);
-    plan->n = p->n;
-    plan->offsets = offsets;
+    struct arena_plan mp = {.n = pp->n, .offsets = m ? malloc((pp->n ? pp->n : 1) * sizeof *offsets)
+                                                   : offsets};
     size_t bytes = 0;
-    int rc = arena_planner_scratch(pl, p, &bytes);
+    int rc = mp.offsets ? arena_planner_scratch(pl, pp, &bytes) : ARENA_ENOMEM;
     void *scratch = rc ? NULL : malloc(bytes ? bytes : 1);
     if (!rc && !scratch)
         rc = ARENA_ENOMEM;
     if (!rc)
-        rc = arena_planner_run(pl, p, opt, scratch, bytes, plan);
+        rc = arena_planner_run(pl, pp, opt, scratch, bytes, &mp);
     free(scratch);
+    plan->n = p->n;
+    plan->offsets = offsets;
+    if (!rc && m)
+        arena_alias_expand(m, &mp, plan);
+    else if (!rc)
+        *plan = mp;
+    if (m)
+        free(mp.offsets);
     if (rc)
         return arena_errorf(err, errlen, 0, rc, "%s on %s: %s", pl->name, src->spec,
                             arena_strerror(rc));
@@ -374,13 +438,17 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
     if (head > ARENA_SIZE_MAX - src->persistent_bytes)
         return arena_errorf(err, errlen, 0, ARENA_EOVERFLOW, "--head: passes 2^62 bytes");
     uint64_t *offsets = malloc((p->n ? p->n : 1) * sizeof *offsets);
-    if (!offsets)
+    struct arena_alias_merge m = {0};
+    int merged = p->n_alias > 0;
+    if (!offsets || (merged && arena_alias_merge(p, &m) != ARENA_OK)) {
+        free(offsets);
         return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+    }
     int rc = ARENA_OK;
     for (size_t k = 0; k < n_planners && !rc; k++) {
         const struct arena_planner *pl = planners[k];
         struct arena_plan plan;
-        rc = plan_checked(pl, src, opt, offsets, &plan, err, errlen);
+        rc = plan_checked(pl, src, merged ? &m : NULL, opt, offsets, &plan, err, errlen);
         if (rc)
             break;
         char base[160], planner_id[IDENT_MAX + 1], prefix[STEM_MAX + IDENT_MAX + 40], title[300];
@@ -398,12 +466,16 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
             .plan = &plan,
             .head = src->persistent_bytes + head,
             .tail = tail,
+            .order = own_order(src),
+            .n_ops = src->order.n_ops,
+            .shares = merged ? m.takes : NULL,
         };
         rc = arena_export_plan(dir, base, &x, err, errlen);
         if (!rc && out)
             fprintf(out, "%s\t%s\t%s/%s.h\n", src->spec, pl->name, dir, base);
     }
     free(offsets);
+    arena_alias_merge_free(&m);
     return rc;
 }
 
@@ -485,6 +557,11 @@ int arena_export_tflites(const char *dir, const struct arena_source *src,
     if (strcmp(src->family, "tflite") != 0 || (src->problem.n && !src->index))
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: not a .tflite model", src->spec);
     const struct arena_problem *p = &src->problem;
+    if (src->problem.n_alias > 0)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: an in-place plan cannot ship as a TFLM offline plan"
+                            " (TFLM's kernels write every output to bytes of its own)",
+                            src->spec);
     char buf[4096], spec[97];
     uint32_t sub = 0;
     const char *path = arena_tflite_path(src->spec, buf, sizeof buf, &sub);
@@ -500,7 +577,7 @@ int arena_export_tflites(const char *dir, const struct arena_source *src,
     for (size_t k = 0; k < n_planners && !rc; k++) {
         const struct arena_planner *pl = planners[k];
         struct arena_plan plan;
-        rc = plan_checked(pl, src, opt, offsets, &plan, err, errlen);
+        rc = plan_checked(pl, src, NULL, opt, offsets, &plan, err, errlen);
         if (rc)
             break;
         /* TFLM's head is the activation region: the plan's own offsets */

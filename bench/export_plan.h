@@ -17,7 +17,10 @@
  * unique) its byte offset from the start of the arena (head included), its
  * size and its index in the source; a table of every tensor (offset, size,
  * first and last step, source index) for code that walks the plan; and a
- * _Static_assert per tensor that it lies inside the activation region.
+ * _Static_assert per tensor that it lies inside the activation region;
+ * with an execution order of its own (bench --order best), PREFIX_OPS and
+ * PREFIX_order[]: the op run at each step, as its index in the source (the
+ * steps of the table count in that order: run the ops so).
  * C has no empty arrays: with no tensors (or no bytes) the table (or the
  * arena) has one zeroed element, and PREFIX_TENSORS (PREFIX_ARENA_BYTES)
  * says 0. */
@@ -38,10 +41,20 @@ struct arena_export {
     const uint32_t *index;    /* p->n source indices, or NULL: the id */
     const struct arena_plan *plan; /* a valid plan of p */
     uint64_t head, tail;      /* bytes of the head (persistent + metadata) and tail */
+    const uint32_t *order;    /* n_ops op ids in execution order (bench --order
+                                 best chose one other than the stored), or NULL:
+                                 the source's own order, nothing written */
+    size_t n_ops;
+    const uint32_t *shares;   /* NULL, or p->n ids: the tensor whose bytes each
+                                 takes (an in-place op), UINT32_MAX for none */
 };
 
 /* Writes dir/base.csv (`name,index,size,first,last,offset`, offset in the
- * arena, i.e. ACT + the plan's offset), dir/base.h and dir/base.c, each
+ * arena, i.e. ACT + the plan's offset; with shares, a seventh column
+ * `shares` names the tensor whose bytes the row's tensor takes, else is
+ * empty), dir/base.h and dir/base.c (with shares, also PREFIX_SHARED_PAIRS
+ * and PREFIX_shares[], the pairs {tensor, tensor whose bytes it takes} as
+ * ids of the table: such an op reads its input before it writes), each
  * first as base.EXT.tmp, renamed only when all three are whole: a failed
  * export (a full disk) leaves no file behind, neither new nor partial.
  * ARENA_EIO with one line in err when a file cannot be written,

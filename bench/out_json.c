@@ -56,6 +56,12 @@ static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
             (unsigned long long)r->bounds->lower_bound, (unsigned long long)r->bounds->largest);
     if (m) fprintf(out, "%llu", (unsigned long long)m->arena);
     else fputs("null", out);
+    if (r->src->inplace != ARENA_INPLACE_NONE) { /* under none, the keys of before */
+        fputs(", \"inplace\": ", out);
+        string(out, arena_inplace_name(r->src->inplace));
+        fprintf(out, ", \"alias_pairs\": %zu, \"inplace_bound\": %llu", r->src->problem.n_alias,
+                (unsigned long long)r->bounds->inplace_bound);
+    }
     real(out, "ratio_lb", m ? m->ratio_lb : NAN);
     real(out, "saving", m ? m->saving : NAN);
     real(out, "frag_peak", m ? m->frag_peak : NAN);

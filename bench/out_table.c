@@ -46,7 +46,39 @@ void arena_fmt_ns(double ns, char *buf, size_t len)
 
 struct table_state {
     size_t rows; /* the units are stated under a table with rows only */
+    int ordered; /* some graph was ordered by --order best */
 };
+
+/* A graph whose order --order best chose (bare problems have none). */
+static int has_order(const struct arena_source *src)
+{
+    return src->order_mode == ARENA_ORDER_BEST && src->order.order;
+}
+
+/* "  order best: peak 370,016 B, stored order 413,136 B (-10.4%); optimal, 812 states, 4.1 ms" */
+static void order_line(FILE *out, const struct arena_source *src)
+{
+    const struct arena_order_result *o = &src->order;
+    char peak[32], stored[32], bound[32], t[32];
+    arena_fmt_grouped(o->peak, peak, sizeof peak);
+    arena_fmt_grouped(o->stored_peak, stored, sizeof stored);
+    arena_fmt_grouped(o->bound, bound, sizeof bound);
+    arena_fmt_ns((double)o->ns, t, sizeof t);
+    double gain = o->stored_peak ? 100.0 * ((double)o->peak / (double)o->stored_peak - 1) : 0;
+    fprintf(out, "  order best: peak %s B, stored order %s B (%+.1f%%); ", peak, stored, gain);
+    switch (o->status) {
+    case ARENA_ORDER_CERTIFIED:
+        fprintf(out, "stored order optimal by the certificate, no search, %s\n", t);
+        break;
+    case ARENA_ORDER_OPTIMAL:
+        fprintf(out, "optimal, %llu states, %s\n", (unsigned long long)o->states, t);
+        break;
+    default:
+        fprintf(out, "limit: every order needs at least %s B (%llu states, %s)\n", bound,
+                (unsigned long long)o->states, t);
+        break;
+    }
+}
 
 static void table_graph(FILE *out, void *state, const struct arena_source *src,
                         const struct arena_bounds *b)
@@ -66,6 +98,14 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
             src->problem.n, (unsigned long long)src->problem.alignment, b->max_live);
     fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n", naive,
             naive_h, lb, lb_h, big, big_h);
+    if (src->inplace != ARENA_INPLACE_NONE) {
+        char ib[32], ib_h[32];
+        arena_fmt_grouped(b->inplace_bound, ib, sizeof ib);
+        arena_fmt_bytes(b->inplace_bound, ib_h, sizeof ib_h);
+        fprintf(out, "  in-place rule %s: %zu alias candidates, in-place bound %s B (%s);"
+                     " x LB and frag_peak against it\n",
+                arena_inplace_name(src->inplace), src->problem.n_alias, ib, ib_h);
+    }
     const struct arena_patch_report *pr = &src->patch;
     if (pr->spec.rows) {
         char sm[32], pm[32], gm[32], sp[32], sp_h[32];
@@ -86,10 +126,12 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
                 pr->stage_macs ? 100.0 * extra / (double)pr->stage_macs : 0.0,
                 pr->graph_macs ? 100.0 * extra / (double)pr->graph_macs : 0.0, gm, sp, sp_h);
     }
-    fputc('\n', out);
-    fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n", "planner",
-            "arena B", "arena", "x LB", "saving", "frag_peak", "frag_mean", "time median",
-            "spread", "scratch B", "valid", "status", "gap");
+    int ordered = has_order(src);
+    if (ordered)
+        order_line(out, src);
+    fprintf(out, "\n  %-24s %15s %11s %9s%s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n", "planner",
+            "arena B", "arena", "x LB", ordered ? "      x OB" : "", "saving", "frag_peak",
+            "frag_mean", "time median", "spread", "scratch B", "valid", "status", "gap");
 }
 
 /* The spread column: stddev / mean, "once" for a single timed call of a
@@ -105,6 +147,8 @@ static void spread_text(const struct arena_bench_row *r, char *buf, size_t len)
 static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
 {
     ((struct table_state *)state)->rows++;
+    if (has_order(r->src))
+        ((struct table_state *)state)->ordered = 1;
     char scratch[32], median[32], spread[16];
     arena_fmt_grouped(r->scratch_bytes, scratch, sizeof scratch);
     arena_fmt_ns(r->median_ns, median, sizeof median);
@@ -116,14 +160,19 @@ static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
         arena_fmt_bytes(m->arena, arena_h, sizeof arena_h);
         double g = arena_bench_row_gap(r);
         if (isfinite(g)) snprintf(gap, sizeof gap, "%.1f%%", 100.0 * g);
-        fprintf(out, "  %-24s %15s %11s %9.3f %7.1f%% %9.3f %9.3f %11s %7s %13s %5s %-10s %7s\n",
-                r->planner, arena, arena_h, m->ratio_lb, 100.0 * m->saving, m->frag_peak,
+        char ob[16] = "";
+        if (has_order(r->src))
+            snprintf(ob, sizeof ob, " %9.3f",
+                     r->src->order.bound ? (double)m->arena / (double)r->src->order.bound : 0.0);
+        fprintf(out, "  %-24s %15s %11s %9.3f%s %7.1f%% %9.3f %9.3f %11s %7s %13s %5s %-10s %7s\n",
+                r->planner, arena, arena_h, m->ratio_lb, ob, 100.0 * m->saving, m->frag_peak,
                 m->frag_mean, median, spread, scratch, "yes", arena_plan_status_name(r->status),
                 gap);
     } else {
-        fprintf(out, "  %-24s %15s %11s %9s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n",
-                r->planner, "-", "-", "-", "-", "-", "-", median, spread, scratch,
-                r->refused ? "-" : "NO", r->refused ? "refused" : "-", "-");
+        fprintf(out, "  %-24s %15s %11s %9s%s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n",
+                r->planner, "-", "-", "-", has_order(r->src) ? "         -" : "", "-", "-", "-",
+                median, spread, scratch, r->refused ? "-" : "NO", r->refused ? "refused" : "-",
+                "-");
         fprintf(out, "    ! %s\n", r->error ? r->error : "invalid plan");
     }
 }
@@ -140,6 +189,10 @@ static void table_end(FILE *out, void *state)
             " idle machine, or with a longer --min-time).\n"
             "once = a search planner, timed by one call. status: optimal = arena proven"
             " minimal; gap = arena / proven lower bound - 1.\n");
+    if (((const struct table_state *)state)->ordered)
+        fprintf(out, "x OB = arena / best-order bound: the least peak live bytes of any"
+                     " execution order, under the in-place rule if one is given (proven; x LB"
+                     " is for the order planned).\n");
 }
 
 const struct arena_output arena_output_table = {

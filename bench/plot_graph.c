@@ -113,16 +113,25 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
     plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; XMAX = %.17g; LB = %lld; NAIVE = %lld; REF = %lld\n",
                     U, uname, xmax, (long long)g->lower_bound, (long long)g->naive,
                     (long long)c->ref);
+    /* --order best: the bound is the best order's peak (and the search's
+     * proven bound, drawn apart when it stopped at its budget below it) */
+    plot_buf_printf(&gp, "OB = %lld; LBTITLE = '%s'\n",
+                    (long long)(g->order_limit ? g->order_bound : 0),
+                    g->order_bound > 0 ? "lower bound, best order" : "lower bound");
     plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", plot_nice_step(xmax / U * 1.04, 4),
                     plot_nice_step(xmax / U * 1.5, 8));
     plot_ytics_names(&yt, lab, n);
     if (c->ref)
         plot_buf_printf(&refkey, ", \\\n       NaN with lines dt 4 lw 1.2 lc rgb '#000000' title '%s'",
                         c->ref_opt ? "optimum" : "best bound");
-    const char *keys[] = {"YTICS", "REFKEY"};
-    const char *vals[] = {yt.s ? yt.s : "()", refkey.s ? refkey.s : ""};
+    const char *obkey = g->order_limit && g->order_bound > 0
+                            ? ", \\\n       NaN with lines dt 5 lw 1 lc rgb '#333333' title"
+                              " 'best-order bound'"
+                            : "";
+    const char *keys[] = {"YTICS", "REFKEY", "OBKEY"};
+    const char *vals[] = {yt.s ? yt.s : "()", refkey.s ? refkey.s : "", obkey};
     int rc = yt.oom || refkey.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
-                                  : plot_draw(c, "arena", &gp, keys, vals, 2);
+                                  : plot_draw(c, "arena", &gp, keys, vals, 3);
     plot_buf_free(&gp);
     plot_buf_free(&yt);
     plot_buf_free(&refkey);

@@ -31,6 +31,10 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
     char runs[64];
     if (c->d.n_runs == 1) snprintf(runs, sizeof runs, "Run %lld", (long long)c->d.runs[0]);
     else snprintf(runs, sizeof runs, "%zu runs (newest result of each planner)", c->d.n_runs);
+    /* graphs searched by --order best: × the best-order bound beside × LB */
+    int ordered = g->order_bound > 0;
+    char ob_text[32];
+    plot_fmt_bytes(ob_text, sizeof ob_text, (double)g->order_bound);
     int limits = 0;
     for (size_t i = 0; i < n; i++) limits |= plot_is_limit(res[i]);
     for (int tex = 0; tex < 2; tex++) {
@@ -41,15 +45,21 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
             plot_buf_printf(&b, ": %lld tensors, naive %s, lower bound %s", (long long)g->tensors,
                             naive, lb);
             if (c->ref) plot_buf_printf(&b, ", %s %s", rn, ref);
+            if (ordered)
+                plot_buf_printf(&b, ", best-order bound %s (%s)", ob_text,
+                                g->order_limit ? "the order search's proven bound"
+                                               : "least peak of any execution order, proven");
             plot_buf_add(&b, ".");
             if (limits)
                 plot_buf_add(&b, " (limit): the search stopped at its budget; its plan is valid but"
                                  " not the planner's answer.");
-            plot_buf_printf(&b, "\n\n| planner | arena (%s) | × lower bound |%s saving | frag. peak |"
+            plot_buf_printf(&b, "\n\n| planner | arena (%s) | × lower bound |%s%s saving | frag. peak |"
                                 " frag. mean | plan time (%s) | scratch (%s) | valid | status |\n",
-                            aun, c->ref ? (c->ref_opt ? " × optimum |" : " × best bound |") : "",
+                            aun, ordered ? " × best-order bound |" : "",
+                            c->ref ? (c->ref_opt ? " × optimum |" : " × best bound |") : "",
                             tun, sun);
-            plot_buf_printf(&b, "|:--|--:|--:|%s--:|--:|--:|--:|--:|:-:|:-:|\n", c->ref ? "--:|" : "");
+            plot_buf_printf(&b, "|:--|--:|--:|%s%s--:|--:|--:|--:|--:|:-:|:-:|\n",
+                            ordered ? "--:|" : "", c->ref ? "--:|" : "");
         } else {
             struct plot_buf sp = {0};
             plot_caret(&sp, g->spec);
@@ -57,24 +67,29 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
                             runs, sp.s ? sp.s : "", (long long)g->tensors, naive, lb);
             plot_buf_free(&sp);
             if (c->ref) plot_buf_printf(&b, ", %s %s", rn, ref);
+            if (ordered) plot_buf_printf(&b, ", best-order bound %s", ob_text);
             plot_buf_add(&b, "\n");
             if (limits)
                 plot_buf_add(&b, "% (limit): the search stopped at its budget; its plan is valid"
                                  " but not the planner's answer\n");
-            plot_buf_printf(&b, "\\begin{tabular}{lrr%srrrrrcc}\n\\toprule\n", c->ref ? "r" : "");
-            plot_buf_printf(&b, "Planner & Arena (%s) & $\\times$ LB & %sSaving & Frag.\\ peak & "
+            plot_buf_printf(&b, "\\begin{tabular}{lrr%s%srrrrrcc}\n\\toprule\n",
+                            ordered ? "r" : "", c->ref ? "r" : "");
+            plot_buf_printf(&b, "Planner & Arena (%s) & $\\times$ LB & %s%sSaving & Frag.\\ peak & "
                                 "Frag.\\ mean & Time (%s) & Scratch (%s) & Valid & Status \\\\\n"
                                 "\\midrule\n",
-                            aun, c->ref ? (c->ref_opt ? "$\\times$ opt. & " : "$\\times$ bound & ") : "",
+                            aun, ordered ? "$\\times$ OB & " : "",
+                            c->ref ? (c->ref_opt ? "$\\times$ opt. & " : "$\\times$ bound & ") : "",
                             strcmp(tun, "\xC2\xB5s") == 0 ? "$\\mu$s" : tun, sun);
         }
         for (size_t i = 0; i < n; i++) {
             const struct arena_fig_result *r = res[i];
-            char a[40] = "--", rt[40] = "--", o[40] = "--", sv[40] = "--", fp[40] = "--",
+            char a[40] = "--", rt[40] = "--", ob[40] = "--", o[40] = "--", sv[40] = "--", fp[40] = "--",
                  fm[40] = "--", t[40] = "--", sc[40] = "--";
             if (r->ok) {
                 snprintf(a, sizeof a, AU == 1 ? "%.0f" : "%.2f", (double)r->arena / AU);
                 if (r->has_ratio) snprintf(rt, sizeof rt, "%.3f", r->ratio_lb);
+                if (ordered)
+                    snprintf(ob, sizeof ob, "%.3f", (double)r->arena / (double)g->order_bound);
                 if (c->ref) snprintf(o, sizeof o, "%.3f", (double)r->arena / (double)c->ref);
                 if (r->has_saving) snprintf(sv, sizeof sv, "%.1f%s", 100 * r->saving, tex ? "\\%" : "%");
                 if (r->has_frag) {
@@ -91,11 +106,12 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
             /* One row in either format: Markdown cells are "| x", LaTeX's "& x". */
             void (*text)(struct plot_buf *, const char *) = tex ? plot_tex : plot_md;
             const char *sep = tex ? " & " : " | ";
-            const char *cells[] = {a, rt, o, sv, fp, fm, t, sc, r->ok ? "yes" : "no"};
+            const char *cells[] = {a, rt, ob, o, sv, fp, fm, t, sc, r->ok ? "yes" : "no"};
             if (!tex) plot_buf_add(&b, "| ");
             text(&b, label ? label : "");
             for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
-                if (cells[k] != o || c->ref) plot_buf_printf(&b, "%s%s", sep, cells[k]);
+                if ((cells[k] != o || c->ref) && (cells[k] != ob || ordered))
+                    plot_buf_printf(&b, "%s%s", sep, cells[k]);
             plot_buf_add(&b, sep);
             text(&b, status);
             plot_buf_add(&b, tex ? " \\\\\n" : " |\n");

@@ -320,9 +320,7 @@ static int compress(struct csv *st, struct arena_problem *out)
         t[i].last = (uint32_t)arena_floor_index(lowers, m, st->recs[i].upper - 1);
     }
     free(lowers);
-    out->n = n;
-    out->tensors = t;
-    out->alignment = st->alignment;
+    *out = (struct arena_problem){.n = n, .tensors = t, .alignment = st->alignment};
     return ARENA_OK;
 }
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "graphs/graph.h"
+#include "graphs/inplace.h"
 #include "graphs/source.h"
 
 enum arena_key_type {
@@ -53,6 +54,7 @@ extern const struct arena_family arena_family_residual;
 extern const struct arena_family arena_family_unet;
 extern const struct arena_family arena_family_transformer;
 extern const struct arena_family arena_family_random_dag;
+extern const struct arena_family arena_family_randwire;
 extern const struct arena_family arena_family_random_intervals;
 extern const struct arena_family arena_family_packed;
 extern const struct arena_family arena_family_slack;
@@ -66,6 +68,8 @@ struct arena_spec {
     const struct arena_family *family;
     struct arena_key_value values[ARENA_FAMILY_MAX_KEYS];
     char params[512]; /* canonical "key=value,..." */
+    enum arena_inplace_rule inplace; /* the built graph's alias candidates
+                                        (graphs/inplace.h); parse sets none */
 };
 
 /* Parses "family[:key=value,...]"; missing keys take their defaults, the seed
@@ -80,6 +84,12 @@ int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, ch
  * NULL for a problem family (its tensors have no names) or on error. */
 int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
                      size_t *ops, char ***names, char *err, size_t errlen);
+
+/* The same with every load option: the alignment, and for a graph family
+ * the execution order (opt->order, its result in *opt->order_out). */
+int arena_spec_build_with(const struct arena_spec *s, const struct arena_load_options *opt,
+                          struct arena_problem *p, size_t *ops, char ***names, char *err,
+                          size_t errlen);
 
 /* Builds the spec's graph (ARENA_EINVAL for a problem-only family). */
 int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *err, size_t errlen);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graphs/exec_order.h"
 #include "graphs/files.h"
 #include "graphs/lines.h"
 #include "graphs/graph_internal.h"
@@ -274,9 +275,12 @@ int arena_graph_file_load_stream(FILE *f, const char *path, const struct arena_l
     int rc = arena_graph_file_read_stream(f, path, opt->stop, &g, err, errlen);
     if (rc)
         return rc;
-    struct arena_graph_fault fault;
+    struct arena_graph_fault fault = {SIZE_MAX, SIZE_MAX};
     char why[256];
-    rc = arena_graph_problem(&g, opt->alignment, out, &fault, why, sizeof why);
+    rc = arena_order_on_load(&g, opt, why, sizeof why);
+    if (!rc)
+        rc = arena_graph_problem_inplace(&g, opt->alignment, opt->inplace, out, &fault, why,
+                                         sizeof why);
     if (rc && err && errlen) {
         unsigned long line = 0;
         const char *field = "graph";
@@ -296,6 +300,7 @@ int arena_graph_file_load_stream(FILE *f, const char *path, const struct arena_l
         *ops = g.n_ops;
     if (!rc && names && !(*names = arena_graph_names(&g))) {
         free((void *)out->tensors);
+        free((void *)out->alias);
         memset(out, 0, sizeof *out);
         *ops = 0;
         rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);

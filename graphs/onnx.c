@@ -11,9 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "graphs/exec_order.h"
 #include "graphs/graph_internal.h"
 #include "graphs/names.h"
 #include "graphs/onnx_wire.h"
+#include "graphs/source.h"
 #include "onnx.pb-c.h"
 
 /* TensorProto.DataType -> our dtype; -1 for the types refused (string,
@@ -590,8 +592,17 @@ static int map_file(const char *path, unsigned char **data, size_t *size, int *m
     return read_file(path, data, size, err, errlen);
 }
 
-int arena_onnx_load(const char *path, uint64_t alignment, struct arena_problem *out,
-                    struct arena_onnx_loaded *x, char *err, size_t errlen)
+int arena_onnx_load(const char *path, uint64_t alignment, enum arena_inplace_rule inplace,
+                    struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
+                    size_t errlen)
+{
+    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
+    return arena_onnx_load_with(path, &opt, out, x, err, errlen);
+}
+
+int arena_onnx_load_with(const char *path, const struct arena_load_options *opt,
+                         struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
+                         size_t errlen)
 {
     memset(out, 0, sizeof *out);
     memset(x, 0, sizeof *x);
@@ -601,7 +612,7 @@ int arena_onnx_load(const char *path, uint64_t alignment, struct arena_problem *
     int rc = map_file(path, &data, &size, &mapped, err, errlen);
     if (rc)
         return rc;
-    rc = arena_onnx_load_data(data, size, path, alignment, out, x, err, errlen);
+    rc = arena_onnx_load_data_with(data, size, path, opt, out, x, err, errlen);
     if (mapped)
         munmap(data, size);
     else
@@ -610,9 +621,18 @@ int arena_onnx_load(const char *path, uint64_t alignment, struct arena_problem *
 }
 
 int arena_onnx_load_data(const void *data, size_t size, const char *path, uint64_t alignment,
-                         struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
-                         size_t errlen)
+                         enum arena_inplace_rule inplace, struct arena_problem *out,
+                         struct arena_onnx_loaded *x, char *err, size_t errlen)
 {
+    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
+    return arena_onnx_load_data_with(data, size, path, &opt, out, x, err, errlen);
+}
+
+int arena_onnx_load_data_with(const void *data, size_t size, const char *path,
+                              const struct arena_load_options *opt, struct arena_problem *out,
+                              struct arena_onnx_loaded *x, char *err, size_t errlen)
+{
+    uint64_t alignment = opt->alignment;
     memset(out, 0, sizeof *out);
     memset(x, 0, sizeof *x);
     struct arena_graph g;
@@ -621,7 +641,9 @@ int arena_onnx_load_data(const void *data, size_t size, const char *path, uint64
     if (rc)
         return rc;
     char why[512];
-    rc = arena_graph_problem(&g, alignment, out, NULL, why, sizeof why);
+    rc = arena_order_on_load(&g, opt, why, sizeof why);
+    if (!rc)
+        rc = arena_graph_problem_inplace(&g, alignment, opt->inplace, out, NULL, why, sizeof why);
     if (rc) {
         arena_errorf(err, errlen, 0, rc, "%s: %s", path, why);
         arena_graph_free(&g);
@@ -632,6 +654,7 @@ int arena_onnx_load_data(const void *data, size_t size, const char *path, uint64
     arena_graph_free(&g);
     if (!x->names) {
         free((void *)out->tensors);
+        free((void *)out->alias);
         memset(out, 0, sizeof *out);
         return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
     }

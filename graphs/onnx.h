@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "graphs/graph.h"
+#include "graphs/inplace.h"
 
 /* Longest value name or op_type kept, in bytes; a longer one is refused. */
 #define ARENA_ONNX_NAME_MAX 4096
@@ -69,13 +70,25 @@ struct arena_onnx_loaded {
  * problem. Errors as arena_onnx_read, plus ARENA_EIO when the file cannot
  * be read and the graph checks' faults, each one line starting with the
  * path. *out and *x are zeroed on error; on success free x with
- * arena_onnx_loaded_free. */
-int arena_onnx_load(const char *path, uint64_t alignment, struct arena_problem *out,
-                    struct arena_onnx_loaded *x, char *err, size_t errlen);
+ * arena_onnx_loaded_free. inplace: the alias candidates of the nodes'
+ * op_types under that rule (graphs/inplace.h), out->alias malloc'd (free it
+ * with out->tensors). */
+int arena_onnx_load(const char *path, uint64_t alignment, enum arena_inplace_rule inplace,
+                    struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
+                    size_t errlen);
 /* The same for a model already in memory; path names it in messages. */
 int arena_onnx_load_data(const void *data, size_t size, const char *path, uint64_t alignment,
+                         enum arena_inplace_rule inplace, struct arena_problem *out,
+                         struct arena_onnx_loaded *x, char *err, size_t errlen);
+/* Both with every load option (graphs/source.h): the alignment and the
+ * execution order (opt->order, its result in *opt->order_out). */
+struct arena_load_options;
+int arena_onnx_load_with(const char *path, const struct arena_load_options *opt,
                          struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
                          size_t errlen);
+int arena_onnx_load_data_with(const void *data, size_t size, const char *path,
+                              const struct arena_load_options *opt, struct arena_problem *out,
+                              struct arena_onnx_loaded *x, char *err, size_t errlen);
 void arena_onnx_loaded_free(struct arena_onnx_loaded *x);
 
 #endif

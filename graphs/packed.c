@@ -118,9 +118,7 @@ static int build(const struct arena_key_value *v, uint64_t alignment, struct are
         rec[i].size = r[i].y1 - r[i].y0; /* a multiple of unit, so of the alignment */
     }
     free(r);
-    p->n = (size_t)kept;
-    p->tensors = rec;
-    p->alignment = alignment;
+    *p = (struct arena_problem){.n = (size_t)kept, .tensors = rec, .alignment = alignment};
     return ARENA_OK;
 }
 

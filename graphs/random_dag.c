@@ -4,7 +4,8 @@
  * uniformly chosen op of an older layer (a skip connection) with
  * probability `skip`, else from layer L-1. Tensor element counts are uniform
  * in [min, max]. Tensors no op reads are graph outputs. Execution order:
- * layer by layer. */
+ * layer by layer. Op kinds: conv2d for an op of one input, concatenation for
+ * one of several (neither runs in place: sizes are drawn, not derived). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -60,7 +61,7 @@ static int build(const struct arena_key_value *v, struct arena_graph *g, char *e
         uint32_t y = arena_gen_tensor(g, "t", i + 1, dt, 1, dims);
         char name[32];
         snprintf(name, sizeof name, "op%llu", (unsigned long long)i);
-        arena_graph_op_add(g, name, "layer", in, n_in, &y, 1);
+        arena_graph_op_add(g, name, n_in == 1 ? "conv2d" : "concatenation", in, n_in, &y, 1);
     }
     if (!g->status) {
         g->tensors[0].is_input = 1;

@@ -95,9 +95,7 @@ static int build(const struct arena_key_value *v, uint64_t alignment, struct are
             return rc;
         }
     }
-    p->n = (size_t)n;
-    p->tensors = rec;
-    p->alignment = alignment;
+    *p = (struct arena_problem){.n = (size_t)n, .tensors = rec, .alignment = alignment};
     return ARENA_OK;
 }
 

@@ -3,7 +3,8 @@
  * across the whole block. The block's last op and the add write tensors of
  * the block input's size (the add needs equal shapes); the other tensors'
  * element counts are drawn uniformly from [min, max]. `ops` counts every op,
- * adds included; a trailing partial block has no add. */
+ * adds included; a trailing partial block has no add. Op kinds: conv2d for
+ * the chain's ops, add for the adds (graphs/inplace.h). */
 #include <stdio.h>
 
 #include "graphs/family.h"
@@ -51,7 +52,7 @@ static int build(const struct arena_key_value *v, struct arena_graph *g, char *e
         }
         dims[0] = in_block + 1 == k ? block_dims[0] : arena_rng_range(&rng, lo, hi);
         uint32_t y = arena_gen_tensor(g, "t", i + 1, dt, 1, dims);
-        arena_gen_op(g, "op", i, "layer", &x, 1, y);
+        arena_gen_op(g, "op", i, "conv2d", &x, 1, y);
         x = y;
         in_block++;
     }

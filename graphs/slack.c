@@ -243,9 +243,7 @@ int arena_slack_witness(const struct arena_key_value *v, uint64_t alignment,
             off[i] = r[i].y0 * unit;
     }
     free(r);
-    p->n = (size_t)n;
-    p->tensors = rec;
-    p->alignment = alignment;
+    *p = (struct arena_problem){.n = (size_t)n, .tensors = rec, .alignment = alignment};
     if (offsets)
         *offsets = off;
     return ARENA_OK;

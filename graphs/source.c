@@ -44,7 +44,9 @@ void arena_source_free(struct arena_source *s)
     free(s->warning);
     free(s->names); /* one block */
     free(s->index);
+    arena_order_result_free(&s->order);
     free((void *)s->problem.tensors);
+    free((void *)s->problem.alias);
     memset(s, 0, sizeof *s);
 }
 
@@ -206,16 +208,15 @@ static int load_file(const char *path, int has_sub, uint32_t sub,
                             kind == ONNX ? "an ONNX" : kind == GRAPH ? "a graph" : "a CSV");
     }
     if (kind == TFLITE) {
-        rc = data ? arena_tflite_load_data(data, size, path, sub, opt->alignment, p, model, err,
-                                           errlen)
-                  : arena_tflite_load(path, sub, opt->alignment, p, model, err, errlen);
+        rc = data ? arena_tflite_load_data_with(data, size, path, sub, opt, p, model, err, errlen)
+                  : arena_tflite_load_with(path, sub, opt, p, model, err, errlen);
         *ops = model->ops;
         *names = model->names;
         model->names = NULL;
     } else if (kind == ONNX) {
         struct arena_onnx_loaded x;
-        rc = data ? arena_onnx_load_data(data, size, path, opt->alignment, p, &x, err, errlen)
-                  : arena_onnx_load(path, opt->alignment, p, &x, err, errlen);
+        rc = data ? arena_onnx_load_data_with(data, size, path, opt, p, &x, err, errlen)
+                  : arena_onnx_load_with(path, opt, p, &x, err, errlen);
         *ops = x.ops;
         *names = x.names;
     } else if (!data) {
@@ -319,11 +320,12 @@ static int build_patched(const struct arena_spec *s, const struct arena_patch_sp
     if (rc)
         return arena_errorf(err, errlen, 0, rc, "--patch %ux%u:%u%s: %s: %s", ps->rows, ps->cols,
                             ps->k, ps->stream ? ":stream" : "", family, why);
-    rc = arena_graph_problem(&patched, alignment, p, NULL, why, sizeof why);
+    rc = arena_graph_problem_inplace(&patched, alignment, s->inplace, p, NULL, why, sizeof why);
     if (rc)
         arena_errorf(err, errlen, 0, rc, "%s: %s", family, why);
     else if (arena_patch_stage_peak(p, rep) || !(*names = arena_graph_names(&patched))) {
         free((void *)p->tensors);
+        free((void *)p->alias);
         memset(p, 0, sizeof *p);
         rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", family);
     } else
@@ -339,9 +341,13 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
     return arena_source_load_with(text, &opt, out, err, errlen);
 }
 
-int arena_source_load_with(const char *text, const struct arena_load_options *opt,
+int arena_source_load_with(const char *text, const struct arena_load_options *asked,
                            struct arena_source *out, char *err, size_t errlen)
 {
+    struct arena_order_result order = {0};
+    struct arena_load_options own = *asked;
+    own.order_out = &order;
+    const struct arena_load_options *opt = &own;
     uint64_t alignment = opt->alignment, seed = opt->seed;
     memset(out, 0, sizeof *out);
     if (err && errlen)
@@ -352,7 +358,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
                      (unsigned long long)alignment);
         return ARENA_EINVAL;
     }
-    struct arena_problem p;
+    struct arena_problem p = {0};
     size_t ops = 0;
     const char *family;
     char *spec = NULL, *params = NULL;
@@ -401,9 +407,14 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     } else {
         struct arena_spec s;
         rc = arena_spec_parse(text, seed, &s, err, errlen);
+        s.inplace = opt->inplace;
         if (!rc)
-            rc = ps ? build_patched(&s, ps, alignment, &p, &ops, &names, &patch, err, errlen)
-                            : arena_spec_build(&s, alignment, &p, &ops, &names, err, errlen);
+            rc = ps && opt->order != ARENA_ORDER_STORED
+                     ? arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                    "--order best: not with --patch (the patched stage's figures"
+                                    " count its own steps in the stored order)")
+                 : ps ? build_patched(&s, ps, alignment, &p, &ops, &names, &patch, err, errlen)
+                      : arena_spec_build_with(&s, opt, &p, &ops, &names, err, errlen);
         if (!rc) {
             family = s.family->info.name;
             size_t len = strlen(family) + 1 + strlen(s.params) + strlen(suffix) + 1;
@@ -414,6 +425,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         }
     }
     if (rc) {
+        arena_order_result_free(&order);
         one_line(err, errlen);
         return rc;
     }
@@ -423,8 +435,10 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
         free(params);
         free(out->family);
         free(names);
+        arena_order_result_free(&order);
         arena_tflite_loaded_free(&model, p.n);
         free((void *)p.tensors);
+        free((void *)p.alias);
         memset(out, 0, sizeof *out);
         if (err && errlen)
             snprintf(err, errlen, "out of memory loading '%s'", text);
@@ -439,6 +453,9 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->patch = patch;
     out->index = model.index;
     out->problem = p;
+    out->order_mode = opt->order;
+    out->order = order;
+    out->inplace = opt->inplace;
     out->fingerprint = arena_problem_fingerprint(&p);
     return ARENA_OK;
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "graphs/exec_order.h"
+#include "graphs/inplace.h"
 #include "graphs/patch.h"
 #include "planners/problem.h"
 
@@ -38,9 +40,17 @@ struct arena_source {
                         index (a CSV's record, a graph file's tensor) */
     uint64_t persistent_bytes; /* kept apart from the plan: a model's
                                   variable tensors (aligned), else 0 */
+    enum arena_order_mode order_mode; /* the mode asked for */
+    /* The execution order the problem was built with (graphs/exec_order.h):
+     * with --order best on a graph, the order, its peak, the stored
+     * order's peak and the proven bound; all zero in stored mode and for
+     * bare problems (nothing to reorder: order_mode stays as asked, status
+     * ARENA_ORDER_KEPT, order NULL). */
+    struct arena_order_result order;
     struct arena_patch_report patch; /* the --patch transform's figures;
                                         patch.spec.rows 0: not patched */
-    struct arena_problem problem; /* owns its tensors */
+    struct arena_problem problem; /* owns its tensors and alias candidates */
+    enum arena_inplace_rule inplace; /* the rule the candidates follow */
 };
 
 /* How to load: what arena_source_load() takes, plus a way to stop. */
@@ -51,12 +61,24 @@ struct arena_load_options {
      * file stops loading at its next line: ARENA_EIO, "PATH:LINE: file:
      * stopped by a signal". A spec is built to its end (seconds at most). */
     const volatile sig_atomic_t *stop;
+    /* The execution order a graph is planned in (ARENA_ORDER_STORED, 0, is
+     * the graph's own); order_states the search's state budget (0: its
+     * default). A bare problem (CSV, problem family) has none to change. */
+    enum arena_order_mode order;
+    uint64_t order_states;
+    /* Where the order found goes (may be NULL); arena_source_load_with
+     * points it at the source's own. */
+    struct arena_order_result *order_out;
     /* When not NULL, a graph family's graph is patched (graphs/patch.h)
      * before it becomes a problem; the spec gains "+patch=RxC:K[:stream]",
      * and a spec given with that suffix loads patched the same way (so a
      * stored spec loads again; not with patch set too). Files and problem
      * families are refused (ARENA_EINVAL, one line). */
     const struct arena_patch_spec *patch;
+    /* Which ops run in place (graphs/inplace.h): a graph's problem gets the
+     * rule's alias candidates (problem.alias, owned by the source). A bare
+     * problem (a CSV, a problem family) has none under any rule. */
+    enum arena_inplace_rule inplace;
 };
 
 /* Loads one source. text is a spec or a path (a path is anything that names

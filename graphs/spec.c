@@ -15,12 +15,14 @@
 #include <string.h>
 
 #include "graphs/graph_internal.h"
+#include "graphs/exec_order.h"
 #include "graphs/family.h"
 
 static const struct arena_family *const families[] = {
     &arena_family_mobilenetv2, &arena_family_chain,      &arena_family_residual,
     &arena_family_unet,        &arena_family_transformer, &arena_family_random_dag,
     &arena_family_random_intervals, &arena_family_packed, &arena_family_slack,
+    &arena_family_randwire,
 };
 #define N_FAMILIES (sizeof families / sizeof families[0])
 
@@ -268,6 +270,15 @@ int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *er
 int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
                      size_t *ops, char ***names, char *err, size_t errlen)
 {
+    struct arena_load_options opt = {.alignment = alignment};
+    return arena_spec_build_with(s, &opt, p, ops, names, err, errlen);
+}
+
+int arena_spec_build_with(const struct arena_spec *s, const struct arena_load_options *opt,
+                          struct arena_problem *p, size_t *ops, char ***names, char *err,
+                          size_t errlen)
+{
+    uint64_t alignment = opt->alignment;
     memset(p, 0, sizeof *p);
     *ops = 0;
     if (names)
@@ -293,13 +304,16 @@ int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct aren
     if (rc)
         return rc;
     char why[256];
-    rc = arena_graph_problem(&g, alignment, p, NULL, why, sizeof why);
+    rc = arena_order_on_load(&g, opt, why, sizeof why);
+    if (!rc)
+        rc = arena_graph_problem_inplace(&g, alignment, s->inplace, p, NULL, why, sizeof why);
     if (rc)
         arena_errorf(err, errlen, 0, rc, "%s: %s", s->family->info.name, why);
     else
         *ops = g.n_ops;
     if (!rc && names && !(*names = arena_graph_names(&g))) {
         free((void *)p->tensors);
+        free((void *)p->alias);
         memset(p, 0, sizeof *p);
         *ops = 0;
         rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory",

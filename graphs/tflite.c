@@ -14,9 +14,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "graphs/exec_order.h"
 #include "graphs/flatbuf.h"
 #include "graphs/graph_internal.h"
 #include "graphs/names.h"
+#include "graphs/source.h"
 
 /* BuiltinOperator names, codes 0..157 (schema.fbs). */
 static const char *const builtin_names[] = {
@@ -624,8 +626,17 @@ void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n)
 }
 
 int arena_tflite_load(const char *path, uint32_t sub, uint64_t alignment,
+                      enum arena_inplace_rule inplace,
                       struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
                       size_t errlen)
+{
+    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
+    return arena_tflite_load_with(path, sub, &opt, out, x, err, errlen);
+}
+
+int arena_tflite_load_with(const char *path, uint32_t sub, const struct arena_load_options *opt,
+                           struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
+                           size_t errlen)
 {
     memset(out, 0, sizeof *out);
     memset(x, 0, sizeof *x);
@@ -634,15 +645,25 @@ int arena_tflite_load(const char *path, uint32_t sub, uint64_t alignment,
     int rc = read_file(path, &data, &size, err, errlen);
     if (rc)
         return rc;
-    rc = arena_tflite_load_data(data, size, path, sub, alignment, out, x, err, errlen);
+    rc = arena_tflite_load_data_with(data, size, path, sub, opt, out, x, err, errlen);
     free(data);
     return rc;
 }
 
 int arena_tflite_load_data(const void *data, size_t size, const char *path, uint32_t sub,
-                           uint64_t alignment, struct arena_problem *out,
+                           uint64_t alignment, enum arena_inplace_rule inplace,
+                           struct arena_problem *out,
                            struct arena_tflite_loaded *x, char *err, size_t errlen)
 {
+    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
+    return arena_tflite_load_data_with(data, size, path, sub, &opt, out, x, err, errlen);
+}
+
+int arena_tflite_load_data_with(const void *data, size_t size, const char *path, uint32_t sub,
+                                const struct arena_load_options *opt, struct arena_problem *out,
+                                struct arena_tflite_loaded *x, char *err, size_t errlen)
+{
+    uint64_t alignment = opt->alignment;
     memset(out, 0, sizeof *out);
     memset(x, 0, sizeof *x);
     int rc;
@@ -652,7 +673,9 @@ int arena_tflite_load_data(const void *data, size_t size, const char *path, uint
     if (rc)
         return rc;
     char why[512];
-    rc = arena_graph_problem(&g, alignment, out, NULL, why, sizeof why);
+    rc = arena_order_on_load(&g, opt, why, sizeof why);
+    if (!rc)
+        rc = arena_graph_problem_inplace(&g, alignment, opt->inplace, out, NULL, why, sizeof why);
     if (rc) {
         arena_errorf(err, errlen, 0, rc, "%s: subgraph %lu: %s", path, (unsigned long)sub, why);
         arena_graph_free(&g);
@@ -683,6 +706,7 @@ int arena_tflite_load_data(const void *data, size_t size, const char *path, uint
     if (!x->names || ((info.dynamic || info.variables) && !x->warning)) {
         arena_tflite_loaded_free(x, out->n);
         free((void *)out->tensors);
+        free((void *)out->alias);
         memset(out, 0, sizeof *out);
         return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
     }

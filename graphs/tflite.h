@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "graphs/graph.h"
+#include "graphs/inplace.h"
 
 /* Longest tensor or custom op name kept, in bytes (longer ones are cut). */
 #define ARENA_TFLITE_NAME_MAX 120
@@ -94,15 +95,27 @@ struct arena_tflite_loaded {
  * refused before it is read. Errors as arena_tflite_read, plus ARENA_EIO
  * when the file cannot be read and the graph checks' faults, each one line
  * starting with the path. *out and *x are zeroed on error; on success free
- * x with arena_tflite_loaded_free(x, out->n). */
+ * x with arena_tflite_loaded_free(x, out->n). inplace: the alias candidates
+ * of the builtin op kinds under that rule (graphs/inplace.h), out->alias
+ * malloc'd (free it with out->tensors). */
 int arena_tflite_load(const char *path, uint32_t sub, uint64_t alignment,
-                      struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
+                      enum arena_inplace_rule inplace, struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
                       size_t errlen);
 /* The same for a model already in memory (data[0, size)); path names it in
  * messages. */
 int arena_tflite_load_data(const void *data, size_t size, const char *path, uint32_t sub,
-                           uint64_t alignment, struct arena_problem *out,
+                           uint64_t alignment, enum arena_inplace_rule inplace,
+                           struct arena_problem *out,
                            struct arena_tflite_loaded *x, char *err, size_t errlen);
+/* Both with every load option (graphs/source.h): the alignment and the
+ * execution order (opt->order, its result in *opt->order_out). */
+struct arena_load_options;
+int arena_tflite_load_with(const char *path, uint32_t sub, const struct arena_load_options *opt,
+                           struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
+                           size_t errlen);
+int arena_tflite_load_data_with(const void *data, size_t size, const char *path, uint32_t sub,
+                                const struct arena_load_options *opt, struct arena_problem *out,
+                                struct arena_tflite_loaded *x, char *err, size_t errlen);
 void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n);
 
 #endif

@@ -9,7 +9,9 @@
  *   mlp_up       = gelu(add1 W_1)                 [seq, mlp * width]
  *   mlp_down     = mlp_up W_2                     [seq, width]
  *   add2         = add1 + mlp_down                [seq, width]  (block output)
- * Normalisation is folded into the adjacent ops. 11 ops per block.
+ * Normalisation is folded into the adjacent ops. 11 ops per block. Op kinds
+ * (graphs/inplace.h): the projections are fully_connected, scores and attn
+ * batch_matmul, then softmax and add.
  * Deterministic: no seed. */
 #include <stdio.h>
 
@@ -33,14 +35,14 @@ struct net {
     uint64_t block;
 };
 
-static uint32_t op(struct net *m, const char *what, const uint32_t *in, size_t n_in,
-                   uint32_t rank, const uint64_t *dims)
+static uint32_t op(struct net *m, const char *what, const char *kind, const uint32_t *in,
+                   size_t n_in, uint32_t rank, const uint64_t *dims)
 {
     char name[64];
     uint32_t y = 0;
     snprintf(name, sizeof name, "block%llu/%s", (unsigned long long)m->block, what);
     arena_graph_tensor_add(m->g, name, m->dt, rank, dims, &y);
-    arena_graph_op_add(m->g, name, what, in, n_in, &y, 1);
+    arena_graph_op_add(m->g, name, kind, in, n_in, &y, 1);
     return y;
 }
 
@@ -62,21 +64,21 @@ static int build(const struct arena_key_value *v, struct arena_graph *g, char *e
         return g->status;
     g->tensors[x].is_input = 1;
     for (; m.block < v[K_BLOCKS].u; m.block++) {
-        uint32_t q = op(&m, "q", &x, 1, 2, act);
-        uint32_t k = op(&m, "k", &x, 1, 2, act);
-        uint32_t vv = op(&m, "v", &x, 1, 2, act);
+        uint32_t q = op(&m, "q", "fully_connected", &x, 1, 2, act);
+        uint32_t k = op(&m, "k", "fully_connected", &x, 1, 2, act);
+        uint32_t vv = op(&m, "v", "fully_connected", &x, 1, 2, act);
         uint32_t qk[2] = {q, k};
-        uint32_t s = op(&m, "scores", qk, 2, 3, att);
-        uint32_t p = op(&m, "softmax", &s, 1, 3, att);
+        uint32_t s = op(&m, "scores", "batch_matmul", qk, 2, 3, att);
+        uint32_t p = op(&m, "softmax", "softmax", &s, 1, 3, att);
         uint32_t pv[2] = {p, vv};
-        uint32_t a = op(&m, "attn", pv, 2, 2, act);
-        uint32_t o = op(&m, "attn_out", &a, 1, 2, act);
+        uint32_t a = op(&m, "attn", "batch_matmul", pv, 2, 2, act);
+        uint32_t o = op(&m, "attn_out", "fully_connected", &a, 1, 2, act);
         uint32_t r1[2] = {x, o};
-        uint32_t h = op(&m, "add1", r1, 2, 2, act);
-        uint32_t up = op(&m, "mlp_up", &h, 1, 2, wide);
-        uint32_t down = op(&m, "mlp_down", &up, 1, 2, act);
+        uint32_t h = op(&m, "add1", "add", r1, 2, 2, act);
+        uint32_t up = op(&m, "mlp_up", "fully_connected", &h, 1, 2, wide);
+        uint32_t down = op(&m, "mlp_down", "fully_connected", &up, 1, 2, act);
         uint32_t r2[2] = {h, down};
-        x = op(&m, "add2", r2, 2, 2, act);
+        x = op(&m, "add2", "add", r2, 2, 2, act);
     }
     if (g->status)
         return g->status;

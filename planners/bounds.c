@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planners/alias.h"
 #include "planners/layout.h"
 #include "planners/order.h"
 #include "planners/problem.h"
@@ -110,6 +111,19 @@ int arena_problem_bounds(const struct arena_problem *p, struct arena_bounds *out
             b.max_live = count;
     }
     free(w.mem);
+    b.inplace_bound = b.lower_bound;
+    if (p->n_alias > 0) {
+        struct arena_alias_merge m;
+        struct arena_bounds mb;
+        rc = arena_alias_merge(p, &m);
+        if (rc != ARENA_OK)
+            return rc;
+        rc = arena_problem_bounds(&m.merged, &mb);
+        arena_alias_merge_free(&m);
+        if (rc != ARENA_OK)
+            return rc;
+        b.inplace_bound = mb.lower_bound;
+    }
     *out = b;
     return ARENA_OK;
 }

@@ -31,6 +31,19 @@ int arena_problem_check(const struct arena_problem *p, size_t *bad)
             return ARENA_EOVERFLOW;
         sum += p->tensors[i].size;
     }
+    if (p->n_alias > 0 && !p->alias)
+        return ARENA_EINVAL;
+    for (size_t k = 0; k < p->n_alias; k++) {
+        uint32_t o = p->alias[k].out, i = p->alias[k].in;
+        if (o >= p->n || i >= p->n || o == i)
+            return ARENA_EINVAL;
+        const struct arena_tensor *to = &p->tensors[o], *ti = &p->tensors[i];
+        if (ti->last != to->first || ti->first >= ti->last || to->size > ti->size) {
+            if (bad)
+                *bad = o;
+            return ARENA_EINVAL;
+        }
+    }
     return ARENA_OK;
 }
 

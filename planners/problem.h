@@ -23,10 +23,21 @@ struct arena_tensor {
     uint32_t last;  /* step of the last op that reads it, >= first */
 };
 
+/* An alias candidate (in-place operator): tensor `out` may take the bytes of
+ * tensor `in`, which dies at the step that writes out (in.last ==
+ * out.first, in.first < in.last) and is at least as large (out.size <=
+ * in.size). A plan may then place out inside in's bytes (exactly on them
+ * when the sizes are equal); any other overlap is still a collision. */
+struct arena_alias {
+    uint32_t out, in;
+};
+
 struct arena_problem {
     size_t n;
     const struct arena_tensor *tensors; /* n records, tensor id = index */
     uint64_t alignment;                 /* power of two, >= 1 */
+    size_t n_alias;                     /* alias candidates, 0 for none */
+    const struct arena_alias *alias;    /* n_alias pairs (NULL when 0) */
 };
 
 /* What a plan claims about itself. Heuristics leave FEASIBLE; search
@@ -66,7 +77,9 @@ void arena_plan_settle(struct arena_plan *plan, uint64_t lower_bound);
 
 /* ARENA_OK when the problem keeps its contract: alignment a power of two,
  * every first <= last, every size <= ARENA_SIZE_MAX and a multiple of the
- * alignment, and the sum of all sizes representable (ARENA_EOVERFLOW if not).
+ * alignment, and the sum of all sizes representable (ARENA_EOVERFLOW if not);
+ * every alias pair names two distinct tensors and keeps struct arena_alias's
+ * contract (in.first < in.last == out.first, out.size <= in.size).
  * ARENA_EINVAL for the other breaches. When bad is not NULL it receives the
  * offending tensor id (or SIZE_MAX for the alignment or the sum). */
 int arena_problem_check(const struct arena_problem *p, size_t *bad);
@@ -82,7 +95,9 @@ struct arena_collision {
 };
 
 /* Independent check of a plan: a sweep over steps keeping the live tensors in
- * an ordered set by offset, O(n log n). ARENA_OK when valid and plan->arena is
+ * an ordered set by offset, O(n log n). The overlaps it accepts are those of
+ * a declared alias pair (p->alias) with out's bytes inside in's: at out's
+ * first step in's bytes outside out stay live, out's are out's alone. ARENA_OK when valid and plan->arena is
  * exactly max(offset + size); ARENA_ECONFLICT when two conflicting tensors
  * share a byte or an offset is misaligned (details in *why when not NULL);
  * ARENA_EINVAL when plan->arena is wrong or the problem is bad; ARENA_ENOMEM.
@@ -98,6 +113,9 @@ void arena_collision_describe(const struct arena_problem *p, const struct arena_
 struct arena_bounds {
     uint64_t naive_bytes; /* sum of sizes */
     uint64_t lower_bound; /* max over steps of the bytes live at that step */
+    uint64_t inplace_bound; /* the same once the alias candidates are merged
+                               (planners/alias.h); lower_bound when there
+                               are none */
     uint64_t largest;     /* max size */
     uint32_t max_live;    /* max number of tensors live at one step (clique) */
     uint32_t steps;       /* 1 + max(last), 0 for an empty problem */

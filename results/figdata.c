@@ -15,7 +15,7 @@ struct arena_figdb {
     sqlite3 *db;
     const char *path;
     int version;
-    int has_bound, has_seq, has_place_name, has_replays;
+    int has_bound, has_seq, has_place_name, has_replays, has_order;
     const char *note;
 };
 
@@ -140,10 +140,10 @@ int arena_figdb_open(const char *path, struct arena_figdb **out, char *err, size
         rc = arena_errorf(err, errlen, 0, ARENA_EDB,
                           "%s is not an arenabench results database (application_id %lld)", path,
                           (long long)app);
-    if (!rc && version > 8)
+    if (!rc && version > 10)
         rc = arena_errorf(err, errlen, 0, ARENA_EDB,
                           "%s was written by a newer arenabench (schema version %lld, bench plot"
-                          " reads 2 to 8)",
+                          " reads 2 to 10)",
                           path, (long long)version);
     if (!rc && version < 2)
         rc = arena_errorf(err, errlen, 0, ARENA_EDB,
@@ -163,6 +163,7 @@ int arena_figdb_open(const char *path, struct arena_figdb **out, char *err, size
     h->version = (int)version;
     if (!rc) rc = has_column(h, "results", "bound", &h->has_bound, err, errlen);
     if (!rc) rc = has_column(h, "results", "seq", &h->has_seq, err, errlen);
+    if (!rc) rc = has_column(h, "graphs", "order_bound", &h->has_order, err, errlen);
     if (!rc) rc = has_column(h, "placements", "name", &h->has_place_name, err, errlen);
     if (!rc) rc = has_column(h, "replay_frames", "footprint_peak", &h->has_replays, err, errlen);
     if (rc) {
@@ -250,7 +251,7 @@ static const char results_sql[] =
     "SELECT r.id, r.run_id, r.graph_id, r.planner, r.valid = 1 AND r.arena_bytes IS NOT NULL,"
     " r.arena_bytes, r.ratio_lb, r.saving, r.frag_peak, r.frag_mean, r.plan_ns_median,"
     " r.plan_ns_mean, r.plan_ns_stddev, r.iterations, r.scratch_bytes, %s,"
-    " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, g.lower_bound"
+    " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, g.lower_bound, %s"
     " FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id"
     " WHERE ?1 = 0 OR r.run_id = ?1"
     " ORDER BY u.started_at DESC, u.id DESC, %s DESC";
@@ -314,6 +315,7 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, struct arena_fig_data *
     char sql[2048];
     snprintf(sql, sizeof sql, results_sql,
              h->has_bound ? "r.status, r.bound, r.nodes" : "NULL, NULL, NULL",
+             h->has_order ? "g.order_bound, g.order_status" : "NULL, NULL",
              h->has_seq ? "r.seq" : "r.id");
     sqlite3_stmt *st;
     rc = prepare(h, sql, &st, err, errlen);
@@ -344,6 +346,9 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, struct arena_fig_data *
             G->tensors = sqlite3_column_int64(st, 22);
             G->naive = sqlite3_column_int64(st, 23);
             G->lower_bound = sqlite3_column_int64(st, 24);
+            G->order_bound = sqlite3_column_int64(st, 25); /* NULL reads 0 */
+            G->order_limit = sqlite3_column_type(st, 26) == SQLITE_TEXT &&
+                             strcmp((const char *)sqlite3_column_text(st, 26), "limit") == 0;
             gfirst[d->n_graphs] = rid;
             g = d->n_graphs++;
             if (!G->spec) G->spec = strdup("");

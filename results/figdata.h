@@ -20,6 +20,9 @@ struct arena_fig_graph {
     int64_t id;
     char *spec, *family, *params;
     int64_t alignment, tensors, naive, lower_bound;
+    int64_t order_bound; /* proven least peak of any execution order (bench
+                            --order best); 0 when no order was searched */
+    int order_limit;     /* the order search stopped at its budget */
 };
 
 struct arena_fig_result {

@@ -6,7 +6,10 @@
  * schema.sql: version 4's tables, then the replays tables (schema_replays),
  * then runs.governor and runs.loadavg (runs_environment), then placements'
  * name column (schema_placement_names), then the run identity and result
- * keys (run_identity).
+ * keys (run_identity), then the in-place columns (inplace_columns), then
+ * the graphs' order columns (order_columns).
+ * Version 9 had no graphs.exec_order nor the other order columns; version 8
+ * had no results.inplace, inplace_bound nor placements.shares.
  * Version 7 had no runs.uuid, results.seq, replays.seq nor results' planner
  * options; version 6 had no placements.name; version 5 also no governor or loadavg;
  * version 4 also no replays tables; version 3 had
@@ -137,6 +140,16 @@ static const char run_identity_indexes[] =
     "CREATE UNIQUE INDEX results_run_seq ON results(run_id, seq);\n"
     "CREATE UNIQUE INDEX replays_run_seq ON replays(run_id, seq);\n";
 
+/* Version 9: the in-place rule a result was planned under, its in-place
+ * bound, and which tensor's bytes a placement takes. Old rows were planned
+ * without aliasing: rule 'none', and the bound is their graph's lower bound. */
+static const char inplace_columns[] =
+    "ALTER TABLE results ADD COLUMN inplace TEXT NOT NULL DEFAULT 'none';\n"
+    "ALTER TABLE results ADD COLUMN inplace_bound INTEGER;\n"
+    "ALTER TABLE placements ADD COLUMN shares INTEGER;\n"
+    "UPDATE results SET inplace_bound = (SELECT lower_bound FROM graphs"
+    " WHERE graphs.id = results.graph_id);\n";
+
 /* A run written before version 8 is named by what it holds: its runs row
  * (every column but id) and its first result (planner, graph by spec,
  * fingerprint and alignment, and every measured figure), or its first
@@ -222,11 +235,23 @@ static int legacy_run_ids(sqlite3 *db, char *err, size_t errlen)
     return rc;
 }
 
+/* Version 10: the execution order a graph was planned in (bench --order
+ * best) and its proof. Old rows were planned in their stored order and no
+ * order was searched: every column NULL. */
+static const char order_columns[] =
+    "ALTER TABLE graphs ADD COLUMN exec_order TEXT;\n"
+    "ALTER TABLE graphs ADD COLUMN order_status TEXT;\n"
+    "ALTER TABLE graphs ADD COLUMN stored_order_peak INTEGER;\n"
+    "ALTER TABLE graphs ADD COLUMN order_bound INTEGER;\n"
+    "ALTER TABLE graphs ADD COLUMN order_states INTEGER;\n"
+    "ALTER TABLE graphs ADD COLUMN order_ns INTEGER;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
                                          schema_replays, runs_environment,
-                                         schema_placement_names, run_identity};
+                                         schema_placement_names, run_identity,
+                                         inplace_columns, order_columns};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

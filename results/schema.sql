@@ -1,7 +1,9 @@
--- arenabench results database, schema version 8 (PRAGMA user_version = 8).
+-- arenabench results database, schema version 10 (PRAGMA user_version = 10).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 7 had no runs.uuid, results.seq, replays.seq or
+-- earlier version: version 9 had no graphs.exec_order and the other order
+-- columns; version 8 had no results.inplace, results.inplace_bound or
+-- placements.shares; version 7 had no runs.uuid, results.seq, replays.seq or
 -- results' planner options; version 6 had no placements.name; version 5 no runs.governor and
 -- runs.loadavg; version 4 had no replays tables; version 3 no timed_once, status, bound or nodes;
 -- version 2 also no noisy; version 1 also no placements table and no error.
@@ -42,7 +44,21 @@ CREATE TABLE graphs (
     ops         INTEGER NOT NULL,
     tensors     INTEGER NOT NULL,
     naive_bytes INTEGER NOT NULL,
-    lower_bound INTEGER NOT NULL,
+    lower_bound INTEGER NOT NULL,  -- max-live bytes in the order planned
+    -- The execution order (bench --order, graphs/exec_order.h), version 10;
+    -- all NULL when no order was searched (--order stored, bare problems):
+    exec_order  TEXT,              -- op ids (insertion order 0, 1, ...) step by
+                                   -- step, comma-separated; NULL: the stored order
+    order_status TEXT,             -- certified (the stored order, proven without
+                                   -- search), optimal (searched, proven), limit
+                                   -- (state budget hit: a heuristic order)
+    stored_order_peak INTEGER,     -- max-live bytes of the stored order
+    order_bound INTEGER,           -- proven: no execution order has a lower
+                                   -- peak (= lower_bound, or under an in-place
+                                   -- rule results.inplace_bound, unless status
+                                   -- limit)
+    order_states INTEGER,          -- downsets the search stored (0: none)
+    order_ns    INTEGER,           -- wall time of the order transform
     UNIQUE (spec, fingerprint, alignment)
 );
 
@@ -79,7 +95,12 @@ CREATE TABLE results (
     time_limit     REAL,             -- seconds of wall time; 0 = none
     node_limit     INTEGER,          -- 0 = the planner's default
     planner_seed   INTEGER,          -- the seed the planner was given (--seed)
-    capacity       INTEGER           -- bytes; 0 = minimise (decision mode otherwise)
+    capacity       INTEGER,          -- bytes; 0 = minimise (decision mode otherwise)
+    inplace        TEXT NOT NULL DEFAULT 'none', -- the in-place rule (bench --inplace):
+                                     -- none, elementwise, depthwise
+    inplace_bound  INTEGER           -- max-live bytes once the rule's alias chains are
+                                     -- merged (= graphs.lower_bound under none); ratio_lb
+                                     -- and frag_peak are taken against it
 );
 
 CREATE TABLE placements (
@@ -92,6 +113,8 @@ CREATE TABLE placements (
     name      TEXT,                -- the tensor's name (graph file, family or
                                    -- .tflite tensor name, CSV id); NULL for a
                                    -- problem family and rows of schema 5 and before
+    shares    INTEGER,             -- the tensor whose bytes this one takes (an in-place
+                                   -- op writes it over that input); NULL otherwise
     PRIMARY KEY (result_id, tensor)
 ) WITHOUT ROWID;
 

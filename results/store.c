@@ -27,19 +27,29 @@ enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_COUNT };
 static const char *const statements[ST_COUNT] = {
     [ST_RUN] = "INSERT INTO runs (started_at, git_rev, compiler, cpu, host, command, seed,"
                " governor, loadavg, uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    /* A graph first stored in its stored order gains the order's proof when
+     * --order best later finds that order best (the same problem). */
     [ST_GRAPH_INS] = "INSERT INTO graphs (spec, family, params, fingerprint, alignment, ops,"
-                     " tensors, naive_bytes, lower_bound) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                     " ON CONFLICT (spec, fingerprint, alignment) DO NOTHING",
+                     " tensors, naive_bytes, lower_bound, exec_order, order_status,"
+                     " stored_order_peak, order_bound, order_states, order_ns)"
+                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                     " ON CONFLICT (spec, fingerprint, alignment) DO UPDATE SET"
+                     " exec_order = excluded.exec_order, order_status = excluded.order_status,"
+                     " stored_order_peak = excluded.stored_order_peak,"
+                     " order_bound = excluded.order_bound, order_states = excluded.order_states,"
+                     " order_ns = excluded.order_ns"
+                     " WHERE graphs.order_bound IS NULL AND excluded.order_bound IS NOT NULL",
     [ST_GRAPH_SEL] = "SELECT id FROM graphs WHERE spec = ? AND fingerprint = ? AND alignment = ?",
     [ST_RESULT] = "INSERT INTO results (run_id, graph_id, planner, arena_bytes, ratio_lb, saving,"
                   " frag_peak, frag_mean, plan_ns_median, plan_ns_mean, plan_ns_stddev,"
                   " iterations, scratch_bytes, valid, error, noisy, timed_once, status, bound,"
-                  " nodes, time_limit, node_limit, planner_seed, capacity, seq)"
+                  " nodes, time_limit, node_limit, planner_seed, capacity, inplace, inplace_bound,"
+                  " seq)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
+                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26,"
                   " (SELECT ifnull(max(seq), 0) + 1 FROM results WHERE run_id = ?1))",
-    [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
+    [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name,"
+                 " shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 };
 
 struct arena_store {
@@ -403,6 +413,22 @@ int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run,
     return ARENA_OK;
 }
 
+/* The order as text, "3,0,1,2" (NULL, *text, for the stored order: op k at
+ * step k). */
+static int order_text(const struct arena_order_result *o, char **text)
+{
+    *text = NULL;
+    size_t k = 0;
+    while (k < o->n_ops && o->order[k] == k) k++;
+    if (k == o->n_ops) return SQLITE_OK;
+    char *buf = malloc(o->n_ops * 11 + 1), *at = buf;
+    if (!buf) return SQLITE_NOMEM;
+    for (size_t i = 0; i < o->n_ops; i++)
+        at += sprintf(at, "%s%lu", i ? "," : "", (unsigned long)o->order[i]);
+    *text = buf;
+    return SQLITE_OK;
+}
+
 int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
                           const struct arena_bounds *bounds, int64_t *id)
 {
@@ -421,6 +447,18 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
     if (rc == SQLITE_OK) rc = bind_u64(ins, 7, src->problem.n);
     if (rc == SQLITE_OK) rc = bind_u64(ins, 8, bounds->naive_bytes);
     if (rc == SQLITE_OK) rc = bind_u64(ins, 9, bounds->lower_bound);
+    const struct arena_order_result *o = &src->order;
+    if (rc == SQLITE_OK && src->order_mode == ARENA_ORDER_BEST && o->order) {
+        char *text = NULL;
+        rc = order_text(o, &text);
+        if (rc == SQLITE_OK)
+            rc = text ? sqlite3_bind_text(ins, 10, text, -1, free) : sqlite3_bind_null(ins, 10);
+        if (rc == SQLITE_OK) rc = bind_text(ins, 11, arena_order_status_name(o->status));
+        if (rc == SQLITE_OK) rc = bind_u64(ins, 12, o->stored_peak);
+        if (rc == SQLITE_OK) rc = bind_u64(ins, 13, o->bound);
+        if (rc == SQLITE_OK) rc = bind_u64(ins, 14, o->states);
+        if (rc == SQLITE_OK) rc = bind_u64(ins, 15, o->ns);
+    }
     if (rc == SQLITE_OK) rc = step_done(ins);
     else sqlite3_clear_bindings(ins);
     if (rc == SQLITE_OK) rc = bind_text(sel, 1, src->spec);
@@ -440,7 +478,8 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
 }
 
 static int add_placements(struct arena_store *s, int64_t result_id, const struct arena_problem *p,
-                          const struct arena_plan *plan, char *const *names)
+                          const struct arena_plan *plan, char *const *names,
+                          const uint32_t *shares)
 {
     sqlite3_stmt *st = s->st[ST_PLACE];
     int rc = SQLITE_OK;
@@ -455,6 +494,9 @@ static int add_placements(struct arena_store *s, int64_t result_id, const struct
         if (rc == SQLITE_OK)
             rc = names && names[i] ? sqlite3_bind_text(st, 7, names[i], -1, SQLITE_STATIC)
                                    : sqlite3_bind_null(st, 7);
+        if (rc == SQLITE_OK)
+            rc = shares && shares[i] != UINT32_MAX ? sqlite3_bind_int64(st, 8, shares[i])
+                                                   : sqlite3_bind_null(st, 8);
         if (rc == SQLITE_OK) rc = step_done(st);
         else sqlite3_clear_bindings(st);
     }
@@ -501,11 +543,13 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
         if (rc == SQLITE_OK) rc = bind_u64(st, 23, r->options->seed);
         if (rc == SQLITE_OK) rc = bind_u64(st, 24, r->options->capacity);
     }
+    if (rc == SQLITE_OK) rc = bind_text(st, 25, r->inplace ? r->inplace : "none");
+    if (rc == SQLITE_OK && r->inplace_bound) rc = bind_u64(st, 26, r->inplace_bound);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding a result", rc);
     int64_t rid = sqlite3_last_insert_rowid(s->db);
-    if (plan && (rc = add_placements(s, rid, p, plan, r->names)) != SQLITE_OK)
+    if (plan && (rc = add_placements(s, rid, p, plan, r->names, r->shares)) != SQLITE_OK)
         return failed(s, "adding placements", rc);
     if ((rc = exec(s->db, "COMMIT")) != SQLITE_OK) return failed(s, "adding a result", rc);
     *id = rid;

@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 8
+#define ARENA_STORE_VERSION 10
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -86,6 +86,10 @@ struct arena_result_info {
     const struct arena_plan_options *options; /* the options the planner read
                            (search planners), stored with the result as part of
                            its configuration; NULL for planners that read none */
+    const char *inplace;     /* the in-place rule's name; NULL: "none" */
+    uint64_t inplace_bound;  /* the in-place bound (arena_bounds); 0: NULL */
+    const uint32_t *shares;  /* NULL, or p->n ids: the tensor whose bytes each
+                                takes, UINT32_MAX for none (placements.shares) */
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of

@@ -36,6 +36,30 @@ static const char program[] =
     "}\n"
     "uint8_t *second_arena(void);\n"
     "uint64_t second_offset(void);\n"
+    /* An in-place op reads its input before it writes its output: an input
+     * whose bytes an output of step s takes is checked before step s writes. */
+    "#ifdef SHARED\n"
+    "#define SHARES CAT(PREFIX, _shares)\n"
+    "#define PAIRS CAT(PREFIX, _SHARED_PAIRS)\n"
+    "static int read_first(uint64_t i, uint32_t s)\n"
+    "{\n"
+    "    for (uint64_t k = 0; k < PAIRS; k++)\n"
+    "        if (SHARES[k][1] == i && TENSORS[SHARES[k][0]].first == s) return 1;\n"
+    "    return 0;\n"
+    "}\n"
+    "#else\n"
+    "static int read_first(uint64_t i, uint32_t s) { (void)i; (void)s; return 0; }\n"
+    "#endif\n"
+    "static int intact(uint64_t i, uint32_t s)\n"
+    "{\n"
+    "    for (uint64_t k = 0; k < TENSORS[i].size; k++)\n"
+    "        if (ARENA[TENSORS[i].offset + k] != pattern(i, k)) {\n"
+    "            printf(\"tensor %llu overwritten at byte %llu by step %u\\n\",\n"
+    "                   (unsigned long long)i, (unsigned long long)k, (unsigned)s);\n"
+    "            return 0;\n"
+    "        }\n"
+    "    return 1;\n"
+    "}\n"
     "int main(void)\n"
     "{\n"
     "    uint64_t act = ACT, tail = TAIL, bytes = BYTES, n = N; /* no -Wtype-limits at 0 */\n"
@@ -50,17 +74,13 @@ static const char program[] =
     "    for (uint64_t k = tail; k < bytes; k++) ARENA[k] = 0x5A;\n"
     "    for (uint32_t s = 0; s < steps; s++) {\n"
     "        for (uint64_t i = 0; i < n; i++)\n"
+    "            if (TENSORS[i].last == s && read_first(i, s) && !intact(i, s)) return 1;\n"
+    "        for (uint64_t i = 0; i < n; i++)\n"
     "            if (TENSORS[i].first == s)\n"
     "                for (uint64_t k = 0; k < TENSORS[i].size; k++)\n"
     "                    ARENA[TENSORS[i].offset + k] = pattern(i, k);\n"
     "        for (uint64_t i = 0; i < n; i++)\n"
-    "            if (TENSORS[i].last == s)\n"
-    "                for (uint64_t k = 0; k < TENSORS[i].size; k++)\n"
-    "                    if (ARENA[TENSORS[i].offset + k] != pattern(i, k)) {\n"
-    "                        printf(\"tensor %llu overwritten at byte %llu by step %u\\n\",\n"
-    "                               (unsigned long long)i, (unsigned long long)k, (unsigned)s);\n"
-    "                        return 1;\n"
-    "                    }\n"
+    "            if (TENSORS[i].last == s && !read_first(i, s) && !intact(i, s)) return 1;\n"
     "    }\n"
     "    for (uint64_t k = 0; k < act; k++) if (ARENA[k] != 0xA5) return 2;\n"
     "    for (uint64_t k = tail; k < bytes; k++) if (ARENA[k] != 0x5A) return 2;\n"
@@ -81,6 +101,11 @@ static const char second[] =
 
 int ec_run(const char *dir, const char *h)
 {
+    return ec_run_with(dir, h, 1);
+}
+
+int ec_run_with(const char *dir, const char *h, int allow_shared)
+{
     char path[1024], path2[1024], src[1024], prefix[256] = "", line[512], first[256] = "0u";
     FILE *f = fopen(h, "r");
     cr_assert_not_null(f, "%s", h);
@@ -99,6 +124,9 @@ int ec_run(const char *dir, const char *h)
             break;
         }
     }
+    int shared = 0; /* an in-place plan: the header declares its pairs */
+    while (fgets(line, sizeof line, f))
+        shared |= allow_shared && strstr(line, "_SHARED_PAIRS ") != NULL;
     fclose(f);
     len = strlen(h);
     cr_assert(len > 2 && strcmp(h + len - 2, ".h") == 0, "%s: not a .h", h);
@@ -116,8 +144,8 @@ int ec_run(const char *dir, const char *h)
     char cmd[8192];
     snprintf(cmd, sizeof cmd,
              "cc -std=c11 -Wall -Wextra -Werror -pedantic -DHEADER='\"%s\"' -DPREFIX=%s "
-             "-DFIRST_OFFSET=%s -o '%s/check' '%s' '%s' '%s' 2>&1",
-             h, prefix, first, dir, path, path2, src);
+             "-DFIRST_OFFSET=%s %s -o '%s/check' '%s' '%s' '%s' 2>&1",
+             h, prefix, first, shared ? "-DSHARED" : "", dir, path, path2, src);
     int rc = system(cmd);
     cr_assert_eq(rc, 0, "%s does not compile: %s", h, cmd);
     snprintf(cmd, sizeof cmd, "'%s/check'", dir);
@@ -128,9 +156,17 @@ int ec_run(const char *dir, const char *h)
 
 size_t ec_check_all(const char *text, const char *dir, uint64_t head, uint64_t tail)
 {
+    return ec_check_all_inplace(text, ARENA_INPLACE_NONE, dir, head, tail);
+}
+
+size_t ec_check_all_inplace(const char *text, int rule, const char *dir, uint64_t head,
+                            uint64_t tail)
+{
     struct arena_source src;
     char err[600] = "";
-    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_load_options lo = {.alignment = 16, .seed = 1,
+                                    .inplace = (enum arena_inplace_rule)rule};
+    cr_assert_eq(arena_source_load_with(text, &lo, &src, err, sizeof err), ARENA_OK, "%s", err);
     size_t n = arena_planner_count();
     const struct arena_planner *pl[64];
     cr_assert(n <= 64);

@@ -17,6 +17,13 @@
  * alignment 16, with head and tail bytes) into dir and checks each header;
  * returns how many headers passed. */
 size_t ec_check_all(const char *text, const char *dir, uint64_t head, uint64_t tail);
+/* The same under an in-place rule (graphs/inplace.h; 0 is none). */
+size_t ec_check_all_inplace(const char *text, int rule, const char *dir, uint64_t head,
+                            uint64_t tail);
+/* ec_run, but shared = 0 hides an in-place plan's pairs from the program, so
+ * it writes every output before it reads any input (a test that the order
+ * is what lets an in-place plan pass). */
+int ec_run_with(const char *dir, const char *h, int shared);
 
 /* Builds and runs the pattern program for header `h` (a path, NAME.h, with
  * NAME.c beside it); returns its exit status (0: every tensor intact, 1: a

@@ -32,7 +32,7 @@ int main(void)
         if (sscanf(line, "%399s %llu %llu %llu %llu", spec_text, &nl, &cap, &seed, &align) != 5)
             continue;
         struct arena_spec spec;
-        struct arena_problem p;
+        struct arena_problem p = {0};
         char err[256];
         size_t ops;
         if (arena_spec_parse(spec_text, 1, &spec, err, sizeof err) != ARENA_OK ||

@@ -145,6 +145,7 @@ Test(args, list_help_and_version_need_no_graph)
     cr_expect(a.version);
     arena_bench_args_free(&a);
     cr_expect(strstr(arena_bench_usage(), "--graph") != NULL);
+    cr_expect(strstr(arena_bench_usage(), "--inplace RULE") != NULL);
     /* --help names the other commands, each of which bench dispatches. */
     const char *sub = arena_bench_subcommands_usage();
     cr_expect(strstr(sub, "bench merge") && strstr(sub, "bench stats") && strstr(sub, "bench plot"),
@@ -234,6 +235,9 @@ struct bad_case {
 };
 
 static const struct bad_case bad[] = {
+    {{"--graph", "chain", "--order", "Best"}, "--order: 'Best' is not one of stored, best"},
+    {{"--graph", "chain", "--order-states", "0"}, "--order-states: '0' is not at least 1"},
+    {{"--graph", "chain", "--order-states", "4294967295"}, "--order-states: '4294967295' is too large"},
     {{"--graph", "", NULL}, "--graph: empty value"},
     {{"--graph", ",chain", NULL}, "--graph: empty item"},
     {{"--graph", "chain,,unet", NULL}, "--graph: empty item"},
@@ -407,6 +411,23 @@ Test(args, shard_and_pin)
     cr_expect_eq(parse(&a, err, sizeof err, "--graph", "chain", "--pin", "x", NULL), ARENA_EINVAL);
     cr_expect(strncmp(err, "--pin: ", 7) == 0, "%s", err);
     arena_bench_args_free(&a);
+}
+
+Test(args, order_mode_and_budget)
+{
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", NULL), ARENA_OK, "%s", err);
+    cr_expect_eq(a.order, ARENA_ORDER_STORED, "the stored order by default");
+    cr_expect_eq(a.order_states, 0);
+    arena_bench_args_free(&a);
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--order", "best",
+                       "--order-states=1000", NULL),
+                 ARENA_OK, "%s", err);
+    cr_expect_eq(a.order, ARENA_ORDER_BEST);
+    cr_expect_eq(a.order_states, 1000);
+    arena_bench_args_free(&a);
+    cr_expect(strstr(arena_bench_usage(), "--order-states N") != NULL);
 }
 
 Test(args, patch)

@@ -19,6 +19,7 @@
 
 #include "bench/args.h"
 #include "bench/export_plan.h"
+#include "graphs/family.h"
 #include "graphs/source.h"
 #include "graphs/tflite.h"
 #include "planners/planner.h"
@@ -51,6 +52,56 @@ Test(export, every_planner_on_mobilenetv2_compiles_and_holds)
     cr_expect_eq(ec_check_all("mobilenetv2", dir, 100, 64), n);
 }
 
+/* In-place plans (suite slow): every planner's export holds when each
+ * in-place op reads its input before it writes its output. */
+Test(export, every_planner_in_place_holds)
+{
+    size_t n = arena_planner_count();
+    cr_expect_eq(ec_check_all_inplace("mobilenetv2", ARENA_INPLACE_DEPTHWISE, dir, 0, 0), n);
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/elementwise", dir);
+    cr_assert_eq(mkdir(sub, 0700), 0);
+    cr_expect_eq(ec_check_all_inplace("mobilenetv2:fused=0", ARENA_INPLACE_ELEMENTWISE, sub, 16,
+                                      16),
+                 n);
+}
+
+/* One in-place plan: the pairs are in the CSV and the header, the check
+ * passes, and the same plan fails it when the program writes the outputs
+ * first (so the read-before-write order is what makes it pass). */
+Test(export, an_in_place_plan_says_what_shares_and_holds_only_read_before_write)
+{
+    struct arena_source src;
+    char err[600] = "";
+    struct arena_load_options lo = {.alignment = 16, .seed = 1,
+                                    .inplace = ARENA_INPLACE_ELEMENTWISE};
+    cr_assert_eq(arena_source_load_with("mobilenetv2:fused=0", &lo, &src, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    const struct arena_planner *pl[] = {arena_planner_find("greedy-by-size")};
+    cr_assert_eq(arena_export_plans(dir, &src, pl, 1, NULL, 0, 0, NULL, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    arena_source_free(&src);
+    char cmd[800], line[512];
+    snprintf(cmd, sizeof cmd,
+             "grep -c ',block1/depthwise/depthwise_conv2d$' %s/*.csv; grep -h '^name,' %s/*.csv;"
+             " grep -c 'BLOCK1_DEPTHWISE_BATCH_NORM takes BLOCK1_DEPTHWISE_DEPTHWISE_CONV2D' %s/*.c;"
+             " ls %s/*.h",
+             dir, dir, dir, dir);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    cr_expect_eq(atoi(line), 1, "block1/depthwise/batch_norm shares the conv's bytes");
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    cr_expect_str_eq(line, "name,index,size,first,last,offset,shares\n");
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    cr_expect_eq(atoi(line), 1, "the pair in the source: %s", line);
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    pclose(p);
+    line[strcspn(line, "\n")] = '\0';
+    cr_expect_eq(ec_run_with(dir, line, 1), 0);
+    cr_expect_eq(ec_run_with(dir, line, 0), 1, "outputs written first overwrite their inputs");
+}
+
 /* Three tensors: a [0,1] 32 B, b [1,2] 16 B, c [2,2] 16 B; a and b conflict,
  * b and c conflict, a and c do not. Names "x", "x" and "1st" become X, X_1
  * and T1ST. With head 10 the activations start at 16; offsets a 0, b 32,
@@ -59,7 +110,7 @@ static const struct arena_tensor three[] = {{32, 0, 1}, {16, 1, 2}, {16, 2, 2}};
 
 static void export_three(uint64_t *off, uint64_t arena)
 {
-    struct arena_problem p = {3, three, 16};
+    struct arena_problem p = {.n = 3, .tensors = three, .alignment = 16};
     struct arena_plan plan = {.n = 3, .offsets = off, .arena = arena};
     char *names[] = {"x", "x", "1st"};
     struct arena_export x = {.title = "three", .prefix = "THREE", .p = &p, .names = names,
@@ -839,4 +890,62 @@ Test(export, tflite_writer_on_damaged_models)
         free(out);
     }
     cr_expect_gt(ok, 0u);
+}
+
+/* --order best: a graph planned in an order of its own exports that order
+ * (PREFIX_OPS and PREFIX_order[], the source's op indices step by step),
+ * which is the one the source holds, topological, and compiles; planned in
+ * its stored order, nothing is added. */
+Test(export, the_best_order_is_exported_with_the_plan)
+{
+    char sub[256], c[256], h[256], err[300] = "";
+    struct arena_load_options lo = {.alignment = 16, .seed = 1, .order = ARENA_ORDER_BEST};
+    struct arena_source src;
+    cr_assert_eq(arena_source_load_with("random-dag:seed=2", &lo, &src, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_assert_not_null(src.order.order);
+    snprintf(sub, sizeof sub, "%s/order", dir);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
+    struct arena_plan_options opt = arena_plan_options_default;
+    cr_assert_eq(arena_export_plans(sub, &src, pl, 1, &opt, 0, 0, NULL, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    exported(sub, "h", h, sizeof h);
+    exported(sub, "c", c, sizeof c);
+    char *ht = strdup(slurp(h)), *ct = strdup(slurp(c)); /* slurp's buffer is shared */
+    cr_assert(ht && ct);
+    cr_expect_not_null(strstr(ht, "_OPS 64u\n"), "%s", ht);
+    const char *at = strstr(ct, "_order[");
+    cr_assert_not_null(at, "%s", ct);
+    at = strchr(at, '{');
+    cr_assert_not_null(at);
+    uint32_t order[64];
+    size_t n = 0;
+    for (char *end; n < 64; at = end) {
+        while (*at == ' ' || *at == ',' || *at == '\n' || *at == '{') at++;
+        if (*at == '}') break;
+        order[n++] = (uint32_t)strtoul(at, &end, 10);
+        cr_assert_eq(*end, 'u');
+        end++;
+    }
+    cr_assert_eq(n, 64);
+    cr_expect_eq(memcmp(order, src.order.order, sizeof order), 0);
+    struct arena_spec spec;
+    struct arena_graph g;
+    cr_assert_eq(arena_spec_parse("random-dag:seed=2", 1, &spec, err, sizeof err), ARENA_OK);
+    cr_assert_eq(arena_spec_graph(&spec, &g, err, sizeof err), ARENA_OK);
+    cr_expect_eq(arena_order_check(&g, order, n, err, sizeof err), ARENA_OK, "%s", err);
+    arena_graph_free(&g);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -Werror -pedantic -c '%s' -o '%s/o.o'",
+             c, sub);
+    cr_expect_eq(system(cmd), 0, "%s", cmd);
+    free(ht);
+    free(ct);
+    arena_source_free(&src);
+
+    snprintf(sub, sizeof sub, "%s/stored-order", dir);
+    export_into("random-dag:seed=2", sub);
+    exported(sub, "h", h, sizeof h);
+    cr_expect_null(strstr(slurp(h), "_order"), "the stored order is not exported");
 }

@@ -44,10 +44,10 @@ static size_t check_spec(const char *spec)
 Test(families, registry_lists_every_family_with_its_defaults)
 {
     const char *names[] = {"mobilenetv2", "chain", "residual", "unet", "transformer",
-                           "random-dag", "random-intervals", "packed", "slack"};
-    cr_assert_eq(arena_family_count(), 9);
-    cr_expect_null(arena_family_at(9));
-    for (size_t i = 0; i < 9; i++) {
+                           "random-dag", "random-intervals", "packed", "slack", "randwire"};
+    cr_assert_eq(arena_family_count(), 10);
+    cr_expect_null(arena_family_at(10));
+    for (size_t i = 0; i < 10; i++) {
         const struct arena_family_info *info = arena_family_at(i);
         cr_assert_not_null(info);
         cr_expect_str_eq(info->name, names[i]);
@@ -207,7 +207,7 @@ Test(families, spec_errors_name_the_valid_choices)
 {
     expect_spec_error("foo:ops=3", ARENA_ENOTFOUND,
                       "unknown family 'foo' (valid: mobilenetv2, chain, residual, unet, "
-                      "transformer, random-dag, random-intervals, packed, slack)");
+                      "transformer, random-dag, random-intervals, packed, slack, randwire)");
     expect_spec_error("chain:x=1", ARENA_ENOTFOUND,
                       "chain: unknown key 'x' (valid: ops, min, max, dtype, seed)");
     expect_spec_error("random-intervals:n=10,lives=3", ARENA_ENOTFOUND,
@@ -314,7 +314,7 @@ Test(families, residual_structure)
     cr_expect_eq(a, 0);
     cr_expect_eq(b, 2);
     cr_expect_eq(g.tensors[a].bytes, g.tensors[b].bytes);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     cr_assert_eq(arena_graph_problem(&g, 1, &p, NULL, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect(p.tensors[0].first == 0 && p.tensors[0].last == 2);
     struct arena_bounds bd;
@@ -583,6 +583,32 @@ Test(families, packed_refuses_what_would_not_pack)
     cr_expect(strstr(err, "n 10 exceeds the 8 cells") != NULL, "%s", err);
 }
 
+/* randwire with p = 0 is the bare ring: nodes=4, k=2 links 0-1, 1-2, 2-3,
+ * 3-0, directed 0->1, 1->2, 2->3, 0->3. Node 0 reads the input, node 3 is
+ * the only sink. 2 x 2 x 4 int8 tensors of 16 B:
+ *   input [0,0], n0 [0,3] (read by nodes 1 and 3), n1 [1,2], n2 [2,3],
+ *   n3 [3,4], out [4,4] (graph output, last step). */
+Test(families, randwire_ring_known_answer)
+{
+    struct arena_source s;
+    char err[256];
+    cr_assert_eq(arena_source_load("randwire:cells=1,nodes=4,k=2,p=0,channels=4,res=2", 16, 1, &s,
+                                   err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_assert_eq(s.ops, 5);
+    cr_assert_eq(s.problem.n, 6);
+    const uint32_t first[6] = {0, 0, 1, 2, 3, 4}, last[6] = {0, 3, 2, 3, 4, 4};
+    for (size_t i = 0; i < 6; i++) {
+        cr_expect_eq(s.problem.tensors[i].size, 16, "tensor %zu", i);
+        cr_expect_eq(s.problem.tensors[i].first, first[i], "tensor %zu", i);
+        cr_expect_eq(s.problem.tensors[i].last, last[i], "tensor %zu", i);
+    }
+    arena_source_free(&s);
+    cr_expect_eq(arena_source_load("randwire:nodes=4,k=4", 16, 1, &s, err, sizeof err),
+                 ARENA_EINVAL);
+    cr_expect_str_eq(err, "randwire: k=4 must be below nodes=4 (a ring of k/2 neighbours a side)");
+}
+
 /* slack: a non-guillotine packed box with holes. Its witness (the
  * rectangles' own byte positions) must pass the independent validator with
  * arena exactly height, the max-live bound must be height (a full step),
@@ -596,7 +622,7 @@ static void check_slack(const char *spec, uint64_t unit, uint64_t steps, uint64_
     struct arena_spec sp;
     char err[256];
     cr_assert_eq(arena_spec_parse(spec, 1, &sp, err, sizeof err), ARENA_OK, "%s: %s", spec, err);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     uint64_t *off;
     cr_assert_eq(arena_slack_witness(sp.values, 16, &p, &off, err, sizeof err), ARENA_OK, "%s: %s",
                  spec, err);
@@ -659,7 +685,7 @@ Test(families, slack_witness_reaches_the_bound)
         struct arena_spec sp;
         char err[256];
         cr_assert_eq(arena_spec_parse(spec, 1, &sp, err, sizeof err), ARENA_OK, "%s", err);
-        struct arena_problem p;
+        struct arena_problem p = {0};
         if (arena_slack_witness(sp.values, 16, &p, NULL, err, sizeof err) != ARENA_OK) {
             /* the full steps may hold more than n: refused, and said so */
             cr_assert(strstr(err, "full steps hold") != NULL, "%s: %s", spec, err);

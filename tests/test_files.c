@@ -84,7 +84,7 @@ Test(files, csv_header_crlf_and_compression)
                                            "b,4,8,50\r\n"
                                            "\r\n"
                                            "c,2,5,30\r\n");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     char err[256];
     cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(p.n, 3);
@@ -104,7 +104,7 @@ Test(files, csv_columns_in_any_order_and_extra_columns)
     const char *path = write_text("b.csv", "size,upper,offset,lower,id\n"
                                            "10,5,0,3,x\n"
                                            "20,9,16,3,y\n");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     char err[256];
     cr_assert_eq(csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(p.n, 2);
@@ -125,7 +125,7 @@ Test(files, csv_sparse_times_up_to_2_20)
                                                 "1,1048575,1048576,16\n"
                                                 "2,524288,524289,32\n"
                                                 "3,1048576,1048577,8\n");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     char err[256];
     cr_assert_eq(csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(p.n, 4);
@@ -165,7 +165,7 @@ Test(files, csv_compression_preserves_every_conflict)
         }
         const char *path = write_bytes("rand.csv", text, len);
         free(text);
-        struct arena_problem p;
+        struct arena_problem p = {0};
         char err[256];
         cr_assert_eq(csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
         cr_assert_eq(p.n, N);
@@ -216,7 +216,7 @@ Test(files, csv_round_trip_is_exact)
         char path[256];
         snprintf(path, sizeof path, "%s/round%zu.csv", dir, k);
         cr_assert_eq(arena_csv_write(path, &s.problem, err, sizeof err), ARENA_OK, "%s", err);
-        struct arena_problem back;
+        struct arena_problem back = {0};
         cr_assert_eq(csv_read(path, 16, &back, err, sizeof err), ARENA_OK, "%s", err);
         expect_same_conflicts(&s.problem, &back);
         struct arena_bounds b1, b2;
@@ -230,7 +230,7 @@ Test(files, csv_round_trip_is_exact)
             cr_expect_eq(arena_problem_fingerprint(&back), s.fingerprint, "%s", specs[k]);
         /* once compressed, a second round trip changes nothing */
         cr_assert_eq(arena_csv_write(path, &back, err, sizeof err), ARENA_OK);
-        struct arena_problem again;
+        struct arena_problem again = {0};
         cr_assert_eq(csv_read(path, 16, &again, err, sizeof err), ARENA_OK);
         cr_expect_eq(arena_problem_fingerprint(&again), arena_problem_fingerprint(&back));
         free((void *)again.tensors);
@@ -258,7 +258,7 @@ Test(files, csv_export_format)
 static void expect_csv_error(const char *text, int rc, const char *msg)
 {
     const char *path = write_text("bad.csv", text);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     memset(&p, 0x5a, sizeof p);
     char err[512], want[512];
     cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), rc, "%s", err);
@@ -319,7 +319,7 @@ Test(files, csv_bad_input_messages)
 Test(files, csv_header_alone_is_the_empty_problem)
 {
     const char *path = write_text("header.csv", "id,lower,upper,size\n");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     char err[256] = "";
     cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect_eq(p.n, 0);
@@ -331,7 +331,7 @@ Test(files, csv_header_alone_is_the_empty_problem)
 Test(files, csv_size_overflowing_the_alignment)
 {
     const char *path = write_text("align.csv", "a,0,2,5\n");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     char err[256], want[300];
     cr_assert_eq(csv_read(path, (uint64_t)1 << 63, &p, err, sizeof err), ARENA_EOVERFLOW);
     snprintf(want, sizeof want, "%s:1: size: 5 overflows once aligned to 9223372036854775808",
@@ -343,7 +343,7 @@ Test(files, csv_size_overflowing_the_alignment)
 Test(files, csv_largest_size_is_accepted)
 {
     const char *path = write_text("big.csv", "a,0,2,4611686018427387904\n");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     char err[256];
     cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect_eq(p.tensors[0].size, (uint64_t)1 << 62);
@@ -358,7 +358,7 @@ Test(files, csv_long_line_and_nul_byte)
     text[len] = '\n';
     const char *path = write_bytes("long.csv", text, len + 1);
     free(text);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     char err[256], want[300];
     cr_assert_eq(csv_read(path, 16, &p, err, sizeof err), ARENA_EFORMAT);
     snprintf(want, sizeof want, "%s:1: line: longer than 65536 bytes", path);
@@ -703,7 +703,7 @@ Test(files, repro_truncated_export_is_refused)
                      "off");
     /* a last comment or blank line without a newline cuts no record */
     const char *ok = write_text("ok.csv", "id,lower,upper,size\na,0,1,16\n# end");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     cr_assert_eq(csv_read(ok, 16, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect_eq(p.n, 1);
     free((void *)p.tensors);
@@ -718,7 +718,7 @@ Test(files, csv_minimalloc_header_names)
 {
     const char *path =
         write_text("mm.csv", "buffer,start,end,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\n");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     char err[256];
     cr_assert_eq(csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(p.n, 3);

@@ -48,7 +48,7 @@ Test(graph, lifetimes_follow_tflm_convention)
 {
     struct arena_graph g;
     small_graph(&g);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     char err[256];
     cr_assert_eq(arena_graph_problem(&g, 1, &p, NULL, err, sizeof err), ARENA_OK, "%s", err);
     const uint32_t first[6] = {0, 0, 1, 0, 2, 3}, last[6] = {0, 2, 2, 2, 3, 3};
@@ -68,7 +68,7 @@ Test(graph, sizes_round_up_to_the_alignment)
 {
     struct arena_graph g;
     small_graph(&g);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     cr_assert_eq(arena_graph_problem(&g, 16, &p, NULL, NULL, 0), ARENA_OK);
     /* 10,20,30,40,50,60 rounded up to 16: 16,32,32,48,64,64 */
     const uint64_t size[6] = {16, 32, 32, 48, 64, 64};
@@ -116,7 +116,7 @@ Test(graph, explicit_order_sets_the_steps)
     op(&g, "q", &x, 1, b);
     const uint32_t order[2] = {1, 0};
     cr_assert_eq(arena_graph_order_set(&g, order, 2), ARENA_OK);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     cr_assert_eq(arena_graph_problem(&g, 1, &p, NULL, NULL, 0), ARENA_OK);
     cr_expect_eq(p.tensors[b].first, 0); /* q runs at step 0 */
     cr_expect_eq(p.tensors[a].first, 1); /* p at step 1 */

@@ -110,7 +110,7 @@ Test(greedy, oracle_small_problems)
 {
     struct arena_tensor t[64];
     for (uint64_t seed = 1; seed <= 10000; seed++) {
-        struct arena_problem p;
+        struct arena_problem p = {0};
         char what[128];
         random_problem(seed, (size_t)((seed * 7919) % 65), t, &p, what, sizeof what);
         for (int w = 0; w < NPLANNERS; w++)
@@ -132,7 +132,7 @@ Test(greedy, oracle_large_problems)
             n *= 2; /* 65 .. 1,040 */
         n += (size_t)rp_below(&r, n);
         n = k % 20 == 0 || n > 2000 ? 2000 : n;
-        struct arena_problem p;
+        struct arena_problem p = {0};
         char what[128];
         random_problem(100000 + k, n, t, &p, what, sizeof what);
         for (int w = 0; w < NPLANNERS; w++)
@@ -150,7 +150,7 @@ Test(greedy, sparse_steps_give_same_offsets)
     struct arena_tensor t[N], wide[N];
     uint64_t fast[N], slow[N], fa, sa;
     for (uint64_t seed = 1; seed <= 60; seed++) {
-        struct arena_problem p;
+        struct arena_problem p = {0};
         char what[128];
         random_problem(seed, N, t, &p, what, sizeof what);
         uint32_t top = 0;

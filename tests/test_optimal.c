@@ -326,7 +326,7 @@ Test(optimal, slack_boxes_against_oracles)
         unsigned m = (unsigned)(n / fill + 0.5);
         if (m + cols > cols * rows)
             rows = m / cols + 2; /* room for the m rectangles cut */
-        struct arena_problem p;
+        struct arena_problem p = {0};
         uint64_t *witness;
         for (unsigned seed = k + 1;; seed += 1000) {
             /* a cut whose full steps hold more than n is refused: next seed */
@@ -415,7 +415,7 @@ Test(optimal, packed_reaches_height)
     };
     size_t greedy_above = 0;
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-        struct arena_problem p;
+        struct arena_problem p = {0};
         build_spec(specs[i], &p);
         cr_assert_eq(lower_bound(&p), 1048576, "%s: the cut box holds height at every step",
                      specs[i]);
@@ -444,7 +444,7 @@ Test(optimal, singles_fill_the_holes)
      * proven, in 1,962 and 7,066 nodes. */
     static const char *const specs[] = {"packed:n=300,seed=2", "packed:n=500,seed=2"};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-        struct arena_problem p;
+        struct arena_problem p = {0};
         build_spec(specs[i], &p);
         uint64_t *off = malloc(p.n * sizeof *off);
         struct arena_plan plan;
@@ -474,7 +474,7 @@ Test(optimal, small_boxes_reach_height)
         n = n < steps * rows ? n : steps * rows; /* a box has steps x rows cells */
         snprintf(spec, sizeof spec, "packed:n=%u,steps=%u,height=%u,unit=%u,seed=%u", n, steps,
                  height, unit, k + 1);
-        struct arena_problem p;
+        struct arena_problem p = {0};
         build_spec(spec, &p);
         uint64_t *off = malloc((p.n ? p.n : 1) * sizeof *off);
         struct arena_plan plan;
@@ -512,7 +512,7 @@ Test(optimal, chains_reach_lower_bound)
     }
     free(t);
     free(off);
-    struct arena_problem p;
+    struct arena_problem p = {0};
     build_spec("chain:ops=256", &p);
     uint64_t *o = malloc(p.n * sizeof *o);
     struct arena_plan plan;
@@ -532,7 +532,7 @@ Test(optimal, node_limit_one_returns_incumbent)
     /* packed n=200 seed 1: the best greedy plan is 1,251,808 (breadth), the
      * optimum 1,048,576. One node cannot prove anything: the incumbent comes
      * back, valid, with status limit and the max-live bound. */
-    struct arena_problem p;
+    struct arena_problem p = {0};
     build_spec("packed:n=200,seed=1", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
     struct arena_plan plan;
@@ -552,7 +552,7 @@ Test(optimal, time_limit_keeps_a_valid_plan)
 {
     /* A tiny time budget on a box optimal does not settle at once: the plan
      * is valid, never worse than the greedy incumbent, and the bound holds. */
-    struct arena_problem p;
+    struct arena_problem p = {0};
     build_spec("packed:n=500,seed=2", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
     struct arena_plan plan;
@@ -569,7 +569,7 @@ Test(optimal, time_limit_keeps_a_valid_plan)
 
 Test(optimal, capacity_decisions)
 {
-    struct arena_problem p;
+    struct arena_problem p = {0};
     build_spec("packed:n=100,seed=1", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
     struct arena_plan plan;
@@ -606,7 +606,7 @@ Test(optimal, deterministic_with_a_node_limit)
     /* Same problem and node limit, different scratch contents: the same
      * offsets, arena, bound and node count. 1,000 nodes stop the search
      * before the filler search's plan (node 1,962): a stop mid-search. */
-    struct arena_problem p;
+    struct arena_problem p = {0};
     build_spec("packed:n=300,seed=2", &p);
     uint64_t *a = malloc(p.n * sizeof *a), *b = malloc(p.n * sizeof *b);
     struct arena_plan pa, pb;
@@ -796,7 +796,7 @@ Test(optimal, each_rule_prunes)
         cr_assert_lt(c, sizeof rule_cases / sizeof rule_cases[0],
                      "rule %s has no instance showing that it prunes", sw->name);
         struct arena_tensor t[64];
-        struct arena_problem p;
+        struct arena_problem p = {0};
         int owned;
         rule_instance(rule_cases[c].instance, t, &p, &owned);
         uint64_t *off = malloc(p.n * sizeof *off);

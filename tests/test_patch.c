@@ -151,7 +151,7 @@ Test(patch, two_convs_input_streamed)
     const struct arena_gtensor *in = find(&out, "input@1,0");
     cr_expect(in->dims[1] == 6 && in->dims[2] == 6 && in->bytes == 36);
     cr_expect_eq(rep.patched_macs, 4104, "reading costs no MACs");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     struct arena_bounds b;
     cr_assert_eq(arena_graph_problem(&out, 1, &p, NULL, NULL, 0), ARENA_OK);
     cr_assert_eq(arena_problem_bounds(&p, &b), ARENA_OK);

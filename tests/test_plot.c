@@ -1780,6 +1780,66 @@ Test(plot, relative_paths_resolve_against_the_callers_folder)
     cr_expect(!exists(path), "--format svg drew %s", path);
 }
 
+/* A graph searched by --order best: both tables gain the best-order bound
+ * and a "× best-order bound" column (arena / that bound); a graph planned in
+ * its stored order (the shared db's chain) has neither. */
+Test(plot, tables_show_the_best_order_bound_of_an_ordered_graph)
+{
+    need(S_BENCH);
+    char db[256], out[256], path[300];
+    fmt(db, sizeof db, "%s/order-%d.sqlite", dir, (int)getpid());
+    fmt(out, sizeof out, "%s/order-out-%d", dir, (int)getpid());
+    cr_assert_eq(bench_run("order", (const char *[]){"--graph", "random-dag:seed=2", "--planner",
+                 "greedy-by-size", "--order", "best", "--db", db, "--repetitions", "1",
+                 "--quiet", NULL}), 0);
+    cr_assert_eq(bench_run("order-plot", (const char *[]){"plot", "--db", db, "--out", out,
+                 "--figures", "tables", "--quiet", NULL}), 0);
+    fmt(path, sizeof path, "%s/comparison.md", out);
+    char *md = slurp(path, NULL);
+    cr_assert_not_null(md);
+    cr_expect_not_null(strstr(md, "best-order bound 299.3 KiB (least peak of any execution order,"
+                                  " proven)"), "%s", md);
+    cr_expect_not_null(strstr(md, "| × lower bound | × best-order bound |"), "%s", md);
+    /* greedy-by-size: 343,136 B over both bounds (306,512 B): 1.119 */
+    cr_expect_not_null(strstr(md, "| greedy-by-size | 335.09 | 1.119 | 1.119 |"), "%s", md);
+    free(md);
+    fmt(path, sizeof path, "%s/comparison.tex", out);
+    char *tex = slurp(path, NULL);
+    cr_assert_not_null(tex);
+    cr_expect_not_null(strstr(tex, "$\\times$ LB & $\\times$ OB &"), "%s", tex);
+    free(tex);
+    fmt(path, sizeof path, "%s/out/comparison.md", dir);
+    char *plain = slurp(path, NULL);
+    if (plain) cr_expect_null(strstr(plain, "best-order"), "%s", plain);
+    free(plain);
+}
+
+/* The arena figure names the bound of a best-ordered graph "lower bound,
+ * best order"; when the order search stopped at its budget (randwire with
+ * 64-node cells and 2,000 states: a heuristic order above its proven
+ * bound), the proven best-order bound is drawn and named too. */
+Test(plot, arena_figure_marks_the_best_order_bound)
+{
+    need(S_BENCH);
+    char db[256], out[256], path[300];
+    const char *specs[2] = {"random-dag:seed=2", "randwire:nodes=64"};
+    for (int limit = 0; limit < 2; limit++) {
+        fmt(db, sizeof db, "%s/order-arena-%d-%d.sqlite", dir, limit, (int)getpid());
+        fmt(out, sizeof out, "%s/order-arena-%d-%d", dir, limit, (int)getpid());
+        cr_assert_eq(bench_run("order-arena", (const char *[]){"--graph", specs[limit],
+                     "--planner", "greedy-by-size", "--order", "best", "--order-states", "2000",
+                     "--db", db, "--repetitions", "1", "--quiet", NULL}), 0);
+        cr_assert_eq(bench_run("order-arena-plot", (const char *[]){"plot", "--db", db, "--out",
+                     out, "--figures", "arena", "--format", "svg", "--quiet", NULL}), 0);
+        fmt(path, sizeof path, "%s/arena.gp", out);
+        char *gp = slurp(path, NULL);
+        cr_assert_not_null(gp);
+        cr_expect_not_null(strstr(gp, "LBTITLE = 'lower bound, best order'"), "%s", gp);
+        cr_expect_eq(strstr(gp, "title 'best-order bound'") != NULL, limit, "%s", gp);
+        free(gp);
+    }
+}
+
 /* ---------------------------------------------------------------- carried over */
 
 Test(plot, help_exits_zero_and_names_every_option)

@@ -372,7 +372,8 @@ Test(replay, founding_table_stores_its_plans)
         }
         sqlite3_finalize(pl);
         cr_assert_eq(n, 13, "result %lld: %zu placements", sqlite3_column_int64(st, 0), n);
-        struct arena_problem p = {13, t, (uint64_t)sqlite3_column_int64(st, 2)};
+        struct arena_problem p = {.n = 13, .tensors = t,
+                                  .alignment = (uint64_t)sqlite3_column_int64(st, 2)};
         struct arena_plan plan = {.n = 13, .offsets = off,
                                   .arena = (uint64_t)sqlite3_column_int64(st, 1)};
         cr_expect_eq(arena_plan_validate(&p, &plan, NULL), ARENA_OK, "result %lld",

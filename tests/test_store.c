@@ -221,6 +221,32 @@ Test(store, migrates_version_5_adding_governor_and_loadavg)
     sqlite3_close(db);
 }
 
+/* Version 9 is version 10 without the graphs' order columns: its graph
+ * keeps NULL in every one (no order was searched then). */
+Test(store, migrates_version_9_adding_the_order_columns)
+{
+    char path[160];
+    td_path(path, sizeof path, "v9.sqlite");
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    arena_store_close(s);
+    sqlite3 *db = td_db_open(path, 0);
+    raw_exec(db, TD_BACK_TO_V9
+                 "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32);");
+    sqlite3_close(db);
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    arena_store_close(s);
+    db = td_db_open(path, 1);
+    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
+    expect_matches_schema_sql(db);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs WHERE id = 1 AND exec_order IS NULL"
+                             " AND order_status IS NULL AND stored_order_peak IS NULL"
+                             " AND order_bound IS NULL AND order_states IS NULL"
+                             " AND order_ns IS NULL"), 1);
+    sqlite3_close(db);
+}
+
 Test(store, zero_byte_file_is_empty_and_gets_created)
 {
     char path[160];
@@ -485,6 +511,12 @@ Test(store, migrates_version_5_adding_placement_names)
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM placements WHERE result_id = 2"
                              " AND name IS NULL"), 5);
     cr_expect_eq(td_db_int(db, "SELECT sum(offset) FROM placements WHERE result_id = 2"), 128);
+    /* Version 9: old results were planned without aliasing, their in-place
+     * bound is their graph's lower bound, and no placement shares. */
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results r JOIN graphs g ON g.id = r.graph_id"
+                             " WHERE r.inplace = 'none' AND r.inplace_bound = g.lower_bound"),
+                 td_db_int(db, "SELECT count(*) FROM results") - 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM placements WHERE shares IS NOT NULL"), 0);
     char sql[160];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM placements WHERE result_id = %lld"
              " AND tensor = 1 AND name = 'conv/1,a'", (long long)rid);

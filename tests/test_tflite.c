@@ -137,7 +137,7 @@ Test(tflite, plans_what_the_interpreter_plans)
     cr_expect_eq(g.ops[0].n_in + g.ops[0].n_out + g.ops[1].n_in + g.ops[1].n_out, 0,
                  "folded ops keep their step but no tensors");
     cr_expect_eq(g.ops[2].n_in, 1, "the constant and the absent -1 input are not refs");
-    struct arena_problem p;
+    struct arena_problem p = {0};
     cr_assert_eq(arena_graph_problem(&g, 1, &p, NULL, err, sizeof err), ARENA_OK, "%s", err);
     const struct arena_tensor want[3] = {{16, 0, 2}, {16, 2, 3}, {4, 3, 3}};
     for (size_t i = 0; i < 3; i++) {

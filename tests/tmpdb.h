@@ -24,11 +24,26 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* SQL that takes a database of the current schema back to version 7 (drops
- * what version 8 added: runs.uuid, results.seq and planner options,
- * replays.seq, their indexes), for tests that build older files; ends with
- * PRAGMA user_version = 7, which a test may follow with more. */
+/* SQL that takes a database of the current schema back to version 9 (drops
+ * what version 10 added: the graphs' execution order columns). */
+#define TD_BACK_TO_V9                                                                        \
+    "ALTER TABLE graphs DROP COLUMN exec_order; ALTER TABLE graphs DROP COLUMN order_status;" \
+    "ALTER TABLE graphs DROP COLUMN stored_order_peak;"                                      \
+    "ALTER TABLE graphs DROP COLUMN order_bound; ALTER TABLE graphs DROP COLUMN order_states;" \
+    "ALTER TABLE graphs DROP COLUMN order_ns; PRAGMA user_version = 9;"
+
+/* Back to version 8 (drops what version 9 added too: results.inplace and inplace_bound, placements.shares). */
+#define TD_BACK_TO_V8                                                                        \
+    TD_BACK_TO_V9                                                                            \
+    "ALTER TABLE results DROP COLUMN inplace; ALTER TABLE results DROP COLUMN inplace_bound;" \
+    "ALTER TABLE placements DROP COLUMN shares; PRAGMA user_version = 8;"
+
+/* Back to version 7 (drops what version 8 added too: runs.uuid, results.seq
+ * and planner options, replays.seq, their indexes), for tests that build
+ * older files; ends with PRAGMA user_version = 7, which a test may follow
+ * with more. */
 #define TD_BACK_TO_V7                                                                        \
+    TD_BACK_TO_V8                                                                            \
     "DROP INDEX runs_uuid; DROP INDEX results_run_seq; DROP INDEX replays_run_seq;"         \
     "ALTER TABLE runs DROP COLUMN uuid; ALTER TABLE results DROP COLUMN seq;"               \
     "ALTER TABLE results DROP COLUMN time_limit; ALTER TABLE results DROP COLUMN node_limit;" \

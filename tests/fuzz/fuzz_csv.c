@@ -16,7 +16,7 @@ static void check_round_trip(const struct arena_problem *p, const struct arena_l
     FUZZ_REQUIRE(arena_csv_write_stream(w, p) == ARENA_OK, "writing %zu records", p->n);
     fclose(w);
     FILE *r = fuzz_stream((const uint8_t *)text, len);
-    struct arena_problem back;
+    struct arena_problem back = {0};
     char err[512];
     int rc = arena_csv_read_stream(r, "export", opt, &back, NULL, err, sizeof err);
     fclose(r);
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f)
         return 0;
     struct arena_load_options opt = {.alignment = 16, .seed = 1, .stop = NULL};
-    struct arena_problem p;
+    struct arena_problem p = {0};
     char err[512] = "";
     int rc = arena_csv_read_stream(f, "fuzz.csv", &opt, &p, NULL, err, sizeof err);
     fclose(f);

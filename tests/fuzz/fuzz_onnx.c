@@ -10,7 +10,7 @@
  * of tests/onnx_writer.c and three refused variants of it). */
 #include "graphs/onnx.h"
 #include "graphs/onnx_wire.h"
-#include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/fuzz_graph.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -52,21 +52,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (const char *c = g.tensors[t].name; *c; c++)
             FUZZ_REQUIRE((unsigned char)*c >= 0x20 && *c != 0x7f,
                          "tensor %zu's name has a control byte", t);
-    struct arena_problem p;
-    rc = arena_graph_problem(&g, 16, &p, NULL, err, sizeof err);
-    if (rc != ARENA_OK) {
-        fuzz_require_one_line(rc, err);
-        FUZZ_REQUIRE(p.n == 0 && p.tensors == NULL, "a partial problem after: %s", err);
-        arena_graph_free(&g);
-        return 0;
-    }
-    size_t bad;
-    FUZZ_REQUIRE(arena_problem_check(&p, &bad) == ARENA_OK, "tensor %zu breaks the contract", bad);
-    FUZZ_REQUIRE(p.n == g.n_tensors, "%zu records for %zu tensors", p.n, g.n_tensors);
-    for (size_t t = 0; t < p.n; t++)
-        FUZZ_REQUIRE(p.tensors[t].last < g.n_ops, "tensor %zu lives to step %u of %zu ops", t,
-                     (unsigned)p.tensors[t].last, g.n_ops);
-    free((void *)p.tensors);
-    arena_graph_free(&g);
+    fuzz_graph_lifetimes(&g);
     return 0;
 }

@@ -35,7 +35,7 @@ static int is_small(const struct arena_spec *s)
 
 static uint64_t build(const struct arena_spec *s)
 {
-    struct arena_problem p;
+    struct arena_problem p = {0};
     size_t ops;
     char err[512] = "";
     int rc = arena_spec_build(s, 16, &p, &ops, NULL, err, sizeof err);

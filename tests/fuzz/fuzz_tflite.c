@@ -9,7 +9,7 @@
  * inside the ops' steps. Seeds: corpus/fuzz_tflite (tests/tflite_writer.c's
  * models; the real ones in models/ make good extra seeds). */
 #include "graphs/tflite.h"
-#include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/fuzz_graph.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,21 +38,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  g.n_ops, info.ops, info.folded);
     FUZZ_REQUIRE(info.planned + info.constants + info.variables + info.unused <= info.tensors,
                  "more tensors sorted than stored");
-    struct arena_problem p;
-    rc = arena_graph_problem(&g, 16, &p, NULL, err, sizeof err);
-    if (rc != ARENA_OK) {
-        fuzz_require_one_line(rc, err);
-        FUZZ_REQUIRE(p.n == 0 && p.tensors == NULL, "a partial problem after: %s", err);
-        arena_graph_free(&g);
-        return 0;
-    }
-    size_t bad;
-    FUZZ_REQUIRE(arena_problem_check(&p, &bad) == ARENA_OK, "tensor %zu breaks the contract", bad);
-    FUZZ_REQUIRE(p.n == g.n_tensors, "%zu records for %zu tensors", p.n, g.n_tensors);
-    for (size_t t = 0; t < p.n; t++)
-        FUZZ_REQUIRE(p.tensors[t].last < g.n_ops, "tensor %zu lives to step %u of %zu ops", t,
-                     (unsigned)p.tensors[t].last, g.n_ops);
-    free((void *)p.tensors);
-    arena_graph_free(&g);
+    fuzz_graph_lifetimes(&g);
     return 0;
 }

@@ -3,7 +3,10 @@
  * linked with its source, so the arena is the one static array the source
  * defines, placed in the board's SRAM by board.ld. Every tensor is written
  * with its own pattern at the step that produces it, in execution order,
- * and checked at its last step; head and tail must stay untouched. Codes:
+ * and checked at its last step; head and tail must stay untouched. With
+ * SHARED (an in-place plan: the header's PREFIX_shares), an input whose
+ * bytes an output of step s takes is checked before step s writes, as an
+ * in-place op reads its input before it writes its output. Codes:
  * 1 a tensor overwritten, 2 head or tail touched, 3 a tensor outside the
  * activations. */
 #include <stdint.h>
@@ -22,6 +25,40 @@ static unsigned char pattern(uint64_t i, uint64_t k)
     x ^= x >> 31;
     x *= 0x94D049BB133111EBull;
     return (unsigned char)(x >> 56);
+}
+
+#ifdef SHARED
+#define SHARES CAT(PREFIX, _shares)
+static int read_first(uint64_t i, uint32_t s)
+{
+    for (uint64_t k = 0; k < CAT(PREFIX, _SHARED_PAIRS); k++)
+        if (SHARES[k][1] == i && TENSORS[SHARES[k][0]].first == s)
+            return 1;
+    return 0;
+}
+#else
+static int read_first(uint64_t i, uint32_t s)
+{
+    (void)i;
+    (void)s;
+    return 0;
+}
+#endif
+
+static int intact(uint64_t i, uint32_t s)
+{
+    for (uint64_t k = 0; k < TENSORS[i].size; k++)
+        if (ARENA[TENSORS[i].offset + k] != pattern(i, k)) {
+            mcu_print("tensor ");
+            mcu_print_u64(i);
+            mcu_print(" overwritten at byte ");
+            mcu_print_u64(k);
+            mcu_print(" by step ");
+            mcu_print_u64(s);
+            mcu_print("\n");
+            return 0;
+        }
+    return 1;
 }
 
 int mcu_main(void)
@@ -49,24 +86,17 @@ int mcu_main(void)
         ARENA[k] = 0x5A;
     for (uint32_t s = 0; s < steps; s++) {
         for (uint64_t i = 0; i < n; i++)
+            if (TENSORS[i].last == s && read_first(i, s) && !intact(i, s))
+                return 1;
+        for (uint64_t i = 0; i < n; i++)
             if (TENSORS[i].first == s) {
                 for (uint64_t k = 0; k < TENSORS[i].size; k++)
                     ARENA[TENSORS[i].offset + k] = pattern(i, k);
                 written += TENSORS[i].size;
             }
         for (uint64_t i = 0; i < n; i++)
-            if (TENSORS[i].last == s)
-                for (uint64_t k = 0; k < TENSORS[i].size; k++)
-                    if (ARENA[TENSORS[i].offset + k] != pattern(i, k)) {
-                        mcu_print("tensor ");
-                        mcu_print_u64(i);
-                        mcu_print(" overwritten at byte ");
-                        mcu_print_u64(k);
-                        mcu_print(" by step ");
-                        mcu_print_u64(s);
-                        mcu_print("\n");
-                        return 1;
-                    }
+            if (TENSORS[i].last == s && !read_first(i, s) && !intact(i, s))
+                return 1;
     }
     for (uint64_t k = 0; k < act; k++)
         if (ARENA[k] != 0xA5)

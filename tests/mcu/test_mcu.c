@@ -50,11 +50,13 @@ static const char *slurp(const char *path)
 
 /* Exports text's greedy-by-size plan (alignment 16) into dir/sub; the
  * header's path in h. */
-static void export_plan(const char *text, const char *sub, char *h, size_t cap)
+static void export_plan_rule(const char *text, enum arena_inplace_rule rule, const char *sub,
+                             char *h, size_t cap)
 {
     struct arena_source src;
     char err[600] = "", d[256];
-    cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_load_options lo = {.alignment = 16, .seed = 1, .inplace = rule};
+    cr_assert_eq(arena_source_load_with(text, &lo, &src, err, sizeof err), ARENA_OK, "%s", err);
     const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
     snprintf(d, sizeof d, "%s/%s", dir, sub);
     cr_assert_eq(mkdir(d, 0755), 0);
@@ -70,6 +72,11 @@ static void export_plan(const char *text, const char *sub, char *h, size_t cap)
     pclose(p);
 }
 
+static void export_plan(const char *text, const char *sub, char *h, size_t cap)
+{
+    export_plan_rule(text, ARENA_INPLACE_NONE, sub, h, cap);
+}
+
 /* Builds header h (+ its .c) with pattern.c for cpu and runs it on board.
  * Returns qemu's exit status, or -1 when the build fails; the build's or
  * the run's output is in `out`. */
@@ -81,6 +88,9 @@ static int run_on(const char *h, const char *cpu, const char *board)
     while (fgets(line, sizeof line, f))
         if (sscanf(line, "#ifndef %255s", prefix) == 1)
             break;
+    int shared = 0; /* an in-place plan declares its pairs */
+    while (fgets(line, sizeof line, f))
+        shared |= strstr(line, "_SHARED_PAIRS ") != NULL;
     fclose(f);
     size_t len = strlen(prefix), hl = strlen(h);
     cr_assert(len > 7);
@@ -90,13 +100,13 @@ static int run_on(const char *h, const char *cpu, const char *board)
     snprintf(elf, sizeof elf, "%s/%s.elf", dir, cpu);
     const char *flags = "-mthumb -O2 -Wall -Wextra -Werror -I" ARENA_SOURCE_ROOT;
     snprintf(cmd, sizeof cmd,
-             "{ arm-none-eabi-gcc -mcpu=%s %s -std=c11 -pedantic -DHEADER='\"%s\"' -DPREFIX=%s "
+             "{ arm-none-eabi-gcc -mcpu=%s %s -std=c11 -pedantic -DHEADER='\"%s\"' -DPREFIX=%s %s "
              "-c " MCU "pattern.c -o '%s/pattern.o' && "
              "arm-none-eabi-gcc -mcpu=%s %s -std=c11 -pedantic -c '%.*s.c' -o '%s/plan.o' && "
              "arm-none-eabi-gcc -mcpu=%s %s -std=gnu11 -c " MCU "startup.c -o '%s/startup.o' && "
              "arm-none-eabi-gcc -mcpu=%s -mthumb -nostartfiles -T " MCU "board.ld -o '%s' "
              "'%s/pattern.o' '%s/plan.o' '%s/startup.o'; } > '%s' 2>&1",
-             cpu, flags, h, prefix, dir, cpu, flags, (int)(hl - 2), h, dir, cpu, flags, dir, cpu,
+             cpu, flags, h, prefix, shared ? "-DSHARED" : "", dir, cpu, flags, (int)(hl - 2), h, dir, cpu, flags, dir, cpu,
              elf, dir, dir, dir, log);
     if (system(cmd) != 0) {
         slurp(log);
@@ -129,6 +139,18 @@ Test(mcu, mobilenetv2_on_cortex_m4_and_m7)
     }
 }
 
+/* The same network planned with TinyEngine's rule (--inplace depthwise):
+ * every in-place op reads its input before it writes its output over it. */
+Test(mcu, an_in_place_plan_on_cortex_m4)
+{
+    char h[512];
+    export_plan_rule("mobilenetv2:alpha=0.35,res=96", ARENA_INPLACE_DEPTHWISE, "i", h, sizeof h);
+    cr_expect_not_null(strstr(slurp(h), "_SHARED_PAIRS "), "an in-place plan");
+    int rc = run_on(h, "cortex-m4", "mps2-an386");
+    cr_expect_eq(rc, 0, "%s", out);
+    cr_expect_not_null(strstr(out, "\nPASS\n"), "%s", out);
+}
+
 /* A real model (scripts/fetch-models): face_detection_short_range,
  * 1,376,256 B under greedy by size, in the 4 MiB of SRAM. */
 Test(mcu, real_model_on_cortex_m4)
@@ -150,7 +172,7 @@ Test(mcu, real_model_on_cortex_m4)
 Test(mcu, an_overlap_fails_on_the_board)
 {
     static const struct arena_tensor three[] = {{32, 0, 1}, {16, 1, 2}, {16, 2, 2}};
-    struct arena_problem p = {3, three, 16};
+    struct arena_problem p = {.n = 3, .tensors = three, .alignment = 16};
     uint64_t off[3] = {0, 16, 0};
     struct arena_plan plan = {.n = 3, .offsets = off, .arena = 32};
     struct arena_export x = {.title = "overlap", .prefix = "OVERLAP", .p = &p, .plan = &plan};

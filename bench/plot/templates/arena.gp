@@ -1,6 +1,8 @@
 # arena.gp — arena per planner: a horizontal bar each (names stay readable),
 # the lower bound, naive bytes and the best proven figure as vertical lines
-# named in the legend. A plan that stopped at its search budget is hatched
+# named in the legend. A graph planned in its best execution order (bench
+# --order best) names its lower bound so, and when the order search stopped
+# at its budget draws its proven best-order bound too (OB; 0 otherwise). A plan that stopped at its search budget is hatched
 # and its name says "(limit)"; a failed or invalid plan has no bar.
 # Data: arena.csv (row, ok, limit, arena_bytes, ...; names in ytics below).
 # The text plots give every row a point and an empty text where nothing is to
@@ -25,12 +27,13 @@ do for [S in SIZES] { do for [F in FORMATS] {
   set style fill solid 0.9 border lc rgb 'black'
   set arrow 1 from first LB / U, graph 0 to first LB / U, graph 1 nohead dt 2 lw 1 lc rgb '#333333' back
   set arrow 2 from first NAIVE / U, graph 0 to first NAIVE / U, graph 1 nohead dt 3 lw 1 lc rgb '#333333' back
+  if (OB > 0) { set arrow 4 from first OB / U, graph 0 to first OB / U, graph 1 nohead dt 5 lw 1 lc rgb '#333333' back }
   if (REF > 0) { set arrow 3 from first REF / U, graph 0 to first REF / U, graph 1 nohead dt 4 lw 1.2 lc rgb '#000000' back }
   plot 'arena.csv' skip 1 using ($2 == 1 ? $4 / 2 / U : NaN):1:($4 / 2 / U):(0.32):(col[int($1)]) with boxxyerror lc rgb variable notitle, \
        '' skip 1 using ($2 == 1 && $3 == 1 ? $4 / 2 / U : NaN):1:($4 / 2 / U):(0.32) with boxxyerror fs pattern 4 transparent lc rgb 'white' notitle, \
        '' skip 1 using (0):1:($2 == 1 ? '' : 'failed or invalid') with labels left offset 0.5,0 notitle, \
        '' skip 1 using ($2 == 1 ? $4 / U : 0):1:(s == 2 && $2 == 1 ? sprintf('%.3g %s  x%.3f', $4 / U, UNAME, $7) : '') with labels left offset 0.5,0 notitle, \
-       NaN with lines dt 2 lw 1 lc rgb '#333333' title 'lower bound', \
-       NaN with lines dt 3 lw 1 lc rgb '#333333' title 'naive'@REFKEY@
+       NaN with lines dt 2 lw 1 lc rgb '#333333' title LBTITLE, \
+       NaN with lines dt 3 lw 1 lc rgb '#333333' title 'naive'@REFKEY@@OBKEY@
   unset multiplot; set output
 }}

@@ -678,6 +678,40 @@ Test(optimal, independent_parts)
     }
 }
 
+Test(optimal, steps_by_the_sizes_gcd)
+{
+    /* Every gravity plan's offsets are sums of sizes, so the optimum is a
+     * multiple of the sizes' gcd: the bound proven by a decision run that
+     * finds nothing, and the capacity of the next branch and bound run, move
+     * by it, not by the alignment. hard_part's sizes times 64 (gcd 1,024;
+     * optimum 2048 x 64 above its max-live): with alignment 1 the search is
+     * the very same as with alignment 1,024 (the same nodes), where one
+     * byte at a time it would ask every height in between again. */
+    enum { H = sizeof hard_part / sizeof hard_part[0] };
+    struct arena_tensor t[H];
+    uint64_t live = 0, off[H];
+    for (size_t i = 0; i < H; i++)
+        t[i] = (struct arena_tensor){hard_part[i].size * 64, hard_part[i].first, hard_part[i].last};
+    for (uint32_t step = 0; step <= 10; step++) {
+        uint64_t at = 0;
+        for (size_t i = 0; i < H; i++)
+            at += t[i].first <= step && step <= t[i].last ? t[i].size : 0;
+        live = live > at ? live : at;
+    }
+    cr_assert_lt(live, 2048 * 64, "hard_part's optimum is no longer above its max-live");
+    struct arena_plan by[2];
+    const uint64_t align[2] = {1, 1024};
+    for (int a = 0; a < 2; a++) {
+        struct arena_problem p = {.n = H, .tensors = t, .alignment = align[a]};
+        cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, off, &by[a], 0), ARENA_OK);
+        expect_plan_valid(&p, &by[a], "hard_part x 64");
+        cr_expect_eq(by[a].status, ARENA_PLAN_OPTIMAL, "alignment %llu", (unsigned long long)align[a]);
+        cr_expect_eq(by[a].arena, 2048 * 64, "alignment %llu", (unsigned long long)align[a]);
+    }
+    cr_expect_eq(by[0].nodes, by[1].nodes, "alignment 1: %llu nodes, 1,024: %llu",
+                 (unsigned long long)by[0].nodes, (unsigned long long)by[1].nodes);
+}
+
 /* ---- each rule prunes: the switches of planners/optimal.h --------------- */
 
 /* One instance per rule on which it saves nodes: with every rule on,

@@ -17,16 +17,6 @@
 
 #include "planners/optimal/internal.h"
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b != 0) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* Lists the multi-section tensors and the subset sums of each section's
  * singles (bit v of section x: some singles of x sum to v x fb_unit[x]);
  * returns how many multi-section tensors, or -1 when the bits do not fit. */
@@ -163,9 +153,9 @@ static int fill_holes(struct run *r, uint32_t x, uint64_t cap, uint64_t *steps)
 static uint64_t lift(const struct run *r, uint32_t k, uint64_t cap)
 {
     const struct work *w = r->w;
-    uint64_t base = span_floor(w, w->top, k), most = FILLER_LIFT * r->align;
+    uint64_t base = span_floor(w, w->top, k), most = FILLER_LIFT * r->step;
     for (uint64_t lo = base; lo <= cap && w->size[k] <= cap - lo && lo - base <= most;
-         lo += r->align) {
+         lo += r->step) {
         int fits = 1;
         for (uint32_t x = w->s0[k]; x < w->s1[k] && fits; x++) {
             if (w->hole_bytes[x] + (lo - w->top[x]) > w->single_bytes[x])

@@ -145,6 +145,9 @@ struct run {
     int stopped; /* a global budget ran out */
     /* current part */
     size_t m, S;
+    uint64_t step;        /* gcd of the part's sizes (a multiple of the alignment): the
+                             offsets and arena of every gravity plan, hence
+                             the part's optimum, are multiples of it */
     const uint32_t *pid;  /* global ids of the part's tensors */
     uint64_t part_arena;  /* the part's best plan so far (in plan->offsets) */
     uint32_t ngroups;     /* groups on the stack */
@@ -199,6 +202,7 @@ uint64_t part_load(struct run *r, size_t a, size_t b);
 void part_reset(struct run *r);
 void rank_by(struct run *r, unsigned h, unsigned round);
 void sort_by(struct work *w, size_t m);
+uint64_t gcd_u64(uint64_t a, uint64_t b);
 int zero_slack(const struct run *r, uint64_t cap);
 uint32_t split_scope(struct run *r, const struct group *g);
 enum outcome keep_plan(struct run *r, struct arena_plan *plan);

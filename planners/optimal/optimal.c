@@ -54,11 +54,17 @@
  *   each section's single-section tensors are packed into the holes they
  *   leave (finds plans, proves nothing).   filler_search()     filler.c
  * - Decision runs at capacity C (the proven bound first: a plan there is
- *   optimal) and branch and bound from the incumbent (C = best - alignment,
- *   lowered at every plan found), alternating with doubling node budgets; a
- *   decision run that exhausts the tree proves the bound one alignment step
- *   higher, a branch and bound that does proves its best plan optimal.
- *   Every search starts afresh (no state kept between runs).   solve_part()
+ *   optimal) and branch and bound from the incumbent, alternating with
+ *   doubling node budgets. Heights move in steps of the part's sizes' gcd
+ *   (r->step: every gravity plan's offsets are sums of sizes, so the
+ *   optimum is a multiple of it; with alignment 1 and sizes in KiB a step
+ *   is 1,024 bytes, not one). Each branch and bound first probes C halfway
+ *   between the bound and the best plan (a plan there is a long way down;
+ *   none there proves the bound above it), then C = best - step, lowered at
+ *   every plan found. A decision run that exhausts the tree proves the
+ *   bound one step above C; a branch and bound that does proves its best
+ *   plan optimal. Every search starts afresh (no state kept between runs).
+ *                                                   solve_part(), step_above()
  * - Budgets: node_limit counts placements (deterministic: same problem, same
  *   plan, bound and nodes). time_limit: CLOCK_MONOTONIC is read by units of
  *   work (about one array element each), every CLOCK_WORK of them, not by
@@ -311,11 +317,19 @@ struct part_result {
     int infeasible;   /* decision mode: proven that no plan fits the capacity */
 };
 
+/* The least multiple of step above x: a part whose sizes are multiples of
+ * step has its optimum at such a height (its gravity plans do). */
+static uint64_t step_above(uint64_t x, uint64_t step)
+{
+    return (x / step + 1) * step;
+}
+
 /* Solves part ids[a..b) (loaded) whose incumbent is r->part_arena: rounds
  * of decision runs at the target (the proven bound, or the capacity), in a
  * part without slack the lowest-gap and filler searches first, then one
- * branch and bound (minimising only), with doubling budgets, until the part
- * is proven or a budget runs out. */
+ * branch and bound (a probe halfway down, then one step below the best
+ * plan), with doubling budgets, until the part is proven or
+ * a budget runs out. */
 static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct part_result *res,
                        struct arena_plan *plan)
 {
@@ -345,22 +359,39 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
             } else if (o == EXHAUSTED) {
                 if (cap) {
                     res->infeasible = 1;
-                    res->proven = max_u64(res->proven, cap + r->align);
+                    res->proven = max_u64(res->proven, step_above(cap, r->step));
                     done = 1;
                 } else {
-                    res->proven = max_u64(res->proven, target + r->align);
+                    res->proven = max_u64(res->proven, step_above(target, r->step));
                     target = res->proven;
+                    tight = 0; /* above max-live no part is without slack */
                     done = r->part_arena <= target;
                 }
             }
         }
-        /* branch and bound: decisions just below the best plan (in decision
-         * mode too, so a run that stops at the limit returns the best plan
-         * any search found, and one that proves the best plan optimal above
-         * the capacity proves it infeasible) */
+        /* branch and bound: a probe halfway between the bound and the best
+         * plan (a plan there is a long step down; none there proves the
+         * bound above it), then decisions one step below the best plan; in
+         * decision mode too, so a run that stops at the limit returns the
+         * best plan any search found, and one that proves the best plan
+         * optimal above the capacity proves it infeasible */
         for (unsigned h = round % 4; h == round % 4 && !done && !r->stopped; h++) {
             enum outcome o;
-            while ((o = canonical_search(r, r->part_arena - r->align, h, round, budget, plan)) ==
+            uint64_t mid = target + (r->part_arena - target) / 2 / r->step * r->step;
+            if (mid > target && mid + r->step < r->part_arena) {
+                o = canonical_search(r, mid, h, round, budget, plan);
+                if (o == EXHAUSTED) {
+                    res->proven = max_u64(res->proven, step_above(mid, r->step));
+                    /* decision mode: no plan up to mid, above the capacity */
+                    res->infeasible = cap != 0;
+                    target = cap ? cap : res->proven;
+                    tight = 0;
+                    done = cap || r->part_arena <= target;
+                    if (done)
+                        break;
+                }
+            }
+            while ((o = canonical_search(r, r->part_arena - r->step, h, round, budget, plan)) ==
                        FOUND &&
                    r->part_arena > target)
                 ;

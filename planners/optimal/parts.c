@@ -39,6 +39,16 @@ static uint32_t lower_index(const uint64_t *b, size_t S, uint64_t x)
     return x == 0 || b[0] >= x ? 0 : (uint32_t)(arena_floor_index(b, S, x - 1) + 1);
 }
 
+uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b != 0) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 /* Sorts idx[0..m) by key ascending, stably (key is consumed). */
 void sort_by(struct work *w, size_t m)
 {
@@ -55,8 +65,10 @@ uint64_t part_load(struct run *r, size_t a, size_t b)
     assert(m > 0);
     r->m = m;
     r->pid = w->ids + a;
+    r->step = 0; /* gcd(0, x) = x; sizes are multiples of the alignment */
     for (size_t k = 0; k < m; k++) {
         const struct arena_tensor *x = &t[r->pid[k]];
+        r->step = gcd_u64(r->step, x->size);
         w->size[k] = x->size;
         w->first[k] = x->first;
         w->last[k] = x->last;

@@ -127,6 +127,24 @@ static size_t distinct(const uint32_t *list, size_t m, uint32_t *mark, uint32_t 
 }
 
 /* Builds the CSR lists. g must pass arena_graph_check. */
+/* The transpose of a compressed list: row r holds col[row_first[r] ..
+ * row_first[r + 1]) (values below cols); col_first (cols + 1 entries) and
+ * list get, for each value, the rows holding it, in row order. fill: cols
+ * entries of working space. */
+static void transpose(const uint32_t *row_first, const uint32_t *col, size_t rows, size_t cols,
+                      uint32_t *col_first, uint32_t *list, uint32_t *fill)
+{
+    memset(col_first, 0, (cols + 1) * sizeof *col_first);
+    for (size_t k = 0; k < row_first[rows]; k++)
+        col_first[col[k] + 1]++;
+    for (size_t c = 0; c < cols; c++)
+        col_first[c + 1] += col_first[c];
+    memset(fill, 0, cols * sizeof *fill);
+    for (size_t r = 0; r < rows; r++)
+        for (uint32_t k = row_first[r]; k < row_first[r + 1]; k++)
+            list[col_first[col[k]] + fill[col[k]]++] = (uint32_t)r;
+}
+
 static int prep_make(struct prep *p, const struct arena_graph *g,
                      const struct arena_order_options *opt)
 {
@@ -193,16 +211,7 @@ static int prep_make(struct prep *p, const struct arena_graph *g,
     p->in_first[n] = (uint32_t)ni;
     p->out_first[n] = (uint32_t)no;
     /* readers of each tensor */
-    for (size_t k = 0; k < ni; k++)
-        p->rd_first[p->in[k] + 1]++;
-    for (size_t t = 0; t < nt; t++)
-        p->rd_first[t + 1] += p->rd_first[t];
-    memset(fill, 0, nt * sizeof *fill);
-    for (size_t o = 0; o < n; o++)
-        for (uint32_t k = p->in_first[o]; k < p->in_first[o + 1]; k++) {
-            uint32_t t = p->in[k];
-            p->rd[p->rd_first[t] + fill[t]++] = (uint32_t)o;
-        }
+    transpose(p->in_first, p->in, n, nt, p->rd_first, p->rd, fill);
     for (size_t o = 0; o < n; o++)
         for (uint32_t k = p->out_first[o]; k < p->out_first[o + 1]; k++) {
             uint32_t t = p->out[k];
@@ -223,16 +232,7 @@ static int prep_make(struct prep *p, const struct arena_graph *g,
         }
     }
     p->pr_first[n] = (uint32_t)np;
-    for (size_t k = 0; k < np; k++)
-        p->su_first[p->pr[k] + 1]++;
-    for (size_t o = 0; o < n; o++)
-        p->su_first[o + 1] += p->su_first[o];
-    memset(fill, 0, n * sizeof *fill);
-    for (size_t o = 0; o < n; o++)
-        for (uint32_t k = p->pr_first[o]; k < p->pr_first[o + 1]; k++) {
-            uint32_t w = p->pr[k];
-            p->su[p->su_first[w] + fill[w]++] = (uint32_t)o;
-        }
+    transpose(p->pr_first, p->pr, n, n, p->su_first, p->su, fill);
     free(mark);
     free(fill);
     return ARENA_OK;

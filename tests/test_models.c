@@ -16,6 +16,7 @@
 #include "graphs/source.h"
 #include "graphs/tflite.h"
 #include "planners/planner.h"
+#include "tests/expect_plan.h"
 #include "tests/export_check.h"
 
 #ifndef ARENA_SOURCE_ROOT
@@ -153,21 +154,13 @@ static void zoo_answers(size_t m)
         cr_expect_eq(b.naive_bytes, k->naive, "%s: naive", k->file);
     cr_expect_eq(b.lower_bound, k->lower_bound, "%s: lower bound", k->file);
     if (k->greedy_size) {
-        const struct arena_planner *pl = arena_planner_find("greedy-by-size");
-        cr_assert_not_null(pl);
-        size_t bytes = 0;
-        cr_assert_eq(arena_planner_scratch(pl, &src.problem, &bytes), ARENA_OK);
-        void *scratch = malloc(bytes ? bytes : 1);
         uint64_t *off = calloc(src.problem.n, sizeof *off);
-        cr_assert(scratch && off);
-        struct arena_plan plan;
-        memset(&plan, 0, sizeof plan);
-        plan.n = src.problem.n;
-        plan.offsets = off;
-        struct arena_plan_options opt = arena_plan_options_default;
-        cr_assert_eq(arena_planner_run(pl, &src.problem, &opt, scratch, bytes, &plan), ARENA_OK);
+        cr_assert_not_null(off);
+        struct arena_plan plan = {0};
+        cr_assert_eq(run_planner(must_find("greedy-by-size"), &src.problem, NULL, off, &plan, 0),
+                     ARENA_OK);
+        expect_plan_valid(&src.problem, &plan, k->file);
         cr_expect_eq(plan.arena, k->greedy_size, "%s: greedy-by-size", k->file);
-        free(scratch);
         free(off);
     }
     arena_source_free(&src);
@@ -216,22 +209,13 @@ static void every_planner_on(const char *file)
     opt.time_limit = 2.0;
     for (size_t i = 0; i < arena_planner_count(); i++) {
         const struct arena_planner *pl = arena_planner_at(i);
-        size_t bytes = 0;
-        cr_assert_eq(arena_planner_scratch(pl, &src.problem, &bytes), ARENA_OK);
-        void *scratch = malloc(bytes ? bytes : 1);
         uint64_t *off = calloc(src.problem.n, sizeof *off);
-        cr_assert(scratch && off);
-        struct arena_plan plan;
-        memset(&plan, 0, sizeof plan);
-        plan.n = src.problem.n;
-        plan.offsets = off;
-        cr_assert_eq(arena_planner_run(pl, &src.problem, &opt, scratch, bytes, &plan), ARENA_OK,
-                     "%s on %s", pl->name, file);
-        struct arena_collision why;
-        cr_expect_eq(arena_plan_validate(&src.problem, &plan, &why), ARENA_OK, "%s on %s",
+        cr_assert_not_null(off);
+        struct arena_plan plan = {0};
+        cr_assert_eq(run_planner(pl, &src.problem, &opt, off, &plan, 0xa5), ARENA_OK, "%s on %s",
                      pl->name, file);
+        expect_plan_valid(&src.problem, &plan, pl->name);
         cr_expect_geq(plan.arena, b.lower_bound, "%s on %s", pl->name, file);
-        free(scratch);
         free(off);
     }
     arena_source_free(&src);

@@ -80,7 +80,12 @@ static uint64_t toy_saving(void *ctx, uint32_t o, const uint32_t *dying, size_t 
     return 0;
 }
 
-/* Every topological order of g, the least peak among them. */
+static uint64_t merged_peak(struct arena_graph *g, const uint32_t *order,
+                            enum arena_inplace_rule rule);
+
+/* Every topological order of g, the least peak among them: by the
+ * lifetimes (live_peak, inplace its hook) or, with a rule, the in-place
+ * bound of the merged problem (merged_peak). */
 struct brute {
     struct arena_graph *g;
     uint32_t *order;
@@ -88,6 +93,7 @@ struct brute {
     uint64_t best;
     size_t orders;
     int inplace;
+    enum arena_inplace_rule rule;
 };
 
 static int is_ready(const struct arena_graph *g, const unsigned char *done, size_t o)
@@ -108,7 +114,8 @@ static int is_ready(const struct arena_graph *g, const unsigned char *done, size
 static void enumerate(struct brute *b, size_t k)
 {
     if (k == b->g->n_ops) {
-        uint64_t pk = live_peak(b->g, b->order, b->inplace);
+        uint64_t pk = b->rule != ARENA_INPLACE_NONE ? merged_peak(b->g, b->order, b->rule)
+                                                    : live_peak(b->g, b->order, b->inplace);
         if (pk < b->best)
             b->best = pk;
         b->orders++;
@@ -492,31 +499,6 @@ static uint64_t merged_peak(struct arena_graph *g, const uint32_t *order,
     return b.inplace_bound;
 }
 
-struct brute_rule {
-    struct arena_graph *g;
-    uint32_t *order;
-    unsigned char *done;
-    uint64_t best;
-    enum arena_inplace_rule rule;
-};
-
-static void enumerate_rule(struct brute_rule *b, size_t k)
-{
-    if (k == b->g->n_ops) {
-        uint64_t pk = merged_peak(b->g, b->order, b->rule);
-        if (pk < b->best)
-            b->best = pk;
-        return;
-    }
-    for (size_t o = 0; o < b->g->n_ops; o++) {
-        if (b->done[o] || !is_ready(b->g, b->done, o))
-            continue;
-        b->done[o] = 1;
-        b->order[k] = (uint32_t)o;
-        enumerate_rule(b, k + 1);
-        b->done[o] = 0;
-    }
-}
 
 /* Random DAGs of 2..8 ops as random_dag builds them, but a third of the ops
  * of real in-place kinds: RELU (one input, its size), ADD (two inputs, the
@@ -583,10 +565,10 @@ static void check_rule_against_brute_force(enum arena_inplace_rule rule)
         char err[256];
         cr_assert_eq(arena_graph_check(&g, NULL, err, sizeof err), ARENA_OK, "dag %d: %s", i, err);
         uint64_t stored = merged_peak(&g, NULL, rule);
-        struct brute_rule b = {.g = &g, .best = UINT64_MAX, .rule = rule};
+        struct brute b = {.g = &g, .best = UINT64_MAX, .rule = rule};
         b.order = calloc(g.n_ops, sizeof *b.order);
         b.done = calloc(g.n_ops, 1);
-        enumerate_rule(&b, 0);
+        enumerate(&b, 0);
         free(g.order);
         g.order = NULL; /* back to the stored order */
         struct arena_order_result res = {0};

@@ -15,6 +15,7 @@
 #include "graphs/graph_internal.h"
 #include "graphs/names.h"
 #include "graphs/onnx_wire.h"
+#include "graphs/read_whole.h"
 #include "graphs/source.h"
 #include "onnx.pb-c.h"
 
@@ -512,7 +513,7 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
     if (!f)
         return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot open", path);
     struct stat st;
-    size_t cap = 1 << 16, n = 0;
+    size_t cap = 0;
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
         if ((uint64_t)st.st_size > MODEL_MAX) {
             fclose(f);
@@ -521,41 +522,9 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
         }
         cap = (size_t)st.st_size + 1; /* one more byte finds a file that grew */
     }
-    unsigned char *buf = NULL;
-    int rc = ARENA_OK;
-    for (;;) {
-        if (!buf || n == cap) {
-            size_t want = buf ? 2 * cap : cap;
-            if (buf && cap > MODEL_MAX) {
-                rc = arena_errorf(err, errlen, 0, ARENA_EFORMAT,
-                                  "%s: larger than 2 GiB, the protobuf limit", path);
-                break;
-            }
-            unsigned char *grown = realloc(buf, want);
-            if (!grown) {
-                rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory reading"
-                                  " the file", path);
-                break;
-            }
-            buf = grown;
-            cap = want;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = arena_errorf(err, errlen, 0, ARENA_EIO, "%s: read error", path);
-            break;
-        }
-    }
+    int rc = arena_read_whole(f, cap, MODEL_MAX, path, "protobuf", data, size, err, errlen);
     fclose(f);
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    *data = buf;
-    *size = n;
-    return ARENA_OK;
+    return rc;
 }
 
 void arena_onnx_loaded_free(struct arena_onnx_loaded *x)

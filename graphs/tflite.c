@@ -18,6 +18,7 @@
 #include "graphs/flatbuf.h"
 #include "graphs/graph_internal.h"
 #include "graphs/names.h"
+#include "graphs/read_whole.h"
 #include "graphs/source.h"
 
 /* BuiltinOperator names, codes 0..157 (schema.fbs). */
@@ -562,7 +563,7 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
     if (!f)
         return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot open", path);
     struct stat st;
-    size_t cap = 1 << 16, n = 0;
+    size_t cap = 0;
     int rc = ARENA_OK;
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
         unsigned char head[8];
@@ -579,41 +580,9 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
         rewind(f);
         cap = (size_t)st.st_size + 1; /* one more byte finds a file that grew */
     }
-    unsigned char *buf = malloc(cap);
-    rc = buf ? ARENA_OK : ARENA_ENOMEM;
-    while (!rc) {
-        if (n == cap) {
-            if (cap >= MODEL_MAX) {
-                rc = arena_errorf(err, errlen, 0, ARENA_EFORMAT,
-                                  "%s: larger than 2 GiB, the FlatBuffers limit", path);
-                break;
-            }
-            unsigned char *grown = realloc(buf, cap * 2);
-            if (!grown) {
-                rc = ARENA_ENOMEM;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = arena_errorf(err, errlen, 0, ARENA_EIO, "%s: read error", path);
-            break;
-        }
-    }
+    rc = arena_read_whole(f, cap, MODEL_MAX, path, "FlatBuffers", data, size, err, errlen);
     fclose(f);
-    if (rc == ARENA_ENOMEM)
-        arena_errorf(err, errlen, 0, rc, "%s: out of memory reading the file", path);
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    *data = buf;
-    *size = n;
-    return ARENA_OK;
+    return rc;
 }
 
 void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n)

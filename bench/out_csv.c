@@ -1,6 +1,8 @@
 /* out_csv.c — one row per graph x planner under ARENA_CSV_HEADER (RFC 4180:
  * a field with a comma, quote or line break is quoted). Empty fields where a
- * figure does not exist (invalid plan, one repetition's stddev, no bound). */
+ * figure does not exist (invalid plan, one repetition's stddev, no bound, no
+ * order search: order_bound and order_status only under --order best on a
+ * graph). inplace_bound is the lower bound itself under --inplace none. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,6 +62,13 @@ static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
     field_real(out, arena_bench_row_gap(r), "%.6f");
     fputc(',', out);
     if (m) fprintf(out, "%llu", (unsigned long long)r->nodes);
+    fprintf(out, ",%s,%llu,%s,", arena_inplace_name(r->src->inplace),
+            (unsigned long long)r->bounds->inplace_bound, arena_order_mode_name(r->src->order_mode));
+    if (r->src->order.order)
+        fprintf(out, "%llu,%s", (unsigned long long)r->src->order.bound,
+                arena_order_status_name(r->src->order.status));
+    else
+        fputc(',', out);
     fputc('\n', out);
 }
 

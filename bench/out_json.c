@@ -1,6 +1,9 @@
 /* out_json.c — a JSON array with one object per graph x planner: the CSV's
  * fields plus family, ops, largest, iterations, repetitions and error; null
- * where a figure does not exist. */
+ * where a figure does not exist. The in-place and order fields appear only
+ * away from the defaults (--inplace none, --order stored), so a default
+ * run's JSON is what it was before they existed; order adds order_peak and
+ * stored_order_peak. */
 #include <math.h>
 #include <stdio.h>
 
@@ -61,6 +64,14 @@ static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
         string(out, arena_inplace_name(r->src->inplace));
         fprintf(out, ", \"alias_pairs\": %zu, \"inplace_bound\": %llu", r->src->problem.n_alias,
                 (unsigned long long)r->bounds->inplace_bound);
+    }
+    if (r->src->order.order) { /* --order best on a graph; else the keys of before */
+        const struct arena_order_result *o = &r->src->order;
+        fprintf(out, ", \"order\": \"best\", \"order_peak\": %llu, \"stored_order_peak\": %llu,"
+                     " \"order_bound\": %llu, \"order_status\": ",
+                (unsigned long long)o->peak, (unsigned long long)o->stored_peak,
+                (unsigned long long)o->bound);
+        string(out, arena_order_status_name(o->status));
     }
     real(out, "ratio_lb", m ? m->ratio_lb : NAN);
     real(out, "saving", m ? m->saving : NAN);

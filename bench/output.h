@@ -68,7 +68,7 @@ const struct arena_output *arena_output_find(const char *name); /* NULL if none 
 #define ARENA_CSV_HEADER                                                                       \
     "graph,planner,tensors,naive_bytes,lower_bound,arena_bytes,ratio_lb,saving,frag_peak,"      \
     "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,scratch_bytes,valid,noisy,"           \
-    "timed_once,status,bound,gap,nodes"
+    "timed_once,status,bound,gap,nodes,inplace,inplace_bound,order,order_bound,order_status"
 
 /* Shared formatting: "1,505,280" and "1.44 MiB" (KiB = 1024 B). */
 void arena_fmt_grouped(uint64_t v, char *buf, size_t len);

@@ -276,18 +276,20 @@ Test(bench, csv_has_the_exact_header_and_a_row_per_graph_and_planner)
     char *out = slurp("c", "out");
     const char *header = "graph,planner,tensors,naive_bytes,lower_bound,arena_bytes,ratio_lb,"
                          "saving,frag_peak,frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,"
-                         "scratch_bytes,valid,noisy,timed_once,status,bound,gap,nodes\n";
+                         "scratch_bytes,valid,noisy,timed_once,status,bound,gap,nodes,inplace,"
+                         "inplace_bound,order,order_bound,order_status\n";
     cr_expect_eq(strncmp(out, header, strlen(header)), 0, "%s", out);
     cr_expect_eq(count(out, "\n"), 1 + 4);
-    /* Specs hold commas, so the graph field is quoted; 21 fields per row. */
+    /* Specs hold commas, so the graph field is quoted; 26 fields per row. */
     char *line = strchr(out, '\n') + 1;
     cr_expect_eq(line[0], '"');
     const char *after = strchr(line + 1, '"');
     cr_assert(after);
     size_t commas = 0;
     for (const char *p = after; *p && *p != '\n'; p++) commas += *p == ',';
-    cr_expect_eq(commas, 20);
+    cr_expect_eq(commas, 25);
     cr_expect(strstr(line, ",naive,") != NULL);
+    cr_expect(strstr(line, ",none,") != NULL && strstr(line, ",stored,,\n") != NULL, "%s", line);
     free(out);
 }
 
@@ -1306,6 +1308,37 @@ Test(bench, order_best_is_shown_and_stored_with_its_proof)
                                " AND order_bound = lower_bound AND stored_order_peak ="
                                " lower_bound AND order_states = 0"), 1);
     sqlite3_close(db);
+}
+
+/* The CSV and the JSON carry the order and the in-place rule: random-dag:
+ * seed=2 as above (order bound 306,512 B, proven; stored order 413,184 B),
+ * MobileNetV2 under depthwise as below (in-place bound 1,404,928 B). */
+Test(bench, csv_and_json_carry_the_order_and_the_inplace_rule)
+{
+    const char *csv[] = {"--graph", "random-dag:seed=2", "--planner", "greedy-by-size",
+                         "--order", "best", "--format", "csv", "--no-db", "--repetitions",
+                         "1", "--min-time", "0.001", NULL};
+    cr_assert_eq(run("oc", csv), 0, "%s", slurp("oc", "err"));
+    char *out = slurp("oc", "out");
+    cr_expect(strstr(out, ",none,306512,best,306512,optimal\n") != NULL, "%s", out);
+    free(out);
+    const char *json[] = {"--graph", "random-dag:seed=2", "--planner", "greedy-by-size",
+                          "--order", "best", "--format", "json", "--no-db", "--repetitions",
+                          "1", "--min-time", "0.001", NULL};
+    cr_assert_eq(run("oj", json), 0, "%s", slurp("oj", "err"));
+    out = slurp("oj", "out");
+    cr_expect(strstr(out, "\"order\": \"best\", \"order_peak\": 306512, \"stored_order_peak\":"
+                          " 413184, \"order_bound\": 306512, \"order_status\": \"optimal\"") != NULL,
+              "%s", out);
+    cr_expect_null(strstr(out, "\"inplace\""), "no in-place keys under none: %s", out);
+    free(out);
+    const char *ip[] = {"--graph", "mobilenetv2", "--planner", "greedy-by-size", "--inplace",
+                        "depthwise", "--format", "csv", "--no-db", "--repetitions", "1",
+                        "--min-time", "0.001", NULL};
+    cr_assert_eq(run("ic", ip), 0, "%s", slurp("ic", "err"));
+    out = slurp("ic", "out");
+    cr_expect(strstr(out, ",depthwise,1404928,stored,,\n") != NULL, "%s", out);
+    free(out);
 }
 
 /* --inplace depthwise on MobileNetV2 (fused): 17 depthwise convolutions, 10

@@ -115,7 +115,8 @@ static struct arena_source source(void)
 
 /* Both tensors share step 1: lower bound 48 = naive; a valid plan at 0, 16. */
 static const struct arena_bounds bounds = {
-    .naive_bytes = 48, .lower_bound = 48, .largest = 32, .max_live = 2, .steps = 3};
+    .naive_bytes = 48, .lower_bound = 48, .largest = 32, .max_live = 2, .steps = 3,
+    .inplace_bound = 48};
 
 Test(output, csv_rows_quote_specs_and_leave_missing_figures_empty)
 {
@@ -142,8 +143,9 @@ Test(output, csv_rows_quote_specs_and_leave_missing_figures_empty)
     /* good: arena 48 = bound 48, so status optimal and gap 0. */
     cr_expect_str_eq(out, ARENA_CSV_HEADER "\n"
                           "\"odd:name=\"\"x\"\",k=2\",naive,2,48,48,48,1.000000,0.000000,"
-                          "0.000000,0.250000,10.0,11.0,,0,1,0,0,optimal,48,0.000000,0\n"
-                          "\"odd:name=\"\"x\"\",k=2\",broken,2,48,48,,,,,,,,,64,0,0,0,,,,\n");
+                          "0.000000,0.250000,10.0,11.0,,0,1,0,0,optimal,48,0.000000,0,none,48,stored,,\n"
+                          "\"odd:name=\"\"x\"\",k=2\",broken,2,48,48,,,,,,,,,64,0,0,0,,,,,none,48,"
+                          "stored,,\n");
     free(out);
 }
 
@@ -281,9 +283,12 @@ Test(output, table_and_csv_flag_noisy_timings_once_timings_status_and_gap)
     fmt_close(&x, f);
     out = written(f);
     fclose(f);
-    cr_expect(strstr(out, ",jittery,") && strstr(out, ",1,1,0,optimal,48,0.000000,0\n"), "%s", out);
-    cr_expect(strstr(out, ",searcher,") && strstr(out, ",1,0,1,limit,48,0.250000,12345\n"), "%s",
-              out);
+    cr_expect(strstr(out, ",jittery,") &&
+                  strstr(out, ",1,1,0,optimal,48,0.000000,0,none,48,stored,,\n"),
+              "%s", out);
+    cr_expect(strstr(out, ",searcher,") &&
+                  strstr(out, ",1,0,1,limit,48,0.250000,12345,none,48,stored,,\n"),
+              "%s", out);
     free(out);
 }
 

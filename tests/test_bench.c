@@ -1105,9 +1105,9 @@ Test(bench, a_search_planner_is_timed_once_with_options_status_bound_and_gap)
     cr_assert_eq(finish(spawn_with("s1", plain, tables, 2)), 0, "%s", slurp("s1", "err"));
     char *out = slurp("s1", "out");
     cr_expect(strstr(out, ",fake-search,3,64,48,64,") != NULL, "%s", out);
-    cr_expect(strstr(out, ",0,1,0,1,limit,48,0.333333,1\n") != NULL, "%s", out);
+    cr_expect(strstr(out, ",0,1,0,1,limit,48,0.333333,1,none,48,stored,,\n") != NULL, "%s", out);
     cr_expect(strstr(out, ",greedy-by-size,3,64,48,48,") != NULL, "%s", out);
-    cr_expect(strstr(out, "optimal,48,0.000000,0\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "optimal,48,0.000000,0,none,48,stored,,\n") != NULL, "%s", out);
     free(out);
     sqlite3 *db = td_db_open(db_path, 1);
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'fake-search'"

@@ -270,6 +270,18 @@ static int merge_graphs(struct merger *m)
     free(q.s);
     if (rc != ARENA_OK) return rc;
     if (m->counts) m->counts->graphs += (uint64_t)sqlite3_changes(m->db);
+    /* A graph the output holds in its stored order gains the order's proof
+     * from an input that ran --order best on it (the same problem), as a
+     * store into one database does (store.c, ST_GRAPH_INS). */
+    rc = exec(m, "copying order proofs",
+              "UPDATE main.graphs AS g SET exec_order = s.exec_order,"
+              " order_status = s.order_status, stored_order_peak = s.stored_order_peak,"
+              " order_bound = s.order_bound, order_states = s.order_states,"
+              " order_ns = s.order_ns FROM src.graphs AS s"
+              " WHERE g.spec = s.spec AND g.fingerprint = s.fingerprint"
+              " AND g.alignment = s.alignment AND g.order_bound IS NULL"
+              " AND s.order_bound IS NOT NULL;");
+    if (rc != ARENA_OK) return rc;
     return exec(m, "mapping graphs",
                 "DELETE FROM temp.graph_map;"
                 "INSERT INTO temp.graph_map SELECT s.id, g.id FROM src.graphs s JOIN main.graphs g"

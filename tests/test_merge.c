@@ -334,6 +334,39 @@ Test(merge, ids_are_remapped_over_rows_already_there_replays_too)
                           " AND loadavg = 0.25"), 2);
 }
 
+/* A graph merged first in its stored order gains the proof of an input that
+ * ran --order best on it and found the stored order best (the same problem),
+ * as a second run into one database does: a chain has one order, certified
+ * without search (test_bench's order test). */
+Test(merge, a_graph_gains_the_order_proof_of_a_later_input)
+{
+    char stored[160], best[160], out[160];
+    td_path(stored, sizeof stored, "stored.sqlite");
+    td_path(best, sizeof best, "best.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    const char *a0[] = {"--graph", "chain:ops=8", "--planner", "naive", "--repetitions", "1",
+                        "--min-time", "0.001", "--quiet", "--db", stored, NULL};
+    const char *a1[] = {"--graph", "chain:ops=8", "--planner", "naive", "--order", "best",
+                        "--repetitions", "1", "--min-time", "0.001", "--quiet", "--db", best,
+                        NULL};
+    cr_assert_eq(run_bench("stored", a0), 0);
+    cr_assert_eq(run_bench("best", a1), 0);
+    cr_expect_eq(count(stored, "SELECT count(*) FROM graphs WHERE order_bound IS NULL"), 1);
+    const char *in[] = {stored, best};
+    struct arena_merge_counts c;
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(out, in, 2, &c, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(c.graphs, 1, "the one problem, stored once");
+    cr_expect_eq(count(out, "SELECT count(*) FROM graphs WHERE order_status = 'certified' AND"
+                            " order_bound = lower_bound AND stored_order_peak = lower_bound"),
+                 1);
+    cr_expect_eq(count(out, "SELECT count(*) FROM results"), 2);
+    /* merging the stored-order file again does not take the proof away */
+    const char *again[] = {stored};
+    cr_assert_eq(arena_store_merge(out, again, 1, NULL, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(count(out, "SELECT count(*) FROM graphs WHERE order_status = 'certified'"), 1);
+}
+
 Test(merge, a_later_column_merges_by_name)
 {
     char a[160], b[160], out[160];

@@ -146,14 +146,14 @@ static int fill_holes(struct run *r, uint32_t x, uint64_t cap, uint64_t *steps)
     return 1;
 }
 
-/* Where multi-section tensor k goes: the highest top of its sections,
- * lifted by alignment steps until every hole below it is a sum of its
+/* Where multi-section tensor k goes: the highest top of its sections (its
+ * lo, set by filler_search at each node), lifted by alignment steps until every hole below it is a sum of its
  * section's singles; UINT64_MAX when some section's holes would pass its
  * singles or k would pass cap. */
 static uint64_t lift(const struct run *r, uint32_t k, uint64_t cap)
 {
     const struct work *w = r->w;
-    uint64_t base = span_floor(w, w->top, k), most = FILLER_LIFT * r->step;
+    uint64_t base = w->lo[k], most = FILLER_LIFT * r->step;
     for (uint64_t lo = base; lo <= cap && w->size[k] <= cap - lo && lo - base <= most;
          lo += r->step) {
         int fits = 1;
@@ -188,6 +188,8 @@ enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned rou
     if (multis < 0 || (size_t)multis == m) /* bits too many, or no singles */
         return LIMITED;
     size_t nm = (size_t)multis;
+    for (size_t i = 0; i < nm; i++) /* filler_fits keeps them sorted by release */
+        w->ord[i] = w->multi[i];
     uint64_t spent = 0;
     size_t d = 0;
     struct key thr = {0, NONE};
@@ -208,8 +210,10 @@ enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned rou
          * dominance height (a tensor that fits lower goes first) */
         for (size_t i = 0; i < nm; i++) {
             uint32_t k = w->multi[i];
-            if (w->off[k] == UNPLACED)
+            if (w->off[k] == UNPLACED) {
+                w->lo[k] = span_floor(w, top, k); /* lift, dominance and fits read it */
                 at[k] = lift(r, k, cap);
+            }
         }
         uint64_t min_height = filler_dominance_height(r, nm);
         uint32_t c = NONE;

@@ -153,35 +153,42 @@ uint64_t busiest_section(const struct run *r, const struct group *g, uint32_t *a
  * the highest top of its sections, nor below thr (placements go in
  * increasing offset); in each section, the least makespan of those, max
  * over v of v + the bytes released at v or later, must fit cap (the
- * singles fill what is left exactly). Writes the releases into lo. */
+ * singles fill what is left exactly). lo holds each unplaced one's highest
+ * top (filler_search sets it at each node); placed ones get UINT64_MAX.
+ * Keeps ord[0, multis), the multi-section tensors as filler_search set it
+ * up, sorted by lo: from one node to the next only a few move, so the
+ * insertion sort costs about one pass. */
 int filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t cap)
 {
     struct work *w = r->w;
     uint64_t *acc = w->acc;
     uint32_t *ord = w->ord;
-    size_t n = 0;
     if (!rule_on(r, ARENA_OPTIMAL_SECTION))
         return 1;
-    for (size_t i = 0; i < multis; i++) {
-        uint32_t k = w->multi[i];
-        if (w->off[k] != UNPLACED)
-            continue;
-        uint64_t v = max_u64(span_floor(w, w->top, k), thr->lo);
-        size_t j = n++;
+    for (size_t i = 0; i < multis; i++)
+        if (w->off[ord[i]] != UNPLACED)
+            w->lo[ord[i]] = UINT64_MAX;
+    for (size_t i = 1; i < multis; i++) {
+        uint32_t x = ord[i];
+        uint64_t v = w->lo[x];
+        size_t j = i;
         for (; j > 0 && w->lo[ord[j - 1]] > v; j--)
             ord[j] = ord[j - 1];
-        ord[j] = k;
-        w->lo[k] = v;
+        ord[j] = x;
     }
+    size_t n = 0;
+    while (n < multis && w->lo[ord[n]] != UINT64_MAX)
+        n++;
     for (size_t x = 0; x < r->S; x++)
         acc[x] = 0;
     for (size_t i = n; i-- > 0;) {
         uint32_t k = ord[i];
-        if (w->lo[k] > cap)
+        uint64_t v = max_u64(w->lo[k], thr->lo);
+        if (v > cap)
             return 0;
         for (uint32_t x = w->s0[k]; x < w->s1[k]; x++) {
             acc[x] += w->size[k];
-            if (acc[x] > cap - w->lo[k])
+            if (acc[x] > cap - v)
                 return 0;
         }
     }
@@ -206,7 +213,7 @@ uint64_t dominance_height(const struct run *r, const struct group *g)
 }
 
 /* Filler search: the same rule over the multi-section tensors, each at the
- * highest top of its sections. */
+ * highest top of its sections (lo, as filler_search sets it). */
 uint64_t filler_dominance_height(const struct run *r, size_t multis)
 {
     const struct work *w = r->w;
@@ -217,7 +224,7 @@ uint64_t filler_dominance_height(const struct run *r, size_t multis)
         uint32_t k = w->multi[i];
         if (w->off[k] != UNPLACED)
             continue;
-        uint64_t low = span_floor(w, w->top, k) + w->size[k];
+        uint64_t low = w->lo[k] + w->size[k];
         if (low < h)
             h = low;
     }

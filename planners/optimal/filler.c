@@ -147,9 +147,9 @@ static int fill_holes(struct run *r, uint32_t x, uint64_t cap, uint64_t *steps)
 }
 
 /* Where multi-section tensor k goes: the highest top of its sections (its
- * lo, set by filler_search at each node), lifted by alignment steps until every hole below it is a sum of its
- * section's singles; UINT64_MAX when some section's holes would pass its
- * singles or k would pass cap. */
+ * lo, set by filler_search at each node), lifted by alignment steps until
+ * every hole below it is a sum of its section's singles; UINT64_MAX when
+ * some section's holes would pass its singles or k would pass cap. */
 static uint64_t lift(const struct run *r, uint32_t k, uint64_t cap)
 {
     const struct work *w = r->w;

@@ -2,7 +2,8 @@
  * a field with a comma, quote or line break is quoted). Empty fields where a
  * figure does not exist (invalid plan, one repetition's stddev, no bound, no
  * order search: order_bound and order_status only under --order best on a
- * graph). inplace_bound is the lower bound itself under --inplace none. */
+ * graph, never on a bare problem). inplace_bound is the lower bound itself
+ * under --inplace none. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -1322,6 +1322,23 @@ Test(bench, csv_and_json_carry_the_order_and_the_inplace_rule)
     char *out = slurp("oc", "out");
     cr_expect(strstr(out, ",none,306512,best,306512,optimal\n") != NULL, "%s", out);
     free(out);
+    /* a chain's one order is certified; a bare problem has no order at all */
+    const char *bare[] = {"--graph", "chain:ops=8;random-intervals:n=10", "--planner", "naive",
+                          "--order", "best", "--format", "csv", "--no-db", "--repetitions",
+                          "1", "--min-time", "0.001", NULL};
+    cr_assert_eq(run("ob", bare), 0, "%s", slurp("ob", "err"));
+    out = slurp("ob", "out");
+    /* certified: the proven order bound is the stored order's peak, the
+     * lower bound (which inplace_bound repeats under none) */
+    const char *cert = strstr(out, ",none,");
+    unsigned long long lb = 0, ob = 0;
+    char status[16] = "";
+    cr_assert(cert, "%s", out);
+    cr_expect_eq(sscanf(cert, ",none,%llu,best,%llu,%15[a-z]", &lb, &ob, status), 3, "%s", out);
+    cr_expect(lb > 0 && ob == lb, "%s", out);
+    cr_expect_str_eq(status, "certified");
+    cr_expect(strstr(out, ",best,,\n") != NULL, "%s", out);
+    free(out);
     const char *json[] = {"--graph", "random-dag:seed=2", "--planner", "greedy-by-size",
                           "--order", "best", "--format", "json", "--no-db", "--repetitions",
                           "1", "--min-time", "0.001", NULL};

@@ -143,7 +143,8 @@ Test(output, csv_rows_quote_specs_and_leave_missing_figures_empty)
     /* good: arena 48 = bound 48, so status optimal and gap 0. */
     cr_expect_str_eq(out, ARENA_CSV_HEADER "\n"
                           "\"odd:name=\"\"x\"\",k=2\",naive,2,48,48,48,1.000000,0.000000,"
-                          "0.000000,0.250000,10.0,11.0,,0,1,0,0,optimal,48,0.000000,0,none,48,stored,,\n"
+                          "0.000000,0.250000,10.0,11.0,,0,1,0,0,optimal,48,0.000000,0,none,48,"
+                          "stored,,\n"
                           "\"odd:name=\"\"x\"\",k=2\",broken,2,48,48,,,,,,,,,64,0,0,0,,,,,none,48,"
                           "stored,,\n");
     free(out);

@@ -19,6 +19,7 @@ enum arena_optimal_rule {
     ARENA_OPTIMAL_STACK = 1u << 6,      /* one lifetime's stack largest below */
     ARENA_OPTIMAL_LOWEST_GAP = 1u << 7, /* the lowest-gap search on parts without slack */
     ARENA_OPTIMAL_FILLER = 1u << 8,     /* the filler search on parts without slack */
+    ARENA_OPTIMAL_DISCREPANCY = 1u << 9, /* limited discrepancy search at the bound first */
 };
 
 struct arena_optimal_switch {

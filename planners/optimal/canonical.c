@@ -120,9 +120,16 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
  * groups are solved one after the other and a group that has no completion
  * fails the node where they split (no search of the other groups' choices:
  * they cannot help). FOUND writes the plan into plan->offsets when it
- * improves the part; EXHAUSTED: none exists; LIMITED: budget. */
+ * improves the part; EXHAUSTED: none exists; LIMITED: budget.
+ *
+ * disc_limit bounds the discrepancies along a path (limited discrepancy
+ * search, Harvey and Ginsberg 1995): a node's first child that passes the
+ * section inference is the heuristic's choice; each child searched after it
+ * counts one. Children refused by the bound are cut: a tree that runs out
+ * after a cut returns CUT, never EXHAUSTED (only a search that cut nothing
+ * searched the whole tree). DISC_ANY: plain depth-first search. */
 enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                              uint64_t budget, struct arena_plan *plan)
+                              uint64_t budget, uint32_t disc_limit, struct arena_plan *plan)
 {
     struct work *w = r->w;
     size_t m = r->m;
@@ -133,8 +140,10 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
     struct key thr = {0, NONE};
     struct group whole = {0, (uint32_t)m, 0, (uint32_t)r->S};
     const struct group *scope = &whole;
-    int fresh = 1;
+    int fresh = 1, cut = 0;
     r->ngroups = 0;
+    w->frames[0].disc = 0;
+    w->frames[0].entered = 0;
     for (;;) {
         assert(d <= m && nsplit <= d + 1);
         if (fresh) {
@@ -176,6 +185,10 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
             }
         }
         uint32_t c = next_child(r, scope, &thr, cap);
+        if (c != NONE && w->frames[d].entered && w->frames[d].disc >= disc_limit) {
+            c = NONE; /* a discrepancy too many: cut */
+            cut = 1;
+        }
         if (c == NONE) {
             /* this node has failed: back up one level, or out of a group
              * that failed at its root together with the node that split */
@@ -193,8 +206,9 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
                                    : &whole;
                     continue;
                 }
-                if (d == 0) /* a budget that stopped sections_fit proves nothing */
-                    return r->stopped ? LIMITED : EXHAUSTED;
+                if (d == 0) /* a budget that stopped sections_fit proves nothing,
+                               nor does a tree the discrepancy limit cut */
+                    return r->stopped ? LIMITED : cut ? CUT : EXHAUSTED;
                 d--;
                 uint32_t back = w->frames[d].pick;
                 thr.lo = w->off[back];
@@ -218,9 +232,33 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
             unplace(r, c, &w->frames[d], &log_top);
             continue;
         }
+        uint32_t disc = w->frames[d].disc + w->frames[d].entered;
+        w->frames[d].entered = 1;
         d++;
+        if (d < m) {
+            w->frames[d].disc = disc;
+            w->frames[d].entered = 0;
+        }
         fresh = 1;
     }
 solved:
     return keep_plan(r, plan);
+}
+
+/* Limited discrepancy search at cap with preorder h: canonical searches
+ * with discrepancy limits 0, 1, 2, ..., each a fresh tree, sharing budget
+ * nodes. FOUND; EXHAUSTED only from a search that cut nothing (it was the
+ * whole tree); otherwise LIMITED. */
+enum outcome discrepancy_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                                uint64_t budget, struct arena_plan *plan)
+{
+    uint64_t before = r->nodes;
+    for (uint32_t limit = 0;; limit++) {
+        uint64_t used = r->nodes - before;
+        if (used >= budget || r->stopped)
+            return LIMITED;
+        enum outcome o = canonical_search(r, cap, h, round, budget - used, limit, plan);
+        if (o != CUT)
+            return o;
+    }
 }

@@ -46,6 +46,9 @@ struct frame {
     uint64_t log_start;
     uint32_t pick;
     uint32_t unlogged; /* the log filled up: undo by recomputing lo */
+    uint32_t disc;     /* canonical search: discrepancies on the path to this
+                          level's node (children taken after the node's first) */
+    uint32_t entered;  /* canonical search: a child of this node was searched */
 };
 
 /* A threshold on (offset, rank): children must come strictly after it. */
@@ -159,7 +162,13 @@ static inline int rule_on(const struct run *r, uint32_t bit)
     return (r->opt->optimal_off & bit) == 0;
 }
 
-enum outcome { FOUND, EXHAUSTED, LIMITED };
+/* FOUND: a plan within cap; EXHAUSTED: none exists (a proof); LIMITED: a
+ * budget ran out; CUT: the canonical search ran out of children within a
+ * discrepancy limit that cut some (no proof: it pruned). */
+enum outcome { FOUND, EXHAUSTED, LIMITED, CUT };
+
+/* canonical_search's discrepancy limit for the whole tree (plain DFS). */
+#define DISC_ANY UINT32_MAX
 
 static inline uint64_t max_u64(uint64_t a, uint64_t b)
 {
@@ -221,7 +230,9 @@ int stack_forbids(const struct run *r, uint32_t k, uint64_t lo);
 
 /* the searches: decision runs at cap over the current part */
 enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                              uint64_t budget, struct arena_plan *plan);
+                              uint64_t budget, uint32_t disc_limit, struct arena_plan *plan);
+enum outcome discrepancy_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                                uint64_t budget, struct arena_plan *plan);
 enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
                                uint64_t budget, struct arena_plan *plan);
 enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned round,

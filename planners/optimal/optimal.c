@@ -53,6 +53,13 @@
  *   preorders): only the tensors spanning several sections are placed, and
  *   each section's single-section tensors are packed into the holes they
  *   leave (finds plans, proves nothing).   filler_search()     filler.c
+ * - Limited discrepancy search (Harvey and Ginsberg, 1995): before each
+ *   preorder's depth-first decision run at the bound, canonical searches
+ *   that leave the preorder's first child at most 0, 1, 2, ... times along
+ *   a path, each a fresh tree, within the same node budget. It finds plans
+ *   that an early wrong choice hides from depth-first search; a tree the
+ *   limit cut proves nothing (CUT, never EXHAUSTED), so proofs stay with
+ *   the depth-first runs.   discrepancy_search()       canonical.c
  * - Decision runs at capacity C (the proven bound first: a plan there is
  *   optimal) and branch and bound from the incumbent, alternating with
  *   doubling node budgets. Heights move in steps of the part's sizes' gcd
@@ -212,6 +219,8 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
     {"stack", ARENA_OPTIMAL_STACK, "tensors of one lifetime stacked largest below"},
     {"lowest-gap", ARENA_OPTIMAL_LOWEST_GAP, "the lowest-gap search on parts without slack"},
     {"filler", ARENA_OPTIMAL_FILLER, "the filler search on parts without slack"},
+    {"discrepancy", ARENA_OPTIMAL_DISCREPANCY,
+     "limited discrepancy search before each depth-first decision run at the bound"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -345,9 +354,15 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 continue;
             unsigned hi = (round + 1) % HEURISTICS;
             enum outcome o = LIMITED;
-            if (i > 0)
-                o = canonical_search(r, target, i - 1, round, budget, plan);
-            else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
+            if (i > 0) {
+                /* limited discrepancy search first: it only finds (or
+                 * proves, when no limit cut its tree); the depth-first
+                 * search after it keeps the proofs */
+                if (rule_on(r, ARENA_OPTIMAL_DISCREPANCY))
+                    o = discrepancy_search(r, target, i - 1, round, budget, plan);
+                if (o == LIMITED && !r->stopped)
+                    o = canonical_search(r, target, i - 1, round, budget, DISC_ANY, plan);
+            } else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
                 o = lowest_gap_search(r, target, hi, round, budget / 8, plan);
             for (unsigned f = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES &&
                                  o == LIMITED;
@@ -379,7 +394,7 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
             enum outcome o;
             uint64_t mid = target + (r->part_arena - target) / 2 / r->step * r->step;
             if (mid > target && mid + r->step < r->part_arena) {
-                o = canonical_search(r, mid, h, round, budget, plan);
+                o = canonical_search(r, mid, h, round, budget, DISC_ANY, plan);
                 if (o == EXHAUSTED) {
                     res->proven = max_u64(res->proven, step_above(mid, r->step));
                     /* decision mode: no plan up to mid, above the capacity */
@@ -391,7 +406,8 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                         break;
                 }
             }
-            while ((o = canonical_search(r, r->part_arena - r->step, h, round, budget, plan)) ==
+            while ((o = canonical_search(r, r->part_arena - r->step, h, round, budget, DISC_ANY,
+                                           plan)) ==
                        FOUND &&
                    r->part_arena > target)
                 ;

@@ -57,7 +57,7 @@ static const char usage_mid[] =
     "  --optimal-off LIST switch rules of the planner optimal off, to measure what\n"
     "                     each prunes (its nodes); comma list of: parts, groups,\n"
     "                     section, busiest, dominance, twins, stack, lowest-gap,\n"
-    "                     filler, discrepancy (planners/optimal.h); needs\n"
+    "                     filler, discrepancy, repair (planners/optimal.h); needs\n"
     "                     --no-db, as the database would store the runs as\n"
     "                     plain optimal\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"

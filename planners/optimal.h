@@ -20,6 +20,7 @@ enum arena_optimal_rule {
     ARENA_OPTIMAL_LOWEST_GAP = 1u << 7, /* the lowest-gap search on parts without slack */
     ARENA_OPTIMAL_FILLER = 1u << 8,     /* the filler search on parts without slack */
     ARENA_OPTIMAL_DISCREPANCY = 1u << 9, /* limited discrepancy search at the bound first */
+    ARENA_OPTIMAL_REPAIR = 1u << 10,    /* large-neighbourhood search from the best plan */
 };
 
 struct arena_optimal_switch {
@@ -34,5 +35,18 @@ extern const size_t arena_optimal_switch_count;
 
 /* The rule named name[0..len), or NULL. */
 const struct arena_optimal_switch *arena_optimal_switch_find(const char *name, size_t len);
+
+struct arena_problem;
+struct arena_plan;
+struct arena_plan_options;
+
+/* The repair search alone (planners/optimal/repair.c), for tests: from the
+ * valid plan in plan->offsets, searches neighbourhoods of each part whose
+ * plan ends above cap for one within cap (budgets: opt's node and time
+ * limits). plan->arena and nodes are updated; status FEASIBLE when the plan
+ * fits cap, LIMIT otherwise (never a proof). scratch as the planner
+ * optimal's (arena_planner_scratch). Returns ARENA_OK. */
+int arena_optimal_repair(const struct arena_problem *p, const struct arena_plan_options *opt,
+                         void *scratch, size_t scratch_size, struct arena_plan *plan, uint64_t cap);
 
 #endif

@@ -131,10 +131,21 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
 enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
                               uint64_t budget, uint32_t disc_limit, struct arena_plan *plan)
 {
-    struct work *w = r->w;
-    size_t m = r->m;
     part_reset(r);
     rank_by(r, h, round);
+    return canonical_descend(r, cap, budget, disc_limit, plan);
+}
+
+/* The search itself, from the state the caller set up: the placed tensors
+ * stay (never taken back), lo holds for each unplaced one the highest end
+ * of the placed tensors it conflicts with, rem the unplaced bytes, ranks
+ * set. From part_reset: the whole search; from repair_search's fixed
+ * tensors: the search of the rest above them. */
+enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
+                               uint32_t disc_limit, struct arena_plan *plan)
+{
+    struct work *w = r->w;
+    size_t m = r->m;
     uint64_t log_top = 0, spent = 0;
     size_t d = 0, nsplit = 0;
     struct key thr = {0, NONE};

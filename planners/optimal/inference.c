@@ -256,7 +256,8 @@ int twin_forbids(const struct run *r, uint32_t k)
  * drop lower (dominance keeps it), and in it no tensor rests right on a
  * smaller one of its lifetime (swapping the two would lower the sum, as
  * big^2 x small > small^2 x big). So k may not sit right on a placed tensor
- * of its lifetime that is smaller. */
+ * of its lifetime that is smaller. A tensor the repair search keeps fixed
+ * cannot swap: it does not forbid. */
 int stack_forbids(const struct run *r, uint32_t k, uint64_t lo)
 {
     const struct work *w = r->w;
@@ -264,7 +265,7 @@ int stack_forbids(const struct run *r, uint32_t k, uint64_t lo)
         return 0;
     for (uint32_t i = w->same_at[k]; i < w->same_end[k]; i++) {
         uint32_t t = w->twin[i];
-        if (t != k && w->off[t] != UNPLACED && w->off[t] + w->size[t] == lo &&
+        if (t != k && w->off[t] != UNPLACED && !w->fixed[t] && w->off[t] + w->size[t] == lo &&
             w->size[t] < w->size[k])
             return 1;
     }

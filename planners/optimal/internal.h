@@ -132,6 +132,11 @@ struct work {
     uint64_t *hole, *hole_at;        /* m each: one section's holes: room left, next free byte */
     uint32_t *single;                /* m: one section's singles, largest first */
     uint32_t *single_hole;           /* m: the hole each of them goes in */
+    /* the repair search (repair.c) */
+    unsigned char *fixed;            /* m: 1 for a tensor kept where the plan repaired
+                                        put it (placed, never taken back); 0 outside
+                                        repair_search (part_reset clears it) */
+    unsigned char *freed;            /* m: repair: in the neighbourhood being searched */
 };
 
 struct run {
@@ -233,6 +238,12 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
                               uint64_t budget, uint32_t disc_limit, struct arena_plan *plan);
 enum outcome discrepancy_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
                                 uint64_t budget, struct arena_plan *plan);
+enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
+                               uint32_t disc_limit, struct arena_plan *plan);
+/* repair.c: large-neighbourhood search from the part's best plan (finds
+ * plans, proves nothing: never EXHAUSTED) */
+enum outcome repair_search(struct run *r, uint64_t cap, unsigned round, uint64_t budget,
+                           struct arena_plan *plan);
 enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
                                uint64_t budget, struct arena_plan *plan);
 enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned round,

@@ -228,6 +228,7 @@ void part_reset(struct run *r)
     for (size_t k = 0; k < m; k++) {
         w->lo[k] = 0;
         w->off[k] = UNPLACED;
+        w->fixed[k] = 0;
         w->ord[k] = (uint32_t)k;
         for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
             w->rem[s] += w->size[k];

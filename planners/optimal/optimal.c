@@ -59,7 +59,11 @@
  *   a path, each a fresh tree, within the same node budget. It finds plans
  *   that an early wrong choice hides from depth-first search; a tree the
  *   limit cut proves nothing (CUT, never EXHAUSTED), so proofs stay with
- *   the depth-first runs.   discrepancy_search()       canonical.c
+ *   the depth-first runs. With depth-discrepancy, half that budget goes
+ *   to searches that count discrepancies on the top DISC_TOP levels only
+ *   and search each subtree below depth first within DISC_BELOW nodes (a
+ *   wrong choice near the root, then a local repair deep down: found
+ *   together by neither).   discrepancy_search()       canonical.c
  * - Decision runs at capacity C (the proven bound first: a plan there is
  *   optimal) and branch and bound from the incumbent, alternating with
  *   doubling node budgets. Heights move in steps of the part's sizes' gcd
@@ -230,6 +234,8 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
     {"discrepancy", ARENA_OPTIMAL_DISCREPANCY,
      "limited discrepancy search before each depth-first decision run at the bound"},
     {"repair", ARENA_OPTIMAL_REPAIR, "large-neighbourhood search from the best plan (finds only)"},
+    {"depth-discrepancy", ARENA_OPTIMAL_DEPTH_DISCREPANCY,
+     "half the discrepancy budget: discrepancies on the top levels only, depth first below"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];

@@ -230,6 +230,8 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
     {"discrepancy", ARENA_OPTIMAL_DISCREPANCY,
      "limited discrepancy search before each depth-first decision run at the bound"},
     {"repair", ARENA_OPTIMAL_REPAIR, "large-neighbourhood search from the best plan (finds only)"},
+    {"gap-discrepancy", ARENA_OPTIMAL_GAP_DISCREPANCY,
+     "limited discrepancy search before the lowest-gap search's depth-first run"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -372,12 +374,22 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 if (o == LIMITED && !r->stopped)
                     o = canonical_search(r, target, i - 1, round, budget, DISC_ANY, plan);
             } else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
-                o = lowest_gap_search(r, target, hi, round, budget / 8, plan);
+                o = lowest_gap_search(r, target, hi, round, budget / 8, DISC_ANY, plan);
             for (unsigned f = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES &&
                                  o == LIMITED;
                  f++)
                 if (!r->stopped)
                     o = filler_search(r, target, (hi + f) % HEURISTICS, round, budget, plan);
+            /* then the lowest-gap search with discrepancy limits 0 ..
+             * GAP_DISCREPANCIES (each a fresh tree, the depth-first run's
+             * budget; they only find, or prove when no limit cut the
+             * tree): after the two above, so what they find at once
+             * costs no more nodes */
+            for (uint32_t L = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_LOWEST_GAP) &&
+                                 rule_on(r, ARENA_OPTIMAL_GAP_DISCREPANCY) &&
+                                 L <= GAP_DISCREPANCIES && o == LIMITED && !r->stopped;
+                 L++)
+                o = lowest_gap_search(r, target, hi, round, budget / 8, L, plan);
             if (o == FOUND) {
                 done = 1;
             } else if (o == EXHAUSTED) {

@@ -53,6 +53,8 @@
  *   preorders): only the tensors spanning several sections are placed, and
  *   each section's single-section tensors are packed into the holes they
  *   leave (finds plans, proves nothing).   filler_search()     filler.c
+ *   Then the lowest-gap search with discrepancy limits 0 .. 6 (a tree a
+ *   limit cut proves nothing).     lowest_gap_search()      lowest_gap.c
  * - Limited discrepancy search (Harvey and Ginsberg, 1995): before each
  *   preorder's depth-first decision run at the bound, canonical searches
  *   that leave the preorder's first child at most 0, 1, 2, ... times along

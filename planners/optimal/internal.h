@@ -125,8 +125,9 @@ struct work {
     /* the canonical search's undo log of lo changes */
     uint32_t *log_idx;
     uint64_t *log_old;
-    uint64_t log_cap;                /* LOG_PER_TENSOR m + LOG_BASE entries (a pair logs
-                                        at most once per path; beyond the cap, recompute) */
+    uint64_t log_cap;                /* LOG_PER_TENSOR m + LOG_BASE entries, or one per
+                                        pair + 1 if fewer (a pair logs at most once per
+                                        path; beyond the cap, recompute) */
     /* the filler search (filler.c) */
     uint32_t *multi;                 /* m: the part's multi-section tensors */
     uint64_t *lift_at;               /* m: where multi k would go now (UINT64_MAX: nowhere) */

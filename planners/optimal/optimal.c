@@ -102,7 +102,8 @@
  *   what it prunes; rule_on() asks, in the function that holds the rule.
  *
  * Scratch: the greedy planners' share, then O(n) arrays and an undo log of
- * LOG_PER_TENSOR entries per tensor with bytes plus LOG_BASE (a pair logs at
+ * LOG_PER_TENSOR entries per tensor with bytes plus LOG_BASE, or one per
+ * pair of them if fewer (a pair logs at
  * most once along a path; a placement that finds the log full is undone by
  * recomputing its neighbours' lo, the same search with more work); one
  * description, layout(). No size cap: every problem is searched. */
@@ -153,6 +154,11 @@ static int layout(struct arena_layout *l, const struct arena_problem *p, void *w
     size_t m = count_bytes_tensors(p);
     int search = m > 0;
     uint64_t entries = search ? LOG_PER_TENSOR * (uint64_t)m + LOG_BASE : 0;
+    /* a pair logs at most once along a path: a small part never needs more
+     * (and bench and the tests fill the whole scratch on every call) */
+    uint64_t pairs = search ? (uint64_t)m * (m - 1) / 2 + 1 : 0;
+    if (pairs < entries)
+        entries = pairs;
     if (entries > SIZE_MAX / 16)
         return ARENA_EOVERFLOW;
     memset(w, 0, sizeof *w);

@@ -735,9 +735,11 @@ Test(optimal, steps_by_the_sizes_gcd)
  *   lowest-gap  packed:n=50,seed=1                                47 / 57
  *   filler      packed:n=120,unit=1024,steps=20,seed=3            92 / 895
  *   discrepancy slack:n=150,seed=5                               508 / limit
+ *   gap-discrepancy packed:n=500,seed=6                       36,163 / limit
  * (limit: the 50,000 nodes of the test, the optimum not proven). */
 enum rule_instance { HARD_AND_CHAIN, HARD_TWICE_SPANNED, PACKED_SLACK, HARD_AND_TWINS,
-                     PACKED_50, PACKED_SINGLES, SLACK_150, PACKED_SLACK_6, SLACK_130 };
+                     PACKED_50, PACKED_SINGLES, SLACK_150, PACKED_SLACK_6, SLACK_130,
+                     PACKED_500_6 };
 
 /* A search that only finds plans (repair) proves nothing sooner: its
  * instance shows instead that, at the node limit, the plan with it is
@@ -753,7 +755,7 @@ static const struct {
     {"dominance", PACKED_SLACK, 0},   {"stack", PACKED_SLACK_6, 0},
     {"twins", HARD_AND_TWINS, 0},     {"lowest-gap", PACKED_50, 0},
     {"filler", PACKED_SINGLES, 0},    {"discrepancy", SLACK_150, 0},
-    {"repair", SLACK_130, 1},
+    {"repair", SLACK_130, 1},         {"gap-discrepancy", PACKED_500_6, 0},
 };
 
 /* Builds the instance into t (at least 64 entries) or, for a spec, into a
@@ -807,6 +809,10 @@ static void rule_instance(enum rule_instance which, struct arena_tensor *t,
         return;
     case SLACK_130:
         build_spec("slack:n=130,seed=11", p);
+        *owned = 1;
+        return;
+    case PACKED_500_6:
+        build_spec("packed:n=500,seed=6", p);
         *owned = 1;
         return;
     }

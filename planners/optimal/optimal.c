@@ -53,6 +53,8 @@
  *   preorders): only the tensors spanning several sections are placed, and
  *   each section's single-section tensors are packed into the holes they
  *   leave (finds plans, proves nothing).   filler_search()     filler.c
+ *   Then the lowest-gap search with discrepancy limits 0 .. 6 (a tree a
+ *   limit cut proves nothing).     lowest_gap_search()      lowest_gap.c
  * - Limited discrepancy search (Harvey and Ginsberg, 1995): before each
  *   preorder's depth-first decision run at the bound, canonical searches
  *   that leave the preorder's first child at most 0, 1, 2, ... times along
@@ -236,6 +238,8 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
     {"discrepancy", ARENA_OPTIMAL_DISCREPANCY,
      "limited discrepancy search before each depth-first decision run at the bound"},
     {"repair", ARENA_OPTIMAL_REPAIR, "large-neighbourhood search from the best plan (finds only)"},
+    {"gap-discrepancy", ARENA_OPTIMAL_GAP_DISCREPANCY,
+     "limited discrepancy search before the lowest-gap search's depth-first run"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -378,12 +382,22 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 if (o == LIMITED && !r->stopped)
                     o = canonical_search(r, target, i - 1, round, budget, DISC_ANY, plan);
             } else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
-                o = lowest_gap_search(r, target, hi, round, budget / 8, plan);
+                o = lowest_gap_search(r, target, hi, round, budget / 8, DISC_ANY, plan);
             for (unsigned f = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES &&
                                  o == LIMITED;
                  f++)
                 if (!r->stopped)
                     o = filler_search(r, target, (hi + f) % HEURISTICS, round, budget, plan);
+            /* then the lowest-gap search with discrepancy limits 0 ..
+             * GAP_DISCREPANCIES (each a fresh tree, the depth-first run's
+             * budget; they only find, or prove when no limit cut the
+             * tree): after the two above, so what they find at once
+             * costs no more nodes */
+            for (uint32_t L = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_LOWEST_GAP) &&
+                                 rule_on(r, ARENA_OPTIMAL_GAP_DISCREPANCY) &&
+                                 L <= GAP_DISCREPANCIES && o == LIMITED && !r->stopped;
+                 L++)
+                o = lowest_gap_search(r, target, hi, round, budget / 8, L, plan);
             if (o == FOUND) {
                 done = 1;
             } else if (o == EXHAUSTED) {

@@ -22,7 +22,7 @@ enum arena_optimal_rule {
     ARENA_OPTIMAL_DISCREPANCY = 1u << 9, /* limited discrepancy search at the bound first */
     ARENA_OPTIMAL_REPAIR = 1u << 10,    /* large-neighbourhood search from the best plan */
     ARENA_OPTIMAL_GAP_DISCREPANCY = 1u << 13, /* limited discrepancy search in the
-                                                 lowest-gap search first */
+                                                 lowest-gap search, after the filler */
 };
 
 struct arena_optimal_switch {

@@ -740,11 +740,12 @@ Test(optimal, steps_by_the_sizes_gcd)
  *   filler      packed:n=120,unit=1024,steps=20,seed=3            92 / 895
  *   discrepancy slack:n=150,seed=5                               508 / limit
  *   depth-discrepancy slack:n=150,seed=1 (600,000 nodes)     475,641 / limit
+ *   gap-discrepancy packed:n=500,seed=6                       36,163 / limit
  * (limit: the 50,000 nodes of the test, or the rule's own, the optimum not
  * proven). */
 enum rule_instance { HARD_AND_CHAIN, HARD_TWICE_SPANNED, PACKED_SLACK, HARD_AND_TWINS,
                      PACKED_50, PACKED_SINGLES, SLACK_150, PACKED_SLACK_6, SLACK_130,
-                     SLACK_150_1 };
+                     PACKED_500_6, SLACK_150_1 };
 
 /* A search that only finds plans (repair) proves nothing sooner: its
  * instance shows instead that, at the node limit, the plan with it is
@@ -763,6 +764,7 @@ static const struct {
     {"filler", PACKED_SINGLES, 0, 0},     {"discrepancy", SLACK_150, 0, 0},
     {"repair", SLACK_130, 1, 0},
     {"depth-discrepancy", SLACK_150_1, 0, 600000},
+    {"gap-discrepancy", PACKED_500_6, 0, 0},
 };
 
 /* Builds the instance into t (at least 64 entries) or, for a spec, into a
@@ -816,6 +818,10 @@ static void rule_instance(enum rule_instance which, struct arena_tensor *t,
         return;
     case SLACK_130:
         build_spec("slack:n=130,seed=11", p);
+        *owned = 1;
+        return;
+    case PACKED_500_6:
+        build_spec("packed:n=500,seed=6", p);
         *owned = 1;
         return;
     case SLACK_150_1:

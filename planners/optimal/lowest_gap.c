@@ -6,7 +6,14 @@
  * inference. Complete at such a cap: in any plan within it every section is
  * full, so the tensor covering the lowest empty byte of a lowest section
  * sits exactly on it. Here top[x] is section x's filled height: [0, top[x])
- * is full. */
+ * is full.
+ *
+ * With a discrepancy limit (rule gap-discrepancy, Harvey and Ginsberg's
+ * limited discrepancy search as canonical.c's): a child after one whose
+ * subtree was searched is a discrepancy, and no path takes more than the
+ * limit; a tree the limit cut proves nothing (LIMITED, never EXHAUSTED). A
+ * child that fails at once (its node test) costs none: the next is then the
+ * first one that stands. */
 #include <string.h>
 
 #include "planners/optimal/internal.h"
@@ -80,7 +87,7 @@ static void fill(struct work *w, uint32_t c, int sign)
 /* Decision search at cap; same outcomes and budget rules as
  * canonical_search(). */
 enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                               uint64_t budget, struct arena_plan *plan)
+                               uint64_t budget, uint32_t disc_limit, struct arena_plan *plan)
 {
     struct work *w = r->w;
     size_t m = r->m;
@@ -91,6 +98,9 @@ enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned
     uint64_t spent = 0;
     size_t d = 0;
     uint32_t after = NONE; /* children of the node: rank above this */
+    uint32_t cur = 0;      /* discrepancies on the path to the node */
+    uint32_t entered = 0;  /* a child of the node had its subtree searched */
+    int cut = 0;           /* the limit cut a child: the tree proves nothing */
     uint32_t s = pick_section(r, cap);
     if (s == NONE)
         return EXHAUSTED;
@@ -101,10 +111,19 @@ enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned
             if (w->s0[k] <= s && s < w->s1[k] && (after == NONE || w->rank[k] > after) &&
                 (c == NONE || w->rank[k] < w->rank[c]) && can_cover(r, k, cap, top[s]))
                 c = k;
+        /* a child after one whose subtree was searched is a discrepancy */
+        uint32_t child_disc = cur + (entered ? 1u : 0u);
+        if (c != NONE && child_disc > disc_limit) {
+            cut = 1;
+            c = NONE;
+        }
         if (c == NONE) {
             if (d == 0)
-                return EXHAUSTED;
-            uint32_t back = w->frames[--d].pick;
+                return cut ? LIMITED : EXHAUSTED;
+            d--;
+            cur = w->frames[d].disc;
+            entered = 1;
+            uint32_t back = w->frames[d].pick;
             fill(w, back, -1);
             w->off[back] = UNPLACED;
             after = w->rank[back];
@@ -116,13 +135,19 @@ enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned
         spent++;
         w->off[c] = top[s];
         fill(w, c, +1);
+        w->frames[d].disc = cur;
+        w->frames[d].entered = entered;
         w->frames[d++].pick = c;
+        cur = child_disc;
+        entered = 0;
         if (d == m)
             break;
         after = NONE;
         s = pick_section(r, cap);
         if (s == NONE) { /* the child fails: try the node's next */
             d--;
+            cur = w->frames[d].disc;
+            entered = w->frames[d].entered;
             fill(w, c, -1);
             w->off[c] = UNPLACED;
             after = w->rank[c];

@@ -53,6 +53,8 @@
  *   preorders): only the tensors spanning several sections are placed, and
  *   each section's single-section tensors are packed into the holes they
  *   leave (finds plans, proves nothing).   filler_search()     filler.c
+ *   Then the lowest-gap search with discrepancy limits 0 .. 6 (a tree a
+ *   limit cut proves nothing).     lowest_gap_search()      lowest_gap.c
  * - Limited discrepancy search (Harvey and Ginsberg, 1995): before each
  *   preorder's depth-first decision run at the bound, canonical searches
  *   that leave the preorder's first child at most 0, 1, 2, ... times along
@@ -106,7 +108,8 @@
  *   what it prunes; rule_on() asks, in the function that holds the rule.
  *
  * Scratch: the greedy planners' share, then O(n) arrays and an undo log of
- * LOG_PER_TENSOR entries per tensor with bytes plus LOG_BASE (a pair logs at
+ * LOG_PER_TENSOR entries per tensor with bytes plus LOG_BASE, or one per
+ * pair of them if fewer (a pair logs at
  * most once along a path; a placement that finds the log full is undone by
  * recomputing its neighbours' lo, the same search with more work); one
  * description, layout(). No size cap: every problem is searched. */
@@ -157,6 +160,11 @@ static int layout(struct arena_layout *l, const struct arena_problem *p, void *w
     size_t m = count_bytes_tensors(p);
     int search = m > 0;
     uint64_t entries = search ? LOG_PER_TENSOR * (uint64_t)m + LOG_BASE : 0;
+    /* a pair logs at most once along a path: a small part never needs more
+     * (and bench and the tests fill the whole scratch on every call) */
+    uint64_t pairs = search ? (uint64_t)m * (m - 1) / 2 + 1 : 0;
+    if (pairs < entries)
+        entries = pairs;
     if (entries > SIZE_MAX / 16)
         return ARENA_EOVERFLOW;
     memset(w, 0, sizeof *w);
@@ -238,6 +246,8 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
     {"repair", ARENA_OPTIMAL_REPAIR, "large-neighbourhood search from the best plan (finds only)"},
     {"depth-discrepancy", ARENA_OPTIMAL_DEPTH_DISCREPANCY,
      "discrepancy budget on preorders 0-3, half of it to discrepancies on the top levels only"},
+    {"gap-discrepancy", ARENA_OPTIMAL_GAP_DISCREPANCY,
+     "limited discrepancy search before the lowest-gap search's depth-first run"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -388,12 +398,22 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 if (o == LIMITED && !r->stopped)
                     o = canonical_search(r, target, i - 1, round, budget, DISC_ANY, plan);
             } else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
-                o = lowest_gap_search(r, target, hi, round, budget / 8, plan);
+                o = lowest_gap_search(r, target, hi, round, budget / 8, DISC_ANY, plan);
             for (unsigned f = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES &&
                                  o == LIMITED;
                  f++)
                 if (!r->stopped)
                     o = filler_search(r, target, (hi + f) % HEURISTICS, round, budget, plan);
+            /* then the lowest-gap search with discrepancy limits 0 ..
+             * GAP_DISCREPANCIES (each a fresh tree, the depth-first run's
+             * budget; they only find, or prove when no limit cut the
+             * tree): after the two above, so what they find at once
+             * costs no more nodes */
+            for (uint32_t L = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_LOWEST_GAP) &&
+                                 rule_on(r, ARENA_OPTIMAL_GAP_DISCREPANCY) &&
+                                 L <= GAP_DISCREPANCIES && o == LIMITED && !r->stopped;
+                 L++)
+                o = lowest_gap_search(r, target, hi, round, budget / 8, L, plan);
             if (o == FOUND) {
                 done = 1;
             } else if (o == EXHAUSTED) {

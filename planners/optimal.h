@@ -21,6 +21,8 @@ enum arena_optimal_rule {
     ARENA_OPTIMAL_FILLER = 1u << 8,     /* the filler search on parts without slack */
     ARENA_OPTIMAL_DISCREPANCY = 1u << 9, /* limited discrepancy search at the bound first */
     ARENA_OPTIMAL_REPAIR = 1u << 10,    /* large-neighbourhood search from the best plan */
+    ARENA_OPTIMAL_DEPTH_DISCREPANCY = 1u << 11, /* discrepancy budget on preorders 0-3,
+                                                   half to the top levels only */
     ARENA_OPTIMAL_GAP_DISCREPANCY = 1u << 13, /* limited discrepancy search in the
                                                  lowest-gap search, after the filler */
 };

@@ -718,6 +718,10 @@ Test(optimal, steps_by_the_sizes_gcd)
  * the optimum (the box's height, 1 MiB) in 508 nodes, and depth-first
  * search alone not within 1,000,000 (measured). */
 #define SLACK_150_SPEC "slack:n=150,seed=5"
+/* One where the depth-bounded discrepancy search (rule depth-discrepancy)
+ * finds the optimum in 475,641 nodes, and no other search within 10 s
+ * (measured). */
+#define SLACK_150_1_SPEC "slack:n=150,seed=1"
 
 /* One instance per rule on which it saves nodes: with every rule on,
  * `optimal` proves the optimum within the node limit; with that one rule
@@ -735,11 +739,13 @@ Test(optimal, steps_by_the_sizes_gcd)
  *   lowest-gap  packed:n=50,seed=1                                47 / 57
  *   filler      packed:n=120,unit=1024,steps=20,seed=3            92 / 895
  *   discrepancy slack:n=150,seed=5                               508 / limit
+ *   depth-discrepancy slack:n=150,seed=1 (600,000 nodes)     475,641 / limit
  *   gap-discrepancy packed:n=500,seed=6                       36,163 / limit
- * (limit: the 50,000 nodes of the test, the optimum not proven). */
+ * (limit: the 50,000 nodes of the test, or the rule's own, the optimum not
+ * proven). */
 enum rule_instance { HARD_AND_CHAIN, HARD_TWICE_SPANNED, PACKED_SLACK, HARD_AND_TWINS,
                      PACKED_50, PACKED_SINGLES, SLACK_150, PACKED_SLACK_6, SLACK_130,
-                     PACKED_500_6 };
+                     PACKED_500_6, SLACK_150_1 };
 
 /* A search that only finds plans (repair) proves nothing sooner: its
  * instance shows instead that, at the node limit, the plan with it is
@@ -749,13 +755,16 @@ static const struct {
     const char *rule;
     enum rule_instance instance;
     int finds; /* 1: shown by a smaller plan at the limit, not by nodes */
+    uint64_t limit; /* its node limit; 0: the test's */
 } rule_cases[] = {
-    {"parts", HARD_AND_CHAIN, 0},     {"groups", HARD_TWICE_SPANNED, 0},
-    {"section", PACKED_SLACK, 0},     {"busiest", PACKED_SLACK, 0},
-    {"dominance", PACKED_SLACK, 0},   {"stack", PACKED_SLACK_6, 0},
-    {"twins", HARD_AND_TWINS, 0},     {"lowest-gap", PACKED_50, 0},
-    {"filler", PACKED_SINGLES, 0},    {"discrepancy", SLACK_150, 0},
-    {"repair", SLACK_130, 1},         {"gap-discrepancy", PACKED_500_6, 0},
+    {"parts", HARD_AND_CHAIN, 0, 0},      {"groups", HARD_TWICE_SPANNED, 0, 0},
+    {"section", PACKED_SLACK, 0, 0},      {"busiest", PACKED_SLACK, 0, 0},
+    {"dominance", PACKED_SLACK, 0, 0},    {"stack", PACKED_SLACK_6, 0, 0},
+    {"twins", HARD_AND_TWINS, 0, 0},      {"lowest-gap", PACKED_50, 0, 0},
+    {"filler", PACKED_SINGLES, 0, 0},     {"discrepancy", SLACK_150, 0, 0},
+    {"repair", SLACK_130, 1, 0},
+    {"depth-discrepancy", SLACK_150_1, 0, 600000},
+    {"gap-discrepancy", PACKED_500_6, 0, 0},
 };
 
 /* Builds the instance into t (at least 64 entries) or, for a spec, into a
@@ -815,13 +824,16 @@ static void rule_instance(enum rule_instance which, struct arena_tensor *t,
         build_spec("packed:n=500,seed=6", p);
         *owned = 1;
         return;
+    case SLACK_150_1:
+        build_spec(SLACK_150_1_SPEC, p);
+        *owned = 1;
+        return;
     }
     *p = (struct arena_problem){.n = n, .tensors = t, .alignment = 16};
 }
 
 Test(optimal, each_rule_prunes)
 {
-    const uint64_t limit = 50000;
     for (size_t i = 0; i < arena_optimal_switch_count; i++) {
         const struct arena_optimal_switch *sw = &arena_optimal_switches[i];
         size_t c = 0;
@@ -830,6 +842,7 @@ Test(optimal, each_rule_prunes)
             c++;
         cr_assert_lt(c, sizeof rule_cases / sizeof rule_cases[0],
                      "rule %s has no instance showing that it prunes", sw->name);
+        const uint64_t limit = rule_cases[c].limit ? rule_cases[c].limit : 50000;
         struct arena_tensor t[64];
         struct arena_problem p = {0};
         int owned;
@@ -870,23 +883,22 @@ Test(optimal, each_rule_prunes)
     }
 }
 
-Test(optimal, discrepancy_finds_and_a_cut_proves_nothing)
+/* Runs `optimal` on a slack spec (optimum = the box's height, its max-live,
+ * by construction: the generator's witness is checked at that height) at
+ * node limits from, from + step, ... up to to, or until it proves the
+ * optimum. At every limit the plan is valid and the bound stays at the
+ * height (a search whose tree a limit cut, taken as a proof, would raise it
+ * one step above the witness); before the find the status is limit and the
+ * plan above the height, from the find on the plan is the height. Returns
+ * the nodes of the find (0: none); *stopped counts the runs a limit ended. */
+static uint64_t cut_proves_nothing(const char *spec, uint64_t from, uint64_t to, uint64_t step,
+                                   size_t *stopped)
 {
-    /* Limited discrepancy search (canonical.c, discrepancy_search) on
-     * SLACK_150_SPEC, whose optimum is the box's height, its max-live, by
-     * construction (the generator's witness, checked here at that height).
-     * At the bound the heuristic's dive (limit 0) runs out after a few dozen
-     * nodes with children cut by the limit, and a search of one discrepancy
-     * finds a plan at the bound (508 nodes in all, measured). A tree the
-     * limit cut proves nothing: taken as a proof, it would raise the bound
-     * one step above the height, above the witness. So at every node limit
-     * before the find the bound stays at the height and the plan is valid
-     * (status limit), and from the find on the plan is the height, proven. */
     struct arena_spec sp;
-    char err[256], who[64];
+    char err[256], who[96];
     struct arena_problem p = {0};
     uint64_t *witness;
-    cr_assert_eq(arena_spec_parse(SLACK_150_SPEC, 1, &sp, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_spec_parse(spec, 1, &sp, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(arena_slack_witness(sp.values, 16, &p, &witness, err, sizeof err), ARENA_OK, "%s",
                  err);
     const uint64_t height = 1024 * 1024;
@@ -894,11 +906,11 @@ Test(optimal, discrepancy_finds_and_a_cut_proves_nothing)
     struct arena_plan wit = {.n = p.n, .offsets = witness, .arena = height};
     expect_plan_valid(&p, &wit, "the witness");
     uint64_t *off = malloc(p.n * sizeof *off), found_at = 0;
-    size_t stopped = 0;
-    for (uint64_t limit = 10; limit <= 2000 && found_at == 0; limit += 10) {
+    *stopped = 0;
+    for (uint64_t limit = from; limit <= to && found_at == 0; limit += step) {
         struct arena_plan_options opt = {.node_limit = limit};
         struct arena_plan plan;
-        snprintf(who, sizeof who, "node limit %llu", (unsigned long long)limit);
+        snprintf(who, sizeof who, "%s, node limit %llu", spec, (unsigned long long)limit);
         cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
         expect_plan_valid(&p, &plan, who);
         cr_assert_eq(plan.bound, height, "%s: bound %llu, the witness %llu", who,
@@ -909,14 +921,41 @@ Test(optimal, discrepancy_finds_and_a_cut_proves_nothing)
         } else {
             cr_assert_eq(plan.status, ARENA_PLAN_LIMIT, "%s", who);
             cr_assert_gt(plan.arena, height, "%s: a plan at the bound is optimal", who);
-            stopped++;
+            ++*stopped;
         }
     }
-    cr_expect_gt(found_at, 0, "no plan at the bound within 2,000 nodes");
-    cr_expect_gt(stopped, 0, "found before any limit stopped it");
     free(off);
     free(witness);
     free((void *)p.tensors);
+    return found_at;
+}
+
+Test(optimal, discrepancy_finds_and_a_cut_proves_nothing)
+{
+    /* Limited discrepancy search (canonical.c, discrepancy_search) on
+     * SLACK_150_SPEC: at the bound the heuristic's dive (limit 0) runs out
+     * after a few dozen nodes with children cut by the limit, and a search
+     * of one discrepancy finds a plan at the bound (508 nodes in all,
+     * measured). A tree the limit cut proves nothing (cut_proves_nothing). */
+    size_t stopped;
+    uint64_t found_at = cut_proves_nothing(SLACK_150_SPEC, 10, 2000, 10, &stopped);
+    cr_expect_gt(found_at, 0, "no plan at the bound within 2,000 nodes");
+    cr_expect_gt(stopped, 0, "found before any limit stopped it");
+}
+
+Test(optimal, depth_bounded_cut_proves_nothing)
+{
+    /* The depth-bounded discrepancy search (rule depth-discrepancy) on
+     * SLACK_150_1_SPEC runs from the first round on, after each of the
+     * first four preorders' limited discrepancy search, and its trees
+     * (SLACK_150_1_SPEC) are cut twice over: discrepancies below the top levels, subtrees
+     * that spent their nodes (its limit-0 tree ends cut after a few dozen
+     * nodes, measured). None of them may prove: up to 40,000 nodes (before
+     * its find) the bound stays at the witness's height. */
+    size_t stopped;
+    uint64_t found_at = cut_proves_nothing(SLACK_150_1_SPEC, 2000, 40000, 2000, &stopped);
+    cr_expect_eq(found_at, 0, "found at %llu nodes", (unsigned long long)found_at);
+    cr_expect_eq(stopped, 20);
 }
 
 Test(optimal, rules_off_stay_exact)

@@ -125,9 +125,12 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
  * disc_limit bounds the discrepancies along a path (limited discrepancy
  * search, Harvey and Ginsberg 1995): a node's first child that passes the
  * section inference is the heuristic's choice; each child searched after it
- * counts one. Children refused by the bound are cut: a tree that runs out
- * after a cut returns CUT, never EXHAUSTED (only a search that cut nothing
- * searched the whole tree). DISC_ANY: plain depth-first search. */
+ * counts one. With r->disc_depth set, only nodes above that depth count
+ * them, and each subtree rooted at that depth is searched depth first
+ * within r->disc_below nodes. Children refused by the bound or a subtree's
+ * budget are cut: a tree that runs out after a cut returns CUT, never
+ * EXHAUSTED (only a search that cut nothing searched the whole tree).
+ * DISC_ANY: plain depth-first search. */
 enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
                               uint64_t budget, uint32_t disc_limit, struct arena_plan *plan)
 {
@@ -146,7 +149,7 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
 {
     struct work *w = r->w;
     size_t m = r->m;
-    uint64_t log_top = 0, spent = 0;
+    uint64_t log_top = 0, spent = 0, sub_start = 0;
     size_t d = 0, nsplit = 0;
     struct key thr = {0, NONE};
     struct group whole = {0, (uint32_t)m, 0, (uint32_t)r->S};
@@ -196,7 +199,12 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
             }
         }
         uint32_t c = next_child(r, scope, &thr, cap);
-        if (c != NONE && w->frames[d].entered && w->frames[d].disc >= disc_limit) {
+        if (c != NONE && r->disc_depth != 0 && d >= r->disc_depth) {
+            if (spent - sub_start >= r->disc_below) {
+                c = NONE; /* the subtree below the top levels spent its nodes: cut */
+                cut = 1;
+            }
+        } else if (c != NONE && w->frames[d].entered && w->frames[d].disc >= disc_limit) {
             c = NONE; /* a discrepancy too many: cut */
             cut = 1;
         }
@@ -246,6 +254,8 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
         uint32_t disc = w->frames[d].disc + w->frames[d].entered;
         w->frames[d].entered = 1;
         d++;
+        if (d == r->disc_depth)
+            sub_start = spent; /* a subtree below the top levels starts */
         if (d < m) {
             w->frames[d].disc = disc;
             w->frames[d].entered = 0;
@@ -256,20 +266,48 @@ solved:
     return keep_plan(r, plan);
 }
 
-/* Limited discrepancy search at cap with preorder h: canonical searches
- * with discrepancy limits 0, 1, 2, ..., each a fresh tree, sharing budget
- * nodes. FOUND; EXHAUSTED only from a search that cut nothing (it was the
- * whole tree); otherwise LIMITED. */
-enum outcome discrepancy_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                                uint64_t budget, struct arena_plan *plan)
+/* Discrepancy searches at cap with preorder h, limits 0, 1, 2, ..., each a
+ * fresh tree, sharing budget nodes: FOUND; EXHAUSTED only from a search
+ * that cut nothing (it was the whole tree); otherwise LIMITED. depth 0:
+ * discrepancies counted at every level (limited discrepancy search);
+ * otherwise on the top depth levels only, each subtree below searched
+ * depth first within below nodes. */
+static enum outcome discrepancy_trees(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                                      uint64_t budget, uint32_t depth, uint64_t below,
+                                      struct arena_plan *plan)
 {
     uint64_t before = r->nodes;
     for (uint32_t limit = 0;; limit++) {
         uint64_t used = r->nodes - before;
         if (used >= budget || r->stopped)
             return LIMITED;
+        r->disc_depth = depth;
+        r->disc_below = below;
         enum outcome o = canonical_search(r, cap, h, round, budget - used, limit, plan);
+        r->disc_depth = 0;
+        r->disc_below = 0;
         if (o != CUT)
             return o;
     }
+}
+
+/* Before a depth-first decision run at cap with preorder h: limited
+ * discrepancy search, then (rule depth-discrepancy) with the second half
+ * of the budget the depth-bounded discrepancy search: discrepancies on the
+ * top DISC_TOP levels only, each subtree below searched depth first within
+ * DISC_BELOW nodes. The first finds a few wrong choices anywhere on a path
+ * whose other choices the heuristic gets right; the second, wrong choices
+ * near the root together with a local repair deep down (measured on
+ * exact-slack: README, Limited discrepancy search). Proves only from a
+ * tree that cut nothing. */
+enum outcome discrepancy_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                                uint64_t budget, struct arena_plan *plan)
+{
+    if (!rule_on(r, ARENA_OPTIMAL_DEPTH_DISCREPANCY))
+        return discrepancy_trees(r, cap, h, round, budget, 0, 0, plan);
+    uint64_t half = budget / 2;
+    enum outcome o = discrepancy_trees(r, cap, h, round, half, 0, 0, plan);
+    if (o != LIMITED || r->stopped)
+        return o;
+    return discrepancy_trees(r, cap, h, round, budget - half, DISC_TOP, DISC_BELOW, plan);
 }

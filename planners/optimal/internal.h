@@ -44,6 +44,11 @@
 #define GAP_DISCREPANCIES 6u
 /* Filler searches per round, each with its own preorder. */
 #define FILLER_TRIES 4u
+/* Depth-bounded discrepancy search (canonical.c, discrepancy_search):
+ * discrepancies counted on the top DISC_TOP levels only; below, each
+ * subtree searched depth first within DISC_BELOW nodes. */
+#define DISC_TOP 16u
+#define DISC_BELOW 200u
 
 /* One level of a search: the tensor placed there and, in the canonical
  * search, where its undo log starts. */
@@ -165,6 +170,13 @@ struct run {
     const uint32_t *pid;  /* global ids of the part's tensors */
     uint64_t part_arena;  /* the part's best plan so far (in plan->offsets) */
     uint32_t ngroups;     /* groups on the stack */
+    /* canonical_descend's depth-bounded discrepancies (disc_depth 0: off,
+       every level counts): only nodes of depth < disc_depth count
+       discrepancies against the limit; each subtree rooted at depth
+       disc_depth is searched depth first within disc_below nodes, then cut
+       (set by discrepancy_search only) */
+    uint32_t disc_depth;
+    uint64_t disc_below;
 };
 
 /* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (options.optimal_off). */

@@ -61,7 +61,13 @@
  *   a path, each a fresh tree, within the same node budget. It finds plans
  *   that an early wrong choice hides from depth-first search; a tree the
  *   limit cut proves nothing (CUT, never EXHAUSTED), so proofs stay with
- *   the depth-first runs.   discrepancy_search()       canonical.c
+ *   the depth-first runs. With depth-discrepancy, they run before the
+ *   four preorders whose ties go by position only, with twice the budget
+ *   (the other four, which break ties at random, grew the same trees), and
+ *   half of it goes to searches that count discrepancies on the top
+ *   DISC_TOP levels only and search each subtree below depth first within
+ *   DISC_BELOW nodes (a wrong choice near the root, then a local repair
+ *   deep down).   discrepancy_search() canonical.c, solve_part()
  * - Decision runs at capacity C (the proven bound first: a plan there is
  *   optimal) and branch and bound from the incumbent, alternating with
  *   doubling node budgets. Heights move in steps of the part's sizes' gcd
@@ -238,6 +244,8 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
     {"discrepancy", ARENA_OPTIMAL_DISCREPANCY,
      "limited discrepancy search before each depth-first decision run at the bound"},
     {"repair", ARENA_OPTIMAL_REPAIR, "large-neighbourhood search from the best plan (finds only)"},
+    {"depth-discrepancy", ARENA_OPTIMAL_DEPTH_DISCREPANCY,
+     "discrepancy budget on preorders 0-3, half of it to discrepancies on the top levels only"},
     {"gap-discrepancy", ARENA_OPTIMAL_GAP_DISCREPANCY,
      "limited discrepancy search before the lowest-gap search's depth-first run"},
 };
@@ -377,8 +385,16 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 /* limited discrepancy search first: it only finds (or
                  * proves, when no limit cut its tree); the depth-first
                  * search after it keeps the proofs */
-                if (rule_on(r, ARENA_OPTIMAL_DISCREPANCY))
+                if (rule_on(r, ARENA_OPTIMAL_DISCREPANCY) &&
+                    !rule_on(r, ARENA_OPTIMAL_DEPTH_DISCREPANCY))
                     o = discrepancy_search(r, target, i - 1, round, budget, plan);
+                /* with depth-discrepancy: on preorders 0-3 only, twice the
+                 * budget (4-7 differ from them in ties only, and their
+                 * discrepancy trees were the same to a node, measured on
+                 * exact-slack: README, Depth-bounded discrepancies) */
+                else if (rule_on(r, ARENA_OPTIMAL_DISCREPANCY) && i - 1 < HEURISTICS / 2)
+                    o = discrepancy_search(r, target, i - 1, round,
+                                           budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget, plan);
                 if (o == LIMITED && !r->stopped)
                     o = canonical_search(r, target, i - 1, round, budget, DISC_ANY, plan);
             } else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))

@@ -23,7 +23,7 @@ enum arena_optimal_rule {
     ARENA_OPTIMAL_REPAIR = 1u << 10,    /* large-neighbourhood search from the best plan */
     ARENA_OPTIMAL_DEPTH_DISCREPANCY = 1u << 11, /* discrepancy budget on preorders 0-3,
                                                    half to the top levels only */
-    ARENA_OPTIMAL_GAP_DISCREPANCY = 1u << 13, /* limited discrepancy search in the
+    ARENA_OPTIMAL_GAP_DISCREPANCY = 1u << 12, /* limited discrepancy search in the
                                                  lowest-gap search, after the filler */
 };
 

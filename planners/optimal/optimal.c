@@ -247,7 +247,7 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
     {"depth-discrepancy", ARENA_OPTIMAL_DEPTH_DISCREPANCY,
      "discrepancy budget on preorders 0-3, half of it to discrepancies on the top levels only"},
     {"gap-discrepancy", ARENA_OPTIMAL_GAP_DISCREPANCY,
-     "limited discrepancy search before the lowest-gap search's depth-first run"},
+     "the lowest-gap search with discrepancy limits, after the filler searches"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];

@@ -743,9 +743,8 @@ Test(optimal, steps_by_the_sizes_gcd)
  *   gap-discrepancy packed:n=500,seed=6                       36,163 / limit
  * (limit: the 50,000 nodes of the test, or the rule's own, the optimum not
  * proven). */
-enum rule_instance { HARD_AND_CHAIN, HARD_TWICE_SPANNED, PACKED_SLACK, HARD_AND_TWINS,
-                     PACKED_50, PACKED_SINGLES, SLACK_150, PACKED_SLACK_6, SLACK_130,
-                     PACKED_500_6, SLACK_150_1 };
+/* The hand-built instances; the others are family specs. */
+enum rule_instance { FROM_SPEC, HARD_AND_CHAIN, HARD_TWICE_SPANNED, HARD_AND_TWINS };
 
 /* A search that only finds plans (repair) proves nothing sooner: its
  * instance shows instead that, at the node limit, the plan with it is
@@ -754,22 +753,28 @@ enum rule_instance { HARD_AND_CHAIN, HARD_TWICE_SPANNED, PACKED_SLACK, HARD_AND_
 static const struct {
     const char *rule;
     enum rule_instance instance;
+    const char *spec; /* with FROM_SPEC: the family spec */
     int finds; /* 1: shown by a smaller plan at the limit, not by nodes */
     uint64_t limit; /* its node limit; 0: the test's */
 } rule_cases[] = {
-    {"parts", HARD_AND_CHAIN, 0, 0},      {"groups", HARD_TWICE_SPANNED, 0, 0},
-    {"section", PACKED_SLACK, 0, 0},      {"busiest", PACKED_SLACK, 0, 0},
-    {"dominance", PACKED_SLACK, 0, 0},    {"stack", PACKED_SLACK_6, 0, 0},
-    {"twins", HARD_AND_TWINS, 0, 0},      {"lowest-gap", PACKED_50, 0, 0},
-    {"filler", PACKED_SINGLES, 0, 0},     {"discrepancy", SLACK_150, 0, 0},
-    {"repair", SLACK_130, 1, 0},
-    {"depth-discrepancy", SLACK_150_1, 0, 600000},
-    {"gap-discrepancy", PACKED_500_6, 0, 0},
+    {"parts", HARD_AND_CHAIN, NULL, 0, 0},
+    {"groups", HARD_TWICE_SPANNED, NULL, 0, 0},
+    {"section", FROM_SPEC, "packed:n=60,fill=0.9,seed=1", 0, 0},
+    {"busiest", FROM_SPEC, "packed:n=60,fill=0.9,seed=1", 0, 0},
+    {"dominance", FROM_SPEC, "packed:n=60,fill=0.9,seed=1", 0, 0},
+    {"stack", FROM_SPEC, "packed:n=60,fill=0.9,seed=6", 0, 0},
+    {"twins", HARD_AND_TWINS, NULL, 0, 0},
+    {"lowest-gap", FROM_SPEC, "packed:n=50,seed=1", 0, 0},
+    {"filler", FROM_SPEC, "packed:n=120,unit=1024,steps=20,seed=3", 0, 0},
+    {"discrepancy", FROM_SPEC, SLACK_150_SPEC, 0, 0},
+    {"repair", FROM_SPEC, "slack:n=130,seed=11", 1, 0},
+    {"depth-discrepancy", FROM_SPEC, SLACK_150_1_SPEC, 0, 600000},
+    {"gap-discrepancy", FROM_SPEC, "packed:n=500,seed=6", 0, 0},
 };
 
 /* Builds the instance into t (at least 64 entries) or, for a spec, into a
  * malloc'd block (*owned, to free). */
-static void rule_instance(enum rule_instance which, struct arena_tensor *t,
+static void rule_instance(enum rule_instance which, const char *spec, struct arena_tensor *t,
                           struct arena_problem *p, int *owned)
 {
     enum { H = sizeof hard_part / sizeof hard_part[0] };
@@ -796,36 +801,8 @@ static void rule_instance(enum rule_instance which, struct arena_tensor *t,
         for (int c = 0; c < 4; c++)
             t[n++] = (struct arena_tensor){336, 2, 6};
         break;
-    case PACKED_SLACK:
-        build_spec("packed:n=60,fill=0.9,seed=1", p);
-        *owned = 1;
-        return;
-    case PACKED_50:
-        build_spec("packed:n=50,seed=1", p);
-        *owned = 1;
-        return;
-    case PACKED_SINGLES:
-        build_spec("packed:n=120,unit=1024,steps=20,seed=3", p);
-        *owned = 1;
-        return;
-    case PACKED_SLACK_6:
-        build_spec("packed:n=60,fill=0.9,seed=6", p);
-        *owned = 1;
-        return;
-    case SLACK_150:
-        build_spec(SLACK_150_SPEC, p);
-        *owned = 1;
-        return;
-    case SLACK_130:
-        build_spec("slack:n=130,seed=11", p);
-        *owned = 1;
-        return;
-    case PACKED_500_6:
-        build_spec("packed:n=500,seed=6", p);
-        *owned = 1;
-        return;
-    case SLACK_150_1:
-        build_spec(SLACK_150_1_SPEC, p);
+    case FROM_SPEC:
+        build_spec(spec, p);
         *owned = 1;
         return;
     }
@@ -846,7 +823,7 @@ Test(optimal, each_rule_prunes)
         struct arena_tensor t[64];
         struct arena_problem p = {0};
         int owned;
-        rule_instance(rule_cases[c].instance, t, &p, &owned);
+        rule_instance(rule_cases[c].instance, rule_cases[c].spec, t, &p, &owned);
         uint64_t *off = malloc(p.n * sizeof *off);
         struct arena_plan on, off_plan;
         struct arena_plan_options opt = {.node_limit = limit};

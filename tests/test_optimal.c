@@ -924,10 +924,10 @@ Test(optimal, depth_bounded_cut_proves_nothing)
 {
     /* The depth-bounded discrepancy search (rule depth-discrepancy) on
      * SLACK_150_1_SPEC runs from the first round on, after each of the
-     * first four preorders' limited discrepancy search, and its trees
-     * (SLACK_150_1_SPEC) are cut twice over: discrepancies below the top levels, subtrees
-     * that spent their nodes (its limit-0 tree ends cut after a few dozen
-     * nodes, measured). None of them may prove: up to 40,000 nodes (before
+     * first four preorders' limited discrepancy search, and its trees are
+     * cut two ways: discrepancies on the top levels beyond the limit, and
+     * subtrees below them that spent their nodes (its limit-0 tree ends cut
+     * after a few dozen nodes, measured). None of them may prove: up to 40,000 nodes (before
      * its find) the bound stays at the witness's height. */
     size_t stopped;
     uint64_t found_at = cut_proves_nothing(SLACK_150_1_SPEC, 2000, 40000, 2000, &stopped);

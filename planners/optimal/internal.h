@@ -37,10 +37,10 @@
 #define FILLER_STEPS 100000u
 /* Alignment steps the filler search lifts a tensor at most. */
 #define FILLER_LIFT 16u
-/* The lowest-gap search's discrepancy limits tried before its depth-first
- * run (0 .. this), each a fresh tree with the same budget (at 200k nodes,
- * limits 0..6 and 0..10 prove packed:n=500,seed=5 in 19,485 nodes, 0..4
- * in 130,104). */
+/* The lowest-gap search's discrepancy limits (0 .. this), tried after its
+ * depth-first run and the filler searches, each a fresh tree with the
+ * depth-first run's budget (at 200k nodes: packed:n=700,seed=1 proven in
+ * 47,179 nodes, packed:n=500,seed=6 in 36,163; README, the filler). */
 #define GAP_DISCREPANCIES 6u
 /* Filler searches per round, each with its own preorder. */
 #define FILLER_TRIES 4u
@@ -56,9 +56,10 @@ struct frame {
     uint64_t log_start;
     uint32_t pick;
     uint32_t unlogged; /* the log filled up: undo by recomputing lo */
-    uint32_t disc;     /* canonical search: discrepancies on the path to this
-                          level's node (children taken after the node's first) */
-    uint32_t entered;  /* canonical search: a child of this node was searched */
+    uint32_t disc;     /* canonical and lowest-gap searches: discrepancies on the
+                          path to this level's node (children taken after the
+                          node's first) */
+    uint32_t entered;  /* canonical and lowest-gap: a child of this node was searched */
 };
 
 /* A threshold on (offset, rank): children must come strictly after it. */

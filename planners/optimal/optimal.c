@@ -139,6 +139,12 @@ static size_t greedy_share(const struct arena_problem *p, int *rc)
     return most;
 }
 
+/* 2 x budget, saturating (node budgets double each round). */
+static uint64_t twice(uint64_t budget)
+{
+    return budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget;
+}
+
 static size_t count_bytes_tensors(const struct arena_problem *p)
 {
     size_t m = 0;
@@ -384,17 +390,15 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
             if (i > 0) {
                 /* limited discrepancy search first: it only finds (or
                  * proves, when no limit cut its tree); the depth-first
-                 * search after it keeps the proofs */
-                if (rule_on(r, ARENA_OPTIMAL_DISCREPANCY) &&
-                    !rule_on(r, ARENA_OPTIMAL_DEPTH_DISCREPANCY))
-                    o = discrepancy_search(r, target, i - 1, round, budget, plan);
-                /* with depth-discrepancy: on preorders 0-3 only, twice the
-                 * budget (4-7 differ from them in ties only, and their
-                 * discrepancy trees were the same to a node, measured on
-                 * exact-slack: README, Depth-bounded discrepancies) */
-                else if (rule_on(r, ARENA_OPTIMAL_DISCREPANCY) && i - 1 < HEURISTICS / 2)
-                    o = discrepancy_search(r, target, i - 1, round,
-                                           budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget, plan);
+                 * search after it keeps the proofs. With depth-discrepancy:
+                 * on preorders 0-3 only, twice the budget (4-7 differ from
+                 * them in ties only, and their discrepancy trees were the
+                 * same to a node, measured on exact-slack: README,
+                 * Depth-bounded discrepancies) */
+                int depth = rule_on(r, ARENA_OPTIMAL_DEPTH_DISCREPANCY);
+                if (rule_on(r, ARENA_OPTIMAL_DISCREPANCY) && (!depth || i - 1 < HEURISTICS / 2))
+                    o = discrepancy_search(r, target, i - 1, round, depth ? twice(budget) : budget,
+                                           plan);
                 if (o == LIMITED && !r->stopped)
                     o = canonical_search(r, target, i - 1, round, budget, DISC_ANY, plan);
             } else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
@@ -470,7 +474,7 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
          * a round that improved the part (README, Repair) */
         if (!done && !r->stopped && rule_on(r, ARENA_OPTIMAL_REPAIR) && r->part_arena > target)
             done = repair_search(r, target, round, budget, plan) == FOUND;
-        budget = budget > UINT64_MAX / 2 ? UINT64_MAX : 2 * budget;
+        budget = twice(budget);
     }
 }
 

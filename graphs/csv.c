@@ -296,12 +296,16 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The records, times compressed to dense steps (files.h), into *out. */
+/* The records, times compressed to dense steps (files.h), into *out; the
+ * lifetimes' own lengths (upper - lower) after the tensors, in the same
+ * block, as out->span when the compression changed any of them. */
 static int compress(struct csv *st, struct arena_problem *out)
 {
     size_t n = st->n;
     uint64_t *lowers = malloc((n ? n : 1) * sizeof *lowers);
-    struct arena_tensor *t = malloc((n ? n : 1) * sizeof *t);
+    /* one block, so free(tensors) frees the spans too (sizeof *t is a
+     * multiple of 8: the spans are aligned) */
+    struct arena_tensor *t = malloc((n ? n : 1) * (sizeof *t + sizeof(uint64_t)));
     if (!lowers || !t) {
         free(lowers);
         free(t);
@@ -314,13 +318,19 @@ static int compress(struct csv *st, struct arena_problem *out)
     for (size_t i = 0; i < n; i++)
         if (m == 0 || lowers[m - 1] != lowers[i])
             lowers[m++] = lowers[i];
+    uint64_t *span = (uint64_t *)(t + n);
+    int spans = 0;
     for (size_t i = 0; i < n; i++) {
         t[i].size = st->recs[i].size;
         t[i].first = (uint32_t)arena_floor_index(lowers, m, st->recs[i].lower);
         t[i].last = (uint32_t)arena_floor_index(lowers, m, st->recs[i].upper - 1);
+        span[i] = st->recs[i].upper - st->recs[i].lower;
+        spans |= span[i] != (uint64_t)t[i].last - t[i].first + 1;
     }
     free(lowers);
-    *out = (struct arena_problem){.n = n, .tensors = t, .alignment = st->alignment};
+    _Static_assert(sizeof *t % sizeof *span == 0, "the spans follow the tensors aligned");
+    *out = (struct arena_problem){
+        .n = n, .tensors = t, .alignment = st->alignment, .span = spans ? span : NULL};
     return ARENA_OK;
 }
 

@@ -25,6 +25,10 @@ enum arena_optimal_rule {
                                                    half to the top levels only */
     ARENA_OPTIMAL_GAP_DISCREPANCY = 1u << 12, /* limited discrepancy search in the
                                                  lowest-gap search, after the filler */
+    ARENA_OPTIMAL_OWN_TIMES = 1u << 13, /* preorders 4-6 over a file's own lifetime
+                                           lengths, groups ranked afresh */
+    ARENA_OPTIMAL_PROBES = 1u << 14,    /* minimising: decision runs below the best
+                                           plan each round */
 };
 
 struct arena_optimal_switch {

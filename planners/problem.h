@@ -38,6 +38,12 @@ struct arena_problem {
     uint64_t alignment;                 /* power of two, >= 1 */
     size_t n_alias;                     /* alias candidates, 0 for none */
     const struct arena_alias *alias;    /* n_alias pairs (NULL when 0) */
+    /* NULL, or n lifetime lengths in the source's own time units, where
+     * those are not the steps (a MiniMalloc CSV's upper - lower: its times
+     * are compressed to dense steps, which keeps every conflict but not how
+     * long a tensor lives). Only a search planner's tie orders read them;
+     * conflicts, bounds and the fingerprint are the steps'. */
+    const uint64_t *span;
 };
 
 /* What a plan claims about itself. Heuristics leave FEASIBLE; search

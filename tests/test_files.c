@@ -137,6 +137,34 @@ Test(files, csv_sparse_times_up_to_2_20)
     free((void *)p.tensors);
 }
 
+/* The same file keeps each lifetime's own length, upper - lower (the
+ * steps compress them: [0, 2^20) spans 3 steps), for the search planners'
+ * tie orders; the fingerprint stays the steps'. A file whose times are
+ * already the steps has no lengths of its own to keep: span is NULL. */
+Test(files, csv_keeps_own_lifetime_lengths)
+{
+    const char *path = write_text("own.csv", "0,0,1048576,16\n"
+                                             "1,1048575,1048576,16\n"
+                                             "2,524288,524289,32\n"
+                                             "3,1048576,1048577,8\n");
+    struct arena_problem p = {0}, dense = {0};
+    char err[256];
+    cr_assert_eq(csv_read(path, 1, &p, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_not_null(p.span);
+    const uint64_t span[4] = {1048576, 1, 1, 1};
+    for (int i = 0; i < 4; i++)
+        cr_expect_eq(p.span[i], span[i], "record %d", i);
+    const char *same = write_text("dense.csv", "0,0,3,16\n"
+                                               "1,2,3,16\n"
+                                               "2,1,2,32\n"
+                                               "3,3,4,8\n");
+    cr_assert_eq(csv_read(same, 1, &dense, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_null(dense.span, "times that are the steps keep no lengths");
+    cr_expect_eq(arena_problem_fingerprint(&p), arena_problem_fingerprint(&dense));
+    free((void *)p.tensors); /* one block: the lengths go with it */
+    free((void *)dense.tensors);
+}
+
 /* A small LCG for the tests' own random data (not the library's PRNG). */
 static uint64_t lcg(uint64_t *s)
 {

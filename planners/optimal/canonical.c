@@ -6,7 +6,17 @@
  * the highest end of the already placed tensors it conflicts with. So this
  * order is complete: depth-first, one tensor per level, with an explicit
  * stack (never recursion), an undo log of lo changes, and the scope split
- * into independent groups whenever the unplaced tensors fall apart. */
+ * into independent groups whenever the unplaced tensors fall apart.
+ *
+ * With a preorder over the file's own times (r->own_times), each group is
+ * ranked afresh when its turn comes, 1, 2, ..., by the loads left, and its
+ * threshold keeps the split's offset with rank 0: a group's tensors come
+ * after the split's node in the whole order, so none sits below that
+ * offset, and within the group any order of the keys is complete (the
+ * gravity argument holds group by group). The ranks the split replaced come
+ * back when it is left, either way, so the levels above keep their order. */
+#include <string.h>
+
 #include "planners/optimal/internal.h"
 
 /* Raises lo[k] (unplaced) to top, logging the old value to undo; with
@@ -115,6 +125,18 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
     return best;
 }
 
+/* Puts back the ranks split sp saved (its scope's, before its groups were
+ * ranked afresh). */
+static void restore_ranks(struct run *r, const struct split *sp, const struct group *scope)
+{
+    struct work *w = r->w;
+    if (!sp->reranked)
+        return;
+    memcpy(w->rank + scope->ka, w->rank_save + sp->save_at,
+           (scope->kb - scope->ka) * sizeof *w->rank);
+    r->save_top = sp->save_at;
+}
+
 /* Decision search of the current part: a plan with arena <= cap. Whenever
  * the unplaced tensors of the scope fall apart into independent groups, the
  * groups are solved one after the other and a group that has no completion
@@ -136,7 +158,11 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
 {
     part_reset(r);
     rank_by(r, h, round);
-    return canonical_descend(r, cap, budget, disc_limit, plan);
+    r->rank_h = h;
+    r->own_times = own_times(r, h);
+    enum outcome o = canonical_descend(r, cap, budget, disc_limit, plan);
+    r->own_times = 0;
+    return o;
 }
 
 /* The search itself, from the state the caller set up: the placed tensors
@@ -156,6 +182,7 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
     const struct group *scope = &whole;
     int fresh = 1, cut = 0;
     r->ngroups = 0;
+    r->save_top = 0;
     w->frames[0].disc = 0;
     w->frames[0].entered = 0;
     for (;;) {
@@ -177,12 +204,17 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
                     sp->group_start = (uint32_t)d;
                     thr = sp->thr;
                     scope = &w->groups[sp->g0 + sp->active];
+                    if (sp->reranked) {
+                        rerank_group(r, scope);
+                        thr.rank = 0;
+                    }
                     break;
                 }
                 r->ngroups = sp->g0;
                 nsplit--;
                 scope = nsplit ? &w->groups[w->splits[nsplit - 1].g0 + w->splits[nsplit - 1].active]
                                : &whole;
+                restore_ranks(r, sp, scope);
             }
             uint32_t ng = split_scope(r, scope);
             if (ng >= 2 && rule_on(r, ARENA_OPTIMAL_GROUPS)) {
@@ -194,8 +226,20 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
                 sp->ngroups = ng;
                 sp->active = 0;
                 sp->group_start = (uint32_t)d;
+                sp->reranked = 0;
+                size_t width = scope->kb - scope->ka;
+                if (r->own_times && r->save_top + width <= w->rank_save_cap) {
+                    sp->reranked = 1;
+                    sp->save_at = (uint32_t)r->save_top;
+                    memcpy(w->rank_save + r->save_top, w->rank + scope->ka, width * sizeof *w->rank);
+                    r->save_top += width;
+                }
                 r->ngroups += ng;
                 scope = &w->groups[sp->g0];
+                if (sp->reranked) {
+                    rerank_group(r, scope);
+                    thr.rank = 0;
+                }
             }
         }
         uint32_t c = next_child(r, scope, &thr, cap);
@@ -223,6 +267,7 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
                     scope = nsplit ? &w->groups[w->splits[nsplit - 1].g0 +
                                                 w->splits[nsplit - 1].active]
                                    : &whole;
+                    restore_ranks(r, sp, scope);
                     continue;
                 }
                 if (d == 0) /* a budget that stopped sections_fit proves nothing,

@@ -261,7 +261,7 @@ int twin_forbids(const struct run *r, uint32_t k)
 int stack_forbids(const struct run *r, uint32_t k, uint64_t lo)
 {
     const struct work *w = r->w;
-    if (!rule_on(r, ARENA_OPTIMAL_STACK))
+    if (!rule_on(r, ARENA_OPTIMAL_STACK) || r->own_times)
         return 0;
     for (uint32_t i = w->same_at[k]; i < w->same_end[k]; i++) {
         uint32_t t = w->twin[i];

@@ -80,6 +80,9 @@ struct split {
     uint32_t g0, ngroups; /* its groups: groups[g0 .. g0 + ngroups) */
     uint32_t active;      /* the group being solved */
     uint32_t group_start; /* depth where the active group started */
+    uint32_t save_at;     /* reranked: the split scope's ranks at rank_save[save_at..] */
+    int reranked;         /* each group ranked afresh (rerank_group), its threshold's
+                             rank reset (every group rank is above 0) */
 };
 
 struct work {
@@ -113,6 +116,9 @@ struct work {
     /* the canonical search's decomposition (parts.c) */
     struct split *splits;            /* m: nested splits (each strictly smaller) */
     struct group *groups;            /* 2m + 1: their groups (and one being built) */
+    uint32_t *rank_save;             /* a stack of the ranks of split scopes whose groups
+                                        were ranked afresh, rank_save_cap entries */
+    size_t rank_save_cap;
     /* the current part, by section x (at most 2m - 1 sections; bound has one more) */
     uint64_t *bound;                 /* 2m: section x is steps [bound[x], bound[x+1]) */
     uint64_t *rem;                   /* 2m: bytes of the unplaced tensors spanning x: the
@@ -178,6 +184,12 @@ struct run {
        (set by discrepancy_search only) */
     uint32_t disc_depth;
     uint64_t disc_below;
+    /* the canonical search's preorder; own_times: it is one over the
+       file's own lifetime lengths (own_times()), so each group is ranked
+       afresh (rerank_group) and the stack rule is off */
+    unsigned rank_h;
+    int own_times;
+    size_t save_top; /* rank_save entries in use */
 };
 
 /* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (options.optimal_off). */
@@ -238,6 +250,11 @@ void sort_by(struct work *w, size_t m);
 uint64_t gcd_u64(uint64_t a, uint64_t b);
 int zero_slack(const struct run *r, uint64_t cap);
 uint32_t split_scope(struct run *r, const struct group *g);
+int own_times(const struct run *r, unsigned h);
+void rerank_group(struct run *r, const struct group *g);
+/* rank_save entries per tensor: a split whose scope finds the stack full
+ * keeps the preorder's ranks (the search stays complete) */
+#define RANK_SAVE_PER_TENSOR 8u
 enum outcome keep_plan(struct run *r, struct arena_plan *plan);
 
 /* inference.c: section inference, dominance, symmetry */

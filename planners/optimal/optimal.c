@@ -42,6 +42,13 @@
  *                                  twin_forbids(), stack_forbids() inference.c
  * - Preorders (ties among equal lo): a portfolio of eight, tried in turn.
  *                                  rank_by()                     parts.c
+ * - Own times: a problem read from a file keeps its lifetimes' own lengths
+ *   (problem.h, span); then preorders 4-6 are MiniMalloc's TWA, WAT and TAW
+ *   over them, each group of the canonical search is ranked afresh by the
+ *   loads left, and the stack rule is off in those runs (a symmetry rule
+ *   only narrows which plans the tree holds; with it, TWA misses the plan
+ *   of MiniMalloc's instance I that it finds in 5,877 nodes without).
+ *                 own_times(), rank_by_span(), rerank_group()    parts.c
  * - Parts without slack (every section carries exactly the capacity, as in
  *   perfect-packing boxes): first, each round, a search that fills the
  *   lowest empty byte first, branching over which tensor has its bottom
@@ -79,7 +86,12 @@
  *   every plan found. A decision run that exhausts the tree proves the
  *   bound one step above C; a branch and bound that does proves its best
  *   plan optimal. Every search starts afresh (no state kept between runs).
- *                                                   solve_part(), step_above()
+ *   Minimising, each round also probes below the best plan before the
+ *   branch and bound: decision runs (discrepancy, then depth first) on
+ *   preorders 0-3 at best - (best - bound) / 2^dive, dive growing after a
+ *   round in which no probe found a plan (a decision run at a lower
+ *   capacity often finds what one step below the best plan does not).
+ *                                  solve_part(), step_above(), probe_height()
  * - Repair (large-neighbourhood search, finds only): after each round's
  *   branch and bound, the part's best plan is repaired at the target: a
  *   hole-free floor of it kept, the canonical search run over the rest
@@ -201,6 +213,8 @@ static int layout(struct arena_layout *l, const struct arena_problem *p, void *w
         w->frames = arena_layout_take(l, m, sizeof *w->frames);
         w->splits = arena_layout_take(l, m, sizeof *w->splits);
         w->groups = arena_layout_take(l, 2 * m + 1, sizeof *w->groups);
+        w->rank_save = arena_layout_take(l, RANK_SAVE_PER_TENSOR * m, sizeof *w->rank_save);
+        w->rank_save_cap = RANK_SAVE_PER_TENSOR * m;
         w->bound = arena_layout_take(l, 2 * m, sizeof *w->bound);
         w->rem = arena_layout_take(l, 2 * m, sizeof *w->rem);
         w->top = arena_layout_take(l, 2 * m, sizeof *w->top);
@@ -254,6 +268,11 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
      "discrepancy budget on preorders 0-3, half of it to discrepancies on the top levels only"},
     {"gap-discrepancy", ARENA_OPTIMAL_GAP_DISCREPANCY,
      "the lowest-gap search with discrepancy limits, after the filler searches"},
+    {"own-times", ARENA_OPTIMAL_OWN_TIMES,
+     "preorders 4-6 by a file's own lifetime lengths (MiniMalloc's TWA, WAT, TAW), groups "
+     "ranked afresh"},
+    {"probes", ARENA_OPTIMAL_PROBES,
+     "minimising: decision runs below the best plan each round, nearer it after a miss"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -366,6 +385,40 @@ static uint64_t step_above(uint64_t x, uint64_t step)
     return (x / step + 1) * step;
 }
 
+/* One preorder's decision run at capacity C: the limited discrepancy
+ * search first (it only finds, or proves when no limit cut its tree), then
+ * the depth-first search, which keeps the proofs. With depth-discrepancy:
+ * on preorders 0-3 only, twice the budget (4-7 differ from them in ties
+ * only, and their discrepancy trees were the same to a node, measured on
+ * exact-slack: README, Depth-bounded discrepancies). */
+static enum outcome preorder_decision(struct run *r, uint64_t C, unsigned h, unsigned round,
+                                      uint64_t budget, struct arena_plan *plan)
+{
+    enum outcome o = LIMITED;
+    int depth = rule_on(r, ARENA_OPTIMAL_DEPTH_DISCREPANCY);
+    if (rule_on(r, ARENA_OPTIMAL_DISCREPANCY) && (!depth || h < HEURISTICS / 2))
+        o = discrepancy_search(r, C, h, round, depth ? twice(budget) : budget, plan);
+    if (o == LIMITED && !r->stopped)
+        o = canonical_search(r, C, h, round, budget, DISC_ANY, plan);
+    return o;
+}
+
+/* The probes' height: the best plan less (best - target) / 2^dive, down to
+ * a multiple of the step; once that is within a step of the best plan,
+ * *dive starts again at 1 (halfway). 0: no height left between them. */
+static uint64_t probe_height(const struct run *r, uint64_t target, unsigned *dive)
+{
+    for (int again = 0; again < 2; again++) {
+        uint64_t gap = r->part_arena - target;
+        uint64_t down = *dive < 64 ? gap >> *dive : 0;
+        uint64_t probe = r->part_arena - (down + r->step - 1) / r->step * r->step;
+        if (probe > target && probe + r->step < r->part_arena)
+            return probe;
+        *dive = 1;
+    }
+    return 0;
+}
+
 /* Solves part ids[a..b) (loaded) whose incumbent is r->part_arena: rounds
  * of decision runs at the target (the proven bound, or the capacity), in a
  * part without slack the lowest-gap and filler searches first, then one
@@ -379,6 +432,7 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
     uint64_t tight = zero_slack(r, target) ? target : 0; /* rem: the loads */
     uint64_t budget = 64 + 16 * (uint64_t)(b - a);
     int done = 0;
+    unsigned dive = 1;
     for (unsigned round = 0; !done && !r->stopped; round++) {
         /* decision at the proven bound: in a part without slack, lowest gap
          * first, then singles as filler; then each preorder in turn */
@@ -388,19 +442,7 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
             unsigned hi = (round + 1) % HEURISTICS;
             enum outcome o = LIMITED;
             if (i > 0) {
-                /* limited discrepancy search first: it only finds (or
-                 * proves, when no limit cut its tree); the depth-first
-                 * search after it keeps the proofs. With depth-discrepancy:
-                 * on preorders 0-3 only, twice the budget (4-7 differ from
-                 * them in ties only, and their discrepancy trees were the
-                 * same to a node, measured on exact-slack: README,
-                 * Depth-bounded discrepancies) */
-                int depth = rule_on(r, ARENA_OPTIMAL_DEPTH_DISCREPANCY);
-                if (rule_on(r, ARENA_OPTIMAL_DISCREPANCY) && (!depth || i - 1 < HEURISTICS / 2))
-                    o = discrepancy_search(r, target, i - 1, round, depth ? twice(budget) : budget,
-                                           plan);
-                if (o == LIMITED && !r->stopped)
-                    o = canonical_search(r, target, i - 1, round, budget, DISC_ANY, plan);
+                o = preorder_decision(r, target, i - 1, round, budget, plan);
             } else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
                 o = lowest_gap_search(r, target, hi, round, budget / 8, DISC_ANY, plan);
             for (unsigned f = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES &&
@@ -433,6 +475,29 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 }
             }
         }
+        /* probes (minimising): decision runs below the best plan, the
+         * first four preorders each with the round's budget, at the best
+         * plan less gap / 2^dive (gap: best plan - bound); a round in which
+         * none finds a plan probes nearer the best plan (measured: README,
+         * Probes) */
+        int found = 0;
+        for (unsigned h = 0; !cap && rule_on(r, ARENA_OPTIMAL_PROBES) && h < HEURISTICS / 2 &&
+                             !done && !r->stopped;
+             h++) {
+            uint64_t probe = probe_height(r, target, &dive);
+            if (probe == 0)
+                break;
+            enum outcome o = preorder_decision(r, probe, h, round, budget, plan);
+            found |= o == FOUND;
+            if (o == EXHAUSTED) {
+                res->proven = max_u64(res->proven, step_above(probe, r->step));
+                target = res->proven;
+                tight = 0;
+                done = r->part_arena <= target;
+            }
+        }
+        if (!found)
+            dive++;
         /* branch and bound: a probe halfway between the bound and the best
          * plan (a plan there is a long step down; none there proves the
          * bound above it), then decisions one step below the best plan; in

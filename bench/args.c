@@ -58,7 +58,7 @@ static const char usage_mid[] =
     "                     each prunes (its nodes); comma list of: parts, groups,\n"
     "                     section, busiest, dominance, twins, stack, lowest-gap,\n"
     "                     filler, discrepancy, repair, depth-discrepancy,\n"
-    "                     gap-discrepancy, own-times, probes\n"
+    "                     gap-discrepancy, own-times, probes, rerank\n"
     "                     (planners/optimal.h); needs --no-db,\n"
     "                     as the database would store the runs as plain optimal\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"

@@ -29,6 +29,8 @@ enum arena_optimal_rule {
                                            lengths, groups ranked afresh */
     ARENA_OPTIMAL_PROBES = 1u << 14,    /* minimising: decision runs below the best
                                            plan each round */
+    ARENA_OPTIMAL_RERANK = 1u << 15,    /* preorder 2 ranks each group afresh by the
+                                           loads left */
 };
 
 struct arena_optimal_switch {

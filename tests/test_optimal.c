@@ -740,7 +740,10 @@ Test(optimal, steps_by_the_sizes_gcd)
  *   filler      packed:n=120,unit=1024,steps=20,seed=3            92 / 895
  *   discrepancy slack:n=150,seed=5                               508 / limit
  *   depth-discrepancy slack:n=150,seed=1 (700,000 nodes)     639,348 / limit
- *               (475,641 before the probes took their share)
+ *               (475,641 before the probes took their share; rerank off
+ *               in both runs: with it, the discrepancy search at
+ *               preorder 2 finds it in 92,288 nodes, 81,516 without dds)
+ *   rerank      slack:n=150,seed=1 (700,000 nodes)            92,288 / 639,348
  *   gap-discrepancy packed:n=500,seed=6                       36,163 / limit
  * (limit: the 50,000 nodes of the test, or the rule's own, the optimum not
  * proven). */
@@ -756,7 +759,8 @@ enum rule_instance { FROM_SPEC, SPEC_OWN_TIMES, HARD_AND_CHAIN, HARD_TWICE_SPANN
  * in both: with them, neither reaches a plan below 1.0371 x). So do the
  * probes (slack:n=180,seed=1, 200,000 nodes: 1,124,352 B with them,
  * 1,271,808 without) and the own-times preorders (slack:n=150,seed=1 with
- * its own lengths, 150,000 nodes: 1,074,176 B with, 1,075,200 without; a
+ * its own lengths, 150,000 nodes, rerank off in both runs (with it the
+ * box is proven either way): 1,074,176 B with, 1,075,200 without; a
  * small gain on these random boxes, where a lifetime's length says little:
  * on MiniMalloc's benchmark instance I, not in this repository, optimal
  * proves the bound in 0.41 s with them and not within 60 s without). */
@@ -779,10 +783,11 @@ static const struct {
     {"filler", FROM_SPEC, "packed:n=120,unit=1024,steps=20,seed=3", 0, 0, 0},
     {"discrepancy", FROM_SPEC, SLACK_150_SPEC, 0, 0, 0},
     {"repair", FROM_SPEC, "slack:n=130,seed=11", 1, 0, ARENA_OPTIMAL_PROBES},
-    {"depth-discrepancy", FROM_SPEC, SLACK_150_1_SPEC, 0, 700000, 0},
+    {"depth-discrepancy", FROM_SPEC, SLACK_150_1_SPEC, 0, 700000, ARENA_OPTIMAL_RERANK},
     {"gap-discrepancy", FROM_SPEC, "packed:n=500,seed=6", 0, 0, 0},
-    {"own-times", SPEC_OWN_TIMES, SLACK_150_1_SPEC, 1, 150000, 0},
+    {"own-times", SPEC_OWN_TIMES, SLACK_150_1_SPEC, 1, 150000, ARENA_OPTIMAL_RERANK},
     {"probes", FROM_SPEC, "slack:n=180,seed=1", 1, 200000, 0},
+    {"rerank", FROM_SPEC, SLACK_150_1_SPEC, 0, 700000, 0},
 };
 
 /* Each lifetime's length in steps, malloc'd: what a file whose times are
@@ -977,8 +982,7 @@ Test(optimal, own_times_prove_nothing_false)
      * unproven at the limit, so every round's preorders 4-6 ran (their
      * plans, when they find none, change nothing that can be seen). */
     static const char *const specs[] = {"slack:n=150,seed=1", "slack:n=150,seed=2",
-                                        "slack:n=180,seed=1", "slack:n=180,seed=2",
-                                        "slack:n=220,seed=1", "slack:n=220,seed=2"};
+                                        "slack:n=180,seed=1", "slack:n=220,seed=1"};
     for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
         const char *spec = specs[k];
         struct arena_problem p = {0};
@@ -991,7 +995,7 @@ Test(optimal, own_times_prove_nothing_false)
         uint64_t *off = malloc(p.n * sizeof *off);
         cr_assert_not_null(off);
         struct arena_plan at, own;
-        struct arena_plan_options opt = {.node_limit = 60000, .capacity = 1048576};
+        struct arena_plan_options opt = {.node_limit = 50000, .capacity = 1048576};
         cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &at, 0), ARENA_OK);
         expect_plan_valid(&p, &at, spec);
         cr_expect_neq(at.status, ARENA_PLAN_INFEASIBLE, "%s: the height proven infeasible", spec);

@@ -8,8 +8,9 @@
  * stack (never recursion), an undo log of lo changes, and the scope split
  * into independent groups whenever the unplaced tensors fall apart.
  *
- * With a preorder over the file's own times (r->own_times), each group is
- * ranked afresh when its turn comes, 1, 2, ..., by the loads left, and its
+ * With a preorder over the file's own times, or preorder 2 (r->rerank:
+ * ranks_groups()), each group is ranked afresh when its turn comes, 1, 2,
+ * ..., by the loads left, and its
  * threshold keeps the split's offset with rank 0: a group's tensors come
  * after the split's node in the whole order, so none sits below that
  * offset, and within the group any order of the keys is complete (the
@@ -160,8 +161,9 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
     rank_by(r, h, round);
     r->rank_h = h;
     r->own_times = own_times(r, h);
+    r->rerank = ranks_groups(r, h);
     enum outcome o = canonical_descend(r, cap, budget, disc_limit, plan);
-    r->own_times = 0;
+    r->own_times = r->rerank = 0;
     return o;
 }
 
@@ -228,7 +230,7 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
                 sp->group_start = (uint32_t)d;
                 sp->reranked = 0;
                 size_t width = scope->kb - scope->ka;
-                if (r->own_times && r->save_top + width <= w->rank_save_cap) {
+                if (r->rerank && r->save_top + width <= w->rank_save_cap) {
                     sp->reranked = 1;
                     sp->save_at = (uint32_t)r->save_top;
                     memcpy(w->rank_save + r->save_top, w->rank + scope->ka, width * sizeof *w->rank);

@@ -185,10 +185,11 @@ struct run {
     uint32_t disc_depth;
     uint64_t disc_below;
     /* the canonical search's preorder; own_times: it is one over the
-       file's own lifetime lengths (own_times()), so each group is ranked
-       afresh (rerank_group) and the stack rule is off */
+       file's own lifetime lengths (own_times()), so the stack rule is off;
+       rerank: each group is ranked afresh (ranks_groups(), rerank_group) */
     unsigned rank_h;
     int own_times;
+    int rerank;
     size_t save_top; /* rank_save entries in use */
 };
 
@@ -251,6 +252,7 @@ uint64_t gcd_u64(uint64_t a, uint64_t b);
 int zero_slack(const struct run *r, uint64_t cap);
 uint32_t split_scope(struct run *r, const struct group *g);
 int own_times(const struct run *r, unsigned h);
+int ranks_groups(const struct run *r, unsigned h);
 void rerank_group(struct run *r, const struct group *g);
 /* rank_save entries per tensor: a split whose scope finds the stack full
  * keeps the preorder's ranks (the search stays complete) */

@@ -175,6 +175,16 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* The most loaded section k spans, by rem (the loads, or the bytes left). */
+static uint64_t most_loaded(const struct work *w, uint32_t k)
+{
+    uint64_t most = 0;
+    for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
+        if (w->rem[s] > most)
+            most = w->rem[s];
+    return most;
+}
+
 /* The three keys of the preorders over a file's own lifetimes, of
  * tensor k: T the most loaded section it spans, W its lifetime's own
  * length, A size x W (saturating: it only orders). rem holds the loads. */
@@ -188,11 +198,7 @@ static uint64_t span_key(const struct run *r, uint32_t k, enum span_key key)
         return span;
     if (key == KEY_A)
         return w->size[k] > UINT64_MAX / span ? UINT64_MAX : w->size[k] * span;
-    uint64_t most = 0;
-    for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
-        if (w->rem[s] > most)
-            most = w->rem[s];
-    return most;
+    return most_loaded(w, k);
 }
 
 /* Preorders 4-6 when the problem has its own lifetime lengths (p->span)
@@ -232,9 +238,43 @@ int own_times(const struct run *r, unsigned h)
            rule_on(r, ARENA_OPTIMAL_OWN_TIMES);
 }
 
+/* Stable passes over w->idx[0..n), each descending: by size, by sections
+ * spanned, by the most loaded section spanned (preorder 2 is the three in
+ * turn, the last the most significant). */
+static void by_size(struct work *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        w->key[i] = ~w->size[w->idx[i]];
+    sort_by(w, n);
+}
+
+static void by_sections(struct work *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        w->key[i] = ~(uint64_t)(w->s1[w->idx[i]] - w->s0[w->idx[i]]);
+    sort_by(w, n);
+}
+
+static void load_first(struct work *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        w->key[i] = ~most_loaded(w, w->idx[i]);
+    sort_by(w, n);
+}
+
+/* Preorder h ranks each group afresh: one over the file's own times, or
+ * preorder 2 (the most loaded section first: the loads change as tensors
+ * are placed) with rule rerank on. */
+int ranks_groups(const struct run *r, unsigned h)
+{
+    return own_times(r, h) || (h == 2 && rule_on(r, ARENA_OPTIMAL_RERANK));
+}
+
 /* Ranks the unplaced tensors of group g afresh, 1, 2, ..., by the
  * current preorder's keys with the loads rem now holds (the unplaced
- * bytes), as MiniMalloc sorts each sub-partition again. */
+ * bytes), as MiniMalloc sorts each sub-partition again. Preorder 2's
+ * other keys (sections spanned, then size) do not change: the group keeps
+ * its order by them and is sorted by the load again. */
 void rerank_group(struct run *r, const struct group *g)
 {
     struct work *w = r->w;
@@ -242,7 +282,15 @@ void rerank_group(struct run *r, const struct group *g)
     for (uint32_t k = g->ka; k < g->kb; k++)
         if (w->off[k] == UNPLACED)
             w->idx[n++] = k;
-    rank_span_ids(r, r->rank_h, n, 1);
+    if (r->own_times) {
+        rank_span_ids(r, r->rank_h, n, 1);
+        return;
+    }
+    by_size(w, n); /* from position order, preorder 2's three passes */
+    by_sections(w, n);
+    load_first(w, n);
+    for (size_t i = 0; i < n; i++)
+        w->rank[w->idx[i]] = 1 + (uint32_t)i;
 }
 
 void rank_by(struct run *r, unsigned h, unsigned round)
@@ -261,26 +309,12 @@ void rank_by(struct run *r, unsigned h, unsigned round)
         w->idx[k] = (uint32_t)k;
     }
     sort_by(w, m);
-    for (size_t i = 0; i < m; i++)
-        w->key[i] = ~w->size[w->idx[i]];
     if (base != 0)
-        sort_by(w, m);
-    if (base >= 2) {
-        for (size_t i = 0; i < m; i++)
-            w->key[i] = ~(uint64_t)(w->s1[w->idx[i]] - w->s0[w->idx[i]]);
-        sort_by(w, m);
-    }
-    if (base == 2) {
-        for (size_t i = 0; i < m; i++) {
-            uint32_t k = w->idx[i];
-            uint64_t most = 0;
-            for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
-                if (w->rem[s] > most)
-                    most = w->rem[s];
-            w->key[i] = ~most;
-        }
-        sort_by(w, m);
-    }
+        by_size(w, m);
+    if (base >= 2)
+        by_sections(w, m);
+    if (base == 2)
+        load_first(w, m);
     if (base == 0) {
         for (size_t i = 0; i < m; i++) {
             uint32_t k = w->idx[i];

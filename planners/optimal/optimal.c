@@ -425,6 +425,25 @@ static uint64_t probe_height(const struct run *r, uint64_t target, unsigned *div
     return 0;
 }
 
+/* A decision run at C (the target, a probe, or the capacity or above in
+ * decision mode) exhausted its tree: no plan of the part up to C. Raises
+ * the proven bound to the next step above C and the target with it; in
+ * decision mode the capacity is then proven infeasible. Returns whether
+ * the part is done. */
+static int none_up_to(struct run *r, struct part_result *res, uint64_t C, uint64_t cap,
+                      uint64_t *target, uint64_t *tight)
+{
+    res->proven = max_u64(res->proven, step_above(C, r->step));
+    *tight = 0; /* above max-live no part is without slack */
+    if (cap) {
+        res->infeasible = 1;
+        *target = cap;
+        return 1;
+    }
+    *target = res->proven;
+    return r->part_arena <= *target;
+}
+
 /* Solves part ids[a..b) (loaded) whose incumbent is r->part_arena: rounds
  * of decision runs at the target (the proven bound, or the capacity), in a
  * part without slack the lowest-gap and filler searches first, then one
@@ -466,20 +485,10 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                                  L <= GAP_DISCREPANCIES && o == LIMITED && !r->stopped;
                  L++)
                 o = lowest_gap_search(r, target, hi, round, budget / 8, L, plan);
-            if (o == FOUND) {
+            if (o == FOUND)
                 done = 1;
-            } else if (o == EXHAUSTED) {
-                if (cap) {
-                    res->infeasible = 1;
-                    res->proven = max_u64(res->proven, step_above(cap, r->step));
-                    done = 1;
-                } else {
-                    res->proven = max_u64(res->proven, step_above(target, r->step));
-                    target = res->proven;
-                    tight = 0; /* above max-live no part is without slack */
-                    done = r->part_arena <= target;
-                }
-            }
+            else if (o == EXHAUSTED)
+                done = none_up_to(r, res, target, cap, &target, &tight);
         }
         /* probes (minimising): decision runs below the best plan, the
          * first four preorders each with the round's budget, at the best
@@ -495,12 +504,8 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
                 break;
             enum outcome o = preorder_decision(r, probe, h, round, budget, plan);
             found |= o == FOUND;
-            if (o == EXHAUSTED) {
-                res->proven = max_u64(res->proven, step_above(probe, r->step));
-                target = res->proven;
-                tight = 0;
-                done = r->part_arena <= target;
-            }
+            if (o == EXHAUSTED)
+                done = none_up_to(r, res, probe, cap, &target, &tight);
         }
         if (!found)
             dive++;
@@ -515,16 +520,9 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
             uint64_t mid = target + (r->part_arena - target) / 2 / r->step * r->step;
             if (mid > target && mid + r->step < r->part_arena) {
                 o = canonical_search(r, mid, h, round, budget, DISC_ANY, plan);
-                if (o == EXHAUSTED) {
-                    res->proven = max_u64(res->proven, step_above(mid, r->step));
-                    /* decision mode: no plan up to mid, above the capacity */
-                    res->infeasible = cap != 0;
-                    target = cap ? cap : res->proven;
-                    tight = 0;
-                    done = cap || r->part_arena <= target;
-                    if (done)
-                        break;
-                }
+                /* decision mode: no plan up to mid, above the capacity */
+                if (o == EXHAUSTED && (done = none_up_to(r, res, mid, cap, &target, &tight)))
+                    break;
             }
             while ((o = canonical_search(r, r->part_arena - r->step, h, round, budget, DISC_ANY,
                                            plan)) ==

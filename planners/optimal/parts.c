@@ -270,11 +270,32 @@ int ranks_groups(const struct run *r, unsigned h)
     return own_times(r, h) || (h == 2 && rule_on(r, ARENA_OPTIMAL_RERANK));
 }
 
+/* The key passes of preorder base (0-3) over w->idx[0..n), after the
+ * ties' order (position, or the hash): 0 area, 1 size, 2 size, sections,
+ * load, 3 size, sections, each pass stable and descending. */
+static void preorder_passes(struct work *w, unsigned base, size_t n)
+{
+    if (base != 0)
+        by_size(w, n);
+    if (base >= 2)
+        by_sections(w, n);
+    if (base == 2)
+        load_first(w, n);
+    if (base == 0) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t k = w->idx[i];
+            uint64_t steps = (uint64_t)w->last[k] - w->first[k] + 1;
+            /* saturating: area only orders */
+            w->key[i] = ~(w->size[k] > UINT64_MAX / steps ? UINT64_MAX : w->size[k] * steps);
+        }
+        sort_by(w, n);
+    }
+}
+
 /* Ranks the unplaced tensors of group g afresh, 1, 2, ..., by the
  * current preorder's keys with the loads rem now holds (the unplaced
- * bytes), as MiniMalloc sorts each sub-partition again. Preorder 2's
- * other keys (sections spanned, then size) do not change: the group keeps
- * its order by them and is sorted by the load again. */
+ * bytes), as MiniMalloc sorts each sub-partition again: from position
+ * order, all of the preorder's passes. */
 void rerank_group(struct run *r, const struct group *g)
 {
     struct work *w = r->w;
@@ -286,9 +307,7 @@ void rerank_group(struct run *r, const struct group *g)
         rank_span_ids(r, r->rank_h, n, 1);
         return;
     }
-    by_size(w, n); /* from position order, preorder 2's three passes */
-    by_sections(w, n);
-    load_first(w, n);
+    preorder_passes(w, r->rank_h % 4, n);
     for (size_t i = 0; i < n; i++)
         w->rank[w->idx[i]] = 1 + (uint32_t)i;
 }
@@ -309,21 +328,7 @@ void rank_by(struct run *r, unsigned h, unsigned round)
         w->idx[k] = (uint32_t)k;
     }
     sort_by(w, m);
-    if (base != 0)
-        by_size(w, m);
-    if (base >= 2)
-        by_sections(w, m);
-    if (base == 2)
-        load_first(w, m);
-    if (base == 0) {
-        for (size_t i = 0; i < m; i++) {
-            uint32_t k = w->idx[i];
-            uint64_t steps = (uint64_t)w->last[k] - w->first[k] + 1;
-            /* saturating: area only orders */
-            w->key[i] = ~(w->size[k] > UINT64_MAX / steps ? UINT64_MAX : w->size[k] * steps);
-        }
-        sort_by(w, m);
-    }
+    preorder_passes(w, base, m);
     for (size_t i = 0; i < m; i++)
         w->rank[w->idx[i]] = (uint32_t)i;
 }

@@ -2,8 +2,10 @@
  * On any bytes: no crash, leak or undefined behaviour; a failure is one line
  * and leaves the problem zeroed; a success keeps arena_problem_check's
  * contract, its steps are dense (every step up to the largest first is some
- * record's first, as the time compression promises), and writing it out and
- * reading it back gives the same records exactly. */
+ * record's first, as the time compression promises), its own lifetime
+ * lengths (span) are kept only when one differs from its steps' and are
+ * never 0, and writing it out and reading it back gives the same records
+ * exactly, with no lengths of their own (an export's times are the steps). */
 #include "graphs/files.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -27,6 +29,7 @@ static void check_round_trip(const struct arena_problem *p, const struct arena_l
                          back.tensors[i].first == p->tensors[i].first &&
                          back.tensors[i].last == p->tensors[i].last,
                      "record %zu changed on the round trip", i);
+    FUZZ_REQUIRE(back.span == NULL, "an export's times are its steps, yet it keeps lengths");
     free((void *)back.tensors);
     free(text);
 }
@@ -62,6 +65,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (uint32_t k = 0; p.n > 0 && k <= top; k++)
         FUZZ_REQUIRE(hit[k], "step %u is no record's first", (unsigned)k);
     free(hit);
+    if (p.span != NULL) {
+        size_t differ = 0;
+        for (size_t i = 0; i < p.n; i++) {
+            FUZZ_REQUIRE(p.span[i] > 0, "record %zu lasts 0", i);
+            differ += p.span[i] != (uint64_t)p.tensors[i].last - p.tensors[i].first + 1;
+        }
+        FUZZ_REQUIRE(differ > 0, "lengths kept that are all the steps'");
+    }
     check_round_trip(&p, &opt);
     free((void *)p.tensors);
     return 0;

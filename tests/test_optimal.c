@@ -678,6 +678,62 @@ Test(optimal, independent_parts)
     }
 }
 
+/* The highest end of tensors [a, b) in plan (a part's arena). */
+static uint64_t top_of(const struct arena_problem *p, const struct arena_plan *plan, size_t a,
+                       size_t b)
+{
+    uint64_t top = 0;
+    for (size_t i = a; i < b; i++)
+        if (plan->offsets[i] + p->tensors[i].size > top)
+            top = plan->offsets[i] + p->tensors[i].size;
+    return top;
+}
+
+Test(optimal, a_hard_part_starves_none)
+{
+    /* Two parts of max-live 1 MiB: slack:n=220,seed=1 (not proven within
+     * millions of nodes), then in time slack:n=150,seed=5 (proven alone in
+     * 508 nodes; its greedy plans 1.37x). The parts take a round each in
+     * turn: the first's round 0 takes 100,117 nodes, then the second is
+     * proven in 508, well within 200,000. Solved one after the other, as
+     * they were before, the first took every node and the second kept its
+     * greedy plan (packed:n=1000,seed=3 at 30 s: 1.10x the bound,
+     * now 1.005x). */
+    struct arena_problem hard = {0}, easy = {0};
+    build_spec("slack:n=220,seed=1", &hard);
+    build_spec("slack:n=150,seed=5", &easy);
+    size_t n = hard.n + easy.n;
+    struct arena_tensor *t = malloc(n * sizeof *t);
+    uint32_t after = 0;
+    for (size_t i = 0; i < hard.n; i++) {
+        t[i] = hard.tensors[i];
+        if (t[i].last + 1 > after)
+            after = t[i].last + 1;
+    }
+    for (size_t i = 0; i < easy.n; i++) {
+        t[hard.n + i] = easy.tensors[i];
+        t[hard.n + i].first += after;
+        t[hard.n + i].last += after;
+    }
+    struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
+    uint64_t *off = malloc(n * sizeof *off);
+    struct arena_plan plan;
+    struct arena_plan_options one = {.node_limit = 1}, opt = {.node_limit = 200000};
+    cr_assert_eq(run_planner(must_find("optimal"), &p, &one, off, &plan, 0), ARENA_OK);
+    cr_assert_gt(top_of(&p, &plan, hard.n, n), 1048576, "the second part's incumbent is at its bound");
+    cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
+    expect_plan_valid(&p, &plan, "hard part, then easy part");
+    cr_expect_eq(plan.bound, 1048576);
+    cr_expect_eq(plan.status, ARENA_PLAN_LIMIT, "the first part is proven: pick a harder one");
+    cr_expect_eq(top_of(&p, &plan, hard.n, n), 1048576, "the second part was starved: %llu",
+                 (unsigned long long)top_of(&p, &plan, hard.n, n));
+    cr_expect_eq(plan.arena, top_of(&p, &plan, 0, hard.n));
+    free(off);
+    free(t);
+    free((void *)hard.tensors);
+    free((void *)easy.tensors);
+}
+
 Test(optimal, steps_by_the_sizes_gcd)
 {
     /* Every gravity plan's offsets are sums of sizes, so the optimum is a

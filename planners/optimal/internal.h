@@ -85,6 +85,18 @@ struct split {
                              rank reset (every group rank is above 0) */
 };
 
+/* Where one part's rounds stand: the parts take a round each in turn
+ * (optimal.c, optimal_plan), so one that stays hard starves none after it. */
+struct part_state {
+    uint64_t target;  /* the height its decision runs aim at */
+    uint64_t tight;   /* target when the part has no slack there, else 0 */
+    uint64_t budget;  /* the next round's node budget */
+    unsigned round;   /* rounds run */
+    unsigned dive;    /* the probes' depth (probe_height) */
+    int started;      /* the fields above are set */
+    int done;         /* proven, or proven infeasible */
+};
+
 struct work {
     /* greedy incumbents (optimal.c) */
     unsigned char *greedy;
@@ -96,6 +108,7 @@ struct work {
     uint32_t *part_start; /* parts + 1: part q is ids[part_start[q] .. part_start[q+1]) */
     uint64_t *part_lb;    /* parts: max-live bytes of each part */
     uint32_t *part_order; /* parts: the order they are solved in */
+    struct part_state *part_state; /* parts: where each part's rounds stand */
     /* the current part, by position k */
     uint64_t *size;                  /* bytes */
     uint32_t *first, *last;          /* lifetime, steps */

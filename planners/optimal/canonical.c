@@ -138,6 +138,17 @@ static void restore_ranks(struct run *r, const struct split *sp, const struct gr
     r->save_top = sp->save_at;
 }
 
+/* Group g of split sp becomes the scope: a reranked split ranks it afresh,
+ * 1, 2, ..., and its threshold keeps the split's offset with rank 0. */
+static void enter_group(struct run *r, const struct split *sp, const struct group *g,
+                        struct key *thr)
+{
+    if (!sp->reranked)
+        return;
+    rerank_group(r, g);
+    thr->rank = 0;
+}
+
 /* Decision search of the current part: a plan with arena <= cap. Whenever
  * the unplaced tensors of the scope fall apart into independent groups, the
  * groups are solved one after the other and a group that has no completion
@@ -206,10 +217,7 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
                     sp->group_start = (uint32_t)d;
                     thr = sp->thr;
                     scope = &w->groups[sp->g0 + sp->active];
-                    if (sp->reranked) {
-                        rerank_group(r, scope);
-                        thr.rank = 0;
-                    }
+                    enter_group(r, sp, scope, &thr);
                     break;
                 }
                 r->ngroups = sp->g0;
@@ -238,10 +246,7 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
                 }
                 r->ngroups += ng;
                 scope = &w->groups[sp->g0];
-                if (sp->reranked) {
-                    rerank_group(r, scope);
-                    thr.rank = 0;
-                }
+                enter_group(r, sp, scope, &thr);
             }
         }
         uint32_t c = next_child(r, scope, &thr, cap);

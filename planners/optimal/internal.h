@@ -89,11 +89,9 @@ struct split {
  * (optimal.c, optimal_plan), so one that stays hard starves none after it. */
 struct part_state {
     uint64_t target;  /* the height its decision runs aim at */
-    uint64_t tight;   /* target when the part has no slack there, else 0 */
-    uint64_t budget;  /* the next round's node budget */
+    uint64_t budget;  /* the next round's node budget (0: no round run yet) */
     unsigned round;   /* rounds run */
     unsigned dive;    /* the probes' depth (probe_height) */
-    int started;      /* the fields above are set */
     int done;         /* proven, or proven infeasible */
 };
 

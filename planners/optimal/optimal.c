@@ -455,19 +455,18 @@ static int none_up_to(struct run *r, struct part_result *res, uint64_t C, uint64
 static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct part_result *res,
                        struct part_state *st, struct arena_plan *plan)
 {
-    if (!st->started) {
-        st->started = 1;
+    if (st->budget == 0) { /* its first round */
         st->target = cap ? cap : res->proven;
-        st->tight = zero_slack(r, st->target) ? st->target : 0;
         st->budget = 64 + 16 * (uint64_t)(b - a);
         st->dive = 1;
     } else if (!cap && res->proven > st->target) { /* another part raised the bound */
         st->target = res->proven;
-        st->tight = zero_slack(r, st->target) ? st->target : 0;
     }
-    uint64_t target = st->target, tight = st->tight, budget = st->budget;
-    int done = r->part_arena <= target;
+    uint64_t target = st->target, budget = st->budget;
+    uint64_t tight = zero_slack(r, target) ? target : 0; /* rem: the loads */
+    int done = 0;
     unsigned dive = st->dive;
+    /* one round (a loop, so the round body can stop early as before) */
     for (unsigned round = st->round; round == st->round && !done && !r->stopped; round++) {
         /* decision at the proven bound: in a part without slack, lowest gap
          * first, then singles as filler; then each preorder in turn */
@@ -557,7 +556,6 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
     }
     st->round++;
     st->target = target;
-    st->tight = tight;
     st->budget = budget;
     st->dive = dive;
     st->done = done;
@@ -718,9 +716,7 @@ int arena_optimal_repair(const struct arena_problem *p, const struct arena_plan_
         size_t a = w.part_start[q], b = w.part_start[q + 1];
         part_load(&r, a, b);
         r.node_cost = node_cost(&w, b - a);
-        r.part_arena = 0;
-        for (size_t i = a; i < b; i++)
-            r.part_arena = max_u64(r.part_arena, plan->offsets[w.ids[i]] + p->tensors[w.ids[i]].size);
+        r.part_arena = part_top(&r, a, b, plan);
         if (r.part_arena > cap && !r.stopped)
             repair_search(&r, cap, 0, UINT64_MAX, plan);
         arena = max_u64(arena, r.part_arena);

@@ -185,6 +185,12 @@ static uint64_t most_loaded(const struct work *w, uint32_t k)
     return most;
 }
 
+/* size x length, saturating: an area key only orders. */
+static uint64_t area(uint64_t size, uint64_t length)
+{
+    return size > UINT64_MAX / length ? UINT64_MAX : size * length;
+}
+
 /* The three keys of the preorders over a file's own lifetimes, of
  * tensor k: T the most loaded section it spans, W its lifetime's own
  * length, A size x W (saturating: it only orders). rem holds the loads. */
@@ -197,7 +203,7 @@ static uint64_t span_key(const struct run *r, uint32_t k, enum span_key key)
     if (key == KEY_W)
         return span;
     if (key == KEY_A)
-        return w->size[k] > UINT64_MAX / span ? UINT64_MAX : w->size[k] * span;
+        return area(w->size[k], span);
     return most_loaded(w, k);
 }
 
@@ -239,8 +245,9 @@ int own_times(const struct run *r, unsigned h)
 }
 
 /* Stable passes over w->idx[0..n), each descending: by size, by sections
- * spanned, by the most loaded section spanned (preorder 2 is the three in
- * turn, the last the most significant). */
+ * spanned, by area (size x steps), by the most loaded section spanned
+ * (preorder 2 is size, sections, load in turn, the last the most
+ * significant). */
 static void by_size(struct work *w, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -252,6 +259,15 @@ static void by_sections(struct work *w, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         w->key[i] = ~(uint64_t)(w->s1[w->idx[i]] - w->s0[w->idx[i]]);
+    sort_by(w, n);
+}
+
+static void by_area(struct work *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = w->idx[i];
+        w->key[i] = ~area(w->size[k], (uint64_t)w->last[k] - w->first[k] + 1);
+    }
     sort_by(w, n);
 }
 
@@ -281,15 +297,8 @@ static void preorder_passes(struct work *w, unsigned base, size_t n)
         by_sections(w, n);
     if (base == 2)
         load_first(w, n);
-    if (base == 0) {
-        for (size_t i = 0; i < n; i++) {
-            uint32_t k = w->idx[i];
-            uint64_t steps = (uint64_t)w->last[k] - w->first[k] + 1;
-            /* saturating: area only orders */
-            w->key[i] = ~(w->size[k] > UINT64_MAX / steps ? UINT64_MAX : w->size[k] * steps);
-        }
-        sort_by(w, n);
-    }
+    if (base == 0)
+        by_area(w, n);
 }
 
 /* Ranks the unplaced tensors of group g afresh, 1, 2, ..., by the

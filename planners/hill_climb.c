@@ -15,7 +15,7 @@
  * two distinct tensors among it and the tensors it conflicts with that come
  * before it in the order are swapped. TVM draws the second one from the
  * conflicts of those conflicts three times out of four; arenabench keeps to
- * the first level, which the definition in the README names. When fewer
+ * the first level, which the definition in docs/planners.md names. When fewer
  * than two candidates exist the round makes no swap. The search stops
  * after the round budget (opt->node_limit, else 500 as in TVM), when
  * opt->time_limit seconds of wall time are spent or opt->stop is set

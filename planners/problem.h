@@ -1,5 +1,5 @@
 /* problem.h — the planning problem, a plan, the independent validator and the
- * metrics, exactly as the README defines them.
+ * metrics, exactly as docs/planners.md defines them.
  *
  * Tensor i needs `size` bytes during the closed step interval [first, last].
  * Two tensors conflict when first_i <= last_j && first_j <= last_i.

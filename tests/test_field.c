@@ -1,7 +1,7 @@
 /* test_field.c — the planners of the field (TFLite GPU's equality,
  * greedy-in-order and min-cost-flow; TVM's greedy-by-conflicts and
  * hill-climb; XLA's best fit): TFLite GPU's known answers, and for each
- * planner a plain reference written here from the definition in the README,
+ * planner a plain reference written here from the definition in docs/planners.md,
  * compared offset by offset on seeded random problems. Every plan goes
  * through the independent validator. */
 #include <criterion/criterion.h>
@@ -118,7 +118,7 @@ Test(field, known_tflite_nine)
     expect_arena("interval-graph-coloring", t, n, 128, UNCHECKED, NULL);
 }
 
-/* ---- plain references, O(n^2) or worse, from the README's definitions --- */
+/* ---- plain references, O(n^2) or worse, from the definitions of docs/planners.md */
 
 static const struct arena_tensor *cmp_t; /* the problem the comparators read */
 

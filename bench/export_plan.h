@@ -4,8 +4,7 @@
  * include anywhere, any number of times) and NAME.c (the one definition of
  * the arena and the tensor table: compile and link it once). The arena is
  * laid out after TensorFlow Lite Micro's arena (persistent data at the head,
- * the planned activations, and scratch at the tail; README, "Plans that
- * ship"):
+ * the planned activations, and scratch at the tail; docs/shipping.md):
  *
  *     [0, ACT)               head: persistent tensors + --head bytes of
  *                            model metadata

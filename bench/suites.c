@@ -6,7 +6,7 @@
 
 /* Every family at a few sizes plus MobileNetV2 variants (widths,
  * resolutions, fp32, unfused). With every planner and the default budgets
- * it takes minutes (README, "Suites": min-cost-flow's calls on the largest
+ * it takes minutes (docs/bench.md, "Suites": min-cost-flow's calls on the largest
  * graphs, and the search planners' time limit). */
 static const char *const suite_all[] = {
     "mobilenetv2",

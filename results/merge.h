@@ -15,7 +15,7 @@
  * naive --db IN`), which keeps every row.
  *
  * Identity: a run is the same run when its uuid is (runs.uuid: random for a
- * new run, name-based for a run from before schema 8, README "Run
+ * new run, name-based for a run from before schema 8, docs/results.md, "Run
  * identity"); a result or replay is the same row when its run and its seq
  * (its place in the run's order of writing) are. Merging copies exactly
  * the rows the output lacks: a run already in the output gets the results

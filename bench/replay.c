@@ -1,7 +1,7 @@
 /* replay.c — bench's side of the real-allocator replays: find and start
  * each allocator's program, feed it the problem, read back its figures,
- * check, store and print them; and the founding table (README, "Runtime
- * allocation": MobileNetV2's figures as claimed by the article this project
+ * check, store and print them; and the founding table (docs/runtime.md:
+ * MobileNetV2's figures as claimed by the article this project
  * started from, beside ours).
  * Protocol in bench/replay_prog.h. */
 #include "bench/replay.h"

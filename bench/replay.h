@@ -57,8 +57,8 @@ int arena_replay_graph(const struct arena_source *src, const struct arena_bounds
                        unsigned mask, uint64_t frames, const struct arena_plan_options *opt,
                        struct arena_store *store, int64_t run_id, int64_t graph_id, FILE *out);
 
-/* The table of the article this project began from, for one graph (README,
- * "Runtime allocation"): rows no reuse, malloc per tensor (each real
+/* The table of the article this project began from, for one graph
+ * (docs/runtime.md): rows no reuse, malloc per tensor (each real
  * allocator in mask, and the online policies), ping-pong, the best static
  * plan and `optimal`'s own row; columns peak bytes, calls per frame,
  * fragmentation, with the article's claimed figures beside. With

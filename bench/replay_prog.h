@@ -22,7 +22,7 @@
  *   ns_per_call_median NS
  *   end
  *
- * A frame replays every step once (README, "Runtime allocation"): at
+ * A frame replays every step once (docs/runtime.md): at
  * step t free every tensor whose last step is t-1, lowest id first, then
  * malloc every tensor whose first step is t, lowest id first; the tensors
  * still live after the last step are freed at its end, so a frame makes

@@ -1,7 +1,7 @@
 /* online_buddy.c — the binary buddy system as a runtime allocator would run
  * it (Knowlton 1965, "A Fast Storage Allocator"; Knuth, TAOCP vol. 1 §2.5).
  *
- * The replay of online_common.h (README, "Runtime allocation"), no look-ahead. Blocks
+ * The replay of online_common.h (docs/runtime.md), no look-ahead. Blocks
  * are powers of two, at least the problem's alignment A, and a block of 2^k
  * bytes sits at a multiple of 2^k: a tensor of s bytes gets the block of
  * max(A, next power of two >= s) bytes, so its offset is a multiple of A. An

@@ -1,10 +1,10 @@
 /* online_common.h — internal: the replay every online policy follows, and the
  * gap map first fit and best fit share.
  *
- * The replay (README, "Runtime allocation: online policies and real
- * allocators"): at step t, first free
- * every tensor whose last step is t-1 (lowest id first), then allocate every
- * tensor whose first step is t (lowest id first); no look-ahead. A policy
+ * The replay (docs/runtime.md, "Online policies as planners"): at step t,
+ * first free every tensor whose last step is t-1 (lowest id first), then
+ * allocate every tensor whose first step is t (lowest id first); no
+ * look-ahead. A policy
  * only sees alloc(id, size) and release(id, offset, size) in that order.
  * Tensors of size zero take no bytes: the replay gives them offset 0 and
  * never shows them to the policy. Arena = max(offset + size), the highest

@@ -2,7 +2,7 @@
  * (Masmano, Ripoll, Crespo & Real 2004, "TLSF: a New Dynamic Memory Allocator
  * for Real-Time Systems", ECRTS).
  *
- * The replay of online_common.h (README, "Runtime allocation"), no look-ahead. Sizes
+ * The replay of online_common.h (docs/runtime.md), no look-ahead. Sizes
  * are counted in units of the problem's alignment A (every size and every
  * split point is a multiple of A, so every offset is one too). Free blocks
  * sit in segregated lists: a block of u units is in class (f, s) with

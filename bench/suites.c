@@ -86,7 +86,7 @@ static size_t present_models(const char **out)
     return k;
 }
 /* Instances whose optimum is known or provable, for the planner `optimal`
- * (README, "The optimum: planner `optimal`"): packed fill=1 at five
+ * (docs/optimal.md, "Suite `exact`"): packed fill=1 at five
  * sizes and three seeds (optimum = height), a chain (optimum = lower bound),
  * MobileNetV2 fused and unfused, and the default residual, unet and
  * random-intervals. */

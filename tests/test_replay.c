@@ -282,8 +282,8 @@ Test(replay, allocator_lists)
 
 /* bench --founding-table on one MobileNetV2 graph prints the table for it and
  * for its other fusion. Fused, int8, 224: the lower bound lies at block 1's
- * stride-2 depthwise, 112x112x96 + 56x56x96 = 1,505,280 B (README, the
- * founding table under "Runtime allocation"), and
+ * stride-2 depthwise, 112x112x96 + 56x56x96 = 1,505,280 B (docs/runtime.md,
+ * the founding table), and
  * a static plan reaches it. */
 Test(replay, founding_table_fused_and_unfused)
 {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bench/args.h"
+#include "bench/bench.h"
 #include "bench/export_plan.h"
 #include "graphs/family.h"
 #include "graphs/source.h"
@@ -554,6 +555,72 @@ Test(export, repro11_a_failed_write_leaves_nothing)
     cr_expect_not_null(strstr(files, ".h "), "%s", files);
     cr_expect_not_null(strstr(files, ".c "), "%s", files);
     cr_expect_not_null(strstr(files, ".csv "), "%s", files);
+}
+
+/* bench in a child under a file size limit of `limit` bytes with SIGXFSZ
+ * at its default (as a shell's `ulimit -f` leaves it), stderr in err_path;
+ * returns the wait status. */
+static int bench_under_limit(const char *const *args, rlim_t limit, const char *err_path)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        struct rlimit lim = {limit, limit};
+        signal(SIGXFSZ, SIG_DFL);
+        if (!freopen(err_path, "w", stderr) || setrlimit(RLIMIT_FSIZE, &lim) != 0)
+            _exit(99);
+        char *argv[16] = {"bench"};
+        int argc = 1;
+        for (; args[argc - 1] && argc < 15; argc++)
+            argv[argc] = (char *)args[argc - 1];
+        argv[argc] = NULL;
+        int rc = arena_bench_main(argc, argv);
+        fflush(NULL);
+        _exit(rc);
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* Round 3 #07: past `ulimit -f` bench died of SIGXFSZ (exit 153) without a
+ * word, leaving NAME.csv.tmp and NAME.tflite.tmp behind. Now the write
+ * fails: exit 2, one line naming the file and the cause, nothing left.
+ * The limit, 512 B, is below each file: the CSV of 100 tensors (about
+ * 2.5 KiB) and the model's copy (its 888 B and the plan). */
+Test(export, repro07_past_the_file_size_limit_one_line_and_nothing_left)
+{
+    struct tfl_model m;
+    two_subgraphs(&m);
+    char model[1024], plans[1024], copies[1024], err_path[1024], files[1024];
+    snprintf(model, sizeof model, "%s/m.tflite", dir);
+    save_model(&m, model);
+    struct stat st;
+    cr_assert_eq(stat(model, &st), 0);
+    cr_assert_gt(st.st_size, 512, "the model (%lld B) passes the limit",
+                 (long long)st.st_size);
+    snprintf(plans, sizeof plans, "%s/p", dir);
+    snprintf(copies, sizeof copies, "%s/t", dir);
+    snprintf(err_path, sizeof err_path, "%s/err", dir);
+    const char *plan_args[] = {"--graph", "random-intervals:n=100", "--planner", "naive",
+                               "--no-db", "--quiet", "--export-plan", plans, NULL};
+    const char *copy_args[] = {"--graph", model, "--planner", "naive", "--no-db", "--quiet",
+                               "--export-tflite", copies, NULL};
+    const char *const *cases[] = {plan_args, copy_args};
+    const char *dirs[] = {plans, copies}, *says[] = {".csv.tmp: cannot write (File too large)",
+                                                      ".tflite.tmp: cannot write (File too large)"};
+    for (int k = 0; k < 2; k++) {
+        int status = bench_under_limit(cases[k], 512, err_path);
+        cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 2, "%s: status %d", dirs[k],
+                  status);
+        const char *err = slurp(err_path);
+        cr_expect(strncmp(err, "bench: ", 7) == 0 && strchr(err, '\n') == err + strlen(err) - 1,
+                  "one line: %s", err);
+        cr_expect_not_null(strstr(err, says[k]), "%s", err);
+        listing(dirs[k], files, sizeof files);
+        cr_expect_str_eq(files, "", "left behind in %s: %s", dirs[k], files);
+    }
 }
 
 /* Round 2 #12: a, a_5, a_5_5, a_5_5_5, a_5_5_5_5 and A collide after

@@ -367,6 +367,155 @@ Test(merge, a_graph_gains_the_order_proof_of_a_later_input)
     cr_expect_eq(count(out, "SELECT count(*) FROM graphs WHERE order_status = 'certified'"), 1);
 }
 
+/* Round 3 #09: rows no bench writes are not copied, and merge says so. One
+ * make_db file per case, its result 1 (greedy-by-size, arena 48 = the
+ * lower bound 48, optimal, bound 48, ratio 1.0, three placements) made
+ * impossible by one change; merged, the result and its 3 placements are
+ * left out, the rest (run, graph, replay and its 2 frames) is copied, and
+ * the reason names the result. */
+Test(merge, each_impossible_result_is_skipped_with_its_reason)
+{
+    static const struct {
+        const char *sql, *why;
+    } cases[] = {
+        {"UPDATE results SET graph_id = 4242", "its graph 4242 is not in the file"},
+        {"UPDATE results SET run_id = 77", "its run 77 is not in the file"},
+        {"UPDATE results SET valid = 2", "valid is 2, neither 0 nor 1"},
+        {"UPDATE results SET arena_bytes = 1, bound = 1",
+         "valid with an arena of 1 B, below the lower bound 48 B"},
+        {"UPDATE results SET arena_bytes = -5", "valid with an arena of -5, not a number of bytes"},
+        {"UPDATE results SET arena_bytes = NULL", "valid with an arena of NULL"},
+        {"UPDATE results SET arena_bytes = 0.0001", "valid with an arena of 0.0001"},
+        {"UPDATE results SET status = 'best'", "valid with status 'best'"},
+        {"UPDATE results SET status = NULL", "valid with status NULL"},
+        {"UPDATE results SET bound = 64", "a proven bound of 64, not between 48 B and its arena 48 B"},
+        {"UPDATE results SET arena_bytes = 64, ratio_lb = 64.0 / 48",
+         "optimal, but its arena 64 B is above its bound 48 B"},
+        {"UPDATE results SET ratio_lb = 0.5", "a ratio to the bound of 0.5, not its arena / 48 B"},
+        {"UPDATE results SET inplace_bound = 1",
+         "no in-place rule, but an in-place bound of 1 B, not the lower bound 48 B"},
+        {"UPDATE results SET inplace = 'elementwise', inplace_bound = 60",
+         "an in-place bound of 60, not between 0 and the lower bound 48 B"},
+        {"UPDATE graphs SET lower_bound = 96", "its graph's lower bound 96 is not between 0 and"},
+    };
+    char base[160];
+    td_path(base, sizeof base, "base.sqlite");
+    make_db(base, "bench");
+    size_t len = 0;
+    char *bytes = td_slurp(base, &len); /* closed: the WAL is in the file */
+    cr_assert(bytes);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char in[160], out[160], name[32];
+        snprintf(name, sizeof name, "in%zu.sqlite", k);
+        td_path(in, sizeof in, name);
+        snprintf(name, sizeof name, "out%zu.sqlite", k);
+        td_path(out, sizeof out, name);
+        FILE *f = fopen(in, "wb");
+        cr_assert(f && fwrite(bytes, 1, len, f) == len && fclose(f) == 0);
+        sqlite3 *db = td_db_open(in, 0);
+        cr_assert_eq(sqlite3_exec(db, cases[k].sql, NULL, NULL, NULL), SQLITE_OK, "%s",
+                     cases[k].sql);
+        sqlite3_close(db);
+        const char *inputs[] = {in};
+        struct arena_merge_counts c;
+        char err[600] = "";
+        cr_assert_eq(arena_store_merge(out, inputs, 1, &c, err, sizeof err), ARENA_OK, "%s", err);
+        cr_expect_eq(c.results, 0, "%s", cases[k].sql);
+        cr_expect_eq(c.skipped_results, 1, "%s", cases[k].sql);
+        cr_expect_eq(c.skipped_rows, 3, "%s: its 3 placements", cases[k].sql);
+        cr_expect_eq(c.placements, 0);
+        cr_expect_eq(c.replays + c.replay_frames + c.runs, 1 + 2 + 1);
+        char want[300];
+        snprintf(want, sizeof want, "%s: result 1 (greedy-by-size): %s", in, cases[k].why);
+        cr_expect(strncmp(c.skip_first, want, strlen(want)) == 0, "%s:\n got %s\nwant %s",
+                  cases[k].sql, c.skip_first, want);
+        cr_expect_eq(count(out, "SELECT count(*) FROM results"), 0);
+    }
+    free(bytes);
+}
+
+/* Good rows are merged beside the impossible ones: a file with results 1
+ * and 2 of make_db + append_result (valid, arena 48), result 3 with arena
+ * 1 B, result 4 whose graph is gone and a replay whose run is gone. The
+ * command copies results 1 and 2 (6 placements) and the first replay (2
+ * frames), says what it left out on stdout and, with the first such row,
+ * in one line on stderr, and exits 1; merging again copies nothing more
+ * and says the same. */
+Test(merge, good_rows_are_merged_and_the_skipped_are_said)
+{
+    char in[160], out[160];
+    td_path(in, sizeof in, "in.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    make_db(in, "bench");
+    for (int k = 0; k < 3; k++) append_result(in, 20 + k);
+    struct arena_store *s = NULL;
+    char err[600] = "";
+    cr_assert_eq(arena_store_open(in, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_replay_frame frames[2] = {{6, 100, 90, 4096}, {6, 100, 90, 4096}};
+    struct arena_replay_info rp = {"glibc", "2.36", "mallinfo2", 2, 6, 50.0, 48, 0, frames};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_replay(s, 1, 1, &rp, &id), ARENA_OK);
+    arena_store_close(s);
+    sqlite3 *db = td_db_open(in, 0);
+    cr_assert_eq(sqlite3_exec(db, "UPDATE results SET arena_bytes = 1 WHERE id = 3;"
+                                  "UPDATE results SET graph_id = 9 WHERE id = 4;"
+                                  "UPDATE replays SET run_id = 5 WHERE id = 2;",
+                              NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    const char *cmd[] = {"merge", out, in, NULL};
+    for (int round = 0; round < 2; round++) {
+        cr_expect_eq(run_bench("skip", cmd), 1);
+        char path[200];
+        snprintf(path, sizeof path, "%s/skip.out", td_dir);
+        char *text = td_slurp(path, NULL);
+        cr_assert(text);
+        cr_expect(strstr(text, round ? " 0 results, 0 placements, 0 replays, 0 replay frames;"
+                                     : " 2 results, 6 placements, 1 replays, 2 replay frames;"),
+                  "%s", text);
+        cr_expect(strstr(text, "; skipped as impossible: results 2, replays 1, their placements"
+                               " and frames 8; integrity ok\n"),
+                  "%s", text);
+        free(text);
+        snprintf(path, sizeof path, "%s/skip.err", td_dir);
+        text = td_slurp(path, NULL);
+        cr_assert(text);
+        char want[400];
+        snprintf(want, sizeof want,
+                 "bench: merge: 3 rows not copied: not written by bench (the file is damaged or"
+                 " edited); the first: %s: result 3 (xla-best-fit): valid with an arena of 1 B,"
+                 " below the lower bound 48 B\n", in);
+        cr_expect_str_eq(text, want);
+        free(text);
+    }
+    cr_expect_eq(count(out, "SELECT count(*) FROM results WHERE arena_bytes = 48"), 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM results"), 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM placements"), 6);
+    cr_expect_eq(count(out, "SELECT count(*) FROM replays"), 1);
+}
+
+/* A view in place of a table (rows no bench wrote, shown through it) is
+ * refused before anything of the file is copied. */
+Test(merge, a_view_for_a_table_refuses_the_file)
+{
+    char in[160], out[160];
+    td_path(in, sizeof in, "in.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    make_db(in, "bench");
+    sqlite3 *db = td_db_open(in, 0);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE results RENAME TO results_real;"
+                                  "CREATE VIEW results AS SELECT * FROM results_real;",
+                              NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    const char *inputs[] = {in};
+    char err[600] = "";
+    cr_expect_eq(arena_store_merge(out, inputs, 1, NULL, err, sizeof err), ARENA_EINVAL);
+    char want[300];
+    snprintf(want, sizeof want, "%s: results is a view, not a table: not a database bench wrote",
+             in);
+    cr_expect_str_eq(err, want);
+    cr_expect_eq(count(out, "SELECT count(*) FROM runs"), 0);
+}
+
 Test(merge, a_later_column_merges_by_name)
 {
     char a[160], b[160], out[160];

@@ -250,6 +250,40 @@ static void compute(const char *path, const struct arena_stats_query *q, struct 
     cr_assert_eq(rc, ARENA_OK, "%s", err);
 }
 
+/* Round 3 #09: rows no bench writes, in run 2 of the hand-worked database
+ * (as an edited file, or one merged before merge checked rows, holds them),
+ * are never ranked: E claims arena 1 B on graph 1 (LB 100) with a proven
+ * bound of 500 B, and valid with no arena on graph 2; F claims 0.5 B (not
+ * a whole number) on graph 1 and -5 B on graph 2. Both are failures on
+ * both graphs, so neither is a row, and the rows stand as the hand-worked
+ * test has them: E's bound 500 does not become graph 1's best bound (A's
+ * x best stays 105/105, 220/200). */
+Test(stats, impossible_results_are_never_ranked)
+{
+    char path[160];
+    make(path, sizeof path);
+    exec_sql(path, "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, bound,"
+                   " status, seq) VALUES (10, 2, 1, 'E', 1, 1, 500, 'limit', 10),"
+                   " (11, 2, 2, 'E', NULL, 1, 200, 'feasible', 11),"
+                   " (12, 2, 1, 'F', 0.5, 1, 100, 'optimal', 12),"
+                   " (13, 2, 2, 'F', -5, 1, 200, 'feasible', 13);");
+    struct arena_stats s;
+    compute(path, NULL, &s);
+    cr_assert_eq(s.n_rows, 4);
+    const char *planner[] = {"A", "B", "C", "A"};
+    for (size_t i = 0; i < 4; i++) cr_expect_str_eq(s.rows[i].planner, planner[i]);
+    expect_stat(&s.rows[0].lb, 1.075, 1.075, 1.05, 1.10, "A x LB");
+    expect_stat(&s.rows[0].best, 1.05, 1.05, 1.0, 1.1, "A x best");
+    size_t failed = 0;
+    for (size_t i = 0; i < s.n_hidden; i++)
+        if (strcmp(s.hidden[i].planner, "E") == 0 || strcmp(s.hidden[i].planner, "F") == 0) {
+            cr_expect_eq(s.hidden[i].n_failed, 2, "%s", s.hidden[i].planner);
+            failed++;
+        }
+    cr_expect_eq(failed, 2, "E and F are listed as failed, not ranked");
+    arena_stats_free(&s);
+}
+
 /* round2 #3: the newest result is the one of the run that started last,
  * whatever order merge gave the ids in. Two runs of hill-climb on the same
  * three graphs: the older (arena 1.2 x LB) is merged last, so its rows get

@@ -167,6 +167,34 @@ Test(export, layout_names_and_csv)
     cr_expect_eq(ec_run(dir, path), 0);
 }
 
+/* A problem at alignment 4, so the activations' bytes are no multiple of
+ * 16: a [0,1] 20 B, b [1,2] 16 B, c [2,2] 8 B at offsets 0, 20, 0 (a and b
+ * meet at step 1; c is live only with b, below it): arena 36. Head 10 and
+ * tail 100: ACT = 16 (10 up to 16), ACT_BYTES = 48 (36 up to 16), TAIL =
+ * 16 + 48 = 64, TAIL_BYTES = 100, ARENA_BYTES = 64 + 112 (100 up to 16) =
+ * 176; the offsets from the arena's start are a 16, b 36, c 16. */
+Test(export, unaligned_activations_and_tail_round_up_to_16)
+{
+    static const struct arena_tensor t[] = {{20, 0, 1}, {16, 1, 2}, {8, 2, 2}};
+    uint64_t off[3] = {0, 20, 0};
+    struct arena_problem p = {.n = 3, .tensors = t, .alignment = 4};
+    struct arena_plan plan = {.n = 3, .offsets = off, .arena = 36};
+    char *names[] = {"a", "b", "c"};
+    struct arena_export x = {.title = "four", .prefix = "FOUR", .p = &p, .names = names,
+                             .plan = &plan, .head = 10, .tail = 100};
+    char err[300] = "", path[128];
+    cr_assert_eq(arena_export_plan(dir, "four", &x, err, sizeof err), ARENA_OK, "%s", err);
+    snprintf(path, sizeof path, "%s/four.h", dir);
+    const char *h = slurp(path);
+    const char *want[] = {"#define FOUR_ACT 16u\n",         "#define FOUR_ACT_BYTES 48u\n",
+                          "#define FOUR_TAIL 64u\n",        "#define FOUR_TAIL_BYTES 100u\n",
+                          "#define FOUR_ARENA_BYTES 176u\n", "#define FOUR_A_OFFSET 16u\n",
+                          "#define FOUR_B_OFFSET 36u\n",     "#define FOUR_C_OFFSET 16u\n"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_expect_not_null(strstr(h, want[i]), "header lacks %s", want[i]);
+    cr_expect_eq(ec_run(dir, path), 0);
+}
+
 Test(export, the_pattern_check_catches_an_overlap)
 {
     uint64_t off[3] = {0, 16, 0}; /* b overlaps a's second half while both live */

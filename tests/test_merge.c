@@ -367,6 +367,38 @@ Test(merge, a_graph_gains_the_order_proof_of_a_later_input)
     cr_expect_eq(count(out, "SELECT count(*) FROM graphs WHERE order_status = 'certified'"), 1);
 }
 
+/* Two inputs that both ran --order best on one graph: the output keeps the
+ * proof it has (the first input's), as a store into one database does,
+ * whichever input comes second. The proofs differ in their timing; the
+ * second file's order_ns is set to 7 ns to tell them apart. */
+Test(merge, of_two_order_proofs_the_first_is_kept)
+{
+    char a[160], b[160], ab[160], ba[160];
+    td_path(a, sizeof a, "a.sqlite");
+    td_path(b, sizeof b, "b.sqlite");
+    td_path(ab, sizeof ab, "ab.sqlite");
+    td_path(ba, sizeof ba, "ba.sqlite");
+    const char *a0[] = {"--graph", "chain:ops=8", "--planner", "naive", "--order", "best",
+                        "--repetitions", "1", "--min-time", "0.001", "--quiet", "--db", a, NULL};
+    const char *a1[] = {"--graph", "chain:ops=8", "--planner", "naive", "--order", "best",
+                        "--repetitions", "1", "--min-time", "0.001", "--quiet", "--db", b, NULL};
+    cr_assert_eq(run_bench("a", a0), 0);
+    cr_assert_eq(run_bench("b", a1), 0);
+    sqlite3 *db = td_db_open(b, 0);
+    cr_assert_eq(sqlite3_exec(db, "UPDATE graphs SET order_ns = 7", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    int64_t a_ns = count(a, "SELECT order_ns FROM graphs WHERE order_bound IS NOT NULL");
+    cr_assert_neq(a_ns, 7);
+    const char *first_a[] = {a, b}, *first_b[] = {b, a};
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(ab, first_a, 2, NULL, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_store_merge(ba, first_b, 2, NULL, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(count(ab, "SELECT count(*) FROM graphs"), 1);
+    cr_expect_eq(count(ab, "SELECT order_ns FROM graphs"), a_ns);
+    cr_expect_eq(count(ba, "SELECT order_ns FROM graphs"), 7);
+    cr_expect_eq(count(ab, "SELECT count(*) FROM results"), 2);
+}
+
 /* Round 3 #09: rows no bench writes are not copied, and merge says so. One
  * make_db file per case, its result 1 (greedy-by-size, arena 48 = the
  * lower bound 48, optimal, bound 48, ratio 1.0, three placements) made

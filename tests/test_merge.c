@@ -710,3 +710,66 @@ Test(merge, scripts_sweep_resolves_paths_in_the_callers_folder)
     cr_expect_eq(count(path, "SELECT count(DISTINCT g.spec) FROM results r"
                              " JOIN graphs g ON g.id = r.graph_id"), 2);
 }
+
+/* scripts/sweep with every path odd: the caller's folder, a graph file,
+ * -o and BENCH (a link to the bench) hold spaces, quotes, $, %, a
+ * backslash and a tab, and the spec names the file among families. Run as
+ * an argv (no shell line of the test's own): two shards, merged, one
+ * result per graph, the shards' commands.sh beside the merged file. */
+Test(merge, scripts_sweep_takes_paths_with_spaces_and_quotes)
+{
+    const char *bench_exe = getenv("ARENA_BENCH"), *sweep = getenv("ARENA_SWEEP");
+    if (!bench_exe || !sweep) cr_skip_test("ARENA_BENCH / ARENA_SWEEP not set (run via meson test)");
+    if (system("command -v parallel >/dev/null && command -v taskset >/dev/null") != 0)
+        cr_skip_test("GNU parallel or taskset missing (scripts/bootstrap installs parallel)");
+    static const char odd[] = " s 'q' \"d\" $HOME 50%a \\b\tt";
+    char caller[400], path[900], bench[800], spec[800], out[400], log[200];
+    snprintf(caller, sizeof caller, "%s/caller%s", td_dir, odd);
+    cr_assert_eq(mkdir(caller, 0700), 0, "%s", caller);
+    snprintf(path, sizeof path, "%s/p%s.csv", caller, odd);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs("id,lower,upper,size\na,0,2,32\nb,1,3,16\n", f);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(bench, sizeof bench, "%s/bench%s", td_dir, odd);
+    cr_assert_eq(symlink(bench_exe, bench), 0, "%s", bench);
+    snprintf(spec, sizeof spec, "p%s.csv;chain:ops=8", odd);
+    snprintf(out, sizeof out, "out%s.sqlite", odd);
+    snprintf(log, sizeof log, "%s/sweep.out", td_dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        if (chdir(caller) != 0 || !freopen(log, "w", stdout) || !freopen(log, "a", stderr) ||
+            setenv("BENCH", bench, 1) != 0)
+            _exit(99);
+        execl(sweep, sweep, "-j", "2", "-o", out, "--graph", spec, "--planner", "naive",
+              "--repetitions", "1", "--min-time", "0.001", (char *)NULL);
+        _exit(98);
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    char *text = td_slurp(log, NULL);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "scripts/sweep: status %d: %s",
+              status, text ? text : "?");
+    free(text);
+    snprintf(path, sizeof path, "%s/%s.shards/commands.sh", caller, out);
+    struct stat info;
+    cr_expect_eq(stat(path, &info), 0, "%s: missing", path);
+    snprintf(path, sizeof path, "%s/%s", caller, out);
+    cr_assert_eq(stat(path, &info), 0, "%s: missing", path);
+    cr_expect_eq(count(path, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(count(path, "SELECT count(*) FROM results WHERE valid = 1"), 2);
+    /* the file's spec as given, relative: the caller's folder was bench's */
+    char want[400];
+    snprintf(want, sizeof want, "p%s.csv", odd);
+    sqlite3 *db = td_db_open(path, 1);
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM graphs WHERE spec = ?1", -1, &st,
+                                    NULL), SQLITE_OK);
+    sqlite3_bind_text(st, 1, want, -1, SQLITE_STATIC);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_expect_eq(sqlite3_column_int64(st, 0), 1, "no graph '%s'", want);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}

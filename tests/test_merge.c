@@ -162,6 +162,16 @@ static void add_three_result(struct arena_store *s, int64_t rid, int64_t gid, co
                  arena_store_error(s));
 }
 
+/* One replay of glibc with two frames, in run rid on graph gid. */
+static void add_replay(struct arena_store *s, int64_t rid, int64_t gid)
+{
+    struct arena_replay_frame frames[2] = {{6, 100, 90, 4096}, {6, 100, 90, 4096}};
+    struct arena_replay_info rp = {"glibc", "2.36", "mallinfo2", 2, 6, 50.0, 48, 0, frames};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_replay(s, rid, gid, &rp, &id), ARENA_OK, "%s",
+                 arena_store_error(s));
+}
+
 /* A database by hand: one run (command tag), one graph, one result with its
  * three placements, one replay with two frames. */
 static void make_db(const char *path, const char *tag)
@@ -179,14 +189,11 @@ static void make_db(const char *path, const char *tag)
     src.problem.n = 3;
     src.problem.tensors = three;
     src.problem.alignment = 16;
-    int64_t rid = 0, gid = 0, id = 0;
+    int64_t rid = 0, gid = 0;
     cr_assert_eq(arena_store_add_run(s, &run, &rid), ARENA_OK);
     cr_assert_eq(arena_store_add_graph(s, &src, &three_bounds, &gid), ARENA_OK);
     add_three_result(s, rid, gid, "greedy-by-size", 10);
-    struct arena_replay_frame frames[2] = {{6, 100, 90, 4096}, {6, 100, 90, 4096}};
-    struct arena_replay_info rp = {"glibc", "2.36", "mallinfo2", 2, 6, 50.0, 48, 0, frames};
-    cr_assert_eq(arena_store_add_replay(s, rid, gid, &rp, &id), ARENA_OK, "%s",
-                 arena_store_error(s));
+    add_replay(s, rid, gid);
     arena_store_close(s);
 }
 
@@ -483,10 +490,7 @@ Test(merge, good_rows_are_merged_and_the_skipped_are_said)
     struct arena_store *s = NULL;
     char err[600] = "";
     cr_assert_eq(arena_store_open(in, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
-    struct arena_replay_frame frames[2] = {{6, 100, 90, 4096}, {6, 100, 90, 4096}};
-    struct arena_replay_info rp = {"glibc", "2.36", "mallinfo2", 2, 6, 50.0, 48, 0, frames};
-    int64_t id = 0;
-    cr_assert_eq(arena_store_add_replay(s, 1, 1, &rp, &id), ARENA_OK);
+    add_replay(s, 1, 1);
     arena_store_close(s);
     sqlite3 *db = td_db_open(in, 0);
     cr_assert_eq(sqlite3_exec(db, "UPDATE results SET arena_bytes = 1 WHERE id = 3;"

@@ -991,8 +991,23 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     return status;
 }
 
+/* SIGXFSZ's handler: nothing to do, the write that raised it fails. */
+static void on_file_size(int sig)
+{
+    (void)sig;
+}
+
 int arena_bench_main(int argc, char **argv)
 {
+    /* A write past the file size limit (ulimit -f) fails with EFBIG, which
+     * every writer reports in one line, removing its temporary, instead of
+     * SIGXFSZ killing bench without a word. Caught rather than ignored, so
+     * gnuplot and the replayed programs start with the default again. */
+    struct sigaction fsz;
+    memset(&fsz, 0, sizeof fsz);
+    fsz.sa_handler = on_file_size;
+    sigemptyset(&fsz.sa_mask);
+    sigaction(SIGXFSZ, &fsz, NULL);
     if (argc >= 2 && strcmp(argv[1], "merge") == 0) return arena_bench_merge_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "stats") == 0) return arena_bench_stats_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "plot") == 0) return arena_bench_plot_main(argc - 1, argv + 1);

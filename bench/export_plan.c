@@ -276,6 +276,14 @@ static void write_source(FILE *f, const struct arena_export *x, char **id, const
     fprintf(f, "};\n");
 }
 
+/* A write that failed: why, as the system said (ENOSPC, EFBIG past ulimit
+ * -f, EIO), else the usual cause. */
+static int write_failed(const char *tmp, int e, char *err, size_t errlen)
+{
+    return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot write (%s)", tmp,
+                        e ? strerror(e) : "disk full?");
+}
+
 enum { F_CSV, F_H, F_C, N_FILES };
 static const char *const exts[N_FILES] = {"csv", "h", "c"};
 
@@ -315,6 +323,7 @@ int arena_export_plan(const char *dir, const char *base, const struct arena_expo
             break;
         }
         made = k + 1;
+        errno = 0;
         if (k == F_CSV)
             write_csv(f, x, l.act);
         else if (k == F_H)
@@ -323,7 +332,7 @@ int arena_export_plan(const char *dir, const char *base, const struct arena_expo
             write_source(f, x, id, title, base, &l);
         int bad = ferror(f);
         if (fclose(f) != 0 || bad)
-            rc = arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot write (disk full?)", tmp[k]);
+            rc = write_failed(tmp[k], errno, err, errlen);
     }
     /* all whole: rename, the header last; else remove what was made */
     for (int k = 0; k < N_FILES && !rc; k++)
@@ -535,10 +544,12 @@ static int write_whole(const char *path, const unsigned char *bytes, size_t n, c
     if (!f)
         return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot create: %s", tmp,
                             strerror(errno));
+    errno = 0;
     int bad = fwrite(bytes, 1, n, f) != n;
     if (fclose(f) != 0 || bad) {
+        int e = errno;
         unlink(tmp);
-        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot write (disk full?)", tmp);
+        return write_failed(tmp, e, err, errlen);
     }
     if (rename(tmp, path) != 0) {
         int e = errno;

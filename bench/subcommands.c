@@ -39,7 +39,10 @@ int arena_bench_merge_main(int argc, char **argv)
                "writing gets its later results on the next merge, merging twice adds\n"
                "nothing, and two different runs never become one. Every IN must be at the\n"
                "current schema version. Ends with PRAGMA integrity_check and\n"
-               "foreign_key_check.\n");
+               "foreign_key_check. A result or replay that bench never writes (its run or\n"
+               "graph missing, an arena below its lower bound, ...) is not copied: the\n"
+               "rest is merged, the count and the first such row are shown, and the exit\n"
+               "status is 1; a view in place of a table refuses the file (exit 2).\n");
         return 0;
     }
     if (argc < 3) return usage_error("merge: usage: bench merge OUT.sqlite IN.sqlite...%s", "");
@@ -56,13 +59,27 @@ int arena_bench_merge_main(int argc, char **argv)
         fprintf(stderr, "bench: merge: %s\n", err);
         return 2;
     }
+    uint64_t skipped = c.skipped_results + c.skipped_replays;
+    char left[160] = "";
+    if (skipped)
+        snprintf(left, sizeof left, "; skipped as impossible: results %llu, replays %llu, their"
+                 " placements and frames %llu", (unsigned long long)c.skipped_results,
+                 (unsigned long long)c.skipped_replays, (unsigned long long)c.skipped_rows);
     printf("merged %d file%s into %s: %llu runs added (%llu already there), %llu graphs added,"
-           " %llu results, %llu placements, %llu replays, %llu replay frames; integrity ok\n",
+           " %llu results, %llu placements, %llu replays, %llu replay frames%s; integrity ok\n",
            argc - 2, argc == 3 ? "" : "s", argv[1], (unsigned long long)c.runs,
            (unsigned long long)c.runs_present, (unsigned long long)c.graphs,
            (unsigned long long)c.results, (unsigned long long)c.placements,
-           (unsigned long long)c.replays, (unsigned long long)c.replay_frames);
-    return fflush(stdout) == 0 ? 0 : 2;
+           (unsigned long long)c.replays, (unsigned long long)c.replay_frames, left);
+    if (fflush(stdout) != 0) return 2;
+    if (!skipped) return 0;
+    /* Merged, but not all: exit 1, as bench does for an invalid plan. */
+    for (char *p = c.skip_first; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    fprintf(stderr, "bench: merge: %llu row%s not copied: not written by bench (the file is"
+            " damaged or edited); the first: %s\n", (unsigned long long)skipped,
+            skipped == 1 ? "" : "s", c.skip_first);
+    return 1;
 }
 
 /* One CSV text field per RFC 4180: quoted when it holds a comma, a quote,

@@ -19,6 +19,10 @@
  * inputs, outputs or value_info). A planned value without one, or with an
  * unknown or symbolic dim, is refused with one line naming it and pointing
  * to scripts/onnx-shape, which pins the inputs and infers every shape.
+ * Two for one value must agree (element type, rank, every dim both give a
+ * value): else "value 'X' has two shapes", naming both; of two that agree
+ * the one that says more is used. A graph input that is also an
+ * initializer (older exporters list weights so) stays a weight.
  * Nodes carrying subgraphs (If, Loop, Scan) are refused: their bodies read
  * values of the outer graph that the node does not list. Value names are
  * kept (a name with a control byte is refused, one longer than

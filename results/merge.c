@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "planners/status.h"
+#include "results/merge_check.h"
 #include "results/store.h"
 
 /* A growing SQL text; on overflow of memory, ok turns 0. */
@@ -331,8 +332,9 @@ static int merge_rows(struct merger *m, const struct table *t, int64_t *offsets)
         add(&q, " FROM src.%s s JOIN temp.run_map r ON r.old = s.run_id"
                 " JOIN temp.graph_map g ON g.old = s.graph_id"
                 " WHERE NOT EXISTS (SELECT 1 FROM main.%s x WHERE x.run_id = r.new"
-                " AND x.seq = s.seq) ORDER BY s.id",
-            t->name, t->name);
+                " AND x.seq = s.seq)"
+                " AND s.id NOT IN (SELECT id FROM temp.skip WHERE tbl = '%s') ORDER BY s.id",
+            t->name, t->name, t->name);
     else
         add(&q, " FROM src.%s s WHERE s.%s + %lld IN (SELECT id FROM main.%s WHERE id > %lld)",
             t->name, t->parent, (long long)offsets[self - 1], t->parent_table,
@@ -368,9 +370,14 @@ static int merge_one(struct merger *m)
                               "%s: schema version %d, not %d", m->in, version,
                               ARENA_STORE_VERSION);
     } else {
-        status = exec(m, "starting", "BEGIN IMMEDIATE; DELETE FROM temp.run_map;");
+        status = arena_merge_check_tables(m->db, m->in, m->err, m->errlen);
+        if (status == ARENA_OK)
+            status = exec(m, "starting", "BEGIN IMMEDIATE; DELETE FROM temp.run_map;");
         if (status == ARENA_OK) status = merge_runs(m);
         if (status == ARENA_OK) status = merge_graphs(m);
+        if (status == ARENA_OK && (rc = arena_merge_mark_skips(m->db, m->in, m->counts)) !=
+                                      SQLITE_OK)
+            status = fail(m, "checking its rows", rc);
         int64_t offsets[N_TABLES] = {0};
         for (size_t t = 0; status == ARENA_OK && t < N_TABLES; t++)
             status = merge_rows(m, &tables[t], offsets);

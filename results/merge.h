@@ -23,6 +23,12 @@
  * merging a file twice adds nothing. Two different runs never become one,
  * whatever their command lines and start times.
  *
+ * Checks: an input whose tables are not all tables (a view in place of
+ * one) is refused; a result or replay that bench never writes (its run or
+ * graph missing, an arena below its bound, ...: results/merge_check.h) is
+ * not copied but counted and described (counts->skipped_*), with its
+ * placements or frames.
+ *
  * Each input is merged in one transaction; after the last,
  * PRAGMA integrity_check and foreign_key_check must pass. A failure leaves
  * the inputs before it merged, and merging again completes the rest. */
@@ -37,13 +43,19 @@ struct arena_merge_counts {
                                     missing rows are still copied) */
     uint64_t graphs;             /* graph rows added */
     uint64_t results, placements, replays, replay_frames; /* rows added */
+    /* Left out as impossible (results/merge_check.h): results and replays,
+     * and the placements and frames that belong to them; the first one,
+     * "IN: result ID (PLANNER): why", or "" when none was. */
+    uint64_t skipped_results, skipped_replays, skipped_rows;
+    char skip_first[512];
 };
 
 /* Merges inputs[0..n) into the database at out (created when missing).
- * ARENA_OK, or ARENA_EINVAL / ARENA_EDB / ARENA_ENOMEM with one line in err
- * naming the file: missing, not an arenabench database, another schema
- * version, the output itself, or a failed integrity check. counts may be
- * NULL. */
+ * ARENA_OK, also when rows were skipped (counts says which), or
+ * ARENA_EINVAL / ARENA_EDB / ARENA_ENOMEM with one line in err naming the
+ * file: missing, not an arenabench database, another schema version, a
+ * view for a table, the output itself, or a failed integrity check. counts
+ * may be NULL. */
 int arena_store_merge(const char *out, const char *const *inputs, size_t n,
                       struct arena_merge_counts *counts, char *err, size_t errlen);
 

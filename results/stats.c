@@ -227,9 +227,14 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
 
 /* Newest result per graph x configuration among the selected runs (?1: a
  * runs.id, NULL: all); legacy start times without milliseconds compare as
- * .000. The options are NULL where the database has no such column. */
+ * .000. The options are NULL where the database has no such column. A
+ * result counts as valid only when it is possible (bench merge leaves
+ * others out: results/merge_check.h): a whole number of bytes at or above
+ * its problem's bound (floor: the in-place bound under an in-place rule)
+ * and its own proven bound; else it is a failure, never ranked. */
 static const char query_fmt[] =
     "WITH sel AS (SELECT r.id, r.run_id, r.graph_id, r.planner, r.valid, r.arena_bytes,"
+    "   r.bound, %s AS floor,"
     "   r.status, %s AS time_limit, %s AS node_limit, %s AS planner_seed, %s AS capacity,"
     "   CASE WHEN instr(u.started_at, '.') THEN u.started_at"
     "        ELSE replace(u.started_at, 'Z', '.000Z') END AS started"
@@ -238,10 +243,13 @@ static const char query_fmt[] =
     "   node_limit, planner_seed, capacity ORDER BY started DESC, run_id DESC, id DESC) AS k"
     "   FROM sel),"
     " best AS (SELECT graph_id, max(bound) AS bound FROM results WHERE valid = 1"
-    "   GROUP BY graph_id)"
+    "   AND typeof(arena_bytes) = 'integer' AND bound <= arena_bytes GROUP BY graph_id)"
     " SELECT g.id, g.spec, g.family, g.params, g.alignment, g.lower_bound,"
     "   max(g.lower_bound, coalesce(b.bound, 0)), n.planner,"
-    "   n.valid = 1 AND n.arena_bytes IS NOT NULL, n.arena_bytes, n.status IS 'limit', n.run_id,"
+    "   n.valid = 1 AND typeof(n.arena_bytes) = 'integer'"
+    "   AND n.arena_bytes >= min(g.lower_bound, coalesce(n.floor, g.lower_bound))"
+    "   AND n.arena_bytes >= coalesce(n.bound, 0),"
+    "   n.arena_bytes, n.status IS 'limit', n.run_id,"
     "   n.time_limit, n.node_limit, n.planner_seed, n.capacity"
     " FROM newest n JOIN graphs g ON g.id = n.graph_id LEFT JOIN best b ON b.graph_id = g.id"
     " WHERE n.k = 1";
@@ -271,8 +279,12 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
         int have = has_column(db, "results", opts[i]);
         snprintf(col[i], sizeof col[i], "%s%s", have ? "r." : "", have ? opts[i] : "NULL");
     }
-    char sql[sizeof query_fmt + 128];
-    snprintf(sql, sizeof sql, query_fmt, col[0], col[1], col[2], col[3]);
+    const char *floor = has_column(db, "results", "inplace_bound")
+                            ? "CASE WHEN r.inplace IS 'none' THEN NULL"
+                              " ELSE coalesce(r.inplace_bound, 0) END"
+                            : "NULL";
+    char sql[sizeof query_fmt + 256];
+    snprintf(sql, sizeof sql, query_fmt, floor, col[0], col[1], col[2], col[3]);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) rc = run ? sqlite3_bind_int64(st, 1, run) : sqlite3_bind_null(st, 1);

@@ -28,7 +28,8 @@
 TestSuite(bench, .init = td_make_dir, .fini = td_remove_dir, .timeout = 240);
 
 /* How the next spawned child's stdout is set up, and a file size limit
- * (RLIMIT_FSIZE, with SIGXFSZ ignored so writes fail with EFBIG as on a
+ * (RLIMIT_FSIZE, with SIGXFSZ at its default, as `ulimit -f` in a shell
+ * leaves it: bench itself makes a write past it fail with EFBIG, as on a
  * full disk); reset after each spawn. */
 enum out_mode { OUT_FILE, OUT_FULL, OUT_CLOSED };
 static enum out_mode child_out = OUT_FILE;
@@ -53,7 +54,7 @@ static pid_t spawn_with(const char *tag, const char *const *args,
         if (child_out == OUT_CLOSED) close(STDOUT_FILENO);
         if (child_fsize != RLIM_INFINITY) {
             struct rlimit lim = {child_fsize, child_fsize};
-            signal(SIGXFSZ, SIG_IGN);
+            signal(SIGXFSZ, SIG_DFL);
             if (setrlimit(RLIMIT_FSIZE, &lim) != 0) _exit(97);
         }
         char *argv[40];

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bench/args.h"
+#include "bench/bench.h"
 #include "bench/export_plan.h"
 #include "graphs/family.h"
 #include "graphs/source.h"
@@ -164,6 +165,33 @@ Test(export, layout_names_and_csv)
     cr_expect_not_null(strstr(c, "{THREE_X_1_OFFSET, THREE_X_1_SIZE, 1u, 2u, THREE_X_1_INDEX},"));
     snprintf(path, sizeof path, "%s/three.h", dir);
     cr_expect_eq(ec_run(dir, path), 0);
+}
+
+/* A problem at alignment 4, so the activations' bytes are no multiple of
+ * 16: a [0,1] 20 B, b [1,2] 16 B, c [2,2] 8 B at offsets 0, 20, 0 (a and b
+ * meet at step 1; c is live only with b, below it): arena 36. Head 10 and
+ * tail 100: ACT = 16 (10 up to 16), ACT_BYTES = 48 (36 up to 16), TAIL =
+ * 16 + 48 = 64, TAIL_BYTES = 100, ARENA_BYTES = 64 + 112 (100 up to 16) =
+ * 176; the offsets from the arena's start are a 16, b 36, c 16. */
+Test(export, unaligned_activations_and_tail_round_up_to_16)
+{
+    static const struct arena_tensor t[] = {{20, 0, 1}, {16, 1, 2}, {8, 2, 2}};
+    uint64_t off[3] = {0, 20, 0};
+    struct arena_problem p = {.n = 3, .tensors = t, .alignment = 4};
+    struct arena_plan plan = {.n = 3, .offsets = off, .arena = 36};
+    char *names[] = {"a", "b", "c"};
+    struct arena_export x = {.title = "four", .prefix = "FOUR", .p = &p, .names = names,
+                             .plan = &plan, .head = 10, .tail = 100};
+    char err[300] = "", path[128];
+    cr_assert_eq(arena_export_plan(dir, "four", &x, err, sizeof err), ARENA_OK, "%s", err);
+    snprintf(path, sizeof path, "%s/four.h", dir);
+    const char *h = slurp(path);
+    const char *want[] = {"#define FOUR_ACT 16u\n",         "#define FOUR_ACT_BYTES 48u\n",
+                          "#define FOUR_TAIL 64u\n",        "#define FOUR_TAIL_BYTES 100u\n",
+                          "#define FOUR_ARENA_BYTES 176u\n", "#define FOUR_A_OFFSET 16u\n",
+                          "#define FOUR_B_OFFSET 36u\n",     "#define FOUR_C_OFFSET 16u\n"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_expect_not_null(strstr(h, want[i]), "header lacks %s", want[i]);
 }
 
 Test(export, the_pattern_check_catches_an_overlap)
@@ -554,6 +582,72 @@ Test(export, repro11_a_failed_write_leaves_nothing)
     cr_expect_not_null(strstr(files, ".h "), "%s", files);
     cr_expect_not_null(strstr(files, ".c "), "%s", files);
     cr_expect_not_null(strstr(files, ".csv "), "%s", files);
+}
+
+/* bench in a child under a file size limit of `limit` bytes with SIGXFSZ
+ * at its default (as a shell's `ulimit -f` leaves it), stderr in err_path;
+ * returns the wait status. */
+static int bench_under_limit(const char *const *args, rlim_t limit, const char *err_path)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        struct rlimit lim = {limit, limit};
+        signal(SIGXFSZ, SIG_DFL);
+        if (!freopen(err_path, "w", stderr) || setrlimit(RLIMIT_FSIZE, &lim) != 0)
+            _exit(99);
+        char *argv[16] = {"bench"};
+        int argc = 1;
+        for (; args[argc - 1] && argc < 15; argc++)
+            argv[argc] = (char *)args[argc - 1];
+        argv[argc] = NULL;
+        int rc = arena_bench_main(argc, argv);
+        fflush(NULL);
+        _exit(rc);
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* Round 3 #07: past `ulimit -f` bench died of SIGXFSZ (exit 153) without a
+ * word, leaving NAME.csv.tmp and NAME.tflite.tmp behind. Now the write
+ * fails: exit 2, one line naming the file and the cause, nothing left.
+ * The limit, 512 B, is below each file: the CSV of 100 tensors (about
+ * 2.5 KiB) and the model's copy (its 888 B and the plan). */
+Test(export, repro07_past_the_file_size_limit_one_line_and_nothing_left)
+{
+    struct tfl_model m;
+    two_subgraphs(&m);
+    char model[1024], plans[1024], copies[1024], err_path[1024], files[1024];
+    snprintf(model, sizeof model, "%s/m.tflite", dir);
+    save_model(&m, model);
+    struct stat st;
+    cr_assert_eq(stat(model, &st), 0);
+    cr_assert_gt(st.st_size, 512, "the model (%lld B) passes the limit",
+                 (long long)st.st_size);
+    snprintf(plans, sizeof plans, "%s/p", dir);
+    snprintf(copies, sizeof copies, "%s/t", dir);
+    snprintf(err_path, sizeof err_path, "%s/err", dir);
+    const char *plan_args[] = {"--graph", "random-intervals:n=100", "--planner", "naive",
+                               "--no-db", "--quiet", "--export-plan", plans, NULL};
+    const char *copy_args[] = {"--graph", model, "--planner", "naive", "--no-db", "--quiet",
+                               "--export-tflite", copies, NULL};
+    const char *const *cases[] = {plan_args, copy_args};
+    const char *dirs[] = {plans, copies}, *says[] = {".csv.tmp: cannot write (File too large)",
+                                                      ".tflite.tmp: cannot write (File too large)"};
+    for (int k = 0; k < 2; k++) {
+        int status = bench_under_limit(cases[k], 512, err_path);
+        cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 2, "%s: status %d", dirs[k],
+                  status);
+        const char *err = slurp(err_path);
+        cr_expect(strncmp(err, "bench: ", 7) == 0 && strchr(err, '\n') == err + strlen(err) - 1,
+                  "one line: %s", err);
+        cr_expect_not_null(strstr(err, says[k]), "%s", err);
+        listing(dirs[k], files, sizeof files);
+        cr_expect_str_eq(files, "", "left behind in %s: %s", dirs[k], files);
+    }
 }
 
 /* Round 2 #12: a, a_5, a_5_5, a_5_5_5, a_5_5_5_5 and A collide after

@@ -222,6 +222,118 @@ Test(onnx, refuses_nodes_out_of_order_and_values_written_twice)
     refused(&m, "graph output 2: value 'nowhere' is no input", 0);
 }
 
+/* Round 3 #08: two ValueInfoProtos for one value that cannot both hold
+ * were read with one of them winning, by where it stood (value_info before
+ * an input, an output before value_info, the first of two value_infos).
+ * Each is refused, naming the value and both shapes with where they stand
+ * (the graph's outputs, then value_info, then inputs). The hand model's
+ * value_info holds a, b, m (0-2); the fourth entry is the other shape. */
+Test(onnx, refuses_a_value_with_two_shapes)
+{
+    static const struct {
+        struct ow_value info;
+        const char *says;
+    } cases[] = {
+        {{"x", 1, 4, {1, 2, 4, 8}},
+         "value 'x' has two shapes: fp32 [1,2,4,8] (graph value_info 3) and fp32 [1,2,4,4]"
+         " (graph input 0)"},
+        {{"b", 1, 4, {1, 4, 4, 2}},
+         "value 'b' has two shapes: fp32 [1,4,4,4] (graph value_info 1) and fp32 [1,4,4,2]"
+         " (graph value_info 3)"},
+        {{"z", 1, 4, {1, 4, 4, 4}},
+         "value 'z' has two shapes: fp16 [1,4,4,4] (graph output 1) and fp32 [1,4,4,4]"
+         " (graph value_info 3)"},
+        {{"y", 1, 3, {4, 4, 4}},
+         "value 'y' has two shapes: fp32 [1,4,4,4] (graph output 0) and fp32 [4,4,4]"
+         " (graph value_info 3)"},
+        {{"y", 1, 4, {1, 4, OW_SYMBOLIC, 2}},
+         "value 'y' has two shapes: fp32 [1,4,4,4] (graph output 0) and fp32 [1,4,N,2]"
+         " (graph value_info 3)"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct ow_model m;
+        ow_hand_model(&m);
+        m.info[m.n_info++] = cases[c].info;
+        refused(&m, cases[c].says, 0);
+    }
+}
+
+/* Two that agree are one value: a dim one leaves symbolic the other may
+ * give, whichever stands first (y: its output's batch is N, value_info
+ * says 1; x: value_info says 1, its input's batch is N), and a repeat of
+ * the same shape changes nothing. The hand model's intervals and sizes
+ * stand: x 128 B, y 256 B, 6 tensors. */
+Test(onnx, two_shapes_that_agree_are_one)
+{
+    struct ow_model m;
+    ow_hand_model(&m);
+    m.out[0].dims[0] = OW_SYMBOLIC;
+    m.info[m.n_info++] = (struct ow_value){"y", 1, 4, {1, 4, 4, 4}};
+    m.in[0].dims[0] = OW_SYMBOLIC;
+    m.info[m.n_info++] = (struct ow_value){"x", 1, 4, {1, 2, 4, 4}};
+    m.info[m.n_info++] = (struct ow_value){"a", 1, 4, {1, 4, 4, 4}};
+    struct arena_problem p = {0};
+    struct arena_onnx_loaded x;
+    char err[512] = "";
+    cr_assert_eq(load_model(&m, 16, &p, &x, err, sizeof err), ARENA_OK, "%s", err);
+    static const uint64_t size[] = {128, 256, 256, 256, 256, 128};
+    cr_assert_eq(p.n, 6);
+    for (size_t t = 0; t < 6; t++)
+        cr_expect_eq(p.tensors[t].size, size[t], "%s", x.names[t]);
+    free((void *)p.tensors);
+    arena_onnx_loaded_free(&x);
+}
+
+/* Older exporters (ONNX IR < 4) list every weight among the graph inputs
+ * too, with its ValueInfoProto: w stays a weight, not a planned input, and
+ * the problem is the hand model's (6 tensors, x [0, 1] 128 B, the lower
+ * bound 768 B). */
+Test(onnx, weights_listed_as_graph_inputs_stay_weights)
+{
+    struct ow_model m;
+    ow_hand_model(&m);
+    m.in[m.n_in++] = (struct ow_value){"w", 1, 4, {4, 2, 1, 1}};
+    struct arena_problem p = {0};
+    struct arena_onnx_loaded x;
+    char err[512] = "";
+    cr_assert_eq(load_model(&m, 16, &p, &x, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(p.n, 6);
+    for (size_t t = 0; t < p.n; t++)
+        cr_expect_str_neq(x.names[t], "w");
+    cr_expect_str_eq(x.names[0], "x");
+    cr_expect_eq(p.tensors[0].size, 128);
+    cr_expect_eq(p.tensors[0].last, 1);
+    struct arena_bounds bd;
+    cr_assert_eq(arena_problem_bounds(&p, &bd), ARENA_OK);
+    cr_expect_eq(bd.lower_bound, 768);
+    free((void *)p.tensors);
+    arena_onnx_loaded_free(&x);
+}
+
+/* A dim of 0 is a dim (an empty tensor), not one below 0: the reader keeps
+ * it (b [1,4,0,4], 0 bytes), and the graph's check refuses the tensor of
+ * zero bytes, naming it. */
+Test(onnx, a_dim_of_zero_is_read_and_the_empty_tensor_refused)
+{
+    struct ow_model m;
+    ow_hand_model(&m);
+    m.info[1].dims[2] = 0; /* b */
+    struct arena_graph g;
+    struct arena_onnx_info info;
+    char err[512] = "";
+    cr_assert_eq(read_model(&m, &g, &info, err, sizeof err), ARENA_OK, "%s", err);
+    uint32_t id;
+    cr_assert_eq(arena_graph_tensor_find(&g, "b", &id), ARENA_OK);
+    cr_expect_eq(g.tensors[id].rank, 4);
+    cr_expect_eq(g.tensors[id].dims[2], 0);
+    cr_expect_eq(g.tensors[id].bytes, 0);
+    arena_graph_free(&g);
+    struct arena_problem p = {0};
+    struct arena_onnx_loaded x;
+    cr_expect_eq(load_model(&m, 16, &p, &x, err, sizeof err), ARENA_EINVAL);
+    cr_expect_str_eq(err, "hand.onnx: tensor 'b': size is zero bytes");
+}
+
 Test(onnx, refuses_control_flow)
 {
     struct ow_model m;

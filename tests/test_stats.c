@@ -147,6 +147,40 @@ Test(stats, bootstrap_is_seeded_and_sensible)
     cr_expect(memcmp(&a, &b, sizeof a) == 0, "same seed, same figures");
 }
 
+/* The 95 % level itself: 2.5 % in from each end of the 2000 sorted
+ * resample means and medians, the 51st smallest and the 51st largest
+ * (indices 50 and 1949). The sample 1, 10, ..., 10^8: a resample's sum
+ * spells how often each value was drawn in its decimal digits, so every
+ * different resample has a different mean and one index more or less
+ * gives another figure. The figures come from a separate implementation
+ * of the bootstrap as stats.h states it (splitmix64 from seed 1, draw
+ * index = next % 9 over the sorted sample, 9 draws a resample):
+ *   M = 1 << 64; s = 1
+ *   def nxt():
+ *       global s; s = (s + 0x9e3779b97f4a7c15) % M; z = s
+ *       z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) % M
+ *       z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) % M; return z ^ (z >> 31)
+ *   x = [10.0 ** i for i in range(9)]
+ *   r = [sorted(x[nxt() % 9] for _ in range(9)) for _ in range(2000)]
+ *   means = sorted(sum(d) / 9 for d in r); medians = sorted(d[4] for d in r)
+ * means[49..51] are 211221/9, 212112/9, 212121/9 and means[1948..1950]
+ * 311101200/9, 311110002/9, 311110110/9; medians[50] = 10, medians[1949] =
+ * 10^7. The mean is 111111111/9, the median 10^4. */
+Test(stats, the_interval_is_the_95_percent_one)
+{
+    double x[9] = {1e4, 1, 1e8, 10, 1e7, 100, 1e6, 1e3, 1e5};
+    struct arena_stat a;
+    cr_assert_eq(arena_stats_describe(x, 9, &a), ARENA_OK);
+    cr_expect_eq(a.mean, 111111111.0 / 9, "mean %.17g", a.mean);
+    cr_expect_eq(a.median, 1e4);
+    cr_expect_eq(a.mean_lo, 212112.0 / 9, "mean's 2.5 %% point %.17g = %.17g / 9", a.mean_lo,
+                 a.mean_lo * 9);
+    cr_expect_eq(a.mean_hi, 311110002.0 / 9, "mean's 97.5 %% point %.17g = %.17g / 9",
+                 a.mean_hi, a.mean_hi * 9);
+    cr_expect_eq(a.median_lo, 10);
+    cr_expect_eq(a.median_hi, 1e7);
+}
+
 Test(stats, refuses_what_is_not_a_results_database)
 {
     char path[160];
@@ -248,6 +282,40 @@ static void compute(const char *path, const struct arena_stats_query *q, struct 
     int rc = q ? arena_stats_compute_query(path, q, s, err, sizeof err)
                : arena_stats_compute(path, s, err, sizeof err);
     cr_assert_eq(rc, ARENA_OK, "%s", err);
+}
+
+/* Round 3 #09: rows no bench writes, in run 2 of the hand-worked database
+ * (as an edited file, or one merged before merge checked rows, holds them),
+ * are never ranked: E claims arena 1 B on graph 1 (LB 100) with a proven
+ * bound of 500 B, and valid with no arena on graph 2; F claims 0.5 B (not
+ * a whole number) on graph 1 and -5 B on graph 2. Both are failures on
+ * both graphs, so neither is a row, and the rows stand as the hand-worked
+ * test has them: E's bound 500 does not become graph 1's best bound (A's
+ * x best stays 105/105, 220/200). */
+Test(stats, impossible_results_are_never_ranked)
+{
+    char path[160];
+    make(path, sizeof path);
+    exec_sql(path, "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, bound,"
+                   " status, seq) VALUES (10, 2, 1, 'E', 1, 1, 500, 'limit', 10),"
+                   " (11, 2, 2, 'E', NULL, 1, 200, 'feasible', 11),"
+                   " (12, 2, 1, 'F', 0.5, 1, 100, 'optimal', 12),"
+                   " (13, 2, 2, 'F', -5, 1, 200, 'feasible', 13);");
+    struct arena_stats s;
+    compute(path, NULL, &s);
+    cr_assert_eq(s.n_rows, 4);
+    const char *planner[] = {"A", "B", "C", "A"};
+    for (size_t i = 0; i < 4; i++) cr_expect_str_eq(s.rows[i].planner, planner[i]);
+    expect_stat(&s.rows[0].lb, 1.075, 1.075, 1.05, 1.10, "A x LB");
+    expect_stat(&s.rows[0].best, 1.05, 1.05, 1.0, 1.1, "A x best");
+    size_t failed = 0;
+    for (size_t i = 0; i < s.n_hidden; i++)
+        if (strcmp(s.hidden[i].planner, "E") == 0 || strcmp(s.hidden[i].planner, "F") == 0) {
+            cr_expect_eq(s.hidden[i].n_failed, 2, "%s", s.hidden[i].planner);
+            failed++;
+        }
+    cr_expect_eq(failed, 2, "E and F are listed as failed, not ranked");
+    arena_stats_free(&s);
 }
 
 /* round2 #3: the newest result is the one of the run that started last,

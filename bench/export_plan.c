@@ -384,7 +384,7 @@ static void graph_ident(const struct arena_source *src, char *out, size_t cap)
 static const uint32_t *own_order(const struct arena_source *src)
 {
     const struct arena_order_result *o = &src->order;
-    if (src->order_mode != ARENA_ORDER_BEST || !o->order) return NULL;
+    if (src->tf.order != ARENA_ORDER_BEST || !o->order) return NULL;
     for (size_t k = 0; k < o->n_ops; k++)
         if (o->order[k] != k) return o->order;
     return NULL;

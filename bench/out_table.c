@@ -52,7 +52,7 @@ struct table_state {
 /* A graph whose order --order best chose (bare problems have none). */
 static int has_order(const struct arena_source *src)
 {
-    return src->order_mode == ARENA_ORDER_BEST && src->order.order;
+    return src->tf.order == ARENA_ORDER_BEST && src->order.order;
 }
 
 /* "  order best: peak 370,016 B, stored order 413,136 B (-10.4%); optimal, 812 states, 4.1 ms" */
@@ -98,13 +98,13 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
             src->problem.n, (unsigned long long)src->problem.alignment, b->max_live);
     fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n", naive,
             naive_h, lb, lb_h, big, big_h);
-    if (src->inplace != ARENA_INPLACE_NONE) {
+    if (src->tf.inplace != ARENA_INPLACE_NONE) {
         char ib[32], ib_h[32];
         arena_fmt_grouped(b->inplace_bound, ib, sizeof ib);
         arena_fmt_bytes(b->inplace_bound, ib_h, sizeof ib_h);
         fprintf(out, "  in-place rule %s: %zu alias candidates, in-place bound %s B (%s);"
                      " x LB and frag_peak against it\n",
-                arena_inplace_name(src->inplace), src->problem.n_alias, ib, ib_h);
+                arena_inplace_name(src->tf.inplace), src->problem.n_alias, ib, ib_h);
     }
     const struct arena_patch_report *pr = &src->patch;
     if (pr->spec.rows) {

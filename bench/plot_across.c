@@ -103,11 +103,14 @@ int plot_fig_quality(struct plot_ctx *c)
         goto done;
     }
     int better = 0;
+    size_t in_cfg = 0;
     for (size_t i = 0; i < c->d.n_results; i++) {
         const struct arena_fig_result *r = &c->d.results[i];
         if (r->ok && r->has_bound && (double)r->bound > best[r->graph]) best[r->graph] = (double)r->bound;
     }
     for (size_t g = 0; g < G; g++) {
+        if (!plot_in_config(c, g)) continue;
+        in_cfg++;
         best[g] = fmax(best[g], (double)c->d.graphs[g].lower_bound);
         better |= best[g] > (double)c->d.graphs[g].lower_bound;
     }
@@ -124,7 +127,7 @@ int plot_fig_quality(struct plot_ctx *c)
         int any = 0;
         for (size_t g = 0; g < G && !any; g++) {
             const struct arena_fig_result *r = plot_find(c, g, c->sel[i].name);
-            any = r && r->ok;
+            any = plot_in_config(c, g) && r && r->ok;
         }
         if (!any) {
             if (none.len) plot_buf_add(&none, ", ");
@@ -136,6 +139,7 @@ int plot_fig_quality(struct plot_ctx *c)
     /* Paired: graphs where every planner of the figure has a valid result. */
     size_t paired = 0, measured_graphs = 0;
     for (size_t g = 0; g < G; g++) {
+        if (!plot_in_config(c, g)) continue;
         int all = 1, some = 0;
         for (size_t k = 0; k < nq; k++) {
             const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
@@ -150,7 +154,7 @@ int plot_fig_quality(struct plot_ctx *c)
         size_t failed = 0;
         for (size_t g = 0; g < G; g++) {
             const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
-            failed += !(r && r->ok);
+            failed += plot_in_config(c, g) && !(r && r->ok);
         }
         if (failed) {
             plot_buf_add(&left, left.len ? ", " : "");
@@ -165,7 +169,7 @@ int plot_fig_quality(struct plot_ctx *c)
         goto done;
     }
     size_t seeds = count_seeds(c, use);
-    plot_buf_printf(&cap, "%zu of %zu graphs", paired, G);
+    plot_buf_printf(&cap, "%s: %zu of %zu graphs", plot_config_label(c), paired, in_cfg);
     if (left.len) plot_buf_printf(&cap, " (paired: %s)", left.s);
     plot_buf_printf(&cap, ", %zu seed%s, %zu run%s", seeds, seeds == 1 ? "" : "s", c->d.n_runs,
                     c->d.n_runs == 1 ? "" : "s");
@@ -175,7 +179,7 @@ int plot_fig_quality(struct plot_ctx *c)
     /* Data and quartiles. */
     /* paired, graphs, seeds, runs: what the figure covers, on every row. */
     plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
-                     "graphs,seeds,runs,planner,graph\n");
+                     "graphs,seeds,runs,planner,graph,config\n");
     double qmax = 1;
     struct plot_buf arr = {0};
     plot_buf_printf(&arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n",
@@ -194,11 +198,13 @@ int plot_fig_quality(struct plot_ctx *c)
                             (double)r->arena / (double)gr->lower_bound, (long long)r->arena,
                             (long long)gr->lower_bound);
             if (best[g] > (double)gr->lower_bound) plot_buf_printf(&b, "%.17g", best[g]);
-            plot_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired, G, seeds,
-                            c->d.n_runs);
+            plot_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired, in_cfg,
+                            seeds, c->d.n_runs);
             plot_csv(&b, c->sel[qidx[k]].name);
             plot_buf_add(&b, ",");
             plot_csv(&b, gr->spec);
+            plot_buf_add(&b, ",");
+            plot_csv(&b, plot_config_label(c));
             plot_buf_add(&b, "\n");
         }
         qsort(v, nv, sizeof *v, plot_by_double);
@@ -390,6 +396,8 @@ int plot_fig_scaling(struct plot_ctx *c)
         snprintf(c->err, sizeof c->err, "out of memory");
         goto done;
     }
+    for (size_t g = 0; g < G; g++) /* the figures' configuration only */
+        if (!plot_in_config(c, g)) cfg[g] = SIZE_MAX;
     for (size_t f = 0; f < nf; f++) {
         for (size_t g = 0; g < G; g++) {
             if (cfg[g] != f) continue;
@@ -418,7 +426,7 @@ int plot_fig_scaling(struct plot_ctx *c)
     size_t NP = np > 4 ? 4 : np;
     struct plot_buf b = {0};
     plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
-                     "arena_bytes,limit,planner,graph\n");
+                     "arena_bytes,limit,planner,graph,config\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
     size_t limits = 0;
     for (size_t p = 0; p < NP; p++)
@@ -453,6 +461,8 @@ int plot_fig_scaling(struct plot_ctx *c)
                 plot_csv(&b, c->sel[i].name);
                 plot_buf_add(&b, ",");
                 plot_csv(&b, gr->spec);
+                plot_buf_add(&b, ",");
+                plot_csv(&b, plot_config_label(c));
                 plot_buf_add(&b, "\n");
             }
             free(gs);
@@ -470,9 +480,12 @@ int plot_fig_scaling(struct plot_ctx *c)
     for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
     size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
     double kh1 = (double)((nshow + 2) / 2) * 0.15, kh2 = (double)((nshow + 3) / 3) * 0.17;
-    char sub[96];
-    if (c->d.n_runs == 1) snprintf(sub, sizeof sub, "run %lld", (long long)c->d.runs[0]);
-    else snprintf(sub, sizeof sub, "%zu runs", c->d.n_runs);
+    char sub[320];
+    if (c->d.n_runs == 1)
+        snprintf(sub, sizeof sub, "run %lld \xC2\xB7 %.250s", (long long)c->d.runs[0],
+                 plot_config_label(c));
+    else
+        snprintf(sub, sizeof sub, "%zu runs \xC2\xB7 %.250s", c->d.n_runs, plot_config_label(c));
     plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL,
                  fmin(4.3, 2.2 + kh1), 1.0 + 2.4 * (double)R2 + kh2);
     plot_gp_common(c, &gp);
@@ -531,7 +544,15 @@ int plot_fig_stats(struct plot_ctx *c)
         return 1;
     }
     for (size_t i = 0; i < S; i++) planners[i] = c->sel[i].name;
-    struct arena_stats_query q = {.run = run, .planners = planners, .n_planners = S};
+    /* the figures' configuration only, with every other selection */
+    struct arena_select sel = c->o.f.sel;
+    const struct arena_config *k = &c->d.configs[c->cfg].c;
+    sel.inplace = k->inplace;
+    sel.order = k->order;
+    sel.patch = k->patch;
+    sel.alignment = k->alignment;
+    struct arena_stats_query q = {.run = run, .planners = planners, .n_planners = S,
+                                  .select = &sel};
     char why[sizeof c->err];
     rc = arena_stats_compute_query(c->o.db, &q, &s, why, sizeof why);
     if (rc == ARENA_EDB) { /* a database bench plot reads but bench stats does not */
@@ -558,7 +579,7 @@ int plot_fig_stats(struct plot_ctx *c)
     }
     for (size_t k = 0; k < R; k++)
         if (!k || strcmp(s.rows[k].group, s.rows[k - 1].group) != 0) {
-            gnames[ng] = s.rows[k].group;
+            gnames[ng] = s.rows[k].key; /* the configuration is one: in the caption */
             gfirst[ng++] = k;
         }
     gfirst[ng] = R;
@@ -589,7 +610,7 @@ int plot_fig_stats(struct plot_ctx *c)
             }
         }
         for (size_t h = 0; h < s.n_hidden; h++)
-            if (strcmp(s.hidden[h].group, gnames[f]) == 0) {
+            if (strcmp(s.hidden[h].group, s.rows[a].group) == 0) {
                 if (failed.len) plot_buf_add(&failed, ", ");
                 plot_caret(&failed, s.hidden[h].label);
             }
@@ -636,7 +657,7 @@ int plot_fig_stats(struct plot_ctx *c)
             if (!l.s) rc = 1;
         }
     plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,"
-                     "group,planner,label\n");
+                     "group,planner,label,config\n");
     for (size_t k = 0; k < R; k++) {
         const struct arena_stats_row *r = &s.rows[k];
         if (!rpanel[k] || !rslot[k]) continue;
@@ -648,11 +669,14 @@ int plot_fig_stats(struct plot_ctx *c)
         plot_csv(&b, r->planner);
         plot_buf_add(&b, ",");
         plot_csv(&b, r->label);
+        plot_buf_add(&b, ",");
+        plot_csv(&b, plot_config_label(c));
         plot_buf_add(&b, "\n");
     }
     if (rc || (rc = plot_put(c, "stats.csv", &b))) goto done;
-    plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu run%s", np, np == 1 ? "" : "s",
-                    paired_total, c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
+    plot_buf_printf(&cap, "%s: %zu group%s, %zu paired graphs, %zu run%s", plot_config_label(c),
+                    np, np == 1 ? "" : "s", paired_total, c->d.n_runs,
+                    c->d.n_runs == 1 ? "" : "s");
     if (notes.len) plot_buf_printf(&cap, "; left out: %s", notes.s);
     size_t NP1 = np > 6 ? 6 : np;
     if (np > NP1 && (c->o.sizes & 1))

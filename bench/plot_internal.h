@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/filters.h"
 #include "bench/plot.h"
 #include "results/figdata.h"
 
@@ -19,7 +20,9 @@
 #define PLOT_NFIGS 8 /* arena, layout, live, scaling, quality, tables, replay, stats */
 
 struct plot_opts {
-    const char *db, *graph, *planners, *out, *formats;
+    const char *db, *graph, *planners, *out, *formats; /* graph: the first --graph */
+    struct arena_bench_filters f; /* --graph, --family, --suite, --tag, the
+                                     configuration fields, --group-by */
     int64_t run; /* -1 newest, 0 all */
     int sizes;   /* bit 1: one column, bit 2: two */
     int want[PLOT_NFIGS];
@@ -42,7 +45,8 @@ struct plot_ctx {
     size_t n_sel;
     const struct arena_fig_result **by; /* n_graphs x n_sel, see plot_find() */
     int planners_given;
-    size_t graph; /* index of the per-graph figures' graph */
+    size_t cfg;   /* the configuration of the figures (one each) */
+    size_t graph; /* index of the per-graph figures' graph: its graph in cfg */
     int64_t ref;  /* best proven figure of that graph, 0 none */
     int ref_opt;
     char *tmp;    /* temporary folder inside out */
@@ -69,6 +73,11 @@ const struct arena_fig_result *plot_find(const struct plot_ctx *c, size_t graph,
                                          const char *planner);
 /* A valid result whose search stopped at its budget (status limit). */
 int plot_is_limit(const struct arena_fig_result *r);
+/* Whether graph entry g is in the figures' configuration c->cfg. */
+int plot_in_config(const struct plot_ctx *c, size_t g);
+/* The figures' configuration's label ("plain", "in-place depthwise · best
+ * order"). */
+const char *plot_config_label(const struct plot_ctx *c);
 
 /* ---- plot.c: numbers */
 

@@ -132,7 +132,7 @@ static const struct arena_bounds five_bounds = {
 static int64_t add_run(struct arena_store *s, uint64_t seed)
 {
     struct arena_run_info run = {"2026-12-02T16:00:00Z", "abc", "gcc", "cpu", "host",
-                                 "bench --test", seed, "performance", 0.5, NULL};
+                                 "bench --test", seed, "performance", 0.5, NULL, NULL};
     int64_t id = 0;
     cr_assert_eq(arena_store_add_run(s, &run, &id), ARENA_OK, "%s", arena_store_error(s));
     return id;
@@ -206,7 +206,7 @@ Test(store, migrates_version_5_adding_governor_and_loadavg)
     sqlite3_close(db);
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     int64_t id = add_run(s, 2);
-    struct arena_run_info bare = {"t", "g", "c", "cpu", "h", "bench", 3, NULL, NAN, NULL};
+    struct arena_run_info bare = {"t", "g", "c", "cpu", "h", "bench", 3, NULL, NAN, NULL, NULL};
     cr_assert_eq(arena_store_add_run(s, &bare, &id), ARENA_OK);
     arena_store_close(s);
     db = td_db_open(path, 1);
@@ -556,7 +556,7 @@ static void two_writers_round(const char *path)
                 _exit(3);
             }
             struct arena_run_info run = {"2026-12-02T16:00:00Z", "abc", "gcc", "cpu", "host",
-                                         "bench", (uint64_t)k, NULL, NAN, NULL};
+                                         "bench", (uint64_t)k, NULL, NAN, NULL, NULL};
             int64_t rid = 0, gid = 0, id = 0;
             struct arena_source src = five_source(16);
             struct arena_problem p = src.problem;

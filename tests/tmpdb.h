@@ -24,9 +24,22 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
+/* Back to version 10 (drops what version 11 added: runs.tag and the
+ * results' configuration and problem columns). */
+#define TD_BACK_TO_V10                                                                       \
+    "ALTER TABLE runs DROP COLUMN tag; ALTER TABLE results DROP COLUMN order_mode;"          \
+    "ALTER TABLE results DROP COLUMN order_budget; ALTER TABLE results DROP COLUMN patch;"  \
+    "ALTER TABLE results DROP COLUMN problem_fingerprint;"                                   \
+    "ALTER TABLE results DROP COLUMN fixed_lower_bound;"                                     \
+    "ALTER TABLE results DROP COLUMN order_status;"                                          \
+    "ALTER TABLE results DROP COLUMN stored_order_peak;"                                     \
+    "ALTER TABLE results DROP COLUMN order_bound; ALTER TABLE results DROP COLUMN order_states;" \
+    "ALTER TABLE results DROP COLUMN order_ns; PRAGMA user_version = 10;"
+
 /* SQL that takes a database of the current schema back to version 9 (drops
  * what version 10 added: the graphs' execution order columns). */
 #define TD_BACK_TO_V9                                                                        \
+    TD_BACK_TO_V10                                                                           \
     "ALTER TABLE graphs DROP COLUMN exec_order; ALTER TABLE graphs DROP COLUMN order_status;" \
     "ALTER TABLE graphs DROP COLUMN stored_order_peak;"                                      \
     "ALTER TABLE graphs DROP COLUMN order_bound; ALTER TABLE graphs DROP COLUMN order_states;" \

@@ -262,12 +262,16 @@ static void print_table(const struct arena_stats *s)
         int w = width_of(s, a, b);
         int best = s->rows[a].has_best, fixed = s->rows[a].has_fixed;
         printf("\n%s\n", s->rows[a].group);
-        printf("  configuration: %s\n", s->rows[a].config_label);
+        if (!strstr(s->rows[a].group, s->rows[a].config_label)) /* plain, unsaid */
+            printf("  configuration: %s\n", s->rows[a].config_label);
         print_group_note(s, a, b);
         print_hidden(s, s->rows[a].group);
+        int one = s->rows[a].n <= 1; /* one graph: its figures, no interval */
         printf("  %-3s %-*s %4s %5s  %-27s %-27s%s%s\n", "#", w, "planner", "n", "limit",
-               "mean x LB [95% CI]", "median x LB [95% CI]", best ? " mean x best [95% CI]      " : "",
-               fixed ? " mean x fixed [95% CI]" : "");
+               one ? "mean x LB" : "mean x LB [95% CI]",
+               one ? "median x LB" : "median x LB [95% CI]",
+               best ? (one ? " mean x best                " : " mean x best [95% CI]      ") : "",
+               fixed ? (one ? " mean x fixed" : " mean x fixed [95% CI]") : "");
         for (size_t i = a; i < b; i++) {
             const struct arena_stats_row *r = &s->rows[i];
             char lim[32];

@@ -460,9 +460,13 @@ static int reorder(struct arena_fig_data *d, struct reading *w)
 static int label_configs(struct arena_fig_data *d)
 {
     int aligns = 0, budgets = 0;
-    for (size_t i = 1; i < d->n_configs; i++) {
-        aligns |= d->configs[i].c.alignment != d->configs[0].c.alignment;
-        budgets |= d->configs[i].c.order_budget != d->configs[0].c.order_budget;
+    const struct arena_config *best = NULL; /* budgets differ among best orders only */
+    for (size_t i = 0; i < d->n_configs; i++) {
+        const struct arena_config *c = &d->configs[i].c;
+        aligns |= c->alignment != d->configs[0].c.alignment;
+        if (strcmp(c->order, "best") != 0) continue;
+        budgets |= best && c->order_budget != best->order_budget;
+        best = c;
     }
     for (size_t i = 0; i < d->n_configs; i++) {
         char buf[256];

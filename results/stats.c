@@ -650,10 +650,13 @@ static int label_rows(struct arena_stats *out)
     for (size_t i = 0; i < out->n_rows; i++) all[i] = &out->rows[i];
     for (size_t i = 0; i < out->n_hidden; i++) all[out->n_rows + i] = &out->hidden[i];
     int align_varies = 0, config_varies = 0, budget_varies = 0;
-    for (size_t i = 1; i < n; i++) {
+    const struct arena_config *best = NULL; /* budgets differ among best orders only */
+    for (size_t i = 0; i < n; i++) {
         align_varies |= all[i]->alignment != all[0]->alignment;
         config_varies |= arena_config_cmp(&all[i]->config, &all[0]->config) != 0;
-        budget_varies |= all[i]->config.order_budget != all[0]->config.order_budget;
+        if (strcmp(all[i]->config.order, "best") != 0) continue;
+        budget_varies |= best && all[i]->config.order_budget != best->order_budget;
+        best = &all[i]->config;
     }
     int varies[OPTIONS] = {0};
     for (int k = 0; k < OPTIONS; k++) {

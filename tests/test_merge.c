@@ -472,8 +472,9 @@ Test(merge, mixed_versions_are_refused_before_anything_is_written)
 }
 
 /* scripts/sweep: two shards under GNU parallel, each pinned, merged; the
- * same figures as one in-process run of the same sweep. Skipped, saying
- * why, where GNU parallel or taskset is missing. */
+ * same figures as one in-process run of the same sweep, and bench's --tag
+ * passed through to every shard's run. Skipped, saying why, where GNU
+ * parallel or taskset is missing. */
 Test(merge, scripts_sweep_equals_one_run)
 {
     const char *bench_exe = getenv("ARENA_BENCH"), *sweep = getenv("ARENA_SWEEP");
@@ -490,7 +491,7 @@ Test(merge, scripts_sweep_equals_one_run)
     snprintf(cmd, sizeof cmd,
              "BENCH='%s' '%s' -j 2 -o '%s' --graph 'random-intervals:n=30,seed=1..4;chain:ops=8|12'"
              " --planner greedy-by-size,online-first-fit --repetitions 1 --min-time 0.001"
-             " >'%s/sweep.out' 2>&1",
+             " --tag swept >'%s/sweep.out' 2>&1",
              bench_exe, sweep, out, td_dir);
     int rc = system(cmd);
     char *log = NULL;
@@ -501,6 +502,7 @@ Test(merge, scripts_sweep_equals_one_run)
     }
     cr_assert_eq(rc, 0, "scripts/sweep failed: %s", log ? log : "?");
     cr_expect_eq(count(out, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM runs WHERE tag = 'swept'"), 2);
     cr_expect_eq(count(out, "SELECT count(*) FROM results"), 12);
     char *want = content(one), *got = content(out);
     cr_expect_str_eq(got, want);

@@ -72,7 +72,15 @@ static int intact(uint64_t i, uint32_t s)
 #else
 #define ORDER_AT(k) (k)
 #endif
-static unsigned char made[OPS_TENSORS + 1];
+/* Whether an op writes tensor i (no array of our own: the arena stays the
+ * first thing in SRAM). */
+static int written_by_an_op(uint64_t i)
+{
+    for (uint32_t r = 0; r < OPS_OUT_FIRST[OPS_N]; r++)
+        if (OPS_OUT[r] == i)
+            return 1;
+    return 0;
+}
 
 static void fill(uint64_t i)
 {
@@ -84,11 +92,8 @@ static int run_ops(uint64_t n)
 {
     if (OPS_TENSORS != n)
         return 6;
-    for (uint32_t o = 0; o < OPS_N; o++)
-        for (uint32_t r = OPS_OUT_FIRST[o]; r < OPS_OUT_FIRST[o + 1]; r++)
-            made[OPS_OUT[r]] = 1;
     for (uint64_t i = 0; i < n; i++)
-        if (!made[i])
+        if (!written_by_an_op(i))
             fill(i);
     for (uint32_t s = 0; s < OPS_N; s++) {
         uint32_t o = ORDER_AT(s);

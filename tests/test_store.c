@@ -247,6 +247,69 @@ Test(store, migrates_version_9_adding_the_order_columns)
     sqlite3_close(db);
 }
 
+/* Version 10 is version 11 without runs.tag and the results' configuration
+ * and problem columns; it updated a shared graph row's order columns when a
+ * later --order best run proved its order best. Migrated, every result keeps
+ * its row and gets the configuration it had: the order from its run's
+ * command line (so the stored-order result on the updated row stays
+ * stored, with no order facts), the budget it gave, the patch from the
+ * spec, the fixed-order bound from the stored-order row of its spec, the
+ * problem named by the graph and the rule, and the order facts with the
+ * best-order results only. */
+Test(store, migrates_version_10_giving_each_result_its_configuration)
+{
+    char path[160];
+    td_path(path, sizeof path, "v10.sqlite");
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    arena_store_close(s);
+    sqlite3 *db = td_db_open(path, 0);
+    raw_exec(db, TD_BACK_TO_V10
+        "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed, uuid)"
+        " VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1'),"
+        " (2, 't2', 'g', 'c', 'cpu', 'h', 'bench --graph chain --order best --order-states 500',"
+        "  1, 'u2'),"
+        " (3, 't3', 'g', 'c', 'cpu', 'h', 'bench --graph mobilenetv2 --inplace depthwise', 1,"
+        "  'u3'),"
+        " (4, 't4', 'g', 'c', 'cpu', 'h', 'bench --graph mobilenetv2 --patch 4x4:13', 1, 'u4');"
+        /* 1: chain, stored order, updated by run 2 (its order best: the same
+         * problem); 2: chain in a best order of its own; 3, 4: mobilenetv2
+         * and its patched graph */
+        "INSERT INTO graphs VALUES"
+        " (1, 'chain:ops=8', 'chain', 'ops=8', 'aa', 16, 8, 9, 900, 100, NULL, 'certified', 100,"
+        "  100, 0, 5),"
+        " (2, 'chain:ops=8', 'chain', 'ops=8', 'bb', 16, 8, 9, 900, 80, '1,0', 'optimal', 100, 80,"
+        "  12, 7),"
+        " (3, 'mobilenetv2', 'mobilenetv2', '', 'cc', 16, 65, 66, 7000, 500, NULL, NULL, NULL,"
+        "  NULL, NULL, NULL),"
+        " (4, 'mobilenetv2+patch=4x4:13', 'mobilenetv2', '', 'dd', 16, 245, 246, 9000, 200, NULL,"
+        "  NULL, NULL, NULL, NULL, NULL);"
+        "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq, inplace,"
+        " inplace_bound) VALUES (1, 1, 1, 'a', 100, 1, 1, 'none', 100),"
+        " (2, 2, 1, 'a', 100, 1, 1, 'none', 100), (3, 2, 2, 'a', 80, 1, 2, 'none', 80),"
+        " (4, 3, 3, 'a', 450, 1, 1, 'depthwise', 450), (5, 4, 4, 'a', 200, 1, 1, 'none', 200);");
+    sqlite3_close(db);
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    arena_store_close(s);
+    db = td_db_open(path, 1);
+    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
+    expect_matches_schema_sql(db);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 5, "every result kept");
+    char got[2048] = "";
+    append_rows(db, "SELECT id, order_mode, ifnull(order_budget, '-'), patch, problem_fingerprint,"
+                " ifnull(fixed_lower_bound, '-'), ifnull(order_status, '-'),"
+                " ifnull(order_bound, '-'), ifnull(stored_order_peak, '-')"
+                " FROM results ORDER BY id", got, sizeof got);
+    cr_expect_str_eq(got, "1|stored|-||aa|100|-|-|-\n"
+                          "2|best|500||aa|100|certified|100|100\n"
+                          "3|best|500||bb|100|optimal|80|100\n"
+                          "4|stored|-||cc/depthwise|500|-|-|-\n"
+                          "5|stored|-|4x4:13|dd|500|-|-|-\n");
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE tag = ''"), 4);
+    sqlite3_close(db);
+}
+
 Test(store, zero_byte_file_is_empty_and_gets_created)
 {
     char path[160];

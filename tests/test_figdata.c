@@ -168,3 +168,35 @@ Test(figdata, another_file_is_refused)
     td_path(path, sizeof path, "missing.sqlite");
     cr_expect_eq(arena_figdb_open(path, &h, err, sizeof err), ARENA_ENOTFOUND);
 }
+
+/* No version ceiling (issue 34 §5): a newer schema is read while the
+ * columns plot reads are there, and refused in one line naming both
+ * versions and the column when one is not. */
+Test(figdata, a_newer_schema_is_read_while_its_columns_are_there)
+{
+    char path[256], err[300] = "", sql[160];
+    make(path, sizeof path);
+    sqlite3 *db = td_db_open(path, 0);
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d; ALTER TABLE results ADD COLUMN later TEXT",
+             ARENA_STORE_VERSION + 1);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    struct arena_figdb *h = NULL;
+    cr_assert_eq(arena_figdb_open(path, &h, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_fig_data d;
+    cr_expect_eq(arena_figdb_load(h, 0, NULL, &d, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(d.n_results, 4);
+    arena_fig_data_free(&d);
+    arena_figdb_close(h);
+    db = td_db_open(path, 0);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE results DROP COLUMN saving", NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    cr_expect_eq(arena_figdb_open(path, &h, err, sizeof err), ARENA_EDB);
+    char want[160];
+    snprintf(want, sizeof want, "schema version %d, newer than this bench's %d, has no"
+             " results.saving, which bench plot reads", ARENA_STORE_VERSION + 1,
+             ARENA_STORE_VERSION);
+    cr_expect(strstr(err, want), "%s", err);
+    cr_expect_null(strchr(err, '\n'));
+}

@@ -683,7 +683,7 @@ int plot_fig_stats(struct plot_ctx *c)
         plot_note(c, "one-column stats figure shows the first 6 of its %zu panels", np);
     double kh1 = (double)((lab_n + 1) / 2) * 0.15, kh2 = (double)((lab_n + 2) / 3) * 0.17;
     size_t R1 = (NP1 + 1) / 2, R2 = (np + 2) / 3;
-    plot_gp_head(c, &gp, "stats", "Arena / lower bound across seeds: mean, bootstrap 95% CI",
+    plot_gp_head(c, &gp, "stats", "Arena / lower bound across graphs: mean, bootstrap 95% CI",
                  cap.s ? cap.s : "", cap.s, fmin(4.4, 0.5 + 1.25 * (double)R1 + kh1),
                  0.6 + 1.7 * (double)R2 + kh2);
     plot_gp_common(c, &gp);

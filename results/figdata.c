@@ -503,6 +503,15 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, const struct arena_sele
     sqlite3_finalize(st);
     if (rc == ARENA_OK) rc = reorder(d, &w);
     if (rc == ARENA_OK) rc = label_configs(d);
+    if (rc == ARENA_OK && sel) { /* the runs whose results passed the filters */
+        size_t kept = 0;
+        for (size_t i = 0; i < d->n_runs; i++) {
+            int used = 0;
+            for (size_t k = 0; k < d->n_results && !used; k++) used = d->results[k].run_id == d->runs[i];
+            if (used) d->runs[kept++] = d->runs[i];
+        }
+        d->n_runs = kept ? kept : d->n_runs;
+    }
     free(w.gfirst);
     free(w.pfirst);
     free(w.cfirst);

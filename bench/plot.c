@@ -26,7 +26,7 @@
 #include "results/stats.h"
 
 static const char *const figure_names[] = {"arena", "layout", "live", "scaling", "quality",
-                                           "tables", "replay", "stats"};
+                                           "tables", "replay", "stats", "fixed"};
 _Static_assert(sizeof figure_names / sizeof figure_names[0] == PLOT_NFIGS,
                "PLOT_NFIGS counts figure_names");
 
@@ -69,7 +69,9 @@ static const char help_head[] =
     "  --out DIR        output folder (default results/charts), created if missing\n"
     "  --size one|two|both   one column (3.3 in, 7 pt text), two (7 in, 8 pt), both\n"
     "  --format LIST    png,pdf,svg (default all three)\n"
-    "  --figures LIST   arena,layout,live,scaling,quality,tables,replay,stats (default all)\n"
+    "  --figures LIST   arena,layout,live,scaling,quality,tables,replay,stats,fixed\n"
+    "                   (default all; fixed: arena / the graph's bound untransformed,\n"
+    "                   for a configuration that transforms it)\n"
     "  --dpi N          PNG resolution, 50 to 1200 (default 200)\n"
     "  --color-by planner|kind   a color per planner (Okabe-Ito, default) or per kind\n"
     "  --quiet          no notes on stderr, no file list on stdout\n"
@@ -588,8 +590,14 @@ void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size
 int plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp, const char *const *keys,
               const char *const *vals, size_t nkeys)
 {
-    plot_buf_printf(gp, "\n# ---- %s.gp\n", name);
-    if (plot_template_fill(c->tpl, name, keys, vals, nkeys, gp, c->err, sizeof c->err)) return 1;
+    return plot_draw_from(c, name, name, gp, keys, vals, nkeys);
+}
+
+int plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
+                   const char *const *keys, const char *const *vals, size_t nkeys)
+{
+    plot_buf_printf(gp, "\n# ---- %s.gp\n", tpl);
+    if (plot_template_fill(c->tpl, tpl, keys, vals, nkeys, gp, c->err, sizeof c->err)) return 1;
     char file[64], log[64];
     snprintf(file, sizeof file, "%s.gp", name);
     snprintf(log, sizeof log, ".%s.log", name);
@@ -658,7 +666,8 @@ static void remove_tmp(struct plot_ctx *c)
         snprintf(path, sizeof path, "%s/%s", c->tmp, c->written[i]);
         remove(path);
     }
-    static const char *const logs[] = {"arena", "layout", "live", "scaling", "quality", "replay", "stats"};
+    static const char *const logs[] = {"arena", "layout", "live", "scaling", "quality", "replay", "stats",
+                                       "fixed"};
     static const char *const fmts[] = {"png", "pdf", "svg"};
     for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
         char path[4096];
@@ -766,6 +775,7 @@ static int run(struct plot_ctx *c)
         rc = plot_per_graph(c);
     if (!rc && plot_want(c, "scaling")) rc = plot_fig_scaling(c);
     if (!rc && plot_want(c, "quality")) rc = plot_fig_quality(c);
+    if (!rc && plot_want(c, "fixed")) rc = plot_fig_fixed(c);
     if (!rc && plot_want(c, "stats")) rc = plot_fig_stats(c);
     if (rc) {
         remove_tmp(c);

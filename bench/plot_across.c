@@ -86,8 +86,11 @@ static size_t count_seeds(const struct plot_ctx *c, const int *use)
     return n;
 }
 
-int plot_fig_quality(struct plot_ctx *c)
+/* The quality figure (NAME quality), or with fixed the same of arena /
+ * fixed-order bound (NAME fixed), for the configuration c->cfg. */
+static int quality_figure(struct plot_ctx *c, int fixed)
 {
+    const char *name = fixed ? "fixed" : "quality";
     size_t G = c->d.n_graphs;
     /* Per graph, the best proven bound above the lower bound, if any. */
     double *best = calloc(G + 1, sizeof *best);
@@ -114,6 +117,7 @@ int plot_fig_quality(struct plot_ctx *c)
         best[g] = fmax(best[g], (double)c->d.graphs[g].lower_bound);
         better |= best[g] > (double)c->d.graphs[g].lower_bound;
     }
+    if (fixed) better = 0; /* one measure: the graph untransformed */
     /* Planners: the shown ones, naive only when asked for, none without
      * a valid result anywhere (said in a note). */
     size_t nq = 0;
@@ -143,7 +147,8 @@ int plot_fig_quality(struct plot_ctx *c)
         int all = 1, some = 0;
         for (size_t k = 0; k < nq; k++) {
             const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
-            all &= r && r->ok && c->d.graphs[g].lower_bound > 0;
+            all &= r && r->ok && c->d.graphs[g].lower_bound > 0 &&
+                   (!fixed || c->d.graphs[g].fixed_lower_bound > 0);
             some |= r != NULL;
         }
         measured_graphs += some;
@@ -163,9 +168,10 @@ int plot_fig_quality(struct plot_ctx *c)
         }
     }
     if (paired < 2 || !nq) {
-        plot_note(c, "quality figure skipped: %zu graph%s with a valid result of every planner shown"
-                " (needs two; try bench --graph all)%s%s",
-             paired, paired == 1 ? "" : "s", left.len ? "; " : "", left.len ? left.s : "");
+        plot_note(c, "%s figure skipped: %zu graph%s with a valid result of every planner shown"
+                "%s (needs two; try bench --graph all)%s%s", name,
+             paired, paired == 1 ? "" : "s", fixed ? " and a fixed-order bound" : "",
+             left.len ? "; " : "", left.len ? left.s : "");
         goto done;
     }
     size_t seeds = count_seeds(c, use);
@@ -175,12 +181,12 @@ int plot_fig_quality(struct plot_ctx *c)
                     c->d.n_runs == 1 ? "" : "s");
     if (skipped_naive) plot_buf_add(&cap, "; naive left out (--planner all shows it)");
     if (none.len) plot_buf_printf(&cap, "; no valid result: %s", none.s);
-    plot_note(c, "quality: %s", cap.s);
+    plot_note(c, "%s: %s", name, cap.s);
     /* Data and quartiles. */
     /* paired, graphs, seeds, runs: what the figure covers, on every row. */
     plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
-                     "graphs,seeds,runs,planner,graph,config\n");
-    double qmax = 1;
+                     "graphs,seeds,runs,planner,graph,config,fixed_lower_bound\n");
+    double qmax = 1, qmin = 1;
     struct plot_buf arr = {0};
     plot_buf_printf(&arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n",
                     nq, nq, nq, nq, nq);
@@ -190,10 +196,13 @@ int plot_fig_quality(struct plot_ctx *c)
             if (!use[g]) continue;
             const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
             const struct arena_fig_graph *gr = &c->d.graphs[g];
-            double ratio = (double)r->arena / (better ? best[g] : (double)gr->lower_bound);
+            double ratio = (double)r->arena / (fixed    ? (double)gr->fixed_lower_bound
+                                                : better ? best[g]
+                                                         : (double)gr->lower_bound);
             v[nv++] = ratio;
             limits += (size_t)plot_is_limit(r);
             qmax = fmax(qmax, ratio);
+            qmin = fmin(qmin, ratio);
             plot_buf_printf(&b, "%zu,%.17g,%d,%.17g,%lld,%lld,", k + 1, ratio, plot_is_limit(r),
                             (double)r->arena / (double)gr->lower_bound, (long long)r->arena,
                             (long long)gr->lower_bound);
@@ -205,7 +214,8 @@ int plot_fig_quality(struct plot_ctx *c)
             plot_csv(&b, gr->spec);
             plot_buf_add(&b, ",");
             plot_csv(&b, plot_config_label(c));
-            plot_buf_add(&b, "\n");
+            if (gr->fixed_lower_bound > 0) plot_buf_printf(&b, ",%lld\n", (long long)gr->fixed_lower_bound);
+            else plot_buf_add(&b, ",\n");
         }
         qsort(v, nv, sizeof *v, plot_by_double);
         double q1 = plot_quantile(v, nv, 0.25), q3 = plot_quantile(v, nv, 0.75), iq = q3 - q1;
@@ -224,29 +234,38 @@ int plot_fig_quality(struct plot_ctx *c)
         lab[k] = l.s;
         if (!lab[k]) rc = 1;
     }
-    if (rc || (rc = plot_put(c, "quality.csv", &b))) {
+    char csv_name[32];
+    snprintf(csv_name, sizeof csv_name, "%s.csv", name);
+    if (rc || (rc = plot_put(c, csv_name, &b))) {
         if (!c->err[0]) snprintf(c->err, sizeof c->err, "out of memory");
         plot_buf_free(&arr);
         goto done;
     }
-    const char *what = better ? "Arena / best proven bound" : "Arena / lower bound";
+    const char *what = fixed    ? "Arena / fixed-order bound (the graph untransformed)"
+                       : better ? "Arena / best proven bound"
+                                : "Arena / lower bound";
     plot_buf_printf(&sub, "%s", cap.s);
     double h1 = fmin(4.2, fmax(1.8, 1.0 + 0.2 * (double)nq)), h2 = fmax(2.4, 1.2 + 0.27 * (double)nq);
-    plot_gp_head(c, &gp, "quality", what, sub.s ? sub.s : "", cap.s, h1, h2);
+    plot_gp_head(c, &gp, name, what, sub.s ? sub.s : "", cap.s, h1, h2);
     plot_gp_common(c, &gp);
     plot_gp_styles(&gp, c->sel, qidx, lab, nq, 40);
     plot_buf_add(&gp, arr.s ? arr.s : "");
     plot_buf_free(&arr);
     int logx = qmax > 3;
-    plot_buf_printf(&gp, "QMAX = %.17g; LOGX = %d; XLABEL = '%s'\n", qmax, logx,
-                    better ? "arena / best proven bound" : "arena / lower bound");
+    plot_buf_printf(&gp, "QMAX = %.17g; XMIN = %.17g; LOGX = %d; XLABEL = '%s'; DATA = '%s'\n",
+                    qmax, qmin, logx,
+                    fixed    ? "arena / fixed-order bound"
+                    : better ? "arena / best proven bound"
+                             : "arena / lower bound",
+                    csv_name);
     plot_buf_printf(&gp, "LOGTICS1 = \"%s\"; LOGTICS2 = \"%s\"\n",
-                    qmax > 30 ? "(1, 10, 100, 1000, 10000, 100000)" : "(1, 2, 5, 10, 20)",
-                    qmax > 30 ? "(1, 10, 100, 1000, 10000, 100000)" : "(1, 1.5, 2, 3, 5, 10, 20)");
+                    qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)" : "(0.5, 1, 2, 5, 10, 20)",
+                    qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)"
+                              : "(0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 20)");
     plot_ytics_names(&yt, lab, nq);
     const char *keys[] = {"YTICS"};
     const char *vals[] = {yt.s ? yt.s : "()"};
-    rc = plot_draw(c, "quality", &gp, keys, vals, 1);
+    rc = plot_draw_from(c, name, "quality", &gp, keys, vals, 1);
 done:
     for (size_t i = 0; lab && i < c->n_sel; i++) free(lab[i]);
     free(lab);
@@ -261,6 +280,27 @@ done:
     plot_buf_free(&yt);
     plot_buf_free(&cap);
     plot_buf_free(&sub);
+    return rc;
+}
+
+int plot_fig_quality(struct plot_ctx *c)
+{
+    return quality_figure(c, 0);
+}
+
+int plot_fig_fixed(struct plot_ctx *c)
+{
+    size_t k = c->cfg, saved = c->cfg;
+    if (!arena_config_transforms(&c->d.configs[k].c))
+        for (k = 0; k < c->d.n_configs && !arena_config_transforms(&c->d.configs[k].c); k++) {}
+    if (k == c->d.n_configs) {
+        plot_note(c, "fixed figure skipped: no configuration transforms the graphs (bench"
+                     " --inplace, --order best, --patch)");
+        return 0;
+    }
+    c->cfg = k; /* this figure's configuration: the caption names it */
+    int rc = quality_figure(c, 1);
+    c->cfg = saved;
     return rc;
 }
 

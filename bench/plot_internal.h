@@ -17,7 +17,7 @@
 #include "results/figdata.h"
 
 #define PLOT_PROG "bench: plot"
-#define PLOT_NFIGS 8 /* arena, layout, live, scaling, quality, tables, replay, stats */
+#define PLOT_NFIGS 9 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed */
 
 struct plot_opts {
     const char *db, *graph, *planners, *out, *formats; /* graph: the first --graph */
@@ -107,7 +107,9 @@ void plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
 void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
                     char *const *lab, size_t n, size_t max1);
-/* Writes NAME.gp from head + template and runs gnuplot on it. */
+/* Writes NAME.gp from head + template NAME.gp (TPL.gp) and runs gnuplot on it. */
+int plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
+                   const char *const *keys, const char *const *vals, size_t nkeys);
 int plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp, const char *const *keys,
               const char *const *vals, size_t nkeys);
 /* ",v" with v in full precision, or "," when !has. */
@@ -133,6 +135,10 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
 /* plot_across.c */
 int plot_fig_scaling(struct plot_ctx *c);
 int plot_fig_quality(struct plot_ctx *c);
+/* The quality figure of arena / fixed-order bound (the graph untransformed)
+ * for the figures' configuration when it transforms the graph, else for the
+ * first that does: how far below the fixed-order bound each planner gets. */
+int plot_fig_fixed(struct plot_ctx *c);
 int plot_fig_stats(struct plot_ctx *c);
 
 #endif

@@ -345,6 +345,27 @@ Test(configs, plot_names_every_configuration_and_never_mixes_two)
     cr_assert_not_null(gp);
     cr_expect_not_null(strstr(gp, "# caption: in-place depthwise " DOT " best order: "), "%s", gp);
     free(gp);
+    /* how far below the fixed-order bound: its own figure, the first
+     * configuration that transforms the graphs, named */
+    td_path(out, sizeof out, "fixed");
+    cr_assert_eq(run_bench("plot4", (const char *[]){"plot", "--db", db, "--run", "all", "--out",
+                                                       out, "--figures", "fixed", "--format",
+                                                       "png", "--size", "one", "--quiet", NULL}), 0);
+    snprintf(path, sizeof path, "%s/fixed.csv", out);
+    csv_read(path, &t);
+    int under = 0;
+    for (size_t r = 0; r < t.n; r++) {
+        cr_expect_str_eq(t.rec[r][csv_col(&t, "config")], configs[1]);
+        under |= atof(t.rec[r][csv_col(&t, "ratio")]) < 1.0;
+    }
+    cr_expect(under, "in-place depthwise takes MobileNetV2 below its fixed-order bound");
+    csv_free(&t);
+    snprintf(path, sizeof path, "%s/fixed.gp", out);
+    gp = td_slurp(path, NULL);
+    cr_assert_not_null(gp);
+    cr_expect_not_null(strstr(gp, "TITLE = 'Arena / fixed-order bound"), "%s", gp);
+    cr_expect_not_null(strstr(gp, "# caption: in-place depthwise: "), "%s", gp);
+    free(gp);
     /* without a filter, the first configuration measured, and a note */
     td_path(out, sizeof out, "first");
     cr_assert_eq(run_bench("plot3", (const char *[]){"plot", "--db", db, "--run", "all", "--out",

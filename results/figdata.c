@@ -294,6 +294,25 @@ static void text_col(sqlite3_stmt *st, int col, char *buf, size_t len, const cha
     snprintf(buf, len, "%s", t ? (const char *)t : dflt);
 }
 
+/* The place of text in list[0, *n), appended (a copy, and rid as the
+ * first id it was seen with) when it is not there; the first id kept the
+ * smallest. ARENA_ENOMEM. */
+static int intern(char ***list, size_t *n, size_t *cap, int64_t **first, size_t *fcap,
+                  const char *text, int64_t rid, size_t *at)
+{
+    size_t i;
+    for (i = 0; i < *n && strcmp((*list)[i], text) != 0; i++) {}
+    if (i == *n) {
+        if (grow((void **)list, cap, *n, sizeof **list) ||
+            grow((void **)first, fcap, *n, sizeof **first) || !((*list)[*n] = strdup(text)))
+            return ARENA_ENOMEM;
+        (*first)[(*n)++] = rid;
+    }
+    if (rid < (*first)[i]) (*first)[i] = rid;
+    *at = i;
+    return ARENA_OK;
+}
+
 /* Index of v (an id among first[]) kept up to date: the smallest id. */
 static void seen_at(int64_t *first, size_t i, int64_t rid)
 {
@@ -334,15 +353,8 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
     }
     seen_at(w->cfirst, c, rid);
     size_t b;
-    for (b = 0; b < d->n_bases && strcmp(d->bases[b], base) != 0; b++) {}
-    if (b == d->n_bases) {
-        if (grow((void **)&d->bases, &w->bcap, d->n_bases, sizeof *d->bases) ||
-            grow((void **)&w->bfirst, &w->bfcap, d->n_bases, sizeof *w->bfirst) ||
-            !(d->bases[d->n_bases] = strdup(base)))
-            return ARENA_ENOMEM;
-        w->bfirst[d->n_bases++] = rid;
-    }
-    seen_at(w->bfirst, b, rid);
+    if (intern(&d->bases, &d->n_bases, &w->bcap, &w->bfirst, &w->bfcap, base, rid, &b))
+        return ARENA_ENOMEM;
     size_t g = find_entry(d, b, c);
     if (g == d->n_graphs) { /* the newest row of the problem states its facts */
         if (grow((void **)&d->graphs, &w->gcap, d->n_graphs, sizeof *d->graphs) ||
@@ -372,15 +384,8 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
     }
     seen_at(w->gfirst, g, rid);
     size_t p;
-    for (p = 0; p < d->n_planners && strcmp(d->planners[p], planner) != 0; p++) {}
-    if (p == d->n_planners) {
-        if (grow((void **)&d->planners, &w->pcap, d->n_planners, sizeof *d->planners) ||
-            grow((void **)&w->pfirst, &w->pfcap, d->n_planners, sizeof *w->pfirst) ||
-            !(d->planners[d->n_planners] = strdup(planner)))
-            return ARENA_ENOMEM;
-        w->pfirst[d->n_planners++] = rid;
-    }
-    seen_at(w->pfirst, p, rid);
+    if (intern(&d->planners, &d->n_planners, &w->pcap, &w->pfirst, &w->pfcap, planner, rid, &p))
+        return ARENA_ENOMEM;
     if (grow((void **)&d->results, &w->rcap, d->n_results, sizeof *d->results))
         return ARENA_ENOMEM;
     struct arena_fig_result *r = &d->results[d->n_results++];

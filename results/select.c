@@ -155,6 +155,15 @@ static int in_suite(const struct arena_suite_items *s, const char *base)
     return 0;
 }
 
+/* Whether x is in list[0, n); an empty list holds everything. */
+static int listed(const char *const *list, size_t n, const char *x)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i], x) == 0)
+            return 1;
+    return n == 0;
+}
+
 int arena_select_graph(const struct arena_select *s, const char *base, const char *family)
 {
     if (!s)
@@ -169,13 +178,8 @@ int arena_select_graph(const struct arena_select *s, const char *base, const cha
         if (!hit)
             return 0;
     }
-    if (s->n_families) {
-        int hit = 0;
-        for (size_t i = 0; i < s->n_families && !hit; i++)
-            hit = strcmp(s->families[i], family) == 0;
-        if (!hit)
-            return 0;
-    }
+    if (!listed(s->families, s->n_families, family))
+        return 0;
     if (s->n_suites) {
         int hit = 0;
         for (size_t i = 0; i < s->n_suites && !hit; i++)
@@ -188,22 +192,12 @@ int arena_select_graph(const struct arena_select *s, const char *base, const cha
 
 int arena_select_planner(const struct arena_select *s, const char *planner)
 {
-    if (!s || !s->n_planners)
-        return 1;
-    for (size_t i = 0; i < s->n_planners; i++)
-        if (strcmp(s->planners[i], planner) == 0)
-            return 1;
-    return 0;
+    return !s || listed(s->planners, s->n_planners, planner);
 }
 
 int arena_select_tag(const struct arena_select *s, const char *tag)
 {
-    if (!s || !s->n_tags)
-        return 1;
-    for (size_t i = 0; i < s->n_tags; i++)
-        if (strcmp(s->tags[i], tag) == 0)
-            return 1;
-    return 0;
+    return !s || listed(s->tags, s->n_tags, tag);
 }
 
 int arena_select_config(const struct arena_select *s, const struct arena_config *c)

@@ -71,40 +71,6 @@ static void trial(const char *db)
     run_one("patch", db, MB, (const char *[]){"--patch", "4x4:13", NULL});
 }
 
-/* One CSV record of RFC 4180 into field[0..max); returns the field count. */
-static size_t csv_record(const char **p, char **field, size_t max)
-{
-    size_t n = 0;
-    const char *c = *p;
-    for (;;) {
-        char buf[1024];
-        size_t len = 0;
-        if (*c == '"') {
-            for (c++; *c && !(*c == '"' && c[1] != '"'); c++) {
-                if (*c == '"') c++;
-                if (len < sizeof buf - 1) buf[len++] = *c;
-            }
-            cr_assert(*c == '"', "unterminated quoted field");
-            c++;
-        } else {
-            for (; *c && *c != ',' && *c != '\n' && *c != '\r'; c++)
-                if (len < sizeof buf - 1) buf[len++] = *c;
-        }
-        buf[len] = '\0';
-        if (n < max) field[n] = strdup(buf);
-        n++;
-        if (*c == ',') {
-            c++;
-            continue;
-        }
-        if (*c == '\r') c++;
-        if (*c == '\n') c++;
-        break;
-    }
-    *p = c;
-    return n;
-}
-
 /* A CSV file: its header and records, each field malloc'd. */
 struct csv {
     char *head[80];
@@ -119,13 +85,13 @@ static void csv_read(const char *path, struct csv *t)
     cr_assert_not_null(text, "cannot read %s", path);
     memset(t, 0, sizeof *t);
     const char *p = text;
-    t->cols = csv_record(&p, t->head, 80);
+    t->cols = td_csv_record(&p, t->head, 80);
     cr_assert_leq(t->cols, 80);
     while (*p) {
         t->rec = realloc(t->rec, (t->n + 1) * sizeof *t->rec);
         cr_assert_not_null(t->rec);
         memset(t->rec[t->n], 0, sizeof t->rec[t->n]);
-        size_t k = csv_record(&p, t->rec[t->n], 80);
+        size_t k = td_csv_record(&p, t->rec[t->n], 80);
         cr_assert_eq(k, t->cols, "%s: record %zu has %zu fields, the header %zu", path, t->n, k,
                      t->cols);
         t->n++;
@@ -386,12 +352,7 @@ Test(configs, plot_names_every_configuration_and_never_mixes_two)
 static void tiny_model(const char *path, int32_t n)
 {
     struct tfl_model m;
-    memset(&m, 0, sizeof m);
-    m.n_codes = 2;
-    m.codes[0].builtin = 0;
-    m.codes[1].builtin = 114;
-    m.n_buffers = 1;
-    m.n_subgraphs = 1;
+    tfl_add_quantize_model(&m);
     struct tfl_subgraph *s = &m.sub[0];
     tfl_add_tensor(s, "x", 0, 0, 1, n, 0);
     tfl_add_tensor(s, "h", 0, 0, 1, n, 0);
@@ -401,13 +362,7 @@ static void tiny_model(const char *path, int32_t n)
     s->n_in = s->n_out = 1;
     s->in[0] = 0;
     s->out[0] = 2;
-    static unsigned char buf[8192];
-    size_t len = tfl_write(&m, buf, sizeof buf, NULL);
-    cr_assert_gt(len, 8u);
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f);
-    cr_assert_eq(fwrite(buf, 1, len, f), len);
-    cr_assert_eq(fclose(f), 0);
+    tfl_save(&m, path);
 }
 
 /* "Real models, n = 13" is one panel: with --suite models the models are

@@ -429,13 +429,7 @@ static void two_subgraphs(struct tfl_model *m)
 
 static void save_model(const struct tfl_model *m, const char *path)
 {
-    static unsigned char buf[16384];
-    size_t n = tfl_write(m, buf, sizeof buf, NULL);
-    cr_assert_gt(n, 8u);
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f);
-    cr_assert_eq(fwrite(buf, 1, n, f), n);
-    cr_assert_eq(fclose(f), 0);
+    tfl_save(m, path);
 }
 
 /* #5 for the subgraphs of one model: m.tflite#0 and m.tflite#1 both had
@@ -837,24 +831,16 @@ Test(export, tflite_writer_refuses)
 Test(export, a_plan_for_another_order_does_not_ship_as_tflite)
 {
     struct tfl_model m;
-    memset(&m, 0, sizeof m);
-    m.n_codes = 2;
-    m.codes[0].builtin = 0;   /* ADD */
-    m.codes[1].builtin = 114; /* QUANTIZE */
-    m.n_buffers = 1;
-    m.n_subgraphs = 1;
+    tfl_add_quantize_model(&m);
     struct tfl_subgraph *s = &m.sub[0];
-    tfl_add_tensor(s, "x", 0, 0, 1, 4, 0);
-    tfl_add_tensor(s, "a1", 0, 0, 1, 256, 0);
-    tfl_add_tensor(s, "b1", 0, 0, 1, 256, 0);
-    tfl_add_tensor(s, "a2", 9, 0, 1, 256, 0);
-    tfl_add_tensor(s, "b2", 9, 0, 1, 256, 0);
-    tfl_add_tensor(s, "y", 9, 0, 1, 256, 0);
-    tfl_add_op(s, 0, 2, (int32_t[]){0, 0}, 1);
-    tfl_add_op(s, 0, 2, (int32_t[]){0, 0}, 2);
-    tfl_add_op(s, 1, 1, (int32_t[]){1}, 3);
-    tfl_add_op(s, 1, 1, (int32_t[]){2}, 4);
-    tfl_add_op(s, 0, 2, (int32_t[]){3, 4}, 5);
+    static const char *const names[] = {"x", "a1", "b1", "a2", "b2", "y"};
+    for (int t = 0; t < 6; t++) /* x fp32 [4], a1 and b1 fp32 [256], the rest int8 [256] */
+        tfl_add_tensor(s, names[t], t < 3 ? 0 : 9, 0, 1, t ? 256 : 4, 0);
+    /* opcode, inputs (two, or one and -2), output */
+    static const int32_t ops[5][4] = {{0, 0, 0, 1}, {0, 0, 0, 2}, {1, 1, -2, 3}, {1, 2, -2, 4},
+                                      {0, 3, 4, 5}};
+    for (int o = 0; o < 5; o++)
+        tfl_add_op(s, (uint32_t)ops[o][0], ops[o][2] == -2 ? 1 : 2, &ops[o][1], ops[o][3]);
     s->n_in = s->n_out = 1;
     s->in[0] = 0;
     s->out[0] = 5;

@@ -409,12 +409,10 @@ Test(merge, a_later_column_merges_by_name)
  * both versions and the column when merging would drop one. */
 Test(merge, a_newer_schema_merges_when_its_columns_are_there)
 {
-    char a[160], out[160], out2[160];
+    char a[160], out[2][160], sql[128];
     td_path(a, sizeof a, "new.sqlite");
-    td_path(out, sizeof out, "out.sqlite");
-    td_path(out2, sizeof out2, "out2.sqlite");
+    for (int k = 0; k < 2; k++) td_path(out[k], sizeof out[k], k ? "out2.sqlite" : "out.sqlite");
     make_db(a, "bench new");
-    char sql[128];
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d; CREATE INDEX later ON results(planner);",
              ARENA_STORE_VERSION + 1);
     sqlite3 *db = td_db_open(a, 0);
@@ -422,13 +420,14 @@ Test(merge, a_newer_schema_merges_when_its_columns_are_there)
     sqlite3_close(db);
     const char *in[] = {a};
     char err[600] = "";
-    cr_assert_eq(arena_store_merge(out, in, 1, NULL, err, sizeof err), ARENA_OK, "%s", err);
-    cr_expect_eq(count(out, "SELECT count(*) FROM results"), count(a, "SELECT count(*) FROM results"));
+    cr_assert_eq(arena_store_merge(out[0], in, 1, NULL, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(count(out[0], "SELECT count(*) FROM results"),
+                 count(a, "SELECT count(*) FROM results"));
     db = td_db_open(a, 0);
     cr_assert_eq(sqlite3_exec(db, "ALTER TABLE results ADD COLUMN later TEXT", NULL, NULL, NULL),
                  SQLITE_OK);
     sqlite3_close(db);
-    cr_assert_eq(arena_store_merge(out2, in, 1, NULL, err, sizeof err), ARENA_EINVAL);
+    cr_assert_eq(arena_store_merge(out[1], in, 1, NULL, err, sizeof err), ARENA_EINVAL);
     char want[160];
     snprintf(want, sizeof want, "schema version %d, newer than this bench's %d, has results.later",
              ARENA_STORE_VERSION + 1, ARENA_STORE_VERSION);

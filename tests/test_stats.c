@@ -543,40 +543,6 @@ Test(stats, command_without_a_valid_result_fails_with_one_line)
     }
 }
 
-/* Splits one CSV record per RFC 4180 from *p (advanced past it) into at
- * most max fields (malloc'd); returns the field count. */
-static size_t csv_record(const char **p, char **field, size_t max)
-{
-    size_t n = 0;
-    const char *c = *p;
-    for (;;) {
-        char buf[512];
-        size_t len = 0;
-        if (*c == '"') {
-            for (c++; *c && !(*c == '"' && c[1] != '"'); c++) {
-                if (*c == '"') c++;
-                if (len < sizeof buf - 1) buf[len++] = *c;
-            }
-            cr_assert(*c == '"', "unterminated quoted field");
-            c++;
-        } else {
-            for (; *c && *c != ',' && *c != '\n' && *c != '\r'; c++)
-                if (len < sizeof buf - 1) buf[len++] = *c;
-        }
-        buf[len] = '\0';
-        if (n < max) field[n] = strdup(buf);
-        n++;
-        if (*c == ',') {
-            c++;
-            continue;
-        }
-        if (*c == '\r') c++;
-        if (*c == '\n') c++;
-        break;
-    }
-    *p = c;
-    return n;
-}
 
 /* round2 #17: a planner named with a comma, a quote, CR and LF, and one
  * with a bare CR, come back whole from the CSV, in the figures and in the
@@ -604,11 +570,11 @@ Test(stats, command_csv_quotes_hostile_planner_names)
         cr_assert(text);
         const char *p = text;
         char *head[64] = {0}, *rec[64] = {0};
-        size_t columns = csv_record(&p, head, 64);
+        size_t columns = td_csv_record(&p, head, 64);
         cr_assert(columns <= 64 && strcmp(head[1], "planner") == 0);
         size_t records = 0, named = 0, named_cr = 0;
         while (*p) {
-            size_t k = csv_record(&p, rec, 64);
+            size_t k = td_csv_record(&p, rec, 64);
             cr_expect_eq(k, columns, "record %zu has %zu fields, the header %zu:\n%s", records,
                          k, columns, text);
             named += k == columns && strcmp(rec[1], hostile) == 0;

@@ -63,6 +63,11 @@ sqlite3 *td_db_open(const char *path, int readonly);
     "ALTER TABLE results DROP COLUMN planner_seed; ALTER TABLE results DROP COLUMN capacity;" \
     "ALTER TABLE replays DROP COLUMN seq; PRAGMA user_version = 7;"
 
+/* One CSV record (RFC 4180) at *p into field[0..max), each malloc'd (free
+ * them); *p moves past it. Returns the record's field count, which may pass
+ * max (the rest are not kept). */
+size_t td_csv_record(const char **p, char **field, size_t max);
+
 /* The first column of a query's one row (asserts there is one). */
 int64_t td_db_int(sqlite3 *db, const char *sql);
 

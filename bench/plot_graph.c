@@ -224,7 +224,7 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
                 " or fewer planners)", rects);
     } else if (plot_want(c, "layout")) {
         struct plot_buf b = {0};
-        plot_buf_add(&b, "panel,tensor,size,first,last,offset,planner,name\n");
+        plot_buf_add(&b, "panel,tensor,size,first,last,offset,planner,name,config\n");
         for (size_t i = 0; i < np; i++)
             for (size_t k = 0; k < npl[i]; k++) {
                 const struct arena_fig_place *p = &pl[i][k];
@@ -234,6 +234,8 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
                 plot_csv(&b, c->sel[pidx[i]].name);
                 plot_buf_add(&b, ",");
                 if (p->name) plot_csv(&b, p->name);
+                plot_buf_add(&b, ",");
+                plot_csv(&b, plot_config_label(c));
                 plot_buf_add(&b, "\n");
             }
         rc = plot_put(c, "layout.csv", &b);

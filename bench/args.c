@@ -2,6 +2,7 @@
  * values, Google Benchmark's `--benchmark_*` flags collected to pass on. */
 #include "bench/args.h"
 #include "bench/replay.h"
+#include "bench/suites.h"
 #include "graphs/sweep.h"
 #include "planners/optimal.h"
 
@@ -21,13 +22,14 @@ static const char usage_head[] =
     "table and stores every result in SQLite.\n"
     "\n"
     "  --graph LIST       graphs to plan: a spec family:key=value,..., a problem or\n"
-    "                     graph file, a suite (all, scaling, models, exact,\n"
-    "                     exact-slack), or a list;\n"
+    "                     graph file, a suite (--list names them), or a list;\n"
     "                     ';' separates items, and so does ',' unless what follows\n"
     "                     it is key=value (an '=' before any ':'); repeatable;\n"
     "                     a sweep: values a|b|c and integer ranges A..B in a spec,\n"
     "                     e.g. random-intervals:n=100|1000,seed=1..30, stand for\n"
     "                     every combination (the first key varies slowest)\n"
+    "  --suite NAME|FILE  the graphs of a suite, or of a file listing graphs as\n"
+    "                     --graph takes them, one a line ('#' comments); repeatable\n"
     "  --planner LIST     comma list of planner names, or all (default all)\n"
     "  --list             print the graph families with their parameters and the\n"
     "                     planners with their summaries\n"
@@ -96,6 +98,8 @@ static const char usage_tail[] =
     "  --shard K/N        run part K (1..N) of the graph x planner jobs, split by a\n"
     "                     hash of spec and planner name (bench merge joins parts)\n"
     "  --pin CPU          pin the measuring thread to CPU number CPU\n"
+    "  --tag NAME         a label stored with the run (runs.tag): bench stats and\n"
+    "                     plot select (--tag) and group (--group-by tag) by it\n"
     "  --quiet            print nothing but errors (results are still stored)\n"
     "  --help, --version\n"
     "  --benchmark_...    passed to Google Benchmark, e.g. --benchmark_out=FILE\n"
@@ -382,7 +386,8 @@ enum opt {
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY, O_OPTIMAL_OFF, O_INPLACE,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
-    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH, O_ORDER, O_ORDER_STATES
+    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH, O_ORDER, O_ORDER_STATES,
+    O_TAG, O_SUITE
 };
 
 static const struct {
@@ -409,6 +414,7 @@ static const struct {
     {"--shard", O_SHARD, 1},         {"--pin", O_PIN, 1},
     {"--patch", O_PATCH, 1},
     {"--order", O_ORDER, 1},         {"--order-states", O_ORDER_STATES, 1},
+    {"--tag", O_TAG, 1},             {"--suite", O_SUITE, 1},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -522,6 +528,28 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         rc = parse_u64(name, v, 1023, &u, err, errlen);
         a->pin_cpu = (int)u;
         return rc;
+    case O_TAG:
+        if (!v[0] || strlen(v) > 64)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--tag: '%s' is not a name of 1 to 64 bytes", v);
+        for (const char *c = v; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == ';')
+                return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                    "--tag: '%s' holds a control character or ';'", v);
+        a->tag = v;
+        return ARENA_OK;
+    case O_SUITE: {
+        /* a suite of the table runs as --graph NAME does (the models
+         * present); a file, each item it lists */
+        if (arena_bench_suite(v, &(size_t){0}))
+            return arena_sweep_append(&a->graphs, &a->n_graphs, v, strlen(v));
+        struct arena_suite_items s;
+        rc = arena_bench_suite_items(v, &s, err, errlen);
+        for (size_t i = 0; rc == ARENA_OK && i < s.n; i++)
+            rc = arena_sweep_append(&a->graphs, &a->n_graphs, s.items[i], strlen(s.items[i]));
+        if (s.name) arena_bench_suite_items_free(&s);
+        return rc;
+    }
     case O_PATCH: {
         char why[256];
         rc = arena_patch_parse(v, &a->patch, why, sizeof why);

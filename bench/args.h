@@ -50,6 +50,7 @@ struct arena_bench_args {
     unsigned shard_k, shard_n; /* --shard K/N: part K (1..N) of N; N 0: every job */
     int pin_cpu;            /* --pin CPU: the measuring thread's CPU; -1 none */
     struct arena_patch_spec patch; /* --patch RxC:K; rows 0: none */
+    const char *tag;        /* --tag: stored with the run (runs.tag); NULL: none */
     char **gbench_flags;    /* --benchmark_* arguments, passed on verbatim */
     size_t n_gbench_flags;
 };

@@ -264,6 +264,7 @@ static int store_run_and_graph(struct bench *b, struct graph_slot *g)
             .seed = b->args.seed,
             .governor = b->env.governor,
             .loadavg = b->env.loadavg,
+            .tag = b->args.tag,
         };
         rc = arena_store_add_run(b->store, &run, &b->run_id);
         arena_runinfo_free(&ri);
@@ -375,7 +376,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             /* Only a search planner reads the options (planner.h): for the
              * others they change nothing and are not part of the result. */
             .options = j->pl->kind == ARENA_KIND_SEARCH ? &b->args.options : NULL,
-            .inplace = arena_inplace_name(g->src.inplace),
+            .src = &g->src,
             .inplace_bound = g->bounds.inplace_bound,
             .shares = g->merged ? g->merge.takes : NULL,
         };
@@ -449,12 +450,12 @@ static int list_everything(const struct arena_bench_args *a)
         const struct arena_family_info *f = arena_family_at(i);
         printf("  %-18s %s\n  %-18s %s\n", f->name, f->summary, "", f->params);
     }
-    printf("\nSuites (--graph NAME):\n");
-    const char *const suites[] = {"all", "scaling", "exact", "exact-slack", "models"};
-    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
+    printf("\nSuites (--graph NAME or --suite NAME; stats and plot select with --suite):\n");
+    for (size_t i = 0; i < arena_bench_suite_count(); i++) {
         size_t n = 0;
-        arena_bench_suite(suites[i], &n);
-        printf("  %-18s %zu graphs\n", suites[i], n);
+        arena_bench_suite(arena_bench_suite_name(i), &n);
+        printf("  %-20s %3zu graphs: %s\n", arena_bench_suite_name(i), n,
+               arena_bench_suite_summary(i));
     }
     printf("\nModels: a TensorFlow Lite file (.tflite); FILE#N plans subgraph N (default 0).\n");
     printf("        an ONNX file (.onnx) with every dim known (scripts/onnx-shape pins them).\n");

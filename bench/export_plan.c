@@ -151,6 +151,41 @@ struct layout {
     uint64_t act, act_bytes, tail_off, total;
 };
 
+/* The problem the plan is for: what the runtime must do as bench assumed. */
+static void write_config(FILE *f, const struct arena_export *x)
+{
+    const char *P = x->prefix;
+    const struct arena_transforms plain = {.alignment = x->p->alignment};
+    const struct arena_transforms *tf = x->tf ? x->tf : &plain;
+    int best = tf->order == ARENA_ORDER_BEST && x->order;
+    char patch[64];
+    arena_patch_text(&tf->patch, patch, sizeof patch);
+    const char *rule = arena_inplace_name(tf->inplace);
+    fprintf(f, "/* The problem this plan is for (bench's configuration):\n");
+    if (best)
+        fprintf(f, " *  - order best: run the ops in %s_order[], not in the source's order;\n", P);
+    else
+        fprintf(f, " *  - order %s: run the ops in the source's stored order%s;\n",
+                tf->order == ARENA_ORDER_BEST ? "best (the stored one)" : "stored",
+                tf->order == ARENA_ORDER_BEST ? ", which the search proved best" : "");
+    if (tf->inplace != ARENA_INPLACE_NONE)
+        fprintf(f, " *  - in-place rule %s: the ops of %s_shares write their output over\n"
+                   " *    an input that dies there, reading it first;\n",
+                rule ? rule : "?", P);
+    else
+        fprintf(f, " *  - in-place rule none: every tensor has bytes of its own;\n");
+    if (patch[0])
+        fprintf(f, " *  - patch %s: the first stage runs patch by patch, as the table's\n"
+                   " *    tensors (one per patch and op) say.\n",
+                patch);
+    else
+        fprintf(f, " *  - no patch.\n");
+    fprintf(f, " * A runtime that does otherwise may overwrite a live tensor. */\n");
+    fprintf(f, "#define %s_ORDER \"%s\"\n#define %s_INPLACE \"%s\"\n#define %s_PATCH \"%s\"\n\n",
+            P, best || tf->order == ARENA_ORDER_BEST ? "best" : "stored", P, rule ? rule : "none",
+            P, patch);
+}
+
 static void write_header(FILE *f, const struct arena_export *x, char **id, const char *title,
                          const char *base, const struct layout *l)
 {
@@ -169,6 +204,7 @@ static void write_header(FILE *f, const struct arena_export *x, char **id, const
             " * never share a byte. */\n",
             title, base, P, P, P, P);
     fprintf(f, "#ifndef %s_PLAN_H\n#define %s_PLAN_H\n\n#include <stdint.h>\n\n", P, P);
+    write_config(f, x);
     fprintf(f, "#define %s_HEAD_BYTES %llu%s\n", P, (unsigned long long)x->head, suffix(x->head));
     fprintf(f, "#define %s_ACT %llu%s\n", P, (unsigned long long)l->act, suffix(l->act));
     fprintf(f, "#define %s_ACT_BYTES %llu%s\n", P, (unsigned long long)l->act_bytes,
@@ -393,7 +429,7 @@ static void graph_ident(const struct arena_source *src, char *out, size_t cap)
 static const uint32_t *own_order(const struct arena_source *src)
 {
     const struct arena_order_result *o = &src->order;
-    if (src->order_mode != ARENA_ORDER_BEST || !o->order) return NULL;
+    if (src->tf.order != ARENA_ORDER_BEST || !o->order) return NULL;
     for (size_t k = 0; k < o->n_ops; k++)
         if (o->order[k] != k) return o->order;
     return NULL;
@@ -478,6 +514,7 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
             .order = own_order(src),
             .n_ops = src->order.n_ops,
             .shares = merged ? m.takes : NULL,
+            .tf = &src->tf,
         };
         rc = arena_export_plan(dir, base, &x, err, errlen);
         if (!rc && out)
@@ -572,6 +609,18 @@ int arena_export_tflites(const char *dir, const struct arena_source *src,
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "%s: an in-place plan cannot ship as a TFLM offline plan"
                             " (TFLM's kernels write every output to bytes of its own)",
+                            src->spec);
+    /* TFLM runs the operators in the order the file stores them */
+    if (own_order(src))
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: the plan is for the best execution order, and the copy keeps"
+                            " the operators in their stored order, which TFLM runs: plan with"
+                            " --order stored to ship it",
+                            src->spec);
+    if (src->tf.patch.rows)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: a patched plan cannot ship as a TFLM offline plan (the model"
+                            " holds no patch ops); plan without --patch to ship it",
                             src->spec);
     char buf[4096], spec[97];
     uint32_t sub = 0;

@@ -19,7 +19,12 @@
  * _Static_assert per tensor that it lies inside the activation region;
  * with an execution order of its own (bench --order best), PREFIX_OPS and
  * PREFIX_order[]: the op run at each step, as its index in the source (the
- * steps of the table count in that order: run the ops so).
+ * steps of the table count in that order: run the ops so). Every header
+ * states the problem the plan is for, the configuration bench planned:
+ * PREFIX_ORDER ("stored": run the ops in the source's order; "best": in
+ * PREFIX_order[]), PREFIX_INPLACE (the in-place rule, "none" without
+ * aliasing) and PREFIX_PATCH ("" or "RxC:K[:stream]"), with a comment that
+ * says what each asks of the runtime.
  * C has no empty arrays: with no tensors (or no bytes) the table (or the
  * arena) has one zeroed element, and PREFIX_TENSORS (PREFIX_ARENA_BYTES)
  * says 0. */
@@ -30,6 +35,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "graphs/transforms.h"
 #include "planners/problem.h"
 
 struct arena_export {
@@ -46,6 +52,7 @@ struct arena_export {
     size_t n_ops;
     const uint32_t *shares;   /* NULL, or p->n ids: the tensor whose bytes each
                                  takes (an in-place op), UINT32_MAX for none */
+    const struct arena_transforms *tf; /* the configuration planned; NULL: plain */
 };
 
 /* Writes dir/base.csv (`name,index,size,first,last,offset`, offset in the

@@ -26,7 +26,7 @@
 #include "results/stats.h"
 
 static const char *const figure_names[] = {"arena", "layout", "live", "scaling", "quality",
-                                           "tables", "replay", "stats"};
+                                           "tables", "replay", "stats", "fixed"};
 _Static_assert(sizeof figure_names / sizeof figure_names[0] == PLOT_NFIGS,
                "PLOT_NFIGS counts figure_names");
 
@@ -48,22 +48,30 @@ void plot_note(struct plot_ctx *c, const char *fmt, ...)
     plot_buf_printf(&c->notes, PLOT_PROG ": %s\n", line);
 }
 
-static const char help[] =
+static const char help_head[] =
     "usage: bench plot [--db PATH] [--run ID|all] [--graph SPEC] [--planner LIST|all]\n"
     "                  [--out DIR] [--size one|two|both] [--format png,pdf,svg]\n"
     "                  [--figures LIST] [--dpi N] [--color-by planner|kind] [--quiet]\n"
+    "                  [selection: --family, --suite, --tag, --inplace, --order,\n"
+    "                  --patch, --alignment, --group-by]\n"
     "Charts and tables from an arenabench results database, drawn by gnuplot.\n"
+    "Each figure shows one configuration (the in-place rule, the order, the patch,\n"
+    "the alignment: the first measured, or the one the selection names), labelled\n"
+    "in its caption; the tables show every configuration of the graph, a row each.\n"
     "  --db PATH        database (default results/arenabench.sqlite), read-only\n"
     "  --run ID|all     one run, or every run (default: the newest run with results);\n"
     "                   with several runs, per graph x planner the newest run's result\n"
-    "  --graph SPEC     graph of the per-graph figures and tables: a stored spec, a\n"
-    "                   family or a spec prefix naming one graph (default: the first)\n"
+    "  --graph SPEC     graphs of every figure and table (see below); the per-graph\n"
+    "                   figures and tables show the first of them (default: the\n"
+    "                   first graph measured)\n"
     "  --planner LIST   planners to show, in order, or all (default: every planner\n"
     "                   measured, in the registry's order; quality leaves naive out)\n"
     "  --out DIR        output folder (default results/charts), created if missing\n"
     "  --size one|two|both   one column (3.3 in, 7 pt text), two (7 in, 8 pt), both\n"
     "  --format LIST    png,pdf,svg (default all three)\n"
-    "  --figures LIST   arena,layout,live,scaling,quality,tables,replay,stats (default all)\n"
+    "  --figures LIST   arena,layout,live,scaling,quality,tables,replay,stats,fixed\n"
+    "                   (default all; fixed: arena / the graph's bound untransformed,\n"
+    "                   for a configuration that transforms it)\n"
     "  --dpi N          PNG resolution, 50 to 1200 (default 200)\n"
     "  --color-by planner|kind   a color per planner (Okabe-Ito, default) or per kind\n"
     "  --quiet          no notes on stderr, no file list on stdout\n"
@@ -73,6 +81,7 @@ static const char help[] =
     "planners across graphs (quality, stats) use only the graphs on which every planner\n"
     "shown has a valid result, and say how many. A result that stopped at its search\n"
     "budget is marked (limit). Exit 0; 2 usage or input error; 1 gnuplot failed.\n";
+
 
 static int in_csv_list(const char *list, const char *word)
 {
@@ -128,7 +137,8 @@ static int parse(int argc, char **argv, struct plot_opts *o)
             a = name;
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(help, stdout);
+            fputs(help_head, stdout);
+            fputs(arena_bench_filters_help, stdout);
             return -1;
         }
         if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -138,7 +148,9 @@ static int parse(int argc, char **argv, struct plot_opts *o)
         }
         static const char *const valued[] = {"--db", "--run", "--graph", "--planner", "--planners",
                                              "--out", "--size", "--format", "--formats",
-                                             "--figures", "--dpi", "--color-by"};
+                                             "--figures", "--dpi", "--color-by", "--family",
+                                             "--suite", "--tag", "--inplace", "--order",
+                                             "--patch", "--alignment", "--group-by"};
         size_t k;
         for (k = 0; k < sizeof valued / sizeof valued[0]; k++)
             if (strcmp(a, valued[k]) == 0) break;
@@ -152,6 +164,14 @@ static int parse(int argc, char **argv, struct plot_opts *o)
                 return 2;
             }
         }
+        char why[600] = "";
+        int taken = arena_bench_filters_option(&o->f, a, v, why, sizeof why);
+        if (taken < 0) {
+            fprintf(stderr, PLOT_PROG ": %s\n", why);
+            return 2;
+        }
+        if (taken && strcmp(a, "--graph") == 0 && !o->graph) o->graph = o->f.sel.graphs[0];
+        if (taken) continue;
         if (strcmp(a, "--db") == 0) {
             if (!*v) return usage("--db needs a path%s", "");
             o->db = v;
@@ -166,8 +186,6 @@ static int parse(int argc, char **argv, struct plot_opts *o)
                     return usage("--run needs a run id (a positive number) or all, got '%s'", v);
                 o->run = r;
             }
-        } else if (strcmp(a, "--graph") == 0) {
-            o->graph = v;
         } else if (strcmp(a, "--planner") == 0 || strcmp(a, "--planners") == 0) {
             o->planners = v;
         } else if (strcmp(a, "--out") == 0) {
@@ -195,6 +213,11 @@ static int parse(int argc, char **argv, struct plot_opts *o)
                 return usage("--color-by must be planner or kind, got '%s'", v);
             o->color_by_kind = strcmp(v, "kind") == 0;
         }
+    }
+    char why[600] = "";
+    if (arena_bench_filters_finish(&o->f, why, sizeof why)) {
+        fprintf(stderr, PLOT_PROG ": %s\n", why);
+        return 2;
     }
     return 0;
 }
@@ -232,6 +255,16 @@ static int index_results(struct plot_ctx *c)
 int plot_is_limit(const struct arena_fig_result *r)
 {
     return r && r->status && strcmp(r->status, "limit") == 0;
+}
+
+int plot_in_config(const struct plot_ctx *c, size_t g)
+{
+    return c->d.graphs[g].config == c->cfg;
+}
+
+const char *plot_config_label(const struct plot_ctx *c)
+{
+    return c->d.n_configs ? c->d.configs[c->cfg].label : "plain";
 }
 
 static void style(struct plot_ctx *c, struct plot_shown *s, size_t place, size_t kind_place)
@@ -341,52 +374,54 @@ static int choose_planners(struct plot_ctx *c)
     return 0;
 }
 
+/* The entry of graph b in configuration k, or n_graphs. */
+static size_t entry_of(const struct plot_ctx *c, size_t b, size_t k)
+{
+    for (size_t i = 0; i < c->d.n_graphs; i++)
+        if (c->d.graphs[i].base == b && c->d.graphs[i].config == k) return i;
+    return c->d.n_graphs;
+}
+
+/* The figures' configuration and the per-graph figures' graph: the first
+ * graph --graph names (every graph the data holds passed the filters),
+ * else the first measured; the first configuration measured that has it. */
 static int choose_graph(struct plot_ctx *c)
 {
-    c->graph = 0;
+    size_t base = 0, hits = 0;
     const char *g = c->o.graph;
-    if (!g) {
-        if (c->d.n_graphs > 1 &&
-            (plot_want(c, "arena") || plot_want(c, "layout") || plot_want(c, "live") ||
-             plot_want(c, "tables")))
-            plot_note(c, "%zu graphs selected; per-graph figures show the first (choose with --graph)",
-                      c->d.n_graphs);
-        return 0;
+    for (size_t b = 0; g && b < c->d.n_bases; b++) {
+        struct arena_select one = {.graphs = &g, .n_graphs = 1};
+        const char *family = "";
+        for (size_t i = 0; i < c->d.n_graphs; i++)
+            if (c->d.graphs[i].base == b) family = c->d.graphs[i].family;
+        if (arena_select_graph(&one, c->d.bases[b], family) && !hits++) base = b;
     }
-    for (size_t i = 0; i < c->d.n_graphs; i++)
-        if (strcmp(c->d.graphs[i].spec, g) == 0) {
-            c->graph = i;
-            return 0;
+    if (!g) hits = c->d.n_bases;
+    size_t k = 0;
+    while (k < c->d.n_configs && entry_of(c, base, k) == c->d.n_graphs) k++;
+    c->cfg = k < c->d.n_configs ? k : 0;
+    c->graph = entry_of(c, base, c->cfg);
+    if (c->graph == c->d.n_graphs) c->graph = 0;
+    int per_graph = plot_want(c, "arena") || plot_want(c, "layout") || plot_want(c, "live") ||
+                    plot_want(c, "tables");
+    struct plot_buf sp = {0};
+    plot_caret(&sp, c->d.bases[base]);
+    if (hits > 1 && per_graph)
+        plot_note(c, "%zu graphs selected; per-graph figures show %s (choose with --graph)", hits,
+                  sp.s ? sp.s : "");
+    plot_buf_free(&sp);
+    if (c->d.n_configs > 1) {
+        struct plot_buf all = {0};
+        for (size_t i = 0; i < c->d.n_configs; i++) {
+            if (i) plot_buf_add(&all, "; ");
+            plot_caret(&all, c->d.configs[i].label);
         }
-    size_t hits = 0, first = 0, len = strlen(g);
-    for (size_t i = 0; i < c->d.n_graphs; i++)
-        if (strcmp(c->d.graphs[i].family, g) == 0 || strncmp(c->d.graphs[i].spec, g, len) == 0) {
-            if (!hits++) first = i;
-        }
-    if (hits == 1) {
-        c->graph = first;
-        return 0;
+        plot_note(c, "%zu configurations (%s): each figure shows %s, the tables every one"
+                     " (choose with --inplace, --order, --patch, --alignment)",
+                  c->d.n_configs, all.s ? all.s : "", c->d.configs[c->cfg].label);
+        plot_buf_free(&all);
     }
-    struct plot_buf b = {0}, w = {0};
-    plot_caret(&w, g);
-    size_t shown = 0;
-    for (size_t i = 0; i < c->d.n_graphs && shown < 8; i++) {
-        if (hits && !(strcmp(c->d.graphs[i].family, g) == 0 ||
-                      strncmp(c->d.graphs[i].spec, g, len) == 0))
-            continue;
-        if (shown++) plot_buf_add(&b, "; ");
-        plot_caret(&b, c->d.graphs[i].spec);
-    }
-    if (shown == 8 && c->d.n_graphs > 8) plot_buf_add(&b, "; ...");
-    if (hits)
-        snprintf(c->err, sizeof c->err, "graph '%s' names %zu graphs of the selected runs; give one of: %s",
-                 w.s ? w.s : "", hits, b.s ? b.s : "");
-    else
-        snprintf(c->err, sizeof c->err, "unknown graph '%s' in the selected runs (graphs: %s)",
-                 w.s ? w.s : "", b.s ? b.s : "");
-    plot_buf_free(&b);
-    plot_buf_free(&w);
-    return 2;
+    return 0;
 }
 
 /* ------------------------------------------------------------ numbers */
@@ -555,8 +590,14 @@ void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size
 int plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp, const char *const *keys,
               const char *const *vals, size_t nkeys)
 {
-    plot_buf_printf(gp, "\n# ---- %s.gp\n", name);
-    if (plot_template_fill(c->tpl, name, keys, vals, nkeys, gp, c->err, sizeof c->err)) return 1;
+    return plot_draw_from(c, name, name, gp, keys, vals, nkeys);
+}
+
+int plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
+                   const char *const *keys, const char *const *vals, size_t nkeys)
+{
+    plot_buf_printf(gp, "\n# ---- %s.gp\n", tpl);
+    if (plot_template_fill(c->tpl, tpl, keys, vals, nkeys, gp, c->err, sizeof c->err)) return 1;
     char file[64], log[64];
     snprintf(file, sizeof file, "%s.gp", name);
     snprintf(log, sizeof log, ".%s.log", name);
@@ -625,7 +666,8 @@ static void remove_tmp(struct plot_ctx *c)
         snprintf(path, sizeof path, "%s/%s", c->tmp, c->written[i]);
         remove(path);
     }
-    static const char *const logs[] = {"arena", "layout", "live", "scaling", "quality", "replay", "stats"};
+    static const char *const logs[] = {"arena", "layout", "live", "scaling", "quality", "replay", "stats",
+                                       "fixed"};
     static const char *const fmts[] = {"png", "pdf", "svg"};
     for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
         char path[4096];
@@ -645,7 +687,28 @@ static int run(struct plot_ctx *c)
     int rc = arena_figdb_open(c->o.db, &c->db, c->err, sizeof c->err);
     if (rc) return rc == ARENA_ENOMEM ? 1 : 2;
     if (arena_figdb_note(c->db)) plot_note(c, "%s: %s", c->o.db, arena_figdb_note(c->db));
-    rc = arena_figdb_load(c->db, c->o.run, &c->d, c->err, sizeof c->err);
+    rc = arena_figdb_load(c->db, c->o.run, &c->o.f.sel, &c->d, c->err, sizeof c->err);
+    if (rc == ARENA_ENOTFOUND && c->o.graph) { /* name the graphs there are */
+        struct arena_select rest = c->o.f.sel;
+        rest.graphs = NULL;
+        rest.n_graphs = 0;
+        struct arena_fig_data all;
+        char why[200];
+        if (arena_figdb_load(c->db, c->o.run, &rest, &all, why, sizeof why) == ARENA_OK) {
+            struct plot_buf b = {0}, w = {0};
+            plot_caret(&w, c->o.graph);
+            for (size_t i = 0; i < all.n_bases && i < 8; i++) {
+                if (i) plot_buf_add(&b, "; ");
+                plot_caret(&b, all.bases[i]);
+            }
+            if (all.n_bases > 8) plot_buf_add(&b, "; ...");
+            snprintf(c->err, sizeof c->err, "unknown graph '%s' in the selected runs (graphs: %s)",
+                     w.s ? w.s : "", b.s ? b.s : "");
+            plot_buf_free(&b);
+            plot_buf_free(&w);
+        }
+        arena_fig_data_free(&all);
+    }
     if (rc) return rc == ARENA_ENOMEM ? 1 : 2;
     if ((rc = choose_planners(c))) return rc < 0 ? (snprintf(c->err, sizeof c->err, "out of memory"), 1) : 2;
     if (!c->n_sel) {
@@ -712,6 +775,7 @@ static int run(struct plot_ctx *c)
         rc = plot_per_graph(c);
     if (!rc && plot_want(c, "scaling")) rc = plot_fig_scaling(c);
     if (!rc && plot_want(c, "quality")) rc = plot_fig_quality(c);
+    if (!rc && plot_want(c, "fixed")) rc = plot_fig_fixed(c);
     if (!rc && plot_want(c, "stats")) rc = plot_fig_stats(c);
     if (rc) {
         remove_tmp(c);
@@ -738,7 +802,10 @@ int arena_bench_plot_main(int argc, char **argv)
     struct plot_ctx c;
     memset(&c, 0, sizeof c);
     int rc = parse(argc, argv, &c.o);
-    if (rc) return rc < 0 ? 0 : rc;
+    if (rc) {
+        arena_bench_filters_free(&c.o.f);
+        return rc < 0 ? 0 : rc;
+    }
     rc = run(&c);
     if (rc) {
         for (char *p = c.err; *p; p++)
@@ -748,7 +815,11 @@ int arena_bench_plot_main(int argc, char **argv)
         for (size_t i = 0; i < c.n_written; i++) printf("%s/%s\n", c.o.out, c.written[i]);
         if (c.notes.s) fputs(c.notes.s, stderr);
         struct plot_buf g = {0};
-        if (c.d.n_graphs) plot_caret(&g, c.d.graphs[c.graph].spec);
+        if (c.d.n_graphs) {
+            plot_caret(&g, c.d.graphs[c.graph].spec);
+            plot_buf_add(&g, " \xC2\xB7 ");
+            plot_caret(&g, plot_config_label(&c));
+        }
         if (c.d.n_runs == 1)
             fprintf(stderr, PLOT_PROG ": %zu files in %s (run %lld, graph %s)\n", c.n_written, c.o.out,
                     (long long)c.d.runs[0], g.s ? g.s : "");
@@ -766,5 +837,6 @@ int arena_bench_plot_main(int argc, char **argv)
     plot_buf_free(&c.notes);
     arena_fig_data_free(&c.d);
     arena_figdb_close(c.db);
+    arena_bench_filters_free(&c.o.f);
     return rc;
 }

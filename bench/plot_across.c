@@ -86,8 +86,11 @@ static size_t count_seeds(const struct plot_ctx *c, const int *use)
     return n;
 }
 
-int plot_fig_quality(struct plot_ctx *c)
+/* The quality figure (NAME quality), or with fixed the same of arena /
+ * fixed-order bound (NAME fixed), for the configuration c->cfg. */
+static int quality_figure(struct plot_ctx *c, int fixed)
 {
+    const char *name = fixed ? "fixed" : "quality";
     size_t G = c->d.n_graphs;
     /* Per graph, the best proven bound above the lower bound, if any. */
     double *best = calloc(G + 1, sizeof *best);
@@ -103,14 +106,18 @@ int plot_fig_quality(struct plot_ctx *c)
         goto done;
     }
     int better = 0;
+    size_t in_cfg = 0;
     for (size_t i = 0; i < c->d.n_results; i++) {
         const struct arena_fig_result *r = &c->d.results[i];
         if (r->ok && r->has_bound && (double)r->bound > best[r->graph]) best[r->graph] = (double)r->bound;
     }
     for (size_t g = 0; g < G; g++) {
+        if (!plot_in_config(c, g)) continue;
+        in_cfg++;
         best[g] = fmax(best[g], (double)c->d.graphs[g].lower_bound);
         better |= best[g] > (double)c->d.graphs[g].lower_bound;
     }
+    if (fixed) better = 0; /* one measure: the graph untransformed */
     /* Planners: the shown ones, naive only when asked for, none without
      * a valid result anywhere (said in a note). */
     size_t nq = 0;
@@ -124,7 +131,7 @@ int plot_fig_quality(struct plot_ctx *c)
         int any = 0;
         for (size_t g = 0; g < G && !any; g++) {
             const struct arena_fig_result *r = plot_find(c, g, c->sel[i].name);
-            any = r && r->ok;
+            any = plot_in_config(c, g) && r && r->ok;
         }
         if (!any) {
             if (none.len) plot_buf_add(&none, ", ");
@@ -136,10 +143,12 @@ int plot_fig_quality(struct plot_ctx *c)
     /* Paired: graphs where every planner of the figure has a valid result. */
     size_t paired = 0, measured_graphs = 0;
     for (size_t g = 0; g < G; g++) {
+        if (!plot_in_config(c, g)) continue;
         int all = 1, some = 0;
         for (size_t k = 0; k < nq; k++) {
             const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
-            all &= r && r->ok && c->d.graphs[g].lower_bound > 0;
+            all &= r && r->ok && c->d.graphs[g].lower_bound > 0 &&
+                   (!fixed || c->d.graphs[g].fixed_lower_bound > 0);
             some |= r != NULL;
         }
         measured_graphs += some;
@@ -150,7 +159,7 @@ int plot_fig_quality(struct plot_ctx *c)
         size_t failed = 0;
         for (size_t g = 0; g < G; g++) {
             const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
-            failed += !(r && r->ok);
+            failed += plot_in_config(c, g) && !(r && r->ok);
         }
         if (failed) {
             plot_buf_add(&left, left.len ? ", " : "");
@@ -159,24 +168,25 @@ int plot_fig_quality(struct plot_ctx *c)
         }
     }
     if (paired < 2 || !nq) {
-        plot_note(c, "quality figure skipped: %zu graph%s with a valid result of every planner shown"
-                " (needs two; try bench --graph all)%s%s",
-             paired, paired == 1 ? "" : "s", left.len ? "; " : "", left.len ? left.s : "");
+        plot_note(c, "%s figure skipped: %zu graph%s with a valid result of every planner shown"
+                "%s (needs two; try bench --graph all)%s%s", name,
+             paired, paired == 1 ? "" : "s", fixed ? " and a fixed-order bound" : "",
+             left.len ? "; " : "", left.len ? left.s : "");
         goto done;
     }
     size_t seeds = count_seeds(c, use);
-    plot_buf_printf(&cap, "%zu of %zu graphs", paired, G);
+    plot_buf_printf(&cap, "%s: %zu of %zu graphs", plot_config_label(c), paired, in_cfg);
     if (left.len) plot_buf_printf(&cap, " (paired: %s)", left.s);
     plot_buf_printf(&cap, ", %zu seed%s, %zu run%s", seeds, seeds == 1 ? "" : "s", c->d.n_runs,
                     c->d.n_runs == 1 ? "" : "s");
     if (skipped_naive) plot_buf_add(&cap, "; naive left out (--planner all shows it)");
     if (none.len) plot_buf_printf(&cap, "; no valid result: %s", none.s);
-    plot_note(c, "quality: %s", cap.s);
+    plot_note(c, "%s: %s", name, cap.s);
     /* Data and quartiles. */
     /* paired, graphs, seeds, runs: what the figure covers, on every row. */
     plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
-                     "graphs,seeds,runs,planner,graph\n");
-    double qmax = 1;
+                     "graphs,seeds,runs,planner,graph,config,fixed_lower_bound\n");
+    double qmax = 1, qmin = 1;
     struct plot_buf arr = {0};
     plot_buf_printf(&arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n",
                     nq, nq, nq, nq, nq);
@@ -186,20 +196,26 @@ int plot_fig_quality(struct plot_ctx *c)
             if (!use[g]) continue;
             const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
             const struct arena_fig_graph *gr = &c->d.graphs[g];
-            double ratio = (double)r->arena / (better ? best[g] : (double)gr->lower_bound);
+            double ratio = (double)r->arena / (fixed    ? (double)gr->fixed_lower_bound
+                                                : better ? best[g]
+                                                         : (double)gr->lower_bound);
             v[nv++] = ratio;
             limits += (size_t)plot_is_limit(r);
             qmax = fmax(qmax, ratio);
+            qmin = fmin(qmin, ratio);
             plot_buf_printf(&b, "%zu,%.17g,%d,%.17g,%lld,%lld,", k + 1, ratio, plot_is_limit(r),
                             (double)r->arena / (double)gr->lower_bound, (long long)r->arena,
                             (long long)gr->lower_bound);
             if (best[g] > (double)gr->lower_bound) plot_buf_printf(&b, "%.17g", best[g]);
-            plot_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired, G, seeds,
-                            c->d.n_runs);
+            plot_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired, in_cfg,
+                            seeds, c->d.n_runs);
             plot_csv(&b, c->sel[qidx[k]].name);
             plot_buf_add(&b, ",");
             plot_csv(&b, gr->spec);
-            plot_buf_add(&b, "\n");
+            plot_buf_add(&b, ",");
+            plot_csv(&b, plot_config_label(c));
+            if (gr->fixed_lower_bound > 0) plot_buf_printf(&b, ",%lld\n", (long long)gr->fixed_lower_bound);
+            else plot_buf_add(&b, ",\n");
         }
         qsort(v, nv, sizeof *v, plot_by_double);
         double q1 = plot_quantile(v, nv, 0.25), q3 = plot_quantile(v, nv, 0.75), iq = q3 - q1;
@@ -218,29 +234,38 @@ int plot_fig_quality(struct plot_ctx *c)
         lab[k] = l.s;
         if (!lab[k]) rc = 1;
     }
-    if (rc || (rc = plot_put(c, "quality.csv", &b))) {
+    char csv_name[32];
+    snprintf(csv_name, sizeof csv_name, "%s.csv", name);
+    if (rc || (rc = plot_put(c, csv_name, &b))) {
         if (!c->err[0]) snprintf(c->err, sizeof c->err, "out of memory");
         plot_buf_free(&arr);
         goto done;
     }
-    const char *what = better ? "Arena / best proven bound" : "Arena / lower bound";
+    const char *what = fixed    ? "Arena / fixed-order bound (the graph untransformed)"
+                       : better ? "Arena / best proven bound"
+                                : "Arena / lower bound";
     plot_buf_printf(&sub, "%s", cap.s);
     double h1 = fmin(4.2, fmax(1.8, 1.0 + 0.2 * (double)nq)), h2 = fmax(2.4, 1.2 + 0.27 * (double)nq);
-    plot_gp_head(c, &gp, "quality", what, sub.s ? sub.s : "", cap.s, h1, h2);
+    plot_gp_head(c, &gp, name, what, sub.s ? sub.s : "", cap.s, h1, h2);
     plot_gp_common(c, &gp);
     plot_gp_styles(&gp, c->sel, qidx, lab, nq, 40);
     plot_buf_add(&gp, arr.s ? arr.s : "");
     plot_buf_free(&arr);
     int logx = qmax > 3;
-    plot_buf_printf(&gp, "QMAX = %.17g; LOGX = %d; XLABEL = '%s'\n", qmax, logx,
-                    better ? "arena / best proven bound" : "arena / lower bound");
+    plot_buf_printf(&gp, "QMAX = %.17g; XMIN = %.17g; LOGX = %d; XLABEL = '%s'; DATA = '%s'\n",
+                    qmax, qmin, logx,
+                    fixed    ? "arena / fixed-order bound"
+                    : better ? "arena / best proven bound"
+                             : "arena / lower bound",
+                    csv_name);
     plot_buf_printf(&gp, "LOGTICS1 = \"%s\"; LOGTICS2 = \"%s\"\n",
-                    qmax > 30 ? "(1, 10, 100, 1000, 10000, 100000)" : "(1, 2, 5, 10, 20)",
-                    qmax > 30 ? "(1, 10, 100, 1000, 10000, 100000)" : "(1, 1.5, 2, 3, 5, 10, 20)");
+                    qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)" : "(0.5, 1, 2, 5, 10, 20)",
+                    qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)"
+                              : "(0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 20)");
     plot_ytics_names(&yt, lab, nq);
     const char *keys[] = {"YTICS"};
     const char *vals[] = {yt.s ? yt.s : "()"};
-    rc = plot_draw(c, "quality", &gp, keys, vals, 1);
+    rc = plot_draw_from(c, name, "quality", &gp, keys, vals, 1);
 done:
     for (size_t i = 0; lab && i < c->n_sel; i++) free(lab[i]);
     free(lab);
@@ -255,6 +280,27 @@ done:
     plot_buf_free(&yt);
     plot_buf_free(&cap);
     plot_buf_free(&sub);
+    return rc;
+}
+
+int plot_fig_quality(struct plot_ctx *c)
+{
+    return quality_figure(c, 0);
+}
+
+int plot_fig_fixed(struct plot_ctx *c)
+{
+    size_t k = c->cfg, saved = c->cfg;
+    if (!arena_config_transforms(&c->d.configs[k].c))
+        for (k = 0; k < c->d.n_configs && !arena_config_transforms(&c->d.configs[k].c); k++) {}
+    if (k == c->d.n_configs) {
+        plot_note(c, "fixed figure skipped: no configuration transforms the graphs (bench"
+                     " --inplace, --order best, --patch)");
+        return 0;
+    }
+    c->cfg = k; /* this figure's configuration: the caption names it */
+    int rc = quality_figure(c, 1);
+    c->cfg = saved;
     return rc;
 }
 
@@ -390,6 +436,8 @@ int plot_fig_scaling(struct plot_ctx *c)
         snprintf(c->err, sizeof c->err, "out of memory");
         goto done;
     }
+    for (size_t g = 0; g < G; g++) /* the figures' configuration only */
+        if (!plot_in_config(c, g)) cfg[g] = SIZE_MAX;
     for (size_t f = 0; f < nf; f++) {
         for (size_t g = 0; g < G; g++) {
             if (cfg[g] != f) continue;
@@ -418,7 +466,7 @@ int plot_fig_scaling(struct plot_ctx *c)
     size_t NP = np > 4 ? 4 : np;
     struct plot_buf b = {0};
     plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
-                     "arena_bytes,limit,planner,graph\n");
+                     "arena_bytes,limit,planner,graph,config\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
     size_t limits = 0;
     for (size_t p = 0; p < NP; p++)
@@ -453,6 +501,8 @@ int plot_fig_scaling(struct plot_ctx *c)
                 plot_csv(&b, c->sel[i].name);
                 plot_buf_add(&b, ",");
                 plot_csv(&b, gr->spec);
+                plot_buf_add(&b, ",");
+                plot_csv(&b, plot_config_label(c));
                 plot_buf_add(&b, "\n");
             }
             free(gs);
@@ -470,9 +520,12 @@ int plot_fig_scaling(struct plot_ctx *c)
     for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
     size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
     double kh1 = (double)((nshow + 2) / 2) * 0.15, kh2 = (double)((nshow + 3) / 3) * 0.17;
-    char sub[96];
-    if (c->d.n_runs == 1) snprintf(sub, sizeof sub, "run %lld", (long long)c->d.runs[0]);
-    else snprintf(sub, sizeof sub, "%zu runs", c->d.n_runs);
+    char sub[320];
+    if (c->d.n_runs == 1)
+        snprintf(sub, sizeof sub, "run %lld \xC2\xB7 %.250s", (long long)c->d.runs[0],
+                 plot_config_label(c));
+    else
+        snprintf(sub, sizeof sub, "%zu runs \xC2\xB7 %.250s", c->d.n_runs, plot_config_label(c));
     plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL,
                  fmin(4.3, 2.2 + kh1), 1.0 + 2.4 * (double)R2 + kh2);
     plot_gp_common(c, &gp);
@@ -531,7 +584,15 @@ int plot_fig_stats(struct plot_ctx *c)
         return 1;
     }
     for (size_t i = 0; i < S; i++) planners[i] = c->sel[i].name;
-    struct arena_stats_query q = {.run = run, .planners = planners, .n_planners = S};
+    /* the figures' configuration only, with every other selection */
+    struct arena_select sel = c->o.f.sel;
+    const struct arena_config *k = &c->d.configs[c->cfg].c;
+    sel.inplace = k->inplace;
+    sel.order = k->order;
+    sel.patch = k->patch;
+    sel.alignment = k->alignment;
+    struct arena_stats_query q = {.run = run, .planners = planners, .n_planners = S,
+                                  .select = &sel};
     char why[sizeof c->err];
     rc = arena_stats_compute_query(c->o.db, &q, &s, why, sizeof why);
     if (rc == ARENA_EDB) { /* a database bench plot reads but bench stats does not */
@@ -558,7 +619,7 @@ int plot_fig_stats(struct plot_ctx *c)
     }
     for (size_t k = 0; k < R; k++)
         if (!k || strcmp(s.rows[k].group, s.rows[k - 1].group) != 0) {
-            gnames[ng] = s.rows[k].group;
+            gnames[ng] = s.rows[k].key; /* the configuration is one: in the caption */
             gfirst[ng++] = k;
         }
     gfirst[ng] = R;
@@ -589,7 +650,7 @@ int plot_fig_stats(struct plot_ctx *c)
             }
         }
         for (size_t h = 0; h < s.n_hidden; h++)
-            if (strcmp(s.hidden[h].group, gnames[f]) == 0) {
+            if (strcmp(s.hidden[h].group, s.rows[a].group) == 0) {
                 if (failed.len) plot_buf_add(&failed, ", ");
                 plot_caret(&failed, s.hidden[h].label);
             }
@@ -636,7 +697,7 @@ int plot_fig_stats(struct plot_ctx *c)
             if (!l.s) rc = 1;
         }
     plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,"
-                     "group,planner,label\n");
+                     "group,planner,label,config\n");
     for (size_t k = 0; k < R; k++) {
         const struct arena_stats_row *r = &s.rows[k];
         if (!rpanel[k] || !rslot[k]) continue;
@@ -648,18 +709,21 @@ int plot_fig_stats(struct plot_ctx *c)
         plot_csv(&b, r->planner);
         plot_buf_add(&b, ",");
         plot_csv(&b, r->label);
+        plot_buf_add(&b, ",");
+        plot_csv(&b, plot_config_label(c));
         plot_buf_add(&b, "\n");
     }
     if (rc || (rc = plot_put(c, "stats.csv", &b))) goto done;
-    plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu run%s", np, np == 1 ? "" : "s",
-                    paired_total, c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
+    plot_buf_printf(&cap, "%s: %zu group%s, %zu paired graphs, %zu run%s", plot_config_label(c),
+                    np, np == 1 ? "" : "s", paired_total, c->d.n_runs,
+                    c->d.n_runs == 1 ? "" : "s");
     if (notes.len) plot_buf_printf(&cap, "; left out: %s", notes.s);
     size_t NP1 = np > 6 ? 6 : np;
     if (np > NP1 && (c->o.sizes & 1))
         plot_note(c, "one-column stats figure shows the first 6 of its %zu panels", np);
     double kh1 = (double)((lab_n + 1) / 2) * 0.15, kh2 = (double)((lab_n + 2) / 3) * 0.17;
     size_t R1 = (NP1 + 1) / 2, R2 = (np + 2) / 3;
-    plot_gp_head(c, &gp, "stats", "Arena / lower bound across seeds: mean, bootstrap 95% CI",
+    plot_gp_head(c, &gp, "stats", "Arena / lower bound across graphs: mean, bootstrap 95% CI",
                  cap.s ? cap.s : "", cap.s, fmin(4.4, 0.5 + 1.25 * (double)R1 + kh1),
                  0.6 + 1.7 * (double)R2 + kh2);
     plot_gp_common(c, &gp);

@@ -122,6 +122,12 @@ void plot_tex(struct plot_buf *b, const char *t)
         return;
     }
     for (const char *p = s; *p; p++) {
+        /* the signs of configuration labels, in math mode: no package needed */
+        if (strncmp(p, "\xC3\x97", 2) == 0 || strncmp(p, "\xC2\xB7", 2) == 0) {
+            plot_buf_add(b, p[0] == '\xC3' ? "$\\times$" : "$\\cdot$");
+            p++;
+            continue;
+        }
         switch (*p) {
         case '\\': plot_buf_add(b, "\\textbackslash{}"); break;
         case '&': case '%': case '$': case '#': case '_': case '{': case '}':

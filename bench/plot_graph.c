@@ -36,6 +36,17 @@ static size_t graph_rows(struct plot_ctx *c, size_t *idx, const struct arena_fig
     return n;
 }
 
+/* The figure's subtitle: the graph and its configuration. */
+static char *graph_sub(const struct plot_ctx *c)
+{
+    struct plot_buf b = {0};
+    plot_buf_add(&b, c->d.graphs[c->graph].spec);
+    plot_buf_add(&b, " \xC2\xB7 ");
+    plot_buf_add(&b, plot_config_label(c));
+    if (b.oom) plot_buf_free(&b);
+    return b.s;
+}
+
 char *plot_label_of(const char *name, const struct arena_fig_result *r)
 {
     struct plot_buf b = {0};
@@ -51,7 +62,7 @@ static int write_arena_csv(struct plot_ctx *c, const size_t *idx, const struct a
     struct plot_buf b = {0};
     plot_buf_add(&b, "row,ok,limit,arena_bytes,lower_bound,naive_bytes,ratio_lb,saving,frag_peak,"
                      "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
-                     "scratch_bytes,bound,nodes,run,status,planner\n");
+                     "scratch_bytes,bound,nodes,run,status,planner,config\n");
     for (size_t i = 0; i < n; i++) {
         const struct arena_fig_result *r = res[i];
         plot_buf_printf(&b, "%zu,%d,%d", i + 1, r->ok, plot_is_limit(r));
@@ -73,6 +84,8 @@ static int write_arena_csv(struct plot_ctx *c, const size_t *idx, const struct a
         plot_csv(&b, r->status ? r->status : "");
         plot_buf_add(&b, ",");
         plot_csv(&b, c->sel[idx[i]].name);
+        plot_buf_add(&b, ",");
+        plot_csv(&b, plot_config_label(c));
         plot_buf_add(&b, "\n");
     }
     int rc = plot_put(c, "arena.csv", &b);
@@ -107,7 +120,9 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
     if (h1 > 4.2) h1 = 4.2;
     if (h2 < 2.4) h2 = 2.4;
     struct plot_buf gp = {0}, yt = {0}, refkey = {0};
-    plot_gp_head(c, &gp, "arena", "Arena per planner", g->spec, NULL, h1, h2);
+    char *sub = graph_sub(c);
+    plot_gp_head(c, &gp, "arena", "Arena per planner", sub ? sub : g->spec, NULL, h1, h2);
+    free(sub);
     plot_gp_common(c, &gp);
     plot_gp_styles(&gp, c->sel, idx, lab, n, 40);
     plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; XMAX = %.17g; LB = %lld; NAIVE = %lld; REF = %lld\n",
@@ -209,7 +224,7 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
                 " or fewer planners)", rects);
     } else if (plot_want(c, "layout")) {
         struct plot_buf b = {0};
-        plot_buf_add(&b, "panel,tensor,size,first,last,offset,planner,name\n");
+        plot_buf_add(&b, "panel,tensor,size,first,last,offset,planner,name,config\n");
         for (size_t i = 0; i < np; i++)
             for (size_t k = 0; k < npl[i]; k++) {
                 const struct arena_fig_place *p = &pl[i][k];
@@ -219,6 +234,8 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
                 plot_csv(&b, c->sel[pidx[i]].name);
                 plot_buf_add(&b, ",");
                 if (p->name) plot_csv(&b, p->name);
+                plot_buf_add(&b, ",");
+                plot_csv(&b, plot_config_label(c));
                 plot_buf_add(&b, "\n");
             }
         rc = plot_put(c, "layout.csv", &b);
@@ -241,7 +258,9 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
                                                                   : "; dash-dot: best bound")
                                                     : "");
         struct plot_buf st = {0};
-        plot_buf_add(&st, g->spec);
+        char *gs = graph_sub(c);
+        plot_buf_add(&st, gs ? gs : g->spec);
+        free(gs);
         plot_buf_add(&st, sub);
         plot_gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL, h1, h2);
         plot_buf_free(&st);
@@ -314,7 +333,9 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
         size_t keyrows1 = (np + 2 + (c->ref ? 1 : 0)) / 2, keyrows2 = (np + 3 + (c->ref ? 1 : 0)) / 3;
         double h1 = fmin(4.3, 2.3 + 0.14 * (double)keyrows1), h2 = 2.8 + 0.17 * (double)keyrows2;
         struct plot_buf gp = {0}, refkey = {0};
-        plot_gp_head(c, &gp, "live", "Live bytes and arenas", g->spec, NULL, h1, h2);
+        char *gs = graph_sub(c);
+        plot_gp_head(c, &gp, "live", "Live bytes and arenas", gs ? gs : g->spec, NULL, h1, h2);
+        free(gs);
         plot_gp_common(c, &gp);
         plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
         plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; STEPS = %lld; REF = %lld\narray ARENA[%zu]\n",

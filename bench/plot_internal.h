@@ -12,14 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/filters.h"
 #include "bench/plot.h"
 #include "results/figdata.h"
 
 #define PLOT_PROG "bench: plot"
-#define PLOT_NFIGS 8 /* arena, layout, live, scaling, quality, tables, replay, stats */
+#define PLOT_NFIGS 9 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed */
 
 struct plot_opts {
-    const char *db, *graph, *planners, *out, *formats;
+    const char *db, *graph, *planners, *out, *formats; /* graph: the first --graph */
+    struct arena_bench_filters f; /* --graph, --family, --suite, --tag, the
+                                     configuration fields, --group-by */
     int64_t run; /* -1 newest, 0 all */
     int sizes;   /* bit 1: one column, bit 2: two */
     int want[PLOT_NFIGS];
@@ -42,7 +45,8 @@ struct plot_ctx {
     size_t n_sel;
     const struct arena_fig_result **by; /* n_graphs x n_sel, see plot_find() */
     int planners_given;
-    size_t graph; /* index of the per-graph figures' graph */
+    size_t cfg;   /* the configuration of the figures (one each) */
+    size_t graph; /* index of the per-graph figures' graph: its graph in cfg */
     int64_t ref;  /* best proven figure of that graph, 0 none */
     int ref_opt;
     char *tmp;    /* temporary folder inside out */
@@ -69,6 +73,11 @@ const struct arena_fig_result *plot_find(const struct plot_ctx *c, size_t graph,
                                          const char *planner);
 /* A valid result whose search stopped at its budget (status limit). */
 int plot_is_limit(const struct arena_fig_result *r);
+/* Whether graph entry g is in the figures' configuration c->cfg. */
+int plot_in_config(const struct plot_ctx *c, size_t g);
+/* The figures' configuration's label ("plain", "in-place depthwise · best
+ * order"). */
+const char *plot_config_label(const struct plot_ctx *c);
 
 /* ---- plot.c: numbers */
 
@@ -98,7 +107,9 @@ void plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
 void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
                     char *const *lab, size_t n, size_t max1);
-/* Writes NAME.gp from head + template and runs gnuplot on it. */
+/* Writes NAME.gp from head + template NAME.gp (TPL.gp) and runs gnuplot on it. */
+int plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
+                   const char *const *keys, const char *const *vals, size_t nkeys);
 int plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp, const char *const *keys,
               const char *const *vals, size_t nkeys);
 /* ",v" with v in full precision, or "," when !has. */
@@ -124,6 +135,10 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
 /* plot_across.c */
 int plot_fig_scaling(struct plot_ctx *c);
 int plot_fig_quality(struct plot_ctx *c);
+/* The quality figure of arena / fixed-order bound (the graph untransformed)
+ * for the figures' configuration when it transforms the graph, else for the
+ * first that does: how far below the fixed-order bound each planner gets. */
+int plot_fig_fixed(struct plot_ctx *c);
 int plot_fig_stats(struct plot_ctx *c);
 
 #endif

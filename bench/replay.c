@@ -693,6 +693,7 @@ static int plan_once(const struct arena_planner *pl, const struct arena_source *
             .bound = plan->bound,
             .nodes = plan->nodes,
             .names = src->names,
+            .src = src,
         };
         int64_t id = 0;
         *db_rc = arena_store_add_result(store, run_id, graph_id, &info, p,

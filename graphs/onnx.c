@@ -11,12 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "graphs/exec_order.h"
 #include "graphs/graph_internal.h"
 #include "graphs/names.h"
 #include "graphs/onnx_wire.h"
 #include "graphs/read_whole.h"
-#include "graphs/source.h"
 #include "onnx.pb-c.h"
 
 /* TensorProto.DataType -> our dtype; -1 for the types refused (string,
@@ -635,12 +633,6 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
     return rc;
 }
 
-void arena_onnx_loaded_free(struct arena_onnx_loaded *x)
-{
-    free(x->names);
-    memset(x, 0, sizeof *x);
-}
-
 /* A regular file of 1 byte to 2 GiB is mapped, not read: the walk reads
  * it once and keeps only what is not weights, so copying it into fresh
  * memory first cost more than the rest of the read (the 640x640 PP-OCR
@@ -669,71 +661,20 @@ static int map_file(const char *path, unsigned char **data, size_t *size, int *m
     return read_file(path, data, size, err, errlen);
 }
 
-int arena_onnx_load(const char *path, uint64_t alignment, enum arena_inplace_rule inplace,
-                    struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
-                    size_t errlen)
+int arena_onnx_load(const char *path, struct arena_graph *g, char *err, size_t errlen)
 {
-    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
-    return arena_onnx_load_with(path, &opt, out, x, err, errlen);
-}
-
-int arena_onnx_load_with(const char *path, const struct arena_load_options *opt,
-                         struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
-                         size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    memset(x, 0, sizeof *x);
+    arena_graph_init(g);
     unsigned char *data;
     size_t size;
     int mapped;
     int rc = map_file(path, &data, &size, &mapped, err, errlen);
     if (rc)
         return rc;
-    rc = arena_onnx_load_data_with(data, size, path, opt, out, x, err, errlen);
+    struct arena_onnx_info info;
+    rc = arena_onnx_read(data, size, path, g, &info, err, errlen);
     if (mapped)
         munmap(data, size);
     else
         free(data);
     return rc;
-}
-
-int arena_onnx_load_data(const void *data, size_t size, const char *path, uint64_t alignment,
-                         enum arena_inplace_rule inplace, struct arena_problem *out,
-                         struct arena_onnx_loaded *x, char *err, size_t errlen)
-{
-    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
-    return arena_onnx_load_data_with(data, size, path, &opt, out, x, err, errlen);
-}
-
-int arena_onnx_load_data_with(const void *data, size_t size, const char *path,
-                              const struct arena_load_options *opt, struct arena_problem *out,
-                              struct arena_onnx_loaded *x, char *err, size_t errlen)
-{
-    uint64_t alignment = opt->alignment;
-    memset(out, 0, sizeof *out);
-    memset(x, 0, sizeof *x);
-    struct arena_graph g;
-    struct arena_onnx_info info;
-    int rc = arena_onnx_read(data, size, path, &g, &info, err, errlen);
-    if (rc)
-        return rc;
-    char why[512];
-    rc = arena_order_on_load(&g, opt, why, sizeof why);
-    if (!rc)
-        rc = arena_graph_problem_inplace(&g, alignment, opt->inplace, out, NULL, why, sizeof why);
-    if (rc) {
-        arena_errorf(err, errlen, 0, rc, "%s: %s", path, why);
-        arena_graph_free(&g);
-        return rc;
-    }
-    x->ops = g.n_ops;
-    x->names = arena_graph_names(&g);
-    arena_graph_free(&g);
-    if (!x->names) {
-        free((void *)out->tensors);
-        free((void *)out->alias);
-        memset(out, 0, sizeof *out);
-        return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
-    }
-    return ARENA_OK;
 }

@@ -126,6 +126,7 @@ static const struct table tables[] = {
 struct merger {
     sqlite3 *db;
     const char *out, *in;
+    int version; /* the input's schema version */
     char *err;
     size_t errlen;
     struct arena_merge_counts *counts;
@@ -172,13 +173,22 @@ static int same_columns(struct merger *m, const char *table, struct cols *c)
     }
     int same = s.n == c->n;
     for (size_t i = 0; same && i < c->n; i++) same = has(&s, c->name[i]);
+    const char *extra = NULL; /* a newer input's column the output lacks */
+    for (size_t i = 0; !same && i < s.n && !extra; i++)
+        if (!has(c, s.name[i])) extra = s.name[i];
+    int status = ARENA_OK;
+    if (!same && m->version > ARENA_STORE_VERSION && extra)
+        status = arena_errorf(m->err, m->errlen, 0, ARENA_EINVAL,
+                          "%s: schema version %d, newer than this bench's %d, has %s.%s, which"
+                          " merging would drop; merge with a bench of schema version %d or"
+                          " later",
+                          m->in, m->version, ARENA_STORE_VERSION, table, extra, m->version);
+    else if (!same || c->n == 0)
+        status = arena_errorf(m->err, m->errlen, 0, ARENA_EINVAL,
+                              "%s: table %s has other columns than in %s", m->in, table, m->out);
     cols_free(&s);
-    if (!same || c->n == 0) {
-        cols_free(c);
-        return arena_errorf(m->err, m->errlen, 0, ARENA_EINVAL,
-                            "%s: table %s has other columns than in %s", m->in, table, m->out);
-    }
-    return ARENA_OK;
+    if (status) cols_free(c);
+    return status;
 }
 
 /* Runs: each either found in the output (the same uuid: the same run, as
@@ -271,18 +281,8 @@ static int merge_graphs(struct merger *m)
     free(q.s);
     if (rc != ARENA_OK) return rc;
     if (m->counts) m->counts->graphs += (uint64_t)sqlite3_changes(m->db);
-    /* A graph the output holds in its stored order gains the order's proof
-     * from an input that ran --order best on it (the same problem), as a
-     * store into one database does (store.c, ST_GRAPH_INS). */
-    rc = exec(m, "copying order proofs",
-              "UPDATE main.graphs AS g SET exec_order = s.exec_order,"
-              " order_status = s.order_status, stored_order_peak = s.stored_order_peak,"
-              " order_bound = s.order_bound, order_states = s.order_states,"
-              " order_ns = s.order_ns FROM src.graphs AS s"
-              " WHERE g.spec = s.spec AND g.fingerprint = s.fingerprint"
-              " AND g.alignment = s.alignment AND g.order_bound IS NULL"
-              " AND s.order_bound IS NOT NULL;");
-    if (rc != ARENA_OK) return rc;
+    /* A row the output holds is kept as it is: what an input learnt about
+     * the problem later (an order proven best) is in its results. */
     return exec(m, "mapping graphs",
                 "DELETE FROM temp.graph_map;"
                 "INSERT INTO temp.graph_map SELECT s.id, g.id FROM src.graphs s JOIN main.graphs g"
@@ -362,10 +362,11 @@ static int merge_one(struct merger *m)
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return fail(m, "attaching", rc);
     int version = (int)one_int(m->db, "PRAGMA src.user_version", &rc);
+    m->version = version;
     int status = ARENA_OK;
     if (rc != SQLITE_OK) {
         status = fail(m, "reading its version", rc);
-    } else if (version != ARENA_STORE_VERSION) { /* checked before, but it may have changed */
+    } else if (version < ARENA_STORE_VERSION) { /* checked before, but it may have changed */
         status = arena_errorf(m->err, m->errlen, 0, ARENA_EINVAL,
                               "%s: schema version %d, not %d", m->in, version,
                               ARENA_STORE_VERSION);
@@ -388,8 +389,9 @@ static int merge_one(struct merger *m)
     return status;
 }
 
-/* An input must be an arenabench database at the current version, and not
- * the output itself. Only reads. */
+/* An input must be an arenabench database at the current version or a
+ * newer one (merged when its tables have the columns of this one's, which
+ * same_columns checks), and not the output itself. Only reads. */
 static int check_input(const char *out, const char *in, char *err, size_t errlen)
 {
     struct stat a, b;
@@ -408,12 +410,12 @@ static int check_input(const char *out, const char *in, char *err, size_t errlen
                               in, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     else if (app != ARENA_STORE_APPLICATION_ID)
         status = arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: not an arenabench database", in);
-    else if (version != ARENA_STORE_VERSION)
+    else if (version < ARENA_STORE_VERSION)
         status = arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                              "%s: schema version %lld, but merge takes only version %d (mixed"
-                              " versions are refused): run bench once with --db %s to migrate"
-                              " it",
-                              in, (long long)version, ARENA_STORE_VERSION, in);
+                              "%s: schema version %lld, older than this bench's %d (merge"
+                              " takes %d and later): run bench once with --db %s to migrate it",
+                              in, (long long)version, ARENA_STORE_VERSION, ARENA_STORE_VERSION,
+                              in);
     sqlite3_close(db);
     return status;
 }

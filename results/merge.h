@@ -8,11 +8,15 @@
  * (spec, fingerprint, alignment), the output's row when it has one;
  * placements and replay_frames follow their result and replay.
  *
- * Versions: every input must be at ARENA_STORE_VERSION (the output is
- * created at it, or migrated to it as bench does). An input at another
- * version is refused before anything is written: run any bench command with
- * --db on it to migrate it first (e.g. `bench --graph chain:ops=1 --planner
- * naive --db IN`), which keeps every row.
+ * Versions: every input must be at ARENA_STORE_VERSION or a later one (the
+ * output is created at ARENA_STORE_VERSION, or migrated to it as bench
+ * does). A newer input is merged when its tables have this version's
+ * columns (a later schema that only added indexes, say); one with a column
+ * this bench does not know is refused, naming both versions and the
+ * column, since merging would drop it. An older input is refused before
+ * anything is written: run any bench command with --db on it to migrate
+ * it first (e.g. `bench --graph chain:ops=1 --planner naive --db IN`),
+ * which keeps every row.
  *
  * Identity: a run is the same run when its uuid is (runs.uuid: random for a
  * new run, name-based for a run from before schema 8, docs/results.md, "Run

@@ -26,27 +26,23 @@ enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
     [ST_RUN] = "INSERT INTO runs (started_at, git_rev, compiler, cpu, host, command, seed,"
-               " governor, loadavg, uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    /* A graph first stored in its stored order gains the order's proof when
-     * --order best later finds that order best (the same problem). */
+               " governor, loadavg, uuid, tag) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    /* A row is written once: what a later run learns about the problem
+     * (an order proven best, say) goes with that run's results. */
     [ST_GRAPH_INS] = "INSERT INTO graphs (spec, family, params, fingerprint, alignment, ops,"
-                     " tensors, naive_bytes, lower_bound, exec_order, order_status,"
-                     " stored_order_peak, order_bound, order_states, order_ns)"
-                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                     " ON CONFLICT (spec, fingerprint, alignment) DO UPDATE SET"
-                     " exec_order = excluded.exec_order, order_status = excluded.order_status,"
-                     " stored_order_peak = excluded.stored_order_peak,"
-                     " order_bound = excluded.order_bound, order_states = excluded.order_states,"
-                     " order_ns = excluded.order_ns"
-                     " WHERE graphs.order_bound IS NULL AND excluded.order_bound IS NOT NULL",
+                     " tensors, naive_bytes, lower_bound, exec_order)"
+                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                     " ON CONFLICT (spec, fingerprint, alignment) DO NOTHING",
     [ST_GRAPH_SEL] = "SELECT id FROM graphs WHERE spec = ? AND fingerprint = ? AND alignment = ?",
     [ST_RESULT] = "INSERT INTO results (run_id, graph_id, planner, arena_bytes, ratio_lb, saving,"
                   " frag_peak, frag_mean, plan_ns_median, plan_ns_mean, plan_ns_stddev,"
                   " iterations, scratch_bytes, valid, error, noisy, timed_once, status, bound,"
                   " nodes, time_limit, node_limit, planner_seed, capacity, inplace, inplace_bound,"
-                  " seq)"
+                  " order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,"
+                  " order_status, stored_order_peak, order_bound, order_states, order_ns, seq)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26,"
+                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31,"
+                  " ?32, ?33, ?34, ?35, ?36,"
                   " (SELECT ifnull(max(seq), 0) + 1 FROM results WHERE run_id = ?1))",
     [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name,"
                  " shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -109,6 +105,10 @@ static int classify(sqlite3 *db, const char *path, int *version, char *err, size
             "%s: cannot write the database or its -wal/-shm files beside it (%s); check the"
             " permissions of the file and its directory",
             path, sqlite3_errmsg(db));
+        return rc;
+    }
+    if ((rc & 0xff) == SQLITE_CORRUPT) { /* its schema pages are damaged */
+        arena_errorf(err, errlen, 0, 0, "%s: database is corrupt (%s)", path, sqlite3_errmsg(db));
         return rc;
     }
     if (rc != SQLITE_OK) {
@@ -406,6 +406,8 @@ int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run,
     }
     if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 10, run->uuid ? run->uuid : made, -1,
                                                 SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 11, run->tag ? run->tag : "", -1,
+                                                SQLITE_TRANSIENT);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding the run", rc);
@@ -448,16 +450,11 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
     if (rc == SQLITE_OK) rc = bind_u64(ins, 8, bounds->naive_bytes);
     if (rc == SQLITE_OK) rc = bind_u64(ins, 9, bounds->lower_bound);
     const struct arena_order_result *o = &src->order;
-    if (rc == SQLITE_OK && src->order_mode == ARENA_ORDER_BEST && o->order) {
+    if (rc == SQLITE_OK && src->tf.order == ARENA_ORDER_BEST && o->order) {
         char *text = NULL;
         rc = order_text(o, &text);
         if (rc == SQLITE_OK)
             rc = text ? sqlite3_bind_text(ins, 10, text, -1, free) : sqlite3_bind_null(ins, 10);
-        if (rc == SQLITE_OK) rc = bind_text(ins, 11, arena_order_status_name(o->status));
-        if (rc == SQLITE_OK) rc = bind_u64(ins, 12, o->stored_peak);
-        if (rc == SQLITE_OK) rc = bind_u64(ins, 13, o->bound);
-        if (rc == SQLITE_OK) rc = bind_u64(ins, 14, o->states);
-        if (rc == SQLITE_OK) rc = bind_u64(ins, 15, o->ns);
     }
     if (rc == SQLITE_OK) rc = step_done(ins);
     else sqlite3_clear_bindings(ins);
@@ -503,6 +500,40 @@ static int add_placements(struct arena_store *s, int64_t result_id, const struct
     return rc;
 }
 
+/* The result's configuration and problem: columns 25 to 36. */
+static int bind_config(sqlite3_stmt *st, const struct arena_result_info *r)
+{
+    const struct arena_source *src = r->src;
+    const struct arena_transforms *tf = src ? &src->tf : NULL;
+    int rc = bind_text(st, 25, tf ? arena_inplace_name(tf->inplace) : "none");
+    if (rc == SQLITE_OK && r->inplace_bound) rc = bind_u64(st, 26, r->inplace_bound);
+    if (!src) { /* NOT NULL columns: their defaults */
+        if (rc == SQLITE_OK) rc = bind_text(st, 27, "stored");
+        if (rc == SQLITE_OK) rc = bind_text(st, 29, "");
+        if (rc == SQLITE_OK) rc = bind_text(st, 30, "");
+        return rc;
+    }
+    int best = tf->order == ARENA_ORDER_BEST;
+    char patch[64], fp[17];
+    arena_patch_text(&tf->patch, patch, sizeof patch);
+    snprintf(fp, sizeof fp, "%016" PRIx64, src->planned_fingerprint);
+    if (rc == SQLITE_OK) rc = bind_text(st, 27, arena_order_mode_name(tf->order));
+    if (rc == SQLITE_OK && best)
+        rc = bind_u64(st, 28, tf->order_states ? tf->order_states : ARENA_ORDER_STATES_DEFAULT);
+    if (rc == SQLITE_OK) rc = bind_text(st, 29, patch);
+    if (rc == SQLITE_OK) rc = bind_text(st, 30, fp);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 31, src->fixed_lower_bound);
+    const struct arena_order_result *o = &src->order;
+    if (rc == SQLITE_OK && best && o->order) {
+        rc = bind_text(st, 32, arena_order_status_name(o->status));
+        if (rc == SQLITE_OK) rc = bind_u64(st, 33, o->stored_peak);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 34, o->bound);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 35, o->states);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 36, o->ns);
+    }
+    return rc;
+}
+
 int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
                            const struct arena_result_info *r, const struct arena_problem *p,
                            const struct arena_plan *plan, int64_t *id)
@@ -543,8 +574,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
         if (rc == SQLITE_OK) rc = bind_u64(st, 23, r->options->seed);
         if (rc == SQLITE_OK) rc = bind_u64(st, 24, r->options->capacity);
     }
-    if (rc == SQLITE_OK) rc = bind_text(st, 25, r->inplace ? r->inplace : "none");
-    if (rc == SQLITE_OK && r->inplace_bound) rc = bind_u64(st, 26, r->inplace_bound);
+    if (rc == SQLITE_OK) rc = bind_config(st, r);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding a result", rc);

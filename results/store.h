@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 10
+#define ARENA_STORE_VERSION 11
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -54,12 +54,15 @@ struct arena_run_info {
     double loadavg;       /* 1-minute load average at start; NaN: stored as NULL */
     const char *uuid;     /* the run's identity; NULL: a new random UUID (the
                              normal case: only a copy of a run reuses one) */
+    const char *tag;      /* bench --tag; NULL: none ('') */
 };
 /* ARENA_EIO when no uuid is given and /dev/urandom cannot be read. */
 int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run, int64_t *id);
 
 /* Returns the id of the graph row for (spec, fingerprint, alignment),
- * inserting it when it is not there yet. */
+ * inserting it when it is not there yet (with src's order as exec_order when
+ * --order best chose another than the stored one). A row that is there is
+ * never changed. */
 int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
                           const struct arena_bounds *bounds, int64_t *id);
 
@@ -86,8 +89,13 @@ struct arena_result_info {
     const struct arena_plan_options *options; /* the options the planner read
                            (search planners), stored with the result as part of
                            its configuration; NULL for planners that read none */
-    const char *inplace;     /* the in-place rule's name; NULL: "none" */
-    uint64_t inplace_bound;  /* the in-place bound (arena_bounds); 0: NULL */
+    /* The problem planned: its configuration (src->tf: the in-place rule,
+     * the order mode and budget, the patch), fingerprint, fixed-order bound
+     * and order search's outcome are stored with the result. NULL: a plain
+     * result of unknown source (rule none, stored order, no patch). */
+    const struct arena_source *src;
+    uint64_t inplace_bound;  /* the planned problem's lower bound (arena_bounds'
+                                inplace_bound); 0: NULL */
     const uint32_t *shares;  /* NULL, or p->n ids: the tensor whose bytes each
                                 takes, UINT32_MAX for none (placements.shares) */
 };

@@ -180,7 +180,7 @@ static void make_db(const char *path, const char *tag)
     char err[300] = "";
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     struct arena_run_info run = {"2026-12-03T15:00:00Z", "abc", "gcc", "cpu", "host", tag, 1,
-                                 "performance", 0.25, NULL};
+                                 "performance", 0.25, NULL, NULL};
     struct arena_source src = {0};
     src.spec = (char *)"test:three";
     src.family = (char *)"test";
@@ -341,16 +341,19 @@ Test(merge, ids_are_remapped_over_rows_already_there_replays_too)
                           " AND loadavg = 0.25"), 2);
 }
 
-/* A graph merged first in its stored order gains the proof of an input that
- * ran --order best on it and found the stored order best (the same problem),
- * as a second run into one database does: a chain has one order, certified
+/* A graph merged first in its stored order is not changed by an input that
+ * ran --order best on it and found the stored order best (the same
+ * problem, so one graph row): each result keeps its own configuration and
+ * its order's proof, in every order of merging (round 3, 02: the shared
+ * row gained a later run's bound). A chain has one order, certified
  * without search (test_bench's order test). */
-Test(merge, a_graph_gains_the_order_proof_of_a_later_input)
+Test(merge, each_result_keeps_its_configuration_and_the_graph_row_stays)
 {
-    char stored[160], best[160], out[160];
+    char stored[160], best[160], out[160], out2[160];
     td_path(stored, sizeof stored, "stored.sqlite");
     td_path(best, sizeof best, "best.sqlite");
     td_path(out, sizeof out, "out.sqlite");
+    td_path(out2, sizeof out2, "out2.sqlite");
     const char *a0[] = {"--graph", "chain:ops=8", "--planner", "naive", "--repetitions", "1",
                         "--min-time", "0.001", "--quiet", "--db", stored, NULL};
     const char *a1[] = {"--graph", "chain:ops=8", "--planner", "naive", "--order", "best",
@@ -358,27 +361,31 @@ Test(merge, a_graph_gains_the_order_proof_of_a_later_input)
                         NULL};
     cr_assert_eq(run_bench("stored", a0), 0);
     cr_assert_eq(run_bench("best", a1), 0);
-    cr_expect_eq(count(stored, "SELECT count(*) FROM graphs WHERE order_bound IS NULL"), 1);
-    const char *in[] = {stored, best};
+    const char *in[] = {stored, best}, *ni[] = {best, stored};
     struct arena_merge_counts c;
     char err[600] = "";
     cr_assert_eq(arena_store_merge(out, in, 2, &c, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect_eq(c.graphs, 1, "the one problem, stored once");
-    cr_expect_eq(count(out, "SELECT count(*) FROM graphs WHERE order_status = 'certified' AND"
-                            " order_bound = lower_bound AND stored_order_peak = lower_bound"),
-                 1);
-    cr_expect_eq(count(out, "SELECT count(*) FROM results"), 2);
-    /* merging the stored-order file again does not take the proof away */
-    const char *again[] = {stored};
-    cr_assert_eq(arena_store_merge(out, again, 1, NULL, err, sizeof err), ARENA_OK, "%s", err);
-    cr_expect_eq(count(out, "SELECT count(*) FROM graphs WHERE order_status = 'certified'"), 1);
+    cr_assert_eq(arena_store_merge(out2, ni, 2, &c, err, sizeof err), ARENA_OK, "%s", err);
+    const char *outs[] = {out, out2};
+    for (size_t k = 0; k < 2; k++) {
+        cr_expect_eq(count(outs[k], "SELECT count(*) FROM graphs WHERE order_status IS NULL AND"
+                                    " order_bound IS NULL"), 1, "the row as written");
+        cr_expect_eq(count(outs[k], "SELECT count(*) FROM results WHERE order_mode = 'best' AND"
+                                    " order_status = 'certified' AND order_bound ="
+                                    " inplace_bound"), 1);
+        cr_expect_eq(count(outs[k], "SELECT count(*) FROM results WHERE order_mode = 'stored' AND"
+                                    " order_status IS NULL AND order_bound IS NULL"), 1);
+    }
 }
 
-/* Two inputs that both ran --order best on one graph: the output keeps the
- * proof it has (the first input's), as a store into one database does,
- * whichever input comes second. The proofs differ in their timing; the
- * second file's order_ns is set to 7 ns to tell them apart. */
-Test(merge, of_two_order_proofs_the_first_is_kept)
+/* Two inputs that both ran --order best on one graph: since schema 11 a
+ * proof belongs to the result that made it, so the output keeps both, each
+ * with its own, whichever input comes first, and the one graph row is
+ * shared and left as written (its schema-10 order columns NULL). The
+ * proofs differ in their timing; the second file's order_ns is set to 7 ns
+ * to tell them apart. */
+Test(merge, of_two_order_proofs_each_result_keeps_its_own)
 {
     char a[160], b[160], ab[160], ba[160];
     td_path(a, sizeof a, "a.sqlite");
@@ -392,18 +399,26 @@ Test(merge, of_two_order_proofs_the_first_is_kept)
     cr_assert_eq(run_bench("a", a0), 0);
     cr_assert_eq(run_bench("b", a1), 0);
     sqlite3 *db = td_db_open(b, 0);
-    cr_assert_eq(sqlite3_exec(db, "UPDATE graphs SET order_ns = 7", NULL, NULL, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "UPDATE results SET order_ns = 7", NULL, NULL, NULL),
+                 SQLITE_OK);
     sqlite3_close(db);
-    int64_t a_ns = count(a, "SELECT order_ns FROM graphs WHERE order_bound IS NOT NULL");
+    int64_t a_ns = count(a, "SELECT order_ns FROM results WHERE order_bound IS NOT NULL");
     cr_assert_neq(a_ns, 7);
     const char *first_a[] = {a, b}, *first_b[] = {b, a};
     char err[600] = "";
     cr_assert_eq(arena_store_merge(ab, first_a, 2, NULL, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(arena_store_merge(ba, first_b, 2, NULL, err, sizeof err), ARENA_OK, "%s", err);
-    cr_expect_eq(count(ab, "SELECT count(*) FROM graphs"), 1);
-    cr_expect_eq(count(ab, "SELECT order_ns FROM graphs"), a_ns);
-    cr_expect_eq(count(ba, "SELECT order_ns FROM graphs"), 7);
-    cr_expect_eq(count(ab, "SELECT count(*) FROM results"), 2);
+    const char *outs[] = {ab, ba};
+    for (size_t i = 0; i < 2; i++) {
+        cr_expect_eq(count(outs[i], "SELECT count(*) FROM graphs"), 1);
+        cr_expect_eq(count(outs[i], "SELECT count(*) FROM graphs WHERE order_bound IS NULL"), 1);
+        cr_expect_eq(count(outs[i], "SELECT count(*) FROM results"), 2);
+        cr_expect_eq(count(outs[i], "SELECT count(*) FROM results WHERE order_ns = 7"), 1);
+        char q[128];
+        snprintf(q, sizeof q, "SELECT count(*) FROM results WHERE order_ns = %lld",
+                 (long long)a_ns);
+        cr_expect_eq(count(outs[i], q), 1);
+    }
 }
 
 /* Round 3 #09: rows no bench writes are not copied, and merge says so. One
@@ -594,6 +609,37 @@ Test(merge, a_later_column_merges_by_name)
     cr_expect(strstr(err, "table placements has other columns"), "%s", err);
 }
 
+/* A newer schema is merged when its tables have this bench's columns (a
+ * later version that added an index, say), and refused in one line naming
+ * both versions and the column when merging would drop one. */
+Test(merge, a_newer_schema_merges_when_its_columns_are_there)
+{
+    char a[160], out[2][160], sql[128];
+    td_path(a, sizeof a, "new.sqlite");
+    for (int k = 0; k < 2; k++) td_path(out[k], sizeof out[k], k ? "out2.sqlite" : "out.sqlite");
+    make_db(a, "bench new");
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d; CREATE INDEX later ON results(planner);",
+             ARENA_STORE_VERSION + 1);
+    sqlite3 *db = td_db_open(a, 0);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    const char *in[] = {a};
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(out[0], in, 1, NULL, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(count(out[0], "SELECT count(*) FROM results"),
+                 count(a, "SELECT count(*) FROM results"));
+    db = td_db_open(a, 0);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE results ADD COLUMN later TEXT", NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    cr_assert_eq(arena_store_merge(out[1], in, 1, NULL, err, sizeof err), ARENA_EINVAL);
+    char want[160];
+    snprintf(want, sizeof want, "schema version %d, newer than this bench's %d, has results.later",
+             ARENA_STORE_VERSION + 1, ARENA_STORE_VERSION);
+    cr_expect(strstr(err, want), "%s", err);
+    cr_expect_null(strchr(err, '\n'));
+}
+
 Test(merge, mixed_versions_are_refused_before_anything_is_written)
 {
     char a[160], old[160], out[160];
@@ -610,7 +656,7 @@ Test(merge, mixed_versions_are_refused_before_anything_is_written)
     const char *in[] = {a, old};
     char err[600] = "";
     cr_assert_eq(arena_store_merge(out, in, 2, NULL, err, sizeof err), ARENA_EINVAL);
-    cr_expect(strstr(err, "schema version 5") && strstr(err, "mixed versions are refused"), "%s",
+    cr_expect(strstr(err, "schema version 5") && strstr(err, "older than this bench's"), "%s",
               err);
     struct stat st;
     cr_expect(stat(out, &st) != 0, "the output was created although an input was refused");
@@ -630,8 +676,9 @@ Test(merge, mixed_versions_are_refused_before_anything_is_written)
 }
 
 /* scripts/sweep: two shards under GNU parallel, each pinned, merged; the
- * same figures as one in-process run of the same sweep. Skipped, saying
- * why, where GNU parallel or taskset is missing. */
+ * same figures as one in-process run of the same sweep, and bench's --tag
+ * passed through to every shard's run. Skipped, saying why, where GNU
+ * parallel or taskset is missing. */
 Test(merge, scripts_sweep_equals_one_run)
 {
     const char *bench_exe = getenv("ARENA_BENCH"), *sweep = getenv("ARENA_SWEEP");
@@ -648,7 +695,7 @@ Test(merge, scripts_sweep_equals_one_run)
     snprintf(cmd, sizeof cmd,
              "BENCH='%s' '%s' -j 2 -o '%s' --graph 'random-intervals:n=30,seed=1..4;chain:ops=8|12'"
              " --planner greedy-by-size,online-first-fit --repetitions 1 --min-time 0.001"
-             " >'%s/sweep.out' 2>&1",
+             " --tag swept >'%s/sweep.out' 2>&1",
              bench_exe, sweep, out, td_dir);
     int rc = system(cmd);
     char *log = NULL;
@@ -659,6 +706,7 @@ Test(merge, scripts_sweep_equals_one_run)
     }
     cr_assert_eq(rc, 0, "scripts/sweep failed: %s", log ? log : "?");
     cr_expect_eq(count(out, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM runs WHERE tag = 'swept'"), 2);
     cr_expect_eq(count(out, "SELECT count(*) FROM results"), 12);
     char *want = content(one), *got = content(out);
     cr_expect_str_eq(got, want);

@@ -24,9 +24,22 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
+/* Back to version 10 (drops what version 11 added: runs.tag and the
+ * results' configuration and problem columns). */
+#define TD_BACK_TO_V10                                                                       \
+    "ALTER TABLE runs DROP COLUMN tag; ALTER TABLE results DROP COLUMN order_mode;"          \
+    "ALTER TABLE results DROP COLUMN order_budget; ALTER TABLE results DROP COLUMN patch;"  \
+    "ALTER TABLE results DROP COLUMN problem_fingerprint;"                                   \
+    "ALTER TABLE results DROP COLUMN fixed_lower_bound;"                                     \
+    "ALTER TABLE results DROP COLUMN order_status;"                                          \
+    "ALTER TABLE results DROP COLUMN stored_order_peak;"                                     \
+    "ALTER TABLE results DROP COLUMN order_bound; ALTER TABLE results DROP COLUMN order_states;" \
+    "ALTER TABLE results DROP COLUMN order_ns; PRAGMA user_version = 10;"
+
 /* SQL that takes a database of the current schema back to version 9 (drops
  * what version 10 added: the graphs' execution order columns). */
 #define TD_BACK_TO_V9                                                                        \
+    TD_BACK_TO_V10                                                                           \
     "ALTER TABLE graphs DROP COLUMN exec_order; ALTER TABLE graphs DROP COLUMN order_status;" \
     "ALTER TABLE graphs DROP COLUMN stored_order_peak;"                                      \
     "ALTER TABLE graphs DROP COLUMN order_bound; ALTER TABLE graphs DROP COLUMN order_states;" \
@@ -49,6 +62,11 @@ sqlite3 *td_db_open(const char *path, int readonly);
     "ALTER TABLE results DROP COLUMN time_limit; ALTER TABLE results DROP COLUMN node_limit;" \
     "ALTER TABLE results DROP COLUMN planner_seed; ALTER TABLE results DROP COLUMN capacity;" \
     "ALTER TABLE replays DROP COLUMN seq; PRAGMA user_version = 7;"
+
+/* One CSV record (RFC 4180) at *p into field[0..max), each malloc'd (free
+ * them); *p moves past it. Returns the record's field count, which may pass
+ * max (the rest are not kept). */
+size_t td_csv_record(const char **p, char **field, size_t max);
 
 /* The first column of a query's one row (asserts there is one). */
 int64_t td_db_int(sqlite3 *db, const char *sql);

@@ -475,11 +475,10 @@ void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, cons
     plot_buf_printf(b, "# %s.gp: written by bench plot from the templates common.gp and %s.gp.\n"
                        "# Redraw every size and format: cd into this folder, then gnuplot %s.gp\n",
                     name, name, name);
-    if (caption) {
-        struct plot_buf cap = {0};
-        plot_caret(&cap, caption);
-        plot_buf_printf(b, "# caption: %s\n", cap.s ? cap.s : "");
-        plot_buf_free(&cap);
+    if (caption) { /* quoted: gnuplot continues a comment line that ends in \ */
+        plot_buf_add(b, "# caption: ");
+        plot_gq(b, caption, 0);
+        plot_buf_add(b, "\n");
     }
     plot_buf_printf(b, "NAME = '%s'\nSIZES = '%s'\nFORMATS = '", name,
                     c->o.sizes == 1 ? "1" : c->o.sizes == 2 ? "2" : "1 2");
@@ -493,13 +492,15 @@ void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, cons
         plot_buf_add(b, k ? "\nSUB2 = " : "\nSUB1 = ");
         const char *p = sub;
         while (*p || !lines) {
-            size_t rest = strlen(p), take = rest;
+            /* m characters, not bytes: a cut never splits one */
+            size_t rest = plot_utf8_chars(p), take = strlen(p);
             if (rest > m) {
-                take = m;
-                while (take > m / 2 && p[take] != ' ') take--;
-                if (p[take] != ' ') take = m;
+                size_t cut = plot_utf8_prefix(p, m), half = plot_utf8_prefix(p, m / 2);
+                take = cut;
+                while (take > half && p[take] != ' ') take--;
+                if (p[take] != ' ') take = cut;
             }
-            if (lines == 2 && rest > m) take = m - 3;
+            if (lines == 2 && rest > m) take = plot_utf8_prefix(p, m - 3);
             struct plot_buf t = {0};
             plot_buf_addn(&t, p, take);
             if (lines == 2 && rest > m) plot_buf_add(&t, "...");
@@ -537,15 +538,7 @@ void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size
         plot_buf_printf(b, "name[%zu] = ", i + 1);
         plot_gq(b, l, 0);
         plot_buf_printf(b, "; name1[%zu] = ", i + 1);
-        struct plot_buf t = {0};
-        plot_caret(&t, l);
-        if (t.s && t.len > max1 && max1 > 3) {
-            strcpy(t.s + max1 - 2, "..");
-            plot_gq(b, t.s, 0);
-        } else {
-            plot_gq(b, l, 0);
-        }
-        plot_buf_free(&t);
+        plot_gq_cut(b, l, max1, "..");
         plot_buf_printf(b, "; col[%zu] = %u; dt[%zu] = %d; pt[%zu] = %d\n", i + 1, s->color, i + 1,
                         s->dt, i + 1, s->pt);
     }
@@ -591,12 +584,17 @@ void plot_csv_num(struct plot_buf *b, int has, double v)
     else plot_buf_add(b, ",");
 }
 
-/* plot_gq of text cut to max characters ("..." at the end). */
-void plot_gq_cut(struct plot_buf *b, const char *text, size_t max)
+/* plot_gq of text cut to max characters, the cut ending in mark. */
+void plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark)
 {
     struct plot_buf t = {0};
     plot_caret(&t, text);
-    if (t.s && t.len > max && max > 3) strcpy(t.s + max - 3, "...");
+    size_t m = strlen(mark);
+    if (t.s && plot_utf8_chars(t.s) > max && max > m) {
+        t.len = plot_utf8_prefix(t.s, max - m);
+        t.s[t.len] = '\0';
+        plot_buf_add(&t, mark);
+    }
     plot_gq(b, t.s ? t.s : "", 0);
     plot_buf_free(&t);
 }

@@ -484,9 +484,9 @@ int plot_fig_scaling(struct plot_ctx *c)
     for (size_t p = 0; p < NP; p++) {
         char *sl = short_label(names, nf, order[p]);
         plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
-        plot_gq_cut(&gp, sl ? sl : names[order[p]], 60);
+        plot_gq_cut(&gp, sl ? sl : names[order[p]], 60, "...");
         plot_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
-        plot_gq_cut(&gp, sl ? sl : names[order[p]], 22);
+        plot_gq_cut(&gp, sl ? sl : names[order[p]], 22, "...");
         plot_buf_add(&gp, "\n");
         free(sl);
     }
@@ -674,9 +674,9 @@ int plot_fig_stats(struct plot_ctx *c)
         plot_buf_add(&t, ")");
         /* n is what matters: the label is cut before it, never it. */
         plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
-        plot_gq_cut(&gp, t.s ? t.s : "", 32);
+        plot_gq_cut(&gp, t.s ? t.s : "", 32, "...");
         plot_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
-        plot_gq_cut(&gp, t.s ? t.s : "", 24);
+        plot_gq_cut(&gp, t.s ? t.s : "", 24, "...");
         plot_buf_add(&gp, "\n");
         plot_buf_free(&t);
         free(sl);

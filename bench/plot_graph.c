@@ -254,9 +254,9 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
         plot_buf_printf(&gp, "array LT1[%zu]; array LT2[%zu]\n", np, np);
         for (size_t i = 0; i < np; i++) {
             plot_buf_printf(&gp, "LT1[%zu] = ", i + 1);
-            plot_gq_cut(&gp, plab[i], max1);
+            plot_gq_cut(&gp, plab[i], max1, "...");
             plot_buf_printf(&gp, "; LT2[%zu] = ", i + 1);
-            plot_gq_cut(&gp, plab[i], max2);
+            plot_gq_cut(&gp, plab[i], max2, "...");
             plot_buf_add(&gp, "\n");
         }
         plot_buf_printf(&gp, "array U[%zu]; array YMAX[%zu]; array YT[%zu]\n", np, np, np);

@@ -103,8 +103,9 @@ int plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp, const c
               const char *const *vals, size_t nkeys);
 /* ",v" with v in full precision, or "," when !has. */
 void plot_csv_num(struct plot_buf *b, int has, double v);
-/* plot_gq of text cut to max characters ("..." at the end). */
-void plot_gq_cut(struct plot_buf *b, const char *text, size_t max);
+/* plot_gq of text cut to max characters (UTF-8 ones: a cut never splits
+ * one), the cut ending in mark ("..." or ".."). */
+void plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark);
 
 /* ---- the figures: 0, or 1 / 2 with err set (a figure the selection
  * cannot give is skipped with a note, not an error). */

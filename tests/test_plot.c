@@ -1244,6 +1244,124 @@ Test(plot, hostile_planner_and_graph_names_are_escaped_everywhere)
     free(svg);
 }
 
+/* Round 3, 05: a planner name ending in a backslash, with no valid result,
+ * went unquoted into quality.gp's "# caption:" comment; gnuplot continues a
+ * comment line that ends in \ and swallowed the script's next line (exit 1,
+ * no figure). No line a name ends may end in a backslash. */
+Test(plot, a_name_ending_in_a_backslash_ends_no_script_line)
+{
+    need(S_PLOT);
+    char db[128], out[128], err[160], path[256];
+    fmt(db, sizeof db, "%s/backslash-%d.sqlite", dir, (int)getpid());
+    fmt(out, sizeof out, "%s/backslash-out-%d", dir, (int)getpid());
+    fmt(err, sizeof err, "%s/backslash-%d.err", dir, (int)getpid());
+    copy_db(db, "UPDATE results SET planner = 'evil\\', valid = 0, arena_bytes = NULL, error = 'x',"
+                " status = NULL WHERE planner = 'hill-climb';"
+                "UPDATE graphs SET spec = spec || '\\' WHERE family = 'chain';");
+    int r = run_argv((const char *[]){bench, "plot", "--db", db, "--out", out, "--figures",
+                     "arena,layout,live,quality,scaling,tables", "--format", "svg", "--size", "one",
+                     "--dpi", "50", "--quiet", NULL}, dir, NULL, err);
+    char *e = slurp(err, NULL);
+    cr_assert_eq(r, 0, "bench plot with a planner named evil\\: exit %d: %s", r, e ? e : "");
+    free(e);
+    const char *names[] = {"arena", "layout", "live", "quality", "scaling"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        fmt(path, sizeof path, "%s/%s-1col.svg", out, names[i]);
+        cr_expect(exists(path), "no %s", path);
+        fmt(path, sizeof path, "%s/%s.gp", out, names[i]);
+        size_t n;
+        char **l = read_lines(path, &n);
+        for (size_t k = 0; k < n; k++) {
+            size_t len = strlen(l[k]);
+            /* The templates' own plot commands continue with ", \"; text
+             * from the database never ends a line. */
+            cr_expect(!(len && l[k][len - 1] == '\\' && (strstr(l[k], "evil") || strstr(l[k], "chain:"))),
+                      "%s line %zu ends in a backslash after a name: %s", path, k + 1, l[k]);
+        }
+    }
+    fmt(path, sizeof path, "%s/quality.gp", out);
+    char *gp = slurp(path, NULL);
+    cr_assert_not_null(gp);
+    cr_expect(strstr(gp, "evil\\") != NULL, "quality.gp does not name the planner evil\\ in its caption");
+    free(gp);
+}
+
+/* Whether len bytes are valid UTF-8: no stray or missing continuation
+ * byte, no overlong form, surrogate or code point past U+10FFFF. */
+static int valid_utf8(const unsigned char *s, size_t len, size_t *bad)
+{
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        unsigned long cp = n > 1 ? c & (0x7Fu >> n) : c;
+        int ok = n > 0 && i + n <= len;
+        for (size_t k = 1; ok && k < n; k++) {
+            ok = (s[i + k] & 0xC0) == 0x80;
+            cp = cp << 6 | (s[i + k] & 0x3Fu);
+        }
+        static const unsigned long least[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (!ok || cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            *bad = i;
+            return 0;
+        }
+        i += n;
+    }
+    return 1;
+}
+
+/* Round 3, 06: names and subtitles were cut at byte counts, splitting
+ * UTF-8 characters: every .gp of a graph with a non-ASCII spec held invalid
+ * UTF-8 (the PNG subtitle wrapped at 46 and 86 bytes) and the layout SVG
+ * was not well-formed XML (a panel title cut by bytes). A planner named with
+ * 30 euro signs and specs led by "üۥ"x20 give valid UTF-8 in every script,
+ * SVG and table, each name cut at a character; a planner whose name is not
+ * UTF-8 at all (bytes FF FE) shows as U+FFFD. */
+Test(plot, names_are_cut_at_characters_and_every_text_file_is_utf8)
+{
+    need(S_PLOT);
+    char db[128], out[128], err[160], path[512];
+    fmt(db, sizeof db, "%s/utf8-%d.sqlite", dir, (int)getpid());
+    fmt(out, sizeof out, "%s/utf8-out-%d", dir, (int)getpid());
+    fmt(err, sizeof err, "%s/utf8-%d.err", dir, (int)getpid());
+    char sql[1024] = "UPDATE results SET planner = '", *w = sql + strlen(sql);
+    for (int i = 0; i < 30; i++) w += sprintf(w, "\xE2\x82\xAC");
+    w += sprintf(w, "' WHERE planner = 'hill-climb'; UPDATE graphs SET spec = '");
+    for (int i = 0; i < 20; i++) w += sprintf(w, "\xC3\xBC\xE2\x82\xAC");
+    sprintf(w, "' || spec; UPDATE results SET planner = CAST(X'FFFE6E616D65' AS TEXT) WHERE planner = 'equality';");
+    copy_db(db, sql);
+    int r = run_argv((const char *[]){bench, "plot", "--db", db, "--out", out, "--figures",
+                     "arena,layout,live,quality,scaling,tables", "--format", "svg", "--dpi", "50", "--quiet",
+                     NULL}, dir, NULL, err);
+    char *e = slurp(err, NULL);
+    cr_assert_eq(r, 0, "bench plot: exit %d: %s", r, e ? e : "");
+    free(e);
+    DIR *d = opendir(out);
+    cr_assert_not_null(d);
+    struct dirent *de;
+    size_t checked = 0;
+    while ((de = readdir(d)) != NULL) {
+        const char *x = strrchr(de->d_name, '.');
+        if (!x || (strcmp(x, ".gp") && strcmp(x, ".svg") && strcmp(x, ".md") && strcmp(x, ".tex"))) continue;
+        fmt(path, sizeof path, "%s/%s", out, de->d_name);
+        size_t len, bad = 0;
+        unsigned char *t = (unsigned char *)slurp(path, &len);
+        cr_assert_not_null(t);
+        cr_expect(valid_utf8(t, len, &bad), "%s is not UTF-8 at byte %zu: ...%.20s", path, bad,
+                  (const char *)t + (bad > 10 ? bad - 10 : 0));
+        free(t);
+        checked++;
+    }
+    closedir(d);
+    cr_expect_geq(checked, 12, "only %zu scripts, SVGs and tables written", checked);
+    /* The layout panels' titles are cut (with "...") at a character. */
+    fmt(path, sizeof path, "%s/layout.gp", out);
+    char *gp = slurp(path, NULL);
+    cr_assert_not_null(gp);
+    cr_expect(strstr(gp, "\xE2\x82\xAC...'") != NULL, "layout.gp cuts no panel title of the euro planner");
+    cr_expect(strstr(gp, "\xEF\xBF\xBD\xEF\xBF\xBDname") != NULL, "layout.gp does not show the bytes FF FE as U+FFFD");
+    free(gp);
+}
+
 /* ---------------------------------------------------------------- errors */
 
 /* bench plot with args into a fresh out folder: exit 2, exactly one line on

@@ -1022,6 +1022,81 @@ Test(plot, quality_csv_compares_planners_on_the_same_graphs)
     sqlite3_close(db);
 }
 
+/* The quantile of sorted v[0..n) with linear interpolation between order
+ * statistics (Hyndman and Fan's type 7, R's default): at h = (n - 1) p,
+ * v[floor h] + (h - floor h)(v[floor h + 1] - v[floor h]). */
+static double type7(const double *v, size_t n, double p)
+{
+    double h = (double)(n - 1) * p, f = floor(h);
+    size_t i = (size_t)f;
+    return i + 1 < n ? v[i] + (h - f) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Issue 35 §2: the box of each planner in quality.gp (Q1, MED, Q3, and the
+ * whiskers LO and HI at the furthest ratio within 1.5 IQR) is worked out
+ * again here from the ratios of quality.csv. With 3 graphs (out/) and 4
+ * (the sweep) the quartiles fall between two ratios, so a box drawn at an
+ * order statistic, or interpolated the wrong way, is caught; every box
+ * checked has ratios that differ. */
+static void check_boxes(const char *folder)
+{
+    char path[256];
+    fmt(path, sizeof path, "%s/quality.csv", folder);
+    struct csv c = read_csv(path);
+    size_t rowc = col(&c, "row", path), ratc = col(&c, "ratio", path), rows = 0, spread = 0;
+    fmt(path, sizeof path, "%s/quality.gp", folder);
+    char *gp = slurp(path, NULL);
+    cr_assert_not_null(gp, "no %s", path);
+    for (size_t k = 1;; k++) {
+        double v[64];
+        size_t n = 0;
+        for (size_t r = 1; r < c.rows && n < 64; r++)
+            if (strtoul(c.cell[r][rowc], NULL, 10) == k) v[n++] = strtod(c.cell[r][ratc], NULL);
+        if (!n) break;
+        rows++;
+        qsort(v, n, sizeof *v, by_value);
+        spread += v[0] != v[n - 1];
+        double q1 = type7(v, n, 0.25), med = type7(v, n, 0.5), q3 = type7(v, n, 0.75), iq = q3 - q1;
+        double lo = v[n - 1], hi = v[0];
+        for (size_t i = 0; i < n; i++) {
+            if (v[i] >= q1 - 1.5 * iq && v[i] < lo) lo = v[i];
+            if (v[i] <= q3 + 1.5 * iq && v[i] > hi) hi = v[i];
+        }
+        const char *names[] = {"Q1", "MED", "Q3", "LO", "HI"};
+        double want[] = {q1, med, q3, lo, hi};
+        for (size_t q = 0; q < 5; q++) {
+            char key[32];
+            fmt(key, sizeof key, "%s[%zu] = ", names[q], k);
+            const char *at = strstr(gp, key);
+            cr_expect_not_null(at, "%s has no %s", path, key);
+            if (!at) continue;
+            double got = strtod(at + strlen(key), NULL);
+            cr_expect(fabs(got - want[q]) <= 1e-12 * fabs(want[q]), "%s: %s%.17g, want %.17g (ratios of row %zu"
+                      " in quality.csv: %zu, %g to %g)", path, key, got, want[q], k, n, v[0], v[n - 1]);
+        }
+    }
+    cr_expect_geq(rows, 3, "%s: %zu boxes", path, rows);
+    cr_expect_geq(spread, 2, "%s: only %zu boxes whose ratios differ: the quartiles are not tested", path, spread);
+    free(gp);
+}
+
+Test(plot, quality_boxes_are_the_quartiles_of_the_ratios_drawn)
+{
+    need(S_PLOT);
+    need(S_SWEEP_PLOT);
+    char folder[128];
+    path_in(folder, sizeof folder, "out");
+    check_boxes(folder);
+    path_in(folder, sizeof folder, "sweep-out");
+    check_boxes(folder);
+}
+
 Test(plot, replay_csv_holds_every_frame_of_each_allocator_as_stored)
 {
     need(S_PLOT);

@@ -234,12 +234,19 @@ int plot_is_limit(const struct arena_fig_result *r)
     return r && r->status && strcmp(r->status, "limit") == 0;
 }
 
-static void style(struct plot_ctx *c, struct plot_shown *s, size_t place, size_t kind_place)
+/* A planner's color, dash and point by its place. Colors alone cannot tell
+ * planners apart in a grey print (the Okabe-Ito orange and sky blue print
+ * the same grey), so dash and point do it on their own: the point cycles
+ * through 15 shapes (6 outlines open and filled, +, x, *) and the dash
+ * through 5 patterns, advanced once more every 15 places, so no two of the
+ * first 75 places share both; by kind the color follows the kind and dash
+ * and point still the place. */
+static void style(struct plot_ctx *c, struct plot_shown *s, size_t place)
 {
     static const unsigned palette[] = {0x000000, 0xE69F00, 0x56B4E9, 0x009E73,
                                        0x0072B2, 0xD55E00, 0xCC79A7, 0x999999};
     static const int points[] = {7, 5, 9, 13, 11, 6, 4, 8, 12, 10, 15, 14, 1, 2, 3};
-    size_t p = c->o.color_by_kind ? kind_place : place;
+    size_t p = place;
     if (c->o.color_by_kind) {
         s->color = strcmp(s->kind, "offsets") == 0          ? 0x0072B2
                    : strcmp(s->kind, "shared-objects") == 0 ? 0xE69F00
@@ -249,7 +256,7 @@ static void style(struct plot_ctx *c, struct plot_shown *s, size_t place, size_t
     } else {
         s->color = palette[place % 8];
     }
-    s->dt = 1 + (int)(p % 5);
+    s->dt = 1 + (int)((p + p / 15) % 5);
     s->pt = points[p % 15];
 }
 
@@ -280,9 +287,7 @@ static int add_shown(struct plot_ctx *c, const char *name)
     c->sel = g;
     struct plot_shown *s = &c->sel[c->n_sel++];
     s->name = name;
-    size_t place = place_of(c, name, &s->kind), kind_place = 0;
-    for (size_t i = 0; i + 1 < c->n_sel; i++) kind_place += strcmp(c->sel[i].kind, s->kind) == 0;
-    style(c, s, place, kind_place);
+    style(c, s, place_of(c, name, &s->kind));
     return 0;
 }
 
@@ -467,6 +472,40 @@ int plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b)
     return add_written(c, name);
 }
 
+/* The PNG subtitle wrapped at spaces to the width at size 1 or 2 (46 and 86
+ * characters: about 0.62 em a character), at most three lines, the last
+ * cut with "...": written into b as a gnuplot string expression (b NULL:
+ * not written); returns its lines. */
+static size_t sub_wrap(struct plot_buf *b, const char *sub, int size)
+{
+    size_t m = size == 2 ? 86 : 46, lines = 0;
+    const char *p = sub;
+    while (*p || !lines) {
+        /* m characters, not bytes: a cut never splits one */
+        size_t rest = plot_utf8_chars(p), take = strlen(p);
+        if (rest > m) {
+            size_t cut = plot_utf8_prefix(p, m), half = plot_utf8_prefix(p, m / 2);
+            take = cut;
+            while (take > half && p[take] != ' ') take--;
+            if (p[take] != ' ') take = cut;
+        }
+        if (lines == 2 && rest > m) take = plot_utf8_prefix(p, m - 3);
+        if (b) {
+            struct plot_buf t = {0};
+            plot_buf_addn(&t, p, take);
+            if (lines == 2 && rest > m) plot_buf_add(&t, "...");
+            if (lines) plot_buf_add(b, " . \"\\n\" . ");
+            plot_gq(b, t.s ? t.s : "", 0);
+            plot_buf_free(&t);
+        }
+        lines++;
+        p += take;
+        while (*p == ' ') p++;
+        if (lines == 3) break;
+    }
+    return lines;
+}
+
 /* The head of NAME.gp: how to redraw it, its caption, the figure's facts
  * as gnuplot variables, then common.gp. */
 void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
@@ -485,36 +524,24 @@ void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, cons
     for (const char *p = c->o.formats; *p; p++) plot_buf_addn(b, *p == ',' ? " " : p, 1);
     plot_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
     plot_gq(b, title, 0);
-    /* The PNG subtitle wrapped at spaces to the width at its size (about
-     * 0.62 em a character), at most three lines, the last cut with "...". */
     for (int k = 0; k < 2; k++) {
-        size_t m = k ? 86 : 46, lines = 0;
         plot_buf_add(b, k ? "\nSUB2 = " : "\nSUB1 = ");
-        const char *p = sub;
-        while (*p || !lines) {
-            /* m characters, not bytes: a cut never splits one */
-            size_t rest = plot_utf8_chars(p), take = strlen(p);
-            if (rest > m) {
-                size_t cut = plot_utf8_prefix(p, m), half = plot_utf8_prefix(p, m / 2);
-                take = cut;
-                while (take > half && p[take] != ' ') take--;
-                if (p[take] != ' ') take = cut;
-            }
-            if (lines == 2 && rest > m) take = plot_utf8_prefix(p, m - 3);
-            struct plot_buf t = {0};
-            plot_buf_addn(&t, p, take);
-            if (lines == 2 && rest > m) plot_buf_add(&t, "...");
-            if (lines) plot_buf_add(b, " . \"\\n\" . ");
-            plot_gq(b, t.s ? t.s : "", 0);
-            plot_buf_free(&t);
-            lines++;
-            p += take;
-            while (*p == ' ') p++;
-            if (lines == 3) break;
-        }
+        size_t lines = sub_wrap(b, sub, k + 1);
         plot_buf_printf(b, "\nTL%d = %zu", k + 1, lines + 1);
     }
     plot_buf_add(b, "\n");
+}
+
+size_t plot_key_columns(int size, size_t longest, size_t most)
+{
+    double em = (size == 1 ? 7 : 8) / 72.0, avail = (size == 1 ? 3.3 : 7.0) - 0.2;
+    size_t k = (size_t)floor(avail / (((double)longest * 0.62 + 4.5) * em));
+    return k < 1 ? 1 : k > most ? most : k;
+}
+
+double plot_title_inches(const char *sub, int size)
+{
+    return (double)(sub_wrap(NULL, sub, size) + 1) * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
 }
 
 void plot_gp_common(struct plot_ctx *c, struct plot_buf *b)

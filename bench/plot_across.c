@@ -507,13 +507,57 @@ done:
     return rc;
 }
 
+/* The stats chart's panels at size s (1: 3.3 in, 7 pt; 2: 7 in, 8 pt), in
+ * inches: a panel per group, the rows' labels under the bottom panel of
+ * each column, turned by 90 degrees, a slot each (a line of text and 0.3
+ * em apart); as many columns as hold every slot (at most 2 at one column,
+ * 3 at two), rows up to the page (2 at one column, 4 at two); at one
+ * column of panels, the slots past its width are not drawn. ph is a
+ * panel's height in the PDF and SVG, ph_png in the PNG, whose title takes
+ * the top of the same page. */
+struct stats_grid {
+    size_t cols, rows, shown, slots, name_chars, title_chars;
+    double h, left, right, bottom, top, gx, gy, pw, ph, ph_png;
+};
+
+static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, size_t longest,
+                       const char *sub)
+{
+    double em = (s == 1 ? 7 : 8) / 72.0, w = s == 1 ? 3.3 : 7.0, slot = 1.463 * em;
+    q->left = s == 1 ? 0.45 : 0.55;
+    q->right = 0.1;
+    q->gx = s == 1 ? 0.45 : 0.55;
+    q->gy = s == 1 ? 0.28 : 0.32;
+    q->top = 0.3; /* the y label's line */
+    double avail = w - q->left - q->right;
+    size_t most = s == 1 ? 2 : 3;
+    q->cols = 1;
+    while (q->cols < most && q->cols < np &&
+           (double)(q->cols + 1) * ((double)nslots * slot) + (double)q->cols * q->gx <= avail)
+        q->cols++;
+    q->pw = (avail - (double)(q->cols - 1) * q->gx) / (double)q->cols;
+    q->slots = nslots;
+    if ((double)nslots * slot > q->pw) q->slots = (size_t)floor(q->pw / slot);
+    size_t rmost = s == 1 ? 2 : 4;
+    q->rows = (np + q->cols - 1) / q->cols;
+    if (q->rows > rmost) q->rows = rmost;
+    q->shown = q->rows * q->cols < np ? q->rows * q->cols : np;
+    q->name_chars = longest < 26 ? longest : 26;
+    q->bottom = 0.12 + (double)q->name_chars * 0.62 * em;
+    q->ph = s == 1 ? 0.95 : 1.25;
+    q->h = q->top + (double)q->rows * (q->ph + q->gy) + q->bottom;
+    q->ph_png = q->ph - plot_title_inches(sub, s) / (double)q->rows;
+    q->title_chars = (size_t)(q->pw / (0.62 * em));
+}
+
 /* The stats chart draws what `bench stats` computes: arena_stats_compute_query
  * (results/stats.h) on the same database, run selection and planners, so
  * its numbers are those of bench stats --format csv by construction. A
  * panel is a group (the graphs' configuration, seeds apart); a point is a
- * row (a planner with its options, named by its label). A group whose rows
- * share fewer than two graphs is left out, and so is a row whose mean is
- * over 3x the panel's best; the notes say so. */
+ * row (a planner with its options, named by its label, under the x axis).
+ * A group whose rows share fewer than two graphs is left out (the notes
+ * say so); a row whose mean is over 3x the panel's best is drawn as a mark
+ * at the panel's top with its mean, its scale not the panel's. */
 int plot_fig_stats(struct plot_ctx *c)
 {
     size_t S = c->n_sel, np = 0, paired_total = 0, lab_n = 0;
@@ -524,6 +568,7 @@ int plot_fig_stats(struct plot_ctx *c)
     struct arena_stats s = {0};
     char **gnames = NULL, *lab[256] = {0};
     size_t *gfirst = NULL, *rpanel = NULL, *rslot = NULL, *pgroup = NULL, idx[256];
+    int *off = NULL; /* a row over 3x its panel's best mean: marked, not drawn to scale */
     struct plot_buf b = {0}, gp = {0}, notes = {0}, cap = {0};
     int rc = 0;
     if (!planners) {
@@ -550,8 +595,9 @@ int plot_fig_stats(struct plot_ctx *c)
     gfirst = malloc((R + 2) * sizeof *gfirst);
     rpanel = calloc(R + 1, sizeof *rpanel);
     rslot = calloc(R + 1, sizeof *rslot);
+    off = calloc(R + 1, sizeof *off);
     pgroup = malloc((R + 1) * sizeof *pgroup);
-    if (!gnames || !gfirst || !rpanel || !rslot || !pgroup) {
+    if (!gnames || !gfirst || !rpanel || !rslot || !pgroup || !off) {
         snprintf(c->err, sizeof c->err, "out of memory");
         rc = 1;
         goto done;
@@ -581,11 +627,11 @@ int plot_fig_stats(struct plot_ctx *c)
         pgroup[np++] = f;
         paired_total += paired;
         for (size_t k = a; k < e; k++) {
+            rpanel[k] = np;
             if (s.rows[k].lb.mean > 3 * bestmean) {
+                off[k] = 1;
                 if (out.len) plot_buf_add(&out, ", ");
                 plot_caret(&out, s.rows[k].label);
-            } else {
-                rpanel[k] = np;
             }
         }
         for (size_t h = 0; h < s.n_hidden; h++)
@@ -601,7 +647,7 @@ int plot_fig_stats(struct plot_ctx *c)
                 sep = ", ";
             }
             if (out.len) {
-                plot_buf_printf(&notes, "%s%s over 3x the best mean", sep, out.s);
+                plot_buf_printf(&notes, "%s%s over 3x the best mean (marked at the top)", sep, out.s);
                 sep = ", ";
             }
             if (failed.len) plot_buf_printf(&notes, "%s%s with no valid result", sep, failed.s);
@@ -635,14 +681,14 @@ int plot_fig_stats(struct plot_ctx *c)
             lab[slot - 1] = l.s;
             if (!l.s) rc = 1;
         }
-    plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,"
+    plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,off_scale,"
                      "group,planner,label\n");
     for (size_t k = 0; k < R; k++) {
         const struct arena_stats_row *r = &s.rows[k];
         if (!rpanel[k] || !rslot[k]) continue;
-        plot_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,", rpanel[k], rslot[k],
+        plot_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,%d,", rpanel[k], rslot[k],
                         r->n, r->lb.mean, r->lb.mean_lo, r->lb.mean_hi, r->lb.median, r->lb.median_lo,
-                        r->lb.median_hi, r->n + r->n_left_out, r->limit);
+                        r->lb.median_hi, r->n + r->n_left_out, r->limit, off[k]);
         plot_csv(&b, r->group);
         plot_buf_add(&b, ",");
         plot_csv(&b, r->planner);
@@ -654,17 +700,72 @@ int plot_fig_stats(struct plot_ctx *c)
     plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu run%s", np, np == 1 ? "" : "s",
                     paired_total, c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
     if (notes.len) plot_buf_printf(&cap, "; left out: %s", notes.s);
-    size_t NP1 = np > 6 ? 6 : np;
-    if (np > NP1 && (c->o.sizes & 1))
-        plot_note(c, "one-column stats figure shows the first 6 of its %zu panels", np);
-    double kh1 = (double)((lab_n + 1) / 2) * 0.15, kh2 = (double)((lab_n + 2) / 3) * 0.17;
-    size_t R1 = (NP1 + 1) / 2, R2 = (np + 2) / 3;
+    size_t longest = 0;
+    for (size_t i = 0; i < lab_n; i++) {
+        struct plot_buf t = {0};
+        plot_caret(&t, lab[i]);
+        if (t.s && plot_utf8_chars(t.s) > longest) longest = plot_utf8_chars(t.s);
+        plot_buf_free(&t);
+    }
+    struct stats_grid gr[2];
+    for (int k = 0; k < 2; k++) stats_grid(&gr[k], k + 1, np, lab_n, longest, cap.s ? cap.s : "");
+    for (int k = 0; k < 2; k++) {
+        if (!(c->o.sizes & (k + 1))) continue;
+        if (gr[k].shown < np)
+            plot_note(c, "%s stats figure shows the first %zu of its %zu panels", k ? "two-column" : "one-column",
+                      gr[k].shown, np);
+        if (gr[k].slots < lab_n)
+            plot_note(c, "%s stats figure shows the first %zu of its %zu rows (planners)",
+                      k ? "two-column" : "one-column", gr[k].slots, lab_n);
+    }
     plot_gp_head(c, &gp, "stats", "Arena / lower bound across seeds: mean, bootstrap 95% CI",
-                 cap.s ? cap.s : "", cap.s, fmin(4.4, 0.5 + 1.25 * (double)R1 + kh1),
-                 0.6 + 1.7 * (double)R2 + kh2);
+                 cap.s ? cap.s : "", cap.s, gr[0].h, gr[1].h);
     plot_gp_common(c, &gp);
     plot_gp_styles(&gp, c->sel, idx, lab, lab_n, 40);
-    plot_buf_printf(&gp, "NP = %zu; NP1 = %zu\narray PT[%zu]; array PT1[%zu]\n", np, NP1, np, np);
+    plot_buf_printf(&gp, "NP = %zu; array PT1[%zu]; array PT2[%zu]\n", np, np, np);
+    for (int k = 0; k < 2; k++) {
+        const struct stats_grid *q = &gr[k];
+        plot_buf_printf(&gp, "C%d = %zu; NPS%d = %zu; SLOTS%d = %zu; L%d = %.3f; R%d = %.3f; B%d = %.3f;"
+                             " T%d = %.3f; GX%d = %.3f; GY%d = %.3f\nXTICS%d = \"(", k + 1,
+                        q->cols, k + 1, q->shown, k + 1, q->slots, k + 1, q->left, k + 1, q->right, k + 1,
+                        q->bottom, k + 1, q->top, k + 1, q->gx, k + 1, q->gy, k + 1);
+        for (size_t i = 0; i < q->slots; i++) {
+            struct plot_buf t = {0};
+            plot_gq_cut(&t, lab[i], q->name_chars, "..");
+            /* a string inside the double-quoted XTICS: its backslashes and quotes escaped */
+            for (const char *x = t.s ? t.s : ""; *x; x++) {
+                if (*x == '\\' || *x == '"') plot_buf_add(&gp, "\\");
+                plot_buf_addn(&gp, x, 1);
+            }
+            plot_buf_printf(&gp, " %zu%s", i + 1, i + 1 < q->slots ? ", " : "");
+            plot_buf_free(&t);
+        }
+        plot_buf_add(&gp, ")\"\n");
+    }
+    plot_buf_add(&gp, "YLABEL = 'mean arena / lower bound, bootstrap 95 % CI'\n");
+    /* Each panel's y range over the intervals drawn (rows off its scale
+     * apart), 5 % more each way, and its tic step at each size: labels
+     * (1.163 em boxes) 0.4 em apart at least. */
+    plot_buf_printf(&gp, "array Y0[%zu]; array Y1[%zu]; array YS1[%zu]; array YS2[%zu]\n", np, np, np, np);
+    for (size_t p = 0; p < np; p++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t k = 0; k < R; k++)
+            if (rpanel[k] == p + 1 && !off[k] && rslot[k]) {
+                lo = fmin(lo, s.rows[k].lb.mean_lo);
+                hi = fmax(hi, s.rows[k].lb.mean_hi);
+            }
+        if (!(lo <= hi)) lo = hi = 1;
+        double r = fmax(hi - lo, 0.01 * hi);
+        lo -= 0.05 * r;
+        hi += 0.05 * r;
+        plot_buf_printf(&gp, "Y0[%zu] = %.17g; Y1[%zu] = %.17g", p + 1, lo, p + 1, hi);
+        for (int k = 0; k < 2; k++) {
+            double em = (k ? 8 : 7) / 72.0;
+            int fit = (int)floor(gr[k].ph_png / (1.563 * em));
+            plot_buf_printf(&gp, "; YS%d[%zu] = %.17g", k + 1, p + 1, plot_nice_step(hi - lo, fit < 1 ? 1 : fit));
+        }
+        plot_buf_add(&gp, "\n");
+    }
     for (size_t p = 0; p < np; p++) {
         const struct arena_stats_row *r = &s.rows[gfirst[pgroup[p]]];
         char *sl = short_label(gnames, ng, pgroup[p]);
@@ -673,10 +774,10 @@ int plot_fig_stats(struct plot_ctx *c)
         if (r->n_left_out) plot_buf_printf(&t, " of %zu", r->n + r->n_left_out);
         plot_buf_add(&t, ")");
         /* n is what matters: the label is cut before it, never it. */
-        plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
-        plot_gq_cut(&gp, t.s ? t.s : "", 32, "...");
-        plot_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
-        plot_gq_cut(&gp, t.s ? t.s : "", 24, "...");
+        for (int k = 0; k < 2; k++) {
+            plot_buf_printf(&gp, "%sPT%d[%zu] = ", k ? "; " : "", k + 1, p + 1);
+            plot_gq_cut(&gp, t.s ? t.s : "", gr[k].title_chars, "...");
+        }
         plot_buf_add(&gp, "\n");
         plot_buf_free(&t);
         free(sl);
@@ -690,6 +791,7 @@ done:
     free(rpanel);
     free(rslot);
     free(pgroup);
+    free(off);
     arena_stats_free(&s);
     plot_buf_free(&b);
     plot_buf_free(&gp);

@@ -102,17 +102,24 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
     double U;
     const char *uname;
     plot_byte_unit(xmax, &U, &uname);
-    double h1 = 1.0 + 0.16 * (double)n, h2 = 1.1 + 0.24 * (double)n;
+    /* The legend's entries: lower bound, naive, and the optimum (or best
+     * bound) and best-order bound when drawn; 2 a row at one column, 4 at
+     * two, in a strip of its own. */
+    int ob = g->order_limit && g->order_bound > 0;
+    size_t nk = 2 + (c->ref ? 1 : 0) + (size_t)ob, longest = g->order_bound > 0 ? 23 : 16;
+    size_t kc1 = plot_key_columns(1, longest, 2), kc2 = plot_key_columns(2, longest, 4);
+    double k1 = (double)((nk + kc1 - 1) / kc1) * 0.15, k2 = (double)((nk + kc2 - 1) / kc2) * 0.17;
+    double h1 = 1.0 + 0.16 * (double)n + k1, h2 = 1.1 + 0.24 * (double)n + k2;
     if (h1 < 1.8) h1 = 1.8;
-    if (h1 > 4.2) h1 = 4.2;
+    if (h1 > 4.4) h1 = 4.4;
     if (h2 < 2.4) h2 = 2.4;
     struct plot_buf gp = {0}, yt = {0}, refkey = {0};
     plot_gp_head(c, &gp, "arena", "Arena per planner", g->spec, NULL, h1, h2);
     plot_gp_common(c, &gp);
     plot_gp_styles(&gp, c->sel, idx, lab, n, 40);
-    plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; XMAX = %.17g; LB = %lld; NAIVE = %lld; REF = %lld\n",
-                    U, uname, xmax, (long long)g->lower_bound, (long long)g->naive,
-                    (long long)c->ref);
+    plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; XMAX = %.17g; LB = %lld; NAIVE = %lld; REF = %lld;"
+                         " NK = %zu; KC1 = %zu; KC2 = %zu\n", U, uname, xmax, (long long)g->lower_bound,
+                    (long long)g->naive, (long long)c->ref, nk, kc1, kc2);
     /* --order best: the bound is the best order's peak (and the search's
      * proven bound, drawn apart when it stopped at its budget below it) */
     plot_buf_printf(&gp, "OB = %lld; LBTITLE = '%s'\n",
@@ -124,8 +131,7 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
     if (c->ref)
         plot_buf_printf(&refkey, ", \\\n       NaN with lines dt 4 lw 1.2 lc rgb '#000000' title '%s'",
                         c->ref_opt ? "optimum" : "best bound");
-    const char *obkey = g->order_limit && g->order_bound > 0
-                            ? ", \\\n       NaN with lines dt 5 lw 1 lc rgb '#333333' title"
+    const char *obkey = ob ? ", \\\n       NaN with lines dt 5 lw 1 lc rgb '#333333' title"
                               " 'best-order bound'"
                             : "";
     const char *keys[] = {"YTICS", "REFKEY", "OBKEY"};
@@ -139,10 +145,13 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
 }
 
 /* Explicit byte ticks for a panel up to top (in units): 0, step, ..., the
- * last with the unit's name. */
-static void byte_ticks(struct plot_buf *b, double top, const char *uname, int nt, double *ymax)
+ * last with the unit's name, at most nt steps; *ymax keeps the top tick's
+ * label below the panel's top by the fraction clear of its height. */
+static void byte_ticks(struct plot_buf *b, double top, const char *uname, int nt, double clear, double *ymax)
 {
     double step = plot_nice_step(top, nt);
+    if (step > top) /* one step: the 1, 2, 5 value below top, not above it */
+        step /= step / pow(10, floor(log10(step) + 1e-9)) > 3 ? 2.5 : 2;
     int k = (int)floor(top / step + 1e-9);
     if (k < 1) k = 1;
     plot_buf_add(b, "(");
@@ -151,7 +160,49 @@ static void byte_ticks(struct plot_buf *b, double top, const char *uname, int nt
         else plot_buf_printf(b, "'%g' %.17g, ", step * i, step * i);
     }
     plot_buf_add(b, ")");
-    *ymax = fmax(top * 1.1, step * k * 1.04);
+    *ymax = fmax(top * 1.1, step * k / (1 - fmin(clear, 0.5)) * 1.04);
+}
+
+/* A figure of panels at size s (1: 3.3 in wide, 7 pt text; 2: 7 in, 8 pt),
+ * in inches: columns, rows (at most 6 at one column, 5 at two: the panels
+ * past them are not drawn), margins, gaps, and a panel's plot area; ph is
+ * its height in the PNG, whose title takes the top, the least of the
+ * formats. The tics are chosen to fit: step labels (DejaVu Sans figures are
+ * 0.636 em wide) an em apart, byte labels (1.163 em tall boxes) 0.3 em
+ * apart; the right margin holds half the widest step label. */
+struct grid {
+    size_t cols, rows, shown, title_chars;
+    int yticks;   /* byte_ticks' nt */
+    double clear; /* byte_ticks' clear: the panel title's room over the top label */
+    double w, h, left, right, bottom, gx, gy, pw, ph, xstep;
+};
+
+static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, const char *sub)
+{
+    double em = (s == 1 ? 7 : 8) / 72.0;
+    q->w = s == 1 ? 3.3 : 7.0;
+    q->cols = s == 1 ? (np > 8 ? 3 : 2) : (np > 16 ? 5 : np > 9 ? 4 : 3);
+    if (q->cols > np) q->cols = np ? np : 1;
+    size_t most = q->cols * (s == 1 ? 6 : 5);
+    q->shown = np < most ? np : most;
+    q->rows = (q->shown + q->cols - 1) / q->cols;
+    int digits = 1;
+    for (int64_t v = steps; v >= 10; v /= 10) digits++;
+    double label = digits * 0.636 * em;
+    q->left = q->gx = s == 1 ? 0.5 : 0.62;
+    q->right = fmax(0.08, label / 2 + 0.03);
+    q->bottom = s == 1 ? 0.36 : 0.42;
+    q->gy = s == 1 ? 0.2 : 0.24;
+    q->h = s == 1 ? fmin(4.3, 0.55 + 0.62 * (double)q->rows) : 0.7 + 1.3 * (double)q->rows;
+    q->pw = (q->w - q->left - q->right - (double)(q->cols - 1) * q->gx) / (double)q->cols;
+    q->ph = (q->h - q->bottom - plot_title_inches(sub, s) - (double)(q->rows - 1) * q->gy) /
+                (double)q->rows - 0.14;
+    int n = (int)floor(q->pw / (label + em));
+    q->xstep = plot_nice_step((double)steps, n < 1 ? 1 : n);
+    int fit = (int)floor(q->ph / (1.1 * 1.463 * em));
+    q->yticks = fit < 1 ? 1 : fit;
+    q->clear = 0.7 * em / q->ph;
+    q->title_chars = (size_t)((q->pw + 0.9 * q->gx) / (0.62 * em));
 }
 
 static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
@@ -224,16 +275,6 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
         rc = plot_put(c, "layout.csv", &b);
         plot_buf_free(&b);
         if (rc) goto done;
-        size_t C1 = np > 8 ? 3 : 2, C2 = np > 16 ? 5 : np > 9 ? 4 : 3;
-        if (C1 > np) C1 = np;
-        if (C2 > np) C2 = np;
-        size_t R1 = (np + C1 - 1) / C1, R2 = (np + C2 - 1) / C2;
-        double h1 = fmin(4.3, 0.55 + 0.62 * (double)R1), h2 = 0.7 + 1.3 * (double)R2;
-        /* Panel labels, right-aligned over their panel: cut to what the
-         * panel and the gap left of it hold (about 0.62 em a character). */
-        double pw1 = (3.3 - 0.5 - 0.08 - (double)(C1 - 1) * 0.5) / (double)C1 + 0.45;
-        double pw2 = (7.0 - 0.62 - 0.08 - (double)(C2 - 1) * 0.62) / (double)C2 + 0.55;
-        size_t max1 = (size_t)(pw1 * 72 / (7 * 0.62)), max2 = (size_t)(pw2 * 72 / (8 * 0.62));
         struct plot_buf gp = {0};
         char sub[64];
         snprintf(sub, sizeof sub, " (dashed: lower bound%s)",
@@ -243,33 +284,47 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
         struct plot_buf st = {0};
         plot_buf_add(&st, g->spec);
         plot_buf_add(&st, sub);
-        plot_gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL, h1, h2);
+        struct grid gr[2];
+        for (int k = 0; k < 2; k++) layout_grid(&gr[k], k + 1, np, steps, st.s ? st.s : "");
+        if (gr[0].shown < np && (c->o.sizes & 1))
+            plot_note(c, "one-column layout figure shows the first %zu of its %zu plans (two columns: %zu)",
+                      gr[0].shown, np, gr[1].shown);
+        else if (gr[1].shown < np && (c->o.sizes & 2))
+            plot_note(c, "two-column layout figure shows the first %zu of its %zu plans", gr[1].shown, np);
+        plot_gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL, gr[0].h,
+                     gr[1].h);
         plot_buf_free(&st);
         plot_gp_common(c, &gp);
         plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
-        plot_buf_printf(&gp, "NP = %zu; C1 = %zu; C2 = %zu; STEPS = %lld; LB = %lld; REF = %lld\n",
-                        np, C1, C2, (long long)steps, (long long)g->lower_bound, (long long)c->ref);
-        plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", plot_nice_step((double)steps, 2),
-                        plot_nice_step((double)steps, 4));
-        plot_buf_printf(&gp, "array LT1[%zu]; array LT2[%zu]\n", np, np);
-        for (size_t i = 0; i < np; i++) {
-            plot_buf_printf(&gp, "LT1[%zu] = ", i + 1);
-            plot_gq_cut(&gp, plab[i], max1, "...");
-            plot_buf_printf(&gp, "; LT2[%zu] = ", i + 1);
-            plot_gq_cut(&gp, plab[i], max2, "...");
-            plot_buf_add(&gp, "\n");
+        plot_buf_printf(&gp, "NP = %zu; STEPS = %lld; LB = %lld; REF = %lld\n", np, (long long)steps,
+                        (long long)g->lower_bound, (long long)c->ref);
+        plot_buf_printf(&gp, "array LT1[%zu]; array LT2[%zu]; array U[%zu]; array YMAX1[%zu];"
+                             " array YMAX2[%zu]; array YT1[%zu]; array YT2[%zu]\n", np, np, np, np, np, np, np);
+        for (int k = 0; k < 2; k++) {
+            const struct grid *q = &gr[k];
+            plot_buf_printf(&gp, "C%d = %zu; NPS%d = %zu; L%d = %.3f; R%d = %.3f; B%d = %.3f; GX%d = %.3f;"
+                                 " GY%d = %.3f; XSTEP%d = %.17g\n", k + 1, q->cols, k + 1, q->shown, k + 1,
+                            q->left, k + 1, q->right, k + 1, q->bottom, k + 1, q->gx, k + 1, q->gy, k + 1,
+                            q->xstep);
         }
-        plot_buf_printf(&gp, "array U[%zu]; array YMAX[%zu]; array YT[%zu]\n", np, np, np);
         for (size_t i = 0; i < np; i++) {
-            double U, ymax;
+            double U;
             const char *un;
             double top = fmax((double)pres[i]->arena, (double)g->lower_bound);
             plot_byte_unit(top, &U, &un);
-            struct plot_buf t = {0};
-            byte_ticks(&t, top / U, un, 2, &ymax);
-            plot_buf_printf(&gp, "U[%zu] = %.1f; YMAX[%zu] = %.17g; YT[%zu] = \"%s\"\n", i + 1, U,
-                            i + 1, ymax, i + 1, t.s ? t.s : "()");
-            plot_buf_free(&t);
+            plot_buf_printf(&gp, "LT1[%zu] = ", i + 1);
+            plot_gq_cut(&gp, plab[i], gr[0].title_chars, "...");
+            plot_buf_printf(&gp, "; LT2[%zu] = ", i + 1);
+            plot_gq_cut(&gp, plab[i], gr[1].title_chars, "...");
+            for (int k = 0; k < 2; k++) {
+                struct plot_buf t = {0};
+                double y;
+                byte_ticks(&t, top / U, un, gr[k].yticks, gr[k].clear, &y);
+                plot_buf_printf(&gp, "; YT%d[%zu] = \"%s\"; YMAX%d[%zu] = %.17g", k + 1, i + 1,
+                                t.s ? t.s : "()", k + 1, i + 1, y);
+                plot_buf_free(&t);
+            }
+            plot_buf_printf(&gp, "\nU[%zu] = %.1f\n", i + 1, U);
         }
         rc = plot_draw(c, "layout", &gp, NULL, NULL, 0);
         plot_buf_free(&gp);
@@ -323,8 +378,8 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
             plot_buf_printf(&gp, "ARENA[%zu] = %lld\n", i + 1, (long long)pres[i]->arena);
         double top = fmax(fmax(amax, (double)peak), (double)c->ref) / U, y1, y2;
         struct plot_buf t1 = {0}, t2 = {0};
-        byte_ticks(&t1, top, un, 4, &y1);
-        byte_ticks(&t2, top, un, 6, &y2);
+        byte_ticks(&t1, top, un, 4, 0, &y1);
+        byte_ticks(&t2, top, un, 6, 0, &y2);
         plot_buf_printf(&gp, "YMAX = %.17g; YT1 = \"%s\"; YT2 = \"%s\"\n", fmax(y1, y2),
                         t1.s ? t1.s : "()", t2.s ? t2.s : "()");
         plot_buf_free(&t1);

@@ -94,6 +94,13 @@ int plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b);
 void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
                   const char *sub, const char *caption, double h1, double h2);
 void plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
+/* Inches the PNG title with subtitle sub takes at the top at size 1 or 2
+ * (common.gp's TOP(s)): a PNG's plots have that much less height. */
+double plot_title_inches(const char *sub, int size);
+/* Columns of a legend strip across the page at size 1 or 2 whose longest
+ * title has longest characters (0.62 em each, and 4.5 em for the sample
+ * and the gaps): at least 1, at most most. */
+size_t plot_key_columns(int size, size_t longest, size_t most);
 /* Style arrays name[], name1[] (cut to max1 characters), col[], dt[], pt[]
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
 void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,

@@ -44,11 +44,15 @@
 #include "tests/pdf_text.h"
 
 #define DPI 100
-#define CHAIN "chain:ops=12"
+#define CHAIN "chain:ops=200" /* 201 steps: the layout's step ticks once collided there */
 #define GRAPHS CHAIN ";random-intervals:n=200;random-intervals:n=1000"
 #define REPLAY_FRAMES 12
 #define SEEDS 4
 #define SWEEP_PLANNERS "greedy-by-size,hill-climb,min-cost-flow"
+/* Every planner on two sizes of three seeds each, and CLONES more planners
+ * (copies of the first results under other names): 24 planners or more. */
+#define MANY "random-intervals:n=30|60,seed=1..3"
+#define CLONES 7
 
 static char dir[64];      /* the temporary folder; set before any test forks */
 static char bench[4096];
@@ -56,14 +60,15 @@ static char chain_spec[512]; /* the chain's spec as bench stored it */
 
 /* The set-up's steps; each one's exit status, -1 if it did not run. */
 enum step { S_BENCH, S_REPLAY, S_PLOT, S_SHARDS, S_MERGE, S_SWEEP_PLOT, S_STATS, S_PARTIAL,
-            S_PARTIAL_PLOT, S_PARTIAL_STATS, NSTEP };
+            S_PARTIAL_PLOT, S_PARTIAL_STATS, S_MANY, S_MANY_PLOT, NSTEP };
 static const char *const tag[NSTEP] = {"bench", "replay", "plot", "shard1", "merge", "sweep-plot", "stats",
-                                       "partial", "partial-plot", "partial-stats"};
+                                       "partial", "partial-plot", "partial-stats", "many", "many-plot"};
 static const char *const step_name[NSTEP] = {"bench", "bench --replay", "bench plot",
                                             "bench --shard", "bench merge",
                                             "bench plot --run all", "bench stats --run all",
                                             "bench merge (shards 1, 2)", "bench plot --run all (shards 1, 2)",
-                                            "bench stats --run all (shards 1, 2)"};
+                                            "bench stats --run all (shards 1, 2)",
+                                            "bench --planner all (and clones)", "bench plot (24 planners)"};
 static int rc[NSTEP];
 static int have_gnuplot, have_pdftotext;
 
@@ -72,6 +77,9 @@ static const char *const figures[] = {"arena", "layout", "live", "scaling", "qua
 #define NFIG (sizeof figures / sizeof figures[0])
 static const char *const sweep_figures[] = {"quality", "stats"};
 #define NSWEEPFIG (sizeof sweep_figures / sizeof sweep_figures[0])
+/* Figures of many-out/ (24 planners; PDFs only). */
+static const char *const many_figures[] = {"arena", "layout", "live", "scaling", "quality", "stats"};
+#define NMANYFIG (sizeof many_figures / sizeof many_figures[0])
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -321,33 +329,37 @@ static void chain_of(const char *db)
     sqlite3_close(d);
 }
 
-static void setup(void)
+/* CLONES more planners in the database at path: the results (and their
+ * placements) of the first CLONES planners in the registry's order copied
+ * under the names "x-PLANNER". Through temporary tables, so any column a
+ * later schema adds is copied too. 0, or -1. */
+static int add_clones(const char *path)
 {
-    char db[128], out[128], a[128], b[128], c[128], m[128], frames[16], dpi[16], shard[16];
-    path_in(db, sizeof db, "db.sqlite");
-    path_in(out, sizeof out, "out");
-    fmt(frames, sizeof frames, "%d", REPLAY_FRAMES);
-    fmt(dpi, sizeof dpi, "%d", DPI);
-    rc[S_BENCH] = bench_run("bench", (const char *[]){"--graph", GRAPHS, "--planner", "all", "--db", db,
-        "--repetitions", "1", "--min-time", "0.001", "--time-limit", "0.2", "--quiet", NULL});
-    if (rc[S_BENCH] == 0) {
-        chain_of(db);
-        rc[S_REPLAY] = bench_run("replay", (const char *[]){"--graph", CHAIN, "--replay", "all",
-            "--frames", frames, "--db", db, "--quiet", NULL});
+    static const char *const first[CLONES] = {"naive", "ping-pong", "greedy-by-size", "greedy-by-size-firstfit",
+                                             "greedy-by-breadth", "interval-graph-coloring", "online-first-fit"};
+    char sql[2048], list[512] = "";
+    for (int i = 0; i < CLONES; i++) {
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s'%s'", i ? ", " : "", first[i]);
     }
-    /* The figure set with gnuplot's calls counted in bin-count/calls. */
-    char bin[128], *path = getenv("PATH"), *saved = path ? strdup(path) : NULL, with[8192];
-    path_in(bin, sizeof bin, "bin-count");
-    if (rc[S_REPLAY] == 0 && have_gnuplot && saved && gnuplot_bin(bin, 0) == 0 &&
-        snprintf(with, sizeof with, "%s:%s", bin, saved) < (int)sizeof with) {
-        setenv("PATH", with, 1);
-        rc[S_PLOT] = bench_run("plot", (const char *[]){"plot", "--db", db, "--graph", chain_spec,
-            "--out", out, "--dpi", dpi, "--quiet", NULL});
-        setenv("PATH", saved, 1);
-    }
-    free(saved);
+    fmt(sql, sizeof sql,
+        "CREATE TEMP TABLE r AS SELECT * FROM results WHERE planner IN (%s);"
+        "CREATE TEMP TABLE p AS SELECT * FROM placements WHERE result_id IN (SELECT id FROM r);"
+        "UPDATE r SET id = id + 1000000, seq = seq + 1000000, planner = 'x-' || planner;"
+        "UPDATE p SET result_id = result_id + 1000000;"
+        "INSERT INTO results SELECT * FROM r; INSERT INTO placements SELECT * FROM p;", list);
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open(path, &db) == SQLITE_OK && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    sqlite3_close(db);
+    return rc;
+}
 
-    /* The sweep: min-cost-flow fails on every n=5001 graph (exit 1). */
+/* The sweep: min-cost-flow fails on every n=5001 graph (exit 1); then
+ * shards 1 and 2 alone, as if shard 3 had not finished: within a
+ * configuration, some graphs lack some planner's result. */
+static void setup_sweep(const char *dpi)
+{
+    char out[128], a[128], b[128], c[128], m[128], shard[16];
     rc[S_SHARDS] = 0;
     const char *shard_db[3] = {a, b, c};
     path_in(a, sizeof a, "shard1.sqlite");
@@ -372,9 +384,6 @@ static void setup(void)
     if (rc[S_MERGE] == 0)
         rc[S_STATS] = bench_run("stats", (const char *[]){"stats", "--db", m, "--run", "all", "--format",
             "csv", NULL});
-
-    /* Shards 1 and 2 alone, as if shard 3 had not finished: within a
-     * configuration, some graphs lack some planner's result. */
     path_in(m, sizeof m, "partial.sqlite");
     rc[S_PARTIAL] = bench_run("partial", (const char *[]){"merge", m, a, b, NULL});
     if (rc[S_PARTIAL] != 0) return;
@@ -384,6 +393,49 @@ static void setup(void)
             "--figures", "quality,stats", "--format", "svg", "--size", "two", "--out", out, "--quiet", NULL});
     rc[S_PARTIAL_STATS] = bench_run("partial-stats", (const char *[]){"stats", "--db", m, "--run", "all",
         "--format", "csv", NULL});
+}
+
+/* Every planner on MANY, and CLONES more: 24 planners to tell apart. */
+static void setup_many(void)
+{
+    char m[128], out[128];
+    path_in(m, sizeof m, "many.sqlite");
+    rc[S_MANY] = bench_run("many", (const char *[]){"--graph", MANY, "--planner", "all", "--db", m,
+        "--repetitions", "1", "--min-time", "0.001", "--time-limit", "0.05", "--quiet", NULL});
+    if (rc[S_MANY] == 0 && add_clones(m) != 0) rc[S_MANY] = 99;
+    path_in(out, sizeof out, "many-out");
+    if (have_gnuplot && rc[S_MANY] == 0)
+        rc[S_MANY_PLOT] = bench_run("many-plot", (const char *[]){"plot", "--db", m, "--run", "all", "--figures",
+            "arena,layout,live,scaling,quality,stats", "--format", "pdf", "--out", out, "--quiet", NULL});
+}
+
+static void setup(void)
+{
+    char db[128], out[128], frames[16], dpi[16];
+    path_in(db, sizeof db, "db.sqlite");
+    path_in(out, sizeof out, "out");
+    fmt(frames, sizeof frames, "%d", REPLAY_FRAMES);
+    fmt(dpi, sizeof dpi, "%d", DPI);
+    rc[S_BENCH] = bench_run("bench", (const char *[]){"--graph", GRAPHS, "--planner", "all", "--db", db,
+        "--repetitions", "1", "--min-time", "0.001", "--time-limit", "0.2", "--quiet", NULL});
+    if (rc[S_BENCH] == 0) {
+        chain_of(db);
+        rc[S_REPLAY] = bench_run("replay", (const char *[]){"--graph", CHAIN, "--replay", "all",
+            "--frames", frames, "--db", db, "--quiet", NULL});
+    }
+    /* The figure set with gnuplot's calls counted in bin-count/calls. */
+    char bin[128], *path = getenv("PATH"), *saved = path ? strdup(path) : NULL, with[8192];
+    path_in(bin, sizeof bin, "bin-count");
+    if (rc[S_REPLAY] == 0 && have_gnuplot && saved && gnuplot_bin(bin, 0) == 0 &&
+        snprintf(with, sizeof with, "%s:%s", bin, saved) < (int)sizeof with) {
+        setenv("PATH", with, 1);
+        rc[S_PLOT] = bench_run("plot", (const char *[]){"plot", "--db", db, "--graph", chain_spec,
+            "--out", out, "--dpi", dpi, "--quiet", NULL});
+        setenv("PATH", saved, 1);
+    }
+    free(saved);
+    setup_sweep(dpi);
+    setup_many();
 }
 
 ReportHook(PRE_ALL)(struct criterion_test_set *set)
@@ -447,6 +499,8 @@ static const unsigned step_deps[NSTEP] = {
     [S_PARTIAL] = 1u << S_SHARDS,
     [S_PARTIAL_PLOT] = 1u << S_SHARDS | 1u << S_PARTIAL,
     [S_PARTIAL_STATS] = 1u << S_SHARDS | 1u << S_PARTIAL,
+    [S_MANY] = 0,
+    [S_MANY_PLOT] = 1u << S_MANY,
 };
 
 /* Asserts that the set-up got through step s and the steps it builds on
@@ -454,7 +508,7 @@ static const unsigned step_deps[NSTEP] = {
 static void need(enum step s)
 {
     load_setup();
-    if ((s == S_PLOT || s == S_SWEEP_PLOT || s == S_PARTIAL_PLOT) && !have_gnuplot)
+    if ((s == S_PLOT || s == S_SWEEP_PLOT || s == S_PARTIAL_PLOT || s == S_MANY_PLOT) && !have_gnuplot)
         cr_skip_test("gnuplot is not installed: figures not checked (scripts/bootstrap installs gnuplot-nox)");
     for (int i = 0; i < NSTEP; i++) {
         if (i != (int)s && !(step_deps[s] & 1u << i)) continue;
@@ -561,6 +615,60 @@ Test(plot, legibility_checker_measures_known_sizes)
     }
 }
 
+/* Whether word k of p collides with another: overlaps it, or holds the
+ * start of another label (check_apart's two tests). */
+static int collides(const struct pt_page *p, size_t k)
+{
+    if (pt_word_joins_labels(p, k, 0.3)) return 1;
+    for (size_t j = 0; j < p->nwords; j++)
+        if (j != k && pt_words_overlap(&p->words[k], &p->words[j], 0.1)) return 1;
+    return 0;
+}
+
+/* The overlap checks of tests/pdf_text.h on a gnuplot PDF (7 pt): x tics
+ * every 50 from 0 to 200 on a plot 0.23 of 3.3 in wide, where "100",
+ * "150" and "200" (13.4 pt each) are 11 pt apart, as the layout figure's
+ * step tics were; "abc" drawn 2 pt over "defgh". Both collide; the y tics,
+ * the title, the turned ylabel and "far" do not. */
+Test(plot, overlap_checker_finds_colliding_labels_and_only_those)
+{
+    load_setup();
+    if (!have_gnuplot) cr_skip_test("gnuplot is not installed");
+    need_pdftotext();
+    char pdf[128], script[1024];
+    fmt(pdf, sizeof pdf, "%s/overlap-%d.pdf", dir, (int)getpid());
+    fmt(script, sizeof script,
+        "set terminal pdfcairo size 3.3in,2.5in noenhanced fontscale 0.75 font 'DejaVu Sans,7'; set output '%s';"
+        "set multiplot; set lmargin at screen 0.15; set rmargin at screen 0.38;"
+        "set bmargin at screen 0.3; set tmargin at screen 0.6; set xtics 0, 50 nomirror; set ytics nomirror;"
+        "set label 'defgh' at screen 0.6, screen 0.7 left;"
+        "set label 'abc' at screen 0.6 + 2 / 237.6, screen 0.7 + 2 / 180.0 left;"
+        "set label 'far' at screen 0.8, screen 0.2 left; set ylabel 'offset (KiB)'; set title 'a title';"
+        "plot [0:200][0:100] x notitle; unset multiplot", pdf);
+    cr_assert_eq(run_argv((const char *[]){"gnuplot", "-e", script, NULL}, NULL, NULL, NULL), 0);
+    struct pt_doc d;
+    char err[256];
+    cr_assert_eq(pt_read(pdf, &d, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(pt_read_runs(pdf, &d, err, sizeof err), 0, "%s", err);
+    const struct pt_page *p = &d.pages[0];
+    size_t xtics = 0, letters = 0, turned_runs = 0;
+    for (size_t k = 0; k < p->nwords; k++) {
+        const struct pt_word *w = &p->words[k];
+        int c = collides(p, k);
+        int xtic = strspn(w->text, "0123456789") == strlen(w->text) && w->y0 > 120; /* below the plot */
+        if (xtic && strlen(w->text) >= 3) xtics += c;
+        else if (strcmp(w->text, "abc") == 0 || strcmp(w->text, "defgh") == 0) letters += c;
+        else if (!xtic) cr_expect(!c, "'%s' at [%.1f, %.1f]-[%.1f, %.1f] measured as colliding", w->text, w->x0,
+                                  w->y0, w->x1, w->y1);
+    }
+    for (size_t i = 0; i < p->nruns; i++) turned_runs += p->runs[i].turned;
+    cr_expect_geq(xtics, 1, "the x tics 100, 150, 200, 11 pt apart, were not found colliding");
+    cr_expect_eq(letters, 2, "abc over defgh: %zu of the two found colliding", letters);
+    cr_expect_eq(turned_runs, 1, "%zu turned labels, the ylabel is 1", turned_runs);
+    cr_expect_geq(p->nruns, 12, "only %zu labels found in the content stream", p->nruns);
+    pt_free(&d);
+}
+
 /* ---------------------------------------------------------------- figures */
 
 static unsigned be32(const unsigned char *p)
@@ -635,14 +743,39 @@ Test(plot, the_sweeps_quality_and_stats_figures_are_png_pdf_and_svg)
     for (size_t i = 0; i < NSWEEPFIG; i++) check_formats(out, sweep_figures[i]);
 }
 
-/* Every word of the PDF at least min_pt and inside the page, in DejaVu
- * Sans only (the face the calibration holds for). Returns the smallest
- * size found. */
+/* No two words of a page overlap (by more than 0.1 pt both ways: boxes
+ * of stacked lines touch), and none holds the start of a second label
+ * (labels closer than 0.1 em read as one word). */
+static void check_apart(const char *path, const struct pt_page *p)
+{
+    for (size_t k = 0; k < p->nwords; k++) {
+        const struct pt_word *w = &p->words[k];
+        const struct pt_run *r = pt_word_joins_labels(p, k, 0.3);
+        cr_expect_null(r, "%s: '%s' at [%.1f, %.1f]-[%.1f, %.1f] runs into the label that starts at (%.1f, %.1f):"
+                       " labels touch or overlap", path, w->text, w->x0, w->y0, w->x1, w->y1, r ? r->x : 0,
+                       r ? r->y : 0);
+        for (size_t j = k + 1; j < p->nwords; j++) {
+            const struct pt_word *v = &p->words[j];
+            cr_expect(!pt_words_overlap(w, v, 0.1), "%s: '%s' at [%.1f, %.1f]-[%.1f, %.1f] overlaps '%s' at"
+                      " [%.1f, %.1f]-[%.1f, %.1f]", path, w->text, w->x0, w->y0, w->x1, w->y1, v->text, v->x0,
+                      v->y0, v->x1, v->y1);
+        }
+    }
+}
+
+/* Every word of the PDF at least min_pt, inside the page and apart from
+ * every other (check_apart), in DejaVu Sans only (the face the
+ * calibration holds for). Returns the smallest size found. */
 static double check_legible(const char *path, double min_pt)
 {
     struct pt_doc d;
     char err[256];
     cr_assert_eq(pt_read(path, &d, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(pt_read_runs(path, &d, err, sizeof err), 0, "%s", err);
+    for (size_t i = 0; i < d.npages; i++) {
+        cr_expect_gt(d.pages[i].nruns, 0, "%s: no label found in the page's content", path);
+        check_apart(path, &d.pages[i]);
+    }
     double least = INFINITY;
     size_t words = 0;
     for (size_t i = 0; i < d.npages; i++) {
@@ -668,13 +801,14 @@ static double check_legible(const char *path, double min_pt)
     return least;
 }
 
-/* Every NAME-COL.pdf in out/, the figures of the contract among them. */
-static void check_all_legible(const char *col, double min_pt)
+/* Every NAME-COL.pdf in folder (of dir), figs[0..nf) among them. */
+static void check_all_legible(const char *folder, const char *const *figs, size_t nf, const char *col,
+                              double min_pt)
 {
     char out[128], path[512], suffix[16];
-    path_in(out, sizeof out, "out");
-    for (size_t i = 0; i < NFIG; i++) {
-        fmt(path, sizeof path, "%s/%s-%s.pdf", out, figures[i], col);
+    path_in(out, sizeof out, folder);
+    for (size_t i = 0; i < nf; i++) {
+        fmt(path, sizeof path, "%s/%s-%s.pdf", out, figs[i], col);
         cr_expect(exists(path), "no %s", path);
     }
     fmt(suffix, sizeof suffix, "-%s.pdf", col);
@@ -691,21 +825,32 @@ static void check_all_legible(const char *col, double min_pt)
         checked++;
     }
     closedir(d);
-    cr_expect_geq(checked, NFIG);
+    cr_expect_geq(checked, nf);
 }
 
-Test(plot, one_column_pdfs_set_every_word_at_7pt_or_more_inside_the_page)
+/* Issue 34 §4: sizes, page bounds and no text on other text, in every
+ * figure at both widths: the chain of 201 steps (out/), and 24 planners on
+ * two sizes of three seeds (many-out/). */
+Test(plot, one_column_pdfs_set_every_word_at_7pt_or_more_apart_inside_the_page)
 {
     need(S_PLOT);
     need_pdftotext();
-    check_all_legible("1col", 7.0);
+    check_all_legible("out", figures, NFIG, "1col", 7.0);
 }
 
-Test(plot, two_column_pdfs_set_every_word_at_8pt_or_more_inside_the_page)
+Test(plot, two_column_pdfs_set_every_word_at_8pt_or_more_apart_inside_the_page)
 {
     need(S_PLOT);
     need_pdftotext();
-    check_all_legible("2col", 8.0);
+    check_all_legible("out", figures, NFIG, "2col", 8.0);
+}
+
+Test(plot, figures_of_24_planners_keep_every_word_legible_apart_and_inside)
+{
+    need(S_MANY_PLOT);
+    need_pdftotext();
+    check_all_legible("many-out", many_figures, NMANYFIG, "1col", 7.0);
+    check_all_legible("many-out", many_figures, NMANYFIG, "2col", 8.0);
 }
 
 /* The live and scaling figures' legends name every planner shown, at both

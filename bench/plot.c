@@ -238,14 +238,18 @@ int plot_is_limit(const struct arena_fig_result *r)
  * planners apart in a grey print (the Okabe-Ito orange and sky blue print
  * the same grey), so dash and point do it on their own: the point cycles
  * through 15 shapes (6 outlines open and filled, +, x, *) and the dash
- * through 5 patterns, advanced once more every 15 places, so no two of the
- * first 75 places share both; by kind the color follows the kind and dash
- * and point still the place. */
+ * through 5 patterns, advanced two more every 15 places (dash-dot beside
+ * dash-dot-dot would be too alike in a legend's short sample), so no two
+ * of the first 75 places share both; by kind the color follows the kind and
+ * dash and point still the place. */
 static void style(struct plot_ctx *c, struct plot_shown *s, size_t place)
 {
     static const unsigned palette[] = {0x000000, 0xE69F00, 0x56B4E9, 0x009E73,
                                        0x0072B2, 0xD55E00, 0xCC79A7, 0x999999};
-    static const int points[] = {7, 5, 9, 13, 11, 6, 4, 8, 12, 10, 15, 14, 1, 2, 3};
+    /* filled circle, square, triangle up, diamond, triangle down, then
+     * the open square, triangle up, diamond, triangle down, circle: an open
+     * shape 4 or 9 places from its filled one, so never on the same dash */
+    static const int points[] = {7, 5, 9, 13, 11, 4, 8, 12, 10, 6, 15, 14, 1, 2, 3};
     size_t p = place;
     if (c->o.color_by_kind) {
         s->color = strcmp(s->kind, "offsets") == 0          ? 0x0072B2
@@ -256,7 +260,7 @@ static void style(struct plot_ctx *c, struct plot_shown *s, size_t place)
     } else {
         s->color = palette[place % 8];
     }
-    s->dt = 1 + (int)((p + p / 15) % 5);
+    s->dt = 1 + (int)((p + 2 * (p / 15)) % 5);
     s->pt = points[p % 15];
 }
 
@@ -532,10 +536,30 @@ void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, cons
     plot_buf_add(b, "\n");
 }
 
-size_t plot_key_columns(int size, size_t longest, size_t most)
+double plot_text_em(const char *text)
+{
+    /* DejaVu Sans advances of ' ' to '~' in 1/1000 em, as cairo's PDFs
+     * state them (/Widths of the font set at 10 pt). */
+    static const short adv[95] = {
+        318, 400, 459, 837, 636, 950, 779, 274, 390, 390, 500, 837, 317, 360, 317, 336, 636, 636, 636,
+        636, 636, 636, 636, 636, 636, 636, 336, 336, 837, 837, 837, 530, 1000, 684, 686, 698, 770, 631,
+        575, 774, 751, 294, 294, 655, 557, 862, 748, 787, 603, 787, 694, 634, 610, 731, 684, 988, 685,
+        610, 685, 390, 336, 390, 837, 500, 500, 612, 634, 549, 634, 615, 352, 634, 633, 277, 277, 579,
+        277, 974, 633, 611, 634, 634, 411, 520, 392, 633, 591, 817, 591, 591, 524, 636, 336, 636, 837};
+    struct plot_buf t = {0};
+    plot_caret(&t, text);
+    double em = 0;
+    for (const unsigned char *p = (const unsigned char *)(t.s ? t.s : ""); *p; p++)
+        if (*p >= 32 && *p < 127) em += adv[*p - 32] / 1000.0;
+        else if ((*p & 0xC0) != 0x80) em += 1.0; /* a character past ASCII: as wide as an em */
+    plot_buf_free(&t);
+    return em;
+}
+
+size_t plot_key_columns(int size, double longest, size_t most)
 {
     double em = (size == 1 ? 7 : 8) / 72.0, avail = (size == 1 ? 3.3 : 7.0) - 0.2;
-    size_t k = (size_t)floor(avail / (((double)longest * 0.62 + 4.5) * em));
+    size_t k = (size_t)floor(avail / ((longest + 3.5) * em));
     return k < 1 ? 1 : k > most ? most : k;
 }
 

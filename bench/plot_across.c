@@ -67,6 +67,28 @@ static int seed_of(const struct arena_fig_graph *g, char *out, size_t n)
     return 0;
 }
 
+/* The graph's size: its parameters among keys (the size-like ones, not the
+ * seed) as "n=200,..."; "" for a file or a graph without them. */
+static char *size_of(const struct arena_fig_graph *g, const char *const *keys)
+{
+    struct plot_buf b = {0};
+    plot_buf_add(&b, "");
+    for (const char *p = g->params; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (param_is(p, len, keys)) {
+            if (b.len) plot_buf_add(&b, ",");
+            plot_buf_addn(&b, p, len);
+        }
+        p += len + (e ? 1 : 0);
+    }
+    if (b.oom) {
+        plot_buf_free(&b);
+        return NULL;
+    }
+    return b.s;
+}
+
 /* Distinct seeds among graphs marked in use[]. */
 static size_t count_seeds(const struct plot_ctx *c, const int *use)
 {
@@ -344,11 +366,13 @@ static char *short_label(char *const *names, size_t n, size_t i)
     return b.s;
 }
 
-/* Decade ticks from lo to hi: "(label value, ...)" and the range. */
-static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, double *r0, double *r1)
+/* Decade ticks from lo to hi: "(label value, ...)" and the range; a
+ * label every every decades (the others ticks without one). */
+static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, int every, double *r0, double *r1)
 {
     int a = (int)floor(log10(lo) + 1e-9), z = (int)ceil(log10(hi) - 1e-9);
     if (z <= a) z = a + 1;
+    if (every < 1) every = 1;
     plot_buf_add(b, "(");
     for (int e = a; e <= z; e++) {
         double v = pow(10, e);
@@ -363,7 +387,7 @@ static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, double
             else if (e >= 3) snprintf(l, sizeof l, "%gk", v / 1e3);
             else snprintf(l, sizeof l, "%g", v);
         }
-        plot_buf_printf(b, "%s'%s' %.17g", e == a ? "" : ", ", l, v);
+        plot_buf_printf(b, "%s'%s' %.17g", e == a ? "" : ", ", (e - a) % every ? "" : l, v);
     }
     plot_buf_add(b, ")");
     *r0 = 0.97 * pow(10, a);
@@ -372,30 +396,45 @@ static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, double
 
 int plot_fig_scaling(struct plot_ctx *c)
 {
+    /* The size parameters of the families; a flavour drops them and the seed. */
     static const char *const sizes[] = {"n", "tensors", "count", "ops", "steps", "layers",
-                                        "blocks", "levels", "seed", NULL};
+                                        "blocks", "levels", NULL};
+    static const char *const flavour_drop[] = {"n", "tensors", "count", "ops", "steps", "layers",
+                                               "blocks", "levels", "seed", NULL};
     size_t G = c->d.n_graphs, nf = 0;
     size_t *cfg = malloc((G + 1) * sizeof *cfg);
-    char **names = NULL;
+    char **names = NULL, **size = calloc(G + 1, sizeof *size);
     int rc = 0;
-    if (!cfg || configs(c, sizes, cfg, &names, &nf)) {
+    if (!cfg || !size || configs(c, flavour_drop, cfg, &names, &nf)) {
         free(cfg);
+        free(size);
         snprintf(c->err, sizeof c->err, "out of memory");
         return 1;
     }
-    /* Flavours with at least two sizes, most sizes first, at most four. */
+    /* A flavour (a family and its parameters but size and seed) is drawn
+     * when it has graphs of two sizes or more: a size is the value of its
+     * size parameters, so seeds of one size are one point (their medians),
+     * never a series. */
     size_t *count = calloc(nf + 1, sizeof *count), *order = malloc((nf + 1) * sizeof *order);
-    if (!count || !order) {
+    size_t *gs = malloc((G + 1) * sizeof *gs);
+    double *tv = malloc((G + 1) * sizeof *tv), *nv = malloc((G + 1) * sizeof *nv);
+    if (!count || !order || !gs || !tv || !nv) {
         rc = 1;
         snprintf(c->err, sizeof c->err, "out of memory");
         goto done;
     }
+    for (size_t g = 0; g < G; g++)
+        if (!(size[g] = size_of(&c->d.graphs[g], sizes))) {
+            rc = 1;
+            snprintf(c->err, sizeof c->err, "out of memory");
+            goto done;
+        }
     for (size_t f = 0; f < nf; f++) {
         for (size_t g = 0; g < G; g++) {
-            if (cfg[g] != f) continue;
+            if (cfg[g] != f || !size[g][0]) continue;
             size_t h;
             for (h = 0; h < g; h++)
-                if (cfg[h] == f && c->d.graphs[h].tensors == c->d.graphs[g].tensors) break;
+                if (cfg[h] == f && strcmp(size[h], size[g]) == 0) break;
             count[f] += h == g;
         }
     }
@@ -409,78 +448,114 @@ int plot_fig_scaling(struct plot_ctx *c)
             order[j - 1] = t;
         }
     if (!np) {
-        plot_note(c, "scaling figure skipped: the selected runs have no graphs of several sizes (try"
-                " bench --graph scaling)");
+        plot_note(c, "scaling figure skipped: the selected runs have no graphs of several sizes (seeds"
+                " of one size are one point; try bench --graph scaling)");
         goto done;
     }
     if (np > 4) plot_note(c, "scaling figure shows 4 of %zu graph families", np);
     if (np > 2 && (c->o.sizes & 1)) plot_note(c, "one-column scaling figure shows the first 2 of its panels");
     size_t NP = np > 4 ? 4 : np;
     struct plot_buf b = {0};
-    plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
-                     "arena_bytes,limit,planner,graph\n");
+    plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_min,plan_ns_max,seeds,limit,planner,size,"
+                     "graphs\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
     size_t limits = 0;
+    /* Per panel, planner and size: the median tensors and the median of
+     * the planner's median times over the size's graphs it has a valid
+     * result on, their range, and how many; sizes by median tensors. */
     for (size_t p = 0; p < NP; p++)
         for (size_t i = 0; i < c->n_sel; i++) {
-            size_t *gs = malloc((G + 1) * sizeof *gs), m = 0;
-            if (!gs) {
-                b.oom = 1;
-                break;
-            }
+            size_t m = 0;
             for (size_t g = 0; g < G; g++) {
                 const struct arena_fig_result *r = plot_find(c, g, c->sel[i].name);
-                if (cfg[g] == order[p] && r && r->ok && r->has_ns) gs[m++] = g;
+                if (cfg[g] == order[p] && size[g][0] && r && r->ok && r->has_ns) gs[m++] = g;
             }
+            /* group the graphs of one size together, sizes by tensors */
             for (size_t x = 1; x < m; x++)
                 for (size_t y = x; y > 0 && c->d.graphs[gs[y]].tensors < c->d.graphs[gs[y - 1]].tensors; y--) {
                     size_t t = gs[y];
                     gs[y] = gs[y - 1];
                     gs[y - 1] = t;
                 }
+            int *done_ = calloc(m + 1, sizeof *done_);
+            if (!done_) {
+                b.oom = 1;
+                break;
+            }
             for (size_t x = 0; x < m; x++) {
-                const struct arena_fig_graph *gr = &c->d.graphs[gs[x]];
-                const struct arena_fig_result *r = plot_find(c, gs[x], c->sel[i].name);
-                double t = (double)gr->tensors, ns = r->ns_median;
+                if (done_[x]) continue;
+                size_t k = 0, lim = 0;
+                struct plot_buf gl = {0};
+                for (size_t y = x; y < m; y++) {
+                    if (done_[y] || strcmp(size[gs[y]], size[gs[x]]) != 0) continue;
+                    done_[y] = 1;
+                    const struct arena_fig_result *r = plot_find(c, gs[y], c->sel[i].name);
+                    tv[k] = (double)c->d.graphs[gs[y]].tensors;
+                    nv[k++] = r->ns_median;
+                    lim += (size_t)plot_is_limit(r);
+                    if (gl.len) plot_buf_add(&gl, ";");
+                    plot_buf_add(&gl, c->d.graphs[gs[y]].spec);
+                }
+                qsort(tv, k, sizeof *tv, plot_by_double);
+                qsort(nv, k, sizeof *nv, plot_by_double);
+                double t = plot_quantile(tv, k, 0.5), ns = plot_quantile(nv, k, 0.5);
                 if (!t0 || t < t0) t0 = t;
                 if (t > t1) t1 = t;
-                if (ns > 0 && (!n0 || ns < n0)) n0 = ns;
-                if (ns > n1) n1 = ns;
-                limits += (size_t)plot_is_limit(r);
-                plot_buf_printf(&b, "%zu,%zu,%lld,%.17g,%.17g,%.17g,%lld,%lld,%d,", p + 1, i + 1,
-                                (long long)gr->tensors, r->ns_median, r->ns_mean, r->ns_stddev,
-                                (long long)r->iterations, (long long)r->arena, plot_is_limit(r));
+                if (nv[0] > 0 && (!n0 || nv[0] < n0)) n0 = nv[0];
+                if (nv[k - 1] > n1) n1 = nv[k - 1];
+                limits += lim;
+                plot_buf_printf(&b, "%zu,%zu,%.17g,%.17g,%.17g,%.17g,%zu,%zu,", p + 1, i + 1, t, ns, nv[0],
+                                nv[k - 1], k, lim);
                 plot_csv(&b, c->sel[i].name);
                 plot_buf_add(&b, ",");
-                plot_csv(&b, gr->spec);
+                plot_csv(&b, size[gs[x]]);
+                plot_buf_add(&b, ",");
+                plot_csv(&b, gl.s ? gl.s : "");
                 plot_buf_add(&b, "\n");
+                plot_buf_free(&gl);
             }
-            free(gs);
+            free(done_);
         }
     rc = plot_put(c, "scaling.csv", &b);
     plot_buf_free(&b);
     if (rc) goto done;
     if (!(n0 > 0)) n0 = 1, n1 = 10;
     if (!(t0 > 0)) t0 = 1, t1 = 10;
-    struct plot_buf gp = {0}, xt = {0}, ytb = {0};
+    struct plot_buf gp = {0}, xt[2] = {{0}}, ytb[2] = {{0}};
     double x0, x1, y0, y1;
-    decade_tics(&xt, t0, t1, 0, &x0, &x1);
-    decade_tics(&ytb, n0, n1, 1, &y0, &y1);
     size_t idx_all[256], nshow = c->n_sel < 256 ? c->n_sel : 256;
     for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
     size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
-    double kh1 = (double)((nshow + 2) / 2) * 0.15, kh2 = (double)((nshow + 3) / 3) * 0.17;
+    double longest = limits ? plot_text_em("stopped at limit") : 0;
+    for (size_t i = 0; i < nshow; i++) longest = fmax(longest, plot_text_em(c->sel[i].name));
+    size_t nk = nshow + (limits ? 1 : 0), kc1 = plot_key_columns(1, longest, 2), kc2 = plot_key_columns(2, longest, 3);
+    double kh1 = (double)((nk + kc1 - 1) / kc1) * 0.15, kh2 = (double)((nk + kc2 - 1) / kc2) * 0.17;
     char sub[96];
     if (c->d.n_runs == 1) snprintf(sub, sizeof sub, "run %lld", (long long)c->d.runs[0]);
     else snprintf(sub, sizeof sub, "%zu runs", c->d.n_runs);
-    plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL,
-                 fmin(4.3, 2.2 + kh1), 1.0 + 2.4 * (double)R2 + kh2);
+    /* The panels as scaling.gp lays them out (1 row of up to 2 at one
+     * column, up to 2 x 2 at two), their height in the PNG (the least):
+     * a decade labelled where its label fits, at least every third. */
+    double h[2] = {2.2 + kh1, 1.0 + 2.4 * (double)R2 + kh2};
+    for (int k = 0; k < 2; k++) {
+        double em = (k ? 8 : 7) / 72.0, kh = k ? kh2 : kh1;
+        size_t rows = k ? R2 : 1, cols = k ? (NP < 2 ? NP : 2) : (NP1 < 2 ? NP1 : 2);
+        double ph = (h[k] - 0.5 - kh - plot_title_inches(sub, k + 1) - (double)(rows - 1) * 0.5) / (double)rows - 0.16;
+        double pw = ((k ? 7.0 : 3.3) - (k ? 0.85 : 0.62) - 0.15 - (double)(cols - 1) * (k ? 0.6 : 0.3)) / (double)cols;
+        int dy = (int)ceil(log10(n1) - 1e-9) - (int)floor(log10(n0) + 1e-9) + 1;
+        int dx = (int)ceil(log10(t1) - 1e-9) - (int)floor(log10(t0) + 1e-9) + 1;
+        decade_tics(&xt[k], t0, t1, 0, (int)ceil((double)dx * 4.0 * em / pw), &x0, &x1);
+        decade_tics(&ytb[k], n0, n1, 1, (int)ceil((double)dy * 1.6 * em / ph), &y0, &y1);
+    }
+    plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL, h[0], h[1]);
     plot_gp_common(c, &gp);
     plot_gp_styles(&gp, c->sel, idx_all, NULL, nshow, 40);
-    plot_buf_printf(&gp, "NP = %zu; NP1 = %zu; X0 = %.17g; X1 = %.17g; Y0 = %.17g; Y1 = %.17g\n",
-                    NP, NP1, x0, x1, y0, y1);
-    plot_buf_printf(&gp, "XTICS = \"%s\"; YTICS = \"%s\"\narray PT[%zu]; array PT1[%zu]\n",
-                    xt.s ? xt.s : "()", ytb.s ? ytb.s : "()", NP, NP);
+    plot_buf_printf(&gp, "NP = %zu; NP1 = %zu; X0 = %.17g; X1 = %.17g; Y0 = %.17g; Y1 = %.17g; KC1 = %zu;"
+                         " KC2 = %zu\n", NP, NP1, x0, x1, y0, y1, kc1, kc2);
+    for (int k = 0; k < 2; k++)
+        plot_buf_printf(&gp, "XTICS%d = \"%s\"; YTICS%d = \"%s\"\n", k + 1, xt[k].s ? xt[k].s : "()", k + 1,
+                        ytb[k].s ? ytb[k].s : "()");
+    plot_buf_printf(&gp, "array PT[%zu]; array PT1[%zu]\n", NP, NP);
     for (size_t p = 0; p < NP; p++) {
         char *sl = short_label(names, nf, order[p]);
         plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
@@ -495,13 +570,20 @@ int plot_fig_scaling(struct plot_ctx *c)
                                    " 'stopped at limit'"
                                  : ""};
     plot_buf_printf(&gp, "NL = %zu\n", limits);
-    rc = xt.oom || ytb.oom ? 1 : plot_draw(c, "scaling", &gp, keys, vals, 1);
+    rc = xt[0].oom || ytb[0].oom || xt[1].oom || ytb[1].oom ? 1 : plot_draw(c, "scaling", &gp, keys, vals, 1);
     plot_buf_free(&gp);
-    plot_buf_free(&xt);
-    plot_buf_free(&ytb);
+    for (int k = 0; k < 2; k++) {
+        plot_buf_free(&xt[k]);
+        plot_buf_free(&ytb[k]);
+    }
 done:
     free(count);
     free(order);
+    free(gs);
+    free(tv);
+    free(nv);
+    for (size_t g = 0; size && g < G; g++) free(size[g]);
+    free(size);
     free(cfg);
     free_names(names, nf);
     return rc;

@@ -106,7 +106,8 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
      * bound) and best-order bound when drawn; 2 a row at one column, 4 at
      * two, in a strip of its own. */
     int ob = g->order_limit && g->order_bound > 0;
-    size_t nk = 2 + (c->ref ? 1 : 0) + (size_t)ob, longest = g->order_bound > 0 ? 23 : 16;
+    size_t nk = 2 + (c->ref ? 1 : 0) + (size_t)ob;
+    double longest = plot_text_em(g->order_bound > 0 ? "lower bound, best order" : "best-order bound");
     size_t kc1 = plot_key_columns(1, longest, 2), kc2 = plot_key_columns(2, longest, 4);
     double k1 = (double)((nk + kc1 - 1) / kc1) * 0.15, k2 = (double)((nk + kc2 - 1) / kc2) * 0.17;
     double h1 = 1.0 + 0.16 * (double)n + k1, h2 = 1.1 + 0.24 * (double)n + k2;
@@ -205,6 +206,155 @@ static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, const c
     q->title_chars = (size_t)((q->pw + 0.9 * q->gx) / (0.62 * em));
 }
 
+/* NAME[k] = the line, its \x01 (a space that does not break) a space. */
+static void put_line(struct plot_buf *b, const char *name, size_t k, struct plot_buf *line)
+{
+    for (char *x = line->s; x && *x; x++)
+        if (*x == '\x01') *x = ' ';
+    plot_buf_printf(b, "%s[%zu] = ", name, k);
+    plot_gq(b, line->s ? line->s : "", 0);
+    plot_buf_add(b, "\n");
+}
+
+/* The plans res[from..n) (smallest arena first) not drawn, after "not
+ * drawn:": the names of a run of equal arenas joined with ", ", then the
+ * arena ("a, b 1.25 MiB;"), wrapped at spaces into lines of at most m
+ * characters (a longer word alone on its line), written as gnuplot array
+ * NAME[] with its count in NAMEN; returns the lines. */
+static size_t rest_lines(struct plot_buf *gp, const char *name, char *const *lab,
+                         const struct arena_fig_result **res, size_t from, size_t n, size_t m)
+{
+    struct plot_buf text = {0}, line = {0}, all = {0};
+    plot_buf_add(&text, "not drawn:");
+    for (size_t i = from; i < n; i++) {
+        plot_buf_add(&text, " ");
+        plot_caret(&text, lab[i]);
+        if (i + 1 < n && res[i + 1]->arena == res[i]->arena) {
+            plot_buf_add(&text, ",");
+            continue;
+        }
+        char bytes[32];
+        plot_fmt_bytes(bytes, sizeof bytes, (double)res[i]->arena);
+        *strchr(bytes, ' ') = '\x01'; /* kept with its unit on one line */
+        plot_buf_printf(&text, " %s%s", bytes, i + 1 < n ? ";" : "");
+    }
+    size_t lines = 0;
+    for (const char *p = from < n && text.s ? text.s : ""; *p;) {
+        size_t w = strcspn(p, " ");
+        struct plot_buf word = {0};
+        plot_buf_addn(&word, p, w);
+        size_t have = line.s ? plot_utf8_chars(line.s) : 0;
+        if (line.len && have + 1 + plot_utf8_chars(word.s ? word.s : "") > m) {
+            put_line(&all, name, ++lines, &line);
+            plot_buf_free(&line);
+        }
+        if (line.len) plot_buf_add(&line, " ");
+        plot_buf_add(&line, word.s ? word.s : "");
+        plot_buf_free(&word);
+        p += w;
+        while (*p == ' ') p++;
+    }
+    if (line.len) put_line(&all, name, ++lines, &line);
+    plot_buf_free(&line);
+    plot_buf_free(&text);
+    plot_buf_printf(gp, "%sN = %zu; array %s[%zu]\n", name, lines, name, lines ? lines : 1);
+    plot_buf_add(gp, all.s ? all.s : "");
+    plot_buf_free(&all);
+    return lines;
+}
+
+/* The live figure: bytes live at each step (from the first plan's
+ * placements) against the arenas of the K best plans (K1 at one column, K2
+ * at two), each a line with its own dash and its points set apart from the
+ * others' (lines of equal arenas lie on each other), the legend naming
+ * them; the plans not drawn are listed with their arenas below it. */
+static int fig_live(struct plot_ctx *c, size_t *pidx, char **plab, const struct arena_fig_result **pres,
+                    size_t np, const struct arena_fig_place *pl, size_t npl, int64_t steps)
+{
+    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
+    /* Smallest arena first; ties keep the order shown. */
+    for (size_t i = 1; i < np; i++)
+        for (size_t j = i; j > 0 && pres[j]->arena < pres[j - 1]->arena; j--) {
+            size_t ti = pidx[j];
+            char *tl = plab[j];
+            const struct arena_fig_result *tr = pres[j];
+            pidx[j] = pidx[j - 1], plab[j] = plab[j - 1], pres[j] = pres[j - 1];
+            pidx[j - 1] = ti, plab[j - 1] = tl, pres[j - 1] = tr;
+        }
+    int64_t *delta = calloc((size_t)steps + 2, sizeof *delta);
+    if (!delta) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return 1;
+    }
+    for (size_t k = 0; k < npl; k++) {
+        delta[pl[k].first] += pl[k].size;
+        delta[pl[k].last + 1] -= pl[k].size;
+    }
+    struct plot_buf b = {0};
+    plot_buf_add(&b, "step,live_bytes\n");
+    int64_t live = 0, peak = 0;
+    for (int64_t s = 0; s <= steps; s++) {
+        live += delta[s];
+        if (live > peak) peak = live;
+        plot_buf_printf(&b, "%lld,%lld\n", (long long)s, (long long)live);
+    }
+    free(delta);
+    int rc = plot_put(c, "live.csv", &b);
+    plot_buf_free(&b);
+    if (rc) return rc;
+    size_t K[2] = {np < 5 ? np : 5, np < 8 ? np : 8};
+    double top[2];
+    for (int k = 0; k < 2; k++)
+        top[k] = fmax(fmax((double)pres[K[k] ? K[k] - 1 : 0]->arena, (double)peak), (double)c->ref);
+    double U;
+    const char *un;
+    plot_byte_unit(fmax(top[0], top[1]), &U, &un);
+    /* Legend: live bytes, the K drawn, the best proven figure. */
+    size_t kc[2], keyrows[2];
+    struct plot_buf gp = {0}, refkey = {0}, refline = {0}, rest = {0};
+    size_t rl[2];
+    for (int k = 0; k < 2; k++) {
+        double longest = plot_text_em("best bound");
+        for (size_t i = 0; i < K[k]; i++) longest = fmax(longest, plot_text_em(plab[i]));
+        kc[k] = plot_key_columns(k + 1, longest, k ? 3 : 2);
+        keyrows[k] = (K[k] + 1 + (c->ref ? 1 : 0) + kc[k] - 1) / kc[k];
+        rl[k] = rest_lines(&rest, k ? "REST2" : "REST1", plab, pres, K[k], np,
+                           (size_t)(((k ? 7.0 : 3.3) - 0.2) / (0.62 * (k ? 8 : 7) / 72.0)));
+    }
+    double h1 = 2.3 + 0.15 * (double)keyrows[0] + 0.117 * (double)rl[0];
+    double h2 = 2.8 + 0.17 * (double)keyrows[1] + 0.133 * (double)rl[1];
+    plot_gp_head(c, &gp, "live", "Live bytes and arenas", g->spec, NULL, h1, h2);
+    plot_gp_common(c, &gp);
+    plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
+    plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; STEPS = %lld; REF = %lld; K1 = %zu; K2 = %zu; KC1 = %zu;"
+                         " KC2 = %zu\narray ARENA[%zu]\n", U, un, (long long)steps, (long long)c->ref, K[0],
+                    K[1], kc[0], kc[1], np ? np : 1);
+    for (size_t i = 0; i < np; i++)
+        plot_buf_printf(&gp, "ARENA[%zu] = %lld\n", i + 1, (long long)pres[i]->arena);
+    plot_buf_add(&gp, rest.s ? rest.s : "REST1N = 0; REST2N = 0\n");
+    plot_buf_free(&rest);
+    for (int k = 0; k < 2; k++) {
+        struct plot_buf t = {0};
+        double y;
+        byte_ticks(&t, top[k] / U, un, k ? 6 : 4, 0, &y);
+        plot_buf_printf(&gp, "YMAX%d = %.17g; YT%d = \"%s\"\n", k + 1, y, k + 1, t.s ? t.s : "()");
+        plot_buf_free(&t);
+    }
+    if (c->ref) {
+        plot_buf_printf(&refkey, ", \\\n       NaN with lines lc rgb '#000000' dt 4 lw 1 title '%s'",
+                        c->ref_opt ? "optimum" : "best bound");
+        plot_buf_add(&refline, ", \\\n       REF / U with lines lc rgb '#000000' dt 4 lw 1");
+    }
+    const char *keys[] = {"REFKEY", "REFLINE"};
+    const char *vals[] = {refkey.s ? refkey.s : "", refline.s ? refline.s : ""};
+    rc = refkey.oom || refline.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
+                                   : plot_draw(c, "live", &gp, keys, vals, 2);
+    plot_buf_free(&refline);
+    plot_buf_free(&gp);
+    plot_buf_free(&refkey);
+    return rc;
+}
+
 static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
                            char *const *lab, size_t n)
 {
@@ -253,8 +403,6 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
     int64_t steps = 0;
     for (size_t k = 0; k < npl[0]; k++)
         if (pl[0][k].last + 1 > steps) steps = pl[0][k].last + 1;
-    double amax = 0;
-    for (size_t i = 0; i < np; i++) amax = fmax(amax, (double)pres[i]->arena);
     if (plot_want(c, "layout") && rects > 300000) {
         plot_note(c, "layout figure skipped: %zu rectangles are too many to draw (pick a smaller graph"
                 " or fewer planners)", rects);
@@ -331,71 +479,15 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
         if (rc) goto done;
     }
     if (plot_want(c, "live")) {
-        /* A line for every valid plan, placements stored or not. */
+        /* Every valid plan, placements stored or not. */
         np = 0;
-        amax = 0;
         for (size_t i = 0; i < n; i++)
             if (res[i]->ok) {
                 pidx[np] = idx[i];
                 plab[np] = lab[i];
                 pres[np++] = res[i];
-                amax = fmax(amax, (double)res[i]->arena);
             }
-        int64_t *delta = calloc((size_t)steps + 2, sizeof *delta);
-        if (!delta) {
-            snprintf(c->err, sizeof c->err, "out of memory");
-            rc = 1;
-            goto done;
-        }
-        for (size_t k = 0; k < npl[0]; k++) {
-            delta[pl[0][k].first] += pl[0][k].size;
-            delta[pl[0][k].last + 1] -= pl[0][k].size;
-        }
-        struct plot_buf b = {0};
-        plot_buf_add(&b, "step,live_bytes\n");
-        int64_t live = 0, peak = 0;
-        for (int64_t s = 0; s <= steps; s++) {
-            live += delta[s];
-            if (live > peak) peak = live;
-            plot_buf_printf(&b, "%lld,%lld\n", (long long)s, (long long)live);
-        }
-        free(delta);
-        rc = plot_put(c, "live.csv", &b);
-        plot_buf_free(&b);
-        if (rc) goto done;
-        double U;
-        const char *un;
-        plot_byte_unit(amax, &U, &un);
-        size_t keyrows1 = (np + 2 + (c->ref ? 1 : 0)) / 2, keyrows2 = (np + 3 + (c->ref ? 1 : 0)) / 3;
-        double h1 = fmin(4.3, 2.3 + 0.14 * (double)keyrows1), h2 = 2.8 + 0.17 * (double)keyrows2;
-        struct plot_buf gp = {0}, refkey = {0};
-        plot_gp_head(c, &gp, "live", "Live bytes and arenas", g->spec, NULL, h1, h2);
-        plot_gp_common(c, &gp);
-        plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
-        plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; STEPS = %lld; REF = %lld\narray ARENA[%zu]\n",
-                        U, un, (long long)steps, (long long)c->ref, np);
-        for (size_t i = 0; i < np; i++)
-            plot_buf_printf(&gp, "ARENA[%zu] = %lld\n", i + 1, (long long)pres[i]->arena);
-        double top = fmax(fmax(amax, (double)peak), (double)c->ref) / U, y1, y2;
-        struct plot_buf t1 = {0}, t2 = {0};
-        byte_ticks(&t1, top, un, 4, 0, &y1);
-        byte_ticks(&t2, top, un, 6, 0, &y2);
-        plot_buf_printf(&gp, "YMAX = %.17g; YT1 = \"%s\"; YT2 = \"%s\"\n", fmax(y1, y2),
-                        t1.s ? t1.s : "()", t2.s ? t2.s : "()");
-        plot_buf_free(&t1);
-        plot_buf_free(&t2);
-        struct plot_buf refline = {0};
-        if (c->ref) {
-            plot_buf_printf(&refkey, ", \\\n       NaN with lines lc rgb '#000000' dt 4 lw 1 title '%s'",
-                            c->ref_opt ? "optimum" : "best bound");
-            plot_buf_add(&refline, ", \\\n       REF / U with lines lc rgb '#000000' dt 4 lw 1");
-        }
-        const char *keys[] = {"REFKEY", "REFLINE"};
-        const char *vals[] = {refkey.s ? refkey.s : "", refline.s ? refline.s : ""};
-        rc = plot_draw(c, "live", &gp, keys, vals, 2);
-        plot_buf_free(&refline);
-        plot_buf_free(&gp);
-        plot_buf_free(&refkey);
+        rc = fig_live(c, pidx, plab, pres, np, pl[0], npl[0], steps);
     }
 done:
     for (size_t i = 0; pl && i < n; i++) arena_fig_places_free(pl[i], npl ? npl[i] : 0);

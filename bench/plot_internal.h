@@ -97,10 +97,14 @@ void plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
 /* Inches the PNG title with subtitle sub takes at the top at size 1 or 2
  * (common.gp's TOP(s)): a PNG's plots have that much less height. */
 double plot_title_inches(const char *sub, int size);
-/* Columns of a legend strip across the page at size 1 or 2 whose longest
- * title has longest characters (0.62 em each, and 4.5 em for the sample
- * and the gaps): at least 1, at most most. */
-size_t plot_key_columns(int size, size_t longest, size_t most);
+/* The width of text from the database as figures show it (plot_caret),
+ * in ems of DejaVu Sans: its own advances for ASCII, 1 em for any other
+ * character. */
+double plot_text_em(const char *text);
+/* Columns of a legend strip across the page at size 1 or 2 whose widest
+ * title is longest ems wide (3.5 em more for the sample and the gaps): at
+ * least 1, at most most. */
+size_t plot_key_columns(int size, double longest, size_t most);
 /* Style arrays name[], name1[] (cut to max1 characters), col[], dt[], pt[]
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
 void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,

@@ -73,14 +73,9 @@ int plot_fig_replay(struct plot_ctx *c, const size_t *idx, const struct arena_fi
     struct plot_buf bt = {0};
     if (best)
         plot_buf_printf(&bt, "static arena (%s%s)", best_name, plot_is_limit(best) ? ", stopped at its limit" : "");
-    size_t nk = nr + 1 + (best ? 1 : 0), longest = 11;
-    if (best) longest = bt.s ? plot_utf8_chars(bt.s) : 0;
-    for (size_t i = 0; i < nr; i++) {
-        struct plot_buf t = {0};
-        plot_caret(&t, rp[i].allocator);
-        if (t.s && plot_utf8_chars(t.s) > longest) longest = plot_utf8_chars(t.s);
-        plot_buf_free(&t);
-    }
+    size_t nk = nr + 1 + (best ? 1 : 0);
+    double longest = fmax(plot_text_em("lower bound"), best ? plot_text_em(bt.s ? bt.s : "") : 0);
+    for (size_t i = 0; i < nr; i++) longest = fmax(longest, plot_text_em(rp[i].allocator));
     size_t kc1 = plot_key_columns(1, longest, 2), kc2 = plot_key_columns(2, longest, 3);
     size_t rows1 = (nk + kc1 - 1) / kc1, rows2 = (nk + kc2 - 1) / kc2;
     plot_gp_head(c, &gp, "replay", "Real allocators per frame against the static arena", g->spec, NULL,

@@ -976,6 +976,58 @@ Test(plot, stats_figure_names_its_planners_and_marks_rows_off_its_scale)
     cr_expect_geq(marked, 2, "many-out's stats figure marks %zu rows off its scale, ping-pong's two at least", marked);
 }
 
+/* Issue 34 §4, live: with 24 planners the live figure draws the 5 (one
+ * column) or 8 (two) plans of least arena, named in its legend, and lists
+ * the others under "not drawn:"; a plan drawn has an arena no larger than
+ * any listed (arena.csv). */
+Test(plot, the_live_figure_draws_its_best_plans_and_lists_the_rest)
+{
+    need(S_MANY_PLOT);
+    need_pdftotext();
+    char path[256], err[300];
+    fmt(path, sizeof path, "%s/many-out/arena.csv", dir);
+    struct csv a = read_csv(path);
+    size_t pc = col(&a, "planner", path), ac = col(&a, "arena_bytes", path), okc = col(&a, "ok", path);
+    for (int w = 1; w <= 2; w++) {
+        fmt(path, sizeof path, "%s/many-out/live-%dcol.pdf", dir, w);
+        struct pt_doc d;
+        cr_assert_eq(pt_read(path, &d, err, sizeof err), 0, "%s", err);
+        const struct pt_page *p = &d.pages[0];
+        double below = -1, list = INFINITY;
+        for (size_t k = 0; k < p->nwords; k++) {
+            if (strcmp(p->words[k].text, "step") == 0) below = p->words[k].y1;
+            if (strcmp(p->words[k].text, "drawn:") == 0) list = p->words[k].y0;
+        }
+        cr_assert(below >= 0 && list < INFINITY, "%s: no x label or no list of the plans not drawn", path);
+        long long drawn_max = -1, listed_min = -1;
+        size_t drawn = 0, listed = 0;
+        for (size_t r = 1; r < a.rows; r++) {
+            if (strcmp(a.cell[r][okc], "1") != 0) continue;
+            long long arena = strtoll(a.cell[r][ac], NULL, 10);
+            int in_legend = 0, in_list = 0;
+            for (size_t k = 0; k < p->nwords; k++) {
+                if (!names(p->words[k].text, a.cell[r][pc]) || p->words[k].y0 < below) continue;
+                if (p->words[k].y0 < list) in_legend = 1;
+                else in_list = 1;
+            }
+            cr_expect(in_legend + in_list == 1, "%s: %s is in the legend %d and the list %d times", path,
+                      a.cell[r][pc], in_legend, in_list);
+            if (in_legend) {
+                drawn++;
+                if (arena > drawn_max) drawn_max = arena;
+            } else if (in_list) {
+                listed++;
+                if (listed_min < 0 || arena < listed_min) listed_min = arena;
+            }
+        }
+        cr_expect_eq(drawn, w == 1 ? 5 : 8, "%s: %zu plans drawn", path, drawn);
+        cr_expect_geq(listed, 16, "%s: %zu plans listed", path, listed);
+        cr_expect_leq(drawn_max, listed_min, "%s: a plan of %lld B drawn, one of %lld B listed", path, drawn_max,
+                      listed_min);
+        pt_free(&d);
+    }
+}
+
 /* ---------------------------------------------------------------- grey */
 
 #define GREY_DPI 300

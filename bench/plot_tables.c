@@ -35,8 +35,17 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
     int ordered = g->order_bound > 0;
     char ob_text[32];
     plot_fmt_bytes(ob_text, sizeof ob_text, (double)g->order_bound);
-    int limits = 0;
-    for (size_t i = 0; i < n; i++) limits |= plot_is_limit(res[i]);
+    int limits = 0, noisy = 0, once = 0;
+    for (size_t i = 0; i < n; i++) {
+        limits |= plot_is_limit(res[i]);
+        noisy |= res[i]->has_ns && res[i]->noisy;
+        once |= res[i]->has_ns && res[i]->timed_once;
+    }
+    /* bench's own table marks a time not to quote with '!'; so do these. */
+    static const char noisy_note[] = "! after a time: its spread over the repetitions is above 10 %, or it"
+                                     " is one timed call: not a figure to quote (rerun on an idle machine,"
+                                     " one shard a core, with a longer --min-time).";
+    static const char once_note[] = "A search planner's time is one call (up to its time limit).";
     for (int tex = 0; tex < 2; tex++) {
         struct plot_buf b = {0};
         if (!tex) {
@@ -53,6 +62,8 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
             if (limits)
                 plot_buf_add(&b, " (limit): the search stopped at its budget; its plan is valid but"
                                  " not the planner's answer.");
+            if (noisy) plot_buf_printf(&b, " %s", noisy_note);
+            if (once) plot_buf_printf(&b, " %s", once_note);
             plot_buf_printf(&b, "\n\n| planner | arena (%s) | × lower bound |%s%s saving | frag. peak |"
                                 " frag. mean | plan time (%s) | scratch (%s) | valid | status |\n",
                             aun, ordered ? " × best-order bound |" : "",
@@ -72,6 +83,8 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
             if (limits)
                 plot_buf_add(&b, "% (limit): the search stopped at its budget; its plan is valid"
                                  " but not the planner's answer\n");
+            if (noisy) plot_buf_printf(&b, "%% %s\n", noisy_note);
+            if (once) plot_buf_printf(&b, "%% %s\n", once_note);
             plot_buf_printf(&b, "\\begin{tabular}{lrr%s%srrrrrcc}\n\\toprule\n",
                             ordered ? "r" : "", c->ref ? "r" : "");
             plot_buf_printf(&b, "Planner & Arena (%s) & $\\times$ LB & %s%sSaving & Frag.\\ peak & "
@@ -97,7 +110,7 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
                     snprintf(fm, sizeof fm, "%.3f", r->frag_mean);
                 }
             }
-            if (r->has_ns) snprintf(t, sizeof t, "%.3g", r->ns_median / TU);
+            if (r->has_ns) snprintf(t, sizeof t, "%.3g%s", r->ns_median / TU, r->noisy ? "!" : "");
             if (r->has_scratch)
                 snprintf(sc, sizeof sc, r->scratch == 0 ? "0" : SU == 1 ? "%.0f" : "%.1f",
                          (double)r->scratch / SU);

@@ -15,7 +15,7 @@ struct arena_figdb {
     sqlite3 *db;
     const char *path;
     int version;
-    int has_bound, has_seq, has_place_name, has_replays, has_order;
+    int has_bound, has_seq, has_place_name, has_replays, has_order, has_noisy;
     const char *note;
 };
 
@@ -164,6 +164,7 @@ int arena_figdb_open(const char *path, struct arena_figdb **out, char *err, size
     if (!rc) rc = has_column(h, "results", "bound", &h->has_bound, err, errlen);
     if (!rc) rc = has_column(h, "results", "seq", &h->has_seq, err, errlen);
     if (!rc) rc = has_column(h, "graphs", "order_bound", &h->has_order, err, errlen);
+    if (!rc) rc = has_column(h, "results", "noisy", &h->has_noisy, err, errlen);
     if (!rc) rc = has_column(h, "placements", "name", &h->has_place_name, err, errlen);
     if (!rc) rc = has_column(h, "replay_frames", "footprint_peak", &h->has_replays, err, errlen);
     if (rc) {
@@ -251,7 +252,7 @@ static const char results_sql[] =
     "SELECT r.id, r.run_id, r.graph_id, r.planner, r.valid = 1 AND r.arena_bytes IS NOT NULL,"
     " r.arena_bytes, r.ratio_lb, r.saving, r.frag_peak, r.frag_mean, r.plan_ns_median,"
     " r.plan_ns_mean, r.plan_ns_stddev, r.iterations, r.scratch_bytes, %s,"
-    " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, g.lower_bound, %s"
+    " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, g.lower_bound, %s, %s"
     " FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id"
     " WHERE ?1 = 0 OR r.run_id = ?1"
     " ORDER BY u.started_at DESC, u.id DESC, %s DESC";
@@ -316,6 +317,7 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, struct arena_fig_data *
     snprintf(sql, sizeof sql, results_sql,
              h->has_bound ? "r.status, r.bound, r.nodes" : "NULL, NULL, NULL",
              h->has_order ? "g.order_bound, g.order_status" : "NULL, NULL",
+             h->has_noisy ? (h->has_bound ? "r.noisy, r.timed_once" : "r.noisy, 0") : "0, 0",
              h->has_seq ? "r.seq" : "r.id");
     sqlite3_stmt *st;
     rc = prepare(h, sql, &st, err, errlen);
@@ -403,6 +405,8 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, struct arena_fig_data *
         r->has_bound = sqlite3_column_type(st, 16) != SQLITE_NULL;
         r->bound = sqlite3_column_int64(st, 16);
         r->nodes = sqlite3_column_int64(st, 17);
+        r->noisy = sqlite3_column_int(st, 27);
+        r->timed_once = sqlite3_column_int(st, 28);
         if (!r->planner) rc = ARENA_ENOMEM;
     }
     if (rc == ARENA_OK && s != SQLITE_DONE) rc = db_error(h, err, errlen, "cannot read results");

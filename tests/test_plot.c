@@ -1617,6 +1617,81 @@ Test(plot, latex_table_is_a_balanced_booktabs_tabular_with_a_row_per_planner)
     cr_expect_eq(md_rows, planners + 2, "markdown: %zu table lines for %zu planners", md_rows, planners);
 }
 
+/* The cell of a table row (separator sep: " | " or " & ") under the
+ * column whose header cell begins with head; NULL if absent. */
+static char *table_cell(const char *header, const char *row, const char *sep, const char *head)
+{
+    size_t want = 0, at = 0;
+    int found = 0;
+    for (const char *h = header; h; h = strstr(h, sep), h = h ? h + strlen(sep) : NULL, at++)
+        if (strncmp(h, head, strlen(head)) == 0) {
+            want = at;
+            found = 1;
+            break;
+        }
+    if (!found) return NULL;
+    const char *c = row;
+    for (size_t k = 0; k < want && c; k++) c = strstr(c, sep), c = c ? c + strlen(sep) : NULL;
+    if (!c) return NULL;
+    size_t n = strcspn(c, "|&\\");
+    while (n && c[n - 1] == ' ') n--;
+    char *out = malloc(n + 1);
+    memcpy(out, c, n);
+    out[n] = '\0';
+    return out;
+}
+
+/* Issue 34 §4: a time that bench's table marks with '!' (stored noisy: a
+ * spread over 10 %, or one timed call; min-cost-flow on the chain, timed
+ * by one iteration) carries the '!' in comparison.md and .tex too, with a
+ * note saying what it means; no other time does. */
+Test(plot, table_times_carry_the_noise_mark_bench_shows)
+{
+    need(S_PLOT);
+    sqlite3 *db = open_db("db.sqlite");
+    long long run_id, graph_id;
+    run_and_graph(db, &run_id, &graph_id);
+    sqlite3_stmt *st = prep(db, "SELECT planner, noisy FROM results WHERE run_id = ?1 AND graph_id = ?2 AND"
+                                " plan_ns_median IS NOT NULL");
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_int64(st, 2, graph_id);
+    const char *files[] = {"comparison.md", "comparison.tex"}, *seps[] = {" | ", " & "};
+    const char *heads[] = {"plan time", "Time"};
+    char path[256];
+    size_t noisy = 0, rows = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *planner = (const char *)sqlite3_column_text(st, 0);
+        int is_noisy = sqlite3_column_int(st, 1);
+        noisy += (size_t)is_noisy;
+        rows++;
+        for (int f = 0; f < 2; f++) {
+            fmt(path, sizeof path, "%s/out/%s", dir, files[f]);
+            size_t n;
+            char **l = read_lines(path, &n), *header = NULL, *row = NULL, start[128];
+            fmt(start, sizeof start, f ? "%s &" : "| %s |", planner);
+            for (size_t i = 0; i < n; i++) {
+                if (strstr(l[i], f ? "Planner & " : "| planner |")) header = l[i] + (f ? 0 : 2);
+                if (strncmp(l[i], start, strlen(start)) == 0) row = l[i] + (f ? 0 : 2);
+            }
+            cr_assert(header && row, "%s: no header or no row of %s", path, planner);
+            char *cell = table_cell(header, row, seps[f], heads[f]);
+            cr_assert_not_null(cell, "%s: no time cell for %s", path, planner);
+            cr_expect_eq(strchr(cell, '!') != NULL, is_noisy, "%s: %s's time '%s'; stored noisy = %d", path,
+                         planner, cell, is_noisy);
+            free(cell);
+            if (is_noisy) {
+                char *text = slurp(path, NULL);
+                cr_expect(strstr(text, "not a figure to quote") != NULL, "%s: no note says what ! means", path);
+                free(text);
+            }
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    cr_expect_geq(rows, 15, "%zu timed results on the chain", rows);
+    cr_expect_geq(noisy, 1, "no result on the chain is stored noisy: the test shows nothing");
+}
+
 /* ---------------------------------------------------------------- scripts */
 
 /* Each NAME.gp, run again by gnuplot from a copy of the folder (cd DIR &&

@@ -97,13 +97,18 @@ static const char usage_tail[] =
     "                     hash of spec and planner name (bench merge joins parts)\n"
     "  --pin CPU          pin the measuring thread to CPU number CPU\n"
     "  --quiet            print nothing but errors (results are still stored)\n"
+    "  --progress MODE    auto (default): a line rewritten in place on a terminal,\n"
+    "                     else a line on stderr at least every 30 s, with the time\n"
+    "                     left as the finished jobs' times predict; always: also\n"
+    "                     with --quiet; never\n"
     "  --help, --version\n"
     "  --benchmark_...    passed to Google Benchmark, e.g. --benchmark_out=FILE\n"
     "                     --benchmark_out_format=json, --benchmark_repetitions=N\n"
     "\n"
     "Exit status: 0 every plan valid, 1 some plan invalid (stored as invalid),\n"
     "2 usage, input, output or database error, or nothing measured, 130/143\n"
-    "interrupted by SIGINT/SIGTERM.\n";
+    "interrupted by SIGINT/SIGTERM (the first is answered at once, and the run stops\n"
+    "after the planner call under way; a second ends it at once).\n";
 
 const char *arena_bench_usage(void)
 {
@@ -382,7 +387,7 @@ enum opt {
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY, O_OPTIMAL_OFF, O_INPLACE,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
-    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH, O_ORDER, O_ORDER_STATES
+    O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH, O_ORDER, O_ORDER_STATES, O_PROGRESS
 };
 
 static const struct {
@@ -409,6 +414,7 @@ static const struct {
     {"--shard", O_SHARD, 1},         {"--pin", O_PIN, 1},
     {"--patch", O_PATCH, 1},
     {"--order", O_ORDER, 1},         {"--order-states", O_ORDER_STATES, 1},
+    {"--progress", O_PROGRESS, 1},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -495,6 +501,11 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         if (arena_order_mode_parse(v, &a->order) != ARENA_OK)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                 "--order: '%s' is not one of stored, best", v);
+        return ARENA_OK;
+    case O_PROGRESS:
+        if (arena_progress_mode_parse(v, &a->progress) != 0)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--progress: '%s' is not one of auto, always, never", v);
         return ARENA_OK;
     case O_ORDER_STATES:
         rc = parse_u64(name, v, UINT32_MAX - 1, &a->order_states, err, errlen);

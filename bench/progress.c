@@ -37,22 +37,28 @@ double arena_progress_elapsed(const struct arena_progress *p)
 double arena_progress_estimate(size_t n, const size_t *group, const double *weight, const double *cap,
                                const double *took, size_t cur, double running)
 {
+    size_t groups = 0;
     double all_t = 0, all_w = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (group[i] + 1 > groups) groups = group[i] + 1;
         if (took[i] >= 0) all_t += took[i], all_w += weight[i];
+    }
     if (!(all_w > 0)) return -1;
+    double *t = calloc(2 * groups, sizeof *t), *w = t + groups;
+    if (!t) return -1;
+    for (size_t i = 0; i < n; i++)
+        if (took[i] >= 0) t[group[i]] += took[i], w[group[i]] += weight[i];
     double left = 0;
     for (size_t j = 0; j < n; j++) {
         if (took[j] >= 0) continue;
-        double t = 0, w = 0;
-        for (size_t i = 0; i < n; i++)
-            if (took[i] >= 0 && group[i] == group[j]) t += took[i], w += weight[i];
+        size_t g = group[j];
         /* a planner not seen yet: the rate of all, or a search's limit */
-        double e = w > 0 ? t / w * weight[j] : cap[j] > 0 ? cap[j] : all_t / all_w * weight[j];
+        double e = w[g] > 0 ? t[g] / w[g] * weight[j] : cap[j] > 0 ? cap[j] : all_t / all_w * weight[j];
         if (cap[j] > 0 && e > cap[j]) e = cap[j];
         if (j == cur) e = e > running ? e - running : 0;
         left += e;
     }
+    free(t);
     return left;
 }
 

@@ -290,18 +290,11 @@ static int fig_live(struct plot_ctx *c, size_t *pidx, char **plab, const struct 
         delta[pl[k].first] += pl[k].size;
         delta[pl[k].last + 1] -= pl[k].size;
     }
-    struct plot_buf b = {0};
-    plot_buf_add(&b, "step,live_bytes\n");
     int64_t live = 0, peak = 0;
     for (int64_t s = 0; s <= steps; s++) {
         live += delta[s];
         if (live > peak) peak = live;
-        plot_buf_printf(&b, "%lld,%lld\n", (long long)s, (long long)live);
     }
-    free(delta);
-    int rc = plot_put(c, "live.csv", &b);
-    plot_buf_free(&b);
-    if (rc) return rc;
     size_t K[2] = {np < 5 ? np : 5, np < 8 ? np : 8};
     double top[2];
     for (int k = 0; k < 2; k++)
@@ -309,6 +302,19 @@ static int fig_live(struct plot_ctx *c, size_t *pidx, char **plab, const struct 
     double U;
     const char *un;
     plot_byte_unit(fmax(top[0], top[1]), &U, &un);
+    /* live: the same in the axis' unit, a plain column for gnuplot (an
+     * expression per row costs it two system calls each) */
+    struct plot_buf b = {0};
+    plot_buf_add(&b, "step,live_bytes,live\n");
+    live = 0;
+    for (int64_t s = 0; s <= steps; s++) {
+        live += delta[s];
+        plot_buf_printf(&b, "%lld,%lld,%.17g\n", (long long)s, (long long)live, (double)live / U);
+    }
+    free(delta);
+    int rc = plot_put(c, "live.csv", &b);
+    plot_buf_free(&b);
+    if (rc) return rc;
     /* Legend: live bytes, the K drawn, the best proven figure. */
     size_t kc[2], keyrows[2];
     struct plot_buf gp = {0}, refkey = {0}, refline = {0}, rest = {0};
@@ -407,19 +413,32 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
         plot_note(c, "layout figure skipped: %zu rectangles are too many to draw (pick a smaller graph"
                 " or fewer planners)", rects);
     } else if (plot_want(c, "layout")) {
-        struct plot_buf b = {0};
-        plot_buf_add(&b, "panel,tensor,size,first,last,offset,planner,name\n");
-        for (size_t i = 0; i < np; i++)
-            for (size_t k = 0; k < npl[i]; k++) {
+        /* Each rectangle as gnuplot draws it too (x, dx in steps; y, dy in the
+         * panel's byte unit: centre and half sizes), a panel's rows in one
+         * run: layout.gp reads plain columns of rows ROW0[i]..ROW1[i], no
+         * expression per row (gnuplot's costs two system calls each). */
+        struct plot_buf b = {0}, rows = {0};
+        plot_buf_add(&b, "panel,tensor,size,first,last,offset,x,dx,y,dy,planner,name\n");
+        size_t row = 0;
+        plot_buf_printf(&rows, "array ROW0[%zu]; array ROW1[%zu]\n", np, np);
+        for (size_t i = 0; i < np; i++) {
+            double U;
+            const char *un;
+            plot_byte_unit(fmax((double)pres[i]->arena, (double)g->lower_bound), &U, &un);
+            plot_buf_printf(&rows, "ROW0[%zu] = %zu; ROW1[%zu] = %zu\n", i + 1, row, i + 1, row + npl[i] - 1);
+            for (size_t k = 0; k < npl[i]; k++, row++) {
                 const struct arena_fig_place *p = &pl[i][k];
-                plot_buf_printf(&b, "%zu,%lld,%lld,%lld,%lld,%lld,", i + 1, (long long)p->tensor,
-                                (long long)p->size, (long long)p->first, (long long)p->last,
-                                (long long)p->offset);
+                plot_buf_printf(&b, "%zu,%lld,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,", i + 1,
+                                (long long)p->tensor, (long long)p->size, (long long)p->first,
+                                (long long)p->last, (long long)p->offset, (double)(p->first + p->last + 1) / 2,
+                                (double)(p->last + 1 - p->first) / 2, ((double)p->offset + (double)p->size / 2) / U,
+                                (double)p->size / 2 / U);
                 plot_csv(&b, c->sel[pidx[i]].name);
                 plot_buf_add(&b, ",");
                 if (p->name) plot_csv(&b, p->name);
                 plot_buf_add(&b, "\n");
             }
+        }
         rc = plot_put(c, "layout.csv", &b);
         plot_buf_free(&b);
         if (rc) goto done;
@@ -446,6 +465,8 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
         plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
         plot_buf_printf(&gp, "NP = %zu; STEPS = %lld; LB = %lld; REF = %lld\n", np, (long long)steps,
                         (long long)g->lower_bound, (long long)c->ref);
+        plot_buf_add(&gp, rows.s ? rows.s : "");
+        plot_buf_free(&rows);
         plot_buf_printf(&gp, "array LT1[%zu]; array LT2[%zu]; array U[%zu]; array YMAX1[%zu];"
                              " array YMAX2[%zu]; array YT1[%zu]; array YT2[%zu]\n", np, np, np, np, np, np, np);
         for (int k = 0; k < 2; k++) {

@@ -5,7 +5,9 @@
 # best proven figure dash-dotted. bench plot lays the panels out (above:
 # per size Cs columns, NPSs panels shown, margins Ls, Rs, Bs and gaps GXs,
 # GYs in inches) and picks the tics so that their labels fit (XSTEPs, YTs).
-# Data: layout.csv (panel, tensor, size, first, last, offset, ...).
+# Data: layout.csv (panel, tensor, size, first, last, offset, x, dx, y, dy,
+# ...: the rectangle's centre and half sizes, in steps and in the panel's
+# unit U[i]); panel i is rows ROW0[i] to ROW1[i].
 do for [S in SIZES] { do for [F in FORMATS] {
   s = S + 0
   eval setup(s, F)
@@ -31,7 +33,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
     set label 1 (s == 1 ? LT1[i] : LT2[i]) at graph 1, graph 1 right offset 0, 0.7
     set arrow 1 from 0, LB / U[i] to STEPS, LB / U[i] nohead dt 2 lc rgb '#333333' lw 0.8 front
     if (REF > 0 && REF != LB) { set arrow 2 from 0, REF / U[i] to STEPS, REF / U[i] nohead dt 4 lc rgb '#000000' lw 0.8 front }
-    plot 'layout.csv' skip 1 using ($1 == i ? ($4 + $5 + 1) / 2.0 : NaN):(($6 + $3 / 2.0) / U[i]):(($5 + 1 - $4) / 2.0):($3 / 2.0 / U[i]) with boxxyerror lw 0.2 fc rgb col[i]
+    plot 'layout.csv' skip 1 every ::ROW0[i]::ROW1[i] using 7:9:8:10 with boxxyerror lw 0.2 fc rgb col[i]
   }
   unset multiplot; set output
 }}

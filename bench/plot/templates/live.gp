@@ -6,7 +6,8 @@
 # number of rows (gnuplot's own key below, or maxcols alone, falls back to
 # one column, which ran off the strip); below it, the plans not drawn, with
 # their arenas (RESTs lines). The byte ticks carry their unit.
-# Data: live.csv (step, live_bytes); the arenas are in the arrays above.
+# Data: live.csv (step, live_bytes, live: the same in unit U); the arenas
+# are in the arrays above.
 do for [S in SIZES] { do for [F in FORMATS] {
   s = S + 0
   eval setup(s, F)
@@ -25,8 +26,8 @@ do for [S in SIZES] { do for [F in FORMATS] {
   eval 'set ytics nomirror ' . (s == 1 ? YT1 : YT2)
   set grid ytics lc rgb '#dddddd' lw 0.5
   set key off
-  plot 'live.csv' skip 1 using 1:($2 / U) with fillsteps fs solid 0.3 noborder lc rgb '#999999', \
-       '' skip 1 using 1:($2 / U) with steps lc rgb '#555555' lw 0.8, \
+  plot 'live.csv' skip 1 using 1:3 with fillsteps fs solid 0.3 noborder lc rgb '#999999', \
+       '' skip 1 using 1:3 with steps lc rgb '#555555' lw 0.8, \
        for [i=1:KN] ARENA[i] / U with lines lc rgb col[i] dt dt[i] lw 1.5, \
        for [i=1:KN] [j=0:M - 1:1] '+' using ((j + (i - 0.5) / KN) * STEPS / M):(ARENA[i] / U) \
            with points lc rgb col[i] pt pt[i] ps 0.75@REFLINE@

@@ -456,8 +456,8 @@ int plot_fig_scaling(struct plot_ctx *c)
     if (np > 2 && (c->o.sizes & 1)) plot_note(c, "one-column scaling figure shows the first 2 of its panels");
     size_t NP = np > 4 ? 4 : np;
     struct plot_buf b = {0};
-    plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_min,plan_ns_max,seeds,limit,planner,size,"
-                     "graphs\n");
+    plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_min,plan_ns_max,seeds,limit,noisy,planner,"
+                     "size,graphs\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
     size_t limits = 0;
     /* Per panel, planner and size: the median tensors and the median of
@@ -484,7 +484,7 @@ int plot_fig_scaling(struct plot_ctx *c)
             }
             for (size_t x = 0; x < m; x++) {
                 if (done_[x]) continue;
-                size_t k = 0, lim = 0;
+                size_t k = 0, lim = 0, noisy = 0;
                 struct plot_buf gl = {0};
                 for (size_t y = x; y < m; y++) {
                     if (done_[y] || strcmp(size[gs[y]], size[gs[x]]) != 0) continue;
@@ -493,6 +493,7 @@ int plot_fig_scaling(struct plot_ctx *c)
                     tv[k] = (double)c->d.graphs[gs[y]].tensors;
                     nv[k++] = r->ns_median;
                     lim += (size_t)plot_is_limit(r);
+                    noisy += (size_t)r->noisy;
                     if (gl.len) plot_buf_add(&gl, ";");
                     plot_buf_add(&gl, c->d.graphs[gs[y]].spec);
                 }
@@ -504,8 +505,8 @@ int plot_fig_scaling(struct plot_ctx *c)
                 if (nv[0] > 0 && (!n0 || nv[0] < n0)) n0 = nv[0];
                 if (nv[k - 1] > n1) n1 = nv[k - 1];
                 limits += lim;
-                plot_buf_printf(&b, "%zu,%zu,%.17g,%.17g,%.17g,%.17g,%zu,%zu,", p + 1, i + 1, t, ns, nv[0],
-                                nv[k - 1], k, lim);
+                plot_buf_printf(&b, "%zu,%zu,%.17g,%.17g,%.17g,%.17g,%zu,%zu,%zu,", p + 1, i + 1, t, ns, nv[0],
+                                nv[k - 1], k, lim, noisy);
                 plot_csv(&b, c->sel[i].name);
                 plot_buf_add(&b, ",");
                 plot_csv(&b, size[gs[x]]);

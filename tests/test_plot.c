@@ -1332,8 +1332,9 @@ Test(plot, live_csv_is_the_per_step_sum_and_peaks_at_the_lower_bound)
 /* scaling.csv of folder against database db: a row per panel, planner and
  * size (the value of the size parameters), never two of one size, each the
  * median over its graphs (the seeds of that size, named in "graphs") of
- * the planner's stored median time, their range and count, and the median
- * tensors. Returns the rows; *seeds_most the most graphs a row pools. */
+ * the planner's stored median time, their range and count, how many of
+ * them are stored noisy, and the median tensors. Returns the rows;
+ * *seeds_most the most graphs a row pools. */
 static size_t check_scaling(const char *folder, const char *db_name, size_t *seeds_most)
 {
     sqlite3 *db = open_db(db_name);
@@ -1343,8 +1344,8 @@ static size_t check_scaling(const char *folder, const char *db_name, size_t *see
     size_t pn = col(&c, "panel", path), rw = col(&c, "row", path), pc = col(&c, "planner", path);
     size_t sc = col(&c, "size", path), gc = col(&c, "graphs", path), tc = col(&c, "tensors", path);
     size_t mc = col(&c, "plan_ns_median", path), lo = col(&c, "plan_ns_min", path), hi = col(&c, "plan_ns_max", path);
-    size_t nc = col(&c, "seeds", path);
-    sqlite3_stmt *st = prep(db, "SELECT r.plan_ns_median, g.tensors, g.params FROM results r JOIN graphs g ON"
+    size_t nc = col(&c, "seeds", path), qc = col(&c, "noisy", path);
+    sqlite3_stmt *st = prep(db, "SELECT r.plan_ns_median, g.tensors, g.params, r.noisy FROM results r JOIN graphs g ON"
                                 " g.id = r.graph_id WHERE r.planner = ?1 AND g.spec = ?2 AND r.valid = 1"
                                 " ORDER BY r.run_id DESC LIMIT 1");
     *seeds_most = 0;
@@ -1356,7 +1357,7 @@ static size_t check_scaling(const char *folder, const char *db_name, size_t *see
         cr_expect(c.cell[r][sc][0] != '\0' && !strstr(c.cell[r][sc], "seed="), "%s: size '%s'", path,
                   c.cell[r][sc]);
         double ns[64], t[64];
-        size_t n = 0;
+        size_t n = 0, noisy = 0;
         char *graphs = strdup(c.cell[r][gc]);
         for (char *save = NULL, *g = strtok_r(graphs, ";", &save); g && n < 64; g = strtok_r(NULL, ";", &save)) {
             sqlite3_reset(st);
@@ -1365,6 +1366,7 @@ static size_t check_scaling(const char *folder, const char *db_name, size_t *see
             cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s: %s on %s has no valid result", path, c.cell[r][pc], g);
             ns[n] = sqlite3_column_double(st, 0);
             t[n++] = (double)sqlite3_column_int64(st, 1);
+            noisy += (size_t)sqlite3_column_int(st, 3);
             /* every graph pooled is of the row's size */
             char params[512];
             fmt(params, sizeof params, ",%s,", (const char *)sqlite3_column_text(st, 2));
@@ -1380,6 +1382,7 @@ static size_t check_scaling(const char *folder, const char *db_name, size_t *see
         qsort(ns, n, sizeof *ns, by_value);
         qsort(t, n, sizeof *t, by_value);
         cr_expect_eq(strtoul(c.cell[r][nc], NULL, 10), n, "%s: seeds %s, graphs %zu", path, c.cell[r][nc], n);
+        cr_expect_eq(strtoul(c.cell[r][qc], NULL, 10), noisy, "%s: noisy %s, stored %zu", path, c.cell[r][qc], noisy);
         double med = type7(ns, n, 0.5);
         cr_expect(fabs(strtod(c.cell[r][mc], NULL) - med) <= 1e-9 * med, "%s: %s at %s: median %s, want %.17g",
                   path, c.cell[r][pc], c.cell[r][sc], c.cell[r][mc], med);

@@ -7,7 +7,8 @@
 # panels. A search stopped at its budget is a black cross over its point:
 # its time is the budget, not an answer.
 # Data: scaling.csv (panel, row, tensors, plan_ns_median, plan_ns_min,
-# plan_ns_max, seeds, limit, ...).
+# plan_ns_max, seeds, limit, noisy: the times pooled that bench marks '!',
+# ...).
 do for [S in SIZES] { do for [F in FORMATS] {
   s = S + 0
   eval setup(s, F)

@@ -603,7 +603,7 @@ struct stats_grid {
     double h, left, right, bottom, top, gx, gy, pw, ph, ph_png;
 };
 
-static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, size_t longest,
+static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, char *const *lab,
                        const char *sub)
 {
     double em = (s == 1 ? 7 : 8) / 72.0, w = s == 1 ? 3.3 : 7.0, slot = 1.463 * em;
@@ -625,8 +625,17 @@ static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, si
     q->rows = (np + q->cols - 1) / q->cols;
     if (q->rows > rmost) q->rows = rmost;
     q->shown = q->rows * q->cols < np ? q->rows * q->cols : np;
-    q->name_chars = longest < 26 ? longest : 26;
-    q->bottom = 0.12 + (double)q->name_chars * 0.62 * em;
+    /* the labels shown, cut at 26 characters: the longest, in ems */
+    q->name_chars = 26;
+    double longest = 0;
+    for (size_t i = 0; i < q->slots; i++) {
+        struct plot_buf t = {0};
+        plot_caret(&t, lab[i]);
+        if (t.s && plot_utf8_chars(t.s) > q->name_chars) t.s[plot_utf8_prefix(t.s, q->name_chars)] = '\0';
+        longest = fmax(longest, plot_text_em(t.s ? t.s : ""));
+        plot_buf_free(&t);
+    }
+    q->bottom = 0.15 + longest * em;
     q->ph = s == 1 ? 0.95 : 1.25;
     q->h = q->top + (double)q->rows * (q->ph + q->gy) + q->bottom;
     q->ph_png = q->ph - plot_title_inches(sub, s) / (double)q->rows;
@@ -783,15 +792,8 @@ int plot_fig_stats(struct plot_ctx *c)
     plot_buf_printf(&cap, "%zu configuration%s, %zu paired graphs, %zu run%s", np, np == 1 ? "" : "s",
                     paired_total, c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
     if (notes.len) plot_buf_printf(&cap, "; left out: %s", notes.s);
-    size_t longest = 0;
-    for (size_t i = 0; i < lab_n; i++) {
-        struct plot_buf t = {0};
-        plot_caret(&t, lab[i]);
-        if (t.s && plot_utf8_chars(t.s) > longest) longest = plot_utf8_chars(t.s);
-        plot_buf_free(&t);
-    }
     struct stats_grid gr[2];
-    for (int k = 0; k < 2; k++) stats_grid(&gr[k], k + 1, np, lab_n, longest, cap.s ? cap.s : "");
+    for (int k = 0; k < 2; k++) stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "");
     for (int k = 0; k < 2; k++) {
         if (!(c->o.sizes & (k + 1))) continue;
         if (gr[k].shown < np)
@@ -852,15 +854,29 @@ int plot_fig_stats(struct plot_ctx *c)
     for (size_t p = 0; p < np; p++) {
         const struct arena_stats_row *r = &s.rows[gfirst[pgroup[p]]];
         char *sl = short_label(gnames, ng, pgroup[p]);
-        struct plot_buf t = {0};
-        plot_buf_printf(&t, "%s (n=%zu", sl ? sl : r->group, r->n);
-        if (r->n_left_out) plot_buf_printf(&t, " of %zu", r->n + r->n_left_out);
-        plot_buf_add(&t, ")");
-        /* n is what matters: the label is cut before it, never it. */
+        struct plot_buf t = {0}, n = {0};
+        plot_caret(&t, sl ? sl : r->group);
+        plot_buf_printf(&n, " (n=%zu", r->n);
+        if (r->n_left_out) plot_buf_printf(&n, " of %zu", r->n + r->n_left_out);
+        plot_buf_add(&n, ")");
+        /* n is what matters, and the end of the label tells panels of one
+         * family apart: a label too long loses its start, never n. */
         for (int k = 0; k < 2; k++) {
+            size_t room = gr[k].title_chars > plot_utf8_chars(n.s) + 4 ? gr[k].title_chars - plot_utf8_chars(n.s) : 4;
+            size_t have = t.s ? plot_utf8_chars(t.s) : 0;
+            struct plot_buf title = {0};
+            if (have > room) {
+                plot_buf_add(&title, "...");
+                plot_buf_add(&title, t.s + plot_utf8_prefix(t.s, have - (room - 3)));
+            } else {
+                plot_buf_add(&title, t.s ? t.s : "");
+            }
+            plot_buf_add(&title, n.s ? n.s : "");
             plot_buf_printf(&gp, "%sPT%d[%zu] = ", k ? "; " : "", k + 1, p + 1);
-            plot_gq_cut(&gp, t.s ? t.s : "", gr[k].title_chars, "...");
+            plot_gq(&gp, title.s ? title.s : "", 0);
+            plot_buf_free(&title);
         }
+        plot_buf_free(&n);
         plot_buf_add(&gp, "\n");
         plot_buf_free(&t);
         free(sl);

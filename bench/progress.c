@@ -1,6 +1,7 @@
 /* progress.c — the progress line, the periodic lines and the answer to a
  * signal (progress.h). */
 #include "bench/progress.h"
+#include "bench/plot.h" /* plot_utf8_chars, plot_utf8_prefix */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,23 +70,6 @@ static void span(double s, char *buf, size_t len)
     else snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
 }
 
-/* Bytes of the longest prefix of s with at most max characters (UTF-8). */
-static int prefix(const char *s, int max)
-{
-    int at = 0;
-    for (int k = 0; k < max && s[at]; k++)
-        do at++;
-        while (((unsigned char)s[at] & 0xC0) == 0x80);
-    return at;
-}
-
-static int chars(const char *s)
-{
-    int n = 0;
-    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
 /* "ETA 1m30s", "1m30s left", or "" when nothing is done yet to go by. */
 static void left_text(const struct arena_progress *p, char *buf, size_t len, int line)
 {
@@ -111,12 +95,12 @@ static void draw(struct arena_progress *p)
     const char *on = strstr(p->what, " on ");
     const char *graph = on && p->current < p->total ? on + 4 : p->what;
     int plen = on && p->current < p->total ? (int)(on - p->what) : 0;
-    int room = 80 - 40 - plen, glen = chars(graph);
+    int room = 80 - 40 - plen, glen = (int)plot_utf8_chars(graph);
     if (room < 12) room = 12;
     int cut = glen > room;
     fprintf(p->err, "\r\033[K[%zu/%zu] %.*s%s %.*s  %s  %s", p->done, p->total,
-            cut ? prefix(graph, room - 3) : (int)strlen(graph), graph, cut ? "..." : "", plen, p->what, el,
-            eta);
+            cut ? (int)plot_utf8_prefix(graph, (size_t)room - 3) : (int)strlen(graph), graph, cut ? "..." : "",
+            plen, p->what, el, eta);
     fflush(p->err);
     p->shown = 1;
 }
@@ -239,14 +223,20 @@ int arena_progress_signal_fd(const struct arena_progress *p)
     return p->started ? p->wake[1] : -1;
 }
 
-int arena_progress_plan(struct arena_progress *p, size_t n, const size_t *group, const double *weight,
-                        const double *cap)
+static void free_jobs(struct arena_progress *p)
 {
-    pthread_mutex_lock(&p->lock);
     free(p->group);
     free(p->weight);
     free(p->cap);
     free(p->took);
+    p->group = NULL, p->weight = p->cap = p->took = NULL;
+}
+
+int arena_progress_plan(struct arena_progress *p, size_t n, const size_t *group, const double *weight,
+                        const double *cap)
+{
+    pthread_mutex_lock(&p->lock);
+    free_jobs(p);
     p->total = p->current = n;
     p->done = 0;
     p->group = malloc((n ? n : 1) * sizeof *p->group);
@@ -255,11 +245,7 @@ int arena_progress_plan(struct arena_progress *p, size_t n, const size_t *group,
     p->took = malloc((n ? n : 1) * sizeof *p->took);
     int rc = 0;
     if (!p->group || !p->weight || !p->cap || !p->took) {
-        free(p->group);
-        free(p->weight);
-        free(p->cap);
-        free(p->took);
-        p->group = NULL, p->weight = p->cap = p->took = NULL;
+        free_jobs(p);
         rc = -1;
     } else {
         for (size_t i = 0; i < n; i++) {
@@ -336,10 +322,6 @@ void arena_progress_end(struct arena_progress *p)
     for (int i = 0; i < 2; i++)
         if (p->wake[i] >= 0) close(p->wake[i]);
     p->wake[0] = p->wake[1] = -1;
-    free(p->group);
-    free(p->weight);
-    free(p->cap);
-    free(p->took);
-    p->group = NULL, p->weight = p->cap = p->took = NULL;
+    free_jobs(p);
     pthread_mutex_destroy(&p->lock);
 }

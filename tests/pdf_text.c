@@ -114,8 +114,7 @@ static char *decode(const char *s, size_t n)
     return out;
 }
 
-/* The first occurrence of needle in len bytes that may hold NUL bytes. */
-static const char *find(const char *buf, size_t len, const char *needle)
+const char *pt_find(const char *buf, size_t len, const char *needle)
 {
     size_t n = strlen(needle);
     for (size_t i = 0; i + n <= len; i++)
@@ -248,21 +247,32 @@ int pt_word_inside(const struct pt_word *w, const struct pt_page *p)
     return w->x0 >= -eps && w->y0 >= -eps && w->x1 <= p->width + eps && w->y1 <= p->height + eps;
 }
 
-int pt_pdf_fonts(const char *path, char *buf, size_t n)
+/* A whole file, NUL-terminated (it may hold NUL bytes too: *len says how
+ * long); NULL if it cannot be read. */
+static char *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    size_t cap = 1 << 16, len = 0, got;
-    char *pdf = malloc(cap);
-    while (pdf && (got = fread(pdf + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap) {
-            char *b = realloc(pdf, cap *= 2);
+    if (!f) return NULL;
+    size_t cap = 1 << 16, got;
+    char *pdf = malloc(cap + 1);
+    *len = 0;
+    while (pdf && (got = fread(pdf + *len, 1, cap - *len, f)) > 0) {
+        *len += got;
+        if (*len == cap) {
+            char *b = realloc(pdf, (cap *= 2) + 1);
             if (!b) { free(pdf); pdf = NULL; }
             else pdf = b;
         }
     }
     fclose(f);
+    if (pdf) pdf[*len] = '\0';
+    return pdf;
+}
+
+int pt_pdf_fonts(const char *path, char *buf, size_t n)
+{
+    size_t len;
+    char *pdf = read_file(path, &len);
     if (!pdf) return -1;
     int count = 0;
     size_t used = 0;
@@ -333,7 +343,7 @@ static long dict_int(const char *d, size_t n, const char *key, const char *pdf, 
 /* The page objects in order, from the /Kids of the /Pages object. */
 static size_t page_objs(const char *pdf, size_t len, long *out, size_t max)
 {
-    const char *kids = find(pdf, len, "/Kids [");
+    const char *kids = pt_find(pdf, len, "/Kids [");
     size_t n = 0;
     if (!kids) return 0;
     for (const char *p = kids + 7; *p && *p != ']' && n < max;) {
@@ -356,14 +366,14 @@ static unsigned char *stream_of(const char *pdf, size_t len, long num, size_t *o
 {
     size_t ol;
     const char *o = find_obj(pdf, len, num, &ol);
-    const char *s = o ? find(o, ol, "stream") : NULL;
+    const char *s = o ? pt_find(o, ol, "stream") : NULL;
     if (!s) { say(err, errn, "object %ld: no stream", num); return NULL; }
     long slen = dict_int(o, (size_t)(s - o), "/Length", pdf, len);
     const char *data = s + 6;
     if (*data == '\r') data++;
     if (*data == '\n') data++;
     if (slen < 0 || data + slen > pdf + len) { say(err, errn, "object %ld: bad /Length", num); return NULL; }
-    if (!find(o, (size_t)(s - o), "/FlateDecode")) {
+    if (!pt_find(o, (size_t)(s - o), "/FlateDecode")) {
         unsigned char *c = malloc((size_t)slen + 1);
         if (c) memcpy(c, data, (size_t)slen);
         *out_len = (size_t)slen;
@@ -521,21 +531,9 @@ static int read_content(const unsigned char *c, size_t n, struct pt_page *p, siz
 
 int pt_read_runs(const char *path, struct pt_doc *doc, char *err, size_t errn)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) { say(err, errn, "cannot read %s", path); return -1; }
-    size_t cap = 1 << 16, len = 0, got;
-    char *pdf = malloc(cap + 1);
-    while (pdf && (got = fread(pdf + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap) {
-            char *b = realloc(pdf, (cap *= 2) + 1);
-            if (!b) { free(pdf); pdf = NULL; }
-            else pdf = b;
-        }
-    }
-    fclose(f);
-    if (!pdf) { say(err, errn, "out of memory"); return -1; }
-    pdf[len] = '\0';
+    size_t len;
+    char *pdf = read_file(path, &len);
+    if (!pdf) { say(err, errn, "cannot read %s", path); return -1; }
     long pages[64];
     size_t np = page_objs(pdf, len, pages, 64);
     int rc = 0;
@@ -547,7 +545,7 @@ int pt_read_runs(const char *path, struct pt_doc *doc, char *err, size_t errn)
         struct pt_page *pg = &doc->pages[k];
         size_t ol, rcap = 0;
         const char *o = find_obj(pdf, len, pages[k], &ol);
-        const char *ct = o ? find(o, ol, "/Contents ") : NULL;
+        const char *ct = o ? pt_find(o, ol, "/Contents ") : NULL;
         if (!ct) { say(err, errn, "%s: page %zu has no /Contents", path, k + 1); rc = -1; break; }
         const char *q = ct + 10;
         int array = *q == '[';

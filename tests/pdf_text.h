@@ -111,4 +111,8 @@ int pt_word_inside(const struct pt_word *w, const struct pt_page *p);
  * read. */
 int pt_pdf_fonts(const char *path, char *buf, size_t n);
 
+/* The first occurrence of needle in len bytes that may hold NUL bytes
+ * (a PDF's), or NULL. */
+const char *pt_find(const char *buf, size_t len, const char *needle);
+
 #endif

@@ -144,15 +144,6 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-/* The first occurrence of needle in a buffer that may hold NUL bytes. */
-static const char *find(const char *buf, size_t len, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (size_t i = 0; i + n <= len; i++)
-        if (memcmp(buf + i, needle, n) == 0) return buf + i;
-    return NULL;
-}
-
 static int exists(const char *path)
 {
     struct stat st;
@@ -721,7 +712,7 @@ static void check_formats(const char *out, const char *name)
         for (size_t k = len > 16 ? len - 16 : 0; k + 5 <= len; k++)
             if (memcmp(pdf + k, "%%EOF", 5) == 0) eof = 1;
         cr_expect(eof, "%s: no %%%%EOF at the end", path);
-        const char *mb = find(pdf, len, "/MediaBox [");
+        const char *mb = pt_find(pdf, len, "/MediaBox [");
         cr_assert_not_null(mb, "%s: no MediaBox", path);
         double x0, y0, pw, ph;
         cr_assert_eq(sscanf(mb, "/MediaBox [ %lf %lf %lf %lf", &x0, &y0, &pw, &ph), 4);
@@ -869,6 +860,21 @@ Test(plot, figures_of_24_planners_keep_every_word_legible_apart_and_inside)
     check_all_legible("many-out", many_figures, NMANYFIG, "2col", 8.0);
 }
 
+/* Where a figure's legend is: below its x label (*below, the label's
+ * bottom; asserted there) and above the live figure's list of the plans
+ * not drawn ("not drawn:"; *stop, INFINITY without one). */
+static void legend_band(const char *path, const struct pt_page *p, const char *xlabel, double *below,
+                        double *stop)
+{
+    *below = -1;
+    *stop = INFINITY;
+    for (size_t k = 0; k < p->nwords; k++) {
+        if (strcmp(p->words[k].text, xlabel) == 0) *below = p->words[k].y1;
+        if (strcmp(p->words[k].text, "drawn:") == 0) *stop = fmin(*stop, p->words[k].y0);
+    }
+    cr_assert_geq(*below, 0, "%s: no x label '%s'", path, xlabel);
+}
+
 /* Whether word w names planner name: the name alone, or followed by the
  * "," or ";" of a list. */
 static int names(const char *w, const char *name)
@@ -903,10 +909,8 @@ Test(plot, the_live_and_scaling_legends_name_every_planner_below_the_plot)
             cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
             cr_assert_geq(doc.npages, 1);
             const struct pt_page *pg = &doc.pages[0];
-            double below = -1;
-            for (size_t k = 0; k < pg->nwords; k++)
-                if (strcmp(pg->words[k].text, xlabel[w / 2]) == 0) below = pg->words[k].y1;
-            cr_assert_geq(below, 0, "%s: no x label '%s'", path, xlabel[w / 2]);
+            double below, stop;
+            legend_band(path, pg, xlabel[w / 2], &below, &stop);
             for (size_t i = 1; i < c.rows; i++) {
                 size_t found = 0;
                 for (size_t k = 0; k < pg->nwords; k++)
@@ -993,12 +997,9 @@ Test(plot, the_live_figure_draws_its_best_plans_and_lists_the_rest)
         struct pt_doc d;
         cr_assert_eq(pt_read(path, &d, err, sizeof err), 0, "%s", err);
         const struct pt_page *p = &d.pages[0];
-        double below = -1, list = INFINITY;
-        for (size_t k = 0; k < p->nwords; k++) {
-            if (strcmp(p->words[k].text, "step") == 0) below = p->words[k].y1;
-            if (strcmp(p->words[k].text, "drawn:") == 0) list = p->words[k].y0;
-        }
-        cr_assert(below >= 0 && list < INFINITY, "%s: no x label or no list of the plans not drawn", path);
+        double below, list;
+        legend_band(path, p, "step", &below, &list);
+        cr_assert(list < INFINITY, "%s: no list of the plans not drawn", path);
         long long drawn_max = -1, listed_min = -1;
         size_t drawn = 0, listed = 0;
         for (size_t r = 1; r < a.rows; r++) {
@@ -1119,12 +1120,8 @@ Test(plot, planners_drawn_in_one_figure_look_different_in_grey)
         int W, H;
         unsigned char *px = render_grey(path, &W, &H);
         cr_assert_not_null(px, "pdftoppm -gray could not render %s", path);
-        double em = p->width < 300 ? 7 : 8, below = -1, stop = INFINITY;
-        for (size_t k = 0; k < p->nwords; k++) {
-            if (strcmp(p->words[k].text, xlabel[f]) == 0) below = p->words[k].y1;
-            if (strcmp(p->words[k].text, "drawn:") == 0) stop = fmin(stop, p->words[k].y0);
-        }
-        cr_assert_geq(below, 0, "%s: no x label", path);
+        double em = p->width < 300 ? 7 : 8, below, stop;
+        legend_band(path, p, xlabel[f], &below, &stop);
         struct sample sm[64];
         size_t n = 0;
         for (size_t k = 0; k < p->nwords && n < 64; k++) {

@@ -1,9 +1,9 @@
 /* test_plot.c — bench plot on databases written by the real bench.
  *
  * Before any test, the runner process builds, in a fresh temporary folder:
- * - db.sqlite: bench on a chain and random-intervals at two sizes (a
- *   scaling series and several graphs), every planner, then bench --replay
- *   of the chain with every real allocator (a run of its own);
+ * - db.sqlite: bench on a chain of 201 steps and random-intervals at two
+ *   sizes (a scaling series and several graphs), every planner, then bench
+ *   --replay of the chain with every real allocator (a run of its own);
  * - out/: bench plot of that database, every figure and table, for the
  *   chain, at DPI, with gnuplot's calls counted (bin-count/calls);
  * - the paired sweep: a 3-shard sweep (bench --shard K/3, one database each)
@@ -13,18 +13,24 @@
  *   merge into sweep.sqlite; then bench plot --run all --figures
  *   quality,stats into sweep-out/ and bench stats --run all --format csv;
  * - the same for shards 1 and 2 alone (partial.sqlite, partial-out/), where
- *   some graphs of a configuration lack a planner's result.
+ *   some graphs of a configuration lack a planner's result;
+ * - many.sqlite: every planner on random-intervals at two sizes of three
+ *   seeds, and CLONES planners more (copies of results under other names):
+ *   24 planners; bench plot --run all of it into many-out/, PDFs only.
  * A step that fails fails the tests that need it, with its stderr.
  * Each test then checks one output against the file formats, the contract
  * of bench plot and the databases, read here with the SQLite C API. meson
  * passes the path of bench in ARENA_BENCH.
  *
  * What a reader sees is measured in the PDFs with pdftotext -bbox
- * (tests/pdf_text.h: font size of every word, inside the page), the byte
- * scale of the layout panels in their text. Figures need gnuplot and
- * pdftotext: without them those tests skip with a message (scripts/bootstrap
- * installs both). The whole file takes about 7 s of CPU: small graphs, one
- * repetition of 1 ms, 100 dpi. ARENA_PLOT_TEST_KEEP=1 keeps the folder. */
+ * (tests/pdf_text.h: font size of every word, inside the page, no word on
+ * another, no two labels run together, as the PDF's content stream places
+ * them), the byte scale of the layout panels in their text, and in grey
+ * renderings (pdftoppm -gray) of the legends. Figures need gnuplot and
+ * poppler-utils: without them those tests skip with a message
+ * (scripts/bootstrap installs both). The whole file takes about 10 s of
+ * CPU: small graphs, one repetition of 1 ms, 100 dpi.
+ * ARENA_PLOT_TEST_KEEP=1 keeps the folder. */
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
 #include <dirent.h>

@@ -101,13 +101,18 @@ static const char usage_tail[] =
     "  --tag NAME         a label stored with the run (runs.tag): bench stats and\n"
     "                     plot select (--tag) and group (--group-by tag) by it\n"
     "  --quiet            print nothing but errors (results are still stored)\n"
+    "  --progress MODE    auto (default): a line rewritten in place on a terminal,\n"
+    "                     else a line on stderr at least every 30 s, with the time\n"
+    "                     left as the finished jobs' times predict; always: also\n"
+    "                     with --quiet; never\n"
     "  --help, --version\n"
     "  --benchmark_...    passed to Google Benchmark, e.g. --benchmark_out=FILE\n"
     "                     --benchmark_out_format=json, --benchmark_repetitions=N\n"
     "\n"
     "Exit status: 0 every plan valid, 1 some plan invalid (stored as invalid),\n"
     "2 usage, input, output or database error, or nothing measured, 130/143\n"
-    "interrupted by SIGINT/SIGTERM.\n";
+    "interrupted by SIGINT/SIGTERM (the first is answered at once, and the run stops\n"
+    "after the planner call under way; a second ends it at once).\n";
 
 const char *arena_bench_usage(void)
 {
@@ -387,7 +392,7 @@ enum opt {
     O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY, O_OPTIMAL_OFF, O_INPLACE,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
     O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH, O_ORDER, O_ORDER_STATES,
-    O_TAG, O_SUITE
+    O_TAG, O_SUITE, O_PROGRESS
 };
 
 static const struct {
@@ -415,6 +420,7 @@ static const struct {
     {"--patch", O_PATCH, 1},
     {"--order", O_ORDER, 1},         {"--order-states", O_ORDER_STATES, 1},
     {"--tag", O_TAG, 1},             {"--suite", O_SUITE, 1},
+    {"--progress", O_PROGRESS, 1},
 };
 
 static int apply(struct arena_bench_args *a, enum opt id, const char *name, const char *v,
@@ -501,6 +507,11 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         if (arena_order_mode_parse(v, &a->order) != ARENA_OK)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                 "--order: '%s' is not one of stored, best", v);
+        return ARENA_OK;
+    case O_PROGRESS:
+        if (arena_progress_mode_parse(v, &a->progress) != 0)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--progress: '%s' is not one of auto, always, never", v);
         return ARENA_OK;
     case O_ORDER_STATES:
         rc = parse_u64(name, v, UINT32_MAX - 1, &a->order_states, err, errlen);

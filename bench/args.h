@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "bench/output.h"
+#include "bench/progress.h"
 #include "graphs/exec_order.h"
 #include "graphs/inplace.h"
 #include "graphs/patch.h"
@@ -44,6 +45,7 @@ struct arena_bench_args {
     double min_time;
     int min_time_set;
     int quiet, list, help, version;
+    enum arena_progress_mode progress; /* --progress: auto (default), always, never */
     unsigned replay;        /* --replay: bit i = allocator i (bench/replay.h); 0 none */
     uint64_t frames;        /* --frames: frames per replay */
     int founding_table;     /* --founding-table */

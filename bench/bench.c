@@ -51,11 +51,18 @@
 
 /* The signal that asked us to stop (0: none); a second signal exits. */
 static volatile sig_atomic_t stop_signal;
+/* The progress watcher's signal pipe (arena_progress_signal_fd), -1 none:
+ * the first signal is handed to it, which answers it on stderr at once. */
+static volatile sig_atomic_t signal_fd = -1;
 
 static void on_signal(int sig)
 {
     if (stop_signal) _exit(128 + sig);
     stop_signal = sig;
+    int fd = signal_fd, saved = errno;
+    unsigned char c = (unsigned char)sig;
+    if (fd >= 0 && write(fd, &c, 1) < 0) {} /* async-signal-safe; never blocks */
+    errno = saved;
 }
 
 /* The store's stop hook: a signal ends a wait for another process's lock. */
@@ -169,7 +176,7 @@ static int job_setup(void *ctx)
     const struct arena_problem *p = planned_problem(&b->graphs[j->g]);
     if (!j->shown) {
         j->shown = 1;
-        arena_progress_show(&b->progress, b->graphs[j->g].src.spec, j->pl->name);
+        arena_progress_start(&b->progress, (size_t)(j - b->jobs), b->graphs[j->g].src.spec, j->pl->name);
     }
     if (!j->prepared) {
         j->prepared = 1;
@@ -585,7 +592,11 @@ static int load_graphs(struct bench *b)
             .alignment = b->args.alignment, .seed = b->args.seed, .stop = &stop_signal,
             .order = b->args.order, .order_states = b->args.order_states,
             .patch = b->args.patch.rows ? &b->args.patch : NULL, .inplace = b->args.inplace};
+        char doing[600];
+        snprintf(doing, sizeof doing, "loading %s", items[i]);
+        arena_progress_doing(&b->progress, doing);
         int rc = arena_source_load_with(items[i], &lo, &g->src, err, sizeof err);
+        arena_progress_doing(&b->progress, NULL);
         if (rc != ARENA_OK && stop_signal) break; /* measure() reports the signal */
         if (rc != ARENA_OK) {
             say(b, "--graph '%s': %s", items[i], err[0] ? err : arena_strerror(rc));
@@ -756,8 +767,10 @@ static int open_store(struct bench *b)
         return 2;
     }
     char err[600] = "";
-    if (arena_store_open(b->args.db, stop_requested, NULL, &b->store, err, sizeof err) !=
-        ARENA_OK) {
+    arena_progress_doing(&b->progress, "opening the database");
+    int rc = arena_store_open(b->args.db, stop_requested, NULL, &b->store, err, sizeof err);
+    arena_progress_doing(&b->progress, NULL);
+    if (rc != ARENA_OK) {
         if (stop_signal) return 128 + stop_signal;
         say(b, "%s", err);
         return 2;
@@ -855,6 +868,30 @@ static int register_jobs(struct bench *b)
     return ARENA_OK;
 }
 
+/* The jobs for the progress estimate: each planner a group, weighed by
+ * its graph's tensors; a search planner's job takes at most its time
+ * limit. */
+static int plan_progress(struct bench *b)
+{
+    size_t n = b->n_jobs;
+    size_t *group = malloc((n ? n : 1) * sizeof *group);
+    double *weight = malloc((n ? n : 1) * sizeof *weight), *cap = malloc((n ? n : 1) * sizeof *cap);
+    int rc = group && weight && cap ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const struct job *j = &b->jobs[i];
+        group[i] = 0;
+        for (size_t k = 0; k < b->args.n_planners; k++)
+            if (b->args.planners[k] == j->pl) group[i] = k;
+        weight[i] = (double)planned_problem(&b->graphs[j->g])->n;
+        cap[i] = j->once && b->args.options.time_limit > 0 ? b->args.options.time_limit : 0;
+    }
+    if (rc == 0) rc = arena_progress_plan(&b->progress, n, group, weight, cap);
+    free(group);
+    free(weight);
+    free(cap);
+    return rc;
+}
+
 /* --replay and --founding-table: real allocators (and, for the table, the
  * planners once each) instead of Google Benchmark's timing (bench/replay.c). */
 static int replay_graphs(struct bench *b)
@@ -864,6 +901,9 @@ static int replay_graphs(struct bench *b)
     FILE *out = a->quiet ? NULL : stdout;
     for (size_t g = 0; g < b->n_graphs && !stop_signal; g++) {
         struct graph_slot *s = &b->graphs[g];
+        char doing[600];
+        snprintf(doing, sizeof doing, "replaying %s", s->src.spec);
+        arena_progress_doing(&b->progress, doing);
         if (b->store && store_run_and_graph(b, s) != ARENA_OK) {
             say(b, "%s", arena_store_error(b->store));
             return 2;
@@ -888,8 +928,6 @@ static int measure(struct bench *b)
 {
     char err[700] = "";
     int status;
-    int show = !b->args.quiet && isatty(fileno(stderr));
-    arena_progress_init(&b->progress, show, 0, stderr);
     /* A closed stdout is found before anything is measured. */
     if (!b->args.quiet && fcntl(STDOUT_FILENO, F_GETFD) < 0) {
         say(b, "writing to stdout: %s", strerror(errno));
@@ -912,7 +950,10 @@ static int measure(struct bench *b)
         say(b, "cannot register the benchmarks");
         return 2;
     }
-    b->progress.total = b->n_jobs;
+    if (plan_progress(b) != 0) {
+        say(b, "out of memory");
+        return 2;
+    }
     if (b->n_jobs == 0 && b->args.shard_n) {
         say(b, "--shard %u/%u: no graph x planner job falls in this part; nothing to do",
             b->args.shard_k, b->args.shard_n);
@@ -975,7 +1016,11 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     b.args.options.stop = &stop_signal; /* a signal ends a search planner's call */
     b.argc = argc;
     b.argv = argv;
+    arena_progress_init(&b.progress, b.args.progress, b.args.quiet, isatty(fileno(stderr)), stderr);
+    signal_fd = arena_progress_signal_fd(&b.progress);
     int status = measure(&b);
+    signal_fd = -1;
+    arena_progress_end(&b.progress);
 
     arena_gbench_clear();
     for (size_t i = 0; i < b.n_jobs; i++) release(&b.jobs[i]);

@@ -267,12 +267,23 @@ const char *plot_config_label(const struct plot_ctx *c)
     return c->d.n_configs ? c->d.configs[c->cfg].label : "plain";
 }
 
-static void style(struct plot_ctx *c, struct plot_shown *s, size_t place, size_t kind_place)
+/* A planner's color, dash and point by its place. Colors alone cannot tell
+ * planners apart in a grey print (the Okabe-Ito orange and sky blue print
+ * the same grey), so dash and point do it on their own: the point cycles
+ * through 15 shapes (6 outlines open and filled, +, x, *) and the dash
+ * through 5 patterns, advanced two more every 15 places (dash-dot beside
+ * dash-dot-dot would be too alike in a legend's short sample), so no two
+ * of the first 75 places share both; by kind the color follows the kind and
+ * dash and point still the place. */
+static void style(struct plot_ctx *c, struct plot_shown *s, size_t place)
 {
     static const unsigned palette[] = {0x000000, 0xE69F00, 0x56B4E9, 0x009E73,
                                        0x0072B2, 0xD55E00, 0xCC79A7, 0x999999};
-    static const int points[] = {7, 5, 9, 13, 11, 6, 4, 8, 12, 10, 15, 14, 1, 2, 3};
-    size_t p = c->o.color_by_kind ? kind_place : place;
+    /* filled circle, square, triangle up, diamond, triangle down, then
+     * the open square, triangle up, diamond, triangle down, circle: an open
+     * shape 4 or 9 places from its filled one, so never on the same dash */
+    static const int points[] = {7, 5, 9, 13, 11, 4, 8, 12, 10, 6, 15, 14, 1, 2, 3};
+    size_t p = place;
     if (c->o.color_by_kind) {
         s->color = strcmp(s->kind, "offsets") == 0          ? 0x0072B2
                    : strcmp(s->kind, "shared-objects") == 0 ? 0xE69F00
@@ -282,7 +293,7 @@ static void style(struct plot_ctx *c, struct plot_shown *s, size_t place, size_t
     } else {
         s->color = palette[place % 8];
     }
-    s->dt = 1 + (int)(p % 5);
+    s->dt = 1 + (int)((p + 2 * (p / 15)) % 5);
     s->pt = points[p % 15];
 }
 
@@ -313,9 +324,7 @@ static int add_shown(struct plot_ctx *c, const char *name)
     c->sel = g;
     struct plot_shown *s = &c->sel[c->n_sel++];
     s->name = name;
-    size_t place = place_of(c, name, &s->kind), kind_place = 0;
-    for (size_t i = 0; i + 1 < c->n_sel; i++) kind_place += strcmp(c->sel[i].kind, s->kind) == 0;
-    style(c, s, place, kind_place);
+    style(c, s, place_of(c, name, &s->kind));
     return 0;
 }
 
@@ -502,6 +511,40 @@ int plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b)
     return add_written(c, name);
 }
 
+/* The PNG subtitle wrapped at spaces to the width at size 1 or 2 (46 and 86
+ * characters: about 0.62 em a character), at most three lines, the last
+ * cut with "...": written into b as a gnuplot string expression (b NULL:
+ * not written); returns its lines. */
+static size_t sub_wrap(struct plot_buf *b, const char *sub, int size)
+{
+    size_t m = size == 2 ? 86 : 46, lines = 0;
+    const char *p = sub;
+    while (*p || !lines) {
+        /* m characters, not bytes: a cut never splits one */
+        size_t rest = plot_utf8_chars(p), take = strlen(p);
+        if (rest > m) {
+            size_t cut = plot_utf8_prefix(p, m), half = plot_utf8_prefix(p, m / 2);
+            take = cut;
+            while (take > half && p[take] != ' ') take--;
+            if (p[take] != ' ') take = cut;
+        }
+        if (lines == 2 && rest > m) take = plot_utf8_prefix(p, m - 3);
+        if (b) {
+            struct plot_buf t = {0};
+            plot_buf_addn(&t, p, take);
+            if (lines == 2 && rest > m) plot_buf_add(&t, "...");
+            if (lines) plot_buf_add(b, " . \"\\n\" . ");
+            plot_gq(b, t.s ? t.s : "", 0);
+            plot_buf_free(&t);
+        }
+        lines++;
+        p += take;
+        while (*p == ' ') p++;
+        if (lines == 3) break;
+    }
+    return lines;
+}
+
 /* The head of NAME.gp: how to redraw it, its caption, the figure's facts
  * as gnuplot variables, then common.gp. */
 void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
@@ -510,45 +553,54 @@ void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, cons
     plot_buf_printf(b, "# %s.gp: written by bench plot from the templates common.gp and %s.gp.\n"
                        "# Redraw every size and format: cd into this folder, then gnuplot %s.gp\n",
                     name, name, name);
-    if (caption) {
-        struct plot_buf cap = {0};
-        plot_caret(&cap, caption);
-        plot_buf_printf(b, "# caption: %s\n", cap.s ? cap.s : "");
-        plot_buf_free(&cap);
+    if (caption) { /* quoted: gnuplot continues a comment line that ends in \ */
+        plot_buf_add(b, "# caption: ");
+        plot_gq(b, caption, 0);
+        plot_buf_add(b, "\n");
     }
     plot_buf_printf(b, "NAME = '%s'\nSIZES = '%s'\nFORMATS = '", name,
                     c->o.sizes == 1 ? "1" : c->o.sizes == 2 ? "2" : "1 2");
     for (const char *p = c->o.formats; *p; p++) plot_buf_addn(b, *p == ',' ? " " : p, 1);
     plot_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
     plot_gq(b, title, 0);
-    /* The PNG subtitle wrapped at spaces to the width at its size (about
-     * 0.62 em a character), at most three lines, the last cut with "...". */
     for (int k = 0; k < 2; k++) {
-        size_t m = k ? 86 : 46, lines = 0;
         plot_buf_add(b, k ? "\nSUB2 = " : "\nSUB1 = ");
-        const char *p = sub;
-        while (*p || !lines) {
-            size_t rest = strlen(p), take = rest;
-            if (rest > m) {
-                take = m;
-                while (take > m / 2 && p[take] != ' ') take--;
-                if (p[take] != ' ') take = m;
-            }
-            if (lines == 2 && rest > m) take = m - 3;
-            struct plot_buf t = {0};
-            plot_buf_addn(&t, p, take);
-            if (lines == 2 && rest > m) plot_buf_add(&t, "...");
-            if (lines) plot_buf_add(b, " . \"\\n\" . ");
-            plot_gq(b, t.s ? t.s : "", 0);
-            plot_buf_free(&t);
-            lines++;
-            p += take;
-            while (*p == ' ') p++;
-            if (lines == 3) break;
-        }
+        size_t lines = sub_wrap(b, sub, k + 1);
         plot_buf_printf(b, "\nTL%d = %zu", k + 1, lines + 1);
     }
     plot_buf_add(b, "\n");
+}
+
+double plot_text_em(const char *text)
+{
+    /* DejaVu Sans advances of ' ' to '~' in 1/1000 em, as cairo's PDFs
+     * state them (/Widths of the font set at 10 pt). */
+    static const short adv[95] = {
+        318, 400, 459, 837, 636, 950, 779, 274, 390, 390, 500, 837, 317, 360, 317, 336, 636, 636, 636,
+        636, 636, 636, 636, 636, 636, 636, 336, 336, 837, 837, 837, 530, 1000, 684, 686, 698, 770, 631,
+        575, 774, 751, 294, 294, 655, 557, 862, 748, 787, 603, 787, 694, 634, 610, 731, 684, 988, 685,
+        610, 685, 390, 336, 390, 837, 500, 500, 612, 634, 549, 634, 615, 352, 634, 633, 277, 277, 579,
+        277, 974, 633, 611, 634, 634, 411, 520, 392, 633, 591, 817, 591, 591, 524, 636, 336, 636, 837};
+    struct plot_buf t = {0};
+    plot_caret(&t, text);
+    double em = 0;
+    for (const unsigned char *p = (const unsigned char *)(t.s ? t.s : ""); *p; p++)
+        if (*p >= 32 && *p < 127) em += adv[*p - 32] / 1000.0;
+        else if ((*p & 0xC0) != 0x80) em += 1.0; /* a character past ASCII: as wide as an em */
+    plot_buf_free(&t);
+    return em;
+}
+
+size_t plot_key_columns(int size, double longest, size_t most)
+{
+    double em = (size == 1 ? 7 : 8) / 72.0, avail = (size == 1 ? 3.3 : 7.0) - 0.2;
+    size_t k = (size_t)floor(avail / ((longest + 3.5) * em));
+    return k < 1 ? 1 : k > most ? most : k;
+}
+
+double plot_title_inches(const char *sub, int size)
+{
+    return (double)(sub_wrap(NULL, sub, size) + 1) * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
 }
 
 void plot_gp_common(struct plot_ctx *c, struct plot_buf *b)
@@ -572,15 +624,7 @@ void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size
         plot_buf_printf(b, "name[%zu] = ", i + 1);
         plot_gq(b, l, 0);
         plot_buf_printf(b, "; name1[%zu] = ", i + 1);
-        struct plot_buf t = {0};
-        plot_caret(&t, l);
-        if (t.s && t.len > max1 && max1 > 3) {
-            strcpy(t.s + max1 - 2, "..");
-            plot_gq(b, t.s, 0);
-        } else {
-            plot_gq(b, l, 0);
-        }
-        plot_buf_free(&t);
+        plot_gq_cut(b, l, max1, "..");
         plot_buf_printf(b, "; col[%zu] = %u; dt[%zu] = %d; pt[%zu] = %d\n", i + 1, s->color, i + 1,
                         s->dt, i + 1, s->pt);
     }
@@ -632,12 +676,17 @@ void plot_csv_num(struct plot_buf *b, int has, double v)
     else plot_buf_add(b, ",");
 }
 
-/* plot_gq of text cut to max characters ("..." at the end). */
-void plot_gq_cut(struct plot_buf *b, const char *text, size_t max)
+/* plot_gq of text cut to max characters, the cut ending in mark. */
+void plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark)
 {
     struct plot_buf t = {0};
     plot_caret(&t, text);
-    if (t.s && t.len > max && max > 3) strcpy(t.s + max - 3, "...");
+    size_t m = strlen(mark);
+    if (t.s && plot_utf8_chars(t.s) > max && max > m) {
+        t.len = plot_utf8_prefix(t.s, max - m);
+        t.s[t.len] = '\0';
+        plot_buf_add(&t, mark);
+    }
     plot_gq(b, t.s ? t.s : "", 0);
     plot_buf_free(&t);
 }

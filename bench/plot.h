@@ -26,8 +26,14 @@ void plot_buf_printf(struct plot_buf *b, const char *fmt, ...);
 void plot_buf_free(struct plot_buf *b);
 
 /* Text from the database as figures show it: every control byte in caret
- * notation (a line break is ^J, DEL is ^?), "" as "(empty)". */
+ * notation (a line break is ^J, DEL is ^?), each byte that is not part of
+ * a valid UTF-8 character as U+FFFD, "" as "(empty)": valid UTF-8 always. */
 void plot_caret(struct plot_buf *b, const char *text);
+/* Characters (code points) of the UTF-8 text s. */
+size_t plot_utf8_chars(const char *s);
+/* Bytes of the longest prefix of s with at most max characters: a cut
+ * there never splits a character. */
+size_t plot_utf8_prefix(const char *s, size_t max);
 /* A gnuplot single-quoted string of plot_caret(text) ('' for '); with
  * format set, % doubled too (tic labels are formats to gnuplot). */
 void plot_gq(struct plot_buf *b, const char *text, int format);

@@ -67,6 +67,28 @@ static int seed_of(const struct arena_fig_graph *g, char *out, size_t n)
     return 0;
 }
 
+/* The graph's size: its parameters among keys (the size-like ones, not the
+ * seed) as "n=200,..."; "" for a file or a graph without them. */
+static char *size_of(const struct arena_fig_graph *g, const char *const *keys)
+{
+    struct plot_buf b = {0};
+    plot_buf_add(&b, "");
+    for (const char *p = g->params; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (param_is(p, len, keys)) {
+            if (b.len) plot_buf_add(&b, ",");
+            plot_buf_addn(&b, p, len);
+        }
+        p += len + (e ? 1 : 0);
+    }
+    if (b.oom) {
+        plot_buf_free(&b);
+        return NULL;
+    }
+    return b.s;
+}
+
 /* Distinct seeds among graphs marked in use[]. */
 static size_t count_seeds(const struct plot_ctx *c, const int *use)
 {
@@ -390,11 +412,13 @@ static char *short_label(char *const *names, size_t n, size_t i)
     return b.s;
 }
 
-/* Decade ticks from lo to hi: "(label value, ...)" and the range. */
-static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, double *r0, double *r1)
+/* Decade ticks from lo to hi: "(label value, ...)" and the range; a
+ * label every every decades (the others ticks without one). */
+static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, int every, double *r0, double *r1)
 {
     int a = (int)floor(log10(lo) + 1e-9), z = (int)ceil(log10(hi) - 1e-9);
     if (z <= a) z = a + 1;
+    if (every < 1) every = 1;
     plot_buf_add(b, "(");
     for (int e = a; e <= z; e++) {
         double v = pow(10, e);
@@ -409,7 +433,7 @@ static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, double
             else if (e >= 3) snprintf(l, sizeof l, "%gk", v / 1e3);
             else snprintf(l, sizeof l, "%g", v);
         }
-        plot_buf_printf(b, "%s'%s' %.17g", e == a ? "" : ", ", l, v);
+        plot_buf_printf(b, "%s'%s' %.17g", e == a ? "" : ", ", (e - a) % every ? "" : l, v);
     }
     plot_buf_add(b, ")");
     *r0 = 0.97 * pow(10, a);
@@ -418,32 +442,47 @@ static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, double
 
 int plot_fig_scaling(struct plot_ctx *c)
 {
+    /* The size parameters of the families; a flavour drops them and the seed. */
     static const char *const sizes[] = {"n", "tensors", "count", "ops", "steps", "layers",
-                                        "blocks", "levels", "seed", NULL};
+                                        "blocks", "levels", NULL};
+    static const char *const flavour_drop[] = {"n", "tensors", "count", "ops", "steps", "layers",
+                                               "blocks", "levels", "seed", NULL};
     size_t G = c->d.n_graphs, nf = 0;
     size_t *cfg = malloc((G + 1) * sizeof *cfg);
-    char **names = NULL;
+    char **names = NULL, **size = calloc(G + 1, sizeof *size);
     int rc = 0;
-    if (!cfg || configs(c, sizes, cfg, &names, &nf)) {
+    if (!cfg || !size || configs(c, flavour_drop, cfg, &names, &nf)) {
         free(cfg);
+        free(size);
         snprintf(c->err, sizeof c->err, "out of memory");
         return 1;
     }
-    /* Flavours with at least two sizes, most sizes first, at most four. */
+    /* A flavour (a family and its parameters but size and seed) is drawn
+     * when it has graphs of two sizes or more: a size is the value of its
+     * size parameters, so seeds of one size are one point (their medians),
+     * never a series. */
     size_t *count = calloc(nf + 1, sizeof *count), *order = malloc((nf + 1) * sizeof *order);
-    if (!count || !order) {
+    size_t *gs = malloc((G + 1) * sizeof *gs);
+    double *tv = malloc((G + 1) * sizeof *tv), *nv = malloc((G + 1) * sizeof *nv);
+    if (!count || !order || !gs || !tv || !nv) {
         rc = 1;
         snprintf(c->err, sizeof c->err, "out of memory");
         goto done;
     }
     for (size_t g = 0; g < G; g++) /* the figures' configuration only */
         if (!plot_in_config(c, g)) cfg[g] = SIZE_MAX;
+    for (size_t g = 0; g < G; g++)
+        if (!(size[g] = size_of(&c->d.graphs[g], sizes))) {
+            rc = 1;
+            snprintf(c->err, sizeof c->err, "out of memory");
+            goto done;
+        }
     for (size_t f = 0; f < nf; f++) {
         for (size_t g = 0; g < G; g++) {
-            if (cfg[g] != f) continue;
+            if (cfg[g] != f || !size[g][0]) continue;
             size_t h;
             for (h = 0; h < g; h++)
-                if (cfg[h] == f && c->d.graphs[h].tensors == c->d.graphs[g].tensors) break;
+                if (cfg[h] == f && strcmp(size[h], size[g]) == 0) break;
             count[f] += h == g;
         }
     }
@@ -457,89 +496,126 @@ int plot_fig_scaling(struct plot_ctx *c)
             order[j - 1] = t;
         }
     if (!np) {
-        plot_note(c, "scaling figure skipped: the selected runs have no graphs of several sizes (try"
-                " bench --graph scaling)");
+        plot_note(c, "scaling figure skipped: the selected runs have no graphs of several sizes (seeds"
+                " of one size are one point; try bench --graph scaling)");
         goto done;
     }
     if (np > 4) plot_note(c, "scaling figure shows 4 of %zu graph families", np);
     if (np > 2 && (c->o.sizes & 1)) plot_note(c, "one-column scaling figure shows the first 2 of its panels");
     size_t NP = np > 4 ? 4 : np;
     struct plot_buf b = {0};
-    plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
-                     "arena_bytes,limit,planner,graph,config\n");
+    plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_min,plan_ns_max,seeds,limit,noisy,planner,"
+                     "size,graphs,config\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
     size_t limits = 0;
+    /* Per panel, planner and size: the median tensors and the median of
+     * the planner's median times over the size's graphs it has a valid
+     * result on, their range, and how many; sizes by median tensors. */
     for (size_t p = 0; p < NP; p++)
         for (size_t i = 0; i < c->n_sel; i++) {
-            size_t *gs = malloc((G + 1) * sizeof *gs), m = 0;
-            if (!gs) {
-                b.oom = 1;
-                break;
-            }
+            size_t m = 0;
             for (size_t g = 0; g < G; g++) {
                 const struct arena_fig_result *r = plot_find(c, g, c->sel[i].name);
-                if (cfg[g] == order[p] && r && r->ok && r->has_ns) gs[m++] = g;
+                if (cfg[g] == order[p] && size[g][0] && r && r->ok && r->has_ns) gs[m++] = g;
             }
+            /* group the graphs of one size together, sizes by tensors */
             for (size_t x = 1; x < m; x++)
                 for (size_t y = x; y > 0 && c->d.graphs[gs[y]].tensors < c->d.graphs[gs[y - 1]].tensors; y--) {
                     size_t t = gs[y];
                     gs[y] = gs[y - 1];
                     gs[y - 1] = t;
                 }
+            int *done_ = calloc(m + 1, sizeof *done_);
+            if (!done_) {
+                b.oom = 1;
+                break;
+            }
             for (size_t x = 0; x < m; x++) {
-                const struct arena_fig_graph *gr = &c->d.graphs[gs[x]];
-                const struct arena_fig_result *r = plot_find(c, gs[x], c->sel[i].name);
-                double t = (double)gr->tensors, ns = r->ns_median;
+                if (done_[x]) continue;
+                size_t k = 0, lim = 0, noisy = 0;
+                struct plot_buf gl = {0};
+                for (size_t y = x; y < m; y++) {
+                    if (done_[y] || strcmp(size[gs[y]], size[gs[x]]) != 0) continue;
+                    done_[y] = 1;
+                    const struct arena_fig_result *r = plot_find(c, gs[y], c->sel[i].name);
+                    tv[k] = (double)c->d.graphs[gs[y]].tensors;
+                    nv[k++] = r->ns_median;
+                    lim += (size_t)plot_is_limit(r);
+                    noisy += (size_t)r->noisy;
+                    if (gl.len) plot_buf_add(&gl, ";");
+                    plot_buf_add(&gl, c->d.graphs[gs[y]].spec);
+                }
+                qsort(tv, k, sizeof *tv, plot_by_double);
+                qsort(nv, k, sizeof *nv, plot_by_double);
+                double t = plot_quantile(tv, k, 0.5), ns = plot_quantile(nv, k, 0.5);
                 if (!t0 || t < t0) t0 = t;
                 if (t > t1) t1 = t;
-                if (ns > 0 && (!n0 || ns < n0)) n0 = ns;
-                if (ns > n1) n1 = ns;
-                limits += (size_t)plot_is_limit(r);
-                plot_buf_printf(&b, "%zu,%zu,%lld,%.17g,%.17g,%.17g,%lld,%lld,%d,", p + 1, i + 1,
-                                (long long)gr->tensors, r->ns_median, r->ns_mean, r->ns_stddev,
-                                (long long)r->iterations, (long long)r->arena, plot_is_limit(r));
+                if (nv[0] > 0 && (!n0 || nv[0] < n0)) n0 = nv[0];
+                if (nv[k - 1] > n1) n1 = nv[k - 1];
+                limits += lim;
+                plot_buf_printf(&b, "%zu,%zu,%.17g,%.17g,%.17g,%.17g,%zu,%zu,%zu,", p + 1, i + 1, t, ns, nv[0],
+                                nv[k - 1], k, lim, noisy);
                 plot_csv(&b, c->sel[i].name);
                 plot_buf_add(&b, ",");
-                plot_csv(&b, gr->spec);
+                plot_csv(&b, size[gs[x]]);
+                plot_buf_add(&b, ",");
+                plot_csv(&b, gl.s ? gl.s : "");
                 plot_buf_add(&b, ",");
                 plot_csv(&b, plot_config_label(c));
                 plot_buf_add(&b, "\n");
+                plot_buf_free(&gl);
             }
-            free(gs);
+            free(done_);
         }
     rc = plot_put(c, "scaling.csv", &b);
     plot_buf_free(&b);
     if (rc) goto done;
     if (!(n0 > 0)) n0 = 1, n1 = 10;
     if (!(t0 > 0)) t0 = 1, t1 = 10;
-    struct plot_buf gp = {0}, xt = {0}, ytb = {0};
+    struct plot_buf gp = {0}, xt[2] = {{0}}, ytb[2] = {{0}};
     double x0, x1, y0, y1;
-    decade_tics(&xt, t0, t1, 0, &x0, &x1);
-    decade_tics(&ytb, n0, n1, 1, &y0, &y1);
     size_t idx_all[256], nshow = c->n_sel < 256 ? c->n_sel : 256;
     for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
     size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
-    double kh1 = (double)((nshow + 2) / 2) * 0.15, kh2 = (double)((nshow + 3) / 3) * 0.17;
+    double longest = limits ? plot_text_em("stopped at limit") : 0;
+    for (size_t i = 0; i < nshow; i++) longest = fmax(longest, plot_text_em(c->sel[i].name));
+    size_t nk = nshow + (limits ? 1 : 0), kc1 = plot_key_columns(1, longest, 2), kc2 = plot_key_columns(2, longest, 3);
+    double kh1 = (double)((nk + kc1 - 1) / kc1) * 0.15, kh2 = (double)((nk + kc2 - 1) / kc2) * 0.17;
     char sub[320];
     if (c->d.n_runs == 1)
         snprintf(sub, sizeof sub, "run %lld \xC2\xB7 %.250s", (long long)c->d.runs[0],
                  plot_config_label(c));
     else
         snprintf(sub, sizeof sub, "%zu runs \xC2\xB7 %.250s", c->d.n_runs, plot_config_label(c));
-    plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL,
-                 fmin(4.3, 2.2 + kh1), 1.0 + 2.4 * (double)R2 + kh2);
+    /* The panels as scaling.gp lays them out (1 row of up to 2 at one
+     * column, up to 2 x 2 at two), their height in the PNG (the least):
+     * a decade labelled where its label fits, at least every third. */
+    double h[2] = {2.2 + kh1, 1.0 + 2.4 * (double)R2 + kh2};
+    for (int k = 0; k < 2; k++) {
+        double em = (k ? 8 : 7) / 72.0, kh = k ? kh2 : kh1;
+        size_t rows = k ? R2 : 1, cols = k ? (NP < 2 ? NP : 2) : (NP1 < 2 ? NP1 : 2);
+        double ph = (h[k] - 0.5 - kh - plot_title_inches(sub, k + 1) - (double)(rows - 1) * 0.5) / (double)rows - 0.16;
+        double pw = ((k ? 7.0 : 3.3) - (k ? 0.85 : 0.62) - 0.15 - (double)(cols - 1) * (k ? 0.6 : 0.3)) / (double)cols;
+        int dy = (int)ceil(log10(n1) - 1e-9) - (int)floor(log10(n0) + 1e-9) + 1;
+        int dx = (int)ceil(log10(t1) - 1e-9) - (int)floor(log10(t0) + 1e-9) + 1;
+        decade_tics(&xt[k], t0, t1, 0, (int)ceil((double)dx * 4.0 * em / pw), &x0, &x1);
+        decade_tics(&ytb[k], n0, n1, 1, (int)ceil((double)dy * 1.6 * em / ph), &y0, &y1);
+    }
+    plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL, h[0], h[1]);
     plot_gp_common(c, &gp);
     plot_gp_styles(&gp, c->sel, idx_all, NULL, nshow, 40);
-    plot_buf_printf(&gp, "NP = %zu; NP1 = %zu; X0 = %.17g; X1 = %.17g; Y0 = %.17g; Y1 = %.17g\n",
-                    NP, NP1, x0, x1, y0, y1);
-    plot_buf_printf(&gp, "XTICS = \"%s\"; YTICS = \"%s\"\narray PT[%zu]; array PT1[%zu]\n",
-                    xt.s ? xt.s : "()", ytb.s ? ytb.s : "()", NP, NP);
+    plot_buf_printf(&gp, "NP = %zu; NP1 = %zu; X0 = %.17g; X1 = %.17g; Y0 = %.17g; Y1 = %.17g; KC1 = %zu;"
+                         " KC2 = %zu\n", NP, NP1, x0, x1, y0, y1, kc1, kc2);
+    for (int k = 0; k < 2; k++)
+        plot_buf_printf(&gp, "XTICS%d = \"%s\"; YTICS%d = \"%s\"\n", k + 1, xt[k].s ? xt[k].s : "()", k + 1,
+                        ytb[k].s ? ytb[k].s : "()");
+    plot_buf_printf(&gp, "array PT[%zu]; array PT1[%zu]\n", NP, NP);
     for (size_t p = 0; p < NP; p++) {
         char *sl = short_label(names, nf, order[p]);
         plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
-        plot_gq_cut(&gp, sl ? sl : names[order[p]], 60);
+        plot_gq_cut(&gp, sl ? sl : names[order[p]], 60, "...");
         plot_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
-        plot_gq_cut(&gp, sl ? sl : names[order[p]], 22);
+        plot_gq_cut(&gp, sl ? sl : names[order[p]], 22, "...");
         plot_buf_add(&gp, "\n");
         free(sl);
     }
@@ -548,25 +624,85 @@ int plot_fig_scaling(struct plot_ctx *c)
                                    " 'stopped at limit'"
                                  : ""};
     plot_buf_printf(&gp, "NL = %zu\n", limits);
-    rc = xt.oom || ytb.oom ? 1 : plot_draw(c, "scaling", &gp, keys, vals, 1);
+    rc = xt[0].oom || ytb[0].oom || xt[1].oom || ytb[1].oom ? 1 : plot_draw(c, "scaling", &gp, keys, vals, 1);
     plot_buf_free(&gp);
-    plot_buf_free(&xt);
-    plot_buf_free(&ytb);
+    for (int k = 0; k < 2; k++) {
+        plot_buf_free(&xt[k]);
+        plot_buf_free(&ytb[k]);
+    }
 done:
     free(count);
     free(order);
+    free(gs);
+    free(tv);
+    free(nv);
+    for (size_t g = 0; size && g < G; g++) free(size[g]);
+    free(size);
     free(cfg);
     free_names(names, nf);
     return rc;
+}
+
+/* The stats chart's panels at size s (1: 3.3 in, 7 pt; 2: 7 in, 8 pt), in
+ * inches: a panel per group, the rows' labels under the bottom panel of
+ * each column, turned by 90 degrees, a slot each (a line of text and 0.3
+ * em apart); as many columns as hold every slot (at most 2 at one column,
+ * 3 at two), rows up to the page (2 at one column, 4 at two); at one
+ * column of panels, the slots past its width are not drawn. ph is a
+ * panel's height in the PDF and SVG, ph_png in the PNG, whose title takes
+ * the top of the same page. */
+struct stats_grid {
+    size_t cols, rows, shown, slots, name_chars, title_chars;
+    double h, left, right, bottom, top, gx, gy, pw, ph, ph_png;
+};
+
+static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, char *const *lab,
+                       const char *sub)
+{
+    double em = (s == 1 ? 7 : 8) / 72.0, w = s == 1 ? 3.3 : 7.0, slot = 1.463 * em;
+    q->left = s == 1 ? 0.45 : 0.55;
+    q->right = 0.1;
+    q->gx = s == 1 ? 0.45 : 0.55;
+    q->gy = s == 1 ? 0.28 : 0.32;
+    q->top = 0.3; /* the y label's line */
+    double avail = w - q->left - q->right;
+    size_t most = s == 1 ? 2 : 3;
+    q->cols = 1;
+    while (q->cols < most && q->cols < np &&
+           (double)(q->cols + 1) * ((double)nslots * slot) + (double)q->cols * q->gx <= avail)
+        q->cols++;
+    q->pw = (avail - (double)(q->cols - 1) * q->gx) / (double)q->cols;
+    q->slots = nslots;
+    if ((double)nslots * slot > q->pw) q->slots = (size_t)floor(q->pw / slot);
+    size_t rmost = s == 1 ? 2 : 4;
+    q->rows = (np + q->cols - 1) / q->cols;
+    if (q->rows > rmost) q->rows = rmost;
+    q->shown = q->rows * q->cols < np ? q->rows * q->cols : np;
+    /* the labels shown, cut at 26 characters: the longest, in ems */
+    q->name_chars = 26;
+    double longest = 0;
+    for (size_t i = 0; i < q->slots; i++) {
+        struct plot_buf t = {0};
+        plot_caret(&t, lab[i]);
+        if (t.s && plot_utf8_chars(t.s) > q->name_chars) t.s[plot_utf8_prefix(t.s, q->name_chars)] = '\0';
+        longest = fmax(longest, plot_text_em(t.s ? t.s : ""));
+        plot_buf_free(&t);
+    }
+    q->bottom = 0.15 + longest * em;
+    q->ph = s == 1 ? 0.95 : 1.25;
+    q->h = q->top + (double)q->rows * (q->ph + q->gy) + q->bottom;
+    q->ph_png = q->ph - plot_title_inches(sub, s) / (double)q->rows;
+    q->title_chars = (size_t)(q->pw / (0.62 * em));
 }
 
 /* The stats chart draws what `bench stats` computes: arena_stats_compute_query
  * (results/stats.h) on the same database, run selection and planners, so
  * its numbers are those of bench stats --format csv by construction. A
  * panel is a group (the graphs' configuration, seeds apart); a point is a
- * row (a planner with its options, named by its label). A group whose rows
- * share fewer than two graphs is left out, and so is a row whose mean is
- * over 3x the panel's best; the notes say so. */
+ * row (a planner with its options, named by its label, under the x axis).
+ * A group whose rows share fewer than two graphs is left out (the notes
+ * say so); a row whose mean is over 3x the panel's best is drawn as a mark
+ * at the panel's top with its mean, its scale not the panel's. */
 int plot_fig_stats(struct plot_ctx *c)
 {
     size_t S = c->n_sel, np = 0, paired_total = 0, lab_n = 0;
@@ -577,6 +713,7 @@ int plot_fig_stats(struct plot_ctx *c)
     struct arena_stats s = {0};
     char **gnames = NULL, *lab[256] = {0};
     size_t *gfirst = NULL, *rpanel = NULL, *rslot = NULL, *pgroup = NULL, idx[256];
+    int *off = NULL; /* a row over 3x its panel's best mean: marked, not drawn to scale */
     struct plot_buf b = {0}, gp = {0}, notes = {0}, cap = {0};
     int rc = 0;
     if (!planners) {
@@ -611,8 +748,9 @@ int plot_fig_stats(struct plot_ctx *c)
     gfirst = malloc((R + 2) * sizeof *gfirst);
     rpanel = calloc(R + 1, sizeof *rpanel);
     rslot = calloc(R + 1, sizeof *rslot);
+    off = calloc(R + 1, sizeof *off);
     pgroup = malloc((R + 1) * sizeof *pgroup);
-    if (!gnames || !gfirst || !rpanel || !rslot || !pgroup) {
+    if (!gnames || !gfirst || !rpanel || !rslot || !pgroup || !off) {
         snprintf(c->err, sizeof c->err, "out of memory");
         rc = 1;
         goto done;
@@ -642,11 +780,11 @@ int plot_fig_stats(struct plot_ctx *c)
         pgroup[np++] = f;
         paired_total += paired;
         for (size_t k = a; k < e; k++) {
+            rpanel[k] = np;
             if (s.rows[k].lb.mean > 3 * bestmean) {
+                off[k] = 1;
                 if (out.len) plot_buf_add(&out, ", ");
                 plot_caret(&out, s.rows[k].label);
-            } else {
-                rpanel[k] = np;
             }
         }
         for (size_t h = 0; h < s.n_hidden; h++)
@@ -662,7 +800,7 @@ int plot_fig_stats(struct plot_ctx *c)
                 sep = ", ";
             }
             if (out.len) {
-                plot_buf_printf(&notes, "%s%s over 3x the best mean", sep, out.s);
+                plot_buf_printf(&notes, "%s%s over 3x the best mean (marked at the top)", sep, out.s);
                 sep = ", ";
             }
             if (failed.len) plot_buf_printf(&notes, "%s%s with no valid result", sep, failed.s);
@@ -696,14 +834,14 @@ int plot_fig_stats(struct plot_ctx *c)
             lab[slot - 1] = l.s;
             if (!l.s) rc = 1;
         }
-    plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,"
+    plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,off_scale,"
                      "group,planner,label,config\n");
     for (size_t k = 0; k < R; k++) {
         const struct arena_stats_row *r = &s.rows[k];
         if (!rpanel[k] || !rslot[k]) continue;
-        plot_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,", rpanel[k], rslot[k],
+        plot_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,%d,", rpanel[k], rslot[k],
                         r->n, r->lb.mean, r->lb.mean_lo, r->lb.mean_hi, r->lb.median, r->lb.median_lo,
-                        r->lb.median_hi, r->n + r->n_left_out, r->limit);
+                        r->lb.median_hi, r->n + r->n_left_out, r->limit, off[k]);
         plot_csv(&b, r->group);
         plot_buf_add(&b, ",");
         plot_csv(&b, r->planner);
@@ -718,29 +856,91 @@ int plot_fig_stats(struct plot_ctx *c)
                     np, np == 1 ? "" : "s", paired_total, c->d.n_runs,
                     c->d.n_runs == 1 ? "" : "s");
     if (notes.len) plot_buf_printf(&cap, "; left out: %s", notes.s);
-    size_t NP1 = np > 6 ? 6 : np;
-    if (np > NP1 && (c->o.sizes & 1))
-        plot_note(c, "one-column stats figure shows the first 6 of its %zu panels", np);
-    double kh1 = (double)((lab_n + 1) / 2) * 0.15, kh2 = (double)((lab_n + 2) / 3) * 0.17;
-    size_t R1 = (NP1 + 1) / 2, R2 = (np + 2) / 3;
+    struct stats_grid gr[2];
+    for (int k = 0; k < 2; k++) stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "");
+    for (int k = 0; k < 2; k++) {
+        if (!(c->o.sizes & (k + 1))) continue;
+        if (gr[k].shown < np)
+            plot_note(c, "%s stats figure shows the first %zu of its %zu panels", k ? "two-column" : "one-column",
+                      gr[k].shown, np);
+        if (gr[k].slots < lab_n)
+            plot_note(c, "%s stats figure shows the first %zu of its %zu rows (planners)",
+                      k ? "two-column" : "one-column", gr[k].slots, lab_n);
+    }
     plot_gp_head(c, &gp, "stats", "Arena / lower bound across graphs: mean, bootstrap 95% CI",
-                 cap.s ? cap.s : "", cap.s, fmin(4.4, 0.5 + 1.25 * (double)R1 + kh1),
-                 0.6 + 1.7 * (double)R2 + kh2);
+                 cap.s ? cap.s : "", cap.s, gr[0].h, gr[1].h);
     plot_gp_common(c, &gp);
     plot_gp_styles(&gp, c->sel, idx, lab, lab_n, 40);
-    plot_buf_printf(&gp, "NP = %zu; NP1 = %zu\narray PT[%zu]; array PT1[%zu]\n", np, NP1, np, np);
+    plot_buf_printf(&gp, "NP = %zu; array PT1[%zu]; array PT2[%zu]\n", np, np, np);
+    for (int k = 0; k < 2; k++) {
+        const struct stats_grid *q = &gr[k];
+        plot_buf_printf(&gp, "C%d = %zu; NPS%d = %zu; SLOTS%d = %zu; L%d = %.3f; R%d = %.3f; B%d = %.3f;"
+                             " T%d = %.3f; GX%d = %.3f; GY%d = %.3f\nXTICS%d = \"(", k + 1,
+                        q->cols, k + 1, q->shown, k + 1, q->slots, k + 1, q->left, k + 1, q->right, k + 1,
+                        q->bottom, k + 1, q->top, k + 1, q->gx, k + 1, q->gy, k + 1);
+        for (size_t i = 0; i < q->slots; i++) {
+            struct plot_buf t = {0};
+            plot_gq_cut(&t, lab[i], q->name_chars, "..");
+            /* a string inside the double-quoted XTICS: its backslashes and quotes escaped */
+            for (const char *x = t.s ? t.s : ""; *x; x++) {
+                if (*x == '\\' || *x == '"') plot_buf_add(&gp, "\\");
+                plot_buf_addn(&gp, x, 1);
+            }
+            plot_buf_printf(&gp, " %zu%s", i + 1, i + 1 < q->slots ? ", " : "");
+            plot_buf_free(&t);
+        }
+        plot_buf_add(&gp, ")\"\n");
+    }
+    plot_buf_add(&gp, "YLABEL = 'mean arena / lower bound, bootstrap 95 % CI'\n");
+    /* Each panel's y range over the intervals drawn (rows off its scale
+     * apart), 5 % more each way, and its tic step at each size: labels
+     * (1.163 em boxes) 0.4 em apart at least. */
+    plot_buf_printf(&gp, "array Y0[%zu]; array Y1[%zu]; array YS1[%zu]; array YS2[%zu]\n", np, np, np, np);
+    for (size_t p = 0; p < np; p++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t k = 0; k < R; k++)
+            if (rpanel[k] == p + 1 && !off[k] && rslot[k]) {
+                lo = fmin(lo, s.rows[k].lb.mean_lo);
+                hi = fmax(hi, s.rows[k].lb.mean_hi);
+            }
+        if (!(lo <= hi)) lo = hi = 1;
+        double r = fmax(hi - lo, 0.01 * hi);
+        lo -= 0.05 * r;
+        hi += 0.05 * r;
+        plot_buf_printf(&gp, "Y0[%zu] = %.17g; Y1[%zu] = %.17g", p + 1, lo, p + 1, hi);
+        for (int k = 0; k < 2; k++) {
+            double em = (k ? 8 : 7) / 72.0;
+            int fit = (int)floor(gr[k].ph_png / (1.563 * em));
+            plot_buf_printf(&gp, "; YS%d[%zu] = %.17g", k + 1, p + 1, plot_nice_step(hi - lo, fit < 1 ? 1 : fit));
+        }
+        plot_buf_add(&gp, "\n");
+    }
     for (size_t p = 0; p < np; p++) {
         const struct arena_stats_row *r = &s.rows[gfirst[pgroup[p]]];
         char *sl = short_label(gnames, ng, pgroup[p]);
-        struct plot_buf t = {0};
-        plot_buf_printf(&t, "%s (n=%zu", sl ? sl : r->group, r->n);
-        if (r->n_left_out) plot_buf_printf(&t, " of %zu", r->n + r->n_left_out);
-        plot_buf_add(&t, ")");
-        /* n is what matters: the label is cut before it, never it. */
-        plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
-        plot_gq_cut(&gp, t.s ? t.s : "", 32);
-        plot_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
-        plot_gq_cut(&gp, t.s ? t.s : "", 24);
+        struct plot_buf t = {0}, n = {0};
+        plot_caret(&t, sl ? sl : r->group);
+        plot_buf_printf(&n, " (n=%zu", r->n);
+        if (r->n_left_out) plot_buf_printf(&n, " of %zu", r->n + r->n_left_out);
+        plot_buf_add(&n, ")");
+        /* n is what matters, and the end of the label tells panels of one
+         * family apart: a label too long loses its start, never n. */
+        for (int k = 0; k < 2; k++) {
+            size_t room = gr[k].title_chars > plot_utf8_chars(n.s) + 4 ? gr[k].title_chars - plot_utf8_chars(n.s) : 4;
+            size_t have = t.s ? plot_utf8_chars(t.s) : 0;
+            struct plot_buf title = {0};
+            if (have > room) {
+                plot_buf_add(&title, "...");
+                plot_buf_add(&title, t.s + plot_utf8_prefix(t.s, have - (room - 3)));
+            } else {
+                plot_buf_add(&title, t.s ? t.s : "");
+            }
+            plot_buf_add(&title, n.s ? n.s : "");
+            plot_buf_printf(&gp, "%sPT%d[%zu] = ", k ? "; " : "", k + 1, p + 1);
+            plot_gq(&gp, title.s ? title.s : "", 0);
+            plot_buf_free(&title);
+        }
+        plot_buf_free(&n);
         plot_buf_add(&gp, "\n");
         plot_buf_free(&t);
         free(sl);
@@ -754,6 +954,7 @@ done:
     free(rpanel);
     free(rslot);
     free(pgroup);
+    free(off);
     arena_stats_free(&s);
     plot_buf_free(&b);
     plot_buf_free(&gp);

@@ -65,24 +65,63 @@ void plot_buf_free(struct plot_buf *b)
     memset(b, 0, sizeof *b);
 }
 
+/* Bytes of the valid UTF-8 character at t (1 to 4), or 0 when t starts no
+ * valid one: a stray continuation byte, a sequence cut short, an overlong
+ * form, a surrogate or a code point past U+10FFFF. */
+static size_t utf8_char(const unsigned char *t)
+{
+    unsigned c = t[0];
+    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (n <= 1) return n;
+    unsigned long cp = c & (0x7Fu >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((t[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (t[i] & 0x3Fu);
+    }
+    static const unsigned long least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return n;
+}
+
 void plot_caret(struct plot_buf *b, const char *t)
 {
     if (!t || !*t) {
         plot_buf_add(b, "(empty)");
         return;
     }
-    for (; *t; t++) {
+    while (*t) {
         unsigned char c = (unsigned char)*t;
         char two[3] = {'^', 0, 0};
+        size_t n = utf8_char((const unsigned char *)t);
         if (c < 32) {
             two[1] = (char)(c + 64);
             plot_buf_add(b, two);
         } else if (c == 127) {
             plot_buf_add(b, "^?");
+        } else if (n == 0) { /* not UTF-8: U+FFFD, one per byte */
+            plot_buf_add(b, "\xEF\xBF\xBD");
+            n = 1;
         } else {
-            plot_buf_addn(b, (const char *)t, 1);
+            plot_buf_addn(b, t, n);
         }
+        t += n ? n : 1;
     }
+}
+
+size_t plot_utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+size_t plot_utf8_prefix(const char *s, size_t max)
+{
+    size_t at = 0;
+    for (size_t k = 0; k < max && s[at]; k++)
+        do at++;
+        while (((unsigned char)s[at] & 0xC0) == 0x80);
+    return at;
 }
 
 /* Applies fn to plot_caret(t): every escape below starts from shown text. */

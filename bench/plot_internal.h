@@ -103,6 +103,17 @@ int plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b);
 void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
                   const char *sub, const char *caption, double h1, double h2);
 void plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
+/* Inches the PNG title with subtitle sub takes at the top at size 1 or 2
+ * (common.gp's TOP(s)): a PNG's plots have that much less height. */
+double plot_title_inches(const char *sub, int size);
+/* The width of text from the database as figures show it (plot_caret),
+ * in ems of DejaVu Sans: its own advances for ASCII, 1 em for any other
+ * character. */
+double plot_text_em(const char *text);
+/* Columns of a legend strip across the page at size 1 or 2 whose widest
+ * title is longest ems wide (3.5 em more for the sample and the gaps): at
+ * least 1, at most most. */
+size_t plot_key_columns(int size, double longest, size_t most);
 /* Style arrays name[], name1[] (cut to max1 characters), col[], dt[], pt[]
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
 void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
@@ -114,8 +125,9 @@ int plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp, const c
               const char *const *vals, size_t nkeys);
 /* ",v" with v in full precision, or "," when !has. */
 void plot_csv_num(struct plot_buf *b, int has, double v);
-/* plot_gq of text cut to max characters ("..." at the end). */
-void plot_gq_cut(struct plot_buf *b, const char *text, size_t max);
+/* plot_gq of text cut to max characters (UTF-8 ones: a cut never splits
+ * one), the cut ending in mark ("..." or ".."). */
+void plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark);
 
 /* ---- the figures: 0, or 1 / 2 with err set (a figure the selection
  * cannot give is skipped with a note, not an error). */

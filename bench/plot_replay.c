@@ -68,14 +68,23 @@ int plot_fig_replay(struct plot_ctx *c, const size_t *idx, const struct arena_fi
     const char *un;
     plot_byte_unit(ymax, &U, &un);
     static const char *const colors[] = {"#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#D55E00", "#0072B2"};
-    struct plot_buf gp = {0}, bk = {0};
-    size_t rows1 = (nr + 3) / 2, rows2 = (nr + 4) / 3;
+    struct plot_buf gp = {0}, bk = {0}, bl = {0};
+    /* The legend: lower bound, the static arena, an allocator a line. */
+    struct plot_buf bt = {0};
+    if (best)
+        plot_buf_printf(&bt, "static arena (%s%s)", best_name, plot_is_limit(best) ? ", stopped at its limit" : "");
+    size_t nk = nr + 1 + (best ? 1 : 0);
+    double longest = fmax(plot_text_em("lower bound"), best ? plot_text_em(bt.s ? bt.s : "") : 0);
+    for (size_t i = 0; i < nr; i++) longest = fmax(longest, plot_text_em(rp[i].allocator));
+    size_t kc1 = plot_key_columns(1, longest, 2), kc2 = plot_key_columns(2, longest, 3);
+    size_t rows1 = (nk + kc1 - 1) / kc1, rows2 = (nk + kc2 - 1) / kc2;
     plot_gp_head(c, &gp, "replay", "Real allocators per frame against the static arena", g->spec, NULL,
                  fmin(4.2, 2.4 + 0.14 * (double)rows1), 2.8 + 0.17 * (double)rows2);
     plot_gp_common(c, &gp);
-    plot_buf_printf(&gp, "N = %zu; U = %.1f; UNAME = '%s'; LB = %lld; BEST = %lld; FRAMES = %lld\n"
+    plot_buf_printf(&gp, "KC1 = %zu; KC2 = %zu\n", kc1, kc2);
+    plot_buf_printf(&gp, "N = %zu; NK = %zu; U = %.1f; UNAME = '%s'; LB = %lld; BEST = %lld; FRAMES = %lld\n"
                          "YMIN = %.17g; YMAX = %.17g\narray aname[%zu]; array acol[%zu]; array adt[%zu]\n",
-                    nr, U, un, (long long)g->lower_bound, best ? (long long)best->arena : 0LL,
+                    nr, nk, U, un, (long long)g->lower_bound, best ? (long long)best->arena : 0LL,
                     (long long)frames, ymin, ymax, nr, nr, nr);
     for (size_t i = 0; i < nr; i++) {
         plot_buf_printf(&gp, "aname[%zu] = ", i + 1);
@@ -84,18 +93,17 @@ int plot_fig_replay(struct plot_ctx *c, const size_t *idx, const struct arena_fi
                         i % 4 + 1);
     }
     if (best) {
-        struct plot_buf t = {0};
-        plot_buf_printf(&t, "static arena (%s%s)", best_name,
-                        plot_is_limit(best) ? ", stopped at its limit" : "");
-        plot_buf_add(&bk, ", \\\n       BEST / U with lines lc rgb '#000000' lw 1.5 title ");
-        plot_gq(&bk, t.s ? t.s : "", 0);
-        plot_buf_free(&t);
+        plot_buf_add(&bk, ", \\\n       NaN with lines lc rgb '#000000' lw 1.5 title ");
+        plot_gq(&bk, bt.s ? bt.s : "", 0);
+        plot_buf_add(&bl, ", \\\n       BEST / U with lines lc rgb '#000000' lw 1.5");
     }
-    const char *keys[] = {"BESTKEY"};
-    const char *vals[] = {bk.s ? bk.s : ""};
-    rc = plot_draw(c, "replay", &gp, keys, vals, 1);
+    const char *keys[] = {"BESTKEY", "BESTLINE"};
+    const char *vals[] = {bk.s ? bk.s : "", bl.s ? bl.s : ""};
+    rc = plot_draw(c, "replay", &gp, keys, vals, 2);
     plot_buf_free(&gp);
     plot_buf_free(&bk);
+    plot_buf_free(&bl);
+    plot_buf_free(&bt);
     arena_fig_replays_free(rp, nr);
     return rc;
 }

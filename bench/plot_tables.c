@@ -76,7 +76,7 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
             best_bound(c, e, &part[P].ref, &part[P].ref_opt);
             P++;
         }
-    int has_ref = 0, all_opt = 1, ordered = 0, fixed = 0, limits = 0;
+    int has_ref = 0, all_opt = 1, ordered = 0, fixed = 0, limits = 0, noisy = 0, once = 0;
     double amax = 0, nsmax = 0, smax = 0;
     for (size_t p = 0; p < P; p++) {
         const struct arena_fig_graph *g = &c->d.graphs[part[p].entry];
@@ -92,7 +92,14 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
         if (row[i]->has_ns) nsmax = fmax(nsmax, row[i]->ns_median);
         if (row[i]->has_scratch) smax = fmax(smax, (double)row[i]->scratch);
         limits |= plot_is_limit(row[i]);
+        noisy |= row[i]->has_ns && row[i]->noisy;
+        once |= row[i]->has_ns && row[i]->timed_once;
     }
+    /* bench's own table marks a time not to quote with '!'; so do these. */
+    static const char noisy_note[] = "! after a time: its spread over the repetitions is above 10 %, or it"
+                                     " is one timed call: not a figure to quote (rerun on an idle machine,"
+                                     " one shard a core, with a longer --min-time).";
+    static const char once_note[] = "A search planner's time is one call (up to its time limit).";
     double AU, SU, TU;
     const char *aun, *sun, *tun;
     plot_byte_unit(amax, &AU, &aun);
@@ -146,6 +153,8 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
             if (limits)
                 plot_buf_add(&b, "\n(limit): the search stopped at its budget; its plan is valid"
                                  " but not the planner's answer.\n");
+            if (noisy) plot_buf_printf(&b, "\n%s\n", noisy_note);
+            if (once) plot_buf_printf(&b, "\n%s\n", once_note);
             if (fixed)
                 plot_buf_add(&b, "\n× fixed-order bound: arena / the lower bound of the graph"
                                  " untransformed (stored order, no in-place rule, no patch):"
@@ -162,6 +171,8 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
             if (limits)
                 plot_buf_add(&b, "% (limit): the search stopped at its budget; its plan is valid"
                                  " but not the planner's answer\n");
+            if (noisy) plot_buf_printf(&b, "%% %s\n", noisy_note);
+            if (once) plot_buf_printf(&b, "%% %s\n", once_note);
             if (fixed)
                 plot_buf_add(&b, "% x fixed: arena / the lower bound of the graph untransformed"
                                  " (stored order, no in-place rule, no patch)\n");
@@ -197,7 +208,7 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
                     snprintf(fm, sizeof fm, "%.3f", r->frag_mean);
                 }
             }
-            if (r->has_ns) snprintf(t, sizeof t, "%.3g", r->ns_median / TU);
+            if (r->has_ns) snprintf(t, sizeof t, "%.3g%s", r->ns_median / TU, r->noisy ? "!" : "");
             if (r->has_scratch)
                 snprintf(sc, sizeof sc, r->scratch == 0 ? "0" : SU == 1 ? "%.0f" : "%.1f",
                          (double)r->scratch / SU);

@@ -236,6 +236,8 @@ struct bad_case {
 
 static const struct bad_case bad[] = {
     {{"--graph", "chain", "--order", "Best"}, "--order: 'Best' is not one of stored, best"},
+    {{"--graph", "chain", "--progress", "sometimes"}, "--progress: 'sometimes' is not one of auto, always, never"},
+    {{"--graph", "chain", "--progress", NULL}, "--progress needs a value"},
     {{"--graph", "chain", "--order-states", "0"}, "--order-states: '0' is not at least 1"},
     {{"--graph", "chain", "--order-states", "4294967295"}, "--order-states: '4294967295' is too large"},
     {{"--graph", "", NULL}, "--graph: empty value"},
@@ -428,6 +430,24 @@ Test(args, order_mode_and_budget)
     cr_expect_eq(a.order_states, 1000);
     arena_bench_args_free(&a);
     cr_expect(strstr(arena_bench_usage(), "--order-states N") != NULL);
+}
+
+Test(args, progress_mode)
+{
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", NULL), ARENA_OK, "%s", err);
+    cr_expect_eq(a.progress, ARENA_PROGRESS_AUTO, "auto by default");
+    arena_bench_args_free(&a);
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--progress", "never", NULL), ARENA_OK, "%s", err);
+    cr_expect_eq(a.progress, ARENA_PROGRESS_NEVER);
+    arena_bench_args_free(&a);
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--progress=always", "--quiet", NULL), ARENA_OK,
+                 "%s", err);
+    cr_expect_eq(a.progress, ARENA_PROGRESS_ALWAYS);
+    cr_expect(a.quiet);
+    arena_bench_args_free(&a);
+    cr_expect(strstr(arena_bench_usage(), "--progress MODE") != NULL);
 }
 
 Test(args, patch)

@@ -309,7 +309,7 @@ Test(configs, plot_names_every_configuration_and_never_mixes_two)
     snprintf(path, sizeof path, "%s/quality.gp", out);
     gp = td_slurp(path, NULL);
     cr_assert_not_null(gp);
-    cr_expect_not_null(strstr(gp, "# caption: in-place depthwise " DOT " best order: "), "%s", gp);
+    cr_expect_not_null(strstr(gp, "# caption: 'in-place depthwise " DOT " best order: "), "%s", gp);
     free(gp);
     /* how far below the fixed-order bound: its own figure, the first
      * configuration that transforms the graphs, named */
@@ -330,7 +330,7 @@ Test(configs, plot_names_every_configuration_and_never_mixes_two)
     gp = td_slurp(path, NULL);
     cr_assert_not_null(gp);
     cr_expect_not_null(strstr(gp, "TITLE = 'Arena / fixed-order bound"), "%s", gp);
-    cr_expect_not_null(strstr(gp, "# caption: in-place depthwise: "), "%s", gp);
+    cr_expect_not_null(strstr(gp, "# caption: 'in-place depthwise: "), "%s", gp);
     free(gp);
     /* without a filter, the first configuration measured, and a note */
     td_path(out, sizeof out, "first");

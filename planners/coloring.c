@@ -78,7 +78,6 @@ static int conflicts(const struct arena_ordset_node *node, uint32_t t, uint32_t 
 static int coloring_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                          void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     size_t n = p->n;
     const struct arena_tensor *t = p->tensors;
     struct work w;
@@ -100,6 +99,11 @@ static int coloring_plan(const struct arena_problem *p, const struct arena_plan_
     uint32_t *group = order;
     uint32_t colors = 0;
     for (size_t i = 0; i < n; i++) {
+        /* once a tensor: its scan over the colours is up to C steps */
+        if (arena_plan_stop_requested(opt)) {
+            arena_plan_stopped(p, plan);
+            return ARENA_OK;
+        }
         uint32_t x = order[i], best = ARENA_ORDSET_NIL;
         for (uint32_t end = colors; end > 0 && best == ARENA_ORDSET_NIL;) {
             uint32_t begin = group[end - 1];

@@ -65,7 +65,6 @@ static int equality_scratch(const struct arena_problem *p, size_t *bytes)
 static int equality_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                          void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     size_t n = p->n;
     if (n == 0)
         return ARENA_OK;
@@ -87,6 +86,10 @@ static int equality_plan(const struct arena_problem *p, const struct arena_plan_
     struct arena_objq q = {.heap = w.heap, .last = w.olast, .len = 0};
     uint32_t objects = 0;
     for (size_t k = 0; k < n; k++) {
+        if (k % ARENA_STOP_EVERY == 0 && arena_plan_stop_requested(opt)) {
+            arena_plan_stopped(p, plan);
+            return ARENA_OK;
+        }
         uint32_t i = w.rank[k];
         while (arena_objq_ends_before(&q, t[i].first)) {
             uint32_t o = arena_objq_pop(&q);

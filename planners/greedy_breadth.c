@@ -119,8 +119,12 @@ int arena_greedy_breadth_plan_until(const struct arena_problem *p, void *scratch
 static int greedy_breadth_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                                void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
-    return arena_greedy_breadth_plan_until(p, scratch, scratch_size, plan, NULL, NULL, NULL);
+    int stopped = 0;
+    int rc = arena_greedy_breadth_plan_until(p, scratch, scratch_size, plan,
+                                             arena_greedy_stop_interrupt, (void *)opt, &stopped);
+    if (stopped)
+        plan->status = ARENA_PLAN_LIMIT;
+    return rc;
 }
 
 const struct arena_planner arena_planner_greedy_breadth = {

@@ -36,10 +36,21 @@ int arena_greedy_size_scratch(const struct arena_problem *p, size_t *bytes)
     return arena_layout_count(greedy_size_layout, p, &g, bytes);
 }
 
-int arena_greedy_size_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                           struct arena_plan *plan, enum arena_greedy_fit fit)
+int arena_greedy_stop_interrupt(void *ctx)
 {
-    return arena_greedy_size_plan_until(p, scratch, scratch_size, plan, fit, NULL, NULL, NULL);
+    return arena_plan_stop_requested(ctx);
+}
+
+int arena_greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                           void *scratch, size_t scratch_size, struct arena_plan *plan,
+                           enum arena_greedy_fit fit)
+{
+    int stopped = 0;
+    int rc = arena_greedy_size_plan_until(p, scratch, scratch_size, plan, fit,
+                                          arena_greedy_stop_interrupt, (void *)opt, &stopped);
+    if (stopped)
+        plan->status = ARENA_PLAN_LIMIT;
+    return rc;
 }
 
 int arena_greedy_size_plan_until(const struct arena_problem *p, void *scratch,

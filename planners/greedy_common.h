@@ -39,6 +39,7 @@
 
 #include "planners/layout.h"
 #include "planners/order.h"
+#include "planners/planner.h"
 #include "planners/problem.h"
 
 /* Offset of a tensor that is not placed yet (no real offset reaches it: an
@@ -100,9 +101,15 @@ int arena_greedy_take(struct arena_greedy *g, struct arena_layout *l, size_t n);
 int arena_greedy_size_scratch(const struct arena_problem *p, size_t *bytes);
 
 /* Greedy by size with the given gap rule, in scratch of at least
- * arena_greedy_size_scratch() bytes. */
-int arena_greedy_size_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                           struct arena_plan *plan, enum arena_greedy_fit fit);
+ * arena_greedy_size_scratch() bytes; opt->stop is asked before each
+ * placement (a stopped plan: the rest stacked, status ARENA_PLAN_LIMIT). */
+int arena_greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                           void *scratch, size_t scratch_size, struct arena_plan *plan,
+                           enum arena_greedy_fit fit);
+
+/* The interrupt that reads a caller's stop flag: ctx is the
+ * const struct arena_plan_options *. */
+int arena_greedy_stop_interrupt(void *ctx);
 
 /* The same, asking interrupt(ctx) (may be NULL) before each placement; sets
  * *interrupted (may be NULL) when it stopped early: the plan is still valid,

@@ -153,7 +153,6 @@ static uint64_t range_max(const struct work *w, size_t v, size_t lo, size_t hi)
 static int conflicts_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                           void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     size_t n = p->n;
     if (n == 0)
         return ARENA_OK;
@@ -220,6 +219,10 @@ static int conflicts_plan(const struct arena_problem *p, const struct arena_plan
         w.tag[x] = 0;
     uint64_t arena = 0;
     for (size_t k = 0; k < m; k++) {
+        if (k % ARENA_STOP_EVERY == 0 && arena_plan_stop_requested(opt)) {
+            arena_plan_stopped(p, plan);
+            return ARENA_OK;
+        }
         uint32_t i = w.tmp[k];
         size_t lo = count_below(w.step, steps, t[i].first);
         size_t hi = count_upto(w.step, steps, t[i].last) - 1;

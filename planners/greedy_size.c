@@ -18,8 +18,7 @@
 static int greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                             void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
-    return arena_greedy_size_plan(p, scratch, scratch_size, plan, ARENA_GREEDY_BEST_FIT);
+    return arena_greedy_size_plan(p, opt, scratch, scratch_size, plan, ARENA_GREEDY_BEST_FIT);
 }
 
 const struct arena_planner arena_planner_greedy_size = {

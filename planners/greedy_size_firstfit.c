@@ -9,7 +9,7 @@
  * greedy_common.h, not from a scan of every placed tensor (TFLite Micro's
  * planner scans them all: O(n^2)).
  *
- * Scratch (arena_greedy_take): 62 bytes per tensor, plus each array rounded
+ * Scratch (arena_greedy_take): 99 bytes per tensor, plus each array rounded
  * up to 16 bytes. */
 #include "planners/greedy_common.h"
 #include "planners/planner.h"

@@ -35,7 +35,7 @@
  * otherwise OPTIMAL at the lower bound, LIMIT when the budget ran out.
  * Each round costs what greedy-by-size-firstfit costs plus O(n).
  *
- * Scratch: greedy_common's 62 bytes per tensor plus 28 (current and best
+ * Scratch: greedy_common's 99 bytes per tensor plus 28 (current and best
  * offsets 8 each; order, positions and a list 4 each; the bound's sort
  * borrows the index's), plus each array's rounding, described once with
  * planners/layout.h. */
@@ -148,9 +148,7 @@ static int budget_spent(void *ctx)
  * tensors not placed yet unplaced). */
 static int first_fit(struct arena_greedy *g, const uint32_t *ord)
 {
-    for (size_t r = 0; r < g->n; r++)
-        g->rec[r].off = ARENA_GREEDY_UNPLACED;
-    g->arena = 0;
+    arena_greedy_restart(g);
     for (size_t k = 0; k < g->n && !arena_greedy_interrupted(g); k++)
         arena_greedy_place(g, ord[k], ARENA_GREEDY_FIRST_FIT);
     return g->interrupted;

@@ -20,7 +20,7 @@
  * (greedy_common.h): each order costs what greedy-by-size costs, plus two
  * radix sorts.
  *
- * Scratch: greedy_common's 62 bytes per tensor plus 36 (a radix sort's key,
+ * Scratch: greedy_common's 99 bytes per tensor plus 36 (a radix sort's key,
  * key buffer and value buffer 20, the size order's offsets 8, the two orders
  * 4 each), plus each array's rounding, described once with planners/layout.h. */
 #include <assert.h>
@@ -81,9 +81,7 @@ static void order(struct work *w, uint32_t *out, int size_major)
  * stop flag is set, the tensors not placed yet unplaced. */
 static int run(struct arena_greedy *g, const uint32_t *ord)
 {
-    for (size_t r = 0; r < g->n; r++)
-        g->rec[r].off = ARENA_GREEDY_UNPLACED;
-    g->arena = 0;
+    arena_greedy_restart(g);
     for (size_t k = 0; k < g->n && !arena_greedy_interrupted(g); k++)
         arena_greedy_place(g, ord[k], ARENA_GREEDY_BEST_FIT);
     return g->interrupted;
@@ -98,8 +96,7 @@ static int xla_plan(const struct arena_problem *p, const struct arena_plan_optio
     arena_layout_carve(take, p, &w, scratch, scratch_size);
     struct arena_greedy *g = &w.g;
     arena_greedy_init(g, p);
-    g->interrupt = arena_greedy_stop_interrupt;
-    g->interrupt_ctx = (void *)opt;
+    g->stop = opt->stop;
     order(&w, w.by_size, 1);
     order(&w, w.by_life, 0);
 

@@ -371,10 +371,10 @@ static int best_greedy(struct run *r, struct arena_plan *plan)
             rc = arena_greedy_size_plan_until(p, w->greedy, w->greedy_bytes, &t,
                                               i == 0 ? ARENA_GREEDY_BEST_FIT
                                                      : ARENA_GREEDY_FIRST_FIT,
-                                              greedy_interrupt, r, &stopped);
+                                              greedy_interrupt, r, NULL, &stopped);
         else
             rc = arena_greedy_breadth_plan_until(p, w->greedy, w->greedy_bytes, &t,
-                                                 greedy_interrupt, r, &stopped);
+                                                 greedy_interrupt, r, NULL, &stopped);
         if (rc != ARENA_OK)
             return rc;
         if (!have || t.arena < plan->arena) {

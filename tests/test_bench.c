@@ -939,6 +939,36 @@ Test(bench, sigint_stops_a_search_planner_at_once)
     expect_one_line("search", "stopped by signal 2");
 }
 
+/* Issue 35, fault 03: SIGINT waited for the whole call of a heuristic
+ * planner (greedy-by-size: 8.6 s on 30,000 tensors all live at once, 7
+ * minutes on 10^5). Here greedy-by-size takes ~5 s a call (200,000
+ * tensors, ~1,000 live: each placement meets ~2,000 others); bench exits
+ * 130 within two seconds of the signal (the planner reads the flag before
+ * every placement, ~25 us apart; the margin is for a loaded machine, where
+ * bench gets a fraction of a core), with one line, and stores nothing for
+ * the stopped call: the database holds no result (the run row is written
+ * with the first result, so none either). */
+Test(bench, sigint_stops_a_heuristic_planner_at_once)
+{
+    char db_path[160];
+    td_path(db_path, sizeof db_path, "heuristic.sqlite");
+    const char *args[] = {"--graph", "random-intervals:n=200000,live=1000", "--planner",
+                          "greedy-by-size", "--db", db_path, "--quiet", NULL};
+    pid_t pid = spawn("heuristic", args);
+    nap(2500); /* loaded (0.3 s), its first call under way */
+    int rc;
+    double waited = interrupt_and_wait(pid, &rc);
+    cr_expect_eq(rc, 128 + SIGINT);
+    cr_expect(waited < 2.0, "SIGINT honoured after %.2f s", waited);
+    expect_one_line("heuristic", "stopped by signal 2");
+    struct stat st;
+    if (stat(db_path, &st) == 0) {
+        sqlite3 *db = td_db_open(db_path, 1);
+        cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 0);
+        sqlite3_close(db);
+    }
+}
+
 /* Repro 14: another process holds the write lock; bench waits for it (up
  * to 60 s), but a SIGINT ends the wait at once: exit 130 well within a
  * second or two, one line, and the database untouched by bench. */

@@ -5,12 +5,12 @@
  * errors, two processes writing one database, and SIGINT in the middle of a
  * run keeping every finished row intact. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -967,6 +967,31 @@ Test(bench, sigint_stops_a_heuristic_planner_at_once)
         cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 0);
         sqlite3_close(db);
     }
+}
+
+/* The same signal during --export-plan: the stopped call's plan (its
+ * unplaced tensors stacked) is not greedy-by-size's and is not written;
+ * exit 130, one line. */
+Test(bench, sigint_during_export_writes_no_stopped_plan)
+{
+    char dir[160];
+    td_path(dir, sizeof dir, "exported");
+    const char *args[] = {"--graph", "random-intervals:n=200000,live=1000", "--planner",
+                          "greedy-by-size", "--export-plan", dir, "--quiet", NULL};
+    pid_t pid = spawn("export", args);
+    nap(2500);
+    int rc;
+    double waited = interrupt_and_wait(pid, &rc);
+    cr_expect_eq(rc, 128 + SIGINT);
+    cr_expect(waited < 2.0, "SIGINT honoured after %.2f s", waited);
+    expect_one_line("export", "stopped by signal 2: greedy-by-size on ");
+    DIR *d = opendir(dir);
+    size_t files = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        files += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    cr_expect_eq(files, 0, "%zu files exported", files);
 }
 
 /* Repro 14: another process holds the write lock; bench waits for it (up

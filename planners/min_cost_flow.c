@@ -260,9 +260,9 @@ static void flip(struct net *g, const uint32_t *path, size_t len)
  * cost, each node entered at most once, each search that reaches T
  * flipping its path; neighbours in list order. Returns the units routed
  * (at least one: the Dijkstra tree holds a path of zero reduced cost), or
- * SIZE_MAX when the caller's stop flag was set (read every
- * ARENA_STOP_EVERY edges looked at: a phase may look at all O(n^2)). The
- * path lives in heap[]. */
+ * SIZE_MAX when the caller's stop flag was set (read every 64 steps of the
+ * search, each looking at up to n edges: a phase may look at all O(n^2)).
+ * The path lives in heap[]. */
 static size_t augment_all(struct net *g, const struct arena_plan_options *opt)
 {
     struct work *w = g->w;
@@ -275,11 +275,11 @@ static size_t augment_all(struct net *g, const struct arena_plan_options *opt)
     w->slot[S_NODE] = 1;
     size_t len = 1;
     path[0] = S_NODE;
-    for (size_t looked = 0; len > 0;) {
+    for (size_t step = 0; len > 0; step++) {
+        if (step % 64 == 0 && arena_plan_stop_requested(opt))
+            return SIZE_MAX;
         uint32_t u = path[len - 1], x;
         while ((x = neighbour(g, u, cursor[u])) != NIL) {
-            if (++looked % ARENA_STOP_EVERY == 0 && arena_plan_stop_requested(opt))
-                return SIZE_MAX;
             cursor[u]++;
             if (x != T_NODE && w->slot[x])
                 continue;
@@ -387,9 +387,9 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
             if (d != COST_MAX)
                 relax(&q, r0 + k, d);
         }
-        while (q.len > 0) {
-            /* once a node: settling an L relaxes up to n edges */
-            if (arena_plan_stop_requested(opt)) {
+        for (size_t popped = 0; q.len > 0; popped++) {
+            /* every 64 nodes: settling an L relaxes up to n edges */
+            if (popped % 64 == 63 && arena_plan_stop_requested(opt)) {
                 arena_plan_stopped(p, plan);
                 return ARENA_OK;
             }

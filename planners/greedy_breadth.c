@@ -132,11 +132,10 @@ int arena_greedy_breadth_plan_until(const struct arena_problem *p, void *scratch
     struct work w;
     arena_layout_carve(breadth_layout, p, &w, scratch, scratch_size);
     struct arena_greedy *g = &w.g;
-    arena_greedy_init(g, p);
-    g->interrupt = interrupt;
-    g->interrupt_ctx = ctx;
-    g->stop = stop;
-    size_t n = g->n, steps = 0;
+    arena_greedy_init(g, p, stop, interrupt, ctx);
+    /* stopped in the set-up: only rec and id are built; no visit, and
+     * every tensor is stacked below */
+    size_t n = g->interrupted ? 0 : g->n, steps = 0;
     uint64_t *breadth = w.breadth, *step = w.step, *key = g->sort.key;
     uint32_t *step_start = w.step_start, *sizepos = w.sizepos, *visit = w.visit;
     for (size_t r = 0; r < n; r++)

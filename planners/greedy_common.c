@@ -61,10 +61,7 @@ int arena_greedy_size_plan_until(const struct arena_problem *p, void *scratch,
 {
     struct arena_greedy g;
     arena_layout_carve(greedy_size_layout, p, &g, scratch, scratch_size);
-    arena_greedy_init(&g, p);
-    g.interrupt = interrupt;
-    g.interrupt_ctx = ctx;
-    g.stop = stop;
+    arena_greedy_init(&g, p, stop, interrupt, ctx);
     for (size_t i = 0; i < g.n && !arena_greedy_interrupted(&g); i++)
         arena_greedy_place(&g, g.order[i], fit);
     arena_greedy_stack_rest(&g);
@@ -164,13 +161,14 @@ size_t arena_greedy_live_unplaced(const struct arena_greedy *g, uint32_t s, size
     return meet(g, s, s, from, 0, out);
 }
 
-void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p)
+void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p,
+                       const volatile sig_atomic_t *stop, int (*interrupt)(void *ctx), void *ctx)
 {
     size_t n = p->n;
     g->n = n;
-    g->interrupt = NULL;
-    g->interrupt_ctx = NULL;
-    g->stop = NULL;
+    g->interrupt = interrupt;
+    g->interrupt_ctx = ctx;
+    g->stop = stop;
     g->interrupted = 0;
     g->reach = 0;
     g->steps = 0;
@@ -215,6 +213,9 @@ void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p)
         if (len <= bound && len > g->reach)
             g->reach = len;
     }
+
+    if (arena_greedy_interrupted(g))
+        return;
 
     /* The tree over the long tensors. Until the first query, order lists the
      * long ranks, cand holds each one's node and skip is the fill cursor. */
@@ -266,7 +267,11 @@ void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p)
         stack[depth++] = (uint32_t)r;
     }
 
+    if (arena_greedy_interrupted(g))
+        return;
     arena_greedy_cover_init(g);
+    if (arena_greedy_interrupted(g))
+        return;
 
     /* Greedy-by-size order: size descending, then rank, i.e. earlier first,
      * then lower id. */

@@ -170,8 +170,14 @@ static inline int arena_greedy_interrupted(struct arena_greedy *g)
 void arena_greedy_stack_rest(struct arena_greedy *g);
 
 /* Builds the index for p in g's carved arrays. p has passed
- * arena_problem_check (asserted, not re-checked). */
-void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p);
+ * arena_problem_check (asserted, not re-checked). stop and interrupt(ctx)
+ * (either may be NULL) become g's; they are also asked between the set-up's
+ * passes (each a sort or a sweep, ~20 ms at n = 10^6), and once one answers
+ * g->interrupted is set and the rest of the index is not built: rec and id
+ * are, which is all arena_greedy_stack_rest and arena_greedy_finish read,
+ * and all a stopped caller may use. */
+void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p,
+                       const volatile sig_atomic_t *stop, int (*interrupt)(void *ctx), void *ctx);
 
 /* Places the tensor of rank r against every already placed tensor whose
  * lifetime meets its own: walks them in offset order keeping the highest end

@@ -100,10 +100,8 @@ static int in_order_plan(const struct arena_problem *p, const struct arena_plan_
     uint32_t root = NIL, objects = 0;
     struct arena_objq q = {.heap = w.heap, .last = w.olast, .len = 0};
     for (size_t k = 0; k < n; k++) {
-        if (k % ARENA_STOP_EVERY == 0 && arena_plan_stop_requested(opt)) {
-            arena_plan_stopped(p, plan);
+        if (k % ARENA_STOP_EVERY == 0 && arena_plan_stop_here(opt, p, plan))
             return ARENA_OK;
-        }
         uint32_t i = w.rank[k];
         while (arena_objq_ends_before(&q, t[i].first)) {
             uint32_t o = arena_objq_pop(&q);

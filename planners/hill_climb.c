@@ -175,10 +175,15 @@ static int climb_plan(const struct arena_problem *p, const struct arena_plan_opt
     struct work w;
     arena_layout_carve(carve, p, &w, scratch, scratch_size);
     struct arena_greedy g = w.g;
-    arena_greedy_init(&g, p);
-    g.interrupt = budget_spent;
-    g.interrupt_ctx = &budget;
+    arena_greedy_init(&g, p, NULL, budget_spent, &budget);
     size_t n = g.n;
+    if (g.interrupted) { /* in the set-up: every tensor stacked, no round */
+        arena_greedy_stack_rest(&g);
+        arena_greedy_finish(&g, plan);
+        plan->bound = 0;
+        plan->status = ARENA_PLAN_LIMIT;
+        return ARENA_OK;
+    }
     uint64_t bound = lower_bound(&g, &w);
     uint64_t target = opt->capacity > bound ? opt->capacity : bound;
     uint64_t rounds = opt->node_limit ? opt->node_limit : DEFAULT_ROUNDS;

@@ -389,10 +389,8 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
         }
         for (size_t popped = 0; q.len > 0; popped++) {
             /* every 64 nodes: settling an L relaxes up to n edges */
-            if (popped % 64 == 63 && arena_plan_stop_requested(opt)) {
-                arena_plan_stopped(p, plan);
+            if (popped % 64 == 63 && arena_plan_stop_here(opt, p, plan))
                 return ARENA_OK;
-            }
             uint32_t u = pq_pop(&q);
             if (u == T_NODE)
                 break;
@@ -419,10 +417,8 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
         for (size_t x = 0; x < v; x++)
             w.pot[x] += w.slot[x] == SETTLED ? w.dist[x] : dt;
         size_t routed = augment_all(&net, opt);
-        if (routed == SIZE_MAX) {
-            arena_plan_stopped(p, plan);
+        if (routed == SIZE_MAX && arena_plan_stop_here(opt, p, plan))
             return ARENA_OK;
-        }
         units += routed;
     }
 

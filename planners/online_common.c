@@ -26,13 +26,13 @@ int arena_online_replay(const struct arena_problem *p, const struct arena_plan_o
     const struct arena_tensor *t = p->tensors;
     uint64_t arena = 0;
     arena_order_ids(o->by_first, o->tmp, n, t, ARENA_ORDER_FIRST);
+    if (arena_plan_stop_here(opt, p, plan))
+        return ARENA_OK;
     arena_order_ids(o->by_last, o->tmp, n, t, ARENA_ORDER_LAST);
     size_t f = 0;
     for (size_t a = 0; a < n; a++) {
-        if (a % ARENA_STOP_EVERY == 0 && arena_plan_stop_requested(opt)) {
-            arena_plan_stopped(p, plan);
+        if (a % ARENA_STOP_EVERY == 0 && arena_plan_stop_here(opt, p, plan))
             return ARENA_OK;
-        }
         uint32_t i = o->by_first[a];
         /* Everything whose last step is before this first step is freed
          * first: by last step, then by id (the stable sort kept id order). */

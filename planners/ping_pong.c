@@ -62,10 +62,8 @@ static int ping_pong_plan(const struct arena_problem *p, const struct arena_plan
     uint64_t largest = 0;
     size_t first_largest = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i % ARENA_STOP_EVERY == 0 && arena_plan_stop_requested(opt)) {
-            arena_plan_stopped(p, plan);
+        if (i % ARENA_STOP_EVERY == 0 && arena_plan_stop_here(opt, p, plan))
             return ARENA_OK;
-        }
         uint32_t x = w.order[i];
         while (nbusy > 0 && (busy[0] >> 32) < t[x].first)
             arena_heap_push(freeh, &nfree, (uint32_t)arena_heap_pop(busy, &nbusy));

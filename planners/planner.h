@@ -62,6 +62,18 @@ static inline int arena_plan_stop_requested(const struct arena_plan_options *opt
  * problem), buffers 0, status ARENA_PLAN_LIMIT. */
 void arena_plan_stopped(const struct arena_problem *p, struct arena_plan *plan);
 
+/* Both at once: when the stop flag is set, gives plan arena_plan_stopped's
+ * and returns nonzero, so a planner writes
+ * `if (arena_plan_stop_here(opt, p, plan)) return ARENA_OK;`. */
+static inline int arena_plan_stop_here(const struct arena_plan_options *opt,
+                                       const struct arena_problem *p, struct arena_plan *plan)
+{
+    if (!arena_plan_stop_requested(opt))
+        return 0;
+    arena_plan_stopped(p, plan);
+    return 1;
+}
+
 struct arena_planner {
     const char *name;    /* as on the command line, e.g. "greedy-by-size" */
     const char *summary; /* one line for --list */

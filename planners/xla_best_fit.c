@@ -95,14 +95,15 @@ static int xla_plan(const struct arena_problem *p, const struct arena_plan_optio
     struct work w;
     arena_layout_carve(take, p, &w, scratch, scratch_size);
     struct arena_greedy *g = &w.g;
-    arena_greedy_init(g, p);
-    g->stop = opt->stop;
-    order(&w, w.by_size, 1);
-    order(&w, w.by_life, 0);
+    arena_greedy_init(g, p, opt->stop, NULL, NULL);
+    if (!g->interrupted)
+        order(&w, w.by_size, 1);
+    if (!arena_greedy_interrupted(g))
+        order(&w, w.by_life, 0);
 
     /* Stopped (the caller's flag): the size order's plan when it is whole,
      * else its placed tensors with the rest stacked; status limit. */
-    if (run(g, w.by_size)) {
+    if (arena_greedy_interrupted(g) || run(g, w.by_size)) {
         arena_greedy_stack_rest(g);
         arena_greedy_finish(g, plan);
         plan->status = ARENA_PLAN_LIMIT;

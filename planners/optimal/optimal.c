@@ -361,8 +361,17 @@ static int best_greedy(struct run *r, struct arena_plan *plan)
     const struct arena_problem *p = r->p;
     struct work *w = r->w;
     struct arena_plan t = {.n = p->n, .offsets = w->tmp_off};
+    if (arena_plan_stop_requested(r->opt)) { /* no set-up at all: the tensors end to end */
+        arena_plan_stopped(p, plan);
+        r->stopped = 1;
+        return ARENA_OK;
+    }
     int have = 0;
-    for (int i = r->opt->time_limit > 0 ? -1 : 0; i < 3 && !(have && r->stopped); i++) {
+    for (int i = r->opt->time_limit > 0 ? -1 : 0; i < 3; i++) {
+        if (have && (r->stopped || arena_plan_stop_requested(r->opt))) {
+            r->stopped = 1;
+            break;
+        }
         arena_plan_reset(&t);
         int stopped = 0, rc;
         if (i < 0)
@@ -647,6 +656,10 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         return ARENA_OK;
     }
 
+    if (r.stopped && arena_plan_stop_requested(opt)) { /* a caller's signal: no sweep */
+        plan->status = ARENA_PLAN_LIMIT;
+        return ARENA_OK;
+    }
     if (r.stopped) { /* the incumbents used the budget: the bound alone */
         plan->bound = max_live(p, &w);
         if (cap)

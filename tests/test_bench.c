@@ -939,6 +939,25 @@ Test(bench, sigint_stops_a_search_planner_at_once)
     expect_one_line("search", "stopped by signal 2");
 }
 
+/* Runs greedy-by-size on 200,000 tensors, ~1,000 live (~5 s a call),
+ * with `option` (--db or --export-plan) naming path (tag in the test's
+ * folder), and sends SIGINT 2.5 s in (loaded, 0.3 s; its first call under
+ * way): exit 130 within two seconds, one line holding `says`. */
+static void interrupt_greedy(const char *tag, const char *option, char *path, size_t len,
+                             const char *says)
+{
+    td_path(path, len, tag);
+    const char *args[] = {"--graph", "random-intervals:n=200000,live=1000", "--planner",
+                          "greedy-by-size", option, path, "--quiet", NULL};
+    pid_t pid = spawn(tag, args);
+    nap(2500);
+    int rc;
+    double waited = interrupt_and_wait(pid, &rc);
+    cr_expect_eq(rc, 128 + SIGINT);
+    cr_expect(waited < 2.0, "SIGINT honoured after %.2f s", waited);
+    expect_one_line(tag, says);
+}
+
 /* Issue 35, fault 03: SIGINT waited for the whole call of a heuristic
  * planner (greedy-by-size: 8.6 s on 30,000 tensors all live at once, 7
  * minutes on 10^5). Here greedy-by-size takes ~5 s a call (200,000
@@ -951,16 +970,7 @@ Test(bench, sigint_stops_a_search_planner_at_once)
 Test(bench, sigint_stops_a_heuristic_planner_at_once)
 {
     char db_path[160];
-    td_path(db_path, sizeof db_path, "heuristic.sqlite");
-    const char *args[] = {"--graph", "random-intervals:n=200000,live=1000", "--planner",
-                          "greedy-by-size", "--db", db_path, "--quiet", NULL};
-    pid_t pid = spawn("heuristic", args);
-    nap(2500); /* loaded (0.3 s), its first call under way */
-    int rc;
-    double waited = interrupt_and_wait(pid, &rc);
-    cr_expect_eq(rc, 128 + SIGINT);
-    cr_expect(waited < 2.0, "SIGINT honoured after %.2f s", waited);
-    expect_one_line("heuristic", "stopped by signal 2");
+    interrupt_greedy("heuristic", "--db", db_path, sizeof db_path, "stopped by signal 2");
     struct stat st;
     if (stat(db_path, &st) == 0) {
         sqlite3 *db = td_db_open(db_path, 1);
@@ -975,16 +985,8 @@ Test(bench, sigint_stops_a_heuristic_planner_at_once)
 Test(bench, sigint_during_export_writes_no_stopped_plan)
 {
     char dir[160];
-    td_path(dir, sizeof dir, "exported");
-    const char *args[] = {"--graph", "random-intervals:n=200000,live=1000", "--planner",
-                          "greedy-by-size", "--export-plan", dir, "--quiet", NULL};
-    pid_t pid = spawn("export", args);
-    nap(2500);
-    int rc;
-    double waited = interrupt_and_wait(pid, &rc);
-    cr_expect_eq(rc, 128 + SIGINT);
-    cr_expect(waited < 2.0, "SIGINT honoured after %.2f s", waited);
-    expect_one_line("export", "stopped by signal 2: greedy-by-size on ");
+    interrupt_greedy("export", "--export-plan", dir, sizeof dir,
+                     "stopped by signal 2: greedy-by-size on ");
     DIR *d = opendir(dir);
     size_t files = 0;
     for (struct dirent *e; d && (e = readdir(d)) != NULL;)

@@ -306,10 +306,17 @@ static double cpu_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* min-cost-flow refuses more than 5,000 tensors; the others get n. */
-static size_t stop_n(const struct arena_planner *pl, size_t n)
+/* live_problem with n tensors (min-cost-flow, which refuses more, 5,000)
+ * and ~1,000 live for pl into *p; the caller frees p->tensors and *off. */
+static void stop_problem(const struct arena_planner *pl, size_t n, struct arena_problem *p,
+                         uint64_t **off)
 {
-    return strcmp(pl->name, "min-cost-flow") == 0 && n > 5000 ? 5000 : n;
+    n = strcmp(pl->name, "min-cost-flow") == 0 && n > 5000 ? 5000 : n;
+    struct arena_tensor *t = malloc(n * sizeof *t);
+    *off = malloc(n * sizeof **off);
+    cr_assert(t && *off);
+    live_problem(n, 1000, 35, t);
+    *p = (struct arena_problem){.n = n, .tensors = t, .alignment = 16};
 }
 
 /* Set before the call: nothing is planned, the call returns a valid plan
@@ -325,12 +332,9 @@ ParameterizedTest(size_t *index, planners, stop_flag_set_before_the_call)
 {
     static volatile sig_atomic_t stop = 1;
     const struct arena_planner *pl = arena_planner_at(*index);
-    size_t n = stop_n(pl, 20000);
-    struct arena_tensor *t = malloc(n * sizeof *t);
-    uint64_t *off = malloc(n * sizeof *off);
-    cr_assert(t && off);
-    live_problem(n, 1000, 35, t);
-    struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
+    struct arena_problem p;
+    uint64_t *off;
+    stop_problem(pl, 20000, &p, &off);
     struct arena_plan_options opt = {.stop = &stop, .time_limit = 30};
     struct arena_plan plan;
     double t0 = cpu_seconds();
@@ -342,7 +346,7 @@ ParameterizedTest(size_t *index, planners, stop_flag_set_before_the_call)
                      arena_plan_status_name(plan.status));
     cr_expect_lt(spent, 0.1, "%s: %.3f s of CPU with the flag set before the call", pl->name,
                  spent);
-    free(t);
+    free((void *)p.tensors);
     free(off);
 }
 
@@ -378,12 +382,9 @@ ParameterizedTest(size_t *index, planners, stop_flag_ends_the_call_within_100_ms
     int is_slow = 0;
     for (size_t i = 0; i < sizeof slow / sizeof slow[0]; i++)
         is_slow |= strcmp(pl->name, slow[i]) == 0;
-    size_t n = stop_n(pl, 100000);
-    struct arena_tensor *t = malloc(n * sizeof *t);
-    uint64_t *off = malloc(n * sizeof *off);
-    cr_assert(t && off);
-    live_problem(n, 1000, 35, t);
-    struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
+    struct arena_problem p;
+    uint64_t *off;
+    stop_problem(pl, 100000, &p, &off);
     struct arena_plan_options opt = {.stop = &prof_stop, .time_limit = 30};
     struct sigaction act;
     memset(&act, 0, sizeof act);
@@ -398,7 +399,7 @@ ParameterizedTest(size_t *index, planners, stop_flag_ends_the_call_within_100_ms
     void *scratch = malloc(bytes ? bytes : 1);
     cr_assert(scratch);
     memset(scratch, 0xA5, bytes);
-    struct arena_plan plan = {.n = n, .offsets = off};
+    struct arena_plan plan = {.n = p.n, .offsets = off};
     struct itimerval at = {.it_value = {.tv_sec = 0, .tv_usec = 50000}};
     cr_assert_eq(setitimer(ITIMER_PROF, &at, NULL), 0);
     int rc = arena_planner_run(pl, &p, &opt, scratch, bytes, &plan);
@@ -417,7 +418,7 @@ ParameterizedTest(size_t *index, planners, stop_flag_ends_the_call_within_100_ms
         cr_expect_eq(plan.status, ARENA_PLAN_LIMIT, "%s: status %s", pl->name,
                      arena_plan_status_name(plan.status));
     }
-    free(t);
+    free((void *)p.tensors);
     free(off);
 }
 

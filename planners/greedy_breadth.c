@@ -12,8 +12,8 @@
  * breadth is at least as large and which comes first on ties. So the visit
  * runs over the distinct first steps. Each visit enumerates its live
  * tensors not placed yet, in one of two ways chosen once from the sum L of
- * the live counts over those steps (a difference array beside the
- * breadths'): while L <= 4 n log2 n, the interval index reads every tensor
+ * the live counts over those steps (each tensor counts the first steps its
+ * lifetime spans): while L <= 4 n log2 n, the interval index reads every tensor
  * live at the step, O(log S + live); above, a max-tree over ranks of the
  * unplaced tensors' last steps (a placed one drops to 0) gives the ranks
  * that start by the step and end at or after it, O((k + 1) log n) for the

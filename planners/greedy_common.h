@@ -99,7 +99,7 @@ struct arena_greedy {
     /* Optional (NULL: never): asked before each placement of the size and
      * breadth orders; nonzero stops the planner, which then stacks the
      * tensors it has not placed above the others (arena_greedy_stack_rest).
-     * A caller with a budget (planner optimal) sets it; init clears it. */
+     * A caller with a budget (optimal, hill-climb) hands it to init. */
     int (*interrupt)(void *ctx);
     void *interrupt_ctx;
     /* Optional (NULL: none): a caller's stop flag, read the same way but
@@ -134,8 +134,6 @@ int arena_greedy_size_scratch(const struct arena_problem *p, size_t *bytes);
 int arena_greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                            void *scratch, size_t scratch_size, struct arena_plan *plan,
                            enum arena_greedy_fit fit);
-
-
 
 /* The same, reading stop (may be NULL) and asking interrupt(ctx) (may be
  * NULL) before each placement; sets *interrupted (may be NULL) when it

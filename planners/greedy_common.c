@@ -327,21 +327,21 @@ void arena_greedy_place(struct arena_greedy *g, uint32_t r, enum arena_greedy_fi
     if (t->size == 0 || t->off != ARENA_GREEDY_UNPLACED)
         return;
 
-    uint64_t size = t->size, at;
-    if (arena_greedy_cover_path(g, r))
-        at = arena_greedy_cover_fit(g, r, fit);
-    else
-        at = index_fit(g, r, fit);
     /* Every end placed so far is at most the sum of the sizes placed so far
      * (each tensor goes in a gap or just above conflicting ones), and that sum
      * fits (arena_problem_check): no end wraps, and since size > 0 no offset
      * reaches the unplaced mark. */
+    uint64_t size = t->size, at;
+    if (g->cover_on && (g->flags[r] & ARENA_GREEDY_COVER_PATH))
+        at = arena_greedy_cover_fit(g, r, fit);
+    else
+        at = index_fit(g, r, fit);
+    if (g->cover_on)
+        arena_greedy_cover_insert(g, r, at);
     assert(at <= UINT64_MAX - size);
     t->off = at;
     if (at + size > g->arena)
         g->arena = at + size;
-    if (g->cover_on)
-        arena_greedy_cover_insert(g, r);
 }
 
 void arena_greedy_restart(struct arena_greedy *g)

@@ -109,7 +109,8 @@ struct arena_greedy {
     /* The near-clique path (greedy_cover.c); its arrays are written only
      * when cover_on, the rest at set-up. */
     size_t parts;                 /* ranks split where no lifetime spans */
-    uint32_t *part_start;         /* parts + 1 (at most n + 1): first rank */
+    uint32_t *part_start;         /* parts + 1 (at most n + 1): first rank,
+                                     then n; made only from 128 tensors */
     uint32_t *lasts;              /* n: ranks by last, ties by rank */
     uint8_t *flags;               /* n: per rank, its path and its switch */
     int cover_on;                 /* some rank takes the cover path */
@@ -201,18 +202,14 @@ void arena_greedy_finish(const struct arena_greedy *g, struct arena_plan *plan);
 void arena_greedy_restart(struct arena_greedy *g);
 
 /* greedy_cover.c, used by the functions above: the parts, the per-rank
- * choice of path and cover_on, at the end of arena_greedy_init (its cand
- * and order are free then); empty treaps; whether rank r's placement takes
- * the cover path; its offset by that path (the same as the index's); and
- * placed rank r into its part's treap. */
+ * choice of path (flags) and cover_on, at the end of arena_greedy_init (its
+ * cand and order are free then); empty treaps; rank r's offset by that
+ * path (the same as the index's); and rank r, placed at offset `at`, into
+ * its part's treap. */
 void arena_greedy_cover_init(struct arena_greedy *g);
 void arena_greedy_cover_restart(struct arena_greedy *g);
 #define ARENA_GREEDY_COVER_PATH 2u /* flags: the rank takes the cover path */
-static inline int arena_greedy_cover_path(const struct arena_greedy *g, uint32_t r)
-{
-    return g->cover_on && (g->flags[r] & ARENA_GREEDY_COVER_PATH);
-}
 uint64_t arena_greedy_cover_fit(struct arena_greedy *g, uint32_t r, enum arena_greedy_fit fit);
-void arena_greedy_cover_insert(struct arena_greedy *g, uint32_t r);
+void arena_greedy_cover_insert(struct arena_greedy *g, uint32_t r, uint64_t at);
 
 #endif

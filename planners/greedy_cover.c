@@ -184,8 +184,9 @@ static void pull(struct arena_greedy *g, uint32_t v)
     c[v].hi = hi;
 }
 
-void arena_greedy_cover_insert(struct arena_greedy *g, uint32_t x)
+void arena_greedy_cover_insert(struct arena_greedy *g, uint32_t x, uint64_t at)
 {
+    g->rec[x].off = at; /* the key, before it is compared */
     struct arena_greedy_cover *c = g->cover;
     uint32_t *path = g->cand, *root = &g->root[part_of(g, x)];
     size_t len = 0;

@@ -35,11 +35,12 @@ struct arena_plan_options {
     uint64_t capacity;   /* 0: minimise the arena; otherwise decision mode:
                             any plan with arena <= capacity answers */
     const volatile sig_atomic_t *stop; /* NULL, or a caller's signal flag:
-                            every planner reads it between bounded stretches
-                            of work (arena_plan_stop_requested) and, once it
-                            is non-zero, returns soon with a valid plan of
+                            every planner but naive (whose one pass is the
+                            plan a stopped call gives) reads it between
+                            bounded stretches of work and, once it is
+                            non-zero, returns soon with a valid plan of
                             status ARENA_PLAN_LIMIT: stopped, not the
-                            planner's answer (budgets.md) */
+                            planner's answer (docs/budgets.md) */
     uint32_t optimal_off; /* planner optimal only, for ablations: the rules it
                             switches off, ARENA_OPTIMAL_* bits (planners/optimal.h);
                             0 = every rule on. Other planners ignore it. */

@@ -700,6 +700,10 @@ static int export_plans(struct bench *b)
                             : arena_export_tflites(dirs[k], &b->graphs[i].src, b->args.planners,
                                                    b->args.n_planners, &b->args.options, out, err,
                                                    sizeof err);
+            if (rc != ARENA_OK && stop_signal) {
+                say(b, "stopped by signal %d: %s", (int)stop_signal, err);
+                return 128 + stop_signal;
+            }
             if (rc != ARENA_OK) {
                 say(b, "%s: %s", opts[k], err[0] ? err : arena_strerror(rc));
                 return rc == ARENA_ECONFLICT ? 1 : 2;

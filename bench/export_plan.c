@@ -463,6 +463,9 @@ static int plan_checked(const struct arena_planner *pl, const struct arena_sourc
     if (rc)
         return arena_errorf(err, errlen, 0, rc, "%s on %s: %s", pl->name, src->spec,
                             arena_strerror(rc));
+    if (opt && opt->stop && *opt->stop) /* the call was stopped: its plan is not the planner's */
+        return arena_errorf(err, errlen, 0, ARENA_EIO, "%s on %s: stopped, not exported",
+                            pl->name, src->spec);
     struct arena_collision why;
     if (arena_plan_validate(p, plan, &why) != ARENA_OK)
         return arena_errorf(err, errlen, 0, ARENA_ECONFLICT,

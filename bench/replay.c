@@ -678,7 +678,9 @@ static int plan_once(const struct arena_planner *pl, const struct arena_source *
             arena_plan_settle(plan, bounds->lower_bound);
     }
     *db_rc = ARENA_OK;
-    if (store) {
+    if (stopped(opt)) /* a call the signal stopped is not a result: nothing stored */
+        rc = ARENA_EIO;
+    else if (store) {
         int valid = rc == ARENA_OK;
         struct arena_result_info info = {
             .planner = pl->name,

@@ -21,8 +21,7 @@
 static int best_fit_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                           void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
-    return arena_online_gaps_plan(p, scratch, scratch_size, plan, ARENA_ONLINE_BEST_FIT);
+    return arena_online_gaps_plan(p, opt, scratch, scratch_size, plan, ARENA_ONLINE_BEST_FIT);
 }
 
 const struct arena_planner arena_planner_online_best_fit = {

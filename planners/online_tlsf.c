@@ -267,7 +267,6 @@ static const struct arena_online_policy tlsf_policy = {
 static int tlsf_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                      void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     struct work w;
     arena_layout_carve(carve, p, &w, scratch, scratch_size);
     w.used = 0;
@@ -281,7 +280,7 @@ static int tlsf_plan(const struct arena_problem *p, const struct arena_plan_opti
         for (unsigned s = 0; s < SL_COUNT; s++)
             w.head[f][s] = NIL;
     }
-    return arena_online_replay(p, &w.orders, &tlsf_policy, &w, plan);
+    return arena_online_replay(p, opt, &w.orders, &tlsf_policy, &w, plan);
 }
 
 const struct arena_planner arena_planner_online_tlsf = {

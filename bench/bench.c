@@ -691,15 +691,20 @@ static int export_plans(struct bench *b)
             say(b, "%s: cannot create '%s': %s", opts[k], dirs[k], strerror(e));
             return 2;
         }
-        for (size_t i = 0; i < b->n_graphs; i++) {
-            char err[700] = "";
+        /* one planner at a time, so a signal's answer names the call */
+        for (size_t c = 0; c < b->n_graphs * b->args.n_planners; c++) {
+            size_t i = c / b->args.n_planners;
+            const struct arena_planner *const *pl = &b->args.planners[c % b->args.n_planners];
+            char err[700] = "", doing[400];
+            snprintf(doing, sizeof doing, "%s on %s", (*pl)->name, b->graphs[i].src.spec);
             FILE *out = b->args.quiet ? NULL : stdout;
-            int rc = k == 0 ? arena_export_plans(dirs[k], &b->graphs[i].src, b->args.planners,
-                                                 b->args.n_planners, &b->args.options, b->args.head,
-                                                 b->args.tail, out, err, sizeof err)
-                            : arena_export_tflites(dirs[k], &b->graphs[i].src, b->args.planners,
-                                                   b->args.n_planners, &b->args.options, out, err,
-                                                   sizeof err);
+            arena_progress_doing(&b->progress, doing);
+            int rc = k == 0 ? arena_export_plans(dirs[k], &b->graphs[i].src, pl, 1,
+                                                 &b->args.options, b->args.head, b->args.tail, out,
+                                                 err, sizeof err)
+                            : arena_export_tflites(dirs[k], &b->graphs[i].src, pl, 1,
+                                                   &b->args.options, out, err, sizeof err);
+            arena_progress_doing(&b->progress, NULL);
             if (rc != ARENA_OK && stop_signal) {
                 say(b, "stopped by signal %d: %s", (int)stop_signal, err);
                 return 128 + stop_signal;

@@ -250,7 +250,7 @@ static void result_free(struct arena_fig_result *r)
 /* Keeps the first (newest) row of each graph x planner. */
 static void keep_newest(struct arena_fig_data *d)
 {
-    qsort(d->results, d->n_results, sizeof *d->results, by_pair);
+    if (d->n_results) qsort(d->results, d->n_results, sizeof *d->results, by_pair);
     size_t kept = 0;
     for (size_t i = 0; i < d->n_results; i++) {
         if (kept && d->results[kept - 1].graph == d->results[i].graph &&
@@ -433,21 +433,21 @@ static int reorder(struct arena_fig_data *d, struct reading *w)
     if (!rc) { /* configurations */
         struct arena_fig_config *c2 = tmp;
         for (size_t i = 0; i < d->n_configs; i++) c2[i] = d->configs[perm[i]], where[perm[i]] = i;
-        memcpy(d->configs, c2, d->n_configs * sizeof *c2);
+        if (d->n_configs) memcpy(d->configs, c2, d->n_configs * sizeof *c2);
         for (size_t i = 0; i < d->n_graphs; i++) d->graphs[i].config = where[d->graphs[i].config];
     }
     if (!rc) rc = first_order(w->bfirst, d->n_bases, perm);
     if (!rc) { /* graphs' specs */
         char **b2 = tmp;
         for (size_t i = 0; i < d->n_bases; i++) b2[i] = d->bases[perm[i]], where[perm[i]] = i;
-        memcpy(d->bases, b2, d->n_bases * sizeof *b2);
+        if (d->n_bases) memcpy(d->bases, b2, d->n_bases * sizeof *b2);
         for (size_t i = 0; i < d->n_graphs; i++) d->graphs[i].base = where[d->graphs[i].base];
     }
     if (!rc) rc = first_order(w->gfirst, d->n_graphs, perm);
     if (!rc) { /* graph x configuration */
         struct arena_fig_graph *g2 = tmp;
         for (size_t i = 0; i < d->n_graphs; i++) g2[i] = d->graphs[perm[i]], where[perm[i]] = i;
-        memcpy(d->graphs, g2, d->n_graphs * sizeof *g2);
+        if (d->n_graphs) memcpy(d->graphs, g2, d->n_graphs * sizeof *g2);
         for (size_t i = 0; i < d->n_results; i++) d->results[i].graph = where[d->results[i].graph];
         keep_newest(d);
     }
@@ -455,7 +455,7 @@ static int reorder(struct arena_fig_data *d, struct reading *w)
     if (!rc) {
         char **p2 = tmp;
         for (size_t i = 0; i < d->n_planners; i++) p2[i] = d->planners[perm[i]];
-        memcpy(d->planners, p2, d->n_planners * sizeof *p2);
+        if (d->n_planners) memcpy(d->planners, p2, d->n_planners * sizeof *p2);
     }
     free(perm);
     free(where);

@@ -914,18 +914,20 @@ Test(bench, a_corrupt_database_is_one_line)
 
 /* What a first SIGINT leaves on stderr: its answer, "bench: SIGINT:
  * stopping after the current call: PLANNER on GRAPH, running N s" (or the
- * current step: `doing`), then the line saying the run stopped; nothing
- * else. */
+ * current step: `doing`; doing NULL: any answer, "bench: SIGINT:
+ * stopping ..."), then the line saying the run stopped; nothing else. */
 static void expect_stop_lines(const char *tag, const char *doing)
 {
     char *err = slurp(tag, "err");
     cr_expect_eq(count(err, "\n"), 2, "%s: two lines: %s", tag, err);
-    const char *ack = strstr(err, "bench: SIGINT: stopping after the current ");
+    const char *ack = strstr(err, doing ? "bench: SIGINT: stopping after the current "
+                                        : "bench: SIGINT: stopping");
     const char *stop = strstr(err, "bench: stopped by signal 2");
     cr_expect(ack && ack == err, "%s: the first line does not answer the signal: %s", tag, err);
     cr_expect(stop && ack && stop > ack, "%s: no line saying the run stopped, after the answer: %s", tag, err);
-    cr_expect(ack && strstr(ack, doing) && strstr(ack, doing) < strchr(ack, '\n'), "%s: the answer does not"
-              " name '%s': %s", tag, doing, err);
+    if (doing)
+        cr_expect(ack && strstr(ack, doing) && strstr(ack, doing) < strchr(ack, '\n'),
+                  "%s: the answer does not name '%s': %s", tag, doing, err);
     free(err);
 }
 
@@ -961,7 +963,8 @@ Test(bench, sigint_stops_a_search_planner_at_once)
 /* Runs greedy-by-size on 200,000 tensors, ~1,000 live (~5 s a call),
  * with `option` (--db or --export-plan) naming path (tag in the test's
  * folder), and sends SIGINT 2.5 s in (loaded, 0.3 s; its first call under
- * way): exit 130 within two seconds, one line holding `says`. */
+ * way): exit 130 within two seconds, and (unless NULL) one line holding
+ * `says`. */
 static void interrupt_greedy(const char *tag, const char *option, char *path, size_t len,
                              const char *says)
 {
@@ -974,7 +977,7 @@ static void interrupt_greedy(const char *tag, const char *option, char *path, si
     double waited = interrupt_and_wait(pid, &rc);
     cr_expect_eq(rc, 128 + SIGINT);
     cr_expect(waited < 2.0, "SIGINT honoured after %.2f s", waited);
-    expect_one_line(tag, says);
+    if (says) expect_one_line(tag, says);
 }
 
 /* Issue 35, fault 03: SIGINT waited for the whole call of a heuristic
@@ -989,7 +992,11 @@ static void interrupt_greedy(const char *tag, const char *option, char *path, si
 Test(bench, sigint_stops_a_heuristic_planner_at_once)
 {
     char db_path[160];
-    interrupt_greedy("heuristic", "--db", db_path, sizeof db_path, "stopped by signal 2");
+    interrupt_greedy("heuristic", "--db", db_path, sizeof db_path, NULL);
+    /* the answer names the call unless, on a loaded machine, the signal came
+     * before it began (first_sigint_is_answered_at_once_naming_the_call
+     * tests the naming) */
+    expect_stop_lines("heuristic", NULL);
     struct stat st;
     if (stat(db_path, &st) == 0) {
         sqlite3 *db = td_db_open(db_path, 1);
@@ -1004,8 +1011,8 @@ Test(bench, sigint_stops_a_heuristic_planner_at_once)
 Test(bench, sigint_during_export_writes_no_stopped_plan)
 {
     char dir[160];
-    interrupt_greedy("export", "--export-plan", dir, sizeof dir,
-                     "stopped by signal 2: greedy-by-size on ");
+    interrupt_greedy("export", "--export-plan", dir, sizeof dir, NULL);
+    expect_stop_lines("export", NULL); /* as in the case above */
     DIR *d = opendir(dir);
     size_t files = 0;
     for (struct dirent *e; d && (e = readdir(d)) != NULL;)

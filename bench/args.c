@@ -1,7 +1,7 @@
 /* args.c — bench's options: `--name value` or `--name=value`, flags without
  * values, Google Benchmark's `--benchmark_*` flags collected to pass on. */
 #include "bench/args.h"
-#include "bench/replay.h"
+#include "bench/replay/replay.h"
 #include "bench/suites.h"
 #include "graphs/sweep.h"
 #include "planners/optimal.h"

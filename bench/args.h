@@ -46,7 +46,7 @@ struct arena_bench_args {
     int min_time_set;
     int quiet, list, help, version;
     enum arena_progress_mode progress; /* --progress: auto (default), always, never */
-    unsigned replay;        /* --replay: bit i = allocator i (bench/replay.h); 0 none */
+    unsigned replay;        /* --replay: bit i = allocator i (bench/replay/replay.h); 0 none */
     uint64_t frames;        /* --frames: frames per replay */
     int founding_table;     /* --founding-table */
     unsigned shard_k, shard_n; /* --shard K/N: part K (1..N) of N; N 0: every job */

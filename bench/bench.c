@@ -32,14 +32,14 @@
 #include <unistd.h>
 
 #include "bench/args.h"
-#include "bench/export_plan.h"
+#include "bench/export/export_plan.h"
 #include "bench/gbench.h"
 #include "bench/output.h"
 #include "bench/progress.h"
-#include "bench/replay.h"
+#include "bench/replay/replay.h"
 #include "bench/runinfo.h"
 #include "bench/shard.h"
-#include "bench/plot.h"
+#include "bench/plot/plot.h"
 #include "bench/subcommands.h"
 #include "bench/suites.h"
 #include "graphs/files.h"
@@ -897,7 +897,7 @@ static int plan_progress(struct bench *b)
 }
 
 /* --replay and --founding-table: real allocators (and, for the table, the
- * planners once each) instead of Google Benchmark's timing (bench/replay.c). */
+ * planners once each) instead of Google Benchmark's timing (bench/replay/replay.c). */
 static int replay_graphs(struct bench *b)
 {
     const struct arena_bench_args *a = &b->args;

@@ -1,7 +1,7 @@
 /* progress.c — the progress line, the periodic lines and the answer to a
  * signal (progress.h). */
 #include "bench/progress.h"
-#include "bench/plot.h" /* plot_utf8_chars, plot_utf8_prefix */
+#include "bench/plot/plot.h" /* plot_utf8_chars, plot_utf8_prefix */
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
-/* test_replay.c — real allocators replayed (bench/replay.c and the programs
- * of bench/replay_prog.c): each available allocator's program run on real
+/* test_replay.c — real allocators replayed (bench/replay/replay.c and the programs
+ * of bench/replay/replay_prog.c): each available allocator's program run on real
  * problems (calls per frame exactly 2 x tensors, live peak = the lower bound
  * computed by the planners' own sweep, footprints and extents never below
  * it), bench --replay storing a run with F = 1 and one with F = 10 in a real
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/replay.h"
+#include "bench/replay/replay.h"
 #include "planners/planner.h"
 #include "planners/problem.h"
 #include "tests/random_problems.h"

@@ -5,7 +5,7 @@
  * plot_graph.c (the per-graph figures arena, layout, live), plot_replay.c,
  * plot_tables.c (comparison.tex and .md), plot_across.c (the figures across
  * graphs: scaling, quality, stats). plot_gp.c (plot.h) holds the text
- * buffers, escaping, templates and gnuplot. Not for use outside bench/plot*. */
+ * buffers, escaping, templates and gnuplot. Not for use outside bench/plot/. */
 #ifndef ARENA_BENCH_PLOT_INTERNAL_H
 #define ARENA_BENCH_PLOT_INTERNAL_H
 
@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "bench/filters.h"
-#include "bench/plot.h"
+#include "bench/plot/plot.h"
 #include "results/figdata.h"
 
 #define PLOT_PROG "bench: plot"

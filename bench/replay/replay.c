@@ -3,8 +3,8 @@
  * check, store and print them; and the founding table (docs/runtime.md:
  * MobileNetV2's figures as claimed by the article this project
  * started from, beside ours).
- * Protocol in bench/replay_prog.h. */
-#include "bench/replay.h"
+ * Protocol in bench/replay/replay_prog.h. */
+#include "bench/replay/replay.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * arena (bars per planner), layout (each plan's tensors as rectangles) and
  * live (bytes live per step against each arena), with arena.csv (behind
  * the tables too); replay and tables are called from here. */
-#include "bench/plot_internal.h"
+#include "bench/plot/plot_internal.h"
 
 #include <errno.h>
 #include <math.h>

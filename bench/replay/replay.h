@@ -2,7 +2,7 @@
  * table of the article this project began from, measured (bench
  * --founding-table).
  *
- * Each allocator runs in a program of its own (bench/replay_prog.h), which
+ * Each allocator runs in a program of its own (bench/replay/replay_prog.h), which
  * bench starts with posix_spawn and feeds the problem on standard input; the
  * program's figures come back on its standard output. Programs are looked
  * for in $ARENA_REPLAY_DIR when set, else beside the running bench. */

@@ -1,7 +1,7 @@
 /* export_plan.c — a plan as NAME.csv and a C library, NAME.h + NAME.c,
  * and as a .tflite model carrying TFLM's offline plan (see export_plan.h,
  * export_tflite.h). */
-#include "bench/export_plan.h"
+#include "bench/export/export_plan.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/export_tflite.h"
+#include "bench/export/export_tflite.h"
 #include "graphs/names.h"
 #include "graphs/source.h"
 #include "graphs/tflite.h"

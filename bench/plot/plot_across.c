@@ -2,7 +2,7 @@
  * against tensors per configuration), quality (arena / lower bound per
  * planner over the paired graphs) and stats (what bench stats computes,
  * results/stats.h), with the configuration labels they share. */
-#include "bench/plot_internal.h"
+#include "bench/plot/plot_internal.h"
 
 #include <errno.h>
 #include <math.h>

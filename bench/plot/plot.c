@@ -8,7 +8,7 @@
  * temporary folder inside --out; gnuplot (one process per figure, nothing
  * else is started) draws every size and format; the files are renamed
  * into place only when all of it succeeded. */
-#include "bench/plot_internal.h"
+#include "bench/plot/plot_internal.h"
 
 #include <errno.h>
 #include <math.h>

@@ -64,15 +64,6 @@ int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, ch
                            size_t errlen);
 void arena_bench_args_free(struct arena_bench_args *a);
 
-/* Splits one --graph value into items, appending to *items / *n (each
- * malloc'd). ';' always separates. ',' separates too, except where the text
- * after it is a key=value pair continuing the previous spec, i.e. it holds
- * an '=' before any ':' ("chain:n=8,width=2" is one item; "chain:n=8,unet"
- * and "mobilenetv2,data/net.csv" are two). ARENA_EINVAL with err for an
- * empty item; ARENA_ENOMEM. The first piece of each ;-part always starts
- * an item. */
-int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *err, size_t errlen);
-
 /* The --help text. */
 const char *arena_bench_usage(void);
 

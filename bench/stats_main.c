@@ -271,82 +271,51 @@ static void print_table(const struct arena_stats *s)
     print_hidden(s, NULL);
 }
 
-static const char stats_help[] =
-    "usage: bench stats [--db FILE] [--run ID|all] [--planner LIST]\n"
-    "                   [--format table|csv] [--pairs] [selection]\n"
-    "Per group (by default a family's parameters but the seed, the seeds its\n"
-    "graphs) and configuration of the problem (the in-place rule, the order, the\n"
-    "patch, the alignment: results of two configurations solved two problems and\n"
-    "are never pooled), per planner and its options that change results: mean and\n"
-    "median of arena / lower bound (and / best proven bound of the same problem)\n"
-    "with bootstrap 95 % CIs, and wins/ties/losses against every other planner.\n"
-    "The planners of a group are compared on the same graphs: a graph counts only\n"
-    "if each of them has a valid result there; the rest are counted as left out,\n"
-    "with why. A group of one graph shows its figures: no interval, no pairs.\n"
-    "A result per graph x configuration x planner: the one of the run that started\n"
-    "last (runs.started_at, ties: the larger runs.id), whatever the order runs were\n"
-    "merged in; a failed newest result is a failure, not replaced by an older one.\n"
-    "--run all   every run's results, the newest counting (the default)\n"
-    "--run ID    one run: a runs.id (all digits), or a runs.uuid or a prefix of\n"
-    "            exactly one (a prefix of digits only ends in '-': 12345678-)\n"
-    "--planner   only these planners (comma-separated), paired among themselves\n"
-    "--format csv prints the figures, with --pairs the win/tie/loss counts.\n"
-    "Exit 1 when there is no valid result to show, 2 for a bad argument or\n"
-    "database.\n";
-
 struct stats_args {
-    const char *db, *format, *run, *planner;
-    int pairs;
-    struct arena_bench_filters f;
+    const char *run, *planner;
+    int csv, pairs;
+    struct arena_bench_filters f; /* --db and the selection */
 };
 
-/* The arguments: 0, -1 after --help, 2 after a message. */
+static const char *format_name(size_t i)
+{
+    static const char *const names[] = {"table", "csv"};
+    return i < 2 ? names[i] : NULL;
+}
+
+typedef struct stats_args S;
+
+const struct arena_opt arena_bench_stats_options[] = {
+    {.name = "--run", .kind = ARENA_OPT_TEXT, .arg = "ID|all", .unset = "all",
+     .in = ARENA_IN_STATS, ARENA_OPT_AT(S, run),
+     .help = "one run: a runs.id (all digits), or a runs.uuid or a prefix of exactly one (a"
+             " prefix of digits only ends in '-': 12345678-); all: every run's results, the"
+             " newest counting"},
+    {.name = "--planner", .kind = ARENA_OPT_TEXT, .arg = "LIST", .unset = "every planner",
+     .in = ARENA_IN_STATS, ARENA_OPT_AT(S, planner),
+     .help = "only these planners (comma-separated), paired among themselves"},
+    {.name = "--format", .kind = ARENA_OPT_CHOICE, .name_of = format_name, .def = "table",
+     .in = ARENA_IN_STATS, ARENA_OPT_AT(S, csv),
+     .help = "csv prints the figures, a row per group and planner"},
+    {.name = "--pairs", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_STATS, ARENA_OPT_AT(S, pairs),
+     .help = "with --format csv: the win/tie/loss counts of every pair instead"},
+};
+const size_t arena_bench_stats_option_count =
+    sizeof arena_bench_stats_options / sizeof arena_bench_stats_options[0];
+
+/* The arguments: 0, ARENA_BENCH_HELP_ASKED, or 2 after a message. */
 static int stats_parse(int argc, char **argv, struct stats_args *a)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(stats_help, stdout);
-            fputs(arena_bench_filters_help, stdout);
-            return -1;
-        }
-        if (strcmp(arg, "--pairs") == 0) {
-            a->pairs = 1;
-            continue;
-        }
-        const char **slot = strcmp(arg, "--db") == 0       ? &a->db
-                            : strcmp(arg, "--format") == 0  ? &a->format
-                            : strcmp(arg, "--run") == 0     ? &a->run
-                            : strcmp(arg, "--planner") == 0 ? &a->planner
-                                                            : NULL;
-        if (!slot && strncmp(arg, "--", 2) != 0)
-            return usage_error("stats: unknown argument '%s' (see bench stats --help)", arg);
-        if (i + 1 >= argc) {
-            if (!slot) {
-                char err[600] = "";
-                if (arena_bench_filters_option(&a->f, arg, "", err, sizeof err) == 0)
-                    return usage_error("stats: unknown argument '%s' (see bench stats --help)",
-                                       arg);
-            }
-            return usage_error("stats: %s needs a value", arg);
-        }
-        if (slot) {
-            *slot = argv[++i];
-            continue;
-        }
-        char err[600] = "";
-        int taken = arena_bench_filters_option(&a->f, arg, argv[i + 1], err, sizeof err);
-        if (taken == 0)
-            return usage_error("stats: unknown argument '%s' (see bench stats --help)", arg);
-        if (taken < 0) return usage_error("stats: %s", err);
-        i++;
-    }
-    if (strcmp(a->format, "table") != 0 && strcmp(a->format, "csv") != 0)
-        return usage_error("stats: --format: '%s' is not one of table, csv", a->format);
-    if (a->pairs && strcmp(a->format, "csv") != 0)
-        return usage_error("stats: --pairs goes with --format csv (the table shows them)%s", "");
-    if (a->run && !a->run[0]) return usage_error("stats: --run needs a run id or all%s", "");
+    struct arena_opt_table t[2] = {
+        {arena_bench_stats_options, arena_bench_stats_option_count, a},
+        {arena_bench_filter_options, arena_bench_filter_option_count, &a->f}};
     char err[600] = "";
+    int rc = arena_opt_parse(argc, argv, 1, t, 2, ARENA_IN_STATS, NULL, 0, NULL, "", err,
+                             sizeof err);
+    if (rc == ARENA_OPT_HELP) return ARENA_BENCH_HELP_ASKED;
+    if (rc != ARENA_OK) return usage_error("stats: %s", err);
+    if (a->pairs && !a->csv)
+        return usage_error("stats: --pairs goes with --format csv (the table shows them)%s", "");
     if (arena_bench_filters_finish(&a->f, err, sizeof err))
         return usage_error("stats: %s", err);
     return 0;
@@ -354,8 +323,8 @@ static int stats_parse(int argc, char **argv, struct stats_args *a)
 
 static int stats_run(struct stats_args *a)
 {
-    FILE *f = fopen(a->db, "rb");
-    if (!f) return usage_error("stats: --db %s: no such file", a->db);
+    FILE *f = fopen(a->f.db, "rb");
+    if (!f) return usage_error("stats: --db %s: no such file", a->f.db);
     fclose(f);
     /* --planner a,b: the names, split in place of a copy. */
     char list[4096] = "";
@@ -375,7 +344,7 @@ static int stats_run(struct stats_args *a)
     }
     struct arena_stats s;
     char err[700] = "";
-    int rc = arena_stats_compute_query(a->db, &q, &s, err, sizeof err);
+    int rc = arena_stats_compute_query(a->f.db, &q, &s, err, sizeof err);
     if (rc != 0) {
         for (char *c = err; *c; c++)
             if (*c == '\n' || *c == '\r') *c = ' ';
@@ -388,9 +357,9 @@ static int stats_run(struct stats_args *a)
     if (!shown) {
         if (s.n_rows)
             fprintf(stderr, "bench: stats: %s: no graph with a valid result of every planner of"
-                            " its group (--planner picks fewer)\n", a->db);
+                            " its group (--planner picks fewer)\n", a->f.db);
         else
-            fprintf(stderr, "bench: stats: %s holds no valid result%s\n", a->db,
+            fprintf(stderr, "bench: stats: %s holds no valid result%s\n", a->f.db,
                     a->run || a->planner || a->f.sel.n_graphs || a->f.sel.n_families ||
                             a->f.sel.n_suites || a->f.sel.n_tags || a->f.sel.inplace ||
                             a->f.sel.order || a->f.sel.patch || a->f.sel.alignment
@@ -399,7 +368,7 @@ static int stats_run(struct stats_args *a)
         arena_stats_free(&s);
         return 1;
     }
-    if (strcmp(a->format, "csv") == 0)
+    if (a->csv)
         print_csv(&s, a->pairs);
     else
         print_table(&s);
@@ -411,10 +380,8 @@ int arena_bench_stats_main(int argc, char **argv)
 {
     struct stats_args a;
     memset(&a, 0, sizeof a);
-    a.db = ARENA_BENCH_DB_DEFAULT;
-    a.format = "table";
     int status = stats_parse(argc, argv, &a);
     if (status == 0) status = stats_run(&a);
     arena_bench_filters_free(&a.f);
-    return status < 0 ? 0 : status;
+    return status;
 }

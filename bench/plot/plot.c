@@ -1,6 +1,7 @@
 /* plot.c — `bench plot`: charts and tables for papers from a results
  * database. results/figdata.c reads the database (bound parameters only);
- * here the command line is read, the planners chosen, ordered and styled,
+ * here are the command's option rows (options.h; the selection's are
+ * filters.c's), and the planners are chosen, ordered and styled,
  * the graph and the results that count chosen, and the figures called
  * (plot_graph.c, plot_replay.c, plot_tables.c, plot_across.c: see
  * plot_internal.h); each writes its data (NAME.csv) and gnuplot script
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "bench/args.h"
+#include "bench/subcommands.h"
 #include "planners/planner.h"
 #include "planners/status.h"
 #include "results/figdata.h"
@@ -33,164 +35,146 @@ static int usage(const char *fmt, const char *arg)
     return 2;
 }
 
-static const char help_head[] =
-    "usage: bench plot [--db PATH] [--run ID|all] [--graph SPEC] [--planner LIST|all]\n"
-    "                  [--out DIR] [--size one|two|both] [--format png,pdf,svg]\n"
-    "                  [--figures LIST] [--dpi N] [--color-by planner|kind] [--quiet]\n"
-    "                  [selection: --family, --suite, --tag, --inplace, --order,\n"
-    "                  --patch, --alignment, --group-by]\n"
-    "Charts and tables from an arenabench results database, drawn by gnuplot.\n"
-    "Each figure shows one configuration (the in-place rule, the order, the patch,\n"
-    "the alignment: the first measured, or the one the selection names), labelled\n"
-    "in its caption; the tables show every configuration of the graph, a row each.\n"
-    "  --db PATH        database (default results/arenabench.sqlite), read-only\n"
-    "  --run ID|all     one run, or every run (default: the newest run with results);\n"
-    "                   with several runs, per graph x planner the newest run's result\n"
-    "  --graph SPEC     graphs of every figure and table (see below); the per-graph\n"
-    "                   figures and tables show the first of them (default: the\n"
-    "                   first graph measured)\n"
-    "  --planner LIST   planners to show, in order, or all (default: every planner\n"
-    "                   measured, in the registry's order; quality leaves naive out)\n"
-    "  --out DIR        output folder (default results/charts), created if missing\n"
-    "  --size one|two|both   one column (3.3 in, 7 pt text), two (7 in, 8 pt), both\n"
-    "  --format LIST    png,pdf,svg (default all three)\n"
-    "  --figures LIST   arena,layout,live,scaling,quality,tables,replay,stats,fixed\n"
-    "                   (default all; fixed: arena / the graph's bound untransformed,\n"
-    "                   for a configuration that transforms it)\n"
-    "  --dpi N          PNG resolution, 50 to 1200 (default 200)\n"
-    "  --color-by planner|kind   a color per planner (Okabe-Ito, default) or per kind\n"
-    "  --quiet          no notes on stderr, no file list on stdout\n"
-    "Writes into DIR: NAME-1col.EXT and NAME-2col.EXT for each figure, NAME.csv (its\n"
-    "data), NAME.gp (its gnuplot script: cd DIR && gnuplot NAME.gp redraws it, edit it\n"
-    "to restyle), comparison.tex, comparison.md and styles.csv. Figures that compare\n"
-    "planners across graphs (quality, stats) use only the graphs on which every planner\n"
-    "shown has a valid result, and say how many. A result that stopped at its search\n"
-    "budget is marked (limit). Exit 0; 2 usage or input error; 1 gnuplot failed.\n";
-
-/* Each item of list is one of words (n of them); 0, or 2 after a message. */
-static int check_list(const char *opt, const char *list, const char *const *words, size_t n)
+/* Each item of the comma list is one of the names name_of gives; 0 or an
+ * error naming them. */
+static int check_list(const struct arena_opt *o, const char *list, char *err, size_t errlen)
 {
-    if (!*list) return usage("%s needs a list", opt);
+    if (!*list) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s needs a list", o->name);
     for (const char *p = list; *p;) {
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
-        size_t k;
-        for (k = 0; k < n; k++)
-            if (strlen(words[k]) == len && strncmp(p, words[k], len) == 0) break;
-        if (k == n) {
-            fprintf(stderr, PLOT_PROG ": %s: unknown item '%.*s' (", opt, (int)len, p);
-            for (k = 0; k < n; k++) fprintf(stderr, "%s%s", k ? ", " : "", words[k]);
-            fprintf(stderr, ")\n");
-            return 2;
+        const char *w;
+        size_t k = 0;
+        while ((w = o->name_of(k)) && !(strlen(w) == len && strncmp(p, w, len) == 0)) k++;
+        if (!w) {
+            char known[200] = "";
+            for (k = 0; (w = o->name_of(k)); k++)
+                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                         k ? ", " : "", w);
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: unknown item '%.*s' (%s)",
+                                o->name, (int)len, p, known);
         }
         p += len + (e ? 1 : 0);
     }
-    return 0;
+    return ARENA_OK;
 }
 
+typedef struct plot_opts P;
+
+static int read_run(void *base, const struct arena_opt *o, const char *v, char *err,
+                    size_t errlen)
+{
+    P *p = base;
+    if (strcmp(v, "all") == 0) {
+        p->run = 0;
+        return ARENA_OK;
+    }
+    char *end;
+    errno = 0;
+    long long r = strtoll(v, &end, 10);
+    if (!*v || *end || errno || r <= 0 || v[0] == '+' || v[0] == ' ')
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s needs a run id (a positive number) or all, got '%s'", o->name, v);
+    p->run = r;
+    return ARENA_OK;
+}
+
+static const char *format_name(size_t i)
+{
+    static const char *const names[] = {"png", "pdf", "svg"};
+    return i < 3 ? names[i] : NULL;
+}
+
+static int read_formats(void *base, const struct arena_opt *o, const char *v, char *err,
+                        size_t errlen)
+{
+    int rc = check_list(o, v, err, errlen);
+    if (rc == ARENA_OK) ((P *)base)->formats = v;
+    return rc;
+}
+
+static const char *figure_name(size_t i)
+{
+    return i < PLOT_NFIGS ? plot_figure_names[i] : NULL;
+}
+
+static int read_figures(void *base, const struct arena_opt *o, const char *v, char *err,
+                        size_t errlen)
+{
+    P *p = base;
+    int rc = check_list(o, v, err, errlen);
+    for (size_t f = 0; rc == ARENA_OK && f < PLOT_NFIGS; f++)
+        p->want[f] = plot_in_list(v, plot_figure_names[f]);
+    return rc;
+}
+
+static const char *size_name(size_t i)
+{
+    static const char *const names[] = {"one", "two", "both"};
+    return i < 3 ? names[i] : NULL;
+}
+
+static const char *color_by_name(size_t i)
+{
+    static const char *const names[] = {"planner", "kind"};
+    return i < 2 ? names[i] : NULL;
+}
+
+const struct arena_opt arena_bench_plot_options[] = {
+    {.name = "--run", .kind = ARENA_OPT_CUSTOM, .arg = "ID|all", .parse = read_run,
+     .unset = "the newest run with results", .in = ARENA_IN_PLOT,
+     .help = "one run (a runs.id), or every run; with several runs, per graph x planner the"
+             " newest run's result (the largest runs.started_at, ties the larger id)"},
+    {.name = "--planner", .alias = "--planners", .kind = ARENA_OPT_TEXT, .arg = "LIST|all",
+     .unset = "every planner measured", .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, planners),
+     .help = "the planners to show, in order, or all (every planner measured, in the"
+             " registry's order; the quality figure leaves naive out unless it is named)"},
+    {.name = "--out", .kind = ARENA_OPT_TEXT, .arg = "DIR", .def = "results/charts",
+     .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, out),
+     .help = "the output folder, created when missing"},
+    {.name = "--size", .kind = ARENA_OPT_CHOICE, .name_of = size_name, .def = "both",
+     .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, size_index),
+     .help = "one column (3.3 in, 7 pt text), two (7 in, 8 pt), or both"},
+    {.name = "--format", .alias = "--formats", .kind = ARENA_OPT_CUSTOM, .arg = "LIST",
+     .parse = read_formats, .name_of = format_name, .values = "a comma list of",
+     .def = "png,pdf,svg", .in = ARENA_IN_PLOT,
+     .help = "the image formats of every figure"},
+    {.name = "--figures", .kind = ARENA_OPT_CUSTOM, .arg = "LIST", .parse = read_figures,
+     .name_of = figure_name, .values = "a comma list of", .unset = "all", .in = ARENA_IN_PLOT,
+     .help = "the figures to draw (fixed: arena / the graph's bound untransformed, for a"
+             " configuration that transforms it)",
+     .see = "figures.md#files-written"},
+    {.name = "--dpi", .kind = ARENA_OPT_UINT, .arg = "N", .min = 50, .max = 1200, .def = "200",
+     .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, dpi),
+     .help = "PNG resolution (200: 660 px one column, 1,400 px two)"},
+    {.name = "--color-by", .kind = ARENA_OPT_CHOICE, .name_of = color_by_name,
+     .def = "planner", .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, color_by_kind),
+     .help = "a color per planner (Okabe-Ito), or per kind (offsets, shared-objects, search,"
+             " online) with dashes and points telling the planners of a kind apart"},
+    {.name = "--quiet", .alias = "-q", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_PLOT,
+     ARENA_OPT_AT(P, quiet),
+     .help = "no notes on stderr, no file list on stdout"},
+};
+const size_t arena_bench_plot_option_count =
+    sizeof arena_bench_plot_options / sizeof arena_bench_plot_options[0];
+
+/* 0, ARENA_BENCH_HELP_ASKED, or 2 after a message. */
 static int parse(int argc, char **argv, struct plot_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->db = ARENA_BENCH_DB_DEFAULT;
-    o->out = "results/charts";
-    o->formats = "png,pdf,svg";
     o->run = -1;
-    o->sizes = 3;
-    o->dpi = 200;
     for (size_t i = 0; i < PLOT_NFIGS; i++) o->want[i] = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        char name[64];
-        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        if (eq && (size_t)(eq - a) < sizeof name) {
-            memcpy(name, a, (size_t)(eq - a));
-            name[eq - a] = '\0';
-            v = eq + 1;
-            a = name;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(help_head, stdout);
-            fputs(arena_bench_filters_help, stdout);
-            return -1;
-        }
-        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            if (v) return usage("%s takes no value", a);
-            o->quiet = 1;
-            continue;
-        }
-        static const char *const valued[] = {"--db", "--run", "--graph", "--planner", "--planners",
-                                             "--out", "--size", "--format", "--formats",
-                                             "--figures", "--dpi", "--color-by", "--family",
-                                             "--suite", "--tag", "--inplace", "--order",
-                                             "--patch", "--alignment", "--group-by"};
-        size_t k;
-        for (k = 0; k < sizeof valued / sizeof valued[0]; k++)
-            if (strcmp(a, valued[k]) == 0) break;
-        if (k == sizeof valued / sizeof valued[0])
-            return usage("unknown option '%s' (see bench plot --help)", argv[i]);
-        if (!v) {
-            if (i + 1 >= argc) return usage("option %s needs a value (see --help)", a);
-            v = argv[++i];
-            if (strncmp(v, "--", 2) == 0) {
-                fprintf(stderr, PLOT_PROG ": option %s needs a value, got the option '%s'\n", a, v);
-                return 2;
-            }
-        }
-        char why[600] = "";
-        int taken = arena_bench_filters_option(&o->f, a, v, why, sizeof why);
-        if (taken < 0) {
-            fprintf(stderr, PLOT_PROG ": %s\n", why);
-            return 2;
-        }
-        if (taken && strcmp(a, "--graph") == 0 && !o->graph) o->graph = o->f.sel.graphs[0];
-        if (taken) continue;
-        if (strcmp(a, "--db") == 0) {
-            if (!*v) return usage("--db needs a path%s", "");
-            o->db = v;
-        } else if (strcmp(a, "--run") == 0) {
-            if (strcmp(v, "all") == 0) {
-                o->run = 0;
-            } else {
-                char *end;
-                errno = 0;
-                long long r = strtoll(v, &end, 10);
-                if (!*v || *end || errno || r <= 0 || v[0] == '+' || v[0] == ' ')
-                    return usage("--run needs a run id (a positive number) or all, got '%s'", v);
-                o->run = r;
-            }
-        } else if (strcmp(a, "--planner") == 0 || strcmp(a, "--planners") == 0) {
-            o->planners = v;
-        } else if (strcmp(a, "--out") == 0) {
-            if (!*v) return usage("--out needs a folder%s", "");
-            o->out = v;
-        } else if (strcmp(a, "--size") == 0) {
-            o->sizes = strcmp(v, "one") == 0 ? 1 : strcmp(v, "two") == 0 ? 2
-                     : strcmp(v, "both") == 0 ? 3 : 0;
-            if (!o->sizes) return usage("--size must be one, two or both, got '%s'", v);
-        } else if (strcmp(a, "--format") == 0 || strcmp(a, "--formats") == 0) {
-            static const char *const fmts[] = {"png", "pdf", "svg"};
-            if (check_list("--format", v, fmts, 3)) return 2;
-            o->formats = v;
-        } else if (strcmp(a, "--figures") == 0) {
-            if (check_list("--figures", v, plot_figure_names, PLOT_NFIGS)) return 2;
-            for (size_t f = 0; f < PLOT_NFIGS; f++) o->want[f] = plot_in_list(v, plot_figure_names[f]);
-        } else if (strcmp(a, "--dpi") == 0) {
-            char *end;
-            long d = strtol(v, &end, 10);
-            if (!*v || *end || d < 50 || d > 1200)
-                return usage("--dpi needs a number from 50 to 1200, got '%s'", v);
-            o->dpi = (int)d;
-        } else if (strcmp(a, "--color-by") == 0) {
-            if (strcmp(v, "planner") && strcmp(v, "kind"))
-                return usage("--color-by must be planner or kind, got '%s'", v);
-            o->color_by_kind = strcmp(v, "kind") == 0;
-        }
-    }
+    struct arena_opt_table t[2] = {
+        {arena_bench_plot_options, arena_bench_plot_option_count, o},
+        {arena_bench_filter_options, arena_bench_filter_option_count, &o->f}};
     char why[600] = "";
-    if (arena_bench_filters_finish(&o->f, why, sizeof why)) {
-        fprintf(stderr, PLOT_PROG ": %s\n", why);
-        return 2;
-    }
+    int rc = arena_opt_parse(argc, argv, 1, t, 2, ARENA_IN_PLOT, NULL, 0, NULL, "", why,
+                             sizeof why);
+    if (rc == ARENA_OPT_HELP) return ARENA_BENCH_HELP_ASKED;
+    if (rc == ARENA_OK) rc = arena_bench_filters_finish(&o->f, why, sizeof why);
+    if (rc != ARENA_OK) return usage("%s", why);
+    o->sizes = o->size_index + 1; /* one 1, two 2, both 3 */
+    o->graph = o->f.sel.n_graphs ? o->f.sel.graphs[0] : NULL;
     return 0;
 }
 
@@ -416,9 +400,9 @@ static void remove_tmp(struct plot_ctx *c)
 
 static int run(struct plot_ctx *c)
 {
-    int rc = arena_figdb_open(c->o.db, &c->db, c->err, sizeof c->err);
+    int rc = arena_figdb_open(c->o.f.db, &c->db, c->err, sizeof c->err);
     if (rc) return rc == ARENA_ENOMEM ? 1 : 2;
-    if (arena_figdb_note(c->db)) plot_note(c, "%s: %s", c->o.db, arena_figdb_note(c->db));
+    if (arena_figdb_note(c->db)) plot_note(c, "%s: %s", c->o.f.db, arena_figdb_note(c->db));
     rc = arena_figdb_load(c->db, c->o.run, &c->o.f.sel, &c->d, c->err, sizeof c->err);
     if (rc == ARENA_ENOTFOUND && c->o.graph) { /* name the graphs there are */
         struct arena_select rest = c->o.f.sel;
@@ -456,7 +440,7 @@ static int run(struct plot_ctx *c)
         for (size_t k = 0; k < c->n_sel && !any; k++)
             any = c->d.results[i].ok && strcmp(c->d.results[i].planner, c->sel[k].name) == 0;
     if (!any) {
-        snprintf(c->err, sizeof c->err, "%s: no valid result to show in the selected runs", c->o.db);
+        snprintf(c->err, sizeof c->err, "%s: no valid result to show in the selected runs", c->o.f.db);
         return 2;
     }
     if ((rc = choose_graph(c))) return rc;
@@ -536,7 +520,7 @@ int arena_bench_plot_main(int argc, char **argv)
     int rc = parse(argc, argv, &c.o);
     if (rc) {
         arena_bench_filters_free(&c.o.f);
-        return rc < 0 ? 0 : rc;
+        return rc;
     }
     rc = run(&c);
     if (rc) {

@@ -731,7 +731,7 @@ int plot_fig_stats(struct plot_ctx *c)
     struct arena_stats_query q = {.run = run, .planners = planners, .n_planners = S,
                                   .select = &sel};
     char why[sizeof c->err];
-    rc = arena_stats_compute_query(c->o.db, &q, &s, why, sizeof why);
+    rc = arena_stats_compute_query(c->o.f.db, &q, &s, why, sizeof why);
     if (rc == ARENA_EDB) { /* a database bench plot reads but bench stats does not */
         plot_note(c, "stats figure skipped: %s", why);
         rc = 0;

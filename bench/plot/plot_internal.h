@@ -23,10 +23,11 @@
 #define PLOT_NFIGS 9 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed */
 
 struct plot_opts {
-    const char *db, *graph, *planners, *out, *formats; /* graph: the first --graph */
-    struct arena_bench_filters f; /* --graph, --family, --suite, --tag, the
+    const char *graph, *planners, *out, *formats; /* graph: the first --graph */
+    struct arena_bench_filters f; /* --db, --graph, --family, --suite, --tag, the
                                      configuration fields, --group-by */
     int64_t run; /* -1 newest, 0 all */
+    int size_index; /* --size: one, two, both */
     int sizes;   /* bit 1: one column, bit 2: two */
     int want[PLOT_NFIGS];
     int dpi, color_by_kind, quiet;

@@ -24,7 +24,8 @@
 const char *arena_replay_allocator_name(unsigned i); /* NULL past the end */
 
 /* Parses a comma list of allocator names, or all, into a bit mask (bit i =
- * allocator i). ARENA_EINVAL with one line in err (naming the known ones). */
+ * allocator i). ARENA_EINVAL with one line in err naming the known ones, which
+ * the caller starts with its option's name. */
 int arena_replay_parse(const char *list, unsigned *mask, char *err, size_t errlen);
 
 /* What one replay program reported. */

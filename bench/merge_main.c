@@ -16,23 +16,9 @@ static int usage_error(const char *fmt, const char *arg)
 
 int arena_bench_merge_main(int argc, char **argv)
 {
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        printf("usage: bench merge OUT.sqlite IN.sqlite...\n"
-               "Adds the runs, graphs, results, placements and replays of every IN to OUT\n"
-               "(created when missing), ids remapped, graphs shared by spec, fingerprint and\n"
-               "alignment. Runs are matched by their uuid alone and results by (run, seq),\n"
-               "so exactly what OUT lacks is copied: a run merged while its bench was still\n"
-               "writing gets its later results on the next merge, merging twice adds\n"
-               "nothing, and two different runs never become one. Every IN must be at the\n"
-               "current schema version, or a newer one whose tables have this bench's\n"
-               "columns (else one line names both versions). Ends with PRAGMA\n"
-               "integrity_check and foreign_key_check. A result or replay that bench never\n"
-               "writes (its run or graph missing, an arena below its lower bound, ...) is\n"
-               "not copied: the rest is merged, the count and the first such row are shown,\n"
-               "and the exit status is 1; a view in place of a table refuses the file\n"
-               "(exit 2).\n");
-        return 0;
-    }
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return ARENA_BENCH_HELP_ASKED;
     if (argc < 3) return usage_error("merge: usage: bench merge OUT.sqlite IN.sqlite...%s", "");
     for (int i = 1; i < argc; i++)
         if (argv[i][0] == '-')

@@ -194,14 +194,16 @@ static void print_help(FILE *out, const struct command *c, int whole)
 {
     struct arena_opt_table t[4];
     size_t nt = c->tables(t);
-    fprintf(out, "usage: bench %s\n", c->usage);
+    char usage[300];
+    snprintf(usage, sizeof usage, "bench %s", c->usage);
+    arena_opt_wrapped(out, "usage:", 7, usage);
     if (whole) fprintf(out, "       bench COMMAND [options]   (bench help COMMAND says more)\n");
     fputc('\n', out);
     arena_opt_wrapped(out, "", 0, c->about);
     fprintf(out, "\nOptions:\n");
     arena_opt_help(out, t, nt > 1 ? 1 : nt, c->mask, 0);
     if (nt > 1) {
-        fprintf(out, "Selection (each a ';'-list; repeat an option to add to it):\n");
+        fprintf(out, "The database and the selection (';' separates a list; repeat to add):\n");
         arena_opt_help(out, t + 1, nt - 1, c->mask, 0);
     }
     fprintf(out, "  --help              this help\n");

@@ -192,6 +192,17 @@ const struct arena_opt arena_bench_filter_options[] = {
 const size_t arena_bench_filter_option_count =
     sizeof arena_bench_filter_options / sizeof arena_bench_filter_options[0];
 
+int arena_bench_filters_parse(int argc, char **argv, const struct arena_opt *rows, size_t n,
+                              void *base, unsigned mask, struct arena_bench_filters *f, char *err,
+                              size_t errlen)
+{
+    struct arena_opt_table t[2] = {{rows, n, base},
+                                   {arena_bench_filter_options, arena_bench_filter_option_count,
+                                    f}};
+    int rc = arena_opt_parse(argc, argv, 1, t, 2, mask, NULL, 0, NULL, "", err, errlen);
+    return rc == ARENA_OK ? arena_bench_filters_finish(f, err, errlen) : rc;
+}
+
 int arena_bench_filters_finish(struct arena_bench_filters *f, char *err, size_t errlen)
 {
     struct arena_select *s = &f->sel;

@@ -30,6 +30,14 @@ struct arena_bench_filters {
 extern const struct arena_opt arena_bench_filter_options[];
 extern const size_t arena_bench_filter_option_count;
 
+/* Reads the command line of stats or plot (argv[0] its command word): its
+ * own rows (into base) and these (into f, which starts zeroed), then
+ * arena_bench_filters_finish. ARENA_OK, ARENA_OPT_HELP after --help, or an
+ * error with one line in err. */
+int arena_bench_filters_parse(int argc, char **argv, const struct arena_opt *rows, size_t n,
+                              void *base, unsigned mask, struct arena_bench_filters *f, char *err,
+                              size_t errlen);
+
 /* After the last option: --group-by suite without --suite groups into every
  * suite bench knows; --suite without --group-by groups by suite (one panel,
  * one table group per suite). ARENA_OK or ARENA_ENOMEM. */

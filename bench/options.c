@@ -105,12 +105,10 @@ int arena_opt_read(void *base, const struct arena_opt *o, const char *v, char *e
         errno = 0;
         unsigned long long x = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
         if (!end || *end || errno || x < o->min || x > o->max || (x & (x - 1)) != 0) {
-            char hi[40];
-            arena_opt_value_text(&(struct arena_opt){.kind = ARENA_OPT_POW2, .min = o->min,
-                                                     .max = o->max},
-                                 hi, sizeof hi);
+            char what[120];
+            arena_opt_value_text(o, what, sizeof what); /* "power of two from 1 to 2^30" */
             return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: '%s' is not a %s", o->name,
-                                v, hi);
+                                v, what);
         }
         put_uint(base, o, x);
         return ARENA_OK;

@@ -306,18 +306,14 @@ const size_t arena_bench_stats_option_count =
 /* The arguments: 0, ARENA_BENCH_HELP_ASKED, or 2 after a message. */
 static int stats_parse(int argc, char **argv, struct stats_args *a)
 {
-    struct arena_opt_table t[2] = {
-        {arena_bench_stats_options, arena_bench_stats_option_count, a},
-        {arena_bench_filter_options, arena_bench_filter_option_count, &a->f}};
     char err[600] = "";
-    int rc = arena_opt_parse(argc, argv, 1, t, 2, ARENA_IN_STATS, NULL, 0, NULL, "", err,
-                             sizeof err);
+    int rc = arena_bench_filters_parse(argc, argv, arena_bench_stats_options,
+                                       arena_bench_stats_option_count, a, ARENA_IN_STATS, &a->f,
+                                       err, sizeof err);
     if (rc == ARENA_OPT_HELP) return ARENA_BENCH_HELP_ASKED;
     if (rc != ARENA_OK) return usage_error("stats: %s", err);
     if (a->pairs && !a->csv)
         return usage_error("stats: --pairs goes with --format csv (the table shows them)%s", "");
-    if (arena_bench_filters_finish(&a->f, err, sizeof err))
-        return usage_error("stats: %s", err);
     return 0;
 }
 

@@ -164,14 +164,11 @@ static int parse(int argc, char **argv, struct plot_opts *o)
     memset(o, 0, sizeof *o);
     o->run = -1;
     for (size_t i = 0; i < PLOT_NFIGS; i++) o->want[i] = 1;
-    struct arena_opt_table t[2] = {
-        {arena_bench_plot_options, arena_bench_plot_option_count, o},
-        {arena_bench_filter_options, arena_bench_filter_option_count, &o->f}};
     char why[600] = "";
-    int rc = arena_opt_parse(argc, argv, 1, t, 2, ARENA_IN_PLOT, NULL, 0, NULL, "", why,
-                             sizeof why);
+    int rc = arena_bench_filters_parse(argc, argv, arena_bench_plot_options,
+                                       arena_bench_plot_option_count, o, ARENA_IN_PLOT, &o->f,
+                                       why, sizeof why);
     if (rc == ARENA_OPT_HELP) return ARENA_BENCH_HELP_ASKED;
-    if (rc == ARENA_OK) rc = arena_bench_filters_finish(&o->f, why, sizeof why);
     if (rc != ARENA_OK) return usage("%s", why);
     o->sizes = o->size_index + 1; /* one 1, two 2, both 3 */
     o->graph = o->f.sel.n_graphs ? o->f.sel.graphs[0] : NULL;

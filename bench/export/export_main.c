@@ -14,6 +14,7 @@
 #include "bench/export/export_plan.h"
 #include "bench/session.h"
 #include "graphs/files.h"
+#include "planners/planner.h"
 
 /* export plan: every graph x planner as .csv, C header and source
  * (export_plan.h); export tflite: every model x planner as a .tflite copy
@@ -37,16 +38,20 @@ static int export_plans(struct arena_session *s)
             arena_session_say(s, "%s: cannot create '%s': %s", opts[k], dirs[k], strerror(e));
             return 2;
         }
-        for (size_t i = 0; i < s->n_graphs; i++) {
-            char err[700] = "";
+        /* one planner at a time, so a signal's answer names the call */
+        for (size_t c = 0; c < s->n_graphs * s->args.n_planners; c++) {
+            size_t i = c / s->args.n_planners;
+            const struct arena_planner *const *pl = &s->args.planners[c % s->args.n_planners];
+            char err[700] = "", doing[400];
+            snprintf(doing, sizeof doing, "%s on %s", (*pl)->name, s->graphs[i].src.spec);
             FILE *out = s->args.quiet ? NULL : stdout;
-            int rc = k == 0 ? arena_export_plans(dirs[k], &s->graphs[i].src, s->args.planners,
-                                                 s->args.n_planners, &s->args.options,
-                                                 s->args.head, s->args.tail, out, err,
-                                                 sizeof err)
-                            : arena_export_tflites(dirs[k], &s->graphs[i].src, s->args.planners,
-                                                   s->args.n_planners, &s->args.options, out,
-                                                   err, sizeof err);
+            arena_progress_doing(&s->progress, doing);
+            int rc = k == 0 ? arena_export_plans(dirs[k], &s->graphs[i].src, pl, 1,
+                                                 &s->args.options, s->args.head, s->args.tail,
+                                                 out, err, sizeof err)
+                            : arena_export_tflites(dirs[k], &s->graphs[i].src, pl, 1,
+                                                   &s->args.options, out, err, sizeof err);
+            arena_progress_doing(&s->progress, NULL);
             if (rc != ARENA_OK && arena_session_stopped()) {
                 arena_session_say(s, "stopped by signal %d: %s", arena_session_stopped(), err);
                 return 128 + arena_session_stopped();

@@ -15,6 +15,8 @@
 
 static void put_uint(void *base, const struct arena_opt *o, uint64_t v)
 {
+    /* a row's bounds fit its field (checked where rows are written: here) */
+    assert(o->size == 8 || v < ((uint64_t)1 << (8 * o->size)));
     char *at = (char *)base + o->off;
     switch (o->size) {
     case 1: { uint8_t x = (uint8_t)v; memcpy(at, &x, 1); break; }

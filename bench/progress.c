@@ -1,7 +1,7 @@
 /* progress.c — the progress line, the periodic lines and the answer to a
  * signal (progress.h). */
 #include "bench/progress.h"
-#include "bench/plot.h" /* plot_utf8_chars, plot_utf8_prefix */
+#include "bench/plot/plot.h" /* plot_utf8_chars, plot_utf8_prefix */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,11 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
-int arena_progress_mode_parse(const char *text, enum arena_progress_mode *mode)
+const char *arena_progress_mode_name(size_t i)
 {
     static const char *const names[] = {"auto", "always", "never"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(text, names[i]) == 0) {
+    return i < sizeof names / sizeof names[0] ? names[i] : NULL;
+}
+
+int arena_progress_mode_parse(const char *text, enum arena_progress_mode *mode)
+{
+    const char *name;
+    for (size_t i = 0; (name = arena_progress_mode_name(i)); i++)
+        if (strcmp(text, name) == 0) {
             *mode = (enum arena_progress_mode)i;
             return 0;
         }

@@ -34,6 +34,9 @@ enum arena_progress_mode { ARENA_PROGRESS_AUTO, ARENA_PROGRESS_ALWAYS, ARENA_PRO
  * variable ARENA_PROGRESS_PERIOD (seconds, > 0) overrides it, for tests. */
 #define ARENA_PROGRESS_PERIOD 30.0
 
+/* The name of mode i (auto, always, never), NULL past the last; and the
+ * mode named text (0, or -1 for none). */
+const char *arena_progress_mode_name(size_t i);
 int arena_progress_mode_parse(const char *text, enum arena_progress_mode *mode);
 
 struct arena_progress {

@@ -1,5 +1,6 @@
 /* suites.c — the named graph suites (suites.h): one table, each suite's
- * name, summary and items written once. */
+ * name, summary and items written once; and the --graph list rule that
+ * splits a --graph value or a suite file's line into items. */
 #include "bench/suites.h"
 
 #include <errno.h>
@@ -7,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/args.h"
+#include "graphs/sweep.h"
 #include "planners/status.h"
 
 /* MobileNetV2 at the widths and resolutions of its paper's table, in fp32
@@ -292,4 +293,55 @@ void arena_bench_suite_items_free(struct arena_suite_items *s)
     free((void *)s->items);
     free((void *)s->name);
     memset(s, 0, sizeof *s);
+}
+
+/* A comma-separated piece continues the previous spec when it is key=value. */
+static int continues_spec(const char *piece, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (piece[i] == ':') return 0;
+        if (piece[i] == '=') return 1;
+    }
+    return 0;
+}
+
+/* One ';'-free part: pieces between commas; a key=value piece joins the item
+ * before it, any other piece starts a new item. The first piece always
+ * starts one (so a path that happens to hold '=' still works after ';'). */
+static int split_part(const char *part, size_t len, char ***items, size_t *n, char *err,
+                      size_t errlen)
+{
+    size_t item = 0; /* start of the current item */
+    size_t piece = 0;
+    for (;;) {
+        size_t end = piece;
+        while (end < len && part[end] != ',') end++;
+        if (end == piece)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--graph: empty item in '%.*s'", (int)len, part);
+        if (piece != item && !continues_spec(part + piece, end - piece)) {
+            if (arena_sweep_append(items, n, part + item, piece - 1 - item) != ARENA_OK)
+                return ARENA_ENOMEM;
+            item = piece;
+        }
+        if (end == len) break;
+        piece = end + 1;
+        if (piece == len) /* trailing comma */
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--graph: empty item in '%.*s'", (int)len, part);
+    }
+    return arena_sweep_append(items, n, part + item, len - item);
+}
+
+int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *err, size_t errlen)
+{
+    if (!text || !text[0]) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--graph: empty value");
+    const char *p = text;
+    for (;;) {
+        const char *semi = strchr(p, ';');
+        size_t len = semi ? (size_t)(semi - p) : strlen(p);
+        if (len == 0) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--graph: empty item in '%s'", text);
+        int rc = split_part(p, len, items, n, err, errlen);
+        if (rc != ARENA_OK) return rc;
+        if (!semi) return ARENA_OK;
+        p = semi + 1;
+    }
 }

@@ -33,6 +33,15 @@ int arena_bench_suite_items(const char *text, struct arena_suite_items *out, cha
                             size_t errlen);
 void arena_bench_suite_items_free(struct arena_suite_items *s);
 
+/* Splits one --graph value into items, appending to *items / *n (each
+ * malloc'd). ';' always separates. ',' separates too, except where the text
+ * after it is a key=value pair continuing the previous spec, i.e. it holds
+ * an '=' before any ':' ("chain:n=8,width=2" is one item; "chain:n=8,unet"
+ * and "mobilenetv2,data/net.csv" are two). ARENA_EINVAL with err for an
+ * empty item; ARENA_ENOMEM. The first piece of each ;-part always starts
+ * an item. */
+int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *err, size_t errlen);
+
 /* Problems with at least this many tensors get fewer repetitions by default
  * (the scaling suite's 10^5 and 10^6 points). */
 #define ARENA_BENCH_LARGE_N 100000u

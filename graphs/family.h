@@ -97,10 +97,7 @@ int arena_spec_problem(const struct arena_spec *s, uint64_t alignment, struct ar
 int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
                      size_t *ops, char ***names, char *err, size_t errlen);
 
-/* Helpers for generators: names like "prefix17". */
-uint32_t arena_gen_tensor(struct arena_graph *g, const char *prefix, size_t i,
-                          enum arena_dtype dtype, uint32_t rank, const uint64_t *dims);
-void arena_gen_op(struct arena_graph *g, const char *prefix, size_t i, const char *kind,
-                  const uint32_t *in, size_t n_in, uint32_t out);
+/* Generators name their tensors and ops with arena_gen_tensor and
+ * arena_gen_op (graph.h). */
 
 #endif

@@ -142,4 +142,14 @@ struct arena_metrics {
 int arena_plan_metrics(const struct arena_problem *p, const struct arena_plan *plan,
                        struct arena_metrics *out);
 
+/* The metrics of a plan made through the in-place pre-pass (planners/alias.h):
+ * arena_plan_metrics of the merged plan mp over m->merged (so frag_mean
+ * counts the intervals the planners saw), with p's own bounds (naive bytes,
+ * max-live lower bound, max_live) and the ratios taken against the in-place
+ * bound: ratio_lb = arena / inplace_bound, frag_peak = 1 - inplace_bound /
+ * arena. */
+struct arena_alias_merge;
+int arena_alias_metrics(const struct arena_problem *p, const struct arena_alias_merge *m,
+                        const struct arena_plan *mp, struct arena_metrics *out);
+
 #endif

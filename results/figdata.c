@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "planners/status.h"
 #include "results/columns.h"
+#include "results/db.h"
 
 struct arena_figdb {
     sqlite3 *db;
@@ -39,70 +39,19 @@ static int prepare(struct arena_figdb *h, const char *sql, sqlite3_stmt **st, ch
     return ARENA_OK;
 }
 
-/* file: URI of path, %, ? and # escaped; relative paths stay relative. */
-static char *uri_of(const char *path, const char *query)
-{
-    size_t n = strlen(path);
-    char *u = malloc(3 * n + strlen(query) + 16);
-    if (!u) return NULL;
-    char *o = u;
-    o += sprintf(o, path[0] == '/' ? "file://" : "file:./");
-    for (const char *p = path; *p; p++) {
-        if (*p == '%' || *p == '?' || *p == '#') o += sprintf(o, "%%%02x", (unsigned char)*p);
-        else *o++ = *p;
-    }
-    strcpy(o, query);
-    return u;
-}
-
-static int open_uri(const char *path, const char *query, sqlite3 **db)
-{
-    char *uri = uri_of(path, query);
-    if (!uri) return SQLITE_NOMEM;
-    int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-    free(uri);
-    if (rc == SQLITE_OK) {
-        sqlite3_busy_timeout(*db, 5000);
-        rc = sqlite3_exec(*db, "PRAGMA schema_version", NULL, NULL, NULL);
-    }
-    if (rc != SQLITE_OK) {
-        sqlite3_close(*db);
-        *db = NULL;
-    }
-    return rc;
-}
-
 int arena_figdb_open(const char *path, struct arena_figdb **out, char *err, size_t errlen)
 {
     *out = NULL;
-    if (access(path, F_OK) != 0)
-        return arena_errorf(err, errlen, 0, ARENA_ENOTFOUND,
-                            "no database at %s (run bench first, or pass --db)", path);
     struct arena_figdb *h = calloc(1, sizeof *h);
     if (!h) return ARENA_ENOMEM;
     h->path = path;
-    size_t n = strlen(path);
-    char *wal = malloc(n + 5);
-    if (!wal) {
+    int rc = arena_db_open(path, ARENA_DB_READ, NULL, &h->db, &h->note, err, errlen);
+    if (rc == ARENA_ENOTFOUND)
+        arena_errorf(err, errlen, 0, rc, "no database at %s (run bench first, or pass --db)",
+                     path);
+    if (rc != ARENA_OK) {
         free(h);
-        return ARENA_ENOMEM;
-    }
-    memcpy(wal, path, n);
-    memcpy(wal + n, "-wal", 5);
-    int has_wal = access(wal, F_OK) == 0;
-    free(wal);
-    int rc = SQLITE_CANTOPEN;
-    if (has_wal) rc = open_uri(path, "?mode=ro", &h->db);
-    if (rc != SQLITE_OK) {
-        rc = open_uri(path, "?mode=ro&immutable=1", &h->db);
-        if (has_wal && rc == SQLITE_OK)
-            h->note = "its -wal could not be read (no -shm beside it, read-only folder?): rows a"
-                      " running bench has not checkpointed yet are left out";
-    }
-    if (rc != SQLITE_OK) {
-        free(h);
-        return arena_errorf(err, errlen, 0, ARENA_EDB, "%s: cannot open (%s)", path,
-                            sqlite3_errstr(rc));
+        return rc;
     }
     /* what plot reads in every schema from version 2 on */
     static const char *const need[] = {

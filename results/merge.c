@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 
 #include "planners/status.h"
+#include "results/columns.h"
+#include "results/db.h"
 #include "results/merge_check.h"
 #include "results/store.h"
 
@@ -400,22 +402,16 @@ static int check_input(const char *out, const char *in, char *err, size_t errlen
     if (stat(out, &a) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: is the output itself", in);
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(in, &db, SQLITE_OPEN_READONLY, NULL);
-    int64_t app = 0, version = 0;
-    if (rc == SQLITE_OK) app = one_int(db, "PRAGMA application_id", &rc);
-    if (rc == SQLITE_OK) version = one_int(db, "PRAGMA user_version", &rc);
-    int status = ARENA_OK;
-    if (rc != SQLITE_OK)
-        status = arena_errorf(err, errlen, 0, ARENA_EDB, "%s: not a readable SQLite database (%s)",
-                              in, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-    else if (app != ARENA_STORE_APPLICATION_ID)
-        status = arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: not an arenabench database", in);
-    else if (version < ARENA_STORE_VERSION)
+    static const char *const none[] = {NULL};
+    int version = 0;
+    int status = arena_db_open(in, ARENA_DB_READ, NULL, &db, NULL, err, errlen);
+    if (status == ARENA_OK)
+        status = arena_db_check(db, in, "bench merge", none, &version, err, errlen);
+    if (status == ARENA_OK && version < ARENA_STORE_VERSION)
         status = arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                              "%s: schema version %lld, older than this bench's %d (merge"
+                              "%s: schema version %d, older than this bench's %d (merge"
                               " takes %d and later): run bench once with --db %s to migrate it",
-                              in, (long long)version, ARENA_STORE_VERSION, ARENA_STORE_VERSION,
-                              in);
+                              in, version, ARENA_STORE_VERSION, ARENA_STORE_VERSION, in);
     sqlite3_close(db);
     return status;
 }
@@ -458,10 +454,7 @@ int arena_store_merge(const char *out, const char *const *inputs, size_t n,
     if (rc != ARENA_OK) return rc;
     arena_store_close(s);
     struct merger m = {.out = out, .in = out, .err = err, .errlen = errlen, .counts = counts};
-    rc = sqlite3_open_v2(out, &m.db, SQLITE_OPEN_READWRITE, NULL);
-    int status = ARENA_OK;
-    if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(m.db, 60000);
-    if (rc != SQLITE_OK) status = fail(&m, "opening", rc);
+    int status = arena_db_open(out, ARENA_DB_WRITE, NULL, &m.db, NULL, err, errlen);
     if (status == ARENA_OK)
         status = exec(&m, "preparing",
                       "CREATE TEMP TABLE run_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL,"

@@ -15,6 +15,7 @@
 
 #include "planners/status.h"
 #include "results/columns.h"
+#include "results/db.h"
 
 struct sample {
     char *graph_key;     /* the group's graph part (select.h's groups) */
@@ -716,14 +717,8 @@ int arena_stats_compute_query(const char *path, const struct arena_stats_query *
     memset(out, 0, sizeof *out);
     if (err && errlen) err[0] = '\0';
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
-    if (rc != SQLITE_OK) {
-        arena_errorf(err, errlen, 0, ARENA_EDB, "%s: cannot open (%s)", path,
-                     db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-        sqlite3_close(db);
-        return ARENA_EDB;
-    }
-    sqlite3_busy_timeout(db, 10000);
+    int rc = arena_db_open(path, ARENA_DB_READ, NULL, &db, NULL, err, errlen);
+    if (rc != ARENA_OK) return rc == ARENA_ENOTFOUND ? ARENA_EDB : rc;
     struct sample *s = NULL;
     size_t n = 0;
     char why[400] = "";

@@ -16,11 +16,9 @@
 #include <time.h>
 
 #include "planners/planner.h"
+#include "results/db.h"
 #include "results/migrate.h"
 #include "results/uuid.h"
-
-/* Long enough to wait for another bench committing a large plan. */
-#define BUSY_TIMEOUT_MS 60000
 
 enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_COUNT };
 
@@ -51,10 +49,7 @@ static const char *const statements[ST_COUNT] = {
 struct arena_store {
     sqlite3 *db;
     sqlite3_stmt *st[ST_COUNT];
-    arena_store_stop_fn stop;
-    void *stop_ctx;
-    long waited_ms; /* in the current wait for a lock */
-    int stopped;    /* the last wait ended because stop() asked */
+    struct arena_db_busy busy; /* the wait for a lock, with the caller's stop hook */
     char msg[512];
 };
 
@@ -64,18 +59,6 @@ static void one_line(char *s)
 {
     for (; s && *s; s++)
         if (*s == '\n' || *s == '\r' || *s == '\t') *s = ' ';
-}
-
-static void nap_ms(long ms)
-{
-    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
-static int stop_asked(struct arena_store *s)
-{
-    if (s->stop && s->stop(s->stop_ctx)) s->stopped = 1;
-    return s->stopped;
 }
 
 /* What a file holds, from reads only. version: 0 empty (ours to create),
@@ -170,11 +153,12 @@ static int integrity(sqlite3 *db, const char *path, char *err, size_t errlen)
 }
 
 /* Switching to WAL needs a moment alone with the file; another process that
- * is opening at the same time may hold it, so retry within the timeout. */
+ * is opening at the same time may hold it, so retry as a lock is waited for
+ * (results/db.h). */
 static int wal_on(struct arena_store *s, const char *path, char *err, size_t errlen)
 {
     sqlite3 *db = s->db;
-    for (long waited = 0;; waited += 10) {
+    for (int count = 0;; count++) {
         sqlite3_stmt *st = NULL;
         int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
         if (rc == SQLITE_OK) rc = sqlite3_step(st);
@@ -182,18 +166,16 @@ static int wal_on(struct arena_store *s, const char *path, char *err, size_t err
         int ok = mode && strcmp((const char *)mode, "wal") == 0;
         sqlite3_finalize(st);
         if (ok) return SQLITE_OK;
-        int prim = rc & 0xff;
-        if ((prim == SQLITE_BUSY || prim == SQLITE_LOCKED) && stop_asked(s)) {
+        int prim = rc & 0xff, locked = prim == SQLITE_BUSY || prim == SQLITE_LOCKED;
+        if (locked && arena_db_wait(&s->busy, count)) continue;
+        if (locked && s->busy.stopped) {
             arena_errorf(err, errlen, 0, 0,
                          "%s: interrupted while waiting for another process's lock", path);
             return rc;
         }
-        if ((prim != SQLITE_BUSY && prim != SQLITE_LOCKED && rc != SQLITE_ROW) ||
-            waited >= BUSY_TIMEOUT_MS) {
-            arena_errorf(err, errlen, 0, 0, "%s: cannot switch to WAL mode (%s)", path, sqlite3_errmsg(db));
-            return rc == SQLITE_ROW ? SQLITE_ERROR : rc;
-        }
-        nap_ms(10);
+        arena_errorf(err, errlen, 0, 0, "%s: cannot switch to WAL mode (%s)", path,
+                     sqlite3_errmsg(db));
+        return rc == SQLITE_ROW ? SQLITE_ERROR : rc;
     }
 }
 
@@ -232,20 +214,6 @@ static int bring_up_to_date(sqlite3 *db, const char *path, char *err, size_t err
     return rc;
 }
 
-/* SQLite's busy handler: naps of 1 to 20 ms up to BUSY_TIMEOUT_MS in all,
- * asking stop() after each, so a signal is honoured within a nap while
- * another process holds the lock. 0 gives up (SQLITE_BUSY). */
-static int on_busy(void *ctx, int count)
-{
-    struct arena_store *s = ctx;
-    if (count == 0) s->waited_ms = 0;
-    if (stop_asked(s) || s->waited_ms >= BUSY_TIMEOUT_MS) return 0;
-    long ms = count < 5 ? 1 + count : 20;
-    nap_ms(ms);
-    s->waited_ms += ms;
-    return !stop_asked(s);
-}
-
 static int open_store(const char *path, struct arena_store *s, char *err, size_t errlen);
 
 int arena_store_open(const char *path, arena_store_stop_fn stop, void *stop_ctx,
@@ -263,8 +231,8 @@ int arena_store_open(const char *path, arena_store_stop_fn stop, void *stop_ctx,
         arena_errorf(err, errlen, 0, 0, "%s: out of memory", path);
         return ARENA_ENOMEM;
     }
-    s->stop = stop;
-    s->stop_ctx = stop_ctx;
+    s->busy.stop = stop;
+    s->busy.ctx = stop_ctx;
     int rc = open_store(path, s, err, errlen);
     one_line(err);
     if (rc != ARENA_OK) {
@@ -283,14 +251,9 @@ static int open_store(const char *path, struct arena_store *s, char *err, size_t
         arena_errorf(err, errlen, 0, 0, "%s: is a directory, not a database file", path);
         return ARENA_EDB;
     }
-    int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    if (rc != SQLITE_OK) {
-        arena_errorf(err, errlen, 0, 0, "%s: cannot open (%s)", path,
-            s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+    int rc;
+    if (arena_db_open(path, ARENA_DB_WRITE, &s->busy, &s->db, NULL, err, errlen) != ARENA_OK)
         goto fail;
-    }
-    sqlite3_extended_result_codes(s->db, 1);
-    sqlite3_busy_handler(s->db, on_busy, s);
     if (sqlite3_db_readonly(s->db, "main") == 1) {
         arena_errorf(err, errlen, 0, 0, "%s: cannot write to it (the file is read-only)", path);
         goto fail;
@@ -322,7 +285,7 @@ static int open_store(const char *path, struct arena_store *s, char *err, size_t
     }
     return ARENA_OK;
 fail:
-    if (s->stopped)
+    if (s->busy.stopped)
         arena_errorf(err, errlen, 0, 0, "%s: interrupted while waiting for another process's lock",
                      path);
     return ARENA_EDB;
@@ -346,7 +309,7 @@ const char *arena_store_error(const struct arena_store *s)
  * message of its own ("not an error"). */
 static int failed(struct arena_store *s, const char *what, int rc)
 {
-    if (s->stopped)
+    if (s->busy.stopped)
         arena_errorf(s->msg, sizeof s->msg, 0, 0,
                      "%s: interrupted while waiting for another process's lock", what);
     else if ((rc & 0xff) == SQLITE_RANGE)

@@ -107,7 +107,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
                            const struct arena_plan *plan, int64_t *id);
 
 /* One real allocator's replay of a graph (bench --replay; the figures are
- * the replay program's, bench/replay_prog.h): the replays row and one
+ * the replay program's, bench/replay/replay_prog.h): the replays row and one
  * replay_frames row per frame, in one transaction. */
 struct arena_replay_frame {
     uint64_t calls, footprint_peak, extent_peak, resident_peak;

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/export_plan.h"
+#include "bench/export/export_plan.h"
 #include "graphs/source.h"
 #include "planners/planner.h"
 

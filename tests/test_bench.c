@@ -832,7 +832,7 @@ Test(bench, a_failed_export_leaves_no_partial_file)
                           NULL};
     child_fsize = 32 * 1024;
     cr_expect_eq(run("ex", args), 2);
-    expect_one_line("ex", "--export-csv: ");
+    expect_one_line("ex", "export problem: ");
     char names[1024];
     list_dir(dir, names, sizeof names);
     cr_expect_eq(count(names, "\n"), 1, "only the whole export: %s", names);
@@ -1661,4 +1661,125 @@ Test(bench, inplace_is_shown_stored_and_checked)
     cr_expect_str_eq(err, "bench: --inplace: 'Depthwise' is not one of none, elementwise,"
                           " depthwise\n");
     free(err);
+}
+
+/* ---- the commands, and the old spellings (issue 36 §2) ---- */
+
+/* The files of folder dir and their bytes, sorted by name, as one text. */
+static char *folder_text(const char *dir)
+{
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, NULL, alphasort);
+    cr_assert_geq(n, 0, "no folder %s", dir);
+    char *all = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&all, &len);
+    for (int i = 0; i < n; i++) {
+        if (names[i]->d_name[0] != '.') {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+            size_t size = 0;
+            char *text = td_slurp(path, &size);
+            cr_assert(text, "cannot read %s", path);
+            fprintf(m, "== %s\n", names[i]->d_name);
+            fwrite(text, 1, size, m);
+            free(text);
+        }
+        free(names[i]);
+    }
+    free(names);
+    fclose(m);
+    return all;
+}
+
+/* stdout with every occurrence of from made to. */
+static char *swapped(const char *text, const char *from, const char *to)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&out, &len);
+    size_t fl = strlen(from);
+    for (const char *p = text; *p;) {
+        if (strncmp(p, from, fl) == 0) {
+            fputs(to, m);
+            p += fl;
+        } else {
+            fputc(*p++, m);
+        }
+    }
+    fclose(m);
+    return out;
+}
+
+/* Each old spelling does what the command it names does: the same exit
+ * status, stdout and files (the folders' names aside). */
+Test(bench, old_spellings_do_what_their_commands_do)
+{
+    const char *lo[] = {"--list", "--format", "csv", NULL}, *ln[] = {"list", "--format", "csv", NULL};
+    cr_assert_eq(run("lo", lo), 0);
+    cr_assert_eq(run("ln", ln), 0);
+    cr_expect_str_eq(slurp("lo", "out"), slurp("ln", "out"));
+    const char *so[] = {"--list", "--graph", "chain:ops=4|8", NULL};
+    const char *sn[] = {"list", "--graph", "chain:ops=4|8", NULL};
+    cr_assert_eq(run("so", so), 0);
+    cr_assert_eq(run("sn", sn), 0);
+    cr_expect_str_eq(slurp("so", "out"), slurp("sn", "out"));
+    cr_expect_str_eq(slurp("sn", "out"), "chain:ops=4\nchain:ops=8\n");
+
+    char d_old[160], d_new[160];
+    td_path(d_old, sizeof d_old, "old-csv");
+    td_path(d_new, sizeof d_new, "new-csv");
+    const char *co[] = {"--graph", "chain:ops=12;unet:levels=2", "--export-csv", d_old, NULL};
+    const char *cn[] = {"export", "problem", d_new, "--graph", "chain:ops=12;unet:levels=2", NULL};
+    cr_assert_eq(run("co", co), 0, "%s", slurp("co", "err"));
+    cr_assert_eq(run("cn", cn), 0, "%s", slurp("cn", "err"));
+    cr_expect_str_eq(swapped(slurp("co", "out"), d_old, "DIR"), swapped(slurp("cn", "out"), d_new, "DIR"));
+    char *a = folder_text(d_old), *b = folder_text(d_new);
+    cr_expect_eq(count(a, "== "), 2, "%s", a);
+    cr_expect_str_eq(a, b, "export problem writes what --export-csv wrote");
+
+    td_path(d_old, sizeof d_old, "old-plan");
+    td_path(d_new, sizeof d_new, "new-plan");
+    const char *po[] = {"--graph", "chain:ops=6", "--planner", "naive,greedy-by-size",
+                        "--export-plan", d_old, "--head", "64", NULL};
+    const char *pn[] = {"export", "plan", d_new, "--graph", "chain:ops=6", "--planner",
+                        "naive,greedy-by-size", "--head", "64", NULL};
+    cr_assert_eq(run("po", po), 0, "%s", slurp("po", "err"));
+    cr_assert_eq(run("pn", pn), 0, "%s", slurp("pn", "err"));
+    cr_expect_str_eq(swapped(slurp("po", "out"), d_old, "DIR"), swapped(slurp("pn", "out"), d_new, "DIR"));
+    a = folder_text(d_old);
+    b = folder_text(d_new);
+    cr_expect_eq(count(a, "== "), 6, "a .csv, .h and .c per planner: %s", a);
+    cr_expect_str_eq(a, b, "export plan writes what --export-plan wrote");
+}
+
+/* A command takes its own options only, old spellings none; export names
+ * its kind and folder; bench help COMMAND is COMMAND --help. */
+Test(bench, commands_take_their_own_options)
+{
+    const char *head[] = {"run", "--graph", "chain", "--head", "64", NULL};
+    cr_expect_eq(run("h1", head), 2);
+    expect_one_line("h1", "run: --head does not go with this command");
+    const char *reps[] = {"export", "plan", "x", "--graph", "chain", "--repetitions", "2", NULL};
+    cr_expect_eq(run("h2", reps), 2);
+    expect_one_line("h2", "export: --repetitions does not go with this command");
+    const char *old[] = {"run", "--graph", "chain", "--list", NULL};
+    cr_expect_eq(run("h3", old), 2);
+    expect_one_line("h3", "run: --list does not go with this command");
+    const char *two[] = {"--graph", "chain", "--export-csv", "x", "--replay", "glibc", NULL};
+    cr_expect_eq(run("h4", two), 2);
+    expect_one_line("h4", "--export-csv and --replay name two commands");
+    const char *kind[] = {"export", "tflites", "x", "--graph", "chain", NULL};
+    cr_expect_eq(run("h5", kind), 2);
+    expect_one_line("h5", "export: unknown kind 'tflites'");
+    const char *none[] = {"frobnicate", "--graph", "chain", NULL};
+    cr_expect_eq(run("h6", none), 2);
+    expect_one_line("h6", "unknown command 'frobnicate'");
+    const char *help[] = {"help", "export", NULL}, *own[] = {"export", "--help", NULL};
+    cr_assert_eq(run("h7", help), 0);
+    cr_assert_eq(run("h8", own), 0);
+    char *h = slurp("h7", "out");
+    cr_expect_str_eq(h, slurp("h8", "out"));
+    cr_expect(strstr(h, "usage: bench export plan|tflite|problem DIR") && strstr(h, "--head N"),
+              "%s", h);
 }

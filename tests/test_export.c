@@ -19,12 +19,12 @@
 
 #include "bench/args.h"
 #include "bench/bench.h"
-#include "bench/export_plan.h"
+#include "bench/export/export_plan.h"
 #include "graphs/family.h"
 #include "graphs/source.h"
 #include "graphs/tflite.h"
 #include "planners/planner.h"
-#include "bench/export_tflite.h"
+#include "bench/export/export_tflite.h"
 #include "tests/export_check.h"
 #include "tests/tflite_writer.h"
 
@@ -662,7 +662,7 @@ Test(export, repro12_six_names_that_collide)
 }
 
 /* ---- --export-tflite: TFLM's offline plan written into the model
- * (bench/export_tflite.h). Decoded by Debian's flatc with a reduced schema
+ * (bench/export/export_tflite.h). Decoded by Debian's flatc with a reduced schema
  * of our own (tests/tflite_reduced.fbs) and jq. */
 
 #define SCHEMA ARENA_SOURCE_ROOT "/tests/tflite_reduced.fbs"

@@ -1,5 +1,5 @@
-/* test_replay.c — real allocators replayed (bench/replay.c and the programs
- * of bench/replay_prog.c): each available allocator's program run on real
+/* test_replay.c — real allocators replayed (bench/replay/replay.c and the programs
+ * of bench/replay/replay_prog.c): each available allocator's program run on real
  * problems (calls per frame exactly 2 x tensors, live peak = the lower bound
  * computed by the planners' own sweep, footprints and extents never below
  * it), bench --replay storing a run with F = 1 and one with F = 10 in a real
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/replay.h"
+#include "bench/replay/replay.h"
 #include "planners/planner.h"
 #include "planners/problem.h"
 #include "tests/random_problems.h"
@@ -513,4 +513,44 @@ Test(replay, the_time_limit_stops_a_hanging_program)
               (long)pid[1]);
     kill(pid[1], SIGKILL);
     free(err);
+}
+
+/* The old spellings --replay LIST and --founding-table do what bench
+ * replay does: the same exit status and the same table, row for row (the
+ * measured figures aside: each line's first word). */
+static char *first_words(char *text)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&out, &len);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        while (*line == ' ') line++;
+        fprintf(m, "%.*s\n", (int)strcspn(line, " "), line);
+    }
+    fclose(m);
+    return out;
+}
+
+Test(replay, old_spellings_do_what_bench_replay_does)
+{
+    if (!have_program("glibc")) cr_skip_test("glibc's replay program was not built");
+    const char *old[] = {"--graph", "chain:ops=6", "--replay", "glibc", "--frames", "2", "--no-db",
+                         NULL};
+    const char *now[] = {"replay", "--graph", "chain:ops=6", "--allocator", "glibc", "--frames",
+                         "2", "--no-db", NULL};
+    cr_assert_eq(run_bench("ro", old), 0, "%s", slurp_tag("ro", "err"));
+    cr_assert_eq(run_bench("rn", now), 0, "%s", slurp_tag("rn", "err"));
+    char *a = first_words(slurp_tag("ro", "out")), *b = first_words(slurp_tag("rn", "out"));
+    cr_expect(strstr(a, "\nglibc\n"), "%s", a);
+    cr_expect_str_eq(a, b);
+    const char *fo[] = {"--graph", "chain:ops=6", "--founding-table", "--replay", "glibc",
+                        "--frames", "2", "--no-db", NULL};
+    const char *fn[] = {"replay", "--graph", "chain:ops=6", "--founding-table", "--allocator",
+                        "glibc", "--frames", "2", "--no-db", NULL};
+    cr_assert_eq(run_bench("fo", fo), 0, "%s", slurp_tag("fo", "err"));
+    cr_assert_eq(run_bench("fn", fn), 0, "%s", slurp_tag("fn", "err"));
+    a = first_words(slurp_tag("fo", "out"));
+    b = first_words(slurp_tag("fn", "out"));
+    cr_expect(strstr(a, "\nping-pong\n"), "%s", a);
+    cr_expect_str_eq(a, b);
 }

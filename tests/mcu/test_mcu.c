@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "bench/export_plan.h"
+#include "bench/export/export_plan.h"
 #include "graphs/source.h"
 #include "planners/planner.h"
 #include "tests/export_check.h"

@@ -10,7 +10,7 @@
 #include <jemalloc/jemalloc.h>
 #include <stdio.h>
 
-#include "bench/replay_prog.h"
+#include "bench/replay/replay_prog.h"
 
 static void jemalloc_version(char *buf, size_t len)
 {

@@ -1,11 +1,14 @@
 /* plot_internal.h — what the files of `bench plot` share: the command's
  * state and the helpers every figure uses. plot.c holds the command line,
- * the selection (planners, graph, results that count), the number and file
- * helpers and the driver; each figure kind lives in its own file:
- * plot_graph.c (the per-graph figures arena, layout, live), plot_replay.c,
- * plot_tables.c (comparison.tex and .md), plot_across.c (the figures across
- * graphs: scaling, quality, stats). plot_gp.c (plot.h) holds the text
- * buffers, escaping, templates and gnuplot. Not for use outside bench/plot*. */
+ * the choice of planners and graph, and the driver, which calls the
+ * figures; each figure kind lives in its own file: plot_graph.c (the
+ * per-graph figures arena, layout, live), plot_replay.c, plot_tables.c
+ * (comparison.tex and .md), plot_across.c (the figures across graphs:
+ * scaling, quality, stats). What the figures call back (notes, the
+ * selection's answers, numbers, files and scripts) is in plot_figure.c, and
+ * plot_gp.c (plot.h) holds the text buffers, escaping, templates and
+ * gnuplot: calls go driver -> figures -> plot_figure.c -> plot_gp.c, never
+ * back. Not for use outside bench/plot/. */
 #ifndef ARENA_BENCH_PLOT_INTERNAL_H
 #define ARENA_BENCH_PLOT_INTERNAL_H
 
@@ -13,17 +16,18 @@
 #include <stdint.h>
 
 #include "bench/filters.h"
-#include "bench/plot.h"
+#include "bench/plot/plot.h"
 #include "results/figdata.h"
 
 #define PLOT_PROG "bench: plot"
 #define PLOT_NFIGS 9 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed */
 
 struct plot_opts {
-    const char *db, *graph, *planners, *out, *formats; /* graph: the first --graph */
-    struct arena_bench_filters f; /* --graph, --family, --suite, --tag, the
+    const char *graph, *planners, *out, *formats; /* graph: the first --graph */
+    struct arena_bench_filters f; /* --db, --graph, --family, --suite, --tag, the
                                      configuration fields, --group-by */
     int64_t run; /* -1 newest, 0 all */
+    int size_index; /* --size: one, two, both */
     int sizes;   /* bit 1: one column, bit 2: two */
     int want[PLOT_NFIGS];
     int dpi, color_by_kind, quiet;
@@ -57,7 +61,12 @@ struct plot_ctx {
     char err[1200];
 };
 
-/* ---- plot.c: notes and selection */
+/* ---- plot_figure.c: notes and selection */
+
+/* The figures' names, in --figures order (PLOT_NFIGS). */
+extern const char *const plot_figure_names[];
+/* Whether the comma list holds word. */
+int plot_in_list(const char *list, const char *word);
 
 /* A note ("bench: plot: " and a line) kept in c->notes, printed on stderr
  * when the command succeeds, unless --quiet. */
@@ -79,7 +88,7 @@ int plot_in_config(const struct plot_ctx *c, size_t g);
  * order"). */
 const char *plot_config_label(const struct plot_ctx *c);
 
-/* ---- plot.c: numbers */
+/* ---- plot_figure.c: numbers */
 
 /* The unit for a byte axis up to max (B, KiB, MiB) and its size. */
 void plot_byte_unit(double max, double *u, const char **name);
@@ -94,7 +103,7 @@ int plot_by_double(const void *a, const void *b);
 /* Linear-interpolated quantile of sorted v[0..n). */
 double plot_quantile(const double *v, size_t n, double p);
 
-/* ---- plot.c: files and scripts */
+/* ---- plot_figure.c: files and scripts */
 
 /* Writes b as tmp/name; 0 or 1 (err set). */
 int plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b);
@@ -128,6 +137,10 @@ void plot_csv_num(struct plot_buf *b, int has, double v);
 /* plot_gq of text cut to max characters (UTF-8 ones: a cut never splits
  * one), the cut ending in mark ("..." or ".."). */
 void plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark);
+/* A planner's label in the per-graph figures: its name, "(limit)" added. */
+char *plot_label_of(const char *name, const struct arena_fig_result *r);
+/* gnuplot ytics naming places 1..n with lab. */
+void plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n);
 
 /* ---- the figures: 0, or 1 / 2 with err set (a figure the selection
  * cannot give is skipped with a note, not an error). */
@@ -135,10 +148,6 @@ void plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *m
 /* plot_graph.c: arena, layout, live, and through them replay and tables,
  * for the graph c->graph. */
 int plot_per_graph(struct plot_ctx *c);
-/* A planner's label in the per-graph figures: its name, "(limit)" added. */
-char *plot_label_of(const char *name, const struct arena_fig_result *r);
-/* gnuplot ytics naming places 1..n with lab. */
-void plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n);
 /* plot_replay.c; the shown planners at idx[0..n) with results res. */
 int plot_fig_replay(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
                     size_t n);

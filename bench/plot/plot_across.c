@@ -2,7 +2,7 @@
  * against tensors per configuration), quality (arena / lower bound per
  * planner over the paired graphs) and stats (what bench stats computes,
  * results/stats.h), with the configuration labels they share. */
-#include "bench/plot_internal.h"
+#include "bench/plot/plot_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -731,7 +731,7 @@ int plot_fig_stats(struct plot_ctx *c)
     struct arena_stats_query q = {.run = run, .planners = planners, .n_planners = S,
                                   .select = &sel};
     char why[sizeof c->err];
-    rc = arena_stats_compute_query(c->o.db, &q, &s, why, sizeof why);
+    rc = arena_stats_compute_query(c->o.f.db, &q, &s, why, sizeof why);
     if (rc == ARENA_EDB) { /* a database bench plot reads but bench stats does not */
         plot_note(c, "stats figure skipped: %s", why);
         rc = 0;

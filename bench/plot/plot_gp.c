@@ -1,6 +1,6 @@
 /* plot_gp.c — text for bench plot: buffers, escaping for gnuplot, LaTeX,
  * Markdown and CSV, the .gp templates, and the gnuplot process. */
-#include "bench/plot.h"
+#include "bench/plot/plot.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* plot_replay.c — `bench plot`'s replay figure: real allocators replaying
  * the graph (bench --replay), peak footprint per frame against the best
  * static arena and the lower bound. */
-#include "bench/plot_internal.h"
+#include "bench/plot/plot_internal.h"
 
 #include <errno.h>
 #include <math.h>

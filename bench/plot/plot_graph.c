@@ -2,7 +2,7 @@
  * arena (bars per planner), layout (each plan's tensors as rectangles) and
  * live (bytes live per step against each arena), with arena.csv (behind
  * the tables too); replay and tables are called from here. */
-#include "bench/plot_internal.h"
+#include "bench/plot/plot_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -47,14 +47,6 @@ static char *graph_sub(const struct plot_ctx *c)
     return b.s;
 }
 
-char *plot_label_of(const char *name, const struct arena_fig_result *r)
-{
-    struct plot_buf b = {0};
-    plot_buf_add(&b, name);
-    if (plot_is_limit(r)) plot_buf_add(&b, " (limit)");
-    return b.s;
-}
-
 static int write_arena_csv(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
                            size_t n)
 {
@@ -91,17 +83,6 @@ static int write_arena_csv(struct plot_ctx *c, const size_t *idx, const struct a
     int rc = plot_put(c, "arena.csv", &b);
     plot_buf_free(&b);
     return rc;
-}
-
-void plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n)
-{
-    plot_buf_add(b, "(");
-    for (size_t i = 0; i < n; i++) {
-        if (i) plot_buf_add(b, ", ");
-        plot_gq(b, lab[i], 1);
-        plot_buf_printf(b, " %zu", i + 1);
-    }
-    plot_buf_add(b, ")");
 }
 
 static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,

@@ -4,7 +4,7 @@
  * description 3, buffers 4, metadata_buffer 5, metadata 6, signature_defs
  * 7. SubGraph: tensors 0. Buffer: data 0, offset 1. Metadata: name 0,
  * buffer 1. */
-#include "bench/export_tflite.h"
+#include "bench/export/export_tflite.h"
 
 #include <stdlib.h>
 #include <string.h>

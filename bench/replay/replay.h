@@ -2,7 +2,7 @@
  * table of the article this project began from, measured (bench
  * --founding-table).
  *
- * Each allocator runs in a program of its own (bench/replay_prog.h), which
+ * Each allocator runs in a program of its own (bench/replay/replay_prog.h), which
  * bench starts with posix_spawn and feeds the problem on standard input; the
  * program's figures come back on its standard output. Programs are looked
  * for in $ARENA_REPLAY_DIR when set, else beside the running bench. */
@@ -24,7 +24,8 @@
 const char *arena_replay_allocator_name(unsigned i); /* NULL past the end */
 
 /* Parses a comma list of allocator names, or all, into a bit mask (bit i =
- * allocator i). ARENA_EINVAL with one line in err (naming the known ones). */
+ * allocator i). ARENA_EINVAL with one line in err naming the known ones, which
+ * the caller starts with its option's name. */
 int arena_replay_parse(const char *list, unsigned *mask, char *err, size_t errlen);
 
 /* What one replay program reported. */

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench/replay_prog.h"
+#include "bench/replay/replay_prog.h"
 
 static void glibc_version(char *buf, size_t len)
 {

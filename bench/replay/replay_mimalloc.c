@@ -9,7 +9,7 @@
 #include <mimalloc.h>
 #include <stdio.h>
 
-#include "bench/replay_prog.h"
+#include "bench/replay/replay_prog.h"
 
 static void mimalloc_version(char *buf, size_t len)
 {

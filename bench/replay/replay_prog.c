@@ -1,7 +1,7 @@
 /* replay_prog.c — the replay every allocator's program runs (protocol and
  * measurements in replay_prog.h). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
-#include "bench/replay_prog.h"
+#include "bench/replay/replay_prog.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -328,7 +328,7 @@ int main(int argc, char **argv)
 {
     const struct arena_replay_allocator *al = &arena_replay_allocator;
     if (argc != 2)
-        die("usage: arena-replay-%s FRAMES < problem (see bench/replay_prog.h)", al->name);
+        die("usage: arena-replay-%s FRAMES < problem (see bench/replay/replay_prog.h)", al->name);
     uint64_t frames = 0;
     for (const char *c = argv[1]; *c; c++) {
         if (*c < '0' || *c > '9' || frames > MAX_FRAMES)

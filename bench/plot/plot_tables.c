@@ -3,7 +3,7 @@
  * configuration of the graph, every ratio against the bounds of the row's
  * own problem; the fixed-order ratio (arena / the graph's bound
  * untransformed) only under its own name. */
-#include "bench/plot_internal.h"
+#include "bench/plot/plot_internal.h"
 
 #include <errno.h>
 #include <math.h>

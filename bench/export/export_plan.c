@@ -1,7 +1,7 @@
 /* export_plan.c — a plan as NAME.csv and a C library, NAME.h + NAME.c,
  * and as a .tflite model carrying TFLM's offline plan (see export_plan.h,
  * export_tflite.h). */
-#include "bench/export_plan.h"
+#include "bench/export/export_plan.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,8 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/export_tflite.h"
+#include "bench/export/export_tflite.h"
 #include "graphs/names.h"
+#include "graphs/read_whole.h"
 #include "graphs/source.h"
 #include "graphs/tflite.h"
 #include "planners/alias.h"
@@ -528,7 +529,8 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
     return rc;
 }
 
-/* The whole file (a FlatBuffer is below 2 GiB). */
+/* The whole file (a FlatBuffer is below 2 GiB), read as the model readers
+ * read theirs (graphs/read_whole.h). */
 static int read_whole(const char *path, unsigned char **data, size_t *size, char *err,
                       size_t errlen)
 {
@@ -538,38 +540,10 @@ static int read_whole(const char *path, unsigned char **data, size_t *size, char
     if (!f)
         return arena_errorf(err, errlen, 0, ARENA_EIO, "%s: cannot open: %s", path,
                             strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    int rc = buf ? ARENA_OK : ARENA_ENOMEM;
-    while (!rc) {
-        if (n == cap) {
-            unsigned char *grown = cap < ((size_t)1 << 31) ? realloc(buf, cap * 2) : NULL;
-            if (!grown) {
-                rc = cap < ((size_t)1 << 31) ? ARENA_ENOMEM : ARENA_EFORMAT;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = ARENA_EIO;
-            break;
-        }
-    }
+    int rc = arena_read_whole(f, 0, (size_t)1 << 31, path, "FlatBuffers", data, size, err,
+                              errlen);
     fclose(f);
-    if (rc) {
-        free(buf);
-        return arena_errorf(err, errlen, 0, rc, "%s: %s", path,
-                            rc == ARENA_EFORMAT ? "larger than 2 GiB, the FlatBuffers limit"
-                            : rc == ARENA_EIO   ? "read error"
-                                                : "out of memory");
-    }
-    *data = buf;
-    *size = n;
-    return ARENA_OK;
+    return rc;
 }
 
 /* bytes[0, n) into path, through path.tmp renamed when whole. */

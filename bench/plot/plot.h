@@ -1,15 +1,23 @@
 /* plot.h — `bench plot`: figures and tables from a results database
  * (results/figdata.h reads it), drawn by gnuplot from scripts made of the
- * .gp templates in bench/plot/templates. Shared by plot.c (command line,
- * selection, driver), the figures' files (see plot_internal.h) and
- * plot_gp.c (text buffers, escaping, templates, running gnuplot). */
+ * .gp templates in bench/plot/templates. Shared by plot.c (its option rows,
+ * selection, driver), the figures' files and plot_figure.c (see
+ * plot_internal.h), and plot_gp.c (text buffers, escaping, templates,
+ * running gnuplot). */
 #ifndef ARENA_BENCH_PLOT_H
 #define ARENA_BENCH_PLOT_H
 
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "bench/options.h"
+
+/* `bench plot` from its command word on: an exit status, or
+ * ARENA_BENCH_HELP_ASKED (subcommands.h) after --help. */
 int arena_bench_plot_main(int argc, char **argv);
+/* Its own rows (ARENA_IN_PLOT; the selection's are filters.h's). */
+extern const struct arena_opt arena_bench_plot_options[];
+extern const size_t arena_bench_plot_option_count;
 
 /* A growing text; a failed allocation sets oom and keeps what fits. */
 struct plot_buf {

@@ -3,8 +3,8 @@
  * check, store and print them; and the founding table (docs/runtime.md:
  * MobileNetV2's figures as claimed by the article this project
  * started from, beside ours).
- * Protocol in bench/replay_prog.h. */
-#include "bench/replay.h"
+ * Protocol in bench/replay/replay_prog.h. */
+#include "bench/replay/replay.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,11 +55,15 @@ int arena_replay_parse(const char *list, unsigned *mask, char *err, size_t errle
             while (i < ARENA_REPLAY_ALLOCATORS &&
                    !(strlen(names[i]) == len && strncmp(p, names[i], len) == 0))
                 i++;
-            if (i == ARENA_REPLAY_ALLOCATORS)
+            if (i == ARENA_REPLAY_ALLOCATORS) {
+                char known[128] = "";
+                for (unsigned k = 0; k < ARENA_REPLAY_ALLOCATORS; k++)
+                    snprintf(known + strlen(known), sizeof known - strlen(known), "%s, ",
+                             names[k]);
                 return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                                    "--replay: unknown allocator '%.*s' in '%s' (known: glibc,"
-                                    " jemalloc, mimalloc, or all)",
-                                    (int)len, p, list);
+                                    "unknown allocator '%.*s' in '%s' (known: %sor all)",
+                                    (int)len, p, list, known);
+            }
             *mask |= 1u << i;
         }
         if (!comma)

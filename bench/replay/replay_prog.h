@@ -2,7 +2,7 @@
  * jemalloc, mimalloc): the shared replay in replay_prog.c, linked with one
  * allocator's table (replay_glibc.c, replay_jemalloc.c, replay_mimalloc.c)
  * into its own executable, so no two allocators, and not the harness, ever
- * share a heap. bench starts them (bench/replay.c).
+ * share a heap. bench starts them (bench/replay/replay.c).
  *
  * Protocol. Command line: `arena-replay-NAME FRAMES`. Standard input: the
  * problem as text, `arenabench-replay-problem 1`, then the tensor count n,

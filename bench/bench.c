@@ -455,6 +455,7 @@ static int measure(struct bench *b)
         arena_session_stdout_ok(&b->s);
     }
     if (arena_session_stopped()) {
+        arena_session_store_stop(&b->s, b->s.progress.done, b->s.progress.total);
         arena_session_say(&b->s, "stopped by signal %d after %zu of %zu results%s", (int)arena_session_stopped(),
             b->s.progress.done, b->s.progress.total,
             b->s.store ? "; every finished result is stored" : "");

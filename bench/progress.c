@@ -136,6 +136,11 @@ static void unshow(struct arena_progress *p)
 static void acknowledge(struct arena_progress *p, int sig)
 {
     unshow(p);
+    if (!p->stop_sig) {
+        p->stop_sig = sig;
+        snprintf(p->stop_what, sizeof p->stop_what, "%s", p->doing ? p->what : "");
+        p->stop_into = p->doing ? since(&p->job_start) : 0;
+    }
     if (p->doing)
         fprintf(p->err, "bench: %s: stopping after the current %s: %s, running %.0f s (a second %s stops"
                         " at once)\n", sig == SIGTERM ? "SIGTERM" : "SIGINT",
@@ -310,6 +315,17 @@ void arena_progress_clear(struct arena_progress *p)
     take_signal(p);
     unshow(p);
     pthread_mutex_unlock(&p->lock);
+}
+
+int arena_progress_stopped(struct arena_progress *p, char *what, size_t len, double *into)
+{
+    pthread_mutex_lock(&p->lock);
+    take_signal(p);
+    int sig = p->stop_sig;
+    if (what && len) snprintf(what, len, "%s", p->stop_what);
+    if (into) *into = p->stop_into;
+    pthread_mutex_unlock(&p->lock);
+    return sig;
 }
 
 void arena_progress_end(struct arena_progress *p)

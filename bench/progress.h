@@ -54,6 +54,11 @@ struct arena_progress {
     double *weight, *cap, *took;
     char what[512]; /* "PLANNER on GRAPH", or another step ("loading GRAPH") */
     int doing;      /* what holds the step running */
+    /* The first signal answered: its number (0: none), what was running
+     * then ("" when nothing was) and for how long. */
+    int stop_sig;
+    char stop_what[512];
+    double stop_into;
     /* The watcher. */
     pthread_mutex_t lock;
     pthread_t thread;
@@ -83,6 +88,10 @@ void arena_progress_step(struct arena_progress *p);
  * answers a signal handed over but not answered yet, so that a message
  * printed next comes after that answer. */
 void arena_progress_clear(struct arena_progress *p);
+/* The first signal answered (0: none yet), and in what (when not NULL,
+ * len bytes: what was running then, "" when nothing was) and *into (its
+ * seconds so far then) what it stopped. */
+int arena_progress_stopped(struct arena_progress *p, char *what, size_t len, double *into);
 /* Stops the watcher and frees p's memory. */
 void arena_progress_end(struct arena_progress *p);
 /* Seconds since init. */

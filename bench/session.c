@@ -340,7 +340,7 @@ int arena_session_open_store(struct arena_session *s)
     return 0;
 }
 
-int arena_session_store_run_and_graph(struct arena_session *s, struct arena_session_graph *g)
+static int store_run(struct arena_session *s)
 {
     int rc = ARENA_OK;
     if (!s->run_id) {
@@ -361,8 +361,32 @@ int arena_session_store_run_and_graph(struct arena_session *s, struct arena_sess
         rc = arena_store_add_run(s->store, &run, &s->run_id);
         arena_runinfo_free(&ri);
     }
+    return rc;
+}
+
+int arena_session_store_run_and_graph(struct arena_session *s, struct arena_session_graph *g)
+{
+    int rc = store_run(s);
     if (rc == ARENA_OK && !g->db_id)
         rc = arena_store_add_graph(s->store, &g->src, &g->bounds, &g->db_id);
     return rc;
 }
 
+void arena_session_store_stop(struct arena_session *s, size_t stored, size_t total)
+{
+    char what[512], how[800];
+    double into = 0;
+    int sig = (int)arena_session_stopped();
+    if (!arena_progress_stopped(&s->progress, what, sizeof what, &into)) what[0] = '\0';
+    if (!s->store || s->db_failed || !sig) return;
+    if (what[0])
+        snprintf(how, sizeof how, "signal %d during %s, %.1f s in; %zu of %zu results stored", sig,
+                 what, into, stored, total);
+    else
+        snprintf(how, sizeof how, "signal %d; %zu of %zu results stored", sig, stored, total);
+    /* A lock held elsewhere is not waited for (the stop hook ends the wait):
+     * then the run keeps its results but not this line. */
+    if (store_run(s) != ARENA_OK || arena_store_set_stopped(s->store, s->run_id, how) != ARENA_OK)
+        arena_session_say(s, "%s: the stop is not recorded: %s", s->args.db,
+                          arena_store_error(s->store));
+}

@@ -95,6 +95,10 @@ int arena_session_open_store(struct arena_session *s);
 /* The runs row and the graph's row, written with the first result that
  * needs them. ARENA_OK or the store's status (arena_store_error says why). */
 int arena_session_store_run_and_graph(struct arena_session *s, struct arena_session_graph *g);
+/* After a signal stopped the run: records in its runs row (written now if
+ * no result was stored yet) what the signal stopped and how many of total
+ * results were stored. Nothing without a store or after a failed one. */
+void arena_session_store_stop(struct arena_session *s, size_t stored, size_t total);
 
 /* Makes the folders on the way to path (not path itself): 0 or an errno. */
 int arena_session_make_parents(const char *path);

@@ -206,6 +206,9 @@ static void print_table(const struct arena_stats *s)
            "search stopped at its budget (marked !): its arena there is the best plan it\n"
            "found, not its answer.\n",
            ARENA_STATS_RESAMPLES, ARENA_STATS_SEED);
+    for (size_t i = 0; i < s->n_stopped; i++)
+        printf("%sStopped by a signal (the results it stored before are counted): %s\n",
+               i ? "" : "\n", s->stopped[i]);
     size_t p = 0;
     for (size_t a = 0; a < s->n_rows;) {
         size_t b = a;

@@ -1,7 +1,7 @@
--- arenabench results database, schema version 11 (PRAGMA user_version = 11).
+-- arenabench results database, schema version 12 (PRAGMA user_version = 12).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 10 had no runs.tag nor the results' configuration
+-- earlier version: version 11 had no runs.stopped; version 10 had no runs.tag nor the results' configuration
 -- and problem columns (order_mode ... fixed_lower_bound), and updated a
 -- graphs row's order columns when a later --order best run proved its order
 -- best; version 9 had no graphs.exec_order and the other order
@@ -34,9 +34,14 @@ CREATE TABLE runs (
                                    -- name-based one (version 8) when migrated
                                    -- (README "Run identity"). bench merge matches
                                    -- runs by it alone.
-    tag         TEXT NOT NULL DEFAULT '' -- bench --tag: a label the user gives the
+    tag         TEXT NOT NULL DEFAULT '', -- bench --tag: a label the user gives the
                                    -- run (stats and plot group and filter by it);
                                    -- '' for none
+    stopped     TEXT               -- NULL: the run went to its end; else how a
+                                   -- signal stopped it: "signal 2 during PLANNER
+                                   -- on GRAPH, 3.2 s into the call; 12 of 40
+                                   -- results stored" (the stopped call's plan is
+                                   -- not stored: it is not the planner's answer)
 );
 CREATE UNIQUE INDEX runs_uuid ON runs(uuid);
 

@@ -711,6 +711,34 @@ static int label_rows(struct arena_stats *out)
     return rc;
 }
 
+/* The selected runs a signal stopped (run: a runs.id, 0: all), as lines
+ * "run ID: HOW" in out->stopped. */
+static int read_stopped(sqlite3 *db, int64_t run, struct arena_stats *out)
+{
+    if (!has_column(db, "runs", "stopped")) return ARENA_OK;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, "SELECT id, stopped FROM runs WHERE stopped IS NOT NULL"
+                                    " AND (?1 = 0 OR id = ?1) ORDER BY id", -1, &st, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 1, run);
+    int status = rc == SQLITE_OK ? ARENA_OK : ARENA_EDB;
+    while (status == ARENA_OK && sqlite3_step(st) == SQLITE_ROW) {
+        const char *how = (const char *)sqlite3_column_text(st, 1);
+        size_t len = (how ? strlen(how) : 0) + 32;
+        char **grown = realloc(out->stopped, (out->n_stopped + 1) * sizeof *grown);
+        char *line = grown ? malloc(len) : NULL;
+        if (grown) out->stopped = grown;
+        if (!line) {
+            status = ARENA_ENOMEM;
+            break;
+        }
+        snprintf(line, len, "run %lld: %s", (long long)sqlite3_column_int64(st, 0),
+                 how ? how : "");
+        out->stopped[out->n_stopped++] = line;
+    }
+    sqlite3_finalize(st);
+    return status;
+}
+
 int arena_stats_compute_query(const char *path, const struct arena_stats_query *q,
                               struct arena_stats *out, char *err, size_t errlen)
 {
@@ -736,6 +764,9 @@ int arena_stats_compute_query(const char *path, const struct arena_stats_query *
         status = read_samples(db, q, run, &s, &n, why, sizeof why);
         if (status == ARENA_EDB) arena_errorf(err, errlen, 0, ARENA_EDB, "%s: %s", path, why);
     }
+    if (status == ARENA_OK && (status = read_stopped(db, run, out)) == ARENA_EDB)
+        arena_errorf(err, errlen, 0, ARENA_EDB, "%s: reading runs.stopped: %s", path,
+                     sqlite3_errmsg(db));
     sqlite3_close(db);
     if (status == ARENA_OK) status = number_graphs(s, n);
     if (status == ARENA_OK) qsort(s, n, sizeof *s, by_sample);
@@ -779,5 +810,7 @@ void arena_stats_free(struct arena_stats *s)
     free_rows(s->rows, s->n_rows);
     free_rows(s->hidden, s->n_hidden);
     free(s->pairs);
+    for (size_t i = 0; i < s->n_stopped; i++) free(s->stopped[i]);
+    free(s->stopped);
     memset(s, 0, sizeof *s);
 }

@@ -127,6 +127,11 @@ struct arena_stats {
      * order of rows. */
     struct arena_stats_row *hidden;
     size_t n_hidden;
+    /* The selected runs a signal stopped (schema 12, runs.stopped), one
+     * line each: "run ID: HOW" (HOW as stored: what the signal stopped and
+     * how many results were stored before it). In run id order. */
+    char **stopped;
+    size_t n_stopped;
 };
 
 /* What to read; a NULL query takes every default. */

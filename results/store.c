@@ -378,6 +378,19 @@ int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run,
     return ARENA_OK;
 }
 
+int arena_store_set_stopped(struct arena_store *s, int64_t run_id, const char *how)
+{
+    if (!s || !how) return ARENA_EINVAL;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, "UPDATE runs SET stopped = ?1 WHERE id = ?2", -1, &st,
+                                NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 1, how, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 2, run_id);
+    if (rc == SQLITE_OK) rc = step_done(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? ARENA_OK : failed(s, "recording the stop", rc);
+}
+
 /* The order as text, "3,0,1,2" (NULL, *text, for the stored order: op k at
  * step k). */
 static int order_text(const struct arena_order_result *o, char **text)

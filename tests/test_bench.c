@@ -667,12 +667,34 @@ static void interrupt_run(const char *tag, int second_signal)
     sqlite3_close(db);
 }
 
+/* ... and the run row says what the signal stopped and how many of its
+ * results were stored (runs.stopped, schema 12): "signal 2 during PLANNER
+ * on random-intervals:n=400,..., N s in; KEPT of 12 x planners results
+ * stored", KEPT the results the database holds. */
 Test(bench, sigint_keeps_every_finished_result)
 {
     interrupt_run("i1", 0);
     char *err = slurp("i1", "err");
     cr_expect(strstr(err, "stopped by signal 2") != NULL, "%s", err);
     free(err);
+    char db_path[160];
+    td_path(db_path, sizeof db_path, "int.sqlite");
+    sqlite3 *db = td_db_open(db_path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs"), 1);
+    char want[128];
+    snprintf(want, sizeof want, "%% s in; %lld of %zu results stored",
+             (long long)td_db_int(db, "SELECT count(*) FROM results"),
+             12 * arena_planner_count());
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db, "SELECT stopped LIKE 'signal 2 during % on"
+                                        " random-intervals:n=400,%' AND stopped LIKE ?1,"
+                                        " stopped FROM runs", -1, &st, NULL), SQLITE_OK);
+    sqlite3_bind_text(st, 1, want, -1, SQLITE_STATIC);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_expect_eq(sqlite3_column_int(st, 0), 1, "runs.stopped: %s (want '...%s')",
+                 (const char *)sqlite3_column_text(st, 1), want);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
 }
 
 Test(bench, second_sigint_exits_at_once_leaving_the_database_intact)
@@ -986,9 +1008,9 @@ static void interrupt_greedy(const char *tag, const char *option, char *path, si
  * tensors, ~1,000 live: each placement meets ~2,000 others); bench exits
  * 130 within two seconds of the signal (the planner reads the flag before
  * every placement, ~25 us apart; the margin is for a loaded machine, where
- * bench gets a fraction of a core), with one line, and stores nothing for
- * the stopped call: the database holds no result (the run row is written
- * with the first result, so none either). */
+ * bench gets a fraction of a core), answering the signal, and stores
+ * nothing for the stopped call: the database holds no result, and its run
+ * row says it was stopped with 0 of 1 results stored. */
 Test(bench, sigint_stops_a_heuristic_planner_at_once)
 {
     char db_path[160];
@@ -998,9 +1020,12 @@ Test(bench, sigint_stops_a_heuristic_planner_at_once)
      * tests the naming) */
     expect_stop_lines("heuristic", NULL);
     struct stat st;
-    if (stat(db_path, &st) == 0) {
+    if (stat(db_path, &st) == 0) { /* no result; the run says it was stopped */
         sqlite3 *db = td_db_open(db_path, 1);
         cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 0);
+        cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE stopped LIKE"
+                                   " 'signal 2%; 0 of 1 results stored'"),
+                     td_db_int(db, "SELECT count(*) FROM runs"));
         sqlite3_close(db);
     }
 }

@@ -289,6 +289,29 @@ static void compute(const char *path, const struct arena_stats_query *q, struct 
     cr_assert_eq(rc, ARENA_OK, "%s", err);
 }
 
+/* A run a signal stopped (runs.stopped) is named, with how it stopped, for
+ * every query that selects it, and not for one that selects another run;
+ * its stored results count as any others. */
+Test(stats, stopped_runs_are_named)
+{
+    char path[160];
+    make(path, sizeof path);
+    exec_sql(path, "UPDATE runs SET stopped = 'signal 2 during B on test:n=9,seed=1, 1.0 s in;"
+                   " 4 of 5 results stored' WHERE id = 2");
+    struct arena_stats s;
+    char err[300] = "";
+    cr_assert_eq(arena_stats_compute(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(s.n_stopped, 1);
+    cr_expect_str_eq(s.stopped[0], "run 2: signal 2 during B on test:n=9,seed=1, 1.0 s in; 4 of"
+                                   " 5 results stored");
+    cr_expect_eq(s.n_rows, 4, "the stopped run's results are rows as before");
+    arena_stats_free(&s);
+    struct arena_stats_query q = {.run = "1"};
+    cr_assert_eq(arena_stats_compute_query(path, &q, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(s.n_stopped, 0, "run 1 was not stopped");
+    arena_stats_free(&s);
+}
+
 /* Round 3 #09: rows no bench writes, in run 2 of the hand-worked database
  * (as an edited file, or one merged before merge checked rows, holds them),
  * are never ranked: E claims arena 1 B on graph 1 (LB 100) with a proven

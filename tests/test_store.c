@@ -253,6 +253,29 @@ Test(store, migrates_version_9_adding_the_order_columns)
     sqlite3_close(db);
 }
 
+/* Version 11 is version 12 without runs.stopped: a run of 11 keeps its row,
+ * stopped NULL (none recorded a stop), and a stop is recorded after it. */
+Test(store, migrates_version_11_adding_runs_stopped)
+{
+    char path[160];
+    older_db("v11.sqlite", path, sizeof path, TD_BACK_TO_V11
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');");
+    sqlite3 *db = migrated(path);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE id = 1 AND uuid = 'u1'"
+                             " AND stopped IS NULL"), 1);
+    sqlite3_close(db);
+    struct arena_store *st = NULL;
+    char err[512] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &st, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(arena_store_set_stopped(st, 1, "signal 2; 0 of 1 results stored"), ARENA_OK);
+    arena_store_close(st);
+    db = td_db_open(path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE id = 1 AND stopped ="
+                             " 'signal 2; 0 of 1 results stored'"), 1);
+    sqlite3_close(db);
+}
+
 /* Version 10 is version 11 without runs.tag and the results' configuration
  * and problem columns; it updated a shared graph row's order columns when a
  * later --order best run proved its order best. Migrated, every result keeps

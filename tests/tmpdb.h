@@ -24,9 +24,13 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* Back to version 10 (drops what version 11 added: runs.tag and the
+/* Back to version 11 (drops what version 12 added: runs.stopped). */
+#define TD_BACK_TO_V11 "ALTER TABLE runs DROP COLUMN stopped; PRAGMA user_version = 11;"
+
+/* Back to version 10 (drops what version 11 added too: runs.tag and the
  * results' configuration and problem columns). */
 #define TD_BACK_TO_V10                                                                       \
+    TD_BACK_TO_V11                                                                           \
     "ALTER TABLE runs DROP COLUMN tag; ALTER TABLE results DROP COLUMN order_mode;"          \
     "ALTER TABLE results DROP COLUMN order_budget; ALTER TABLE results DROP COLUMN patch;"  \
     "ALTER TABLE results DROP COLUMN problem_fingerprint;"                                   \

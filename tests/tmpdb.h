@@ -85,4 +85,10 @@ size_t td_csv_record(const char **p, char **field, size_t max);
 /* The first column of a query's one row (asserts there is one). */
 int64_t td_db_int(sqlite3 *db, const char *sql);
 
+/* The same, on the database file at path opened read-only for it. */
+int64_t td_file_int(const char *path, const char *sql);
+
+/* Writes text to td_dir/name, its path into path (asserts). */
+void td_write(const char *name, const char *text, char *path, size_t len);
+
 #endif

@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-/* The version of this contract. 1: arenabench 0.1 (schema 12). */
+/* The version of this contract: 1, the first. */
 #define ARENA_PLANNER_ABI 1u
 
 /* ---- status codes ----

@@ -49,7 +49,8 @@ static const char usage_head[] =
     "                     randomised planners (default 1; at most 2^63-1)\n"
     "  --time-limit S     seconds per search planner call or replay (default 10)\n"
     "  --node-limit N     search nodes per problem for search planners (default: the\n"
-    "                     planner's own)\n"
+    "                     planner's own; optimal counts its SAT engine's conflicts\n"
+    "                     as nodes)\n"
     "  --capacity BYTES   decision mode for search planners: find a plan within BYTES\n"
     "                     or prove there is none (suffix KiB, MiB, GiB: 1 KiB = 1024)\n";
 /* The rest in more literals: ISO C promises 4,095 characters in one. */
@@ -58,9 +59,13 @@ static const char usage_mid[] =
     "                     each prunes (its nodes); comma list of: parts, groups,\n"
     "                     section, busiest, dominance, twins, stack, lowest-gap,\n"
     "                     filler, discrepancy, repair, depth-discrepancy,\n"
-    "                     gap-discrepancy, own-times, probes, rerank\n"
+    "                     gap-discrepancy, own-times, probes, rerank, and its SAT\n"
+    "                     engine's sat-domains, sat-mirror, sat-tiling, sat-phases\n"
     "                     (planners/optimal.h); needs --no-db,\n"
     "                     as the database would store the runs as plain optimal\n"
+    "  --optimal-engine E the planner optimal's engines: portfolio (default: the\n"
+    "                     search, then SAT, in turn), search (the canonical\n"
+    "                     searches alone) or sat (the SAT engine alone, CaDiCaL)\n"
     "  --alignment N      bytes, a power of two; sizes round up to it (default 16)\n"
     "  --order MODE       execution order of a graph's ops: stored (default, the\n"
     "                     graph's own) or best (the order of least peak live\n"
@@ -380,7 +385,7 @@ static int parse_optimal_off(const char *v, uint32_t *bits, char *err, size_t er
 enum opt {
     O_EXPORT_PLAN, O_EXPORT_TFLITE, O_HEAD, O_TAIL,
     O_GRAPH, O_PLANNER, O_FORMAT, O_DB, O_SEED, O_ALIGNMENT, O_REPETITIONS, O_MIN_TIME,
-    O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY, O_OPTIMAL_OFF, O_INPLACE,
+    O_TIME_LIMIT, O_NODE_LIMIT, O_CAPACITY, O_OPTIMAL_OFF, O_OPTIMAL_ENGINE, O_INPLACE,
     O_NO_DB, O_NO_PLACEMENTS, O_EXPORT_CSV, O_QUIET, O_LIST, O_HELP, O_VERSION,
     O_REPLAY, O_FRAMES, O_FOUNDING, O_SHARD, O_PIN, O_PATCH, O_ORDER, O_ORDER_STATES
 };
@@ -396,6 +401,7 @@ static const struct {
     {"--repetitions", O_REPETITIONS, 1}, {"--min-time", O_MIN_TIME, 1},
     {"--time-limit", O_TIME_LIMIT, 1}, {"--node-limit", O_NODE_LIMIT, 1},
     {"--capacity", O_CAPACITY, 1},   {"--optimal-off", O_OPTIMAL_OFF, 1},
+    {"--optimal-engine", O_OPTIMAL_ENGINE, 1},
     {"--inplace", O_INPLACE, 1},
     {"--no-db", O_NO_DB, 0},         {"--no-placements", O_NO_PLACEMENTS, 0},
     {"--export-csv", O_EXPORT_CSV, 1},
@@ -472,6 +478,14 @@ static int apply(struct arena_bench_args *a, enum opt id, const char *name, cons
         return parse_bytes(name, v, &a->options.capacity, err, errlen);
     case O_OPTIMAL_OFF:
         return parse_optimal_off(v, &a->options.optimal_off, err, errlen);
+    case O_OPTIMAL_ENGINE:
+        for (unsigned e = 0; e < ARENA_OPTIMAL_ENGINES; e++)
+            if (strcmp(v, arena_optimal_engine_name(e)) == 0) {
+                a->options.optimal_engine = e;
+                return ARENA_OK;
+            }
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--optimal-engine: '%s' is not one of portfolio, search, sat", v);
     case O_INPLACE:
         if (arena_inplace_parse(v, &a->inplace) != ARENA_OK)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,

@@ -46,6 +46,7 @@
 #include "graphs/source.h"
 #include "graphs/sweep.h"
 #include "planners/alias.h"
+#include "planners/optimal.h"
 #include "planners/planner.h"
 #include "results/store.h"
 
@@ -378,6 +379,10 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .inplace = arena_inplace_name(g->src.inplace),
             .inplace_bound = g->bounds.inplace_bound,
             .shares = g->merged ? g->merge.takes : NULL,
+            /* only planner optimal reads its engine option */
+            .optimal_engine = strcmp(j->pl->name, "optimal") == 0
+                                  ? arena_optimal_engine_name(b->args.options.optimal_engine)
+                                  : NULL,
         };
         const struct arena_plan *keep =
             planned && !b->args.no_placements && (!g->merged || j->full) ? shown : NULL;
@@ -402,6 +407,11 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
      * and --quiet shows nothing, so say it where a person will see. */
     if (!valid && !(b->out && b->out->errors_inline))
         say(b, "%s on %s: %s", j->pl->name, g->src.spec, error);
+    /* what a planner could not do, on stderr: the plan stands */
+    if (valid && (j->plan.notes & ARENA_PLAN_NOTE_SAT_MEMORY))
+        say(b, "note: %s on %s: the SAT engine was skipped on a part whose encoding would"
+               " need more than the engine's %llu MiB", j->pl->name, g->src.spec,
+            (unsigned long long)(ARENA_OPTIMAL_SAT_MEMORY >> 20));
     emit(b, g, &row);
     arena_progress_step(&b->progress);
     release(j);

@@ -39,6 +39,9 @@ struct arena_plan_options {
     uint32_t optimal_off; /* planner optimal only, for ablations: the rules it
                             switches off, ARENA_OPTIMAL_* bits (planners/optimal.h);
                             0 = every rule on. Other planners ignore it. */
+    uint32_t optimal_engine; /* planner optimal only: enum arena_optimal_engine
+                            (planners/optimal.h), 0 = the portfolio of search
+                            and SAT. Other planners ignore it. */
 };
 
 /* All zero: no limits, seed 0, minimise. */

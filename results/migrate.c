@@ -7,8 +7,9 @@
  * then runs.governor and runs.loadavg (runs_environment), then placements'
  * name column (schema_placement_names), then the run identity and result
  * keys (run_identity), then the in-place columns (inplace_columns), then
- * the graphs' order columns (order_columns).
- * Version 9 had no graphs.exec_order nor the other order columns; version 8
+ * the graphs' order columns (order_columns), then planner optimal's engine
+ * (optimal_engine_column).
+ * Version 10 had no results.optimal_engine; version 9 had no graphs.exec_order nor the other order columns; version 8
  * had no results.inplace, inplace_bound nor placements.shares.
  * Version 7 had no runs.uuid, results.seq, replays.seq nor results' planner
  * options; version 6 had no placements.name; version 5 also no governor or loadavg;
@@ -246,12 +247,20 @@ static const char order_columns[] =
     "ALTER TABLE graphs ADD COLUMN order_states INTEGER;\n"
     "ALTER TABLE graphs ADD COLUMN order_ns INTEGER;\n";
 
+/* Version 11: planner optimal's engines (bench --optimal-engine). Before
+ * it, optimal had one engine, the canonical searches: its rows say search;
+ * every other planner's NULL. */
+static const char optimal_engine_column[] =
+    "ALTER TABLE results ADD COLUMN optimal_engine TEXT;\n"
+    "UPDATE results SET optimal_engine = 'search' WHERE planner = 'optimal';\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
                                          schema_replays, runs_environment,
                                          schema_placement_names, run_identity,
-                                         inplace_columns, order_columns};
+                                         inplace_columns, order_columns,
+                                         optimal_engine_column};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

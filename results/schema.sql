@@ -1,7 +1,7 @@
--- arenabench results database, schema version 10 (PRAGMA user_version = 10).
+-- arenabench results database, schema version 11 (PRAGMA user_version = 11).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 9 had no graphs.exec_order and the other order
+-- earlier version: version 10 had no results.optimal_engine; version 9 had no graphs.exec_order and the other order
 -- columns; version 8 had no results.inplace, results.inplace_bound or
 -- placements.shares; version 7 had no runs.uuid, results.seq, replays.seq or
 -- results' planner options; version 6 had no placements.name; version 5 no runs.governor and
@@ -98,9 +98,12 @@ CREATE TABLE results (
     capacity       INTEGER,          -- bytes; 0 = minimise (decision mode otherwise)
     inplace        TEXT NOT NULL DEFAULT 'none', -- the in-place rule (bench --inplace):
                                      -- none, elementwise, depthwise
-    inplace_bound  INTEGER           -- max-live bytes once the rule's alias chains are
+    inplace_bound  INTEGER,          -- max-live bytes once the rule's alias chains are
                                      -- merged (= graphs.lower_bound under none); ratio_lb
                                      -- and frag_peak are taken against it
+    optimal_engine TEXT              -- planner optimal's engines (bench --optimal-engine):
+                                     -- portfolio, search or sat; NULL for every other
+                                     -- planner (version 11; optimal's older rows: search)
 );
 
 CREATE TABLE placements (

@@ -142,6 +142,8 @@ static int cmp_options(const struct arena_stats_options *a, const struct arena_s
     if (!c && a->has_planner_seed) c = cmp_i64(a->planner_seed, b->planner_seed);
     if (!c) c = a->has_capacity - b->has_capacity;
     if (!c && a->has_capacity) c = cmp_i64(a->capacity, b->capacity);
+    if (!c) c = a->has_optimal_engine - b->has_optimal_engine;
+    if (!c && a->has_optimal_engine) c = strcmp(a->optimal_engine, b->optimal_engine);
     return c;
 }
 
@@ -231,18 +233,20 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
 static const char query_fmt[] =
     "WITH sel AS (SELECT r.id, r.run_id, r.graph_id, r.planner, r.valid, r.arena_bytes,"
     "   r.status, %s AS time_limit, %s AS node_limit, %s AS planner_seed, %s AS capacity,"
+    "   %s AS optimal_engine,"
     "   CASE WHEN instr(u.started_at, '.') THEN u.started_at"
     "        ELSE replace(u.started_at, 'Z', '.000Z') END AS started"
     "   FROM results r JOIN runs u ON u.id = r.run_id WHERE ?1 IS NULL OR r.run_id = ?1),"
     " newest AS (SELECT *, row_number() OVER (PARTITION BY graph_id, planner, time_limit,"
-    "   node_limit, planner_seed, capacity ORDER BY started DESC, run_id DESC, id DESC) AS k"
+    "   node_limit, planner_seed, capacity, optimal_engine"
+    "   ORDER BY started DESC, run_id DESC, id DESC) AS k"
     "   FROM sel),"
     " best AS (SELECT graph_id, max(bound) AS bound FROM results WHERE valid = 1"
     "   GROUP BY graph_id)"
     " SELECT g.id, g.spec, g.family, g.params, g.alignment, g.lower_bound,"
     "   max(g.lower_bound, coalesce(b.bound, 0)), n.planner,"
     "   n.valid = 1 AND n.arena_bytes IS NOT NULL, n.arena_bytes, n.status IS 'limit', n.run_id,"
-    "   n.time_limit, n.node_limit, n.planner_seed, n.capacity"
+    "   n.time_limit, n.node_limit, n.planner_seed, n.capacity, n.optimal_engine"
     " FROM newest n JOIN graphs g ON g.id = n.graph_id LEFT JOIN best b ON b.graph_id = g.id"
     " WHERE n.k = 1";
 
@@ -265,14 +269,15 @@ static void free_sample(struct sample *s)
 static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t run,
                         struct sample **out, size_t *n, char *err, size_t errlen)
 {
-    static const char *const opts[] = {"time_limit", "node_limit", "planner_seed", "capacity"};
-    char col[4][32];
-    for (size_t i = 0; i < 4; i++) {
+    static const char *const opts[] = {"time_limit", "node_limit", "planner_seed", "capacity",
+                                       "optimal_engine"};
+    char col[5][32];
+    for (size_t i = 0; i < 5; i++) {
         int have = has_column(db, "results", opts[i]);
         snprintf(col[i], sizeof col[i], "%s%s", have ? "r." : "", have ? opts[i] : "NULL");
     }
-    char sql[sizeof query_fmt + 128];
-    snprintf(sql, sizeof sql, query_fmt, col[0], col[1], col[2], col[3]);
+    char sql[sizeof query_fmt + 160];
+    snprintf(sql, sizeof sql, query_fmt, col[0], col[1], col[2], col[3], col[4]);
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) rc = run ? sqlite3_bind_int64(st, 1, run) : sqlite3_bind_null(st, 1);
@@ -318,6 +323,9 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
             o->planner_seed = sqlite3_column_int64(st, 14);
         if ((o->has_capacity = sqlite3_column_type(st, 15) != SQLITE_NULL))
             o->capacity = sqlite3_column_int64(st, 15);
+        if ((o->has_optimal_engine = sqlite3_column_type(st, 16) != SQLITE_NULL))
+            snprintf(o->optimal_engine, sizeof o->optimal_engine, "%s",
+                     (const char *)sqlite3_column_text(st, 16));
         s->graph_key = group_of(spec ? spec : "", family ? family : "", params ? params : "",
                                 &s->params);
         s->family = strdup(family ? family : "");
@@ -515,9 +523,9 @@ static void append(char *buf, size_t len, const char *fmt, const char *name, con
     if (used < len) snprintf(buf + used, len - used, fmt, name, value);
 }
 
-enum { TIME_LIMIT, NODE_LIMIT, PLANNER_SEED, CAPACITY, OPTIONS };
+enum { TIME_LIMIT, NODE_LIMIT, PLANNER_SEED, CAPACITY, OPTIMAL_ENGINE, OPTIONS };
 static const char *const option_name[OPTIONS] = {"time_limit", "node_limit", "planner_seed",
-                                                 "capacity"};
+                                                 "capacity", "optimal_engine"};
 
 /* Whether option k is set in o, and its value as text. */
 static int option_text(const struct arena_stats_options *o, int k, char *buf, size_t len)
@@ -532,9 +540,12 @@ static int option_text(const struct arena_stats_options *o, int k, char *buf, si
     case PLANNER_SEED:
         snprintf(buf, len, "%lld", (long long)o->planner_seed);
         return o->has_planner_seed;
-    default:
+    case CAPACITY:
         snprintf(buf, len, "%lld", (long long)o->capacity);
         return o->has_capacity;
+    default:
+        snprintf(buf, len, "%s", o->optimal_engine);
+        return o->has_optimal_engine;
     }
 }
 

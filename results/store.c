@@ -44,9 +44,9 @@ static const char *const statements[ST_COUNT] = {
                   " frag_peak, frag_mean, plan_ns_median, plan_ns_mean, plan_ns_stddev,"
                   " iterations, scratch_bytes, valid, error, noisy, timed_once, status, bound,"
                   " nodes, time_limit, node_limit, planner_seed, capacity, inplace, inplace_bound,"
-                  " seq)"
+                  " optimal_engine, seq)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26,"
+                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27,"
                   " (SELECT ifnull(max(seq), 0) + 1 FROM results WHERE run_id = ?1))",
     [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name,"
                  " shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -109,6 +109,12 @@ static int classify(sqlite3 *db, const char *path, int *version, char *err, size
             "%s: cannot write the database or its -wal/-shm files beside it (%s); check the"
             " permissions of the file and its directory",
             path, sqlite3_errmsg(db));
+        return rc;
+    }
+    if ((rc & 0xff) == SQLITE_CORRUPT) {
+        /* the damage may fall on the schema's own pages (which of them
+         * depends on the schema's size) before the quick check reads it */
+        arena_errorf(err, errlen, 0, 0, "%s: database is corrupt (%s)", path, sqlite3_errmsg(db));
         return rc;
     }
     if (rc != SQLITE_OK) {
@@ -545,6 +551,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
     }
     if (rc == SQLITE_OK) rc = bind_text(st, 25, r->inplace ? r->inplace : "none");
     if (rc == SQLITE_OK && r->inplace_bound) rc = bind_u64(st, 26, r->inplace_bound);
+    if (rc == SQLITE_OK) rc = bind_text(st, 27, r->optimal_engine);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding a result", rc);

@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 10
+#define ARENA_STORE_VERSION 11
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -87,6 +87,8 @@ struct arena_result_info {
                            (search planners), stored with the result as part of
                            its configuration; NULL for planners that read none */
     const char *inplace;     /* the in-place rule's name; NULL: "none" */
+    const char *optimal_engine; /* planner optimal's engines (portfolio, search,
+                                   sat); NULL for every other planner */
     uint64_t inplace_bound;  /* the in-place bound (arena_bounds); 0: NULL */
     const uint32_t *shares;  /* NULL, or p->n ids: the tensor whose bytes each
                                 takes, UINT32_MAX for none (placements.shares) */

@@ -199,19 +199,31 @@ Test(optimal, mip_agrees_with_drop_oracle)
     }
 }
 
-static void expect_optimal(const struct arena_problem *p, uint64_t want, const char *who)
+/* optimal with engine `engine` (enum arena_optimal_engine) proves want. */
+static void expect_optimal_by(const struct arena_problem *p, uint64_t want, const char *who,
+                              uint32_t engine)
 {
     uint64_t off[16];
     struct arena_plan plan;
+    struct arena_plan_options opt = {.optimal_engine = engine};
     cr_assert_leq(p->n, 16);
-    int rc = run_planner(must_find("optimal"), p, NULL, off, &plan, 0x5A);
-    cr_assert_eq(rc, ARENA_OK, "%s: %s", who, arena_strerror(rc));
+    int rc = run_planner(must_find("optimal"), p, &opt, off, &plan, 0x5A);
+    const char *by = arena_optimal_engine_name(engine);
+    cr_assert_eq(rc, ARENA_OK, "%s (%s): %s", who, by, arena_strerror(rc));
     expect_plan_valid(p, &plan, who);
-    cr_assert_eq(plan.arena, want, "%s: arena %llu, optimum %llu", who,
+    cr_assert_eq(plan.arena, want, "%s (%s): arena %llu, optimum %llu", who, by,
                  (unsigned long long)plan.arena, (unsigned long long)want);
-    cr_assert_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s: status %s", who,
+    cr_assert_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s (%s): status %s", who, by,
                  arena_plan_status_name(plan.status));
-    cr_assert_eq(plan.bound, want, "%s: bound %llu", who, (unsigned long long)plan.bound);
+    cr_assert_eq(plan.bound, want, "%s (%s): bound %llu", who, by, (unsigned long long)plan.bound);
+}
+
+/* Both engines alone prove want (the portfolio is the search on problems
+ * this small: it proves them before the SAT engine's first round). */
+static void expect_optimal(const struct arena_problem *p, uint64_t want, const char *who)
+{
+    expect_optimal_by(p, want, who, ARENA_OPTIMAL_ENGINE_SEARCH);
+    expect_optimal_by(p, want, who, ARENA_OPTIMAL_ENGINE_SAT);
 }
 
 Test(optimal, random_small_against_orders)
@@ -827,23 +839,29 @@ static const struct {
     int finds; /* 1: shown by a smaller plan at the limit, not by nodes */
     uint64_t limit; /* its node limit; 0: the test's */
     uint32_t also_off; /* rules off in both runs (ARENA_OPTIMAL_*), 0: none */
+    int sat; /* 1: a rule of the SAT engine, run with that engine alone (its
+                conflicts are the nodes); 0: the search alone */
 } rule_cases[] = {
-    {"parts", HARD_AND_CHAIN, NULL, 0, 0, 0},
-    {"groups", HARD_TWICE_SPANNED, NULL, 0, 0, 0},
-    {"section", FROM_SPEC, "packed:n=60,fill=0.9,seed=1", 0, 0, 0},
-    {"busiest", FROM_SPEC, "packed:n=60,fill=0.9,seed=1", 0, 0, 0},
-    {"dominance", FROM_SPEC, "packed:n=60,fill=0.9,seed=1", 0, 0, 0},
-    {"stack", FROM_SPEC, "packed:n=60,fill=0.9,seed=6", 0, 0, 0},
-    {"twins", HARD_AND_TWINS, NULL, 0, 0, 0},
-    {"lowest-gap", FROM_SPEC, "packed:n=50,seed=1", 0, 0, 0},
-    {"filler", FROM_SPEC, "packed:n=120,unit=1024,steps=20,seed=3", 0, 0, 0},
-    {"discrepancy", FROM_SPEC, SLACK_150_SPEC, 0, 0, 0},
-    {"repair", FROM_SPEC, "slack:n=130,seed=11", 1, 0, ARENA_OPTIMAL_PROBES},
-    {"depth-discrepancy", FROM_SPEC, SLACK_150_1_SPEC, 0, 700000, ARENA_OPTIMAL_RERANK},
-    {"gap-discrepancy", FROM_SPEC, "packed:n=500,seed=6", 0, 50000, 0},
-    {"own-times", SPEC_OWN_TIMES, SLACK_150_1_SPEC, 1, 150000, ARENA_OPTIMAL_RERANK},
-    {"probes", FROM_SPEC, "slack:n=180,seed=1", 1, 200000, 0},
-    {"rerank", FROM_SPEC, SLACK_150_1_SPEC, 0, 700000, 0},
+    {"parts", HARD_AND_CHAIN, NULL, 0, 0, 0, 0},
+    {"groups", HARD_TWICE_SPANNED, NULL, 0, 0, 0, 0},
+    {"section", FROM_SPEC, "packed:n=60,fill=0.9,seed=1", 0, 0, 0, 0},
+    {"busiest", FROM_SPEC, "packed:n=60,fill=0.9,seed=1", 0, 0, 0, 0},
+    {"dominance", FROM_SPEC, "packed:n=60,fill=0.9,seed=1", 0, 0, 0, 0},
+    {"stack", FROM_SPEC, "packed:n=60,fill=0.9,seed=6", 0, 0, 0, 0},
+    {"twins", HARD_AND_TWINS, NULL, 0, 0, 0, 0},
+    {"lowest-gap", FROM_SPEC, "packed:n=50,seed=1", 0, 0, 0, 0},
+    {"filler", FROM_SPEC, "packed:n=120,unit=1024,steps=20,seed=3", 0, 0, 0, 0},
+    {"discrepancy", FROM_SPEC, SLACK_150_SPEC, 0, 0, 0, 0},
+    {"repair", FROM_SPEC, "slack:n=130,seed=11", 1, 0, ARENA_OPTIMAL_PROBES, 0},
+    {"depth-discrepancy", FROM_SPEC, SLACK_150_1_SPEC, 0, 700000, ARENA_OPTIMAL_RERANK, 0},
+    {"gap-discrepancy", FROM_SPEC, "packed:n=500,seed=6", 0, 50000, 0, 0},
+    {"own-times", SPEC_OWN_TIMES, SLACK_150_1_SPEC, 1, 150000, ARENA_OPTIMAL_RERANK, 0},
+    {"probes", FROM_SPEC, "slack:n=180,seed=1", 1, 200000, 0, 0},
+    {"rerank", FROM_SPEC, SLACK_150_1_SPEC, 0, 700000, 0, 0},
+    {"sat-domains", FROM_SPEC, "slack:n=110,seed=1", 0, 0, 0, 1},
+    {"sat-mirror", FROM_SPEC, "slack:n=70,seed=5", 0, 0, 0, 1},
+    {"sat-tiling", FROM_SPEC, "slack:n=90,seed=5", 0, 0, 0, 1},
+    {"sat-phases", FROM_SPEC, "slack:n=110,seed=2", 0, 0, 0, 1},
 };
 
 /* Each lifetime's length in steps, malloc'd: what a file whose times are
@@ -920,7 +938,10 @@ static void rules_prune(int large)
         rule_instance(rule_cases[c].instance, rule_cases[c].spec, t, &p, &owned);
         uint64_t *off = malloc(p.n * sizeof *off);
         struct arena_plan on, off_plan;
-        struct arena_plan_options opt = {.node_limit = limit, .optimal_off = rule_cases[c].also_off};
+        struct arena_plan_options opt = {
+            .node_limit = limit,
+            .optimal_off = rule_cases[c].also_off,
+            .optimal_engine = rule_cases[c].sat ? ARENA_OPTIMAL_ENGINE_SAT : ARENA_OPTIMAL_ENGINE_SEARCH};
         cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &on, 0), ARENA_OK);
         expect_plan_valid(&p, &on, sw->name);
         if (rule_cases[c].finds) {

@@ -247,6 +247,46 @@ Test(store, migrates_version_9_adding_the_order_columns)
     sqlite3_close(db);
 }
 
+/* Version 10 is version 11 without results.optimal_engine: its rows of
+ * planner optimal were made by its only engine then, the search; every
+ * other planner's row keeps NULL. A result stored after the migration keeps
+ * the engine it is given. */
+Test(store, migrates_version_10_adding_optimal_engine)
+{
+    char path[160];
+    td_path(path, sizeof path, "v10.sqlite");
+    struct arena_store *s = NULL;
+    char err[300] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_source src = five_source(16);
+    int64_t run = add_run(s, 1), graph;
+    cr_assert_eq(arena_store_add_graph(s, &src, &five_bounds, &graph), ARENA_OK);
+    add_five_result(s, run, graph, 1);
+    struct arena_result_info r = {.planner = "optimal", .valid = 0, .error = "none"};
+    int64_t id;
+    cr_assert_eq(arena_store_add_result(s, run, graph, &r, NULL, NULL, &id), ARENA_OK, "%s",
+                 arena_store_error(s));
+    arena_store_close(s);
+    sqlite3 *db = td_db_open(path, 0);
+    raw_exec(db, TD_BACK_TO_V10);
+    sqlite3_close(db);
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    r.optimal_engine = "sat";
+    cr_assert_eq(arena_store_add_result(s, run, graph, &r, NULL, NULL, &id), ARENA_OK, "%s",
+                 arena_store_error(s));
+    arena_store_close(s);
+    db = td_db_open(path, 1);
+    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
+    expect_matches_schema_sql(db);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'greedy-by-size'"
+                             " AND optimal_engine IS NULL"), 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'optimal'"
+                             " AND optimal_engine = 'search'"), 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'optimal'"
+                             " AND optimal_engine = 'sat'"), 1);
+    sqlite3_close(db);
+}
+
 Test(store, zero_byte_file_is_empty_and_gets_created)
 {
     char path[160];

@@ -24,9 +24,14 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* SQL that takes a database of the current schema back to version 9 (drops
- * what version 10 added: the graphs' execution order columns). */
+/* SQL that takes a database of the current schema back to version 10 (drops
+ * what version 11 added: results.optimal_engine). */
+#define TD_BACK_TO_V10 "ALTER TABLE results DROP COLUMN optimal_engine; PRAGMA user_version = 10;"
+
+/* Back to version 9 (drops what version 10 added too: the graphs' execution
+ * order columns). */
 #define TD_BACK_TO_V9                                                                        \
+    TD_BACK_TO_V10                                                                           \
     "ALTER TABLE graphs DROP COLUMN exec_order; ALTER TABLE graphs DROP COLUMN order_status;" \
     "ALTER TABLE graphs DROP COLUMN stored_order_peak;"                                      \
     "ALTER TABLE graphs DROP COLUMN order_bound; ALTER TABLE graphs DROP COLUMN order_states;" \

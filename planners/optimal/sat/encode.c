@@ -76,15 +76,20 @@ static int below(const struct arena_sat *s, uint32_t k, uint32_t j)
 
 /* below -> o_k + z_k <= o_j, as one clause per value a of D_j under
  * max_k + z_k (from there on it holds on k's domain): below and
- * [o_j <= a] -> [o_k <= a - z_k]. */
+ * [o_j <= a] -> [o_k <= a - z_k]. Of consecutive values a < a' whose
+ * clauses end in the same literal (every a < z_k: false; a - z_k and
+ * a' - z_k between two values of D_k) the clause at a' implies the one at
+ * a through the chain [o_j <= a] -> [o_j <= a']: only the last is made. */
 static void pair_side(struct arena_sat *s, int below_lit, uint32_t k, uint32_t j)
 {
     const uint32_t *vj = s->vals + s->dom_at[j];
     uint32_t nj = s->dom_at[j + 1] - s->dom_at[j];
-    uint64_t top_k = s->vals[s->dom_at[k + 1] - 1] + s->in.z[k];
+    uint64_t z = s->in.z[k], top_k = s->vals[s->dom_at[k + 1] - 1] + z;
     for (uint32_t t = 0; t < nj && vj[t] < top_k && !s->over; t++) {
-        int c[3] = {-below_lit, t + 1 < nj ? -lit_at(s, j, t) : LIT_FALSE,
-                    le_minus(s, k, vj[t], s->in.z[k])};
+        int to = le_minus(s, k, vj[t], z);
+        if (t + 1 < nj && vj[t + 1] < top_k && le_minus(s, k, vj[t + 1], z) == to)
+            continue;
+        int c[3] = {-below_lit, t + 1 < nj ? -lit_at(s, j, t) : LIT_FALSE, to};
         arena_sat_emit(s, c, 3);
     }
 }

@@ -1356,3 +1356,124 @@ Test(optimal, repair_reaches_the_bound_from_a_worse_plan)
         free((void *)p.tensors);
     }
 }
+
+/* ---- the SAT engine (planners/optimal/sat/) ------------------------------ */
+
+/* Fuzz-style: every plan the SAT engine decodes goes through the validator.
+ * 800 seeded problems of every shape of random_problems.c (n 1..10, sizes
+ * up to 256 units, alignments 16, 1, 8, 64), engine sat alone with a random
+ * set of its rules off, a random conflict limit (1..400, or 1..4 one time
+ * in three: a budget that stops a solve must prove nothing) and, one time in
+ * two, a capacity between the max-live bound and the optimum's
+ * neighbourhood: whatever the budget stops, the plan is valid and every
+ * claim holds against the orders oracle (optimal: the optimum; feasible:
+ * within the capacity; infeasible: the optimum is above it; the bound never
+ * above the optimum). */
+Test(optimal, sat_plans_pass_the_validator)
+{
+    static const uint64_t alignments[] = {16, 1, 8, 64};
+    static const uint32_t sat_rules[] = {ARENA_OPTIMAL_SAT_DOMAINS, ARENA_OPTIMAL_SAT_MIRROR,
+                                         ARENA_OPTIMAL_SAT_TILING, ARENA_OPTIMAL_SAT_PHASES};
+    struct arena_tensor t[10];
+    char who[128];
+    size_t proven = 0, decided = 0;
+    for (uint64_t k = 0; k < 800; k++) {
+        struct rp_rng r;
+        rp_seed(&r, k * 6364136223846793005ull + 17);
+        size_t n = 1 + (size_t)rp_below(&r, 10);
+        enum rp_shape shape = (enum rp_shape)(k % RP_SHAPES);
+        uint64_t alignment = alignments[k % 4];
+        rp_problem(k + 90000, n, shape, alignment, t);
+        struct arena_problem p = {.n = n, .tensors = t, .alignment = alignment};
+        uint64_t want = drop_optimum(t, n), lb = lower_bound(&p);
+        struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_SAT,
+                                         .node_limit = 1 + rp_below(&r, k % 3 ? 400 : 4)};
+        for (size_t i = 0; i < sizeof sat_rules / sizeof sat_rules[0]; i++)
+            if (rp_below(&r, 3) == 0)
+                opt.optimal_off |= sat_rules[i];
+        if (k % 2 && want > 0)
+            opt.capacity = lb + rp_below(&r, want - lb + 2 * alignment);
+        uint64_t off[10];
+        struct arena_plan plan;
+        snprintf(who, sizeof who, "problem %llu (%s, n %zu, off 0x%x, limit %llu, cap %llu)",
+                 (unsigned long long)k, rp_shape_name(shape), n, (unsigned)opt.optimal_off,
+                 (unsigned long long)opt.node_limit, (unsigned long long)opt.capacity);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x77), ARENA_OK, "%s",
+                     who);
+        expect_plan_valid(&p, &plan, who);
+        cr_expect_leq(plan.bound, want, "%s: bound %llu above the optimum %llu", who,
+                      (unsigned long long)plan.bound, (unsigned long long)want);
+        cr_expect_geq(plan.arena, want, "%s", who);
+        switch (plan.status) {
+        case ARENA_PLAN_OPTIMAL:
+            cr_expect_eq(plan.arena, want, "%s", who);
+            proven++;
+            break;
+        case ARENA_PLAN_FEASIBLE:
+            cr_expect(opt.capacity && plan.arena <= opt.capacity, "%s: arena %llu", who,
+                      (unsigned long long)plan.arena);
+            decided++;
+            break;
+        case ARENA_PLAN_INFEASIBLE:
+            cr_expect(opt.capacity && want > opt.capacity, "%s: the optimum %llu fits", who,
+                      (unsigned long long)want);
+            decided++;
+            break;
+        default:
+            cr_expect_eq(plan.status, ARENA_PLAN_LIMIT, "%s", who);
+        }
+    }
+    /* the limits leave most of them decided: the claims were tested */
+    cr_expect_gt(proven, 200, "proven %zu", proven);
+    cr_expect_gt(decided, 200, "decided %zu", decided);
+    /* Slack boxes (optimum = max-live = 1 MiB by construction), where a
+     * plan at the bound takes the solver dozens of conflicts: at limits of
+     * 1..64 conflicts many solves stop, and none may raise the bound. */
+    size_t stopped = 0;
+    for (unsigned k = 0; k < 40; k++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "slack:n=%u,seed=%u", 40 + 10 * (k % 4), 1 + k / 4);
+        struct arena_problem p = {0};
+        build_spec(spec, &p);
+        struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_SAT,
+                                         .node_limit = 1 + k % 64,
+                                         .capacity = k % 3 == 0 ? 1048576 : 0};
+        uint64_t *off = malloc(p.n * sizeof *off);
+        struct arena_plan plan;
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x33), ARENA_OK);
+        expect_plan_valid(&p, &plan, spec);
+        cr_expect_eq(plan.bound, 1048576, "%s: bound %llu above the optimum", spec,
+                     (unsigned long long)plan.bound);
+        cr_expect_neq(plan.status, ARENA_PLAN_INFEASIBLE, "%s: the box fits 1 MiB", spec);
+        stopped += plan.status == ARENA_PLAN_LIMIT;
+        free(off);
+        free((void *)p.tensors);
+    }
+    cr_expect_gt(stopped, 5, "the limits stopped %zu solves only", stopped);
+}
+
+/* With a node limit (conflicts for the SAT engine) the answer is the same
+ * plan, bound and count on every run (CaDiCaL is deterministic for the
+ * same clauses and options), alone and in the portfolio. */
+Test(optimal, sat_deterministic_with_a_node_limit)
+{
+    static const uint32_t engines[] = {ARENA_OPTIMAL_ENGINE_SAT, ARENA_OPTIMAL_ENGINE_PORTFOLIO};
+    struct arena_problem p = {0};
+    build_spec("slack:n=90,seed=5", &p);
+    uint64_t *a = malloc(p.n * sizeof *a), *b = malloc(p.n * sizeof *b);
+    for (size_t e = 0; e < 2; e++) {
+        struct arena_plan_options opt = {.optimal_engine = engines[e], .node_limit = 100000};
+        struct arena_plan pa, pb;
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, a, &pa, 0x11), ARENA_OK);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, b, &pb, 0x22), ARENA_OK);
+        expect_plan_valid(&p, &pa, "first run");
+        cr_expect_eq(pa.nodes, pb.nodes, "engine %u", engines[e]);
+        cr_expect_eq(pa.arena, pb.arena);
+        cr_expect_eq(pa.bound, pb.bound);
+        cr_expect_eq(pa.status, pb.status);
+        cr_expect_eq(memcmp(a, b, p.n * sizeof *a), 0, "engine %u: another plan", engines[e]);
+    }
+    free(a);
+    free(b);
+    free((void *)p.tensors);
+}

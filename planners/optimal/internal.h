@@ -45,8 +45,11 @@
 /* The SAT engine's conflicts in a part's first round (doubling each round). */
 #define SAT_CONFLICTS_FIRST 1024u
 /* The portfolio: the search's rounds of a part before the SAT engine's
- * rounds join in, one after each of the search's. */
+ * rounds join in, one after each of the search's, with a conflict per
+ * SAT_NODES_PER_CONFLICT nodes the search's round spent (about its time:
+ * a conflict cost 1-2 ms on exact-slack's encodings, a node 1-3 us). */
 #define SAT_FROM_ROUND 2u
+#define SAT_NODES_PER_CONFLICT 512u
 /* Filler searches per round, each with its own preorder. */
 #define FILLER_TRIES 4u
 /* Depth-bounded discrepancy search (canonical.c, discrepancy_search):

@@ -623,12 +623,10 @@ static enum arena_sat_open sat_open(struct run *r, uint64_t top, struct part_sta
 
 static void sat_round(struct run *r, uint64_t cap, struct part_result *res,
                       struct part_state *states, size_t parts, struct part_state *st,
-                      struct arena_plan *plan)
+                      uint64_t budget, struct arena_plan *plan)
 {
     uint64_t target = cap ? cap : res->proven, spare = 0;
     int done = 0;
-    if (st->sat_budget == 0)
-        st->sat_budget = SAT_CONFLICTS_FIRST;
 
     if (st->sat != NULL && (arena_sat_top(st->sat) < target ||
                             (!st->sat_minimise && arena_sat_top(st->sat) > target))) {
@@ -656,7 +654,7 @@ static void sat_round(struct run *r, uint64_t cap, struct part_result *res,
             return;
         }
     }
-    uint64_t budget = st->sat_budget, top = arena_sat_top(st->sat);
+    uint64_t top = arena_sat_top(st->sat);
     if (top >= r->part_arena) /* another search found a better plan */
         arena_sat_lower_top(r, st->sat, r->part_arena - r->step);
     top = arena_sat_top(st->sat);
@@ -684,7 +682,6 @@ static void sat_round(struct run *r, uint64_t cap, struct part_result *res,
             done = 1;
         }
     }
-    st->sat_budget = twice(budget);
     st->done = done;
 }
 
@@ -810,15 +807,22 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
                 continue;
             part_load(&r, a, b);
             r.node_cost = node_cost(&w, b - a);
+            uint64_t before = r.nodes;
             if (opt->optimal_engine != ARENA_OPTIMAL_ENGINE_SAT)
                 solve_part(&r, a, b, cap, &res, st, plan);
+            /* the SAT engine's round: alone, its conflicts double each
+             * round; in the portfolio, from the search's round
+             * SAT_FROM_ROUND on, as many conflicts as take about the time
+             * of the search's round just run (SAT_NODES_PER_CONFLICT) */
+            int sat = opt->optimal_engine == ARENA_OPTIMAL_ENGINE_SAT;
+            uint64_t conflicts = sat ? st->sat_budget : (r.nodes - before) / SAT_NODES_PER_CONFLICT;
             if (opt->optimal_engine != ARENA_OPTIMAL_ENGINE_SEARCH && !st->done &&
-                !st->sat_skipped && !r.stopped &&
-                (opt->optimal_engine == ARENA_OPTIMAL_ENGINE_SAT ||
-                 st->round > SAT_FROM_ROUND) &&
+                !st->sat_skipped && !r.stopped && (sat || st->round > SAT_FROM_ROUND) &&
                 part_top(&r, a, b, plan) > (cap ? cap : res.proven)) {
                 r.part_arena = part_top(&r, a, b, plan);
-                sat_round(&r, cap, &res, w.part_state, parts, st, plan);
+                sat_round(&r, cap, &res, w.part_state, parts, st,
+                          max_u64(conflicts, SAT_CONFLICTS_FIRST), plan);
+                st->sat_budget = twice(max_u64(st->sat_budget, SAT_CONFLICTS_FIRST));
             }
             busy |= !st->done && !(opt->optimal_engine == ARENA_OPTIMAL_ENGINE_SAT &&
                                    st->sat_skipped);

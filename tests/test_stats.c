@@ -426,6 +426,41 @@ Test(stats, planner_options_are_separate_configurations_and_labelled)
     arena_stats_free(&st);
 }
 
+/* planner optimal's engines (results.optimal_engine, schema 11) are part
+ * of its configuration: the portfolio's results and the SAT engine's are
+ * two rows, labelled by the engine, compared on the same graphs. */
+Test(stats, optimal_engines_are_separate_configurations_and_labelled)
+{
+    char path[160];
+    td_path(path, sizeof path, "engines.sqlite");
+    struct arena_store *s = store_open(path);
+    int64_t run = add_run(s, "2026-12-02T10:00:00.000Z", "bench");
+    int64_t ids[2][3];
+    for (unsigned seed = 1; seed <= 3; seed++) {
+        int64_t g = add_graph(s, seed, 16, 1000);
+        ids[0][seed - 1] = add_result(s, run, g, "optimal", 1000, 1000, ARENA_PLAN_OPTIMAL);
+        ids[1][seed - 1] = add_result(s, run, g, "optimal", 1200, 1000, ARENA_PLAN_LIMIT);
+    }
+    arena_store_close(s);
+    char sql[400];
+    snprintf(sql, sizeof sql,
+             "UPDATE results SET optimal_engine = 'portfolio' WHERE id IN (%lld, %lld, %lld);"
+             "UPDATE results SET optimal_engine = 'sat' WHERE id IN (%lld, %lld, %lld);",
+             (long long)ids[0][0], (long long)ids[0][1], (long long)ids[0][2],
+             (long long)ids[1][0], (long long)ids[1][1], (long long)ids[1][2]);
+    exec_sql(path, sql);
+    struct arena_stats st;
+    compute(path, NULL, &st);
+    cr_assert_eq(st.n_rows, 2, "optimal once per engine");
+    cr_expect_str_eq(st.rows[0].label, "optimal optimal_engine=portfolio");
+    cr_expect_str_eq(st.rows[1].label, "optimal optimal_engine=sat");
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.0) && NEAR(st.rows[1].lb.mean, 1.2));
+    cr_expect_eq(st.rows[1].limit, 3);
+    cr_assert_eq(st.n_pairs, 2);
+    cr_expect(st.pairs[0].row == 0 && st.pairs[0].other == 1 && st.pairs[0].wins == 3);
+    arena_stats_free(&st);
+}
+
 /* Paired: planner B failed on graph 2, C was not run on graph 3, so the
  * group compares A, B and C on graphs 1 and 4 only, and says why. D failed
  * everywhere: not a row (it would leave no graph), but reported. */

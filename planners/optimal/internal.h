@@ -263,7 +263,7 @@ static inline uint64_t span_floor(const struct work *w, const uint64_t *top, uin
 
 /* optimal.c: reads opt->stop and the clock (the SAT engine's terminate
  * callback); nonzero, and r->stopped set, when either says stop. */
-int optimal_out_of_time(struct run *r);
+int arena_optimal_out_of_time(struct run *r);
 /* optimal.c: counts one node; nonzero when a global budget has run out. */
 int optimal_spend_node(struct run *r);
 /* optimal.c: counts units of work (no node); reads opt->stop every call and

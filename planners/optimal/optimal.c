@@ -323,7 +323,7 @@ static double elapsed(const struct timespec *t0)
     return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
-int optimal_out_of_time(struct run *r)
+int arena_optimal_out_of_time(struct run *r)
 {
     if (!r->stopped && r->opt->stop != NULL && *r->opt->stop != 0)
         r->stopped = 1;

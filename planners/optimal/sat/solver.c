@@ -39,7 +39,7 @@ static const char *const solver_off[] = {"elim", "subsume", "vivify", "ternary",
 static int terminate_cb(void *state)
 {
     struct arena_sat *s = state;
-    return optimal_out_of_time(s->r);
+    return arena_optimal_out_of_time(s->r);
 }
 
 static void learn_cb(void *state, int *clause)
@@ -184,7 +184,7 @@ enum arena_sat_open arena_sat_build(struct run *r, const struct sat_spec *b, str
     ccadical_set_learn(s->solver, s, INT_MAX, learn_cb);
     arena_sat_encode_base(s);
     if (s->over || arena_sat_encode_capacity(s, r, s->top, 0) != 0 || s->over ||
-        optimal_out_of_time(r)) {
+        arena_optimal_out_of_time(r)) {
         res = r->stopped ? ARENA_SAT_STOPPED : ARENA_SAT_SKIPPED;
         goto fail;
     }
@@ -312,7 +312,7 @@ enum outcome arena_sat_solve_units(struct run *r, struct arena_sat *s, uint64_t 
 {
     assert(C <= s->top);
     s->r = r;
-    if (optimal_out_of_time(r))
+    if (arena_optimal_out_of_time(r))
         return LIMITED;
     uint64_t left = conflicts;
     if (r->opt->node_limit != 0) {

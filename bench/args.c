@@ -60,7 +60,7 @@ static const char usage_mid[] =
     "                     section, busiest, dominance, twins, stack, lowest-gap,\n"
     "                     filler, discrepancy, repair, depth-discrepancy,\n"
     "                     gap-discrepancy, own-times, probes, rerank, and its SAT\n"
-    "                     engine's sat-domains, sat-mirror, sat-tiling, sat-phases\n"
+    "                     engine's sat-domains, sat-tiling, sat-phases\n"
     "                     (planners/optimal.h); needs --no-db,\n"
     "                     as the database would store the runs as plain optimal\n"
     "  --optimal-engine E the planner optimal's engines: portfolio (default: the\n"

@@ -34,8 +34,6 @@ enum arena_optimal_rule {
     /* the SAT engine's strengthenings (planners/optimal/sat/) */
     ARENA_OPTIMAL_SAT_DOMAINS = 1u << 16, /* offsets narrowed to the slack of the
                                              subset sums of each section */
-    ARENA_OPTIMAL_SAT_MIRROR = 1u << 17,  /* one tensor in the lower half (the mirror
-                                             image of a plan is a plan) */
     ARENA_OPTIMAL_SAT_TILING = 1u << 18,  /* full sections: "lies below" transitive */
     ARENA_OPTIMAL_SAT_PHASES = 1u << 20,  /* the incumbent as the solver's phases */
 

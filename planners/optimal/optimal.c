@@ -284,8 +284,6 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
      "preorder 2 (most loaded section first) ranks each group afresh by the loads left"},
     {"sat-domains", ARENA_OPTIMAL_SAT_DOMAINS,
      "SAT: offsets within the slack of a subset sum of each section's other tensors"},
-    {"sat-mirror", ARENA_OPTIMAL_SAT_MIRROR,
-     "SAT: one tensor in the lower half (a plan's mirror image is a plan)"},
     {"sat-tiling", ARENA_OPTIMAL_SAT_TILING,
      "SAT: in sections full at the capacity, \"lies below\" made transitive"},
     {"sat-phases", ARENA_OPTIMAL_SAT_PHASES, "SAT: the best plan as the solver's first phases"},

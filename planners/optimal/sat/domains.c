@@ -9,8 +9,7 @@
  * windows for every section k spans. In a full section (sigma 0) o_k is a
  * subset sum itself: the tensors of a full step tile it exactly. The rule
  * removes only offsets no plan within T uses, so it is sound for any
- * capacity at or below T too, and symmetric under the mirror image
- * (o -> T - z - o maps the sums below to the sums above).
+ * capacity at or below T too (a level narrows again at its own).
  *
  * The subset sums of a section's tensors but one, for each one in turn,
  * come from one divide and conquer (each half gets the sums of the other

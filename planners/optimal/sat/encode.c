@@ -1,7 +1,6 @@
 /* encode.c — the clauses of the order encoding (sat.h) and of what depends
  * on the capacity: the bounds of a level, the domains narrowed at it (rule
- * sat-domains), the mirror's half (rule sat-mirror) and the full sections'
- * total orders (rule sat-tiling). Every clause goes through
+ * sat-domains) and the full sections' total orders (rule sat-tiling). Every clause goes through
  * arena_sat_emit, which either counts it (the memory estimate's pass,
  * before any solver exists) or hands it to CaDiCaL, so the estimate counts
  * exactly the clauses the solver gets. */
@@ -219,13 +218,6 @@ int arena_sat_encode_capacity(struct arena_sat *s, struct run *r, uint64_t C, in
     /* the bounds */
     for (uint32_t k = 0; k < in->m; k++) {
         int c[1] = {le_minus(s, k, C, in->z[k])};
-        emit_under(s, act, c, 1);
-    }
-    /* the mirror: a plan within C or its mirror image within C has the
-     * mirror tensor in the lower half of C, hence of every capacity above
-     * (the halves of several capacities hold together) */
-    if (s->mirror != NONE) {
-        int c[1] = {arena_sat_le(s, s->mirror, (C - in->z[s->mirror]) / 2)};
         emit_under(s, act, c, 1);
     }
     if (tile(s, r, C) != 0)

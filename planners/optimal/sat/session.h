@@ -34,8 +34,6 @@ struct arena_sat {
     uint64_t unit;       /* bytes per unit: the part's step */
     uint64_t top;        /* units: every plan the clauses allow lies within it */
     int phases;          /* rule sat-phases: polarity by the incumbent */
-    uint32_t mirror;     /* rule sat-mirror: the tensor kept in the lower half
-                            (NONE: none); the same one at every capacity */
     const uint64_t *inc; /* m: the incumbent's offsets in units (phases) */
     uint32_t *dom_at;    /* m + 1: k's values are vals[dom_at[k] .. dom_at[k + 1]) */
     uint32_t *vals;      /* offsets in units, ascending per tensor */
@@ -71,7 +69,6 @@ struct sat_spec {
     const uint64_t *dom;   /* m bitsets of `words` words: the allowed offsets */
     size_t words;
     const uint64_t *inc;   /* m incumbent offsets in units (for the phases) */
-    int mirror;            /* rule sat-mirror */
     uint64_t room;         /* bytes the estimate may reach */
 };
 

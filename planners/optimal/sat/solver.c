@@ -75,19 +75,6 @@ static size_t popcount_words(const uint64_t *a, size_t words)
     return c;
 }
 
-/* Rule sat-mirror's tensor: the one with the most values (ties: the
- * largest, then the first). */
-static uint32_t mirror_tensor(const struct arena_sat *s)
-{
-    uint32_t best = NONE, most = 0;
-    for (uint32_t k = 0; k < s->in.m; k++) {
-        uint32_t n = s->dom_at[k + 1] - s->dom_at[k];
-        if (best == NONE || n > most || (n == most && s->in.z[k] > s->in.z[best]))
-            best = k, most = n;
-    }
-    return best;
-}
-
 /* "k lies below j": a fresh variable, positive when the incumbent has k
  * below j (rule sat-phases). */
 static int pair_literal(struct arena_sat *s, uint32_t k, uint32_t j)
@@ -152,7 +139,6 @@ enum arena_sat_open arena_sat_build(struct run *r, const struct sat_spec *b, str
     for (uint32_t k = 0; k < m; k++)
         for (uint32_t j = k + 1; j < in->fwd_end[k]; j++)
             s->pair_lit[s->pair_at[k] + j - k - 1] = pair_literal(s, k, j);
-    s->mirror = b->mirror ? mirror_tensor(s) : NONE;
     /* the estimate: the clauses counted (the tiling at the top with them,
      * its flags put back after); the count stops once its literals alone
      * pass the budget */
@@ -231,7 +217,7 @@ enum arena_sat_open arena_sat_open(struct run *r, uint64_t cap, const struct are
         goto out;
     }
     struct sat_spec b = {.in = &in, .top = T, .dom = dom, .words = words, .inc = inc,
-                         .mirror = rule_on(r, ARENA_OPTIMAL_SAT_MIRROR), .room = room};
+                         .room = room};
     res = arena_sat_build(r, &b, out);
     if (res == ARENA_SAT_READY) {
         (*out)->owned = zi; /* the sizes and incumbent stay with the session */

@@ -140,10 +140,10 @@ int arena_figdb_open(const char *path, struct arena_figdb **out, char *err, size
         rc = arena_errorf(err, errlen, 0, ARENA_EDB,
                           "%s is not an arenabench results database (application_id %lld)", path,
                           (long long)app);
-    if (!rc && version > 10)
+    if (!rc && version > 11)
         rc = arena_errorf(err, errlen, 0, ARENA_EDB,
                           "%s was written by a newer arenabench (schema version %lld, bench plot"
-                          " reads 2 to 10)",
+                          " reads 2 to 11)",
                           path, (long long)version);
     if (!rc && version < 2)
         rc = arena_errorf(err, errlen, 0, ARENA_EDB,

@@ -7,7 +7,7 @@
  * beside it no writer is at work and it is opened immutable (no locks, no
  * -shm made, works in a read-only folder); with one, it is read through the
  * -wal (mode=ro). Every value from the caller travels as a bound parameter.
- * Reads schema versions 2 to 8 (columns added later read as NULL). */
+ * Reads schema versions 2 to 11 (columns added later read as NULL). */
 #ifndef ARENA_FIGDATA_H
 #define ARENA_FIGDATA_H
 

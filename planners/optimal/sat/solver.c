@@ -22,12 +22,14 @@
 #include "planners/optimal/sat/session.h"
 
 /* Bytes per clause, per literal and per variable in CaDiCaL 1.5.3, and the
- * factor its learnt clauses and search add at most (measured:
- * docs/optimal-sat.md, Memory). */
+ * factor its learnt clauses and search add (LEARNT_SHARE / 2: 2.5; the
+ * peak resident bytes of bench within 0.69-1.08 of twice the first three,
+ * measured on five encodings after 5,000 conflicts: docs/optimal-sat.md,
+ * Memory). */
 #define BYTES_PER_CLAUSE 48u
 #define BYTES_PER_LITERAL 12u
 #define BYTES_PER_VAR 160u
-#define LEARNT_SHARE 2u
+#define LEARNT_SHARE 5u
 
 /* CaDiCaL's options (docs/optimal-sat.md, Solver options): its
  * inprocessing (variable elimination, subsumption, vivification, ternary
@@ -143,7 +145,7 @@ enum arena_sat_open arena_sat_build(struct run *r, const struct sat_spec *b, str
      * its flags put back after); the count stops once its literals alone
      * pass the budget */
     enum arena_sat_open res = ARENA_SAT_SKIPPED;
-    s->most_literals = ARENA_SAT_MEMORY / LEARNT_SHARE / BYTES_PER_LITERAL;
+    s->most_literals = ARENA_SAT_MEMORY * 2 / LEARNT_SHARE / BYTES_PER_LITERAL;
     s->building = 1;
     arena_sat_encode_base(s);
     int rc = s->over ? 0 : arena_sat_encode_capacity(s, r, s->top, 0);
@@ -152,9 +154,9 @@ enum arena_sat_open arena_sat_build(struct run *r, const struct sat_spec *b, str
         res = r->stopped ? ARENA_SAT_STOPPED : ARENA_SAT_SKIPPED;
         goto fail;
     }
-    s->bytes = (uint64_t)LEARNT_SHARE * (s->clauses * BYTES_PER_CLAUSE +
-                                         s->literals * BYTES_PER_LITERAL +
-                                         (uint64_t)s->vars * BYTES_PER_VAR);
+    s->bytes = (uint64_t)LEARNT_SHARE *
+               (s->clauses * BYTES_PER_CLAUSE + s->literals * BYTES_PER_LITERAL +
+                (uint64_t)s->vars * BYTES_PER_VAR) / 2;
     if (s->bytes > ARENA_SAT_MEMORY)
         goto fail;
     if (s->bytes > b->room) {

@@ -287,7 +287,6 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
     {"sat-tiling", ARENA_OPTIMAL_SAT_TILING,
      "SAT: in sections full at the capacity, \"lies below\" made transitive"},
     {"sat-phases", ARENA_OPTIMAL_SAT_PHASES, "SAT: the best plan as the solver's first phases"},
-
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -588,15 +587,6 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
     st->done = done;
 }
 
-/* A round of the SAT engine on part ids[a..b) (loaded), whose best plan is
- * r->part_arena, above the target (the proven bound, or the capacity):
- * first a solver whose top is the target (a plan there ends the part, none
- * raises the bound a step); once the target is refuted (minimising), one
- * whose top is the best plan less a step, asked at the target (a level:
- * none there raises the bound) and at its top (a plan lowers the top for
- * good, none proves the best plan optimal), half the conflicts each. The
- * solver stays open between rounds (learnt clauses kept); the conflicts
- * double each round. */
 /* Opens the part's solver at top bytes, in the room the other parts' open
  * solvers leave (states[0..parts)); when that is too little, theirs are
  * closed first (the part being solved has the room). */
@@ -619,6 +609,16 @@ static enum arena_sat_open sat_open(struct run *r, uint64_t top, struct part_sta
     return arena_sat_open(r, top, plan, ARENA_SAT_MEMORY, &st->sat);
 }
 
+/* A round of the SAT engine, `budget` conflicts, on the loaded part (its
+ * state st among states[0..parts)), whose best plan r->part_arena lies
+ * above the target (the proven bound, or the capacity): first a solver
+ * whose top is the target (a plan there ends the part, none raises the
+ * bound a step); once the target is refuted (minimising), one whose top is
+ * the best plan less a step, asked at the target (a level: none there
+ * raises the bound) and at its top (a plan lowers the top for good, none
+ * proves the best plan optimal), half the conflicts each. The solver stays
+ * open between rounds: learnt clauses kept. A part whose encoding passes
+ * the memory budget is marked skipped, and the plan says so. */
 static void sat_round(struct run *r, uint64_t cap, struct part_result *res,
                       struct part_state *states, size_t parts, struct part_state *st,
                       uint64_t budget, struct arena_plan *plan)
@@ -814,10 +814,10 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
              * of the search's round just run (SAT_NODES_PER_CONFLICT) */
             int sat = opt->optimal_engine == ARENA_OPTIMAL_ENGINE_SAT;
             uint64_t conflicts = sat ? st->sat_budget : (r.nodes - before) / SAT_NODES_PER_CONFLICT;
+            r.part_arena = part_top(&r, a, b, plan);
             if (opt->optimal_engine != ARENA_OPTIMAL_ENGINE_SEARCH && !st->done &&
                 !st->sat_skipped && !r.stopped && (sat || st->round > SAT_FROM_ROUND) &&
-                part_top(&r, a, b, plan) > (cap ? cap : res.proven)) {
-                r.part_arena = part_top(&r, a, b, plan);
+                r.part_arena > (cap ? cap : res.proven)) {
                 sat_round(&r, cap, &res, w.part_state, parts, st,
                           max_u64(conflicts, SAT_CONFLICTS_FIRST), plan);
                 st->sat_budget = twice(max_u64(st->sat_budget, SAT_CONFLICTS_FIRST));

@@ -222,8 +222,9 @@ int arena_sat_encode_capacity(struct arena_sat *s, struct run *r, uint64_t C, in
     }
     if (tile(s, r, C) != 0)
         return -1;
-    /* the domains at C: values allowed at the top but not at C, forbidden */
-    if (!rule_on(r, ARENA_OPTIMAL_SAT_DOMAINS) || s->solver == NULL)
+    /* the domains at C: values allowed at the top but not at C, forbidden
+     * (at the top itself the domains are those: nothing to add) */
+    if (!rule_on(r, ARENA_OPTIMAL_SAT_DOMAINS) || s->solver == NULL || C >= s->top)
         return 0;
     size_t words = (size_t)(C / 64 + 1);
     if ((uint64_t)in->m * words * sizeof(uint64_t) > ARENA_SAT_NARROW_BYTES)

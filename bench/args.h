@@ -1,39 +1,48 @@
-/* args.h — bench's command line, parsed into one struct. Errors come back as
- * one line naming the option and what is wrong with its value. */
+/* args.h — the command line of bench's planning commands (run, list,
+ * export, replay), parsed into one struct by the rows of one table
+ * (args.c, read by options.c). Errors come back as one line naming the
+ * option and what is wrong with its value. */
 #ifndef ARENA_BENCH_ARGS_H
 #define ARENA_BENCH_ARGS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/options.h"
 #include "bench/output.h"
+#include "bench/progress.h"
 #include "graphs/exec_order.h"
 #include "graphs/inplace.h"
 #include "graphs/patch.h"
 #include "planners/planner.h"
 
 #define ARENA_BENCH_DB_DEFAULT "results/arenabench.sqlite"
-#define ARENA_BENCH_SEED_DEFAULT 1
-#define ARENA_BENCH_REPETITIONS_DEFAULT 5
-#define ARENA_BENCH_MIN_TIME_DEFAULT 0.01 /* seconds per repetition */
-#define ARENA_BENCH_TIME_LIMIT_DEFAULT 10.0 /* seconds per problem, search planners */
 
-/* Every integer bench stores is an SQLite INTEGER, so the command line
- * refuses larger values (seeds, capacities, node limits) where they enter. */
-#define ARENA_BENCH_INT_MAX ((uint64_t)INT64_MAX)
+/* What the command line asks for: `bench [run]`, `bench list`, `bench
+ * export`, `bench replay` (or their old spellings, --list, --export-*,
+ * --replay, --founding-table, in a line without a command). */
+enum arena_bench_command {
+    ARENA_BENCH_RUN,
+    ARENA_BENCH_LIST,
+    ARENA_BENCH_EXPORT,
+    ARENA_BENCH_REPLAY,
+};
 
 struct arena_bench_args {
+    enum arena_bench_command command;
+    const char *command_by; /* the old spelling that named it, or NULL */
     char **graphs;          /* --graph items in order, lists split, suites not yet expanded */
     size_t n_graphs;
     const struct arena_planner **planners; /* resolved, in order, no repeats */
     size_t n_planners;
     const struct arena_output *format; /* from the output registry */
+    int format_index;       /* --format: its place there, until the checks resolve it */
     const char *db;         /* NULL with --no-db; points into argv or the default */
     int no_placements;
-    const char *export_plan_dir; /* --export-plan: plans as .csv and C libraries there */
-    const char *export_tflite_dir; /* --export-tflite: .tflite models with TFLM's offline plan */
+    const char *export_plan_dir; /* export plan: plans as .csv and C libraries there */
+    const char *export_tflite_dir; /* export tflite: .tflite models with TFLM's offline plan */
     uint64_t head, tail;    /* --head, --tail: bytes around the activations */
-    const char *export_dir; /* --export-csv: write each problem there, plan nothing */
+    const char *export_dir; /* export problem: write each problem there, plan nothing */
     uint64_t seed;          /* families' default seed and the planners' options.seed */
     struct arena_plan_options options; /* passed to every planner call; seed = seed */
     uint64_t alignment;
@@ -43,34 +52,39 @@ struct arena_bench_args {
     int repetitions, repetitions_set;
     double min_time;
     int min_time_set;
-    int quiet, list, help, version;
-    unsigned replay;        /* --replay: bit i = allocator i (bench/replay.h); 0 none */
+    int quiet, help, version;
+    enum arena_progress_mode progress; /* --progress: auto (default), always, never */
+    unsigned replay;        /* replay --allocator: bit i = allocator i (bench/replay/replay.h) */
     uint64_t frames;        /* --frames: frames per replay */
-    int founding_table;     /* --founding-table */
+    int founding_table;     /* replay --founding-table */
     unsigned shard_k, shard_n; /* --shard K/N: part K (1..N) of N; N 0: every job */
     int pin_cpu;            /* --pin CPU: the measuring thread's CPU; -1 none */
     struct arena_patch_spec patch; /* --patch RxC:K; rows 0: none */
+    const char *tag;        /* --tag: stored with the run (runs.tag); NULL: none */
     char **gbench_flags;    /* --benchmark_* arguments, passed on verbatim */
     size_t n_gbench_flags;
+    int no_db, db_given, planner_given; /* what the checks after the rows need */
 };
 
-/* Fills *a from argv (argv[0] is the program). ARENA_OK, or ARENA_EINVAL with
- * one line in err (without a "bench: " prefix). *a must be freed with
+/* The rows of bench's planning commands, each with the commands it goes
+ * with (ARENA_IN_*, options.h): one table. */
+extern const struct arena_opt arena_bench_options[];
+extern const size_t arena_bench_option_count;
+
+/* Fills *a from argv (argv[0] is the program) as `bench` without a command
+ * word reads it: a run, or the command an old spelling names (--list,
+ * --export-*, --replay, --founding-table), every row of the table taken.
+ * ARENA_OK (with a->help set after --help), or ARENA_EINVAL with one line in
+ * err (without a "bench: " prefix). *a must be freed with
  * arena_bench_args_free() either way. */
 int arena_bench_args_parse(int argc, char **argv, struct arena_bench_args *a, char *err,
                            size_t errlen);
+
+/* The same for `bench COMMAND ...`: argv[0] is the command word, and only
+ * the rows that go with the command are taken (old spellings none). export
+ * takes its kind and folder first: `bench export plan|tflite|problem DIR`. */
+int arena_bench_args_parse_command(enum arena_bench_command cmd, int argc, char **argv,
+                                   struct arena_bench_args *a, char *err, size_t errlen);
 void arena_bench_args_free(struct arena_bench_args *a);
-
-/* Splits one --graph value into items, appending to *items / *n (each
- * malloc'd). ';' always separates. ',' separates too, except where the text
- * after it is a key=value pair continuing the previous spec, i.e. it holds
- * an '=' before any ':' ("chain:n=8,width=2" is one item; "chain:n=8,unet"
- * and "mobilenetv2,data/net.csv" are two). ARENA_EINVAL with err for an
- * empty item; ARENA_ENOMEM. The first piece of each ;-part always starts
- * an item. */
-int arena_bench_graph_split(const char *text, char ***items, size_t *n, char *err, size_t errlen);
-
-/* The --help text. */
-const char *arena_bench_usage(void);
 
 #endif

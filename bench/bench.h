@@ -1,12 +1,13 @@
 /* bench.h — the whole `bench` command as a library call, so that tests can
- * run it in-process (main.c only calls arena_bench_main). */
+ * run it in-process (main.c only calls arena_bench_main), and its planning
+ * commands once their command line is parsed (args.h). */
 #ifndef ARENA_BENCH_H
 #define ARENA_BENCH_H
 
 #include "bench/args.h"
 
-/* Runs bench with argv (argv[0] is the program name) and returns its exit
- * status: 0 every plan valid, 1 some plan invalid, 2 usage, input, output or
+/* Runs bench with argv (argv[0] is the program name; argv[1] may name a
+ * command, subcommands.c) and returns its exit status: 0 every plan valid, 1 some plan invalid, 2 usage, input, output or
  * database error or nothing measured, 128 + signal number when SIGINT or
  * SIGTERM stopped the run. While it runs, SIGINT and SIGTERM stop it once
  * the planner call in progress returns (a search planner sees the signal
@@ -22,7 +23,14 @@ int arena_bench_main(int argc, char **argv);
  * found in the registry) on every graph, validates, prints and stores each
  * result. argc/argv only go into the runs row as its command line. a is
  * borrowed, not freed. Same exit statuses and signal handling as
- * arena_bench_main; a->help, a->version and a->list are ignored. */
+ * arena_bench_main; a->command, a->help and a->version are ignored. */
 int arena_bench_run(const struct arena_bench_args *a, int argc, char **argv);
+
+/* The other planning commands the same way: `bench list` (list.c),
+ * `bench export` (export/export_main.c), `bench replay`
+ * (replay/replay_main.c). */
+int arena_bench_list(const struct arena_bench_args *a);
+int arena_bench_export(const struct arena_bench_args *a, int argc, char **argv);
+int arena_bench_replay(const struct arena_bench_args *a, int argc, char **argv);
 
 #endif

@@ -63,13 +63,22 @@ static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
     field_real(out, arena_bench_row_gap(r), "%.6f");
     fputc(',', out);
     if (m) fprintf(out, "%llu", (unsigned long long)r->nodes);
-    fprintf(out, ",%s,%llu,%s,", arena_inplace_name(r->src->inplace),
-            (unsigned long long)r->bounds->inplace_bound, arena_order_mode_name(r->src->order_mode));
+    fprintf(out, ",%s,%llu,%s,", arena_inplace_name(r->src->tf.inplace),
+            (unsigned long long)r->bounds->inplace_bound, arena_order_mode_name(r->src->tf.order));
     if (r->src->order.order)
         fprintf(out, "%llu,%s", (unsigned long long)r->src->order.bound,
                 arena_order_status_name(r->src->order.status));
     else
         fputc(',', out);
+    char patch[64];
+    arena_patch_text(&r->src->tf.patch, patch, sizeof patch);
+    fprintf(out, ",%s,", patch);
+    if (r->src->fixed_lower_bound)
+        fprintf(out, "%llu", (unsigned long long)r->src->fixed_lower_bound);
+    field_real(out,
+               m && r->src->fixed_lower_bound ? (double)m->arena / (double)r->src->fixed_lower_bound
+                                              : NAN,
+               "%.6f");
     fputc('\n', out);
 }
 

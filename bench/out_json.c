@@ -59,9 +59,9 @@ static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
             (unsigned long long)r->bounds->lower_bound, (unsigned long long)r->bounds->largest);
     if (m) fprintf(out, "%llu", (unsigned long long)m->arena);
     else fputs("null", out);
-    if (r->src->inplace != ARENA_INPLACE_NONE) { /* under none, the keys of before */
+    if (r->src->tf.inplace != ARENA_INPLACE_NONE) { /* under none, the keys of before */
         fputs(", \"inplace\": ", out);
-        string(out, arena_inplace_name(r->src->inplace));
+        string(out, arena_inplace_name(r->src->tf.inplace));
         fprintf(out, ", \"alias_pairs\": %zu, \"inplace_bound\": %llu", r->src->problem.n_alias,
                 (unsigned long long)r->bounds->inplace_bound);
     }
@@ -72,6 +72,20 @@ static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
                 (unsigned long long)o->peak, (unsigned long long)o->stored_peak,
                 (unsigned long long)o->bound);
         string(out, arena_order_status_name(o->status));
+    }
+    if (r->src->tf.patch.rows) {
+        char patch[64];
+        arena_patch_text(&r->src->tf.patch, patch, sizeof patch);
+        fputs(", \"patch\": ", out);
+        string(out, patch);
+    }
+    if (arena_transforms_any(&r->src->tf)) {
+        fprintf(out, ", \"fixed_lower_bound\": %llu",
+                (unsigned long long)r->src->fixed_lower_bound);
+        real(out, "ratio_fixed",
+             m && r->src->fixed_lower_bound
+                 ? (double)m->arena / (double)r->src->fixed_lower_bound
+                 : NAN);
     }
     real(out, "ratio_lb", m ? m->ratio_lb : NAN);
     real(out, "saving", m ? m->saving : NAN);

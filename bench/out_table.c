@@ -5,54 +5,16 @@
 
 #include "bench/output.h"
 
-void arena_fmt_grouped(uint64_t v, char *buf, size_t len)
-{
-    char digits[32];
-    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
-    char out[48];
-    size_t o = 0;
-    for (int i = 0; i < n; i++) {
-        if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
-        out[o++] = digits[i];
-    }
-    out[o] = '\0';
-    snprintf(buf, len, "%s", out);
-}
-
-void arena_fmt_bytes(uint64_t v, char *buf, size_t len)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    if (v < 1024) {
-        snprintf(buf, len, "%llu B", (unsigned long long)v);
-        return;
-    }
-    double x = (double)v;
-    size_t u = 0;
-    while (x >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
-        x /= 1024;
-        u++;
-    }
-    snprintf(buf, len, "%.2f %s", x, units[u]);
-}
-
-void arena_fmt_ns(double ns, char *buf, size_t len)
-{
-    if (!isfinite(ns)) snprintf(buf, len, "-");
-    else if (ns < 1e3) snprintf(buf, len, "%.0f ns", ns);
-    else if (ns < 1e6) snprintf(buf, len, "%.3g us", ns / 1e3);
-    else if (ns < 1e9) snprintf(buf, len, "%.3g ms", ns / 1e6);
-    else snprintf(buf, len, "%.3g s", ns / 1e9);
-}
-
 struct table_state {
     size_t rows; /* the units are stated under a table with rows only */
     int ordered; /* some graph was ordered by --order best */
+    int fixed;   /* some graph was transformed: the x FB column */
 };
 
 /* A graph whose order --order best chose (bare problems have none). */
 static int has_order(const struct arena_source *src)
 {
-    return src->order_mode == ARENA_ORDER_BEST && src->order.order;
+    return src->tf.order == ARENA_ORDER_BEST && src->order.order;
 }
 
 /* "  order best: peak 370,016 B, stored order 413,136 B (-10.4%); optimal, 812 states, 4.1 ms" */
@@ -98,13 +60,22 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
             src->problem.n, (unsigned long long)src->problem.alignment, b->max_live);
     fprintf(out, "  naive %s B (%s), lower bound %s B (%s), largest tensor %s B (%s)\n", naive,
             naive_h, lb, lb_h, big, big_h);
-    if (src->inplace != ARENA_INPLACE_NONE) {
+    if (arena_transforms_any(&src->tf)) { /* the problem planned, and what it is measured by */
+        char label[256], fb[32], fb_h[32];
+        arena_transforms_label(&src->tf, 0, 0, label, sizeof label);
+        arena_fmt_grouped(src->fixed_lower_bound, fb, sizeof fb);
+        arena_fmt_bytes(src->fixed_lower_bound, fb_h, sizeof fb_h);
+        fprintf(out, "  configuration %s; the graph untransformed needs %s B (%s), its"
+                     " fixed-order bound\n",
+                label, fb, fb_h);
+    }
+    if (src->tf.inplace != ARENA_INPLACE_NONE) {
         char ib[32], ib_h[32];
         arena_fmt_grouped(b->inplace_bound, ib, sizeof ib);
         arena_fmt_bytes(b->inplace_bound, ib_h, sizeof ib_h);
         fprintf(out, "  in-place rule %s: %zu alias candidates, in-place bound %s B (%s);"
                      " x LB and frag_peak against it\n",
-                arena_inplace_name(src->inplace), src->problem.n_alias, ib, ib_h);
+                arena_inplace_name(src->tf.inplace), src->problem.n_alias, ib, ib_h);
     }
     const struct arena_patch_report *pr = &src->patch;
     if (pr->spec.rows) {
@@ -129,9 +100,10 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
     int ordered = has_order(src);
     if (ordered)
         order_line(out, src);
-    fprintf(out, "\n  %-24s %15s %11s %9s%s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n", "planner",
-            "arena B", "arena", "x LB", ordered ? "      x OB" : "", "saving", "frag_peak",
-            "frag_mean", "time median", "spread", "scratch B", "valid", "status", "gap");
+    fprintf(out, "\n  %-24s %15s %11s %9s%s%s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n",
+            "planner", "arena B", "arena", "x LB", ordered ? "      x OB" : "",
+            arena_transforms_any(&src->tf) ? "      x FB" : "", "saving", "frag_peak", "frag_mean",
+            "time median", "spread", "scratch B", "valid", "status", "gap");
 }
 
 /* The spread column: stddev / mean, "once" for a single timed call of a
@@ -149,6 +121,9 @@ static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
     ((struct table_state *)state)->rows++;
     if (has_order(r->src))
         ((struct table_state *)state)->ordered = 1;
+    int transformed = arena_transforms_any(&r->src->tf);
+    if (transformed)
+        ((struct table_state *)state)->fixed = 1;
     char scratch[32], median[32], spread[16];
     arena_fmt_grouped(r->scratch_bytes, scratch, sizeof scratch);
     arena_fmt_ns(r->median_ns, median, sizeof median);
@@ -160,17 +135,23 @@ static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
         arena_fmt_bytes(m->arena, arena_h, sizeof arena_h);
         double g = arena_bench_row_gap(r);
         if (isfinite(g)) snprintf(gap, sizeof gap, "%.1f%%", 100.0 * g);
-        char ob[16] = "";
+        char ob[16] = "", fb[16] = "";
         if (has_order(r->src))
             snprintf(ob, sizeof ob, " %9.3f",
                      r->src->order.bound ? (double)m->arena / (double)r->src->order.bound : 0.0);
-        fprintf(out, "  %-24s %15s %11s %9.3f%s %7.1f%% %9.3f %9.3f %11s %7s %13s %5s %-10s %7s\n",
-                r->planner, arena, arena_h, m->ratio_lb, ob, 100.0 * m->saving, m->frag_peak,
+        if (transformed)
+            snprintf(fb, sizeof fb, " %9.3f",
+                     r->src->fixed_lower_bound
+                         ? (double)m->arena / (double)r->src->fixed_lower_bound
+                         : 0.0);
+        fprintf(out, "  %-24s %15s %11s %9.3f%s%s %7.1f%% %9.3f %9.3f %11s %7s %13s %5s %-10s %7s\n",
+                r->planner, arena, arena_h, m->ratio_lb, ob, fb, 100.0 * m->saving, m->frag_peak,
                 m->frag_mean, median, spread, scratch, "yes", arena_plan_status_name(r->status),
                 gap);
     } else {
-        fprintf(out, "  %-24s %15s %11s %9s%s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n",
-                r->planner, "-", "-", "-", has_order(r->src) ? "         -" : "", "-", "-", "-",
+        fprintf(out, "  %-24s %15s %11s %9s%s%s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n",
+                r->planner, "-", "-", "-", has_order(r->src) ? "         -" : "",
+                transformed ? "         -" : "", "-", "-", "-",
                 median, spread, scratch, r->refused ? "-" : "NO", r->refused ? "refused" : "-",
                 "-");
         fprintf(out, "    ! %s\n", r->error ? r->error : "invalid plan");
@@ -189,6 +170,10 @@ static void table_end(FILE *out, void *state)
             " idle machine, or with a longer --min-time).\n"
             "once = a search planner, timed by one call. status: optimal = arena proven"
             " minimal; gap = arena / proven lower bound - 1.\n");
+    if (((const struct table_state *)state)->fixed)
+        fprintf(out, "x FB = arena / fixed-order bound: the lower bound of the graph untransformed"
+                     " (stored order, no in-place rule, no patch); below 1 where the"
+                     " configuration's transformations pay.\n");
     if (((const struct table_state *)state)->ordered)
         fprintf(out, "x OB = arena / best-order bound: the least peak live bytes of any"
                      " execution order, under the in-place rule if one is given (proven; x LB"

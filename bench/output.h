@@ -64,11 +64,17 @@ size_t arena_output_count(void);
 const struct arena_output *arena_output_at(size_t i);     /* NULL past the end */
 const struct arena_output *arena_output_find(const char *name); /* NULL if none */
 
-/* The CSV header, exactly (scripts rely on it; columns are only appended). */
+/* The CSV header, exactly (scripts rely on it; columns are only appended).
+ * inplace, order and patch are the configuration (graphs/transforms.h);
+ * lower_bound and ratio_lb are the planned problem's (under an in-place
+ * rule, ratio_lb is against inplace_bound); ratio_fixed = arena /
+ * fixed_lower_bound, the bound of the graph untransformed (stored order,
+ * no rule, no patch): below 1 where the transformations pay. */
 #define ARENA_CSV_HEADER                                                                       \
     "graph,planner,tensors,naive_bytes,lower_bound,arena_bytes,ratio_lb,saving,frag_peak,"      \
     "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,scratch_bytes,valid,noisy,"           \
-    "timed_once,status,bound,gap,nodes,inplace,inplace_bound,order,order_bound,order_status"
+    "timed_once,status,bound,gap,nodes,inplace,inplace_bound,order,order_bound,order_status,"   \
+    "patch,fixed_lower_bound,ratio_fixed"
 
 /* Shared formatting: "1,505,280" and "1.44 MiB" (KiB = 1024 B). */
 void arena_fmt_grouped(uint64_t v, char *buf, size_t len);

@@ -1,8 +1,7 @@
 /* outputs.c — every output format, in --help order (the first is the
- * default), and what the formats share. Adding a format: its file
- * (out_NAME.c with one `const struct arena_output`), one line here, one in
- * meson.build. */
-#include <math.h>
+ * default). Adding a format: its file (out_NAME.c with one `const struct
+ * arena_output`), one line here, one in meson.build. What the formats share
+ * is in out_common.c. */
 #include <string.h>
 
 #include "bench/output.h"
@@ -32,10 +31,4 @@ const struct arena_output *arena_output_find(const char *name)
     for (size_t i = 0; name && i < arena_output_count(); i++)
         if (strcmp(registry[i]->name, name) == 0) return registry[i];
     return NULL;
-}
-
-double arena_bench_row_gap(const struct arena_bench_row *r)
-{
-    if (!r->valid || !r->metrics || r->bound == 0) return NAN;
-    return (double)r->metrics->arena / (double)r->bound - 1.0;
 }

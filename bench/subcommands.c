@@ -1,368 +1,404 @@
-/* subcommands.c — `bench merge OUT IN...` and `bench stats`: argument
- * checks and printing; the work is in results/ (merge.c, stats.c). */
+/* subcommands.c — bench's commands, one table (subcommands.h): each
+ * command's name, usage, summary, help text, option tables and entry
+ * point. bench's main reads a command word and calls its entry point; the
+ * planning commands (run, list, export, replay) share one option table
+ * (args.c) and are parsed here, the others parse their own. Every --help
+ * and every Markdown option table of docs/ is printed from here. */
 #include "bench/subcommands.h"
 
+#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bench/args.h"
-#include "results/merge.h"
-#include "results/stats.h"
+#include "bench/bench.h"
+#include "bench/filters.h"
+#include "bench/plot/plot.h"
+#include "bench/runinfo.h"
+#include "bench/session.h"
 
-static int usage_error(const char *fmt, const char *arg)
+struct command {
+    const char *name;
+    const char *usage;   /* what follows "bench NAME " */
+    const char *summary; /* one line, for the list of commands */
+    const char *about;   /* the help's text before the options */
+    const char *after;   /* the help's text after them, or NULL */
+    /* The option tables it reads (base NULL: for printing), and the rows
+     * of them it takes. */
+    size_t (*tables)(struct arena_opt_table *t);
+    unsigned mask;
+    /* argv from the command word on (argv[0]); full: bench's own. */
+    int (*main)(int argc, char **argv, int full_argc, char **full_argv);
+};
+
+static size_t planning_tables(struct arena_opt_table *t)
 {
-    fprintf(stderr, "bench: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n");
+    t[0] = (struct arena_opt_table){arena_bench_options, arena_bench_option_count, NULL};
+    return 1;
+}
+
+static size_t stats_tables(struct arena_opt_table *t)
+{
+    t[0] = (struct arena_opt_table){arena_bench_stats_options, arena_bench_stats_option_count,
+                                    NULL};
+    t[1] = (struct arena_opt_table){arena_bench_filter_options, arena_bench_filter_option_count,
+                                    NULL};
     return 2;
 }
 
-const char *arena_bench_subcommands_usage(void)
+static size_t plot_tables(struct arena_opt_table *t)
 {
-    return "\nOther commands (each has --help):\n"
-           "  bench merge OUT.sqlite IN.sqlite...   join results databases (shards, machines)\n"
-           "  bench stats [--db FILE] [--run ID|all] [--format csv]\n"
-           "                                       arena / lower bound across seeds, with CIs\n"
-           "  bench plot [--db FILE] [--run ID|all] [--out DIR]\n"
-           "                                       figures (gnuplot) and tables for papers\n";
+    t[0] = (struct arena_opt_table){arena_bench_plot_options, arena_bench_plot_option_count, NULL};
+    t[1] = (struct arena_opt_table){arena_bench_filter_options, arena_bench_filter_option_count,
+                                    NULL};
+    return 2;
 }
 
-int arena_bench_merge_main(int argc, char **argv)
+static size_t no_tables(struct arena_opt_table *t)
 {
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        printf("usage: bench merge OUT.sqlite IN.sqlite...\n"
-               "Adds the runs, graphs, results, placements and replays of every IN to OUT\n"
-               "(created when missing), ids remapped, graphs shared by spec, fingerprint and\n"
-               "alignment. Runs are matched by their uuid alone and results by (run, seq),\n"
-               "so exactly what OUT lacks is copied: a run merged while its bench was still\n"
-               "writing gets its later results on the next merge, merging twice adds\n"
-               "nothing, and two different runs never become one. Every IN must be at the\n"
-               "current schema version. Ends with PRAGMA integrity_check and\n"
-               "foreign_key_check.\n");
+    (void)t;
+    return 0;
+}
+
+static int run_main(int argc, char **argv, int full_argc, char **full_argv);
+static int list_main(int argc, char **argv, int full_argc, char **full_argv);
+static int export_main(int argc, char **argv, int full_argc, char **full_argv);
+static int replay_main(int argc, char **argv, int full_argc, char **full_argv);
+static int merge_main(int argc, char **argv, int full_argc, char **full_argv);
+static int stats_main(int argc, char **argv, int full_argc, char **full_argv);
+static int plot_main(int argc, char **argv, int full_argc, char **full_argv);
+static int help_main(int argc, char **argv, int full_argc, char **full_argv);
+
+static const char exit_status[] =
+    "Exit status: 0 every plan valid, 1 some plan invalid (stored as invalid), 2 usage,"
+    " input, output or database error, or nothing measured, 130/143 interrupted by"
+    " SIGINT/SIGTERM (the first is answered at once, and the command stops after the planner"
+    " call under way; a second ends it at once).";
+
+static const struct command commands[] = {
+    {.name = "run",
+     .usage = "[run] --graph LIST [--planner LIST] [options] [--benchmark_* ...]",
+     .summary = "plan every graph with every planner, check and time each plan, store the"
+                " results (the default: bench --graph ... runs)",
+     .about = "Plans every graph with every chosen planner, checks each plan with the"
+              " independent validator, times the planner with Google Benchmark, prints a table"
+              " and stores every result in SQLite.",
+     .after = exit_status, .tables = planning_tables, .mask = ARENA_IN_RUN, .main = run_main},
+    {.name = "list",
+     .usage = "list [--graph LIST] [--suite NAME|FILE] [--format table|csv]",
+     .summary = "the graph families, suites and planners; with --graph, what it stands for",
+     .about = "Prints every graph family with its keys and defaults, the suites, and every"
+              " planner with its kind and summary (--format csv: the planners as"
+              " name,kind,summary, in registry order). With --graph or --suite, the specs its"
+              " suites and sweeps expand to instead, one a line, repeats dropped, each checked"
+              " first as a run would check it (exit 2 and nothing listed for a bad one).",
+     .tables = planning_tables, .mask = ARENA_IN_LIST, .main = list_main},
+    {.name = "export",
+     .usage = "export plan|tflite|problem DIR --graph LIST [--planner LIST] [options]",
+     .summary = "each plan as a C library or a .tflite model, or each problem as CSV, untimed",
+     .about = "Loads every graph as a run does, then writes into DIR (created when missing),"
+              " untimed and storing nothing. plan: each graph x planner planned, validated and"
+              " written as DIR/GRAPH-FP-PLANNER.csv, .h and .c (a C library: one arena, head |"
+              " activations | tail), a line spec<TAB>planner<TAB>header each. tflite: the same"
+              " plans of .tflite graphs as DIR/GRAPH-FP-PLANNER.tflite copies carrying TFLM's"
+              " offline plan. problem: each graph's problem as DIR/NAME-FP.csv (MiniMalloc's"
+              " id,lower,upper,size), nothing planned, a line spec<TAB>file each. Every file"
+              " is written whole, then renamed into place.",
+     .after = "Exit status: 0 written, 1 a plan failed the validator, 2 usage, input or"
+              " output error, 130/143 interrupted.",
+     .tables = planning_tables, .mask = ARENA_IN_EXPORT, .main = export_main},
+    {.name = "replay",
+     .usage = "replay --graph LIST [--allocator LIST] [--frames N] [options]",
+     .summary = "each graph replayed by real allocators (glibc, jemalloc, mimalloc), stored",
+     .about = "Replays each graph's allocations and frees, frame after frame, with real"
+              " allocators, each in a program of its own, and stores each allocator's peak"
+              " footprint per frame in the replays table (--founding-table: the article's"
+              " table, planners included). Prints a table per graph.",
+     .after = exit_status, .tables = planning_tables, .mask = ARENA_IN_REPLAY,
+     .main = replay_main},
+    {.name = "merge",
+     .usage = "merge OUT.sqlite IN.sqlite...",
+     .summary = "join results databases (shards, machines)",
+     .about = "Adds the runs, graphs, results, placements and replays of every IN to OUT"
+              " (created when missing), ids remapped, graphs shared by spec, fingerprint and"
+              " alignment. Runs are matched by their uuid alone and results by (run, seq), so"
+              " exactly what OUT lacks is copied: a run merged while its bench was still"
+              " writing gets its later results on the next merge, merging twice adds nothing,"
+              " and two different runs never become one. Every IN must be at the current"
+              " schema version, or a newer one whose tables have this bench's columns (else one"
+              " line names both versions). Ends with PRAGMA integrity_check and"
+              " foreign_key_check.",
+     .after = "A result or replay that bench never writes (its run or graph missing, an arena"
+              " below its lower bound, ...) is not copied: the rest is merged, the count and"
+              " the first such row are shown, and the exit status is 1; a view in place of a"
+              " table refuses the file (exit 2).",
+     .tables = no_tables, .main = merge_main},
+    {.name = "stats",
+     .usage = "stats [--db FILE] [--run ID|all] [--planner LIST] [--format table|csv]"
+              " [--pairs] [selection]",
+     .summary = "arena / lower bound across graphs, with confidence intervals and pairs",
+     .about = "Per group (by default a family's parameters but the seed, the seeds its graphs)"
+              " and configuration of the problem (the in-place rule, the order, the patch, the"
+              " alignment: results of two configurations solved two problems and are never"
+              " pooled), per planner and its options that change results: mean and median of"
+              " arena / lower bound (and / best proven bound of the same problem) with"
+              " bootstrap 95 % CIs, and wins/ties/losses against every other planner. The"
+              " planners of a group are compared on the same graphs: a graph counts only if"
+              " each of them has a valid result there; the rest are counted as left out, with"
+              " why. A group of one graph shows its figures: no interval, no pairs. A result"
+              " per graph x configuration x planner: the one of the run that started last"
+              " (runs.started_at, ties: the larger runs.id), whatever the order runs were"
+              " merged in; a failed newest result is a failure, not replaced by an older one.",
+     .after = "Exit 1 when there is no valid result to show, 2 for a bad argument or"
+              " database.",
+     .tables = stats_tables, .mask = ARENA_IN_STATS, .main = stats_main},
+    {.name = "plot",
+     .usage = "plot [--db PATH] [--run ID|all] [--planner LIST|all] [--out DIR] [options]"
+              " [selection]",
+     .summary = "figures (gnuplot) and tables for papers",
+     .about = "Charts and tables from an arenabench results database, drawn by gnuplot. Each"
+              " figure shows one configuration (the in-place rule, the order, the patch, the"
+              " alignment: the first measured, or the one the selection names), labelled in its"
+              " caption; the tables show every configuration of the graph, a row each. --graph"
+              " also picks the per-graph figures' graph: the first it names (default: the"
+              " first graph measured).",
+     .after = "Writes into DIR: NAME-1col.EXT and NAME-2col.EXT for each figure, NAME.csv (its"
+              " data), NAME.gp (its gnuplot script: cd DIR && gnuplot NAME.gp redraws it, edit"
+              " it to restyle), comparison.tex, comparison.md and styles.csv. Figures that"
+              " compare planners across graphs (quality, stats) use only the graphs on which"
+              " every planner shown has a valid result, and say how many. A result that"
+              " stopped at its search budget is marked (limit). Exit 0; 2 usage or input error;"
+              " 1 gnuplot failed.",
+     .tables = plot_tables, .mask = ARENA_IN_PLOT, .main = plot_main},
+    {.name = "help",
+     .usage = "help [COMMAND] [--markdown TABLE]",
+     .summary = "a command's help; --markdown: an option table as docs/ carries it",
+     .about = "bench help COMMAND is bench COMMAND --help. bench help --markdown TABLE prints"
+              " the Markdown table of options docs/ carries: planning (run, list, export,"
+              " replay), old (the old spellings), stats, plot or selection; scripts/docs-options"
+              " writes each into its page.",
+     .tables = no_tables, .main = help_main},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static const char *const planning_names[] = {"run", "list", "export", "replay", NULL};
+
+static const struct command *find(const char *name)
+{
+    for (size_t i = 0; name && i < N_COMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0) return &commands[i];
+    return NULL;
+}
+
+static void print_help(FILE *out, const struct command *c, int whole)
+{
+    struct arena_opt_table t[4];
+    size_t nt = c->tables(t);
+    char usage[300];
+    snprintf(usage, sizeof usage, "bench %s", c->usage);
+    arena_opt_wrapped(out, "usage:", 7, usage);
+    if (whole) fprintf(out, "       bench COMMAND [options]   (bench help COMMAND says more)\n");
+    fputc('\n', out);
+    arena_opt_wrapped(out, "", 0, c->about);
+    fprintf(out, "\nOptions:\n");
+    arena_opt_help(out, t, nt > 1 ? 1 : nt, c->mask, 0);
+    if (nt > 1) {
+        fprintf(out, "The database and the selection (';' separates a list; repeat to add):\n");
+        arena_opt_help(out, t + 1, nt - 1, c->mask, 0);
+    }
+    fprintf(out, "  --help              this help\n");
+    if (whole) {
+        fprintf(out, "\nCommands:\n");
+        for (size_t i = 0; i < N_COMMANDS; i++) {
+            char head[32];
+            snprintf(head, sizeof head, "  %s", commands[i].name);
+            arena_opt_wrapped(out, head, 11, commands[i].summary);
+        }
+        fprintf(out, "\nOld spellings, kept working (bench without a command word takes"
+                     " them):\n");
+        arena_opt_help(out, t, nt, ARENA_IN_OLD, 1);
+    }
+    if (c->after) {
+        fputc('\n', out);
+        arena_opt_wrapped(out, "", 0, c->after);
+    }
+}
+
+int arena_bench_help(FILE *out, const char *command)
+{
+    const struct command *c = command && command[0] ? find(command) : &commands[0];
+    if (!c) return -1;
+    print_help(out, c, c == &commands[0] && !(command && command[0]));
+    return 0;
+}
+
+int arena_bench_help_markdown(FILE *out, const char *table)
+{
+    struct arena_opt_table t[2];
+    if (strcmp(table, "commands") == 0) {
+        fputs("| command | does |\n|---|---|\n", out);
+        for (size_t i = 0; i < N_COMMANDS; i++) {
+            fputs("| `bench ", out);
+            for (const char *c = commands[i].usage; *c; c++)
+                fputs(*c == '|' ? "\\|" : (char[]){*c, 0}, out);
+            fprintf(out, "` | %s |\n", commands[i].summary);
+        }
         return 0;
     }
-    if (argc < 3) return usage_error("merge: usage: bench merge OUT.sqlite IN.sqlite...%s", "");
-    for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-')
-            return usage_error("merge: '%s' looks like an option (write ./%s for a file)", argv[i]);
-    char err[1024] = "";
-    struct arena_merge_counts c;
-    int rc = arena_store_merge(argv[1], (const char *const *)argv + 2, (size_t)argc - 2, &c, err,
-                               sizeof err);
-    if (rc != 0) {
-        for (char *p = err; *p; p++)
-            if (*p == '\n' || *p == '\r') *p = ' ';
-        fprintf(stderr, "bench: merge: %s\n", err);
-        return 2;
+    if (strcmp(table, "planning") == 0 || strcmp(table, "old") == 0) {
+        planning_tables(t);
+        int old = strcmp(table, "old") == 0;
+        arena_opt_markdown(out, t, 1, old ? ARENA_IN_OLD : ~(unsigned)ARENA_IN_OLD, old,
+                           old ? NULL : planning_names);
+        return 0;
     }
-    printf("merged %d file%s into %s: %llu runs added (%llu already there), %llu graphs added,"
-           " %llu results, %llu placements, %llu replays, %llu replay frames; integrity ok\n",
-           argc - 2, argc == 3 ? "" : "s", argv[1], (unsigned long long)c.runs,
-           (unsigned long long)c.runs_present, (unsigned long long)c.graphs,
-           (unsigned long long)c.results, (unsigned long long)c.placements,
-           (unsigned long long)c.replays, (unsigned long long)c.replay_frames);
-    return fflush(stdout) == 0 ? 0 : 2;
+    if (strcmp(table, "stats") == 0 || strcmp(table, "plot") == 0 ||
+        strcmp(table, "selection") == 0) {
+        (strcmp(table, "plot") == 0 ? plot_tables : stats_tables)(t);
+        int sel = strcmp(table, "selection") == 0;
+        arena_opt_markdown(out, t + sel, 1, ~0u, 0, NULL);
+        return 0;
+    }
+    return -1;
 }
 
-/* One CSV text field per RFC 4180: quoted when it holds a comma, a quote,
- * CR or LF, quotes doubled. */
-static void csv_text(const char *t)
-{
-    int quote = strpbrk(t, ",\"\r\n") != NULL;
-    if (quote) putchar('"');
-    for (; *t; t++) {
-        if (*t == '"') putchar('"');
-        putchar(*t);
-    }
-    if (quote) putchar('"');
-}
+/* ---- the entry points */
 
-/* ,text */
-static void csv_next(const char *t)
+/* The planning commands: the line parsed by the table (the old spellings
+ * too, when cmd < 0: bench without a command word), then the command. */
+static int planning(int cmd, int argc, char **argv, int full_argc, char **full_argv)
 {
-    putchar(',');
-    csv_text(t);
-}
-
-static void csv_stat(const struct arena_stat *st, int shown)
-{
-    if (!shown) {
-        printf(",,,,,,");
-        return;
-    }
-    printf(",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f", st->mean, st->mean_lo, st->mean_hi, st->median,
-           st->median_lo, st->median_hi);
-}
-
-/* The shortest of %.15g, %.17g that reads back as x. */
-static void csv_real(double x)
-{
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.15g", x);
-    if (strtod(buf, NULL) != x) snprintf(buf, sizeof buf, "%.17g", x);
-    printf(",%s", buf);
-}
-
-static void csv_options(const struct arena_stats_options *o)
-{
-    if (o->has_time_limit) csv_real(o->time_limit);
-    else printf(",");
-    if (o->has_node_limit) printf(",%lld", (long long)o->node_limit);
-    else printf(",");
-    if (o->has_planner_seed) printf(",%lld", (long long)o->planner_seed);
-    else printf(",");
-    if (o->has_capacity) printf(",%lld", (long long)o->capacity);
-    else printf(",");
-    if (o->has_optimal_engine) csv_next(o->optimal_engine);
-    else printf(",");
-}
-
-/* The columns of the first CSV stay as they were (group, planner, n, the
- * figures); what describes the configuration and the left-out graphs
- * follows them. */
-static void print_csv(const struct arena_stats *s, int pairs)
-{
-    if (pairs) {
-        printf("group,planner,other,wins,ties,losses,label,other_label,n\n");
-        for (size_t i = 0; i < s->n_pairs; i++) {
-            const struct arena_stats_pair *p = &s->pairs[i];
-            const struct arena_stats_row *r = &s->rows[p->row], *o = &s->rows[p->other];
-            csv_text(r->group);
-            csv_next(r->planner);
-            csv_next(o->planner);
-            printf(",%llu,%llu,%llu", (unsigned long long)p->wins, (unsigned long long)p->ties,
-                   (unsigned long long)p->losses);
-            csv_next(r->label);
-            csv_next(o->label);
-            printf(",%zu\n", r->n);
-        }
-        return;
-    }
-    printf("group,planner,n,mean_lb,mean_lb_lo,mean_lb_hi,median_lb,median_lb_lo,median_lb_hi,"
-           "mean_best,mean_best_lo,mean_best_hi,median_best,median_best_lo,median_best_hi,"
-           "limit,n_left_out,n_failed,n_absent,runs,label,graph,family,params,alignment,"
-           "time_limit,node_limit,planner_seed,capacity,optimal_engine\n");
-    for (size_t i = 0; i < s->n_rows; i++) {
-        const struct arena_stats_row *r = &s->rows[i];
-        csv_text(r->group);
-        csv_next(r->planner);
-        printf(",%zu", r->n);
-        csv_stat(&r->lb, r->n > 0);
-        csv_stat(&r->best, r->n > 0 && r->has_best);
-        printf(",%zu,%zu,%zu,%zu,%zu", r->limit, r->n_left_out, r->n_failed, r->n_absent, r->runs);
-        csv_next(r->label);
-        csv_next(r->graph);
-        csv_next(r->family);
-        csv_next(r->params);
-        printf(",%lld", (long long)r->alignment);
-        csv_options(&r->options);
-        printf("\n");
-    }
-}
-
-/* The note under a group's title: how many graphs, and why some are left
- * out. Rows a..b of one group. */
-static void print_group_note(const struct arena_stats *s, size_t a, size_t b)
-{
-    const struct arena_stats_row *r = &s->rows[a];
-    size_t all = r->n + r->n_left_out;
-    printf("  %zu graph%s, each with a valid result of every planner below", r->n,
-           r->n == 1 ? "" : "s");
-    if (!r->n_left_out) {
-        printf(" (none left out)\n");
-        return;
-    }
-    printf("; %zu of %zu left out:", r->n_left_out, all);
-    const char *sep = "";
-    for (size_t i = a; i < b; i++) {
-        const struct arena_stats_row *q = &s->rows[i];
-        if (q->n_failed) {
-            printf("%s %s failed on %zu", sep, q->label, q->n_failed);
-            sep = ",";
-        }
-        if (q->n_absent) {
-            printf("%s %s not run on %zu", sep, q->label, q->n_absent);
-            sep = ",";
-        }
-    }
-    if (!*sep) printf(" lower bound 0");
-    printf("\n");
-}
-
-/* Configurations of group (or, group NULL, of groups without a row) whose
- * every result failed. */
-static void print_hidden(const struct arena_stats *s, const char *group)
-{
-    for (size_t i = 0; i < s->n_hidden; i++) {
-        const struct arena_stats_row *h = &s->hidden[i];
-        int has_row = 0;
-        for (size_t j = 0; j < s->n_rows && !group; j++)
-            has_row |= strcmp(s->rows[j].group, h->group) == 0;
-        if (group ? strcmp(h->group, group) != 0 : has_row) continue;
-        if (!group) printf("\n%s\n", h->group);
-        printf("  not shown: %s, no valid result (failed on %zu graph%s)\n", h->label, h->n_failed,
-               h->n_failed == 1 ? "" : "s");
-    }
-}
-
-static int width_of(const struct arena_stats *s, size_t a, size_t b)
-{
-    size_t w = 26;
-    for (size_t i = a; i < b; i++)
-        if (strlen(s->rows[i].label) > w) w = strlen(s->rows[i].label);
-    return w > 200 ? 200 : (int)w;
-}
-
-static void print_table(const struct arena_stats *s)
-{
-    printf("Arena / lower bound across seeds, per configuration and planner: mean and median\n"
-           "with bootstrap 95 %% confidence intervals (%d resamples, seed %d); \"x best\" is\n"
-           "arena / best proven bound, shown when a search proved more than the lower bound.\n"
-           "Every planner of a configuration is measured on the same graphs. \"limit\" counts\n"
-           "the graphs where a search stopped at its budget (marked !): its arena there is\n"
-           "the best plan it found, not its answer.\n",
-           ARENA_STATS_RESAMPLES, ARENA_STATS_SEED);
-    size_t p = 0;
-    for (size_t a = 0; a < s->n_rows;) {
-        size_t b = a;
-        while (b < s->n_rows && strcmp(s->rows[b].group, s->rows[a].group) == 0) b++;
-        int w = width_of(s, a, b);
-        printf("\n%s\n", s->rows[a].group);
-        print_group_note(s, a, b);
-        print_hidden(s, s->rows[a].group);
-        printf("  %-3s %-*s %4s %5s  %-27s %s%s\n", "#", w, "planner", "n", "limit",
-               "mean x LB [95% CI]", s->rows[a].has_best ? "median x LB [95% CI]       " :
-               "median x LB [95% CI]", s->rows[a].has_best ? " mean x best [95% CI]" : "");
-        for (size_t i = a; i < b; i++) {
-            const struct arena_stats_row *r = &s->rows[i];
-            char lim[32];
-            snprintf(lim, sizeof lim, "%zu%s", r->limit, r->limit ? "!" : " ");
-            printf("  %-3zu %-*s %4zu %5s", i - a + 1, w, r->label, r->n, lim);
-            if (r->n)
-                printf("  %.4f [%.4f, %.4f]    %.4f [%.4f, %.4f]", r->lb.mean, r->lb.mean_lo,
-                       r->lb.mean_hi, r->lb.median, r->lb.median_lo, r->lb.median_hi);
-            if (r->n && r->has_best)
-                printf("    %.4f [%.4f, %.4f]", r->best.mean, r->best.mean_lo, r->best.mean_hi);
-            printf("\n");
-        }
-        if (b - a > 1) {
-            printf("  wins/ties/losses of each row against column # (smaller arena on the same"
-                   " graph wins)\n  %-*s", w + 4, "");
-            for (size_t j = a; j < b; j++) printf(" %9zu", j - a + 1);
-            printf("\n");
-            for (size_t i = a; i < b; i++) {
-                printf("  %-3zu %-*s", i - a + 1, w, s->rows[i].label);
-                for (size_t j = a; j < b; j++) {
-                    if (i == j) {
-                        printf(" %9s", "-");
-                        continue;
-                    }
-                    const struct arena_stats_pair *q = &s->pairs[p++];
-                    char cell[64];
-                    snprintf(cell, sizeof cell, "%llu/%llu/%llu", (unsigned long long)q->wins,
-                             (unsigned long long)q->ties, (unsigned long long)q->losses);
-                    printf(" %9s", cell);
-                }
-                printf("\n");
-            }
-        }
-        a = b;
-    }
-    print_hidden(s, NULL);
-}
-
-int arena_bench_stats_main(int argc, char **argv)
-{
-    const char *db = ARENA_BENCH_DB_DEFAULT, *format = "table", *run = NULL, *planner = NULL;
-    int pairs = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            printf("usage: bench stats [--db FILE] [--run ID|all] [--planner LIST]\n"
-                   "                   [--format table|csv] [--pairs]\n"
-                   "Per configuration (a family's parameters but the seed, the alignment, the\n"
-                   "planner and its options that change results) across seeds: mean and median\n"
-                   "of arena / lower bound (and / best proven bound) with bootstrap 95 %% CIs,\n"
-                   "and wins/ties/losses against every other planner. The planners of one\n"
-                   "family, parameters and alignment are compared on the same graphs: a graph\n"
-                   "counts only if each of them has a valid result there; the rest are counted\n"
-                   "as left out, with why.\n"
-                   "A result per graph x configuration: the one of the run that started last\n"
-                   "(runs.started_at, ties: the larger runs.id), whatever the order runs were\n"
-                   "merged in; a failed newest result is a failure, not replaced by an older one.\n"
-                   "--run all   every run's results, the newest counting (the default)\n"
-                   "--run ID    one run: a runs.id (all digits), or a runs.uuid or a prefix of\n"
-                   "            exactly one (a prefix of digits only ends in '-': 12345678-)\n"
-                   "--planner   only these planners (comma-separated), paired among themselves\n"
-                   "--format csv prints the figures, with --pairs the win/tie/loss counts.\n"
-                   "Exit 1 when there is no valid result to show, 2 for a bad argument or\n"
-                   "database.\n");
-            return 0;
-        }
-        if (strcmp(arg, "--pairs") == 0) {
-            pairs = 1;
-            continue;
-        }
-        const char **slot = strcmp(arg, "--db") == 0       ? &db
-                            : strcmp(arg, "--format") == 0  ? &format
-                            : strcmp(arg, "--run") == 0     ? &run
-                            : strcmp(arg, "--planner") == 0 ? &planner
-                                                            : NULL;
-        if (!slot) return usage_error("stats: unknown argument '%s' (see bench stats --help)", arg);
-        if (i + 1 >= argc) return usage_error("stats: %s needs a value", arg);
-        *slot = argv[++i];
-    }
-    if (strcmp(format, "table") != 0 && strcmp(format, "csv") != 0)
-        return usage_error("stats: --format: '%s' is not one of table, csv", format);
-    if (pairs && strcmp(format, "csv") != 0)
-        return usage_error("stats: --pairs goes with --format csv (the table shows them)%s", "");
-    if (run && !run[0]) return usage_error("stats: --run needs a run id or all%s", "");
-    FILE *f = fopen(db, "rb");
-    if (!f) return usage_error("stats: --db %s: no such file", db);
-    fclose(f);
-    /* --planner a,b: the names, split in place of a copy. */
-    char list[4096] = "";
-    const char *names[256];
-    struct arena_stats_query q = {.run = run, .planners = names, .n_planners = 0};
-    if (planner) {
-        if (strlen(planner) >= sizeof list) return usage_error("stats: --planner: too long%s", "");
-        strcpy(list, planner);
-        for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
-            if (q.n_planners == sizeof names / sizeof *names)
-                return usage_error("stats: --planner: more than 256 names%s", "");
-            names[q.n_planners++] = t;
-        }
-        if (!q.n_planners) return usage_error("stats: --planner: no planner named%s", "");
-    }
-    struct arena_stats s;
+    struct arena_bench_args a;
     char err[700] = "";
-    int rc = arena_stats_compute_query(db, &q, &s, err, sizeof err);
-    if (rc != 0) {
-        for (char *c = err; *c; c++)
-            if (*c == '\n' || *c == '\r') *c = ' ';
-        fprintf(stderr, "bench: stats: %s\n", err);
-        arena_stats_free(&s);
+    int status = cmd < 0 ? arena_bench_args_parse(argc, argv, &a, err, sizeof err)
+                         : arena_bench_args_parse_command((enum arena_bench_command)cmd, argc,
+                                                          argv, &a, err, sizeof err);
+    if (status != ARENA_OK) {
+        arena_session_say(NULL, "%s%s%s", cmd < 0 ? "" : argv[0], cmd < 0 ? "" : ": ",
+                          err[0] ? err : arena_strerror(status));
+        status = 2;
+    } else if (a.help) {
+        print_help(stdout, cmd < 0 ? &commands[0] : find(argv[0]), cmd < 0);
+    } else if (a.version) {
+        printf("bench (arenabench) %s, git %s, %s\n", arena_build_version(),
+               arena_build_git_rev(), arena_build_compiler());
+    } else if (a.command == ARENA_BENCH_LIST) {
+        status = arena_bench_list(&a);
+    } else if (a.command == ARENA_BENCH_EXPORT) {
+        status = arena_bench_export(&a, full_argc, full_argv);
+    } else if (a.command == ARENA_BENCH_REPLAY) {
+        status = arena_bench_replay(&a, full_argc, full_argv);
+    } else {
+        /* The names were resolved through the registry by the parser. */
+        status = arena_bench_run(&a, full_argc, full_argv);
+    }
+    arena_bench_args_free(&a);
+    /* --help, --version and list write only here; a command has said so already. */
+    if (status != 2 && !arena_session_stdout_ok(NULL)) status = 2;
+    return status;
+}
+
+static int run_main(int argc, char **argv, int full_argc, char **full_argv)
+{
+    return planning(ARENA_BENCH_RUN, argc, argv, full_argc, full_argv);
+}
+
+static int list_main(int argc, char **argv, int full_argc, char **full_argv)
+{
+    return planning(ARENA_BENCH_LIST, argc, argv, full_argc, full_argv);
+}
+
+static int export_main(int argc, char **argv, int full_argc, char **full_argv)
+{
+    return planning(ARENA_BENCH_EXPORT, argc, argv, full_argc, full_argv);
+}
+
+static int replay_main(int argc, char **argv, int full_argc, char **full_argv)
+{
+    return planning(ARENA_BENCH_REPLAY, argc, argv, full_argc, full_argv);
+}
+
+/* The others print their help through the table. */
+static int helped(const char *name, int status)
+{
+    if (status != ARENA_BENCH_HELP_ASKED) return status;
+    print_help(stdout, find(name), 0);
+    return fflush(stdout) == 0 ? 0 : 2;
+}
+
+static int merge_main(int argc, char **argv, int full_argc, char **full_argv)
+{
+    (void)full_argc, (void)full_argv;
+    return helped("merge", arena_bench_merge_main(argc, argv));
+}
+
+static int stats_main(int argc, char **argv, int full_argc, char **full_argv)
+{
+    (void)full_argc, (void)full_argv;
+    return helped("stats", arena_bench_stats_main(argc, argv));
+}
+
+static int plot_main(int argc, char **argv, int full_argc, char **full_argv)
+{
+    (void)full_argc, (void)full_argv;
+    return helped("plot", arena_bench_plot_main(argc, argv));
+}
+
+static int help_main(int argc, char **argv, int full_argc, char **full_argv)
+{
+    (void)full_argc, (void)full_argv;
+    const char *name = NULL, *table = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--markdown") == 0 && i + 1 < argc && !table) {
+            table = argv[++i];
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            name = "help";
+        } else if (argv[i][0] != '-' && !name) {
+            name = argv[i];
+        } else {
+            arena_session_say(NULL, "help: unexpected argument '%s' (bench help [COMMAND]"
+                                    " [--markdown TABLE])", argv[i]);
+            return 2;
+        }
+    }
+    if (table && name) {
+        arena_session_say(NULL, "help: a COMMAND or --markdown TABLE, not both");
         return 2;
     }
-    size_t shown = 0;
-    for (size_t i = 0; i < s.n_rows; i++) shown += s.rows[i].n > 0;
-    if (!shown) {
-        if (s.n_rows)
-            fprintf(stderr, "bench: stats: %s: no graph with a valid result of every planner of"
-                            " its configuration (--planner picks fewer)\n", db);
-        else
-            fprintf(stderr, "bench: stats: %s holds no valid result%s%s%s\n", db,
-                    run || planner ? " of the selected " : "",
-                    run && planner ? "run and planners" : run ? "run" : "",
-                    planner && !run ? "planners" : "");
-        arena_stats_free(&s);
-        return 1;
+    if (table ? arena_bench_help_markdown(stdout, table) : arena_bench_help(stdout, name)) {
+        arena_session_say(NULL, table ? "help: no table '%s' (commands, planning, old, stats,"
+                                        " plot, selection)"
+                                      : "help: no command '%s' (bench help lists them)",
+                          table ? table : name);
+        return 2;
     }
-    if (strcmp(format, "csv") == 0)
-        print_csv(&s, pairs);
-    else
-        print_table(&s);
-    arena_stats_free(&s);
     return fflush(stdout) == 0 ? 0 : 2;
+}
+
+/* SIGXFSZ's handler: nothing to do, the write that raised it fails. */
+static void on_file_size(int sig)
+{
+    (void)sig;
+}
+
+int arena_bench_main(int argc, char **argv)
+{
+    /* A write past the file size limit (ulimit -f) fails with EFBIG, which
+     * every writer reports in one line, removing its temporary, instead of
+     * SIGXFSZ killing bench without a word. Caught rather than ignored, so
+     * gnuplot and the replayed programs start with the default again. */
+    struct sigaction fsz;
+    memset(&fsz, 0, sizeof fsz);
+    fsz.sa_handler = on_file_size;
+    sigemptyset(&fsz.sa_mask);
+    sigaction(SIGXFSZ, &fsz, NULL);
+    if (argc < 2 || argv[1][0] == '-') /* no command word: a run, or an old spelling's */
+        return planning(-1, argc, argv, argc, argv);
+    const struct command *c = find(argv[1]);
+    if (!c) {
+        arena_session_say(NULL, "unknown command '%s' (bench help lists them; graphs go after"
+                                " --graph)", argv[1]);
+        return 2;
+    }
+    return c->main(argc - 1, argv + 1, argc, argv);
 }

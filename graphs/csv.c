@@ -372,16 +372,17 @@ static int read_all(struct csv *st, FILE *f, struct arena_problem *out, char ***
     return rc;
 }
 
-int arena_csv_read_stream(FILE *f, const char *name, const struct arena_load_options *opt,
-                          struct arena_problem *out, char ***names, char *err, size_t errlen)
+int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
+                          const volatile sig_atomic_t *stop, struct arena_problem *out,
+                          char ***names, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (names)
         *names = NULL;
     struct csv st;
     memset(&st, 0, sizeof st);
-    st.r = (struct arena_reader){.name = name, .err = err, .errlen = errlen, .stop = opt->stop};
-    st.alignment = opt->alignment;
+    st.r = (struct arena_reader){.name = name, .err = err, .errlen = errlen, .stop = stop};
+    st.alignment = alignment;
     for (size_t c = 0; c < N_COLS; c++) {
         st.col[c] = c;
         st.label[c] = col_names[c];
@@ -399,7 +400,7 @@ int arena_csv_read_stream(FILE *f, const char *name, const struct arena_load_opt
     return rc;
 }
 
-int arena_csv_read(const char *path, const struct arena_load_options *opt,
+int arena_csv_read(const char *path, uint64_t alignment, const volatile sig_atomic_t *stop,
                    struct arena_problem *out, char ***names, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -408,7 +409,7 @@ int arena_csv_read(const char *path, const struct arena_load_options *opt,
     FILE *f = arena_reader_open(path, err, errlen);
     if (!f)
         return ARENA_EIO;
-    int rc = arena_csv_read_stream(f, path, opt, out, names, err, errlen);
+    int rc = arena_csv_read_stream(f, path, alignment, stop, out, names, err, errlen);
     fclose(f);
     return rc;
 }

@@ -8,7 +8,6 @@
 
 #include "graphs/graph_internal.h"
 #include "graphs/inplace.h"
-#include "graphs/source.h"
 
 #define NONE ARENA_GRAPH_NONE
 /* Graphs up to this many (ops x tensors) get the ancestor-aware certificate;
@@ -950,11 +949,11 @@ static uint64_t inplace_saving(void *ctx, uint32_t op, const uint32_t *dying, si
 
 /* The bound the planners see for g in its current order: max-live, or
  * under an in-place rule max-live once its chains are merged. */
-static int planned_bound(const struct arena_graph *g, const struct arena_load_options *opt,
-                         uint64_t *bound)
+static int planned_bound(const struct arena_graph *g, uint64_t alignment,
+                         enum arena_inplace_rule rule, uint64_t *bound)
 {
     struct arena_problem p;
-    int rc = arena_graph_problem_inplace(g, opt->alignment, opt->inplace, &p, NULL, NULL, 0);
+    int rc = arena_graph_problem_inplace(g, alignment, rule, &p, NULL, NULL, 0);
     if (rc)
         return rc;
     struct arena_bounds b;
@@ -965,23 +964,23 @@ static int planned_bound(const struct arena_graph *g, const struct arena_load_op
     return rc;
 }
 
-int arena_order_on_load(struct arena_graph *g, const struct arena_load_options *opt, char *err,
-                        size_t errlen)
+int arena_order_transform(struct arena_graph *g, enum arena_order_mode mode, uint64_t alignment,
+                          uint64_t max_states, enum arena_inplace_rule rule,
+                          struct arena_order_result *r, char *err, size_t errlen)
 {
-    if (opt->order == ARENA_ORDER_STORED)
+    memset(r, 0, sizeof *r);
+    if (mode == ARENA_ORDER_STORED)
         return ARENA_OK;
-    /* every check, the sizes' sum included: a fault is left for the
-     * loader's own call, which says what is wrong, and where */
     uint64_t stored_bound = 0, chosen_bound = 0;
-    if (planned_bound(g, opt, &stored_bound) != ARENA_OK)
-        return ARENA_OK;
-    struct inplace_ctx ic = {.g = g, .rule = opt->inplace, .alignment = opt->alignment};
+    int rc = planned_bound(g, alignment, rule, &stored_bound);
+    if (rc)
+        return arena_errorf(err, errlen, 0, rc, "order: %s", arena_strerror(rc));
+    struct inplace_ctx ic = {.g = g, .rule = rule, .alignment = alignment};
     struct arena_order_hook hook = {.saving = inplace_saving, .ctx = &ic};
-    struct arena_order_options oo = {.alignment = opt->alignment,
-                                     .max_states = opt->order_states,
-                                     .hook = opt->inplace != ARENA_INPLACE_NONE ? &hook : NULL};
-    struct arena_order_result r;
-    int rc = arena_order_apply(g, opt->order, &oo, &r, err, errlen);
+    struct arena_order_options oo = {.alignment = alignment,
+                                     .max_states = max_states,
+                                     .hook = rule != ARENA_INPLACE_NONE ? &hook : NULL};
+    rc = arena_order_apply(g, mode, &oo, r, err, errlen);
     if (rc)
         return rc;
     /* The search's cost is exact for outputs of their input's size (every
@@ -991,31 +990,25 @@ int arena_order_on_load(struct arena_graph *g, const struct arena_load_options *
      * is measured as the planners see it; if that is worse than the stored
      * order, the stored order is kept; and the proof is claimed only where
      * the bound meets what was measured. */
-    rc = planned_bound(g, opt, &chosen_bound);
+    rc = planned_bound(g, alignment, rule, &chosen_bound);
     if (!rc && chosen_bound > stored_bound && g->order) {
         free(g->order);
         g->order = NULL; /* the stored order: ops in insertion order */
-        for (size_t k = 0; k < r.n_ops; k++)
-            r.order[k] = (uint32_t)k;
+        for (size_t k = 0; k < r->n_ops; k++)
+            r->order[k] = (uint32_t)k;
         chosen_bound = stored_bound;
     }
     if (rc) {
-        arena_order_result_free(&r);
+        arena_order_result_free(r);
         return arena_errorf(err, errlen, 0, rc, "order: %s", arena_strerror(rc));
     }
-    r.stored_peak = stored_bound;
-    r.peak = chosen_bound;
-    if (r.bound > r.peak)
-        r.bound = r.peak;
-    if (r.certificate > r.bound)
-        r.certificate = r.bound;
-    if (r.bound < r.peak)
-        r.status = ARENA_ORDER_LIMIT;
-    if (opt->order_out) {
-        arena_order_result_free(opt->order_out);
-        *opt->order_out = r;
-    } else {
-        arena_order_result_free(&r);
-    }
+    r->stored_peak = stored_bound;
+    r->peak = chosen_bound;
+    if (r->bound > r->peak)
+        r->bound = r->peak;
+    if (r->certificate > r->bound)
+        r->certificate = r->bound;
+    if (r->bound < r->peak)
+        r->status = ARENA_ORDER_LIMIT;
     return ARENA_OK;
 }

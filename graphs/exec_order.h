@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "graphs/graph.h"
+#include "graphs/inplace.h"
 
 enum arena_order_mode {
     ARENA_ORDER_STORED, /* the graph's own order (default) */
@@ -109,7 +110,7 @@ int arena_order_check(const struct arena_graph *g, const uint32_t *order, size_t
 
 /* Finds the best order of g as above. g must pass arena_graph_problem at
  * this alignment (its checks, and the aligned sizes' sum within 64 bits, so
- * no sum here overflows); arena_order_on_load makes sure of it.
+ * no sum here overflows); arena_order_transform is called on such a graph.
  * *r is filled (free with arena_order_result_free) on ARENA_OK; ARENA_ENOMEM
  * or ARENA_EINVAL with one line in err, *r zeroed, otherwise. */
 int arena_order_best(const struct arena_graph *g, const struct arena_order_options *opt,
@@ -123,13 +124,19 @@ int arena_order_apply(struct arena_graph *g, enum arena_order_mode mode,
                       const struct arena_order_options *opt, struct arena_order_result *r,
                       char *err, size_t errlen);
 
-/* What a loader does between building a graph and turning it into a problem:
- * in mode opt->order (graphs/source.h's load options) with the alignment and
- * budget there, applies the mode and leaves the result in *opt->order_out
- * when that is not NULL. A graph that fails arena_graph_check is left alone
- * (ARENA_OK): arena_graph_problem names its fault with the line. */
-struct arena_load_options;
-int arena_order_on_load(struct arena_graph *g, const struct arena_load_options *opt, char *err,
-                        size_t errlen);
+/* The order transform as the loader (graphs/source.c) applies it: in
+ * `mode` with sizes rounded up to alignment and the search's state budget
+ * max_states (0: the default), under the in-place rule `rule` (its saving
+ * is the search's hook), applies the mode to g and fills *r (free with
+ * arena_order_result_free; all zero in stored mode, where nothing is done).
+ * With a rule, the peak, the stored peak and the bound are the in-place
+ * bounds the planners see: the order found is measured once merged, and
+ * the stored order is kept when it is not worse; the bound is claimed
+ * reached only where it meets that measure (else status limit). g must
+ * pass arena_graph_problem at this alignment. ARENA_ENOMEM or ARENA_EINVAL
+ * with one line in err. */
+int arena_order_transform(struct arena_graph *g, enum arena_order_mode mode, uint64_t alignment,
+                          uint64_t max_states, enum arena_inplace_rule rule,
+                          struct arena_order_result *r, char *err, size_t errlen);
 
 #endif

@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "graphs/graph.h"
-#include "graphs/inplace.h"
 #include "graphs/source.h"
 
 enum arena_key_type {
@@ -69,8 +68,6 @@ struct arena_spec {
     const struct arena_family *family;
     struct arena_key_value values[ARENA_FAMILY_MAX_KEYS];
     char params[512]; /* canonical "key=value,..." */
-    enum arena_inplace_rule inplace; /* the built graph's alias candidates
-                                        (graphs/inplace.h); parse sets none */
 };
 
 /* Parses "family[:key=value,...]"; missing keys take their defaults, the seed
@@ -79,26 +76,28 @@ struct arena_spec {
 int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, char *err,
                      size_t errlen);
 
-/* Builds the spec's problem; *ops receives the op count (0 for a problem
- * family). *p is zeroed on error. names, when not NULL, receives a graph
- * family's tensor names in id order, one block (arena_graph_names), and
- * NULL for a problem family (its tensors have no names) or on error. */
+/* The spec's graph (ARENA_EINVAL for a problem family). The loader
+ * (graphs/source.c) takes a graph family's graph from here and transforms
+ * it. */
+int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *err, size_t errlen);
+
+/* A problem family's problem, sizes rounded up to alignment (ARENA_EINVAL
+ * for a graph family; ARENA_EOVERFLOW when the sizes' sum passes 2^64 - 1).
+ * *p is zeroed on error. */
+int arena_spec_problem(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
+                       char *err, size_t errlen);
+
+/* The spec's untransformed problem, for tools and tests that want a
+ * problem and nothing else: a problem family's, or a graph family's graph
+ * in its stored order with no in-place rule (arena_graph_problem). *ops
+ * receives the op count (0 for a problem family); names, when not NULL, a
+ * graph family's tensor names in id order, one block (arena_graph_names),
+ * NULL for a problem family. *p is zeroed on error. The loader with every
+ * transformation is arena_source_load (graphs/source.h). */
 int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
                      size_t *ops, char ***names, char *err, size_t errlen);
 
-/* The same with every load option: the alignment, and for a graph family
- * the execution order (opt->order, its result in *opt->order_out). */
-int arena_spec_build_with(const struct arena_spec *s, const struct arena_load_options *opt,
-                          struct arena_problem *p, size_t *ops, char ***names, char *err,
-                          size_t errlen);
-
-/* Builds the spec's graph (ARENA_EINVAL for a problem-only family). */
-int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *err, size_t errlen);
-
-/* Helpers for generators: names like "prefix17". */
-uint32_t arena_gen_tensor(struct arena_graph *g, const char *prefix, size_t i,
-                          enum arena_dtype dtype, uint32_t rank, const uint64_t *dims);
-void arena_gen_op(struct arena_graph *g, const char *prefix, size_t i, const char *kind,
-                  const uint32_t *in, size_t n_in, uint32_t out);
+/* Generators name their tensors and ops with arena_gen_tensor and
+ * arena_gen_op (graph.h). */
 
 #endif

@@ -47,39 +47,35 @@
 #ifndef ARENA_FILES_H
 #define ARENA_FILES_H
 
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "graphs/graph.h"
-#include "graphs/source.h"
 
 #define ARENA_FILE_LINE_MAX 65536
 
-/* name is used in messages only; opt->alignment rounds sizes, opt->stop may
- * stop the reading (opt->seed is not used). names, when not NULL, receives
- * the records' ids in record order (tensor i's name), one malloc'd block
- * (free(*names) frees them all; NULL on error). */
-int arena_csv_read_stream(FILE *f, const char *name, const struct arena_load_options *opt,
-                          struct arena_problem *out, char ***names, char *err, size_t errlen);
-int arena_csv_read(const char *path, const struct arena_load_options *opt,
+/* name is used in messages only; alignment (a power of two) rounds sizes,
+ * stop (may be NULL) stops the reading as in struct arena_load_options.
+ * names, when not NULL, receives the records' ids in record order (tensor
+ * i's name), one malloc'd block (free(*names) frees them all; NULL on
+ * error). */
+int arena_csv_read_stream(FILE *f, const char *name, uint64_t alignment,
+                          const volatile sig_atomic_t *stop, struct arena_problem *out,
+                          char ***names, char *err, size_t errlen);
+int arena_csv_read(const char *path, uint64_t alignment, const volatile sig_atomic_t *stop,
                    struct arena_problem *out, char ***names, char *err, size_t errlen);
 /* Writes header and records; ARENA_EIO when writing fails. */
 int arena_csv_write_stream(FILE *f, const struct arena_problem *p);
 int arena_csv_write(const char *path, const struct arena_problem *p, char *err, size_t errlen);
 
-/* Reads a graph file into *g (freed and zeroed on error; the graph is not
- * checked: arena_graph_problem() does that, and loaders name the line).
- * stop as in struct arena_load_options (may be NULL). */
+/* Reads a graph file into *g (freed and zeroed on error). The graph is not
+ * checked: the loader (graphs/source.c) checks it and names the line of
+ * the op or tensor at fault. stop as in struct arena_load_options (may be
+ * NULL). */
 int arena_graph_file_read_stream(FILE *f, const char *name, const volatile sig_atomic_t *stop,
                                  struct arena_graph *g, char *err, size_t errlen);
-/* Reads, checks and turns a graph file into a problem; *ops its op count;
- * *names (when names is not NULL) the tensors' names in id order, one block
- * (arena_graph_names; NULL on error). */
-int arena_graph_file_load(const char *path, const struct arena_load_options *opt,
-                          struct arena_problem *out, size_t *ops, char ***names, char *err,
-                          size_t errlen);
-/* The same from an open stream; path names it in messages. */
-int arena_graph_file_load_stream(FILE *f, const char *path, const struct arena_load_options *opt,
-                                 struct arena_problem *out, size_t *ops, char ***names,
-                                 char *err, size_t errlen);
+int arena_graph_file_read(const char *path, const volatile sig_atomic_t *stop,
+                          struct arena_graph *g, char *err, size_t errlen);
 
 #endif

@@ -556,3 +556,21 @@ int arena_graph_check(const struct arena_graph *g, struct arena_graph_fault *fau
     free(pos);
     return rc;
 }
+
+uint32_t arena_gen_tensor(struct arena_graph *g, const char *prefix, size_t i,
+                          enum arena_dtype dtype, uint32_t rank, const uint64_t *dims)
+{
+    char name[64];
+    uint32_t id = 0;
+    snprintf(name, sizeof name, "%s%zu", prefix, i);
+    arena_graph_tensor_add(g, name, dtype, rank, dims, &id);
+    return id;
+}
+
+void arena_gen_op(struct arena_graph *g, const char *prefix, size_t i, const char *kind,
+                  const uint32_t *in, size_t n_in, uint32_t out)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s%zu", prefix, i);
+    arena_graph_op_add(g, name, kind, in, n_in, &out, 1);
+}

@@ -118,6 +118,13 @@ int arena_graph_tensor_add(struct arena_graph *g, const char *name, enum arena_d
                            uint32_t rank, const uint64_t *dims, uint32_t *id);
 int arena_graph_op_add(struct arena_graph *g, const char *name, const char *kind,
                        const uint32_t *in, size_t n_in, const uint32_t *out, size_t n_out);
+/* The same for generators, named like "prefix17" (prefix and i): the
+ * tensor's id (0 after a failure, which is latched as above), and an op of
+ * one output. */
+uint32_t arena_gen_tensor(struct arena_graph *g, const char *prefix, size_t i,
+                          enum arena_dtype dtype, uint32_t rank, const uint64_t *dims);
+void arena_gen_op(struct arena_graph *g, const char *prefix, size_t i, const char *kind,
+                  const uint32_t *in, size_t n_in, uint32_t out);
 /* States the spatial window of the op added last (ARENA_EINVAL when there
  * is none, or kh, kw, sh or sw is 0). */
 int arena_graph_op_window_set(struct arena_graph *g, const struct arena_gop_window *w);

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graphs/exec_order.h"
 #include "graphs/files.h"
 #include "graphs/lines.h"
 #include "graphs/graph_internal.h"
@@ -247,64 +246,14 @@ done:
     return rc;
 }
 
-int arena_graph_file_load(const char *path, const struct arena_load_options *opt,
-                          struct arena_problem *out, size_t *ops, char ***names, char *err,
-                          size_t errlen)
+int arena_graph_file_read(const char *path, const volatile sig_atomic_t *stop,
+                          struct arena_graph *g, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    *ops = 0;
-    if (names)
-        *names = NULL;
+    arena_graph_init(g);
     FILE *f = arena_reader_open(path, err, errlen);
     if (!f)
         return ARENA_EIO;
-    int rc = arena_graph_file_load_stream(f, path, opt, out, ops, names, err, errlen);
+    int rc = arena_graph_file_read_stream(f, path, stop, g, err, errlen);
     fclose(f);
-    return rc;
-}
-
-int arena_graph_file_load_stream(FILE *f, const char *path, const struct arena_load_options *opt,
-                                 struct arena_problem *out, size_t *ops, char ***names,
-                                 char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    *ops = 0;
-    if (names)
-        *names = NULL;
-    struct arena_graph g;
-    int rc = arena_graph_file_read_stream(f, path, opt->stop, &g, err, errlen);
-    if (rc)
-        return rc;
-    struct arena_graph_fault fault = {SIZE_MAX, SIZE_MAX};
-    char why[256];
-    rc = arena_order_on_load(&g, opt, why, sizeof why);
-    if (!rc)
-        rc = arena_graph_problem_inplace(&g, opt->alignment, opt->inplace, out, &fault, why,
-                                         sizeof why);
-    if (rc && err && errlen) {
-        unsigned long line = 0;
-        const char *field = "graph";
-        if (fault.op != SIZE_MAX) {
-            line = g.ops[fault.op].line;
-            field = "op";
-        } else if (fault.tensor != SIZE_MAX) {
-            line = g.tensors[fault.tensor].line;
-            field = "tensor";
-        }
-        if (line > 0)
-            snprintf(err, errlen, "%s:%lu: %s: %s", path, line, field, why);
-        else /* a fault of the whole graph has no line of its own */
-            snprintf(err, errlen, "%s: %s", path, why);
-    }
-    if (!rc)
-        *ops = g.n_ops;
-    if (!rc && names && !(*names = arena_graph_names(&g))) {
-        free((void *)out->tensors);
-        free((void *)out->alias);
-        memset(out, 0, sizeof *out);
-        *ops = 0;
-        rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
-    }
-    arena_graph_free(&g);
     return rc;
 }

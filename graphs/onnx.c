@@ -11,12 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "graphs/exec_order.h"
 #include "graphs/graph_internal.h"
 #include "graphs/names.h"
 #include "graphs/onnx_wire.h"
 #include "graphs/read_whole.h"
-#include "graphs/source.h"
 #include "onnx.pb-c.h"
 
 /* TensorProto.DataType -> our dtype; -1 for the types refused (string,
@@ -49,6 +47,14 @@ struct value {
     const Onnx__ValueInfoProto *vi; /* its type and shape, NULL if none given */
 };
 
+/* A ValueInfoProto kept for a name, and where it was given. */
+struct shape {
+    const Onnx__ValueInfoProto *vi;
+    uint32_t says;  /* how much it says, says() */
+    int list;       /* of lists in index_shapes() */
+    size_t i;       /* its place in that list */
+};
+
 struct reader {
     const char *name; /* the file, for messages */
     char *err;
@@ -59,7 +65,7 @@ struct reader {
     struct value *vals;
     size_t n_vals, cap_vals;
     struct arena_names shapes; /* value name -> index into infos */
-    const Onnx__ValueInfoProto **infos;
+    struct shape *infos;
     uint32_t *refs; /* one node's planned inputs then outputs */
     struct arena_graph *g;
     struct arena_onnx_info *info;
@@ -150,12 +156,101 @@ static struct value *define(struct reader *r, const char *s, enum role role, con
     v->vi = NULL;
     uint32_t k;
     if (arena_names_get(&r->shapes, s, strlen(s), &k))
-        v->vi = r->infos[k];
+        v->vi = r->infos[k].vi;
     return v;
 }
 
-/* Every ValueInfoProto by name: graph outputs, then value_info, then
- * inputs (the first one given for a name is kept). */
+/* How much vi says of a dense tensor: 1 each for a tensor type, its
+ * element type and its shape, and 1 for each dim with a value. */
+static uint32_t says(const Onnx__ValueInfoProto *vi)
+{
+    const Onnx__TypeProto *t = vi->type;
+    if (!t || t->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !t->tensor_type)
+        return 0;
+    const Onnx__TypeProto__Tensor *tt = t->tensor_type;
+    uint32_t n = 1 + (tt->has_elem_type && tt->elem_type != 0) + (tt->shape != NULL);
+    for (size_t d = 0; tt->shape && d < tt->shape->n_dim; d++)
+        n += tt->shape->dim[d]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+    return n;
+}
+
+/* 1 when a and b cannot describe one value: kinds of type, element types
+ * or ranks differ, or a dim both give a value differs. What one leaves
+ * out (the type, the shape, a dim) the other may say. */
+static int disagree(const Onnx__ValueInfoProto *a, const Onnx__ValueInfoProto *b)
+{
+    const Onnx__TypeProto *ta = a->type, *tb = b->type;
+    if (!ta || !tb || ta->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET ||
+        tb->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET)
+        return 0;
+    if (ta->value_case != tb->value_case)
+        return 1;
+    if (ta->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !ta->tensor_type ||
+        !tb->tensor_type)
+        return 0;
+    const Onnx__TypeProto__Tensor *x = ta->tensor_type, *y = tb->tensor_type;
+    if (x->has_elem_type && y->has_elem_type && x->elem_type && y->elem_type &&
+        x->elem_type != y->elem_type)
+        return 1;
+    if (!x->shape || !y->shape)
+        return 0;
+    if (x->shape->n_dim != y->shape->n_dim)
+        return 1;
+    for (size_t d = 0; d < x->shape->n_dim; d++) {
+        const Onnx__TensorShapeProto__Dimension *p = x->shape->dim[d], *q = y->shape->dim[d];
+        if (p->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+            q->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+            p->dim_value != q->dim_value)
+            return 1;
+    }
+    return 0;
+}
+
+/* vi's type as text for a message: "fp32 [1,3,N,?]" (N a dim_param, ?
+ * unknown; at most 8 dims shown). */
+static void type_text(const Onnx__ValueInfoProto *vi, char *out, size_t cap)
+{
+    const Onnx__TypeProto *t = vi->type;
+    if (!t || t->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET) {
+        snprintf(out, cap, "no type");
+        return;
+    }
+    if (t->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !t->tensor_type) {
+        snprintf(out, cap, "not a dense tensor");
+        return;
+    }
+    const Onnx__TypeProto__Tensor *tt = t->tensor_type;
+    int32_t et = tt->has_elem_type ? tt->elem_type : 0;
+    int dt = dtype_of(et);
+    size_t at = dt >= 0 ? (size_t)snprintf(out, cap, "%s", arena_dtype_name((enum arena_dtype)dt))
+                        : (size_t)snprintf(out, cap, "elem_type %ld", (long)et);
+    if (!tt->shape) {
+        if (at < cap)
+            snprintf(out + at, cap - at, " (no shape)");
+        return;
+    }
+    for (size_t d = 0; d < tt->shape->n_dim && at < cap; d++) {
+        const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[d];
+        const char *sep = d ? "," : " [";
+        if (d == 8)
+            at += (size_t)snprintf(out + at, cap - at, ",... %zu dims", tt->shape->n_dim);
+        else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
+            at += (size_t)snprintf(out + at, cap - at, "%s%lld", sep, (long long)dim->dim_value);
+        else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
+            at += (size_t)snprintf(out + at, cap - at, "%s%.16s", sep, str(dim->dim_param));
+        else
+            at += (size_t)snprintf(out + at, cap - at, "%s?", sep);
+        if (d == 8)
+            break;
+    }
+    if (at < cap)
+        snprintf(out + at, cap - at, "%s", tt->shape->n_dim ? "]" : " []");
+}
+
+/* Every ValueInfoProto by name, from the graph's outputs, value_info and
+ * inputs. Two for one name must agree (disagree() above): a value with
+ * two shapes is refused, naming both. Of two that agree, the one that
+ * says more (says()) is kept, else the first. */
 static void index_shapes(struct reader *r)
 {
     const Onnx__GraphProto *gp = r->gp;
@@ -179,20 +274,31 @@ static void index_shapes(struct reader *r)
             char what[64];
             snprintf(what, sizeof what, "graph %s %zu", lists[l].field, i);
             if (!name_ok(r, vi->name, what))
-                return;
+                break;
             if (!vi->name || !vi->name[0]) {
                 fail(r, ARENA_EFORMAT, "%s: empty name", what);
-                return;
+                break;
             }
             uint32_t old;
             int put = arena_names_put(&r->shapes, vi->name, strlen(vi->name), (uint32_t)k,
                                       &old);
             if (put < 0) {
                 fail(r, put, "out of memory");
-                return;
+                break;
             }
-            if (put == 0)
-                r->infos[k++] = vi;
+            struct shape here = {vi, says(vi), l, i};
+            if (put == 0) {
+                r->infos[k++] = here;
+            } else if (disagree(r->infos[old].vi, vi)) {
+                const struct shape *o = &r->infos[old];
+                char a[160], b[160];
+                type_text(o->vi, a, sizeof a);
+                type_text(vi, b, sizeof b);
+                fail(r, ARENA_EFORMAT, "value '%s' has two shapes: %s (graph %s %zu) and %s (%s)",
+                     vi->name, a, lists[o->list].field, o->i, b, what);
+            } else if (here.says > r->infos[old].says) {
+                r->infos[old] = here;
+            }
         }
 }
 
@@ -527,12 +633,6 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
     return rc;
 }
 
-void arena_onnx_loaded_free(struct arena_onnx_loaded *x)
-{
-    free(x->names);
-    memset(x, 0, sizeof *x);
-}
-
 /* A regular file of 1 byte to 2 GiB is mapped, not read: the walk reads
  * it once and keeps only what is not weights, so copying it into fresh
  * memory first cost more than the rest of the read (the 640x640 PP-OCR
@@ -561,71 +661,20 @@ static int map_file(const char *path, unsigned char **data, size_t *size, int *m
     return read_file(path, data, size, err, errlen);
 }
 
-int arena_onnx_load(const char *path, uint64_t alignment, enum arena_inplace_rule inplace,
-                    struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
-                    size_t errlen)
+int arena_onnx_load(const char *path, struct arena_graph *g, char *err, size_t errlen)
 {
-    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
-    return arena_onnx_load_with(path, &opt, out, x, err, errlen);
-}
-
-int arena_onnx_load_with(const char *path, const struct arena_load_options *opt,
-                         struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
-                         size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    memset(x, 0, sizeof *x);
+    arena_graph_init(g);
     unsigned char *data;
     size_t size;
     int mapped;
     int rc = map_file(path, &data, &size, &mapped, err, errlen);
     if (rc)
         return rc;
-    rc = arena_onnx_load_data_with(data, size, path, opt, out, x, err, errlen);
+    struct arena_onnx_info info;
+    rc = arena_onnx_read(data, size, path, g, &info, err, errlen);
     if (mapped)
         munmap(data, size);
     else
         free(data);
     return rc;
-}
-
-int arena_onnx_load_data(const void *data, size_t size, const char *path, uint64_t alignment,
-                         enum arena_inplace_rule inplace, struct arena_problem *out,
-                         struct arena_onnx_loaded *x, char *err, size_t errlen)
-{
-    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
-    return arena_onnx_load_data_with(data, size, path, &opt, out, x, err, errlen);
-}
-
-int arena_onnx_load_data_with(const void *data, size_t size, const char *path,
-                              const struct arena_load_options *opt, struct arena_problem *out,
-                              struct arena_onnx_loaded *x, char *err, size_t errlen)
-{
-    uint64_t alignment = opt->alignment;
-    memset(out, 0, sizeof *out);
-    memset(x, 0, sizeof *x);
-    struct arena_graph g;
-    struct arena_onnx_info info;
-    int rc = arena_onnx_read(data, size, path, &g, &info, err, errlen);
-    if (rc)
-        return rc;
-    char why[512];
-    rc = arena_order_on_load(&g, opt, why, sizeof why);
-    if (!rc)
-        rc = arena_graph_problem_inplace(&g, alignment, opt->inplace, out, NULL, why, sizeof why);
-    if (rc) {
-        arena_errorf(err, errlen, 0, rc, "%s: %s", path, why);
-        arena_graph_free(&g);
-        return rc;
-    }
-    x->ops = g.n_ops;
-    x->names = arena_graph_names(&g);
-    arena_graph_free(&g);
-    if (!x->names) {
-        free((void *)out->tensors);
-        free((void *)out->alias);
-        memset(out, 0, sizeof *out);
-        return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
-    }
-    return ARENA_OK;
 }

@@ -19,6 +19,10 @@
  * inputs, outputs or value_info). A planned value without one, or with an
  * unknown or symbolic dim, is refused with one line naming it and pointing
  * to scripts/onnx-shape, which pins the inputs and infers every shape.
+ * Two for one value must agree (element type, rank, every dim both give a
+ * value): else "value 'X' has two shapes", naming both; of two that agree
+ * the one that says more is used. A graph input that is also an
+ * initializer (older exporters list weights so) stays a weight.
  * Nodes carrying subgraphs (If, Loop, Scan) are refused: their bodies read
  * values of the outer graph that the node does not list. Value names are
  * kept (a name with a control byte is refused, one longer than
@@ -33,7 +37,6 @@
 #include <stdint.h>
 
 #include "graphs/graph.h"
-#include "graphs/inplace.h"
 
 /* Longest value name or op_type kept, in bytes; a longer one is refused. */
 #define ARENA_ONNX_NAME_MAX 4096
@@ -59,36 +62,11 @@ int arena_onnx_is_model(const void *data, size_t size);
 int arena_onnx_read(const void *data, size_t size, const char *name, struct arena_graph *g,
                     struct arena_onnx_info *info, char *err, size_t errlen);
 
-/* What arena_onnx_load gives besides the problem. */
-struct arena_onnx_loaded {
-    size_t ops;   /* nodes stored (steps) */
-    char **names; /* a name per problem tensor, one malloc'd block */
-};
-
-/* Reads the file path (a regular file above 2 GiB, protobuf's limit, is
- * refused before it is read), checks the graph and turns it into a
- * problem. Errors as arena_onnx_read, plus ARENA_EIO when the file cannot
- * be read and the graph checks' faults, each one line starting with the
- * path. *out and *x are zeroed on error; on success free x with
- * arena_onnx_loaded_free. inplace: the alias candidates of the nodes'
- * op_types under that rule (graphs/inplace.h), out->alias malloc'd (free it
- * with out->tensors). */
-int arena_onnx_load(const char *path, uint64_t alignment, enum arena_inplace_rule inplace,
-                    struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
-                    size_t errlen);
-/* The same for a model already in memory; path names it in messages. */
-int arena_onnx_load_data(const void *data, size_t size, const char *path, uint64_t alignment,
-                         enum arena_inplace_rule inplace, struct arena_problem *out,
-                         struct arena_onnx_loaded *x, char *err, size_t errlen);
-/* Both with every load option (graphs/source.h): the alignment and the
- * execution order (opt->order, its result in *opt->order_out). */
-struct arena_load_options;
-int arena_onnx_load_with(const char *path, const struct arena_load_options *opt,
-                         struct arena_problem *out, struct arena_onnx_loaded *x, char *err,
-                         size_t errlen);
-int arena_onnx_load_data_with(const void *data, size_t size, const char *path,
-                              const struct arena_load_options *opt, struct arena_problem *out,
-                              struct arena_onnx_loaded *x, char *err, size_t errlen);
-void arena_onnx_loaded_free(struct arena_onnx_loaded *x);
+/* Reads the file path into *g as arena_onnx_read does (a regular file above
+ * 2 GiB, protobuf's limit, is refused before it is read; a regular file is
+ * mapped, not copied). Errors as arena_onnx_read, plus ARENA_EIO when the
+ * file cannot be read, one line starting with the path; *g is zeroed on
+ * error. The graph is not checked: the loader (graphs/source.c) does it. */
+int arena_onnx_load(const char *path, struct arena_graph *g, char *err, size_t errlen);
 
 #endif

@@ -40,7 +40,7 @@
  *    [t0 unit, t1 unit - 1]. The share of the time x space box they cover
  *    is mostly above `fill` (small rectangles are the common ones, and the
  *    full steps keep long ones): 0.73-0.99 on the suite `exact-slack`
- *    (README, "Instances with slack"). fill = 1 cuts n and removes none:
+ *    (docs/optimal.md, "Instances with slack"). fill = 1 cuts n and removes none:
  *    a perfect packing, every step full.
  *
  * Why the optimum is `height`. Upper: the rectangles' own byte positions y0

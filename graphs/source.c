@@ -36,6 +36,18 @@ uint64_t arena_problem_fingerprint(const struct arena_problem *p)
     return h;
 }
 
+uint64_t arena_problem_fingerprint_planned(const struct arena_problem *p)
+{
+    uint64_t h = arena_problem_fingerprint(p);
+    unsigned char b[8];
+    for (size_t i = 0; i < p->n_alias; i++) {
+        put_le(b, p->alias[i].out, 4);
+        put_le(b + 4, p->alias[i].in, 4);
+        h = arena_fnv1a(h, b, 8);
+    }
+    return h;
+}
+
 void arena_source_free(struct arena_source *s)
 {
     free(s->spec);
@@ -47,6 +59,10 @@ void arena_source_free(struct arena_source *s)
     arena_order_result_free(&s->order);
     free((void *)s->problem.tensors);
     free((void *)s->problem.alias);
+    if (s->graph) {
+        arena_graph_free(s->graph);
+        free(s->graph);
+    }
     memset(s, 0, sizeof *s);
 }
 
@@ -170,12 +186,31 @@ static FILE *open_bytes(unsigned char *data, size_t n)
     return n ? fmemopen(data, n, "rb") : fopen("/dev/null", "rb");
 }
 
-/* Loads the file path (subgraph sub of a model): of the kind its extension
- * names, else of the kind its first bytes show. */
-static int load_file(const char *path, int has_sub, uint32_t sub,
+/* What a reader gives: a graph, or a bare problem (then has_graph is 0);
+ * where names it in messages ("PATH", "PATH: subgraph N", the family). */
+struct loaded {
+    int has_graph;
+    struct arena_graph g;
+    struct arena_problem p;
+    char **names;             /* a bare problem's (a CSV's ids) */
+    struct arena_tflite_loaded model;
+    char where[4200];
+};
+
+static void loaded_free(struct loaded *l)
+{
+    arena_graph_free(&l->g);
+    free((void *)l->p.tensors);
+    free(l->names);
+    arena_tflite_loaded_free(&l->model);
+}
+
+/* Reads the file path (subgraph sub of a model): of the kind its extension
+ * names, else of the kind its first bytes show. A CSV is a bare problem,
+ * read with the alignment; every other kind a graph. */
+static int read_file(const char *path, int has_sub, uint32_t sub,
                      const struct arena_load_options *opt, const char **family,
-                     struct arena_problem *p, size_t *ops, char ***names,
-                     struct arena_tflite_loaded *model, char *err, size_t errlen)
+                     struct loaded *l, char *err, size_t errlen)
 {
     enum kind kind = kind_of_name(path);
     unsigned char *data = NULL;
@@ -207,29 +242,31 @@ static int load_file(const char *path, int has_sub, uint32_t sub,
                             path, (unsigned long)sub,
                             kind == ONNX ? "an ONNX" : kind == GRAPH ? "a graph" : "a CSV");
     }
+    l->has_graph = kind != CSV;
+    if (kind == TFLITE)
+        snprintf(l->where, sizeof l->where, "%s: subgraph %lu", path, (unsigned long)sub);
+    else
+        snprintf(l->where, sizeof l->where, "%s", path);
     if (kind == TFLITE) {
-        rc = data ? arena_tflite_load_data_with(data, size, path, sub, opt, p, model, err, errlen)
-                  : arena_tflite_load_with(path, sub, opt, p, model, err, errlen);
-        *ops = model->ops;
-        *names = model->names;
-        model->names = NULL;
+        rc = data ? arena_tflite_load_data(data, size, path, sub, &l->g, &l->model, err, errlen)
+                  : arena_tflite_load(path, sub, &l->g, &l->model, err, errlen);
     } else if (kind == ONNX) {
-        struct arena_onnx_loaded x;
-        rc = data ? arena_onnx_load_data_with(data, size, path, opt, p, &x, err, errlen)
-                  : arena_onnx_load_with(path, opt, p, &x, err, errlen);
-        *ops = x.ops;
-        *names = x.names;
+        struct arena_onnx_info info;
+        rc = data ? arena_onnx_read(data, size, path, &l->g, &info, err, errlen)
+                  : arena_onnx_load(path, &l->g, err, errlen);
     } else if (!data) {
-        rc = kind == GRAPH ? arena_graph_file_load(path, opt, p, ops, names, err, errlen)
-                           : arena_csv_read(path, opt, p, names, err, errlen);
+        rc = kind == GRAPH
+                 ? arena_graph_file_read(path, opt->stop, &l->g, err, errlen)
+                 : arena_csv_read(path, opt->alignment, opt->stop, &l->p, &l->names, err, errlen);
     } else {
         FILE *f = open_bytes(data, size);
         if (!f)
             rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
         else {
-            rc = kind == GRAPH
-                     ? arena_graph_file_load_stream(f, path, opt, p, ops, names, err, errlen)
-                     : arena_csv_read_stream(f, path, opt, p, names, err, errlen);
+            rc = kind == GRAPH ? arena_graph_file_read_stream(f, path, opt->stop, &l->g, err,
+                                                              errlen)
+                               : arena_csv_read_stream(f, path, opt->alignment, opt->stop,
+                                                       &l->p, &l->names, err, errlen);
             fclose(f);
         }
     }
@@ -297,41 +334,128 @@ int arena_source_check(const char *text, char *err, size_t errlen)
     return rc;
 }
 
-/* A graph family's graph, patched, as a problem with its names. */
-static int build_patched(const struct arena_spec *s, const struct arena_patch_spec *ps,
-                         uint64_t alignment, struct arena_problem *p, size_t *ops, char ***names,
-                         struct arena_patch_report *rep, char *err, size_t errlen)
+/* ---- the pipeline: a graph through the transformations to its problem ---- */
+
+struct pipe {
+    const struct arena_load_options *opt;
+    const struct arena_patch_spec *patch; /* the patch asked for, or NULL */
+    struct loaded *l;                     /* l->g is the graph transformed */
+    struct arena_source *out;             /* tf, fixed bound, order, patch,
+                                             problem, names, ops */
+    char *err;
+    size_t errlen;
+};
+
+/* One line for a fault of the graph: "WHERE:LINE: FIELD: why" when the op
+ * or tensor at fault has a line in its file, else "WHERE: why". */
+static int graph_fault(struct pipe *x, int rc, const struct arena_graph_fault *fault,
+                       const char *why)
 {
-    memset(p, 0, sizeof *p);
-    *ops = 0;
-    *names = NULL;
-    const char *family = s->family->info.name;
-    if (!s->family->build_graph)
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                            "--patch: family '%s' builds a bare problem, with no ops to patch",
-                            family);
-    struct arena_graph g, patched;
-    int rc = arena_spec_graph(s, &g, err, errlen);
+    const struct arena_graph *g = &x->l->g;
+    unsigned long line = 0;
+    const char *field = "graph";
+    if (fault && fault->op != SIZE_MAX && fault->op < g->n_ops) {
+        line = g->ops[fault->op].line;
+        field = "op";
+    } else if (fault && fault->tensor != SIZE_MAX && fault->tensor < g->n_tensors) {
+        line = g->tensors[fault->tensor].line;
+        field = "tensor";
+    }
+    if (line > 0) /* a graph file's: the path is all of `where` */
+        return arena_errorf(x->err, x->errlen, 0, rc, "%s:%lu: %s: %s", x->l->where, line, field,
+                            why);
+    return arena_errorf(x->err, x->errlen, 0, rc, "%s: %s", x->l->where, why);
+}
+
+/* Checks the graph as read and takes its fixed-order bound: the stored
+ * order, no rule, no patch (every later step works on a checked graph). */
+static int step_check(struct pipe *x)
+{
+    struct arena_problem p;
+    struct arena_graph_fault fault = {SIZE_MAX, SIZE_MAX};
+    char why[512];
+    int rc = arena_graph_problem(&x->l->g, x->opt->alignment, &p, &fault, why, sizeof why);
     if (rc)
-        return rc;
+        return graph_fault(x, rc, &fault, why);
+    struct arena_bounds b;
+    rc = arena_problem_bounds(&p, &b);
+    free((void *)p.tensors);
+    if (rc)
+        return arena_errorf(x->err, x->errlen, 0, rc, "%s: %s", x->l->where, arena_strerror(rc));
+    x->out->fixed_lower_bound = b.lower_bound;
+    return ARENA_OK;
+}
+
+static int step_patch(struct pipe *x)
+{
+    const struct arena_patch_spec *ps = x->patch;
+    if (!ps)
+        return ARENA_OK;
+    struct arena_graph patched;
     char why[384];
-    rc = arena_graph_patch(&g, ps, &patched, rep, why, sizeof why);
-    arena_graph_free(&g);
+    int rc = arena_graph_patch(&x->l->g, ps, &patched, &x->out->patch, why, sizeof why);
+    if (rc) {
+        arena_graph_free(&patched);
+        return arena_errorf(x->err, x->errlen, 0, rc, "--patch %ux%u:%u%s: %s: %s", ps->rows,
+                            ps->cols, ps->k, ps->stream ? ":stream" : "", x->l->where, why);
+    }
+    arena_graph_free(&x->l->g);
+    x->l->g = patched;
+    x->out->tf.patch = *ps;
+    return ARENA_OK;
+}
+
+static int step_order(struct pipe *x)
+{
+    char why[512];
+    int rc = arena_order_transform(&x->l->g, x->opt->order, x->opt->alignment,
+                                   x->opt->order_states, x->opt->inplace, &x->out->order, why,
+                                   sizeof why);
     if (rc)
-        return arena_errorf(err, errlen, 0, rc, "--patch %ux%u:%u%s: %s: %s", ps->rows, ps->cols,
-                            ps->k, ps->stream ? ":stream" : "", family, why);
-    rc = arena_graph_problem_inplace(&patched, alignment, s->inplace, p, NULL, why, sizeof why);
+        return arena_errorf(x->err, x->errlen, 0, rc, "%s: %s", x->l->where, why);
+    x->out->tf.order = x->opt->order;
+    x->out->tf.order_states = x->opt->order == ARENA_ORDER_BEST ? x->opt->order_states : 0;
+    return ARENA_OK;
+}
+
+/* The in-place rule's candidates and the lifetimes: the problem. */
+static int step_problem(struct pipe *x)
+{
+    struct arena_source *o = x->out;
+    struct arena_graph_fault fault = {SIZE_MAX, SIZE_MAX};
+    char why[512];
+    int rc = arena_graph_problem_inplace(&x->l->g, x->opt->alignment, x->opt->inplace,
+                                         &o->problem, &fault, why, sizeof why);
     if (rc)
-        arena_errorf(err, errlen, 0, rc, "%s: %s", family, why);
-    else if (arena_patch_stage_peak(p, rep) || !(*names = arena_graph_names(&patched))) {
-        free((void *)p->tensors);
-        free((void *)p->alias);
-        memset(p, 0, sizeof *p);
-        rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", family);
-    } else
-        *ops = patched.n_ops;
-    arena_graph_free(&patched);
-    return rc;
+        return graph_fault(x, rc, &fault, why);
+    o->tf.inplace = x->opt->inplace;
+    if ((o->patch.spec.rows && arena_patch_stage_peak(&o->problem, &o->patch)) ||
+        !(o->names = arena_graph_names(&x->l->g)))
+        return arena_errorf(x->err, x->errlen, 0, ARENA_ENOMEM, "%s: out of memory",
+                            x->l->where);
+    o->ops = x->l->g.n_ops;
+    return ARENA_OK;
+}
+
+/* The steps, in the one order they are applied (graphs/transforms.h). */
+static const struct step {
+    const char *name;
+    int (*run)(struct pipe *x);
+} steps[] = {
+    {"check", step_check},
+    {"patch", step_patch},
+    {"order", step_order},
+    {"problem", step_problem}, /* in-place rule, lifetimes, alignment */
+};
+
+static int run_pipeline(struct pipe *x)
+{
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        int rc = steps[i].run(x);
+        if (rc)
+            return rc;
+    }
+    return ARENA_OK;
 }
 
 int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
@@ -341,13 +465,9 @@ int arena_source_load(const char *text, uint64_t alignment, uint64_t seed,
     return arena_source_load_with(text, &opt, out, err, errlen);
 }
 
-int arena_source_load_with(const char *text, const struct arena_load_options *asked,
+int arena_source_load_with(const char *text, const struct arena_load_options *opt,
                            struct arena_source *out, char *err, size_t errlen)
 {
-    struct arena_order_result order = {0};
-    struct arena_load_options own = *asked;
-    own.order_out = &order;
-    const struct arena_load_options *opt = &own;
     uint64_t alignment = opt->alignment, seed = opt->seed;
     memset(out, 0, sizeof *out);
     if (err && errlen)
@@ -358,13 +478,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *as
                      (unsigned long long)alignment);
         return ARENA_EINVAL;
     }
-    struct arena_problem p = {0};
-    size_t ops = 0;
-    const char *family;
-    char *spec = NULL, *params = NULL;
-    char **names = NULL;
-    struct arena_tflite_loaded model = {0};
-    struct arena_patch_report patch = {0};
+    out->tf.alignment = alignment;
     char base[4096], suffix[64] = "";
     struct arena_patch_spec given;
     const struct arena_patch_spec *ps = opt->patch;
@@ -381,6 +495,11 @@ int arena_source_load_with(const char *text, const struct arena_load_options *as
     if (ps)
         snprintf(suffix, sizeof suffix, "+patch=%ux%u:%u%s", ps->rows, ps->cols, ps->k,
                  ps->stream ? ":stream" : "");
+    struct loaded *l = calloc(1, sizeof *l);
+    if (!l)
+        return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory loading '%.64s'", text);
+    const char *family = NULL;
+    char *spec = NULL, *params = NULL;
     int rc;
     char path[4096];
     uint32_t sub = 0;
@@ -389,12 +508,11 @@ int arena_source_load_with(const char *text, const struct arena_load_options *as
         rc = has_sub;
     } else if (has_sub || is_path(text)) {
         const char *file = has_sub ? path : text;
-        if (ps)
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                                "--patch: '%s' is a file, whose ops state no window (kernel,"
-                                " stride, padding); only the mobilenetv2 family can be patched",
-                                file);
-        rc = load_file(file, has_sub, sub, opt, &family, &p, &ops, &names, &model, err, errlen);
+        rc = ps ? arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                               "--patch: '%s' is a file, whose ops state no window (kernel,"
+                               " stride, padding); only the mobilenetv2 family can be patched",
+                               file)
+                : read_file(file, has_sub, sub, opt, &family, l, err, errlen);
         if (!rc) {
             /* One spelling per graph: "m.tflite", "m.tflite#0" and
              * "m.tflite#00" are subgraph 0, "m.tflite#01" is "m.tflite#1". */
@@ -407,16 +525,22 @@ int arena_source_load_with(const char *text, const struct arena_load_options *as
     } else {
         struct arena_spec s;
         rc = arena_spec_parse(text, seed, &s, err, errlen);
-        s.inplace = opt->inplace;
-        if (!rc)
-            rc = ps && opt->order != ARENA_ORDER_STORED
-                     ? arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                                    "--order best: not with --patch (the patched stage's figures"
-                                    " count its own steps in the stored order)")
-                 : ps ? build_patched(&s, ps, alignment, &p, &ops, &names, &patch, err, errlen)
-                      : arena_spec_build_with(&s, opt, &p, &ops, &names, err, errlen);
+        if (!rc && ps && !s.family->build_graph)
+            rc = arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                              "--patch: family '%s' builds a bare problem, with no ops to patch",
+                              s.family->info.name);
+        if (!rc && ps && opt->order != ARENA_ORDER_STORED)
+            rc = arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                              "--order best: not with --patch (the patched stage's figures"
+                              " count its own steps in the stored order)");
         if (!rc) {
             family = s.family->info.name;
+            snprintf(l->where, sizeof l->where, "%s", family);
+            l->has_graph = s.family->build_graph != NULL;
+            rc = l->has_graph ? arena_spec_graph(&s, &l->g, err, errlen)
+                              : arena_spec_problem(&s, alignment, &l->p, err, errlen);
+        }
+        if (!rc) {
             size_t len = strlen(family) + 1 + strlen(s.params) + strlen(suffix) + 1;
             spec = malloc(len);
             if (spec)
@@ -424,38 +548,55 @@ int arena_source_load_with(const char *text, const struct arena_load_options *as
             params = arena_str_dup(s.params);
         }
     }
+    if (!rc && !(out->family = arena_str_dup(family)))
+        rc = ARENA_ENOMEM;
+    if (!rc && (!spec || !params))
+        rc = ARENA_ENOMEM;
+    if (!rc && l->has_graph) {
+        struct pipe x = {.opt = opt, .patch = ps, .l = l, .out = out, .err = err,
+                         .errlen = errlen};
+        rc = run_pipeline(&x);
+    } else if (!rc) { /* a bare problem: only the alignment applies */
+        struct arena_bounds b;
+        out->problem = l->p;
+        out->names = l->names;
+        memset(&l->p, 0, sizeof l->p);
+        l->names = NULL;
+        rc = arena_problem_bounds(&out->problem, &b);
+        out->fixed_lower_bound = b.lower_bound;
+    }
+    if (!rc && opt->keep_graph && l->has_graph) {
+        out->graph = malloc(sizeof *out->graph);
+        if (!out->graph)
+            rc = ARENA_ENOMEM;
+        else {
+            *out->graph = l->g;
+            arena_graph_init(&l->g);
+        }
+    }
     if (rc) {
-        arena_order_result_free(&order);
+        if (rc == ARENA_ENOMEM && (!err || !err[0]) && errlen)
+            snprintf(err, errlen, "out of memory loading '%.64s'", text);
+        free(spec);
+        free(params);
+        loaded_free(l);
+        free(l);
+        arena_source_free(out);
         one_line(err, errlen);
         return rc;
     }
-    out->family = arena_str_dup(family);
-    if (!spec || !params || !out->family) {
-        free(spec);
-        free(params);
-        free(out->family);
-        free(names);
-        arena_order_result_free(&order);
-        arena_tflite_loaded_free(&model, p.n);
-        free((void *)p.tensors);
-        free((void *)p.alias);
-        memset(out, 0, sizeof *out);
-        if (err && errlen)
-            snprintf(err, errlen, "out of memory loading '%s'", text);
-        return ARENA_ENOMEM;
-    }
     out->spec = spec;
     out->params = params;
-    out->ops = ops;
-    out->warning = model.warning;
-    out->names = names;
-    out->persistent_bytes = model.persistent_bytes;
-    out->patch = patch;
-    out->index = model.index;
-    out->problem = p;
-    out->order_mode = opt->order;
-    out->order = order;
-    out->inplace = opt->inplace;
-    out->fingerprint = arena_problem_fingerprint(&p);
+    out->warning = l->model.warning;
+    out->index = l->model.index;
+    l->model.warning = NULL;
+    l->model.index = NULL;
+    if (l->model.variable_bytes &&
+        arena_size_align(l->model.variable_bytes, alignment, &out->persistent_bytes))
+        out->persistent_bytes = ARENA_SIZE_MAX;
+    loaded_free(l);
+    free(l);
+    out->fingerprint = arena_problem_fingerprint(&out->problem);
+    out->planned_fingerprint = arena_problem_fingerprint_planned(&out->problem);
     return ARENA_OK;
 }

@@ -2,6 +2,13 @@
  * command line (a spec "family:key=value,..." or a path to a problem or graph
  * file) into a planning problem plus the facts a results table needs.
  *
+ * One pipeline (source.c): a reader returns a graph (a .tflite or ONNX
+ * model, a graph file, a graph family) or a bare problem (a CSV, a problem
+ * family); the graph is checked, its fixed-order bound taken, and then the
+ * transformations of graphs/transforms.h are applied here and nowhere
+ * else, once, in their order (patch, order, in-place), before the
+ * lifetimes make the problem. The readers know nothing of them.
+ *
  * The same text, alignment and default seed always give the same problem; the
  * fingerprint proves it (a 64-bit FNV-1a over n, alignment and every
  * (size, first, last) record in id order). */
@@ -12,20 +19,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "graphs/exec_order.h"
-#include "graphs/inplace.h"
-#include "graphs/patch.h"
+#include "graphs/transforms.h"
 #include "planners/problem.h"
 
 struct arena_source {
     char *spec;   /* canonical: every key with its value, defaults filled in,
-                     keys in the family's order; for a file, its path */
+                     keys in the family's order; for a file, its path; a
+                     patched graph's ends "+patch=RxC:K[:stream]" */
     char *family; /* family name, or "csv" / "graph-file" for files, or
                      "tflite" for a TensorFlow Lite model (bytes 4-7 "TFL3";
                      "FILE#N" picks subgraph N; graphs/tflite.h), "onnx"
                      for an ONNX model (graphs/onnx.h) */
     char *params; /* canonical "key=value,..." (empty for files) */
-    uint64_t fingerprint;
+    uint64_t fingerprint; /* of the problem's sizes and lifetimes
+                             (arena_problem_fingerprint) */
+    uint64_t planned_fingerprint; /* of the problem as the planners get it:
+                                     the same and its alias candidates
+                                     (arena_problem_fingerprint_planned) */
     size_t ops;   /* ops in the graph; 0 for a bare problem file */
     char *warning; /* NULL, or one line for the user (a .tflite model's
                       dynamic dims or variable tensors): bench prints it */
@@ -40,17 +50,27 @@ struct arena_source {
                         index (a CSV's record, a graph file's tensor) */
     uint64_t persistent_bytes; /* kept apart from the plan: a model's
                                   variable tensors (aligned), else 0 */
-    enum arena_order_mode order_mode; /* the mode asked for */
-    /* The execution order the problem was built with (graphs/exec_order.h):
-     * with --order best on a graph, the order, its peak, the stored
-     * order's peak and the proven bound; all zero in stored mode and for
-     * bare problems (nothing to reorder: order_mode stays as asked, status
-     * ARENA_ORDER_KEPT, order NULL). */
+    /* The transformations applied (graphs/transforms.h): the descriptor a
+     * result records. For a bare problem only the alignment applies, so
+     * its order is stored and its rule none, whatever was asked. */
+    struct arena_transforms tf;
+    /* The fixed-order bound: the most bytes live at once in the graph as
+     * it was read, untransformed (its stored order, no in-place rule, no
+     * patch), at this alignment; a bare problem's own lower bound. An
+     * arena below it is what the transformations bought. */
+    uint64_t fixed_lower_bound;
+    /* With --order best on a graph: the order, its peak, the stored
+     * order's peak and the proven bound (graphs/exec_order.h; under an
+     * in-place rule, in-place bounds); all zero otherwise. */
     struct arena_order_result order;
     struct arena_patch_report patch; /* the --patch transform's figures;
                                         patch.spec.rows 0: not patched */
     struct arena_problem problem; /* owns its tensors and alias candidates */
-    enum arena_inplace_rule inplace; /* the rule the candidates follow */
+    /* With arena_load_options.keep_graph, the transformed graph the
+     * problem was made from (its tensor ids are the problem's, its order
+     * the problem's steps), owned by the source; NULL otherwise and for a
+     * bare problem. */
+    struct arena_graph *graph;
 };
 
 /* How to load: what arena_source_load() takes, plus a way to stop. */
@@ -66,9 +86,6 @@ struct arena_load_options {
      * default). A bare problem (CSV, problem family) has none to change. */
     enum arena_order_mode order;
     uint64_t order_states;
-    /* Where the order found goes (may be NULL); arena_source_load_with
-     * points it at the source's own. */
-    struct arena_order_result *order_out;
     /* When not NULL, a graph family's graph is patched (graphs/patch.h)
      * before it becomes a problem; the spec gains "+patch=RxC:K[:stream]",
      * and a spec given with that suffix loads patched the same way (so a
@@ -79,6 +96,7 @@ struct arena_load_options {
      * rule's alias candidates (problem.alias, owned by the source). A bare
      * problem (a CSV, a problem family) has none under any rule. */
     enum arena_inplace_rule inplace;
+    int keep_graph; /* keep the transformed graph in arena_source.graph */
 };
 
 /* Loads one source. text is a spec or a path (a path is anything that names
@@ -110,6 +128,10 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
 void arena_source_free(struct arena_source *s);
 
 uint64_t arena_problem_fingerprint(const struct arena_problem *p);
+/* The fingerprint of the problem as planned: arena_problem_fingerprint,
+ * continued over the alias candidates (out, in; 4 bytes each, little-endian)
+ * when there are any, so it equals arena_problem_fingerprint without them. */
+uint64_t arena_problem_fingerprint_planned(const struct arena_problem *p);
 
 /* The families, for --list. params: "key=default (meaning), ..." one line. */
 struct arena_family_info {

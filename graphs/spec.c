@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "graphs/graph_internal.h"
-#include "graphs/exec_order.h"
 #include "graphs/family.h"
 
 static const struct arena_family *const families[] = {
@@ -270,50 +269,24 @@ int arena_spec_graph(const struct arena_spec *s, struct arena_graph *g, char *er
 int arena_spec_build(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
                      size_t *ops, char ***names, char *err, size_t errlen)
 {
-    struct arena_load_options opt = {.alignment = alignment};
-    return arena_spec_build_with(s, &opt, p, ops, names, err, errlen);
-}
-
-int arena_spec_build_with(const struct arena_spec *s, const struct arena_load_options *opt,
-                          struct arena_problem *p, size_t *ops, char ***names, char *err,
-                          size_t errlen)
-{
-    uint64_t alignment = opt->alignment;
     memset(p, 0, sizeof *p);
     *ops = 0;
     if (names)
         *names = NULL;
-    if (s->family->build_problem) {
-        int rc = s->family->build_problem(s->values, alignment, p, err, errlen);
-        uint64_t sum = 0;
-        for (size_t i = 0; !rc && i < p->n; i++) {
-            if (p->tensors[i].size > UINT64_MAX - sum)
-                rc = arena_errorf(err, errlen, 0, ARENA_EOVERFLOW,
-                                  "%s: tensor %zu takes the sum of the sizes past 2^64 - 1 bytes",
-                                  s->family->info.name, i);
-            sum += p->tensors[i].size;
-        }
-        if (rc) {
-            free((void *)p->tensors);
-            memset(p, 0, sizeof *p);
-        }
-        return rc;
-    }
+    if (s->family->build_problem)
+        return arena_spec_problem(s, alignment, p, err, errlen);
     struct arena_graph g;
     int rc = arena_spec_graph(s, &g, err, errlen);
     if (rc)
         return rc;
     char why[256];
-    rc = arena_order_on_load(&g, opt, why, sizeof why);
-    if (!rc)
-        rc = arena_graph_problem_inplace(&g, alignment, s->inplace, p, NULL, why, sizeof why);
+    rc = arena_graph_problem(&g, alignment, p, NULL, why, sizeof why);
     if (rc)
         arena_errorf(err, errlen, 0, rc, "%s: %s", s->family->info.name, why);
     else
         *ops = g.n_ops;
     if (!rc && names && !(*names = arena_graph_names(&g))) {
         free((void *)p->tensors);
-        free((void *)p->alias);
         memset(p, 0, sizeof *p);
         *ops = 0;
         rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory",
@@ -323,20 +296,25 @@ int arena_spec_build_with(const struct arena_spec *s, const struct arena_load_op
     return rc;
 }
 
-uint32_t arena_gen_tensor(struct arena_graph *g, const char *prefix, size_t i,
-                          enum arena_dtype dtype, uint32_t rank, const uint64_t *dims)
+int arena_spec_problem(const struct arena_spec *s, uint64_t alignment, struct arena_problem *p,
+                       char *err, size_t errlen)
 {
-    char name[64];
-    uint32_t id = 0;
-    snprintf(name, sizeof name, "%s%zu", prefix, i);
-    arena_graph_tensor_add(g, name, dtype, rank, dims, &id);
-    return id;
-}
-
-void arena_gen_op(struct arena_graph *g, const char *prefix, size_t i, const char *kind,
-                  const uint32_t *in, size_t n_in, uint32_t out)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s%zu", prefix, i);
-    arena_graph_op_add(g, name, kind, in, n_in, &out, 1);
+    memset(p, 0, sizeof *p);
+    if (!s->family->build_problem)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s builds a graph, not a problem",
+                            s->family->info.name);
+    int rc = s->family->build_problem(s->values, alignment, p, err, errlen);
+    uint64_t sum = 0;
+    for (size_t i = 0; !rc && i < p->n; i++) {
+        if (p->tensors[i].size > UINT64_MAX - sum)
+            rc = arena_errorf(err, errlen, 0, ARENA_EOVERFLOW,
+                              "%s: tensor %zu takes the sum of the sizes past 2^64 - 1 bytes",
+                              s->family->info.name, i);
+        sum += p->tensors[i].size;
+    }
+    if (rc) {
+        free((void *)p->tensors);
+        memset(p, 0, sizeof *p);
+    }
+    return rc;
 }

@@ -14,12 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "graphs/exec_order.h"
 #include "graphs/flatbuf.h"
 #include "graphs/graph_internal.h"
 #include "graphs/names.h"
 #include "graphs/read_whole.h"
-#include "graphs/source.h"
 
 /* BuiltinOperator names, codes 0..157 (schema.fbs). */
 static const char *const builtin_names[] = {
@@ -585,78 +583,38 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
     return rc;
 }
 
-void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n)
+void arena_tflite_loaded_free(struct arena_tflite_loaded *x)
 {
-    (void)n; /* the names are one block (arena_graph_names) */
-    free(x->names);
     free(x->warning);
     free(x->index);
     memset(x, 0, sizeof *x);
 }
 
-int arena_tflite_load(const char *path, uint32_t sub, uint64_t alignment,
-                      enum arena_inplace_rule inplace,
-                      struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
-                      size_t errlen)
+int arena_tflite_load(const char *path, uint32_t sub, struct arena_graph *g,
+                      struct arena_tflite_loaded *x, char *err, size_t errlen)
 {
-    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
-    return arena_tflite_load_with(path, sub, &opt, out, x, err, errlen);
-}
-
-int arena_tflite_load_with(const char *path, uint32_t sub, const struct arena_load_options *opt,
-                           struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
-                           size_t errlen)
-{
-    memset(out, 0, sizeof *out);
+    arena_graph_init(g);
     memset(x, 0, sizeof *x);
     unsigned char *data;
     size_t size;
     int rc = read_file(path, &data, &size, err, errlen);
     if (rc)
         return rc;
-    rc = arena_tflite_load_data_with(data, size, path, sub, opt, out, x, err, errlen);
+    rc = arena_tflite_load_data(data, size, path, sub, g, x, err, errlen);
     free(data);
     return rc;
 }
 
 int arena_tflite_load_data(const void *data, size_t size, const char *path, uint32_t sub,
-                           uint64_t alignment, enum arena_inplace_rule inplace,
-                           struct arena_problem *out,
-                           struct arena_tflite_loaded *x, char *err, size_t errlen)
+                           struct arena_graph *g, struct arena_tflite_loaded *x, char *err,
+                           size_t errlen)
 {
-    struct arena_load_options opt = {.alignment = alignment, .inplace = inplace};
-    return arena_tflite_load_data_with(data, size, path, sub, &opt, out, x, err, errlen);
-}
-
-int arena_tflite_load_data_with(const void *data, size_t size, const char *path, uint32_t sub,
-                                const struct arena_load_options *opt, struct arena_problem *out,
-                                struct arena_tflite_loaded *x, char *err, size_t errlen)
-{
-    uint64_t alignment = opt->alignment;
-    memset(out, 0, sizeof *out);
     memset(x, 0, sizeof *x);
-    int rc;
-    struct arena_graph g;
     struct arena_tflite_info info;
-    rc = read_model(data, size, path, sub, &g, &info, &x->index, err, errlen);
+    int rc = read_model(data, size, path, sub, g, &info, &x->index, err, errlen);
     if (rc)
         return rc;
-    char why[512];
-    rc = arena_order_on_load(&g, opt, why, sizeof why);
-    if (!rc)
-        rc = arena_graph_problem_inplace(&g, alignment, opt->inplace, out, NULL, why, sizeof why);
-    if (rc) {
-        arena_errorf(err, errlen, 0, rc, "%s: subgraph %lu: %s", path, (unsigned long)sub, why);
-        arena_graph_free(&g);
-        free(x->index);
-        x->index = NULL;
-        return rc;
-    }
-    x->ops = g.n_ops;
-    x->names = arena_graph_names(&g);
-    arena_graph_free(&g);
-    if (arena_size_align(info.variable_bytes, alignment, &x->persistent_bytes))
-        x->persistent_bytes = ARENA_SIZE_MAX;
+    x->variable_bytes = info.variable_bytes;
     if (info.dynamic || info.variables) {
         char note[512];
         int k = snprintf(note, sizeof note, "%s:", path);
@@ -671,13 +629,11 @@ int arena_tflite_load_data_with(const void *data, size_t size, const char *path,
                      "plan, they go at the head of the arena",
                      info.variables, (unsigned long long)info.variable_bytes);
         x->warning = arena_str_dup(note);
-    }
-    if (!x->names || ((info.dynamic || info.variables) && !x->warning)) {
-        arena_tflite_loaded_free(x, out->n);
-        free((void *)out->tensors);
-        free((void *)out->alias);
-        memset(out, 0, sizeof *out);
-        return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
+        if (!x->warning) {
+            arena_tflite_loaded_free(x);
+            arena_graph_free(g);
+            return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);
+        }
     }
     return ARENA_OK;
 }

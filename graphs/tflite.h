@@ -31,7 +31,6 @@
 #include <stdint.h>
 
 #include "graphs/graph.h"
-#include "graphs/inplace.h"
 
 /* Longest tensor or custom op name kept, in bytes (longer ones are cut). */
 #define ARENA_TFLITE_NAME_MAX 120
@@ -74,48 +73,32 @@ int arena_tflite_split(const char *text, char *path, size_t cap, uint32_t *subgr
  * a file: buf holds FILE) and the subgraph (N, else 0). */
 const char *arena_tflite_path(const char *text, char *buf, size_t cap, uint32_t *subgraph);
 
-/* What arena_tflite_load gives besides the problem. */
+/* What arena_tflite_load gives besides the graph. */
 struct arena_tflite_loaded {
-    size_t ops;                /* ops stored (steps) */
     char *warning;             /* NULL or one malloc'd line for the user:
                                   dynamic dims planned at their stored shape,
                                   variable tensors left out */
-    char **names;              /* a name per problem tensor, one malloc'd
-                                  block (arena_graph_names) */
-    uint64_t persistent_bytes; /* the variable tensors' bytes, their sum
-                                  rounded up to the alignment */
-    uint32_t *index;           /* malloc'd: each problem tensor's index in
-                                  the subgraph's tensors (the model's own
+    uint32_t *index;           /* malloc'd: each graph tensor's index in the
+                                  subgraph's tensors (the model's own
                                   numbering, constants included) */
+    uint64_t variable_bytes;   /* the variable tensors' bytes, unaligned:
+                                  they persist, kept apart from the plan */
 };
 
-/* Reads subgraph sub of the model file path, checks the graph and turns it
- * into a problem. A regular file above 2 GiB, or whose first 8 bytes cannot
- * start a model of its size (no "TFL3", a root offset past its end), is
- * refused before it is read. Errors as arena_tflite_read, plus ARENA_EIO
- * when the file cannot be read and the graph checks' faults, each one line
- * starting with the path. *out and *x are zeroed on error; on success free
- * x with arena_tflite_loaded_free(x, out->n). inplace: the alias candidates
- * of the builtin op kinds under that rule (graphs/inplace.h), out->alias
- * malloc'd (free it with out->tensors). */
-int arena_tflite_load(const char *path, uint32_t sub, uint64_t alignment,
-                      enum arena_inplace_rule inplace, struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
-                      size_t errlen);
+/* Reads subgraph sub of the model file path into *g (not checked: the
+ * loader, graphs/source.c, checks it and turns it into a problem). A
+ * regular file above 2 GiB, or whose first 8 bytes cannot start a model of
+ * its size (no "TFL3", a root offset past its end), is refused before it
+ * is read. Errors as arena_tflite_read, plus ARENA_EIO when the file cannot
+ * be read, one line starting with the path. *g and *x are zeroed on error;
+ * on success free x with arena_tflite_loaded_free. */
+int arena_tflite_load(const char *path, uint32_t sub, struct arena_graph *g,
+                      struct arena_tflite_loaded *x, char *err, size_t errlen);
 /* The same for a model already in memory (data[0, size)); path names it in
  * messages. */
 int arena_tflite_load_data(const void *data, size_t size, const char *path, uint32_t sub,
-                           uint64_t alignment, enum arena_inplace_rule inplace,
-                           struct arena_problem *out,
-                           struct arena_tflite_loaded *x, char *err, size_t errlen);
-/* Both with every load option (graphs/source.h): the alignment and the
- * execution order (opt->order, its result in *opt->order_out). */
-struct arena_load_options;
-int arena_tflite_load_with(const char *path, uint32_t sub, const struct arena_load_options *opt,
-                           struct arena_problem *out, struct arena_tflite_loaded *x, char *err,
+                           struct arena_graph *g, struct arena_tflite_loaded *x, char *err,
                            size_t errlen);
-int arena_tflite_load_data_with(const void *data, size_t size, const char *path, uint32_t sub,
-                                const struct arena_load_options *opt, struct arena_problem *out,
-                                struct arena_tflite_loaded *x, char *err, size_t errlen);
-void arena_tflite_loaded_free(struct arena_tflite_loaded *x, size_t n);
+void arena_tflite_loaded_free(struct arena_tflite_loaded *x);
 
 #endif

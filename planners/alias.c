@@ -92,21 +92,3 @@ void arena_alias_expand(const struct arena_alias_merge *m, const struct arena_pl
     plan->bound = mp->bound;
     plan->nodes = mp->nodes;
 }
-
-int arena_alias_metrics(const struct arena_problem *p, const struct arena_alias_merge *m,
-                        const struct arena_plan *mp, struct arena_metrics *out)
-{
-    struct arena_metrics mt;
-    struct arena_bounds b;
-    int rc = arena_plan_metrics(&m->merged, mp, &mt);
-    if (rc == ARENA_OK)
-        rc = arena_problem_bounds(p, &b);
-    if (rc != ARENA_OK)
-        return rc;
-    mt.bounds = b;
-    mt.ratio_lb = b.inplace_bound > 0 ? (double)mt.arena / (double)b.inplace_bound : 0.0;
-    mt.saving = b.naive_bytes > 0 ? 1.0 - (double)mt.arena / (double)b.naive_bytes : 0.0;
-    mt.frag_peak = mt.arena > 0 ? 1.0 - (double)b.inplace_bound / (double)mt.arena : 0.0;
-    *out = mt;
-    return ARENA_OK;
-}

@@ -42,12 +42,7 @@ void arena_alias_merge_free(struct arena_alias_merge *m);
 void arena_alias_expand(const struct arena_alias_merge *m, const struct arena_plan *mp,
                         struct arena_plan *plan);
 
-/* The metrics of a plan made through the merge: arena_plan_metrics of the
- * merged plan mp over m->merged (so frag_mean counts the intervals the
- * planners saw), with p's own bounds (naive bytes, max-live lower bound,
- * max_live) and the ratios taken against the in-place bound:
- * ratio_lb = arena / inplace_bound, frag_peak = 1 - inplace_bound / arena. */
-int arena_alias_metrics(const struct arena_problem *p, const struct arena_alias_merge *m,
-                        const struct arena_plan *mp, struct arena_metrics *out);
+/* The metrics of a plan made through the merge: arena_alias_metrics, with
+ * the other plan figures in problem.h (bounds.c). */
 
 #endif

@@ -78,7 +78,6 @@ static int conflicts(const struct arena_ordset_node *node, uint32_t t, uint32_t 
 static int coloring_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                          void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     size_t n = p->n;
     const struct arena_tensor *t = p->tensors;
     struct work w;
@@ -90,6 +89,8 @@ static int coloring_plan(const struct arena_problem *p, const struct arena_plan_
     for (size_t i = 0; i < n; i++)
         node[i].key = (uint64_t)t[i].first << 32 | t[i].last;
     arena_order_ids(order, w.root, n, t, ARENA_ORDER_FIRST);
+    if (arena_plan_stop_here(opt, p, plan))
+        return ARENA_OK;
     arena_order_sort(order, w.root, n, t, ARENA_ORDER_SIZE_DESC);
     uint64_t *csize = w.csize;
     uint32_t *root = w.root;
@@ -100,6 +101,9 @@ static int coloring_plan(const struct arena_problem *p, const struct arena_plan_
     uint32_t *group = order;
     uint32_t colors = 0;
     for (size_t i = 0; i < n; i++) {
+        /* once a tensor: its scan over the colours is up to C steps */
+        if (arena_plan_stop_here(opt, p, plan))
+            return ARENA_OK;
         uint32_t x = order[i], best = ARENA_ORDSET_NIL;
         for (uint32_t end = colors; end > 0 && best == ARENA_ORDSET_NIL;) {
             uint32_t begin = group[end - 1];

@@ -65,7 +65,6 @@ static int equality_scratch(const struct arena_problem *p, size_t *bytes)
 static int equality_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                          void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     size_t n = p->n;
     if (n == 0)
         return ARENA_OK;
@@ -74,6 +73,8 @@ static int equality_plan(const struct arena_problem *p, const struct arena_plan_
     arena_layout_carve(carve, p, &w, scratch, scratch_size);
 
     arena_order_ids(w.rank, w.tmp, n, t, ARENA_ORDER_FIRST);
+    if (arena_plan_stop_here(opt, p, plan))
+        return ARENA_OK;
     arena_order_ids(w.bysize, w.tmp, n, t, ARENA_ORDER_SIZE_DESC);
     uint32_t classes = 0;
     for (size_t k = 0; k < n; k++) {
@@ -87,6 +88,8 @@ static int equality_plan(const struct arena_problem *p, const struct arena_plan_
     struct arena_objq q = {.heap = w.heap, .last = w.olast, .len = 0};
     uint32_t objects = 0;
     for (size_t k = 0; k < n; k++) {
+        if (k % ARENA_STOP_EVERY == 0 && arena_plan_stop_here(opt, p, plan))
+            return ARENA_OK;
         uint32_t i = w.rank[k];
         while (arena_objq_ends_before(&q, t[i].first)) {
             uint32_t o = arena_objq_pop(&q);

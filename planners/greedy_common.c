@@ -20,6 +20,11 @@ int arena_greedy_take(struct arena_greedy *g, struct arena_layout *l, size_t n)
     g->by_first = arena_layout_take(l, most_long, sizeof *g->by_first);
     g->by_last = arena_layout_take(l, most_long, sizeof *g->by_last);
     arena_radix_take(&g->sort, l, n);
+    g->part_start = arena_layout_take(l, n > 0 ? n + 1 : 0, sizeof *g->part_start);
+    g->lasts = arena_layout_take(l, n, sizeof *g->lasts);
+    g->flags = arena_layout_take(l, n, sizeof *g->flags);
+    g->root = arena_layout_take(l, n, sizeof *g->root);
+    g->cover = arena_layout_take(l, n, sizeof *g->cover);
     return ARENA_OK;
 }
 
@@ -36,22 +41,27 @@ int arena_greedy_size_scratch(const struct arena_problem *p, size_t *bytes)
     return arena_layout_count(greedy_size_layout, p, &g, bytes);
 }
 
-int arena_greedy_size_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                           struct arena_plan *plan, enum arena_greedy_fit fit)
+int arena_greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                           void *scratch, size_t scratch_size, struct arena_plan *plan,
+                           enum arena_greedy_fit fit)
 {
-    return arena_greedy_size_plan_until(p, scratch, scratch_size, plan, fit, NULL, NULL, NULL);
+    int stopped = 0;
+    int rc = arena_greedy_size_plan_until(p, scratch, scratch_size, plan, fit, NULL, NULL,
+                                          opt->stop, &stopped);
+    if (stopped)
+        plan->status = ARENA_PLAN_LIMIT;
+    return rc;
 }
 
 int arena_greedy_size_plan_until(const struct arena_problem *p, void *scratch,
                                  size_t scratch_size, struct arena_plan *plan,
                                  enum arena_greedy_fit fit, int (*interrupt)(void *ctx),
-                                 void *ctx, int *interrupted)
+                                 void *ctx, const volatile sig_atomic_t *stop,
+                                 int *interrupted)
 {
     struct arena_greedy g;
     arena_layout_carve(greedy_size_layout, p, &g, scratch, scratch_size);
-    arena_greedy_init(&g, p);
-    g.interrupt = interrupt;
-    g.interrupt_ctx = ctx;
+    arena_greedy_init(&g, p, stop, interrupt, ctx);
     for (size_t i = 0; i < g.n && !arena_greedy_interrupted(&g); i++)
         arena_greedy_place(&g, g.order[i], fit);
     arena_greedy_stack_rest(&g);
@@ -59,13 +69,6 @@ int arena_greedy_size_plan_until(const struct arena_problem *p, void *scratch,
     if (interrupted != NULL)
         *interrupted = g.interrupted;
     return ARENA_OK;
-}
-
-int arena_greedy_interrupted(struct arena_greedy *g)
-{
-    if (!g->interrupted && g->interrupt != NULL && g->interrupt(g->interrupt_ctx))
-        g->interrupted = 1;
-    return g->interrupted;
 }
 
 void arena_greedy_stack_rest(struct arena_greedy *g)
@@ -158,16 +161,20 @@ size_t arena_greedy_live_unplaced(const struct arena_greedy *g, uint32_t s, size
     return meet(g, s, s, from, 0, out);
 }
 
-void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p)
+void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p,
+                       const volatile sig_atomic_t *stop, int (*interrupt)(void *ctx), void *ctx)
 {
     size_t n = p->n;
     g->n = n;
-    g->interrupt = NULL;
-    g->interrupt_ctx = NULL;
+    g->interrupt = interrupt;
+    g->interrupt_ctx = ctx;
+    g->stop = stop;
     g->interrupted = 0;
     g->reach = 0;
     g->steps = 0;
     g->arena = 0;
+    g->parts = 0;
+    g->cover_on = 0;
     if (n == 0)
         return;
 
@@ -206,6 +213,9 @@ void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p)
         if (len <= bound && len > g->reach)
             g->reach = len;
     }
+
+    if (arena_greedy_interrupted(g))
+        return;
 
     /* The tree over the long tensors. Until the first query, order lists the
      * long ranks, cand holds each one's node and skip is the fill cursor. */
@@ -257,6 +267,12 @@ void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p)
         stack[depth++] = (uint32_t)r;
     }
 
+    if (arena_greedy_interrupted(g))
+        return;
+    arena_greedy_cover_init(g);
+    if (arena_greedy_interrupted(g))
+        return;
+
     /* Greedy-by-size order: size descending, then rank, i.e. earlier first,
      * then lower id. */
     for (size_t r = 0; r < n; r++)
@@ -265,13 +281,11 @@ void arena_greedy_init(struct arena_greedy *g, const struct arena_problem *p)
     arena_radix_sort(&g->sort, g->order, n);
 }
 
-void arena_greedy_place(struct arena_greedy *g, uint32_t r, enum arena_greedy_fit fit)
+/* The gap walk over the placed tensors the index finds, sorted by offset. */
+static uint64_t index_fit(struct arena_greedy *g, uint32_t r, enum arena_greedy_fit fit)
 {
     struct arena_greedy_rec *rec = g->rec;
-    struct arena_greedy_rec *t = &rec[r];
-    if (t->size == 0 || t->off != ARENA_GREEDY_UNPLACED)
-        return;
-
+    const struct arena_greedy_rec *t = &rec[r];
     size_t from = r;
     while (from > 0 && rec[from - 1].first == t->first)
         from--;
@@ -303,15 +317,39 @@ void arena_greedy_place(struct arena_greedy *g, uint32_t r, enum arena_greedy_fi
         if (end > top)
             top = end;
     }
+    return found ? best : top;
+}
+
+void arena_greedy_place(struct arena_greedy *g, uint32_t r, enum arena_greedy_fit fit)
+{
+    struct arena_greedy_rec *rec = g->rec;
+    struct arena_greedy_rec *t = &rec[r];
+    if (t->size == 0 || t->off != ARENA_GREEDY_UNPLACED)
+        return;
+
     /* Every end placed so far is at most the sum of the sizes placed so far
      * (each tensor goes in a gap or just above conflicting ones), and that sum
      * fits (arena_problem_check): no end wraps, and since size > 0 no offset
      * reaches the unplaced mark. */
-    uint64_t at = found ? best : top;
+    uint64_t size = t->size, at;
+    if (g->cover_on && (g->flags[r] & ARENA_GREEDY_COVER_PATH))
+        at = arena_greedy_cover_fit(g, r, fit);
+    else
+        at = index_fit(g, r, fit);
+    if (g->cover_on)
+        arena_greedy_cover_insert(g, r, at);
     assert(at <= UINT64_MAX - size);
     t->off = at;
     if (at + size > g->arena)
         g->arena = at + size;
+}
+
+void arena_greedy_restart(struct arena_greedy *g)
+{
+    for (size_t r = 0; r < g->n; r++)
+        g->rec[r].off = ARENA_GREEDY_UNPLACED;
+    g->arena = 0;
+    arena_greedy_cover_restart(g);
 }
 
 void arena_greedy_finish(const struct arena_greedy *g, struct arena_plan *plan)

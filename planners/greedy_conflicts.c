@@ -153,7 +153,6 @@ static uint64_t range_max(const struct work *w, size_t v, size_t lo, size_t hi)
 static int conflicts_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                           void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     size_t n = p->n;
     if (n == 0)
         return ARENA_OK;
@@ -180,6 +179,8 @@ static int conflicts_plan(const struct arena_problem *p, const struct arena_plan
     for (size_t i = 0, k = 0; i < n; i++) /* back to id order: ties by id */
         if (t[i].size > 0)
             w.ord[k++] = (uint32_t)i;
+    if (arena_plan_stop_here(opt, p, plan))
+        return ARENA_OK;
     arena_order_sort(w.ord, w.tmp, m, t, ARENA_ORDER_FIRST);
     size_t v = 0;
     for (size_t k = 0; k < m; k++) {
@@ -188,6 +189,8 @@ static int conflicts_plan(const struct arena_problem *p, const struct arena_plan
             w.step[v++] = w.firsts[k];
     }
     for (size_t k = 0; k < m; k++) {
+        if (k % ARENA_STOP_EVERY == 0 && arena_plan_stop_here(opt, p, plan))
+            return ARENA_OK;
         uint32_t i = w.ord[k];
         size_t ended = count_below(w.lasts, m, t[i].first);
         size_t later = m - count_upto(w.firsts, m, t[i].last);
@@ -196,6 +199,8 @@ static int conflicts_plan(const struct arena_problem *p, const struct arena_plan
 
     /* Placing order: ord is (first, id); stable by size descending, then a
      * stable counting sort by conflicts descending. */
+    if (arena_plan_stop_here(opt, p, plan))
+        return ARENA_OK;
     arena_order_sort(w.ord, w.tmp, m, t, ARENA_ORDER_SIZE_DESC);
     for (size_t c = 0; c <= m; c++)
         w.bucket[c] = 0;
@@ -220,6 +225,8 @@ static int conflicts_plan(const struct arena_problem *p, const struct arena_plan
         w.tag[x] = 0;
     uint64_t arena = 0;
     for (size_t k = 0; k < m; k++) {
+        if (k % ARENA_STOP_EVERY == 0 && arena_plan_stop_here(opt, p, plan))
+            return ARENA_OK;
         uint32_t i = w.tmp[k];
         size_t lo = count_below(w.step, steps, t[i].first);
         size_t hi = count_upto(w.step, steps, t[i].last) - 1;

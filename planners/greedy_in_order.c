@@ -87,7 +87,6 @@ static uint32_t closest(const struct arena_ordset_node *node, uint32_t root, uin
 static int in_order_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                          void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     size_t n = p->n;
     if (n == 0)
         return ARENA_OK;
@@ -101,6 +100,8 @@ static int in_order_plan(const struct arena_problem *p, const struct arena_plan_
     uint32_t root = NIL, objects = 0;
     struct arena_objq q = {.heap = w.heap, .last = w.olast, .len = 0};
     for (size_t k = 0; k < n; k++) {
+        if (k % ARENA_STOP_EVERY == 0 && arena_plan_stop_here(opt, p, plan))
+            return ARENA_OK;
         uint32_t i = w.rank[k];
         while (arena_objq_ends_before(&q, t[i].first)) {
             uint32_t o = arena_objq_pop(&q);

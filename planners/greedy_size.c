@@ -8,9 +8,11 @@
  * goes just above the highest of them. The conflicting placed tensors come
  * from a static interval index (greedy_common.h), never from a scan of all
  * placed tensors: O(n log n + sum over tensors of c + m log m), c the
- * tensors the index scans and m the placed ones among them that it meets.
+ * tensors the index scans and m the placed ones among them that it meets;
+ * where nearly all live at once, O(n log n) by greedy_cover.c's walk.
+ * The caller's stop flag is read before each placement.
  *
- * Scratch (arena_greedy_take): 62 bytes per tensor, plus each array rounded
+ * Scratch (arena_greedy_take): 99 bytes per tensor, plus each array rounded
  * up to 16 bytes. */
 #include "planners/greedy_common.h"
 #include "planners/planner.h"
@@ -18,8 +20,7 @@
 static int greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                             void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
-    return arena_greedy_size_plan(p, scratch, scratch_size, plan, ARENA_GREEDY_BEST_FIT);
+    return arena_greedy_size_plan(p, opt, scratch, scratch_size, plan, ARENA_GREEDY_BEST_FIT);
 }
 
 const struct arena_planner arena_planner_greedy_size = {

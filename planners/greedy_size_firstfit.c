@@ -9,7 +9,7 @@
  * greedy_common.h, not from a scan of every placed tensor (TFLite Micro's
  * planner scans them all: O(n^2)).
  *
- * Scratch (arena_greedy_take): 62 bytes per tensor, plus each array rounded
+ * Scratch (arena_greedy_take): 99 bytes per tensor, plus each array rounded
  * up to 16 bytes. */
 #include "planners/greedy_common.h"
 #include "planners/planner.h"
@@ -17,8 +17,7 @@
 static int greedy_firstfit_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                                 void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
-    return arena_greedy_size_plan(p, scratch, scratch_size, plan, ARENA_GREEDY_FIRST_FIT);
+    return arena_greedy_size_plan(p, opt, scratch, scratch_size, plan, ARENA_GREEDY_FIRST_FIT);
 }
 
 const struct arena_planner arena_planner_greedy_size_firstfit = {

@@ -15,14 +15,18 @@
  * two distinct tensors among it and the tensors it conflicts with that come
  * before it in the order are swapped. TVM draws the second one from the
  * conflicts of those conflicts three times out of four; arenabench keeps to
- * the first level, which the definition in the README names. When fewer
+ * the first level, which the definition in docs/planners.md names. When fewer
  * than two candidates exist the round makes no swap. The search stops
  * after the round budget (opt->node_limit, else 500 as in TVM), when
- * opt->time_limit seconds of wall time are spent or opt->stop is set
- * (checked between rounds; the plan then depends on the machine's speed,
- * as optimal's does), at the max-live lower bound, or in decision mode
- * (opt->capacity) at a plan that fits. The plan is the smallest seen, so never above the first round's,
- * which is greedy-by-size-firstfit's plan.
+ * opt->time_limit seconds of wall time (from the call's start) are spent
+ * or opt->stop is set (the flag read before every placement, the clock
+ * before every eighth, so a round of any size is stopped midway; the plan
+ * then depends on the machine's speed, as optimal's does), at the max-live
+ * lower bound, or in decision mode (opt->capacity) at a plan that fits.
+ * The plan is the smallest of the whole rounds, so never above the first
+ * round's, which is greedy-by-size-firstfit's plan; a later round stopped
+ * midway is dropped, and a first round stopped midway is the plan, its
+ * tensors not placed stacked on top (valid, status LIMIT).
  *
  * Random choices come from splitmix64 seeded with opt->seed: the same seed
  * gives the same plan. plan->nodes = rounds run; bound = the lower bound;
@@ -31,7 +35,7 @@
  * otherwise OPTIMAL at the lower bound, LIMIT when the budget ran out.
  * Each round costs what greedy-by-size-firstfit costs plus O(n).
  *
- * Scratch: greedy_common's 62 bytes per tensor plus 28 (current and best
+ * Scratch: greedy_common's 99 bytes per tensor plus 28 (current and best
  * offsets 8 each; order, positions and a list 4 each; the bound's sort
  * borrows the index's), plus each array's rounding, described once with
  * planners/layout.h. */
@@ -109,17 +113,7 @@ static uint64_t lower_bound(struct arena_greedy *g, struct work *w)
     return most;
 }
 
-static void first_fit(struct arena_greedy *g, const uint32_t *ord)
-{
-    for (size_t r = 0; r < g->n; r++)
-        g->rec[r].off = ARENA_GREEDY_UNPLACED;
-    g->arena = 0;
-    for (size_t k = 0; k < g->n; k++)
-        arena_greedy_place(g, ord[k], ARENA_GREEDY_FIRST_FIT);
-}
-
-/* Whether opt's wall-time budget is spent (checked once a round: a round is a
- * whole first-fit plan, so the check costs nothing beside it). */
+/* Whether opt's wall-time budget, counted from start, is spent. */
 static int out_of_time(double limit, const struct timespec *start)
 {
     if (limit <= 0)
@@ -128,6 +122,36 @@ static int out_of_time(double limit, const struct timespec *start)
     clock_gettime(CLOCK_MONOTONIC, &now);
     double spent = (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
     return spent >= limit;
+}
+
+/* The budgets inside a round: the stop flag before every placement, the
+ * clock before every CLOCK_EVERY-th (a read costs about a tenth of a
+ * placement), so a round of 10^5 tensors or more ends within a few of them
+ * of the limit. */
+#define CLOCK_EVERY 8u
+
+struct budget {
+    const struct arena_plan_options *opt;
+    struct timespec start;
+    uint32_t placed;
+};
+
+static int budget_spent(void *ctx)
+{
+    struct budget *b = ctx;
+    if (arena_plan_stop_requested(b->opt))
+        return 1;
+    return ++b->placed % CLOCK_EVERY == 0 && out_of_time(b->opt->time_limit, &b->start);
+}
+
+/* One round: first fit in order ord. Nonzero when a budget stopped it (the
+ * tensors not placed yet unplaced). */
+static int first_fit(struct arena_greedy *g, const uint32_t *ord)
+{
+    arena_greedy_restart(g);
+    for (size_t k = 0; k < g->n && !arena_greedy_interrupted(g); k++)
+        arena_greedy_place(g, ord[k], ARENA_GREEDY_FIRST_FIT);
+    return g->interrupted;
 }
 
 static void swap_at(struct work *w, uint32_t a, uint32_t b)
@@ -146,11 +170,20 @@ static int climb_plan(const struct arena_problem *p, const struct arena_plan_opt
         plan->status = ARENA_PLAN_OPTIMAL;
         return ARENA_OK;
     }
+    struct budget budget = {.opt = opt};
+    clock_gettime(CLOCK_MONOTONIC, &budget.start); /* the limit counts the set-up too */
     struct work w;
     arena_layout_carve(carve, p, &w, scratch, scratch_size);
     struct arena_greedy g = w.g;
-    arena_greedy_init(&g, p);
+    arena_greedy_init(&g, p, NULL, budget_spent, &budget);
     size_t n = g.n;
+    if (g.interrupted) { /* in the set-up: every tensor stacked, no round */
+        arena_greedy_stack_rest(&g);
+        arena_greedy_finish(&g, plan);
+        plan->bound = 0;
+        plan->status = ARENA_PLAN_LIMIT;
+        return ARENA_OK;
+    }
     uint64_t bound = lower_bound(&g, &w);
     uint64_t target = opt->capacity > bound ? opt->capacity : bound;
     uint64_t rounds = opt->node_limit ? opt->node_limit : DEFAULT_ROUNDS;
@@ -163,13 +196,20 @@ static int climb_plan(const struct arena_problem *p, const struct arena_plan_opt
     uint64_t cur = 0, best = UINT64_MAX, round = 0;
     uint32_t undo_a = 0, undo_b = 0;
     int swapped = 0;
-    struct timespec start = {0};
-    if (opt->time_limit > 0)
-        clock_gettime(CLOCK_MONOTONIC, &start);
-    while (round < rounds && !(round > 0 && (out_of_time(opt->time_limit, &start) ||
-                                             (opt->stop != NULL && *opt->stop != 0)))) {
+    while (round < rounds && !(round > 0 && (out_of_time(opt->time_limit, &budget.start) ||
+                                             arena_plan_stop_requested(opt)))) {
         round++;
-        first_fit(&g, w.ord);
+        if (first_fit(&g, w.ord)) {
+            /* A budget ran out mid-round: a later round's part plan is
+             * dropped; the first round's, its rest stacked, is the plan. */
+            if (round == 1) {
+                arena_greedy_stack_rest(&g);
+                best = g.arena;
+                for (size_t r = 0; r < n; r++)
+                    w.best[r] = g.rec[r].off;
+            }
+            break;
+        }
         uint64_t a = g.arena;
         int keep = round == 1 || a <= cur;
         if (!keep) {

@@ -259,9 +259,11 @@ static void flip(struct net *g, const uint32_t *path, size_t len)
 /* One phase: depth-first searches from S over the edges of zero reduced
  * cost, each node entered at most once, each search that reaches T
  * flipping its path; neighbours in list order. Returns the units routed
- * (at least one: the Dijkstra tree holds a path of zero reduced cost). The
- * path lives in heap[]. */
-static size_t augment_all(struct net *g)
+ * (at least one: the Dijkstra tree holds a path of zero reduced cost), or
+ * SIZE_MAX when the caller's stop flag was set (read every 64 steps of the
+ * search, each looking at up to n edges: a phase may look at all O(n^2)).
+ * The path lives in heap[]. */
+static size_t augment_all(struct net *g, const struct arena_plan_options *opt)
 {
     struct work *w = g->w;
     size_t v = 2 * (size_t)g->n + 2, units = 0;
@@ -273,7 +275,9 @@ static size_t augment_all(struct net *g)
     w->slot[S_NODE] = 1;
     size_t len = 1;
     path[0] = S_NODE;
-    while (len > 0) {
+    for (size_t step = 0; len > 0; step++) {
+        if (step % 64 == 0 && arena_plan_stop_requested(opt))
+            return SIZE_MAX;
         uint32_t u = path[len - 1], x;
         while ((x = neighbour(g, u, cursor[u])) != NIL) {
             cursor[u]++;
@@ -308,7 +312,6 @@ static cost reuse_cost(uint64_t to, uint64_t from)
 static int mcf_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                     void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     size_t n = p->n;
     if (n == 0)
         return ARENA_OK;
@@ -384,7 +387,10 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
             if (d != COST_MAX)
                 relax(&q, r0 + k, d);
         }
-        while (q.len > 0) {
+        for (size_t popped = 0; q.len > 0; popped++) {
+            /* every 64 nodes: settling an L relaxes up to n edges */
+            if (popped % 64 == 63 && arena_plan_stop_here(opt, p, plan))
+                return ARENA_OK;
             uint32_t u = pq_pop(&q);
             if (u == T_NODE)
                 break;
@@ -410,7 +416,10 @@ static int mcf_plan(const struct arena_problem *p, const struct arena_plan_optio
         cost dt = w.dist[T_NODE];
         for (size_t x = 0; x < v; x++)
             w.pot[x] += w.slot[x] == SETTLED ? w.dist[x] : dt;
-        units += augment_all(&net);
+        size_t routed = augment_all(&net, opt);
+        if (routed == SIZE_MAX && arena_plan_stop_here(opt, p, plan))
+            return ARENA_OK;
+        units += routed;
     }
 
     /* Objects: each FRESH R heads a chain through succ; ids by head rank. */

@@ -1,7 +1,7 @@
 /* online_buddy.c — the binary buddy system as a runtime allocator would run
  * it (Knowlton 1965, "A Fast Storage Allocator"; Knuth, TAOCP vol. 1 §2.5).
  *
- * The replay of online_common.h (README, "Runtime allocation"), no look-ahead. Blocks
+ * The replay of online_common.h (docs/runtime.md), no look-ahead. Blocks
  * are powers of two, at least the problem's alignment A, and a block of 2^k
  * bytes sits at a multiple of 2^k: a tensor of s bytes gets the block of
  * max(A, next power of two >= s) bytes, so its offset is a multiple of A. An
@@ -206,7 +206,6 @@ static const struct arena_online_policy buddy_policy = {
 static int buddy_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                       void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     struct work w;
     arena_layout_carve(carve, p, &w, scratch, scratch_size);
     w.used = 0;
@@ -215,7 +214,7 @@ static int buddy_plan(const struct arena_problem *p, const struct arena_plan_opt
         w.root[k] = NIL;
     w.heap = -1;
     w.least = log2_ceil(p->alignment);
-    return arena_online_replay(p, &w.orders, &buddy_policy, &w, plan);
+    return arena_online_replay(p, opt, &w.orders, &buddy_policy, &w, plan);
 }
 
 const struct arena_planner arena_planner_online_buddy = {

@@ -18,17 +18,21 @@ void arena_online_orders_take(struct arena_layout *l, size_t n, struct arena_onl
     o->tmp = arena_layout_take(l, n, sizeof *o->tmp);
 }
 
-int arena_online_replay(const struct arena_problem *p, struct arena_online_orders *o,
-                        const struct arena_online_policy *pol, void *state,
-                        struct arena_plan *plan)
+int arena_online_replay(const struct arena_problem *p, const struct arena_plan_options *opt,
+                        struct arena_online_orders *o, const struct arena_online_policy *pol,
+                        void *state, struct arena_plan *plan)
 {
     size_t n = p->n;
     const struct arena_tensor *t = p->tensors;
     uint64_t arena = 0;
     arena_order_ids(o->by_first, o->tmp, n, t, ARENA_ORDER_FIRST);
+    if (arena_plan_stop_here(opt, p, plan))
+        return ARENA_OK;
     arena_order_ids(o->by_last, o->tmp, n, t, ARENA_ORDER_LAST);
     size_t f = 0;
     for (size_t a = 0; a < n; a++) {
+        if (a % ARENA_STOP_EVERY == 0 && arena_plan_stop_here(opt, p, plan))
+            return ARENA_OK;
         uint32_t i = o->by_first[a];
         /* Everything whose last step is before this first step is freed
          * first: by last step, then by id (the stable sort kept id order). */
@@ -341,11 +345,12 @@ int arena_online_gaps_scratch(const struct arena_problem *p, size_t *bytes)
     return arena_layout_count(gaps_carve, p, &w, bytes);
 }
 
-int arena_online_gaps_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                           struct arena_plan *plan, enum arena_online_fit fit)
+int arena_online_gaps_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                           void *scratch, size_t scratch_size, struct arena_plan *plan,
+                           enum arena_online_fit fit)
 {
     struct gaps_work w;
     arena_layout_carve(gaps_carve, p, &w, scratch, scratch_size);
     arena_online_gaps_start(&w.gaps, fit);
-    return arena_online_replay(p, &w.orders, &arena_online_gaps_policy, &w.gaps, plan);
+    return arena_online_replay(p, opt, &w.orders, &arena_online_gaps_policy, &w.gaps, plan);
 }

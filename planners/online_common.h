@@ -1,10 +1,10 @@
 /* online_common.h — internal: the replay every online policy follows, and the
  * gap map first fit and best fit share.
  *
- * The replay (README, "Runtime allocation: online policies and real
- * allocators"): at step t, first free
- * every tensor whose last step is t-1 (lowest id first), then allocate every
- * tensor whose first step is t (lowest id first); no look-ahead. A policy
+ * The replay (docs/runtime.md, "Online policies as planners"): at step t,
+ * first free every tensor whose last step is t-1 (lowest id first), then
+ * allocate every tensor whose first step is t (lowest id first); no
+ * look-ahead. A policy
  * only sees alloc(id, size) and release(id, offset, size) in that order.
  * Tensors of size zero take no bytes: the replay gives them offset 0 and
  * never shows them to the policy. Arena = max(offset + size), the highest
@@ -42,10 +42,12 @@ struct arena_online_policy {
 };
 
 /* Runs the replay of p through the policy and fills plan->offsets and
- * plan->arena. ARENA_EOVERFLOW when an offset + size passes 2^64 - 1. */
-int arena_online_replay(const struct arena_problem *p, struct arena_online_orders *o,
-                        const struct arena_online_policy *pol, void *state,
-                        struct arena_plan *plan);
+ * plan->arena. ARENA_EOVERFLOW when an offset + size passes 2^64 - 1.
+ * opt->stop is read every ARENA_STOP_EVERY tensors: once set, the plan is
+ * arena_plan_stopped's. */
+int arena_online_replay(const struct arena_problem *p, const struct arena_plan_options *opt,
+                        struct arena_online_orders *o, const struct arena_online_policy *pol,
+                        void *state, struct arena_plan *plan);
 
 /* ---- the gap map (first fit, best fit) ---------------------------------- */
 
@@ -79,7 +81,8 @@ extern const struct arena_online_policy arena_online_gaps_policy;
 /* online-first-fit and online-best-fit differ only in the fit rule: one
  * scratch description (the orders and the gap map) and one plan for both. */
 int arena_online_gaps_scratch(const struct arena_problem *p, size_t *bytes);
-int arena_online_gaps_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
-                           struct arena_plan *plan, enum arena_online_fit fit);
+int arena_online_gaps_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                           void *scratch, size_t scratch_size, struct arena_plan *plan,
+                           enum arena_online_fit fit);
 
 #endif

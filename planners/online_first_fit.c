@@ -2,7 +2,7 @@
  * (Knuth, TAOCP vol. 1 §2.5; Wilson, Johnstone, Neely & Boles 1995, "Dynamic
  * Storage Allocation: A Survey and Critical Review").
  *
- * No look-ahead: the replay of online_common.h (README, "Runtime allocation") frees
+ * No look-ahead: the replay of online_common.h (docs/runtime.md) frees
  * the tensors that died at the previous step, lowest id first, then allocates
  * the tensors born at this step, lowest id first. Each allocation takes the
  * lowest-addressed free block that holds it, at the block's low end; when
@@ -21,8 +21,7 @@
 static int first_fit_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                            void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
-    return arena_online_gaps_plan(p, scratch, scratch_size, plan, ARENA_ONLINE_FIRST_FIT);
+    return arena_online_gaps_plan(p, opt, scratch, scratch_size, plan, ARENA_ONLINE_FIRST_FIT);
 }
 
 const struct arena_planner arena_planner_online_first_fit = {

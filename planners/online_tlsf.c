@@ -2,7 +2,7 @@
  * (Masmano, Ripoll, Crespo & Real 2004, "TLSF: a New Dynamic Memory Allocator
  * for Real-Time Systems", ECRTS).
  *
- * The replay of online_common.h (README, "Runtime allocation"), no look-ahead. Sizes
+ * The replay of online_common.h (docs/runtime.md), no look-ahead. Sizes
  * are counted in units of the problem's alignment A (every size and every
  * split point is a multiple of A, so every offset is one too). Free blocks
  * sit in segregated lists: a block of u units is in class (f, s) with
@@ -267,7 +267,6 @@ static const struct arena_online_policy tlsf_policy = {
 static int tlsf_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                      void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     struct work w;
     arena_layout_carve(carve, p, &w, scratch, scratch_size);
     w.used = 0;
@@ -281,7 +280,7 @@ static int tlsf_plan(const struct arena_problem *p, const struct arena_plan_opti
         for (unsigned s = 0; s < SL_COUNT; s++)
             w.head[f][s] = NIL;
     }
-    return arena_online_replay(p, &w.orders, &tlsf_policy, &w, plan);
+    return arena_online_replay(p, opt, &w.orders, &tlsf_policy, &w, plan);
 }
 
 const struct arena_planner arena_planner_online_tlsf = {

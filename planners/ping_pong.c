@@ -50,7 +50,6 @@ static int ping_pong_scratch(const struct arena_problem *p, size_t *bytes)
 static int ping_pong_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                           void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     size_t n = p->n;
     const struct arena_tensor *t = p->tensors;
     struct work w;
@@ -63,6 +62,8 @@ static int ping_pong_plan(const struct arena_problem *p, const struct arena_plan
     uint64_t largest = 0;
     size_t first_largest = 0;
     for (size_t i = 0; i < n; i++) {
+        if (i % ARENA_STOP_EVERY == 0 && arena_plan_stop_here(opt, p, plan))
+            return ARENA_OK;
         uint32_t x = w.order[i];
         while (nbusy > 0 && (busy[0] >> 32) < t[x].first)
             arena_heap_push(freeh, &nfree, (uint32_t)arena_heap_pop(busy, &nbusy));

@@ -23,6 +23,18 @@ const char *arena_planner_kind_name(int kind)
     return "unknown";
 }
 
+void arena_plan_stopped(const struct arena_problem *p, struct arena_plan *plan)
+{
+    uint64_t top = 0; /* the sizes' sum fits (arena_problem_check) */
+    for (size_t i = 0; i < p->n; i++) {
+        plan->offsets[i] = top;
+        top += p->tensors[i].size;
+    }
+    plan->arena = top;
+    plan->buffers = 0;
+    plan->status = ARENA_PLAN_LIMIT;
+}
+
 void arena_plan_reset(struct arena_plan *plan)
 {
     plan->arena = 0;

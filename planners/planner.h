@@ -37,8 +37,13 @@ struct arena_plan_options {
     uint64_t seed;       /* for randomised planners; same seed, same plan */
     uint64_t capacity;   /* 0: minimise the arena; otherwise decision mode:
                             any plan with arena <= capacity answers */
-    const volatile sig_atomic_t *stop; /* NULL, or non-zero *stop (a caller's
-                            signal flag): stop soon, as when a budget runs out */
+    const volatile sig_atomic_t *stop; /* NULL, or a caller's signal flag:
+                            every planner but naive (whose one pass is the
+                            plan a stopped call gives) reads it between
+                            bounded stretches of work and, once it is
+                            non-zero, returns soon with a valid plan of
+                            status ARENA_PLAN_LIMIT: stopped, not the
+                            planner's answer (docs/budgets.md) */
     uint32_t optimal_off; /* planner optimal only, for ablations: the rules it
                             switches off, ARENA_OPTIMAL_* bits (planners/optimal.h);
                             0 = every rule on. Other planners ignore it. */
@@ -49,6 +54,32 @@ struct arena_plan_options {
 
 /* All zero: no limits, seed 0, minimise. */
 extern const struct arena_plan_options arena_plan_options_default;
+
+/* For planners: nonzero once the caller's stop flag (opt->stop) is set. One
+ * volatile load; loops whose steps cost a few nanoseconds read it every
+ * ARENA_STOP_EVERY steps. */
+static inline int arena_plan_stop_requested(const struct arena_plan_options *opt)
+{
+    return opt->stop != NULL && *opt->stop != 0;
+}
+#define ARENA_STOP_EVERY 4096u
+
+/* For a planner that saw the stop flag and has no partial plan of its own
+ * worth keeping: lays every tensor end to end (naive's plan, valid for any
+ * problem), buffers 0, status ARENA_PLAN_LIMIT. */
+void arena_plan_stopped(const struct arena_problem *p, struct arena_plan *plan);
+
+/* Both at once: when the stop flag is set, gives plan arena_plan_stopped's
+ * and returns nonzero, so a planner writes
+ * `if (arena_plan_stop_here(opt, p, plan)) return ARENA_OK;`. */
+static inline int arena_plan_stop_here(const struct arena_plan_options *opt,
+                                       const struct arena_problem *p, struct arena_plan *plan)
+{
+    if (!arena_plan_stop_requested(opt))
+        return 0;
+    arena_plan_stopped(p, plan);
+    return 1;
+}
 
 struct arena_planner {
     const char *name;    /* as on the command line, e.g. "greedy-by-size" */

@@ -1,5 +1,5 @@
 /* problem.h — the planning problem, a plan, the independent validator and the
- * metrics, exactly as the README defines them.
+ * metrics, exactly as docs/planners.md defines them.
  *
  * Tensor i needs `size` bytes during the closed step interval [first, last].
  * Two tensors conflict when first_i <= last_j && first_j <= last_i.
@@ -150,5 +150,15 @@ struct arena_metrics {
 };
 int arena_plan_metrics(const struct arena_problem *p, const struct arena_plan *plan,
                        struct arena_metrics *out);
+
+/* The metrics of a plan made through the in-place pre-pass (planners/alias.h):
+ * arena_plan_metrics of the merged plan mp over m->merged (so frag_mean
+ * counts the intervals the planners saw), with p's own bounds (naive bytes,
+ * max-live lower bound, max_live) and the ratios taken against the in-place
+ * bound: ratio_lb = arena / inplace_bound, frag_peak = 1 - inplace_bound /
+ * arena. */
+struct arena_alias_merge;
+int arena_alias_metrics(const struct arena_problem *p, const struct arena_alias_merge *m,
+                        const struct arena_plan *mp, struct arena_metrics *out);
 
 #endif

@@ -20,7 +20,7 @@
  * (greedy_common.h): each order costs what greedy-by-size costs, plus two
  * radix sorts.
  *
- * Scratch: greedy_common's 62 bytes per tensor plus 36 (a radix sort's key,
+ * Scratch: greedy_common's 99 bytes per tensor plus 36 (a radix sort's key,
  * key buffer and value buffer 20, the size order's offsets 8, the two orders
  * 4 each), plus each array's rounding, described once with planners/layout.h. */
 #include <assert.h>
@@ -77,34 +77,45 @@ static void order(struct work *w, uint32_t *out, int size_major)
     }
 }
 
-static void run(struct arena_greedy *g, const uint32_t *ord)
+/* Places every tensor in order ord; stops early (nonzero) when the caller's
+ * stop flag is set, the tensors not placed yet unplaced. */
+static int run(struct arena_greedy *g, const uint32_t *ord)
 {
-    for (size_t r = 0; r < g->n; r++)
-        g->rec[r].off = ARENA_GREEDY_UNPLACED;
-    g->arena = 0;
-    for (size_t k = 0; k < g->n; k++)
+    arena_greedy_restart(g);
+    for (size_t k = 0; k < g->n && !arena_greedy_interrupted(g); k++)
         arena_greedy_place(g, ord[k], ARENA_GREEDY_BEST_FIT);
+    return g->interrupted;
 }
 
 static int xla_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                     void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    (void)opt;
     if (p->n == 0)
         return ARENA_OK;
     struct work w;
     arena_layout_carve(take, p, &w, scratch, scratch_size);
     struct arena_greedy *g = &w.g;
-    arena_greedy_init(g, p);
-    order(&w, w.by_size, 1);
-    order(&w, w.by_life, 0);
+    arena_greedy_init(g, p, opt->stop, NULL, NULL);
+    if (!g->interrupted)
+        order(&w, w.by_size, 1);
+    if (!arena_greedy_interrupted(g))
+        order(&w, w.by_life, 0);
 
-    run(g, w.by_size);
+    /* Stopped (the caller's flag): the size order's plan when it is whole,
+     * else its placed tensors with the rest stacked; status limit. */
+    if (arena_greedy_interrupted(g) || run(g, w.by_size)) {
+        arena_greedy_stack_rest(g);
+        arena_greedy_finish(g, plan);
+        plan->status = ARENA_PLAN_LIMIT;
+        return ARENA_OK;
+    }
     uint64_t size_arena = g->arena;
     for (size_t r = 0; r < g->n; r++)
         w.saved[r] = g->rec[r].off;
-    run(g, w.by_life);
-    if (g->arena >= size_arena) {
+    int stopped = run(g, w.by_life);
+    if (stopped)
+        plan->status = ARENA_PLAN_LIMIT;
+    if (stopped || g->arena >= size_arena) {
         for (size_t r = 0; r < g->n; r++)
             g->rec[r].off = w.saved[r];
         g->arena = size_arena;

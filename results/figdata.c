@@ -5,17 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "planners/status.h"
-
-#define APP_ID 1095913026
+#include "results/columns.h"
+#include "results/db.h"
 
 struct arena_figdb {
     sqlite3 *db;
     const char *path;
     int version;
-    int has_bound, has_seq, has_place_name, has_replays, has_order;
+    int has_bound, has_seq, has_place_name, has_replays, has_noisy;
+    struct arena_db_config_sql cfg; /* the configuration's columns */
     const char *note;
 };
 
@@ -39,133 +39,43 @@ static int prepare(struct arena_figdb *h, const char *sql, sqlite3_stmt **st, ch
     return ARENA_OK;
 }
 
-/* One integer from a query without parameters; dflt when no row. */
-static int scalar(struct arena_figdb *h, const char *sql, int64_t dflt, int64_t *out, char *err,
-                  size_t errlen)
-{
-    sqlite3_stmt *st;
-    int rc = prepare(h, sql, &st, err, errlen);
-    if (rc) return rc;
-    int s = sqlite3_step(st);
-    *out = s == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL ? sqlite3_column_int64(st, 0)
-                                                                          : dflt;
-    sqlite3_finalize(st);
-    if (s != SQLITE_ROW && s != SQLITE_DONE) return db_error(h, err, errlen, "cannot read");
-    return ARENA_OK;
-}
-
-static int has_column(struct arena_figdb *h, const char *table, const char *col, int *out,
-                      char *err, size_t errlen)
-{
-    sqlite3_stmt *st;
-    int rc = prepare(h, "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2", &st, err,
-                     errlen);
-    if (rc) return rc;
-    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
-    *out = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
-    sqlite3_finalize(st);
-    return ARENA_OK;
-}
-
-/* file: URI of path, %, ? and # escaped; relative paths stay relative. */
-static char *uri_of(const char *path, const char *query)
-{
-    size_t n = strlen(path);
-    char *u = malloc(3 * n + strlen(query) + 16);
-    if (!u) return NULL;
-    char *o = u;
-    o += sprintf(o, path[0] == '/' ? "file://" : "file:./");
-    for (const char *p = path; *p; p++) {
-        if (*p == '%' || *p == '?' || *p == '#') o += sprintf(o, "%%%02x", (unsigned char)*p);
-        else *o++ = *p;
-    }
-    strcpy(o, query);
-    return u;
-}
-
-static int open_uri(const char *path, const char *query, sqlite3 **db)
-{
-    char *uri = uri_of(path, query);
-    if (!uri) return SQLITE_NOMEM;
-    int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-    free(uri);
-    if (rc == SQLITE_OK) {
-        sqlite3_busy_timeout(*db, 5000);
-        rc = sqlite3_exec(*db, "PRAGMA schema_version", NULL, NULL, NULL);
-    }
-    if (rc != SQLITE_OK) {
-        sqlite3_close(*db);
-        *db = NULL;
-    }
-    return rc;
-}
-
 int arena_figdb_open(const char *path, struct arena_figdb **out, char *err, size_t errlen)
 {
     *out = NULL;
-    if (access(path, F_OK) != 0)
-        return arena_errorf(err, errlen, 0, ARENA_ENOTFOUND,
-                            "no database at %s (run bench first, or pass --db)", path);
     struct arena_figdb *h = calloc(1, sizeof *h);
     if (!h) return ARENA_ENOMEM;
     h->path = path;
-    size_t n = strlen(path);
-    char *wal = malloc(n + 5);
-    if (!wal) {
+    int rc = arena_db_open(path, ARENA_DB_READ, NULL, &h->db, &h->note, err, errlen);
+    if (rc == ARENA_ENOTFOUND)
+        arena_errorf(err, errlen, 0, rc, "no database at %s (run bench first, or pass --db)",
+                     path);
+    if (rc != ARENA_OK) {
         free(h);
-        return ARENA_ENOMEM;
+        return rc;
     }
-    memcpy(wal, path, n);
-    memcpy(wal + n, "-wal", 5);
-    int has_wal = access(wal, F_OK) == 0;
-    free(wal);
-    int rc = SQLITE_CANTOPEN;
-    if (has_wal) rc = open_uri(path, "?mode=ro", &h->db);
-    if (rc != SQLITE_OK) {
-        rc = open_uri(path, "?mode=ro&immutable=1", &h->db);
-        if (has_wal && rc == SQLITE_OK)
-            h->note = "its -wal could not be read (no -shm beside it, read-only folder?): rows a"
-                      " running bench has not checkpointed yet are left out";
-    }
-    if (rc != SQLITE_OK) {
-        free(h);
-        return arena_errorf(err, errlen, 0, ARENA_EDB, "%s: cannot open (%s)", path,
-                            sqlite3_errstr(rc));
-    }
-    int64_t app = 0, version = 0, tables = 0;
-    rc = scalar(h, "PRAGMA application_id", 0, &app, err, errlen);
-    if (!rc) rc = scalar(h, "PRAGMA user_version", 0, &version, err, errlen);
-    if (!rc && app != APP_ID)
+    /* what plot reads in every schema from version 2 on */
+    static const char *const need[] = {
+        "runs.started_at", "graphs.spec", "graphs.family", "graphs.params", "graphs.alignment",
+        "graphs.tensors", "graphs.naive_bytes", "graphs.lower_bound", "results.planner",
+        "results.valid", "results.arena_bytes", "results.ratio_lb", "results.saving",
+        "results.frag_peak", "results.frag_mean", "results.plan_ns_median",
+        "results.plan_ns_mean", "results.plan_ns_stddev", "results.iterations",
+        "results.scratch_bytes", "placements.result_id", "placements.tensor", "placements.size",
+        "placements.first", "placements.last", "placements.offset", NULL};
+    static const char *const none[] = {NULL};
+    rc = arena_db_check(h->db, path, "bench plot", none, &h->version, err, errlen);
+    if (!rc && h->version < 2)
         rc = arena_errorf(err, errlen, 0, ARENA_EDB,
-                          "%s is not an arenabench results database (application_id %lld)", path,
-                          (long long)app);
-    if (!rc && version > 11)
-        rc = arena_errorf(err, errlen, 0, ARENA_EDB,
-                          "%s was written by a newer arenabench (schema version %lld, bench plot"
-                          " reads 2 to 11)",
-                          path, (long long)version);
-    if (!rc && version < 2)
-        rc = arena_errorf(err, errlen, 0, ARENA_EDB,
-                          "%s has the older schema version %lld; one bench run with --db on it"
+                          "%s has the older schema version %d; one bench run with --db on it"
                           " migrates it forward",
-                          path, (long long)version);
-    if (!rc)
-        rc = scalar(h,
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
-                    " ('runs', 'graphs', 'results', 'placements')",
-                    0, &tables, err, errlen);
-    if (!rc && tables != 4)
-        rc = arena_errorf(err, errlen, 0, ARENA_EDB,
-                          "%s is not an arenabench results database (tables runs, graphs,"
-                          " results, placements missing)",
-                          path);
-    h->version = (int)version;
-    if (!rc) rc = has_column(h, "results", "bound", &h->has_bound, err, errlen);
-    if (!rc) rc = has_column(h, "results", "seq", &h->has_seq, err, errlen);
-    if (!rc) rc = has_column(h, "graphs", "order_bound", &h->has_order, err, errlen);
-    if (!rc) rc = has_column(h, "placements", "name", &h->has_place_name, err, errlen);
-    if (!rc) rc = has_column(h, "replay_frames", "footprint_peak", &h->has_replays, err, errlen);
+                          path, h->version);
+    if (!rc) rc = arena_db_check(h->db, path, "bench plot", need, NULL, err, errlen);
+    h->has_bound = arena_db_has_column(h->db, "results", "bound");
+    h->has_seq = arena_db_has_column(h->db, "results", "seq");
+    h->has_place_name = arena_db_has_column(h->db, "placements", "name");
+    h->has_replays = arena_db_has_column(h->db, "replay_frames", "footprint_peak");
+    h->has_noisy = arena_db_has_column(h->db, "results", "noisy");
+    arena_db_config_sql(h->db, &h->cfg);
     if (rc) {
         arena_figdb_close(h);
         return rc;
@@ -246,24 +156,28 @@ static int select_runs(struct arena_figdb *h, int64_t run, struct arena_fig_data
     return ARENA_OK;
 }
 
-/* Rows newest first: run start, run id, then the run's own order. */
+/* Rows newest first: run start, run id, then the run's own order. The
+ * configuration's columns are the schema's (results/columns.h). */
 static const char results_sql[] =
     "SELECT r.id, r.run_id, r.graph_id, r.planner, r.valid = 1 AND r.arena_bytes IS NOT NULL,"
     " r.arena_bytes, r.ratio_lb, r.saving, r.frag_peak, r.frag_mean, r.plan_ns_median,"
     " r.plan_ns_mean, r.plan_ns_stddev, r.iterations, r.scratch_bytes, %s,"
-    " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, g.lower_bound, %s"
+    " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, %s, %s, %s, %s, %s,"
+    " %s, %s, %s, %s, %s"
     " FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id"
     " WHERE ?1 = 0 OR r.run_id = ?1"
     " ORDER BY u.started_at DESC, u.id DESC, %s DESC";
+enum {
+    C_STATUS = 15, C_SPEC = 18, C_FAMILY, C_PARAMS, C_ALIGN, C_TENSORS, C_NAIVE, C_LB, C_RULE,
+    C_ORDER, C_BUDGET, C_PATCH, C_FIXED, C_OB, C_OSTATUS, C_TAG, C_NOISY, C_ONCE
+};
 
-static int find_graph(struct arena_fig_data *d, int64_t id, size_t *at)
+/* The entry of (base, config), or n when there is none. */
+static size_t find_entry(const struct arena_fig_data *d, size_t base, size_t config)
 {
     for (size_t i = d->n_graphs; i-- > 0;)
-        if (d->graphs[i].id == id) {
-            *at = i;
-            return 1;
-        }
-    return 0;
+        if (d->graphs[i].base == base && d->graphs[i].config == config) return i;
+    return d->n_graphs;
 }
 
 /* Rows by graph, planner, then the order read (newest first). */
@@ -285,7 +199,7 @@ static void result_free(struct arena_fig_result *r)
 /* Keeps the first (newest) row of each graph x planner. */
 static void keep_newest(struct arena_fig_data *d)
 {
-    qsort(d->results, d->n_results, sizeof *d->results, by_pair);
+    if (d->n_results) qsort(d->results, d->n_results, sizeof *d->results, by_pair);
     size_t kept = 0;
     for (size_t i = 0; i < d->n_results; i++) {
         if (kept && d->results[kept - 1].graph == d->results[i].graph &&
@@ -306,139 +220,267 @@ static int by_first(const void *a, const void *b)
     return (x->first > y->first) - (x->first < y->first);
 }
 
-int arena_figdb_load(struct arena_figdb *h, int64_t run, struct arena_fig_data *d, char *err,
-                     size_t errlen)
+/* Index lists in the order of first measurement: perm[new] = old. */
+static int first_order(const int64_t *first, size_t n, size_t *perm)
+{
+    struct order *o = malloc((n + 1) * sizeof *o);
+    if (!o) return ARENA_ENOMEM;
+    for (size_t i = 0; i < n; i++) o[i] = (struct order){first[i], i};
+    qsort(o, n, sizeof *o, by_first);
+    for (size_t i = 0; i < n; i++) perm[i] = o[i].idx;
+    free(o);
+    return ARENA_OK;
+}
+
+/* Where the rows read so far are kept while reading. */
+struct reading {
+    int64_t *gfirst, *pfirst, *cfirst, *bfirst;
+    size_t gcap, rcap, pcap, ccap, bcap, gfcap, pfcap, cfcap, bfcap;
+};
+
+static void text_col(sqlite3_stmt *st, int col, char *buf, size_t len, const char *dflt)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(buf, len, "%s", t ? (const char *)t : dflt);
+}
+
+/* The place of text in list[0, *n), appended (a copy, and rid as the
+ * first id it was seen with) when it is not there; the first id kept the
+ * smallest. ARENA_ENOMEM. */
+static int intern(char ***list, size_t *n, size_t *cap, int64_t **first, size_t *fcap,
+                  const char *text, int64_t rid, size_t *at)
+{
+    size_t i;
+    for (i = 0; i < *n && strcmp((*list)[i], text) != 0; i++) {}
+    if (i == *n) {
+        if (grow((void **)list, cap, *n, sizeof **list) ||
+            grow((void **)first, fcap, *n, sizeof **first) || !((*list)[*n] = strdup(text)))
+            return ARENA_ENOMEM;
+        (*first)[(*n)++] = rid;
+    }
+    if (rid < (*first)[i]) (*first)[i] = rid;
+    *at = i;
+    return ARENA_OK;
+}
+
+/* Index of v (an id among first[]) kept up to date: the smallest id. */
+static void seen_at(int64_t *first, size_t i, int64_t rid)
+{
+    if (rid < first[i]) first[i] = rid;
+}
+
+/* Reads one row into d; 1 when a filter leaves it out. */
+static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_select *sel,
+                    struct arena_fig_data *d, struct reading *w)
+{
+    int64_t rid = sqlite3_column_int64(st, 0);
+    const char *planner = (const char *)sqlite3_column_text(st, 3);
+    const char *spec = (const char *)sqlite3_column_text(st, C_SPEC);
+    const char *family = (const char *)sqlite3_column_text(st, C_FAMILY);
+    const char *tag = (const char *)sqlite3_column_text(st, C_TAG);
+    if (!planner) planner = "";
+    char base[4096];
+    arena_spec_base(spec ? spec : "", base, sizeof base);
+    struct arena_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    text_col(st, C_RULE, cfg.inplace, sizeof cfg.inplace, "none");
+    text_col(st, C_ORDER, cfg.order, sizeof cfg.order, "stored");
+    cfg.order_budget = sqlite3_column_int64(st, C_BUDGET);
+    text_col(st, C_PATCH, cfg.patch, sizeof cfg.patch, "");
+    cfg.alignment = sqlite3_column_int64(st, C_ALIGN);
+    if (sel && (!arena_select_graph(sel, base, family ? family : "") ||
+                !arena_select_tag(sel, tag ? tag : "") || !arena_select_config(sel, &cfg)))
+        return 1;
+    (void)h;
+    size_t c;
+    for (c = 0; c < d->n_configs && arena_config_cmp(&d->configs[c].c, &cfg) != 0; c++) {}
+    if (c == d->n_configs) {
+        if (grow((void **)&d->configs, &w->ccap, d->n_configs, sizeof *d->configs) ||
+            grow((void **)&w->cfirst, &w->cfcap, d->n_configs, sizeof *w->cfirst))
+            return ARENA_ENOMEM;
+        d->configs[d->n_configs] = (struct arena_fig_config){.c = cfg, .label = NULL};
+        w->cfirst[d->n_configs++] = rid;
+    }
+    seen_at(w->cfirst, c, rid);
+    size_t b;
+    if (intern(&d->bases, &d->n_bases, &w->bcap, &w->bfirst, &w->bfcap, base, rid, &b))
+        return ARENA_ENOMEM;
+    size_t g = find_entry(d, b, c);
+    if (g == d->n_graphs) { /* the newest row of the problem states its facts */
+        if (grow((void **)&d->graphs, &w->gcap, d->n_graphs, sizeof *d->graphs) ||
+            grow((void **)&w->gfirst, &w->gfcap, d->n_graphs, sizeof *w->gfirst))
+            return ARENA_ENOMEM;
+        struct arena_fig_graph *G = &d->graphs[d->n_graphs];
+        memset(G, 0, sizeof *G);
+        G->id = sqlite3_column_int64(st, 2);
+        G->config = c;
+        G->base = b;
+        G->spec = strdup(base);
+        G->family = dup_text(st, C_FAMILY);
+        G->params = dup_text(st, C_PARAMS);
+        G->alignment = cfg.alignment;
+        G->tensors = sqlite3_column_int64(st, C_TENSORS);
+        G->naive = sqlite3_column_int64(st, C_NAIVE);
+        G->lower_bound = sqlite3_column_int64(st, C_LB);
+        G->fixed_lower_bound = sqlite3_column_int64(st, C_FIXED); /* NULL reads 0 */
+        G->order_bound = sqlite3_column_int64(st, C_OB);
+        G->order_limit = sqlite3_column_type(st, C_OSTATUS) == SQLITE_TEXT &&
+                         strcmp((const char *)sqlite3_column_text(st, C_OSTATUS), "limit") == 0;
+        w->gfirst[d->n_graphs] = rid;
+        g = d->n_graphs++;
+        if (!G->family) G->family = strdup("");
+        if (!G->params) G->params = strdup("");
+        if (!G->spec || !G->family || !G->params) return ARENA_ENOMEM;
+    }
+    seen_at(w->gfirst, g, rid);
+    size_t p;
+    if (intern(&d->planners, &d->n_planners, &w->pcap, &w->pfirst, &w->pfcap, planner, rid, &p))
+        return ARENA_ENOMEM;
+    if (grow((void **)&d->results, &w->rcap, d->n_results, sizeof *d->results))
+        return ARENA_ENOMEM;
+    struct arena_fig_result *r = &d->results[d->n_results++];
+    memset(r, 0, sizeof *r);
+    r->id = rid;
+    r->read_order = d->n_results;
+    r->run_id = sqlite3_column_int64(st, 1);
+    r->graph_id = sqlite3_column_int64(st, 2);
+    r->graph = g;
+    r->planner = strdup(planner);
+    r->ok = sqlite3_column_int(st, 4);
+    r->arena = sqlite3_column_int64(st, 5);
+    r->has_ratio = sqlite3_column_type(st, 6) != SQLITE_NULL;
+    r->ratio_lb = sqlite3_column_double(st, 6);
+    r->has_saving = sqlite3_column_type(st, 7) != SQLITE_NULL;
+    r->saving = sqlite3_column_double(st, 7);
+    r->has_frag = sqlite3_column_type(st, 8) != SQLITE_NULL;
+    r->frag_peak = sqlite3_column_double(st, 8);
+    r->frag_mean = sqlite3_column_double(st, 9);
+    r->has_ns = sqlite3_column_type(st, 10) != SQLITE_NULL;
+    r->ns_median = sqlite3_column_double(st, 10);
+    r->ns_mean = sqlite3_column_double(st, 11);
+    r->ns_stddev = sqlite3_column_double(st, 12);
+    r->iterations = sqlite3_column_int64(st, 13);
+    r->has_scratch = sqlite3_column_type(st, 14) != SQLITE_NULL;
+    r->scratch = sqlite3_column_int64(st, 14);
+    r->status = dup_text(st, C_STATUS);
+    r->has_bound = sqlite3_column_type(st, C_STATUS + 1) != SQLITE_NULL;
+    r->bound = sqlite3_column_int64(st, C_STATUS + 1);
+    r->nodes = sqlite3_column_int64(st, C_STATUS + 2);
+    r->noisy = sqlite3_column_int(st, C_NOISY);
+    r->timed_once = sqlite3_column_int(st, C_ONCE);
+    return r->planner ? ARENA_OK : ARENA_ENOMEM;
+}
+
+/* Every list in the order first measured; results follow their graph. */
+static int reorder(struct arena_fig_data *d, struct reading *w)
+{
+    size_t n = d->n_graphs + d->n_planners + d->n_configs + d->n_bases + 1;
+    size_t *perm = malloc(n * sizeof *perm), *where = malloc(n * sizeof *where);
+    void *tmp = malloc(n * (sizeof(struct arena_fig_graph) + sizeof(struct arena_fig_config)));
+    int rc = perm && where && tmp ? ARENA_OK : ARENA_ENOMEM;
+    if (!rc) rc = first_order(w->cfirst, d->n_configs, perm);
+    if (!rc) { /* configurations */
+        struct arena_fig_config *c2 = tmp;
+        for (size_t i = 0; i < d->n_configs; i++) c2[i] = d->configs[perm[i]], where[perm[i]] = i;
+        if (d->n_configs) memcpy(d->configs, c2, d->n_configs * sizeof *c2);
+        for (size_t i = 0; i < d->n_graphs; i++) d->graphs[i].config = where[d->graphs[i].config];
+    }
+    if (!rc) rc = first_order(w->bfirst, d->n_bases, perm);
+    if (!rc) { /* graphs' specs */
+        char **b2 = tmp;
+        for (size_t i = 0; i < d->n_bases; i++) b2[i] = d->bases[perm[i]], where[perm[i]] = i;
+        if (d->n_bases) memcpy(d->bases, b2, d->n_bases * sizeof *b2);
+        for (size_t i = 0; i < d->n_graphs; i++) d->graphs[i].base = where[d->graphs[i].base];
+    }
+    if (!rc) rc = first_order(w->gfirst, d->n_graphs, perm);
+    if (!rc) { /* graph x configuration */
+        struct arena_fig_graph *g2 = tmp;
+        for (size_t i = 0; i < d->n_graphs; i++) g2[i] = d->graphs[perm[i]], where[perm[i]] = i;
+        if (d->n_graphs) memcpy(d->graphs, g2, d->n_graphs * sizeof *g2);
+        for (size_t i = 0; i < d->n_results; i++) d->results[i].graph = where[d->results[i].graph];
+        keep_newest(d);
+    }
+    if (!rc) rc = first_order(w->pfirst, d->n_planners, perm);
+    if (!rc) {
+        char **p2 = tmp;
+        for (size_t i = 0; i < d->n_planners; i++) p2[i] = d->planners[perm[i]];
+        if (d->n_planners) memcpy(d->planners, p2, d->n_planners * sizeof *p2);
+    }
+    free(perm);
+    free(where);
+    free(tmp);
+    return rc;
+}
+
+/* Each configuration's label, with the alignment (the budget) when the
+ * configurations read differ in it. */
+static int label_configs(struct arena_fig_data *d)
+{
+    int aligns = 0, budgets = 0;
+    const struct arena_config *best = NULL; /* budgets differ among best orders only */
+    for (size_t i = 0; i < d->n_configs; i++) {
+        const struct arena_config *c = &d->configs[i].c;
+        aligns |= c->alignment != d->configs[0].c.alignment;
+        if (strcmp(c->order, "best") != 0) continue;
+        budgets |= best && c->order_budget != best->order_budget;
+        best = c;
+    }
+    for (size_t i = 0; i < d->n_configs; i++) {
+        char buf[256];
+        arena_config_label(&d->configs[i].c, aligns, budgets, buf, sizeof buf);
+        if (!(d->configs[i].label = strdup(buf))) return ARENA_ENOMEM;
+    }
+    return ARENA_OK;
+}
+
+int arena_figdb_load(struct arena_figdb *h, int64_t run, const struct arena_select *sel,
+                     struct arena_fig_data *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     int rc = select_runs(h, run, d, err, errlen);
     if (rc) return rc;
-    char sql[2048];
+    const struct arena_db_config_sql *c = &h->cfg;
+    char sql[sizeof results_sql + 2048];
     snprintf(sql, sizeof sql, results_sql,
-             h->has_bound ? "r.status, r.bound, r.nodes" : "NULL, NULL, NULL",
-             h->has_order ? "g.order_bound, g.order_status" : "NULL, NULL",
+             h->has_bound ? "r.status, r.bound, r.nodes" : "NULL, NULL, NULL", c->lower_bound,
+             c->inplace, c->order_mode, c->order_budget, c->patch, c->fixed_lower_bound,
+             c->order_bound, c->order_status, c->tag,
+             h->has_noisy ? (h->has_bound ? "r.noisy, r.timed_once" : "r.noisy, 0") : "0, 0",
              h->has_seq ? "r.seq" : "r.id");
     sqlite3_stmt *st;
     rc = prepare(h, sql, &st, err, errlen);
     if (rc) return rc;
     sqlite3_bind_int64(st, 1, run < 0 ? d->runs[0] : run > 0 ? run : 0);
-    size_t gcap = 0, rcap = 0, pcap = 0;
-    int64_t *gfirst = NULL, *pfirst = NULL;
-    size_t gfcap = 0, pfcap = 0;
+    struct reading w;
+    memset(&w, 0, sizeof w);
     int s = SQLITE_DONE;
     while (rc == ARENA_OK && (s = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t rid = sqlite3_column_int64(st, 0);
-        int64_t gid = sqlite3_column_int64(st, 2);
-        const char *planner = (const char *)sqlite3_column_text(st, 3);
-        if (!planner) planner = "";
-        size_t g;
-        if (!find_graph(d, gid, &g)) {
-            if (grow((void **)&d->graphs, &gcap, d->n_graphs, sizeof *d->graphs) ||
-                grow((void **)&gfirst, &gfcap, d->n_graphs, sizeof *gfirst)) {
-                rc = ARENA_ENOMEM;
-                break;
-            }
-            struct arena_fig_graph *G = &d->graphs[d->n_graphs];
-            G->id = gid;
-            G->spec = dup_text(st, 18);
-            G->family = dup_text(st, 19);
-            G->params = dup_text(st, 20);
-            G->alignment = sqlite3_column_int64(st, 21);
-            G->tensors = sqlite3_column_int64(st, 22);
-            G->naive = sqlite3_column_int64(st, 23);
-            G->lower_bound = sqlite3_column_int64(st, 24);
-            G->order_bound = sqlite3_column_int64(st, 25); /* NULL reads 0 */
-            G->order_limit = sqlite3_column_type(st, 26) == SQLITE_TEXT &&
-                             strcmp((const char *)sqlite3_column_text(st, 26), "limit") == 0;
-            gfirst[d->n_graphs] = rid;
-            g = d->n_graphs++;
-            if (!G->spec) G->spec = strdup("");
-            if (!G->family) G->family = strdup("");
-            if (!G->params) G->params = strdup("");
-            if (!G->spec || !G->family || !G->params) rc = ARENA_ENOMEM;
-        } else if (rid < gfirst[g]) {
-            gfirst[g] = rid;
-        }
-        size_t p;
-        for (p = 0; p < d->n_planners && strcmp(d->planners[p], planner) != 0; p++) {}
-        if (p == d->n_planners) {
-            if (grow((void **)&d->planners, &pcap, d->n_planners, sizeof *d->planners) ||
-                grow((void **)&pfirst, &pfcap, d->n_planners, sizeof *pfirst) ||
-                !(d->planners[d->n_planners] = strdup(planner))) {
-                rc = ARENA_ENOMEM;
-                break;
-            }
-            pfirst[d->n_planners++] = rid;
-        } else if (rid < pfirst[p]) {
-            pfirst[p] = rid;
-        }
-        if (grow((void **)&d->results, &rcap, d->n_results, sizeof *d->results)) {
-            rc = ARENA_ENOMEM;
-            break;
-        }
-        struct arena_fig_result *r = &d->results[d->n_results++];
-        memset(r, 0, sizeof *r);
-        r->id = rid;
-        r->read_order = d->n_results;
-        r->run_id = sqlite3_column_int64(st, 1);
-        r->graph_id = gid;
-        r->graph = g;
-        r->planner = strdup(planner);
-        r->ok = sqlite3_column_int(st, 4);
-        r->arena = sqlite3_column_int64(st, 5);
-        r->has_ratio = sqlite3_column_type(st, 6) != SQLITE_NULL;
-        r->ratio_lb = sqlite3_column_double(st, 6);
-        r->has_saving = sqlite3_column_type(st, 7) != SQLITE_NULL;
-        r->saving = sqlite3_column_double(st, 7);
-        r->has_frag = sqlite3_column_type(st, 8) != SQLITE_NULL;
-        r->frag_peak = sqlite3_column_double(st, 8);
-        r->frag_mean = sqlite3_column_double(st, 9);
-        r->has_ns = sqlite3_column_type(st, 10) != SQLITE_NULL;
-        r->ns_median = sqlite3_column_double(st, 10);
-        r->ns_mean = sqlite3_column_double(st, 11);
-        r->ns_stddev = sqlite3_column_double(st, 12);
-        r->iterations = sqlite3_column_int64(st, 13);
-        r->has_scratch = sqlite3_column_type(st, 14) != SQLITE_NULL;
-        r->scratch = sqlite3_column_int64(st, 14);
-        r->status = dup_text(st, 15);
-        r->has_bound = sqlite3_column_type(st, 16) != SQLITE_NULL;
-        r->bound = sqlite3_column_int64(st, 16);
-        r->nodes = sqlite3_column_int64(st, 17);
-        if (!r->planner) rc = ARENA_ENOMEM;
+        int left = read_row(h, st, sel, d, &w);
+        if (left < 0) rc = left;
     }
     if (rc == ARENA_OK && s != SQLITE_DONE) rc = db_error(h, err, errlen, "cannot read results");
     sqlite3_finalize(st);
-    if (rc == ARENA_OK) {
-        /* Graphs and planners in the order first measured; results follow
-         * their graph's new index. */
-        struct order *o = malloc((d->n_graphs + d->n_planners + 1) * sizeof *o);
-        struct arena_fig_graph *g2 = malloc((d->n_graphs + 1) * sizeof *g2);
-        size_t *where = malloc((d->n_graphs + 1) * sizeof *where);
-        char **p2 = malloc((d->n_planners + 1) * sizeof *p2);
-        if (!o || !g2 || !where || !p2) {
-            rc = ARENA_ENOMEM;
-        } else {
-            for (size_t i = 0; i < d->n_graphs; i++) o[i] = (struct order){gfirst[i], i};
-            qsort(o, d->n_graphs, sizeof *o, by_first);
-            for (size_t i = 0; i < d->n_graphs; i++) {
-                g2[i] = d->graphs[o[i].idx];
-                where[o[i].idx] = i;
-            }
-            memcpy(d->graphs, g2, d->n_graphs * sizeof *g2);
-            for (size_t i = 0; i < d->n_results; i++) d->results[i].graph = where[d->results[i].graph];
-            keep_newest(d);
-            for (size_t i = 0; i < d->n_planners; i++) o[i] = (struct order){pfirst[i], i};
-            qsort(o, d->n_planners, sizeof *o, by_first);
-            for (size_t i = 0; i < d->n_planners; i++) p2[i] = d->planners[o[i].idx];
-            memcpy(d->planners, p2, d->n_planners * sizeof *p2);
+    if (rc == ARENA_OK) rc = reorder(d, &w);
+    if (rc == ARENA_OK) rc = label_configs(d);
+    if (rc == ARENA_OK && sel) { /* the runs whose results passed the filters */
+        size_t kept = 0;
+        for (size_t i = 0; i < d->n_runs; i++) {
+            int used = 0;
+            for (size_t k = 0; k < d->n_results && !used; k++) used = d->results[k].run_id == d->runs[i];
+            if (used) d->runs[kept++] = d->runs[i];
         }
-        free(o);
-        free(g2);
-        free(where);
-        free(p2);
+        d->n_runs = kept ? kept : d->n_runs;
     }
-    free(gfirst);
-    free(pfirst);
+    free(w.gfirst);
+    free(w.pfirst);
+    free(w.cfirst);
+    free(w.bfirst);
     if (rc == ARENA_ENOMEM) arena_errorf(err, errlen, 0, rc, "%s: out of memory", h->path);
+    if (rc == ARENA_OK && !d->n_results && sel)
+        rc = arena_errorf(err, errlen, 0, ARENA_ENOTFOUND,
+                          "%s: no result of the selected runs passes the filters (--graph,"
+                          " --family, --suite, --tag, --inplace, --order, --patch, --alignment)",
+                          h->path);
     return rc;
 }
 
@@ -451,6 +493,10 @@ void arena_fig_data_free(struct arena_fig_data *d)
     }
     for (size_t i = 0; i < d->n_results; i++) result_free(&d->results[i]);
     for (size_t i = 0; i < d->n_planners; i++) free(d->planners[i]);
+    for (size_t i = 0; i < d->n_configs; i++) free(d->configs[i].label);
+    for (size_t i = 0; i < d->n_bases; i++) free(d->bases[i]);
+    free(d->configs);
+    free(d->bases);
     free(d->graphs);
     free(d->results);
     free(d->planners);

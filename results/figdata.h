@@ -7,21 +7,45 @@
  * beside it no writer is at work and it is opened immutable (no locks, no
  * -shm made, works in a read-only folder); with one, it is read through the
  * -wal (mode=ro). Every value from the caller travels as a bound parameter.
- * Reads schema versions 2 to 11 (columns added later read as NULL). */
+ * Reads schema version 2 and every later one, newer than this bench's too,
+ * as long as the columns it reads are there (results/columns.h); columns
+ * added later read as their defaults.
+ *
+ * A result counts per graph x configuration x planner (results/select.h):
+ * a "graph" here is one graph in one configuration, the problem that was
+ * planned, with that problem's bounds; the results of another
+ * configuration of the same graph are another entry. */
 #ifndef ARENA_FIGDATA_H
 #define ARENA_FIGDATA_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "results/select.h"
+
 struct arena_figdb; /* an open database */
 
+struct arena_fig_config {
+    struct arena_config c;
+    char *label; /* "in-place depthwise · best order", "plain"; with the
+                    alignment (budget) when the configurations read differ
+                    in it */
+};
+
+/* One graph in one configuration: the problem planned. */
 struct arena_fig_graph {
-    int64_t id;
-    char *spec, *family, *params;
-    int64_t alignment, tensors, naive, lower_bound;
-    int64_t order_bound; /* proven least peak of any execution order (bench
-                            --order best); 0 when no order was searched */
+    int64_t id;          /* graphs.id of its newest result's row */
+    size_t config;       /* index into arena_fig_data.configs */
+    size_t base;         /* the graph: index into arena_fig_data.bases, shared
+                            by its configurations */
+    char *spec, *family, *params; /* spec: the stored one without "+patch=" */
+    int64_t alignment, tensors, naive;
+    int64_t lower_bound; /* the problem's own: max-live once the in-place
+                            rule's chains are merged (results.inplace_bound) */
+    int64_t fixed_lower_bound; /* the graph untransformed (stored order, no
+                            rule, no patch); 0 when not recorded */
+    int64_t order_bound; /* proven least peak of any execution order, for
+                            this problem (bench --order best); 0: none */
     int order_limit;     /* the order search stopped at its budget */
 };
 
@@ -35,15 +59,23 @@ struct arena_fig_result {
     double ratio_lb, saving, frag_peak, frag_mean, ns_median, ns_mean, ns_stddev;
     int64_t iterations, scratch, bound, nodes;
     char *status;            /* optimal, feasible, infeasible, limit; NULL */
+    int noisy;               /* the time is not one to quote (spread over 10 %, or
+                                one timed call): bench's '!'; 0 before schema 3 */
+    int timed_once;          /* a search planner, timed by one call (schema 4) */
     size_t read_order;      /* the order read, newest first (internal) */
 };
 
 struct arena_fig_data {
     int64_t *runs;          /* the selected runs, newest first */
     size_t n_runs;
-    struct arena_fig_graph *graphs; /* graphs with a result in those runs, in
-                                       the order they were first measured */
+    struct arena_fig_graph *graphs; /* graph x configuration with a result in
+                                       those runs, in the order first measured */
     size_t n_graphs;
+    struct arena_fig_config *configs; /* in the order first measured */
+    size_t n_configs;
+    char **bases;            /* the graphs' specs (without "+patch="), in the
+                                order first measured */
+    size_t n_bases;
     struct arena_fig_result *results; /* one per graph x planner, the one that counts;
                                          by graph, then planner name */
     size_t n_results;
@@ -73,11 +105,12 @@ void arena_figdb_close(struct arena_figdb *db);
 const char *arena_figdb_note(const struct arena_figdb *db);
 
 /* run > 0: that run; run == 0: every run; run < 0: the newest run that has
- * results. ARENA_ENOTFOUND (unknown run, or no results) with one line in
- * err; ARENA_EDB; ARENA_ENOMEM. *out is freed by arena_fig_data_free
- * either way. */
-int arena_figdb_load(struct arena_figdb *db, int64_t run, struct arena_fig_data *out, char *err,
-                     size_t errlen);
+ * results. sel (NULL: everything) keeps the results of its graphs, tags and
+ * configurations (not its planners: plot chooses those). ARENA_ENOTFOUND
+ * (unknown run, no results, none selected) with one line in err; ARENA_EDB;
+ * ARENA_ENOMEM. *out is freed by arena_fig_data_free either way. */
+int arena_figdb_load(struct arena_figdb *db, int64_t run, const struct arena_select *sel,
+                     struct arena_fig_data *out, char *err, size_t errlen);
 void arena_fig_data_free(struct arena_fig_data *d);
 
 /* The placements of one result, by tensor. */

@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 
 #include "planners/status.h"
+#include "results/columns.h"
+#include "results/db.h"
+#include "results/merge_check.h"
 #include "results/store.h"
 
 /* A growing SQL text; on overflow of memory, ok turns 0. */
@@ -125,6 +128,7 @@ static const struct table tables[] = {
 struct merger {
     sqlite3 *db;
     const char *out, *in;
+    int version; /* the input's schema version */
     char *err;
     size_t errlen;
     struct arena_merge_counts *counts;
@@ -171,13 +175,22 @@ static int same_columns(struct merger *m, const char *table, struct cols *c)
     }
     int same = s.n == c->n;
     for (size_t i = 0; same && i < c->n; i++) same = has(&s, c->name[i]);
+    const char *extra = NULL; /* a newer input's column the output lacks */
+    for (size_t i = 0; !same && i < s.n && !extra; i++)
+        if (!has(c, s.name[i])) extra = s.name[i];
+    int status = ARENA_OK;
+    if (!same && m->version > ARENA_STORE_VERSION && extra)
+        status = arena_errorf(m->err, m->errlen, 0, ARENA_EINVAL,
+                          "%s: schema version %d, newer than this bench's %d, has %s.%s, which"
+                          " merging would drop; merge with a bench of schema version %d or"
+                          " later",
+                          m->in, m->version, ARENA_STORE_VERSION, table, extra, m->version);
+    else if (!same || c->n == 0)
+        status = arena_errorf(m->err, m->errlen, 0, ARENA_EINVAL,
+                              "%s: table %s has other columns than in %s", m->in, table, m->out);
     cols_free(&s);
-    if (!same || c->n == 0) {
-        cols_free(c);
-        return arena_errorf(m->err, m->errlen, 0, ARENA_EINVAL,
-                            "%s: table %s has other columns than in %s", m->in, table, m->out);
-    }
-    return ARENA_OK;
+    if (status) cols_free(c);
+    return status;
 }
 
 /* Runs: each either found in the output (the same uuid: the same run, as
@@ -270,18 +283,8 @@ static int merge_graphs(struct merger *m)
     free(q.s);
     if (rc != ARENA_OK) return rc;
     if (m->counts) m->counts->graphs += (uint64_t)sqlite3_changes(m->db);
-    /* A graph the output holds in its stored order gains the order's proof
-     * from an input that ran --order best on it (the same problem), as a
-     * store into one database does (store.c, ST_GRAPH_INS). */
-    rc = exec(m, "copying order proofs",
-              "UPDATE main.graphs AS g SET exec_order = s.exec_order,"
-              " order_status = s.order_status, stored_order_peak = s.stored_order_peak,"
-              " order_bound = s.order_bound, order_states = s.order_states,"
-              " order_ns = s.order_ns FROM src.graphs AS s"
-              " WHERE g.spec = s.spec AND g.fingerprint = s.fingerprint"
-              " AND g.alignment = s.alignment AND g.order_bound IS NULL"
-              " AND s.order_bound IS NOT NULL;");
-    if (rc != ARENA_OK) return rc;
+    /* A row the output holds is kept as it is: what an input learnt about
+     * the problem later (an order proven best) is in its results. */
     return exec(m, "mapping graphs",
                 "DELETE FROM temp.graph_map;"
                 "INSERT INTO temp.graph_map SELECT s.id, g.id FROM src.graphs s JOIN main.graphs g"
@@ -331,8 +334,9 @@ static int merge_rows(struct merger *m, const struct table *t, int64_t *offsets)
         add(&q, " FROM src.%s s JOIN temp.run_map r ON r.old = s.run_id"
                 " JOIN temp.graph_map g ON g.old = s.graph_id"
                 " WHERE NOT EXISTS (SELECT 1 FROM main.%s x WHERE x.run_id = r.new"
-                " AND x.seq = s.seq) ORDER BY s.id",
-            t->name, t->name);
+                " AND x.seq = s.seq)"
+                " AND s.id NOT IN (SELECT id FROM temp.skip WHERE tbl = '%s') ORDER BY s.id",
+            t->name, t->name, t->name);
     else
         add(&q, " FROM src.%s s WHERE s.%s + %lld IN (SELECT id FROM main.%s WHERE id > %lld)",
             t->name, t->parent, (long long)offsets[self - 1], t->parent_table,
@@ -360,17 +364,23 @@ static int merge_one(struct merger *m)
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return fail(m, "attaching", rc);
     int version = (int)one_int(m->db, "PRAGMA src.user_version", &rc);
+    m->version = version;
     int status = ARENA_OK;
     if (rc != SQLITE_OK) {
         status = fail(m, "reading its version", rc);
-    } else if (version != ARENA_STORE_VERSION) { /* checked before, but it may have changed */
+    } else if (version < ARENA_STORE_VERSION) { /* checked before, but it may have changed */
         status = arena_errorf(m->err, m->errlen, 0, ARENA_EINVAL,
                               "%s: schema version %d, not %d", m->in, version,
                               ARENA_STORE_VERSION);
     } else {
-        status = exec(m, "starting", "BEGIN IMMEDIATE; DELETE FROM temp.run_map;");
+        status = arena_merge_check_tables(m->db, m->in, m->err, m->errlen);
+        if (status == ARENA_OK)
+            status = exec(m, "starting", "BEGIN IMMEDIATE; DELETE FROM temp.run_map;");
         if (status == ARENA_OK) status = merge_runs(m);
         if (status == ARENA_OK) status = merge_graphs(m);
+        if (status == ARENA_OK && (rc = arena_merge_mark_skips(m->db, m->in, m->counts)) !=
+                                      SQLITE_OK)
+            status = fail(m, "checking its rows", rc);
         int64_t offsets[N_TABLES] = {0};
         for (size_t t = 0; status == ARENA_OK && t < N_TABLES; t++)
             status = merge_rows(m, &tables[t], offsets);
@@ -381,8 +391,9 @@ static int merge_one(struct merger *m)
     return status;
 }
 
-/* An input must be an arenabench database at the current version, and not
- * the output itself. Only reads. */
+/* An input must be an arenabench database at the current version or a
+ * newer one (merged when its tables have the columns of this one's, which
+ * same_columns checks), and not the output itself. Only reads. */
 static int check_input(const char *out, const char *in, char *err, size_t errlen)
 {
     struct stat a, b;
@@ -391,22 +402,16 @@ static int check_input(const char *out, const char *in, char *err, size_t errlen
     if (stat(out, &a) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: is the output itself", in);
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(in, &db, SQLITE_OPEN_READONLY, NULL);
-    int64_t app = 0, version = 0;
-    if (rc == SQLITE_OK) app = one_int(db, "PRAGMA application_id", &rc);
-    if (rc == SQLITE_OK) version = one_int(db, "PRAGMA user_version", &rc);
-    int status = ARENA_OK;
-    if (rc != SQLITE_OK)
-        status = arena_errorf(err, errlen, 0, ARENA_EDB, "%s: not a readable SQLite database (%s)",
-                              in, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-    else if (app != ARENA_STORE_APPLICATION_ID)
-        status = arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: not an arenabench database", in);
-    else if (version != ARENA_STORE_VERSION)
+    static const char *const none[] = {NULL};
+    int version = 0;
+    int status = arena_db_open(in, ARENA_DB_READ, NULL, &db, NULL, err, errlen);
+    if (status == ARENA_OK)
+        status = arena_db_check(db, in, "bench merge", none, &version, err, errlen);
+    if (status == ARENA_OK && version < ARENA_STORE_VERSION)
         status = arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                              "%s: schema version %lld, but merge takes only version %d (mixed"
-                              " versions are refused): run bench once with --db %s to migrate"
-                              " it",
-                              in, (long long)version, ARENA_STORE_VERSION, in);
+                              "%s: schema version %d, older than this bench's %d (merge"
+                              " takes %d and later): run bench once with --db %s to migrate it",
+                              in, version, ARENA_STORE_VERSION, ARENA_STORE_VERSION, in);
     sqlite3_close(db);
     return status;
 }
@@ -449,10 +454,7 @@ int arena_store_merge(const char *out, const char *const *inputs, size_t n,
     if (rc != ARENA_OK) return rc;
     arena_store_close(s);
     struct merger m = {.out = out, .in = out, .err = err, .errlen = errlen, .counts = counts};
-    rc = sqlite3_open_v2(out, &m.db, SQLITE_OPEN_READWRITE, NULL);
-    int status = ARENA_OK;
-    if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(m.db, 60000);
-    if (rc != SQLITE_OK) status = fail(&m, "opening", rc);
+    int status = arena_db_open(out, ARENA_DB_WRITE, NULL, &m.db, NULL, err, errlen);
     if (status == ARENA_OK)
         status = exec(&m, "preparing",
                       "CREATE TEMP TABLE run_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL,"

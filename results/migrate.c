@@ -7,9 +7,11 @@
  * then runs.governor and runs.loadavg (runs_environment), then placements'
  * name column (schema_placement_names), then the run identity and result
  * keys (run_identity), then the in-place columns (inplace_columns), then
- * the graphs' order columns (order_columns), then planner optimal's engine
- * (optimal_engine_column).
- * Version 10 had no results.optimal_engine; version 9 had no graphs.exec_order nor the other order columns; version 8
+ * the graphs' order columns (order_columns), then each result's
+ * configuration and problem (configuration_columns), then runs.stopped
+ * (runs_stopped), then planner optimal's engine (optimal_engine_column).
+ * Version 12 had no results.optimal_engine. Version 11 had no runs.stopped. Version 10 had no runs.tag nor results' order_mode, order_budget, patch,
+ * problem_fingerprint, fixed_lower_bound and order columns. Version 9 had no graphs.exec_order nor the other order columns; version 8
  * had no results.inplace, inplace_bound nor placements.shares.
  * Version 7 had no runs.uuid, results.seq, replays.seq nor results' planner
  * options; version 6 had no placements.name; version 5 also no governor or loadavg;
@@ -247,8 +249,64 @@ static const char order_columns[] =
     "ALTER TABLE graphs ADD COLUMN order_states INTEGER;\n"
     "ALTER TABLE graphs ADD COLUMN order_ns INTEGER;\n";
 
-/* Version 11: planner optimal's engines (bench --optimal-engine). Before
- * it, optimal had one engine, the canonical searches: its rows say search;
+/* Version 11: each result names the problem it planned. Its configuration
+ * (the transformations, graphs/transforms.h) and the problem's fingerprint
+ * and bounds move onto the result, so a graphs row is never changed by a
+ * later run (version 10 updated a shared row's order columns when a later
+ * --order best run proved its order best). Old rows get the configuration
+ * they had, from what recorded it:
+ *  - order_mode: 'best' when the run's command line holds --order best
+ *    (or --order=best), else 'stored'; order_budget the --order-states it
+ *    gave (else the default, 2,000,000) with best;
+ *  - patch: what follows "+patch=" in the graph's spec;
+ *  - problem_fingerprint: the graph's fingerprint under the rule none (the
+ *    problem has no candidates), else the graph's fingerprint, '/' and the
+ *    rule (the candidates were not recorded);
+ *  - fixed_lower_bound: the lower bound of a graph row of the same spec
+ *    (without "+patch=...") and alignment in its stored order (exec_order
+ *    NULL), where there is one; NULL otherwise;
+ *  - order_status ... order_ns: the graph's, for best-order results. */
+static const char configuration_columns[] =
+    "ALTER TABLE runs ADD COLUMN tag TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE results ADD COLUMN order_mode TEXT NOT NULL DEFAULT 'stored';\n"
+    "ALTER TABLE results ADD COLUMN order_budget INTEGER;\n"
+    "ALTER TABLE results ADD COLUMN patch TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE results ADD COLUMN problem_fingerprint TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE results ADD COLUMN fixed_lower_bound INTEGER;\n"
+    "ALTER TABLE results ADD COLUMN order_status TEXT;\n"
+    "ALTER TABLE results ADD COLUMN stored_order_peak INTEGER;\n"
+    "ALTER TABLE results ADD COLUMN order_bound INTEGER;\n"
+    "ALTER TABLE results ADD COLUMN order_states INTEGER;\n"
+    "ALTER TABLE results ADD COLUMN order_ns INTEGER;\n"
+    "UPDATE results SET order_mode = 'best' WHERE run_id IN (SELECT id FROM runs WHERE"
+    " ' ' || command || ' ' GLOB '* --order best *' OR ' ' || command || ' ' GLOB"
+    " '* --order=best *');\n"
+    "UPDATE results SET order_budget = coalesce((SELECT CASE"
+    " WHEN instr(u.command, '--order-states ') > 0 THEN"
+    "  CAST(substr(u.command, instr(u.command, '--order-states ') + 15) AS INTEGER)"
+    " WHEN instr(u.command, '--order-states=') > 0 THEN"
+    "  CAST(substr(u.command, instr(u.command, '--order-states=') + 15) AS INTEGER) END"
+    " FROM runs u WHERE u.id = results.run_id), 2000000) WHERE order_mode = 'best';\n"
+    "UPDATE results SET"
+    " patch = coalesce((SELECT substr(g.spec, instr(g.spec, '+patch=') + 7) FROM graphs g"
+    "  WHERE g.id = results.graph_id AND instr(g.spec, '+patch=') > 0), ''),"
+    " problem_fingerprint = (SELECT g.fingerprint || CASE WHEN results.inplace = 'none'"
+    "  THEN '' ELSE '/' || results.inplace END FROM graphs g WHERE g.id = results.graph_id),"
+    " fixed_lower_bound = (SELECT s.lower_bound FROM graphs g JOIN graphs s"
+    "  ON s.alignment = g.alignment AND s.exec_order IS NULL AND s.spec = CASE"
+    "  WHEN instr(g.spec, '+patch=') > 0 THEN substr(g.spec, 1, instr(g.spec, '+patch=') - 1)"
+    "  ELSE g.spec END WHERE g.id = results.graph_id ORDER BY s.id <> g.id, s.id LIMIT 1);\n"
+    "UPDATE results SET (order_status, stored_order_peak, order_bound, order_states,"
+    " order_ns) = (SELECT g.order_status, g.stored_order_peak, g.order_bound,"
+    " g.order_states, g.order_ns FROM graphs g WHERE g.id = results.graph_id)"
+    " WHERE order_mode = 'best';\n";
+
+/* 11 -> 12: runs.stopped (NULL for every older run: none recorded a stop,
+ * and a stopped run before 12 stored the results before the stop alone). */
+static const char runs_stopped[] = "ALTER TABLE runs ADD COLUMN stopped TEXT;\n";
+
+/* 12 -> 13: planner optimal's engines (bench --optimal-engine). Before it,
+ * optimal had one engine, the canonical searches: its rows say search;
  * every other planner's NULL. */
 static const char optimal_engine_column[] =
     "ALTER TABLE results ADD COLUMN optimal_engine TEXT;\n"
@@ -260,6 +318,7 @@ static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, m
                                          schema_replays, runs_environment,
                                          schema_placement_names, run_identity,
                                          inplace_columns, order_columns,
+                                         configuration_columns, runs_stopped,
                                          optimal_engine_column};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");

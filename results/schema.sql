@@ -1,7 +1,10 @@
--- arenabench results database, schema version 11 (PRAGMA user_version = 11).
+-- arenabench results database, schema version 13 (PRAGMA user_version = 13).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 10 had no results.optimal_engine; version 9 had no graphs.exec_order and the other order
+-- earlier version: version 12 had no results.optimal_engine; version 11 had no runs.stopped; version 10 had no runs.tag nor the results' configuration
+-- and problem columns (order_mode ... fixed_lower_bound), and updated a
+-- graphs row's order columns when a later --order best run proved its order
+-- best; version 9 had no graphs.exec_order and the other order
 -- columns; version 8 had no results.inplace, results.inplace_bound or
 -- placements.shares; version 7 had no runs.uuid, results.seq, replays.seq or
 -- results' planner options; version 6 had no placements.name; version 5 no runs.governor and
@@ -25,18 +28,29 @@ CREATE TABLE runs (
     governor    TEXT,              -- CPU frequency governor at start, or "unknown"
                                    -- (no cpufreq); NULL in rows before version 6
     loadavg     REAL,              -- 1-minute load average at start; NULL unknown
-    uuid        TEXT NOT NULL DEFAULT '' -- the run's identity across databases: a
+    uuid        TEXT NOT NULL DEFAULT '', -- the run's identity across databases: a
                                    -- random UUID (version 4) given when the run is
                                    -- created; a run from before version 8 gets a
                                    -- name-based one (version 8) when migrated
                                    -- (README "Run identity"). bench merge matches
                                    -- runs by it alone.
+    tag         TEXT NOT NULL DEFAULT '', -- bench --tag: a label the user gives the
+                                   -- run (stats and plot group and filter by it);
+                                   -- '' for none
+    stopped     TEXT               -- NULL: the run went to its end; else how a
+                                   -- signal stopped it: "signal 2 during PLANNER
+                                   -- on GRAPH, 3.2 s into the call; 12 of 40
+                                   -- results stored" (the stopped call's plan is
+                                   -- not stored: it is not the planner's answer)
 );
 CREATE UNIQUE INDEX runs_uuid ON runs(uuid);
 
+-- A graphs row is one problem's source as loaded: written by the first run
+-- that plans it, never changed afterwards.
 CREATE TABLE graphs (
     id          INTEGER PRIMARY KEY,
-    spec        TEXT NOT NULL,     -- canonical spec or file path
+    spec        TEXT NOT NULL,     -- canonical spec or file path; a patched graph's
+                                   -- ends "+patch=RxC:K[:stream]"
     family      TEXT NOT NULL,
     params      TEXT NOT NULL,     -- canonical key=value,...
     fingerprint TEXT NOT NULL,     -- 16 hex digits, arena_problem_fingerprint()
@@ -44,21 +58,19 @@ CREATE TABLE graphs (
     ops         INTEGER NOT NULL,
     tensors     INTEGER NOT NULL,
     naive_bytes INTEGER NOT NULL,
-    lower_bound INTEGER NOT NULL,  -- max-live bytes in the order planned
-    -- The execution order (bench --order, graphs/exec_order.h), version 10;
-    -- all NULL when no order was searched (--order stored, bare problems):
-    exec_order  TEXT,              -- op ids (insertion order 0, 1, ...) step by
-                                   -- step, comma-separated; NULL: the stored order
-    order_status TEXT,             -- certified (the stored order, proven without
-                                   -- search), optimal (searched, proven), limit
-                                   -- (state budget hit: a heuristic order)
-    stored_order_peak INTEGER,     -- max-live bytes of the stored order
-    order_bound INTEGER,           -- proven: no execution order has a lower
-                                   -- peak (= lower_bound, or under an in-place
-                                   -- rule results.inplace_bound, unless status
-                                   -- limit)
-    order_states INTEGER,          -- downsets the search stored (0: none)
-    order_ns    INTEGER,           -- wall time of the order transform
+    lower_bound INTEGER NOT NULL,  -- max-live bytes in the order planned, without
+                                   -- aliasing (a result's own bound is its
+                                   -- inplace_bound)
+    exec_order  TEXT,              -- the order the tensors' steps count in: op ids
+                                   -- (insertion order 0, 1, ...) step by step,
+                                   -- comma-separated; NULL: the stored order
+    -- Version 10 only (NULL from version 11 on, where each result carries
+    -- its order search's outcome: results.order_status ... order_ns):
+    order_status TEXT,
+    stored_order_peak INTEGER,
+    order_bound INTEGER,
+    order_states INTEGER,
+    order_ns    INTEGER,
     UNIQUE (spec, fingerprint, alignment)
 );
 
@@ -98,12 +110,39 @@ CREATE TABLE results (
     capacity       INTEGER,          -- bytes; 0 = minimise (decision mode otherwise)
     inplace        TEXT NOT NULL DEFAULT 'none', -- the in-place rule (bench --inplace):
                                      -- none, elementwise, depthwise
-    inplace_bound  INTEGER,          -- max-live bytes once the rule's alias chains are
-                                     -- merged (= graphs.lower_bound under none); ratio_lb
-                                     -- and frag_peak are taken against it
+    inplace_bound  INTEGER,          -- the lower bound of the problem planned: max-live
+                                     -- bytes once the rule's alias chains are merged
+                                     -- (= graphs.lower_bound under none); ratio_lb and
+                                     -- frag_peak are taken against it
+    -- The rest of the configuration (version 11; graphs/transforms.h): with
+    -- inplace and graphs.alignment, the transformations that made the problem.
+    order_mode     TEXT NOT NULL DEFAULT 'stored', -- bench --order: stored, best
+    order_budget   INTEGER,          -- --order-states with best (the search's state
+                                     -- budget as used); NULL with stored
+    patch          TEXT NOT NULL DEFAULT '', -- bench --patch: RxC:K[:stream]; '' none
+    -- The problem planned and its bounds (version 11):
+    problem_fingerprint TEXT NOT NULL DEFAULT '', -- 16 hex digits over its sizes,
+                                     -- lifetimes and alias candidates
+                                     -- (arena_problem_fingerprint_planned); rows
+                                     -- migrated from version 10 under an in-place rule:
+                                     -- graphs.fingerprint || '/' || inplace
+    fixed_lower_bound INTEGER,       -- the fixed-order bound: max-live bytes of the
+                                     -- graph untransformed (stored order, no rule,
+                                     -- no patch); NULL where a migrated row cannot
+                                     -- know it
+    -- With order_mode best on a graph (else NULL): the order search's outcome
+    -- (graphs/exec_order.h), under the in-place rule when one is given.
+    order_status   TEXT,             -- certified (the stored order, proven without
+                                     -- search), optimal (searched, proven), limit
+                                     -- (state budget hit: a heuristic order)
+    stored_order_peak INTEGER,       -- the stored order's bound
+    order_bound    INTEGER,          -- proven: no execution order has a lower bound
+                                     -- (= inplace_bound unless status limit)
+    order_states   INTEGER,          -- downsets the search stored (0: none)
+    order_ns       INTEGER,          -- wall time of the order transform
     optimal_engine TEXT              -- planner optimal's engines (bench --optimal-engine):
                                      -- portfolio, search or sat; NULL for every other
-                                     -- planner (version 11; optimal's older rows: search)
+                                     -- planner (version 13; optimal's older rows: search)
 );
 
 CREATE TABLE placements (

@@ -14,13 +14,20 @@
 #include <string.h>
 
 #include "planners/status.h"
+#include "results/columns.h"
+#include "results/db.h"
 
 struct sample {
-    char *graph_key, *family, *params, *planner; /* graph_key: group_of() */
-    int64_t graph, alignment, run;
+    char *graph_key;     /* the group's graph part (select.h's groups) */
+    char *base;          /* the graph: its spec without the patch, the key the
+                            rows of a group are paired on */
+    char *family, *params, *planner; /* params without the seed */
+    int64_t graph;       /* base's rank among the bases read (pairing) */
+    int64_t run;
+    struct arena_config cfg;
     struct arena_stats_options opt;
     int valid, limit;
-    double lb, best, arena;
+    double lb, best, arena, fixed; /* lb, best: the planned problem's */
 };
 
 static uint64_t splitmix64(uint64_t *s)
@@ -84,46 +91,24 @@ int arena_stats_describe(double *x, size_t n, struct arena_stat *out)
     return ARENA_OK;
 }
 
-/* "family:params" without its seed=N item; the spec itself for a file
- * (empty params). params_out gets the params without the seed. */
-static char *group_of(const char *spec, const char *family, const char *params, char **params_out)
+/* params without the seed=N item, malloc'd. */
+static char *params_without_seed(const char *params)
 {
-    *params_out = NULL;
-    if (!params[0]) {
-        *params_out = strdup("");
-        char *g = strdup(spec);
-        if (!g || !*params_out) {
-            free(g);
-            free(*params_out);
-            *params_out = NULL;
-            return NULL;
-        }
-        return g;
-    }
-    size_t len = strlen(family) + strlen(params) + 2;
-    char *g = malloc(len);
-    if (!g) return NULL;
-    size_t used = (size_t)snprintf(g, len, "%s:", family), head = used;
-    int first = 1;
+    size_t len = strlen(params);
+    char *out = malloc(len + 1), *o = out;
+    if (!out) return NULL;
     for (const char *p = params; *p;) {
-        const char *end = strchr(p, ',');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
         if (!(n >= 5 && strncmp(p, "seed=", 5) == 0)) {
-            if (!first) g[used++] = ',';
-            memcpy(g + used, p, n);
-            used += n;
-            first = 0;
+            if (o > out) *o++ = ',';
+            memcpy(o, p, n);
+            o += n;
         }
-        p += n + (end ? 1 : 0);
+        p += n + (e ? 1 : 0);
     }
-    g[used] = '\0';
-    *params_out = strdup(g + head);
-    if (first) g[head - 1] = '\0'; /* only a seed: the family alone */
-    if (!*params_out) {
-        free(g);
-        return NULL;
-    }
-    return g;
+    *o = '\0';
+    return out;
 }
 
 static int cmp_i64(int64_t a, int64_t b)
@@ -147,11 +132,11 @@ static int cmp_options(const struct arena_stats_options *a, const struct arena_s
     return c;
 }
 
-/* Same group: graph part and alignment. */
+/* Same group: graph part and configuration. */
 static int cmp_group(const struct sample *x, const struct sample *y)
 {
     int c = strcmp(x->graph_key, y->graph_key);
-    return c ? c : cmp_i64(x->alignment, y->alignment);
+    return c ? c : arena_config_cmp(&x->cfg, &y->cfg);
 }
 
 /* Same row: group, planner and options. */
@@ -176,15 +161,7 @@ static int by_i64(const void *a, const void *b)
 
 static int has_column(sqlite3 *db, const char *table, const char *column)
 {
-    sqlite3_stmt *st = NULL;
-    int found = 0;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st,
-                           NULL) == SQLITE_OK &&
-        sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC) == SQLITE_OK &&
-        sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC) == SQLITE_OK)
-        found = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-    return found;
+    return arena_db_has_column(db, table, column);
 }
 
 /* The runs.id that text names (see arena_stats_query.run). */
@@ -229,29 +206,48 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
 
 /* Newest result per graph x configuration among the selected runs (?1: a
  * runs.id, NULL: all); legacy start times without milliseconds compare as
- * .000. The options are NULL where the database has no such column. */
+ * .000. A graph is its spec (a best order's and a patched graph's rows are
+ * the spec's, in their configuration), so the newest is taken per spec,
+ * alignment, configuration, planner and options (and tag, when grouping by
+ * it). The best bound is per problem: the graph row and the planned
+ * problem's fingerprint. Columns a database lacks read as their defaults:
+ * %s are, in order, the four planner options, inplace, inplace_bound,
+ * order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,
+ * runs.tag, optimal_engine (before schema 13, planner optimal's rows were
+ * its search's), then the tag's place in the partition. A result counts as
+ * valid only when it is possible (bench merge leaves others out:
+ * results/merge_check.h): a whole number of bytes at or above its
+ * problem's lower bound and its own proven bound; else it is a failure,
+ * never ranked, and its bound is no one's best. */
 static const char query_fmt[] =
-    "WITH sel AS (SELECT r.id, r.run_id, r.graph_id, r.planner, r.valid, r.arena_bytes,"
-    "   r.status, %s AS time_limit, %s AS node_limit, %s AS planner_seed, %s AS capacity,"
-    "   %s AS optimal_engine,"
+    "WITH allr AS (SELECT r.id, r.run_id, r.graph_id, r.planner, r.valid, r.arena_bytes,"
+    "   r.status, r.bound, %s AS time_limit, %s AS node_limit, %s AS planner_seed,"
+    "   %s AS capacity, %s AS inplace, %s AS lower_bound, %s AS order_mode,"
+    "   %s AS order_budget, %s AS patch, %s AS problem_fp, %s AS fixed_lb, %s AS tag,"
+    "   %s AS optimal_engine, g.spec, g.alignment,"
     "   CASE WHEN instr(u.started_at, '.') THEN u.started_at"
     "        ELSE replace(u.started_at, 'Z', '.000Z') END AS started"
-    "   FROM results r JOIN runs u ON u.id = r.run_id WHERE ?1 IS NULL OR r.run_id = ?1),"
-    " newest AS (SELECT *, row_number() OVER (PARTITION BY graph_id, planner, time_limit,"
-    "   node_limit, planner_seed, capacity, optimal_engine"
-    "   ORDER BY started DESC, run_id DESC, id DESC) AS k"
-    "   FROM sel),"
-    " best AS (SELECT graph_id, max(bound) AS bound FROM results WHERE valid = 1"
-    "   GROUP BY graph_id)"
-    " SELECT g.id, g.spec, g.family, g.params, g.alignment, g.lower_bound,"
-    "   max(g.lower_bound, coalesce(b.bound, 0)), n.planner,"
-    "   n.valid = 1 AND n.arena_bytes IS NOT NULL, n.arena_bytes, n.status IS 'limit', n.run_id,"
-    "   n.time_limit, n.node_limit, n.planner_seed, n.capacity, n.optimal_engine"
-    " FROM newest n JOIN graphs g ON g.id = n.graph_id LEFT JOIN best b ON b.graph_id = g.id"
+    "   FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id),"
+    " sel AS (SELECT * FROM allr WHERE ?1 IS NULL OR run_id = ?1),"
+    " newest AS (SELECT *, row_number() OVER (PARTITION BY spec, alignment, inplace,"
+    "   order_mode, order_budget, patch, planner, time_limit, node_limit, planner_seed,"
+    "   capacity, optimal_engine%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
+    " best AS (SELECT graph_id, problem_fp, max(bound) AS bound FROM allr WHERE valid = 1"
+    "   AND typeof(arena_bytes) = 'integer' AND bound <= arena_bytes"
+    "   GROUP BY graph_id, problem_fp)"
+    " SELECT g.id, g.spec, g.family, g.params, g.alignment, n.lower_bound,"
+    "   max(n.lower_bound, coalesce(b.bound, 0)), n.planner,"
+    "   n.valid = 1 AND typeof(n.arena_bytes) = 'integer' AND n.arena_bytes >= n.lower_bound"
+    "   AND n.arena_bytes >= coalesce(n.bound, 0), n.arena_bytes, n.status IS 'limit', n.run_id,"
+    "   n.time_limit, n.node_limit, n.planner_seed, n.capacity, n.inplace, n.order_mode,"
+    "   n.order_budget, n.patch, n.fixed_lb, n.tag, n.optimal_engine"
+    " FROM newest n JOIN graphs g ON g.id = n.graph_id"
+    " LEFT JOIN best b ON b.graph_id = n.graph_id AND b.problem_fp IS n.problem_fp"
     " WHERE n.k = 1";
 
 static int wanted(const struct arena_stats_query *q, const char *planner)
 {
+    if (q && q->select && !arena_select_planner(q->select, planner)) return 0;
     if (!q || !q->n_planners) return 1;
     for (size_t i = 0; i < q->n_planners; i++)
         if (strcmp(q->planners[i], planner) == 0) return 1;
@@ -261,23 +257,48 @@ static int wanted(const struct arena_stats_query *q, const char *planner)
 static void free_sample(struct sample *s)
 {
     free(s->graph_key);
+    free(s->base);
     free(s->family);
     free(s->params);
     free(s->planner);
 }
 
+/* A column's expression: "ALIAS.NAME", or dflt where the table lacks it. */
+static void column(sqlite3 *db, const char *table, const char *alias, const char *name,
+                   const char *dflt, char *buf, size_t len)
+{
+    if (has_column(db, table, name))
+        snprintf(buf, len, "%s.%s", alias, name);
+    else
+        snprintf(buf, len, "%s", dflt);
+}
+
+static void text_field(sqlite3_stmt *st, int col, char *buf, size_t len, const char *dflt)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(buf, len, "%s", t ? (const char *)t : dflt);
+}
+
 static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t run,
                         struct sample **out, size_t *n, char *err, size_t errlen)
 {
-    static const char *const opts[] = {"time_limit", "node_limit", "planner_seed", "capacity",
-                                       "optimal_engine"};
-    char col[5][32];
-    for (size_t i = 0; i < 5; i++) {
-        int have = has_column(db, "results", opts[i]);
-        snprintf(col[i], sizeof col[i], "%s%s", have ? "r." : "", have ? opts[i] : "NULL");
-    }
-    char sql[sizeof query_fmt + 160];
-    snprintf(sql, sizeof sql, query_fmt, col[0], col[1], col[2], col[3], col[4]);
+    static const char *const opts[] = {"time_limit", "node_limit", "planner_seed", "capacity"};
+    enum { NC = 13 };
+    char col[NC][260];
+    for (size_t i = 0; i < 4; i++)
+        column(db, "results", "r", opts[i], "NULL", col[i], sizeof col[i]);
+    struct arena_db_config_sql c;
+    arena_db_config_sql(db, &c);
+    const char *cs[] = {c.inplace, c.lower_bound, c.order_mode, c.order_budget, c.patch,
+                        c.problem_fp, c.fixed_lower_bound, c.tag};
+    for (size_t i = 0; i < 8; i++) snprintf(col[4 + i], sizeof col[4 + i], "%s", cs[i]);
+    column(db, "results", "r", "optimal_engine",
+           "CASE WHEN r.planner = 'optimal' THEN 'search' END", col[12], sizeof col[12]);
+    const struct arena_select *sel = q ? q->select : NULL;
+    int by_tag = sel && sel->group_by == ARENA_GROUP_TAG;
+    char sql[sizeof query_fmt + NC * 260 + 16];
+    snprintf(sql, sizeof sql, query_fmt, col[0], col[1], col[2], col[3], col[4], col[5], col[6],
+             col[7], col[8], col[9], col[10], col[11], col[12], by_tag ? ", tag" : "");
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) rc = run ? sqlite3_bind_int64(st, 1, run) : sqlite3_bind_null(st, 1);
@@ -292,55 +313,103 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
         const char *planner = (const char *)sqlite3_column_text(st, 7);
         if (!planner) planner = "";
         if (!wanted(q, planner)) continue;
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct sample *grown = realloc(*out, cap * sizeof *grown);
-            if (!grown) {
-                status = ARENA_ENOMEM;
-                break;
-            }
-            *out = grown;
-        }
         const char *spec = (const char *)sqlite3_column_text(st, 1);
         const char *family = (const char *)sqlite3_column_text(st, 2);
         const char *params = (const char *)sqlite3_column_text(st, 3);
-        struct sample *s = &(*out)[*n];
-        memset(s, 0, sizeof *s);
-        s->graph = sqlite3_column_int64(st, 0);
-        s->alignment = sqlite3_column_int64(st, 4);
-        s->lb = (double)sqlite3_column_int64(st, 5);
-        s->best = (double)sqlite3_column_int64(st, 6);
-        s->valid = sqlite3_column_int(st, 8);
-        s->arena = (double)sqlite3_column_int64(st, 9);
-        s->limit = sqlite3_column_int(st, 10);
-        s->run = sqlite3_column_int64(st, 11);
-        struct arena_stats_options *o = &s->opt;
-        if ((o->has_time_limit = sqlite3_column_type(st, 12) != SQLITE_NULL))
-            o->time_limit = sqlite3_column_double(st, 12);
-        if ((o->has_node_limit = sqlite3_column_type(st, 13) != SQLITE_NULL))
-            o->node_limit = sqlite3_column_int64(st, 13);
-        if ((o->has_planner_seed = sqlite3_column_type(st, 14) != SQLITE_NULL))
-            o->planner_seed = sqlite3_column_int64(st, 14);
-        if ((o->has_capacity = sqlite3_column_type(st, 15) != SQLITE_NULL))
-            o->capacity = sqlite3_column_int64(st, 15);
-        if ((o->has_optimal_engine = sqlite3_column_type(st, 16) != SQLITE_NULL))
-            snprintf(o->optimal_engine, sizeof o->optimal_engine, "%s",
-                     (const char *)sqlite3_column_text(st, 16));
-        s->graph_key = group_of(spec ? spec : "", family ? family : "", params ? params : "",
-                                &s->params);
-        s->family = strdup(family ? family : "");
-        s->planner = strdup(planner);
-        if (!s->graph_key || !s->params || !s->family || !s->planner) {
-            free_sample(s);
-            status = ARENA_ENOMEM;
-            break;
+        const char *tag = (const char *)sqlite3_column_text(st, 21);
+        if (!spec) spec = "";
+        if (!family) family = "";
+        if (!params) params = "";
+        if (!tag) tag = "";
+        struct arena_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        text_field(st, 16, cfg.inplace, sizeof cfg.inplace, "none");
+        text_field(st, 17, cfg.order, sizeof cfg.order, "stored");
+        cfg.order_budget = sqlite3_column_int64(st, 18);
+        text_field(st, 19, cfg.patch, sizeof cfg.patch, "");
+        cfg.alignment = sqlite3_column_int64(st, 4);
+        char base[4096];
+        arena_spec_base(spec, base, sizeof base);
+        if (sel && (!arena_select_graph(sel, base, family) || !arena_select_tag(sel, tag) ||
+                    !arena_select_config(sel, &cfg)))
+            continue;
+        char **keys = NULL;
+        size_t nk = 0;
+        status = arena_select_groups(sel, base, family, params, tag, &keys, &nk);
+        for (size_t k = 0; status == ARENA_OK && k < nk; k++) {
+            if (*n == cap) {
+                cap = cap ? 2 * cap : 64;
+                struct sample *grown = realloc(*out, cap * sizeof *grown);
+                if (!grown) {
+                    status = ARENA_ENOMEM;
+                    break;
+                }
+                *out = grown;
+            }
+            struct sample *x = &(*out)[*n];
+            memset(x, 0, sizeof *x);
+            x->cfg = cfg;
+            x->lb = (double)sqlite3_column_int64(st, 5);
+            x->best = (double)sqlite3_column_int64(st, 6);
+            x->valid = sqlite3_column_int(st, 8);
+            x->arena = (double)sqlite3_column_int64(st, 9);
+            x->limit = sqlite3_column_int(st, 10);
+            x->run = sqlite3_column_int64(st, 11);
+            x->fixed = (double)sqlite3_column_int64(st, 20); /* NULL: 0, unknown */
+            struct arena_stats_options *o = &x->opt;
+            if ((o->has_time_limit = sqlite3_column_type(st, 12) != SQLITE_NULL))
+                o->time_limit = sqlite3_column_double(st, 12);
+            if ((o->has_node_limit = sqlite3_column_type(st, 13) != SQLITE_NULL))
+                o->node_limit = sqlite3_column_int64(st, 13);
+            if ((o->has_planner_seed = sqlite3_column_type(st, 14) != SQLITE_NULL))
+                o->planner_seed = sqlite3_column_int64(st, 14);
+            if ((o->has_capacity = sqlite3_column_type(st, 15) != SQLITE_NULL))
+                o->capacity = sqlite3_column_int64(st, 15);
+            if ((o->has_optimal_engine = sqlite3_column_type(st, 22) != SQLITE_NULL))
+                text_field(st, 22, o->optimal_engine, sizeof o->optimal_engine, "");
+            x->graph_key = keys[k];
+            keys[k] = NULL;
+            x->base = strdup(base);
+            x->params = params_without_seed(params);
+            x->family = strdup(family);
+            x->planner = strdup(planner);
+            (*n)++;
+            if (!x->base || !x->params || !x->family || !x->planner) status = ARENA_ENOMEM;
         }
-        (*n)++;
+        for (size_t k = 0; k < nk; k++) free(keys[k]);
+        free(keys);
+        if (status != ARENA_OK) break;
     }
     if (status == ARENA_OK && rc != SQLITE_DONE)
         status = arena_errorf(err, errlen, 0, ARENA_EDB, "reading results: %s", sqlite3_errmsg(db));
     sqlite3_finalize(st);
     return status;
+}
+
+static int by_base(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Each sample's graph: its base's rank among the bases read, so the rows
+ * of a group pair on the graph, whatever rows of graphs it came from. */
+static int number_graphs(struct sample *s, size_t n)
+{
+    char **bases = malloc((n ? n : 1) * sizeof *bases);
+    if (!bases) return ARENA_ENOMEM;
+    for (size_t i = 0; i < n; i++) bases[i] = s[i].base;
+    qsort(bases, n, sizeof *bases, by_base);
+    for (size_t i = 0; i < n; i++) {
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(bases[mid], s[i].base) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        s[i].graph = (int64_t)lo; /* the first of equal bases */
+    }
+    free(bases);
+    return ARENA_OK;
 }
 
 static size_t index_of(const int64_t *ids, size_t n, int64_t id)
@@ -397,15 +466,40 @@ static int row_init(struct arena_stats_row *row, const struct sample *s)
 {
     memset(row, 0, sizeof *row);
     row->planner = strdup(s->planner);
-    row->graph = strdup(s->graph_key);
+    row->key = strdup(s->graph_key);
     row->family = strdup(s->family);
     row->params = strdup(s->params);
-    row->alignment = s->alignment;
+    /* the graph part as group by graph names it, whatever the grouping */
+    size_t len = strlen(s->family) + strlen(s->params) + 2;
+    row->graph = malloc(len);
+    if (row->graph) {
+        if (s->params[0]) snprintf(row->graph, len, "%s:%s", s->family, s->params);
+        else if (strcmp(s->family, "csv") && strcmp(s->family, "graph-file") &&
+                 strcmp(s->family, "tflite") && strcmp(s->family, "onnx"))
+            snprintf(row->graph, len, "%s", s->family);
+        else {
+            free(row->graph);
+            row->graph = strdup(s->base);
+        }
+    }
+    row->alignment = s->cfg.alignment;
+    row->config = s->cfg;
     row->options = s->opt;
     row->lb.mean = row->lb.median = NAN;
     row->lb.mean_lo = row->lb.mean_hi = row->lb.median_lo = row->lb.median_hi = NAN;
     row->best = row->lb;
-    return row->planner && row->graph && row->family && row->params ? ARENA_OK : ARENA_ENOMEM;
+    row->fixed = row->lb;
+    return row->planner && row->key && row->graph && row->family && row->params ? ARENA_OK
+                                                                                : ARENA_ENOMEM;
+}
+
+/* The figures of x[0..m): with one sample, the value and no interval. */
+static int describe(double *x, size_t m, struct arena_stat *out)
+{
+    if (m != 1) return arena_stats_describe(x, m, out);
+    out->mean = out->median = x[0];
+    out->mean_lo = out->mean_hi = out->median_lo = out->median_hi = NAN;
+    return ARENA_OK;
 }
 
 /* One group: samples s[0..n) sorted by planner, options, then graph. */
@@ -441,8 +535,11 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
     w.start[configs] = n;
     size_t n_used = 0;
     for (size_t k = 0; k < n_graphs; k++) n_used += w.lb[k] > 0 && w.have[k] == rows;
-    int has_best = 0;
-    for (size_t i = 0; i < n; i++) has_best |= used(&w, n_graphs, rows, &s[i]) && s[i].best > s[i].lb;
+    int has_best = 0, has_fixed = arena_config_transforms(&s[0].cfg) && n_used > 0;
+    for (size_t i = 0; i < n; i++) {
+        has_best |= used(&w, n_graphs, rows, &s[i]) && s[i].best > s[i].lb;
+        if (used(&w, n_graphs, rows, &s[i]) && !(s[i].fixed > 0)) has_fixed = 0;
+    }
 
     size_t first_row = out->n_rows;
     int rc = ARENA_OK;
@@ -459,6 +556,7 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
         size_t a = w.start[c], b = w.start[c + 1];
         rc = row_init(row, &s[a]);
         row->has_best = has_best;
+        row->has_fixed = has_fixed;
         row->n_left_out = n_graphs - n_used;
         row->n_absent = n_graphs - (b - a);
         size_t m = 0;
@@ -471,11 +569,20 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
         }
         row->n = m;
         row->runs = distinct(w.runs, m);
-        if (rc == ARENA_OK && m) rc = arena_stats_describe(w.x, m, &row->lb);
+        if (rc == ARENA_OK && m) rc = describe(w.x, m, &row->lb);
         m = 0;
         for (size_t i = a; i < b; i++)
             if (used(&w, n_graphs, rows, &s[i])) w.x[m++] = s[i].arena / s[i].best;
-        if (rc == ARENA_OK && m && has_best) rc = arena_stats_describe(w.x, m, &row->best);
+        if (rc == ARENA_OK && m && has_best) rc = describe(w.x, m, &row->best);
+        m = 0;
+        for (size_t i = a; i < b; i++)
+            if (used(&w, n_graphs, rows, &s[i])) w.x[m++] = s[i].arena / s[i].fixed;
+        if (rc == ARENA_OK && m && has_fixed) rc = describe(w.x, m, &row->fixed);
+    }
+    /* One graph: its figures, no pairs (and no interval, above). */
+    if (n_used < 2) {
+        work_free(&w);
+        return rc;
     }
     /* Pairs over the used graphs, which every row has: walk both in graph order. */
     for (size_t p = 0; rc == ARENA_OK && p < configs; p++) {
@@ -559,8 +666,15 @@ static int label_rows(struct arena_stats *out)
     if (!all) return ARENA_ENOMEM;
     for (size_t i = 0; i < out->n_rows; i++) all[i] = &out->rows[i];
     for (size_t i = 0; i < out->n_hidden; i++) all[out->n_rows + i] = &out->hidden[i];
-    int align_varies = 0;
-    for (size_t i = 1; i < n; i++) align_varies |= all[i]->alignment != all[0]->alignment;
+    int align_varies = 0, config_varies = 0, budget_varies = 0;
+    const struct arena_config *best = NULL; /* budgets differ among best orders only */
+    for (size_t i = 0; i < n; i++) {
+        align_varies |= all[i]->alignment != all[0]->alignment;
+        config_varies |= arena_config_cmp(&all[i]->config, &all[0]->config) != 0;
+        if (strcmp(all[i]->config.order, "best") != 0) continue;
+        budget_varies |= best && all[i]->config.order_budget != best->order_budget;
+        best = &all[i]->config;
+    }
     int varies[OPTIONS] = {0};
     for (int k = 0; k < OPTIONS; k++) {
         char first[64] = "", v[64], w[64];
@@ -578,10 +692,12 @@ static int label_rows(struct arena_stats *out)
     int rc = ARENA_OK;
     for (size_t i = 0; i < n && rc == ARENA_OK; i++) {
         struct arena_stats_row *r = all[i];
-        char buf[1024];
-        snprintf(buf, sizeof buf, "%s", r->graph);
-        if (align_varies) snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " align=%lld",
-                                   (long long)r->alignment);
+        char buf[1024], cfg[256];
+        arena_config_label(&r->config, align_varies, budget_varies, cfg, sizeof cfg);
+        r->config_label = strdup(cfg);
+        snprintf(buf, sizeof buf, "%s", r->key);
+        if (config_varies || arena_config_transforms(&r->config))
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " \xC2\xB7 %s", cfg);
         r->group = strdup(buf);
         snprintf(buf, sizeof buf, "%s", r->planner);
         for (int k = 0; k < OPTIONS; k++) {
@@ -599,10 +715,38 @@ static int label_rows(struct arena_stats *out)
                 }
         }
         r->label = strdup(buf);
-        if (!r->group || !r->label) rc = ARENA_ENOMEM;
+        if (!r->group || !r->label || !r->config_label) rc = ARENA_ENOMEM;
     }
     free(all);
     return rc;
+}
+
+/* The selected runs a signal stopped (run: a runs.id, 0: all), as lines
+ * "run ID: HOW" in out->stopped. */
+static int read_stopped(sqlite3 *db, int64_t run, struct arena_stats *out)
+{
+    if (!has_column(db, "runs", "stopped")) return ARENA_OK;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, "SELECT id, stopped FROM runs WHERE stopped IS NOT NULL"
+                                    " AND (?1 = 0 OR id = ?1) ORDER BY id", -1, &st, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 1, run);
+    int status = rc == SQLITE_OK ? ARENA_OK : ARENA_EDB;
+    while (status == ARENA_OK && sqlite3_step(st) == SQLITE_ROW) {
+        const char *how = (const char *)sqlite3_column_text(st, 1);
+        size_t len = (how ? strlen(how) : 0) + 32;
+        char **grown = realloc(out->stopped, (out->n_stopped + 1) * sizeof *grown);
+        char *line = grown ? malloc(len) : NULL;
+        if (grown) out->stopped = grown;
+        if (!line) {
+            status = ARENA_ENOMEM;
+            break;
+        }
+        snprintf(line, len, "run %lld: %s", (long long)sqlite3_column_int64(st, 0),
+                 how ? how : "");
+        out->stopped[out->n_stopped++] = line;
+    }
+    sqlite3_finalize(st);
+    return status;
 }
 
 int arena_stats_compute_query(const char *path, const struct arena_stats_query *q,
@@ -611,29 +755,30 @@ int arena_stats_compute_query(const char *path, const struct arena_stats_query *
     memset(out, 0, sizeof *out);
     if (err && errlen) err[0] = '\0';
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
-    if (rc != SQLITE_OK) {
-        arena_errorf(err, errlen, 0, ARENA_EDB, "%s: cannot open (%s)", path,
-                     db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-        sqlite3_close(db);
-        return ARENA_EDB;
-    }
-    sqlite3_busy_timeout(db, 10000);
+    int rc = arena_db_open(path, ARENA_DB_READ, NULL, &db, NULL, err, errlen);
+    if (rc != ARENA_OK) return rc == ARENA_ENOTFOUND ? ARENA_EDB : rc;
     struct sample *s = NULL;
     size_t n = 0;
     char why[400] = "";
     int64_t run = 0;
-    int status = ARENA_OK;
-    if (q && q->run && strcmp(q->run, "all") != 0)
+    /* what stats reads in every schema (4 and later); later columns read
+     * as their defaults */
+    static const char *const need[] = {
+        "runs.started_at", "graphs.spec", "graphs.family", "graphs.params", "graphs.alignment",
+        "graphs.lower_bound", "results.planner", "results.valid", "results.arena_bytes",
+        "results.status", "results.bound", NULL};
+    int status = arena_db_check(db, path, "bench stats", need, NULL, err, errlen);
+    if (status == ARENA_OK && q && q->run && strcmp(q->run, "all") != 0)
         status = resolve_run(db, path, q->run, &run, err, errlen);
     if (status == ARENA_OK) {
         status = read_samples(db, q, run, &s, &n, why, sizeof why);
-        if (status == ARENA_EDB)
-            arena_errorf(err, errlen, 0, ARENA_EDB,
-                         "%s: %s (an arenabench results database of schema 4 or later?)", path,
-                         why);
+        if (status == ARENA_EDB) arena_errorf(err, errlen, 0, ARENA_EDB, "%s: %s", path, why);
     }
+    if (status == ARENA_OK && (status = read_stopped(db, run, out)) == ARENA_EDB)
+        arena_errorf(err, errlen, 0, ARENA_EDB, "%s: reading runs.stopped: %s", path,
+                     sqlite3_errmsg(db));
     sqlite3_close(db);
+    if (status == ARENA_OK) status = number_graphs(s, n);
     if (status == ARENA_OK) qsort(s, n, sizeof *s, by_sample);
     for (size_t a = 0; status == ARENA_OK && a < n;) {
         size_t b = a;
@@ -660,6 +805,8 @@ static void free_rows(struct arena_stats_row *rows, size_t n)
         free(r->group);
         free(r->planner);
         free(r->label);
+        free(r->key);
+        free(r->config_label);
         free(r->graph);
         free(r->family);
         free(r->params);
@@ -673,5 +820,7 @@ void arena_stats_free(struct arena_stats *s)
     free_rows(s->rows, s->n_rows);
     free_rows(s->hidden, s->n_hidden);
     free(s->pairs);
+    for (size_t i = 0; i < s->n_stopped; i++) free(s->stopped[i]);
+    free(s->stopped);
     memset(s, 0, sizeof *s);
 }

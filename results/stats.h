@@ -1,20 +1,28 @@
-/* stats.h — across-seed statistics of a results database (bench stats).
+/* stats.h — across-graph statistics of a results database (bench stats).
  *
- * A configuration is what fixes a result but the seed: the graph's family
- * and every parameter but the seed (a file is its own), its alignment, the
- * planner, and the planner options that change a result (results.time_limit,
- * node_limit, planner_seed, capacity: schema 8; NULL for planners that are
- * not searches, absent from older databases; optimal_engine: schema 11,
- * planner optimal's only). A group is the graph part
- * (family, params without seed, alignment); a row is one planner with its
- * options in a group.
+ * A group is a set of graphs (by default a family with every parameter but
+ * the seed, a file its own; or a family, a suite, a tag: select.h's
+ * group_by) in one configuration of the problem (select.h: the in-place
+ * rule, the execution order, the patch, the alignment): the results of
+ * another configuration solved other problems and are another group. A
+ * row is one planner with the options that change its result
+ * (results.time_limit, node_limit, planner_seed, capacity: schema 8; NULL
+ * for planners that are not searches, absent from older databases;
+ * optimal_engine: schema 13, planner optimal's only, search before it) in a
+ * group.
  *
- * A sample is one graph x configuration: the result of the newest run that
- * measured it (largest runs.started_at, ties: larger runs.id, then larger
- * results.id within the run), never the largest results.id, which merge
- * hands out in merge order. A query may select one run instead. When that
- * newest result is not valid, the configuration has no valid result on the
- * graph (an older valid one does not stand in for it).
+ * A sample is one graph x configuration x planner and options: the result
+ * of the newest run that measured it (largest runs.started_at, ties: larger
+ * runs.id, then larger results.id within the run), never the largest
+ * results.id, which merge hands out in merge order. A query may select one
+ * run instead. When that newest result is not valid, the row has no valid
+ * result on the graph (an older valid one does not stand in for it). Every
+ * ratio is against the bounds of the problem the sample planned: its lower
+ * bound (results.inplace_bound) and the best bound any valid result proved
+ * for that problem (the graph row and results.problem_fingerprint); the
+ * only ratio against another problem is the fixed-order one (arena /
+ * results.fixed_lower_bound, the graph untransformed), kept apart under its
+ * own name.
  *
  * Paired: within a group, the rows are compared on the same graphs. A graph
  * counts only if every row of the group has a valid result on it (and its
@@ -35,12 +43,15 @@
  * is the best plan found, not the planner's answer.
  *
  * Per group and ordered pair of rows: wins, ties and losses over the same n
- * graphs (smaller arena wins). */
+ * graphs (smaller arena wins). A group of one graph has no interval and no
+ * pairs: its figures are the graph's own (n = 1, the interval NaN). */
 #ifndef ARENA_STATS_H
 #define ARENA_STATS_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "results/select.h"
 
 #define ARENA_STATS_RESAMPLES 2000
 #define ARENA_STATS_SEED 1
@@ -62,22 +73,34 @@ struct arena_stats_options {
 };
 
 struct arena_stats_row {
-    char *group;             /* label of the group: graph, plus " align=A" when the
-                                alignments of the rows shown differ */
+    char *group;             /* label of the group: its graphs (key), then " · " and
+                                the configuration's label when the configurations
+                                shown differ or it is not plain */
     char *planner;           /* the planner's name */
     size_t n;                /* samples: graphs (seeds) every row of the group has;
                                 0 when there is none (then lb and best are NaN) */
     struct arena_stat lb;    /* arena / lower bound */
     int has_best;            /* one of the n graphs has a bound above its LB */
     struct arena_stat best;  /* arena / best known bound; valid when has_best */
+    int has_fixed;           /* a transformed configuration whose n graphs all
+                                have their fixed-order bound */
+    struct arena_stat fixed; /* arena / the fixed-order bound of the graph
+                                untransformed: below 1 where the configuration's
+                                transformations pay; valid when has_fixed */
     /* The configuration field by field. */
     char *label;   /* planner, plus " name=value" for each option whose value
                       differs between the rows shown ("hill-climb node_limit=500";
                       "unrecorded" for a NULL beside set values of one planner) */
-    char *graph;   /* family:params without the seed, or a file's path */
+    char *key;     /* the group's graphs: family:params without the seed (a
+                      file's path), a family, a suite or a tag (group_by) */
+    char *graph;   /* family:params without the seed, or a file's path (the
+                      first graph of the group's, when it holds several) */
     char *family;
     char *params;  /* without the seed; "" for a file */
     int64_t alignment;
+    struct arena_config config; /* the problem's configuration */
+    char *config_label; /* "in-place depthwise · best order", "plain" (with the
+                           alignment when the alignments shown differ) */
     struct arena_stats_options options;
     /* How the samples stand. */
     size_t limit;      /* of the n samples, those with status limit */
@@ -106,6 +129,11 @@ struct arena_stats {
      * order of rows. */
     struct arena_stats_row *hidden;
     size_t n_hidden;
+    /* The selected runs a signal stopped (schema 12, runs.stopped), one
+     * line each: "run ID: HOW" (HOW as stored: what the signal stopped and
+     * how many results were stored before it). In run id order. */
+    char **stopped;
+    size_t n_stopped;
 };
 
 /* What to read; a NULL query takes every default. */
@@ -118,12 +146,17 @@ struct arena_stats_query {
     /* When n_planners > 0: only these planners are rows (and paired). */
     const char *const *planners;
     size_t n_planners;
+    /* Filters and grouping (select.h); NULL: every result, grouped by
+     * graph. */
+    const struct arena_select *select;
 };
 
-/* Reads the database at path (read-only; any schema version with bounds,
- * 4 and later). ARENA_OK, or ARENA_EDB / ARENA_EINVAL (a run that is not in
- * the database, an ambiguous UUID prefix) / ARENA_ENOMEM with one line in
- * err. *out is freed with arena_stats_free either way. No row is not an
+/* Reads the database at path (read-only; any schema with the columns
+ * stats reads, 4 and later, a newer one too: results/columns.h; a column
+ * added later reads as its default). ARENA_OK, or ARENA_EDB (not ours, or a
+ * column missing, naming both versions) / ARENA_EINVAL (a run that is not
+ * in the database, an ambiguous UUID prefix) / ARENA_ENOMEM with one line
+ * in err. *out is freed with arena_stats_free either way. No row is not an
  * error: the caller says there is nothing to show. */
 int arena_stats_compute_query(const char *path, const struct arena_stats_query *q,
                               struct arena_stats *out, char *err, size_t errlen);

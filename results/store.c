@@ -16,37 +16,32 @@
 #include <time.h>
 
 #include "planners/planner.h"
+#include "results/db.h"
 #include "results/migrate.h"
 #include "results/uuid.h"
-
-/* Long enough to wait for another bench committing a large plan. */
-#define BUSY_TIMEOUT_MS 60000
 
 enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
     [ST_RUN] = "INSERT INTO runs (started_at, git_rev, compiler, cpu, host, command, seed,"
-               " governor, loadavg, uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    /* A graph first stored in its stored order gains the order's proof when
-     * --order best later finds that order best (the same problem). */
+               " governor, loadavg, uuid, tag) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    /* A row is written once: what a later run learns about the problem
+     * (an order proven best, say) goes with that run's results. */
     [ST_GRAPH_INS] = "INSERT INTO graphs (spec, family, params, fingerprint, alignment, ops,"
-                     " tensors, naive_bytes, lower_bound, exec_order, order_status,"
-                     " stored_order_peak, order_bound, order_states, order_ns)"
-                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                     " ON CONFLICT (spec, fingerprint, alignment) DO UPDATE SET"
-                     " exec_order = excluded.exec_order, order_status = excluded.order_status,"
-                     " stored_order_peak = excluded.stored_order_peak,"
-                     " order_bound = excluded.order_bound, order_states = excluded.order_states,"
-                     " order_ns = excluded.order_ns"
-                     " WHERE graphs.order_bound IS NULL AND excluded.order_bound IS NOT NULL",
+                     " tensors, naive_bytes, lower_bound, exec_order)"
+                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                     " ON CONFLICT (spec, fingerprint, alignment) DO NOTHING",
     [ST_GRAPH_SEL] = "SELECT id FROM graphs WHERE spec = ? AND fingerprint = ? AND alignment = ?",
     [ST_RESULT] = "INSERT INTO results (run_id, graph_id, planner, arena_bytes, ratio_lb, saving,"
                   " frag_peak, frag_mean, plan_ns_median, plan_ns_mean, plan_ns_stddev,"
                   " iterations, scratch_bytes, valid, error, noisy, timed_once, status, bound,"
                   " nodes, time_limit, node_limit, planner_seed, capacity, inplace, inplace_bound,"
+                  " order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,"
+                  " order_status, stored_order_peak, order_bound, order_states, order_ns,"
                   " optimal_engine, seq)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27,"
+                  " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31,"
+                  " ?32, ?33, ?34, ?35, ?36, ?37,"
                   " (SELECT ifnull(max(seq), 0) + 1 FROM results WHERE run_id = ?1))",
     [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name,"
                  " shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -55,10 +50,7 @@ static const char *const statements[ST_COUNT] = {
 struct arena_store {
     sqlite3 *db;
     sqlite3_stmt *st[ST_COUNT];
-    arena_store_stop_fn stop;
-    void *stop_ctx;
-    long waited_ms; /* in the current wait for a lock */
-    int stopped;    /* the last wait ended because stop() asked */
+    struct arena_db_busy busy; /* the wait for a lock, with the caller's stop hook */
     char msg[512];
 };
 
@@ -68,18 +60,6 @@ static void one_line(char *s)
 {
     for (; s && *s; s++)
         if (*s == '\n' || *s == '\r' || *s == '\t') *s = ' ';
-}
-
-static void nap_ms(long ms)
-{
-    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
-static int stop_asked(struct arena_store *s)
-{
-    if (s->stop && s->stop(s->stop_ctx)) s->stopped = 1;
-    return s->stopped;
 }
 
 /* What a file holds, from reads only. version: 0 empty (ours to create),
@@ -111,9 +91,7 @@ static int classify(sqlite3 *db, const char *path, int *version, char *err, size
             path, sqlite3_errmsg(db));
         return rc;
     }
-    if ((rc & 0xff) == SQLITE_CORRUPT) {
-        /* the damage may fall on the schema's own pages (which of them
-         * depends on the schema's size) before the quick check reads it */
+    if ((rc & 0xff) == SQLITE_CORRUPT) { /* its schema pages are damaged */
         arena_errorf(err, errlen, 0, 0, "%s: database is corrupt (%s)", path, sqlite3_errmsg(db));
         return rc;
     }
@@ -176,11 +154,12 @@ static int integrity(sqlite3 *db, const char *path, char *err, size_t errlen)
 }
 
 /* Switching to WAL needs a moment alone with the file; another process that
- * is opening at the same time may hold it, so retry within the timeout. */
+ * is opening at the same time may hold it, so retry as a lock is waited for
+ * (results/db.h). */
 static int wal_on(struct arena_store *s, const char *path, char *err, size_t errlen)
 {
     sqlite3 *db = s->db;
-    for (long waited = 0;; waited += 10) {
+    for (int count = 0;; count++) {
         sqlite3_stmt *st = NULL;
         int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
         if (rc == SQLITE_OK) rc = sqlite3_step(st);
@@ -188,18 +167,16 @@ static int wal_on(struct arena_store *s, const char *path, char *err, size_t err
         int ok = mode && strcmp((const char *)mode, "wal") == 0;
         sqlite3_finalize(st);
         if (ok) return SQLITE_OK;
-        int prim = rc & 0xff;
-        if ((prim == SQLITE_BUSY || prim == SQLITE_LOCKED) && stop_asked(s)) {
+        int prim = rc & 0xff, locked = prim == SQLITE_BUSY || prim == SQLITE_LOCKED;
+        if (locked && arena_db_wait(&s->busy, count)) continue;
+        if (locked && s->busy.stopped) {
             arena_errorf(err, errlen, 0, 0,
                          "%s: interrupted while waiting for another process's lock", path);
             return rc;
         }
-        if ((prim != SQLITE_BUSY && prim != SQLITE_LOCKED && rc != SQLITE_ROW) ||
-            waited >= BUSY_TIMEOUT_MS) {
-            arena_errorf(err, errlen, 0, 0, "%s: cannot switch to WAL mode (%s)", path, sqlite3_errmsg(db));
-            return rc == SQLITE_ROW ? SQLITE_ERROR : rc;
-        }
-        nap_ms(10);
+        arena_errorf(err, errlen, 0, 0, "%s: cannot switch to WAL mode (%s)", path,
+                     sqlite3_errmsg(db));
+        return rc == SQLITE_ROW ? SQLITE_ERROR : rc;
     }
 }
 
@@ -238,20 +215,6 @@ static int bring_up_to_date(sqlite3 *db, const char *path, char *err, size_t err
     return rc;
 }
 
-/* SQLite's busy handler: naps of 1 to 20 ms up to BUSY_TIMEOUT_MS in all,
- * asking stop() after each, so a signal is honoured within a nap while
- * another process holds the lock. 0 gives up (SQLITE_BUSY). */
-static int on_busy(void *ctx, int count)
-{
-    struct arena_store *s = ctx;
-    if (count == 0) s->waited_ms = 0;
-    if (stop_asked(s) || s->waited_ms >= BUSY_TIMEOUT_MS) return 0;
-    long ms = count < 5 ? 1 + count : 20;
-    nap_ms(ms);
-    s->waited_ms += ms;
-    return !stop_asked(s);
-}
-
 static int open_store(const char *path, struct arena_store *s, char *err, size_t errlen);
 
 int arena_store_open(const char *path, arena_store_stop_fn stop, void *stop_ctx,
@@ -269,8 +232,8 @@ int arena_store_open(const char *path, arena_store_stop_fn stop, void *stop_ctx,
         arena_errorf(err, errlen, 0, 0, "%s: out of memory", path);
         return ARENA_ENOMEM;
     }
-    s->stop = stop;
-    s->stop_ctx = stop_ctx;
+    s->busy.stop = stop;
+    s->busy.ctx = stop_ctx;
     int rc = open_store(path, s, err, errlen);
     one_line(err);
     if (rc != ARENA_OK) {
@@ -289,14 +252,9 @@ static int open_store(const char *path, struct arena_store *s, char *err, size_t
         arena_errorf(err, errlen, 0, 0, "%s: is a directory, not a database file", path);
         return ARENA_EDB;
     }
-    int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    if (rc != SQLITE_OK) {
-        arena_errorf(err, errlen, 0, 0, "%s: cannot open (%s)", path,
-            s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+    int rc;
+    if (arena_db_open(path, ARENA_DB_WRITE, &s->busy, &s->db, NULL, err, errlen) != ARENA_OK)
         goto fail;
-    }
-    sqlite3_extended_result_codes(s->db, 1);
-    sqlite3_busy_handler(s->db, on_busy, s);
     if (sqlite3_db_readonly(s->db, "main") == 1) {
         arena_errorf(err, errlen, 0, 0, "%s: cannot write to it (the file is read-only)", path);
         goto fail;
@@ -328,7 +286,7 @@ static int open_store(const char *path, struct arena_store *s, char *err, size_t
     }
     return ARENA_OK;
 fail:
-    if (s->stopped)
+    if (s->busy.stopped)
         arena_errorf(err, errlen, 0, 0, "%s: interrupted while waiting for another process's lock",
                      path);
     return ARENA_EDB;
@@ -352,7 +310,7 @@ const char *arena_store_error(const struct arena_store *s)
  * message of its own ("not an error"). */
 static int failed(struct arena_store *s, const char *what, int rc)
 {
-    if (s->stopped)
+    if (s->busy.stopped)
         arena_errorf(s->msg, sizeof s->msg, 0, 0,
                      "%s: interrupted while waiting for another process's lock", what);
     else if ((rc & 0xff) == SQLITE_RANGE)
@@ -412,11 +370,26 @@ int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run,
     }
     if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 10, run->uuid ? run->uuid : made, -1,
                                                 SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 11, run->tag ? run->tag : "", -1,
+                                                SQLITE_TRANSIENT);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding the run", rc);
     *id = sqlite3_last_insert_rowid(s->db);
     return ARENA_OK;
+}
+
+int arena_store_set_stopped(struct arena_store *s, int64_t run_id, const char *how)
+{
+    if (!s || !how) return ARENA_EINVAL;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, "UPDATE runs SET stopped = ?1 WHERE id = ?2", -1, &st,
+                                NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 1, how, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 2, run_id);
+    if (rc == SQLITE_OK) rc = step_done(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? ARENA_OK : failed(s, "recording the stop", rc);
 }
 
 /* The order as text, "3,0,1,2" (NULL, *text, for the stored order: op k at
@@ -454,16 +427,11 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
     if (rc == SQLITE_OK) rc = bind_u64(ins, 8, bounds->naive_bytes);
     if (rc == SQLITE_OK) rc = bind_u64(ins, 9, bounds->lower_bound);
     const struct arena_order_result *o = &src->order;
-    if (rc == SQLITE_OK && src->order_mode == ARENA_ORDER_BEST && o->order) {
+    if (rc == SQLITE_OK && src->tf.order == ARENA_ORDER_BEST && o->order) {
         char *text = NULL;
         rc = order_text(o, &text);
         if (rc == SQLITE_OK)
             rc = text ? sqlite3_bind_text(ins, 10, text, -1, free) : sqlite3_bind_null(ins, 10);
-        if (rc == SQLITE_OK) rc = bind_text(ins, 11, arena_order_status_name(o->status));
-        if (rc == SQLITE_OK) rc = bind_u64(ins, 12, o->stored_peak);
-        if (rc == SQLITE_OK) rc = bind_u64(ins, 13, o->bound);
-        if (rc == SQLITE_OK) rc = bind_u64(ins, 14, o->states);
-        if (rc == SQLITE_OK) rc = bind_u64(ins, 15, o->ns);
     }
     if (rc == SQLITE_OK) rc = step_done(ins);
     else sqlite3_clear_bindings(ins);
@@ -509,6 +477,40 @@ static int add_placements(struct arena_store *s, int64_t result_id, const struct
     return rc;
 }
 
+/* The result's configuration and problem: columns 25 to 36. */
+static int bind_config(sqlite3_stmt *st, const struct arena_result_info *r)
+{
+    const struct arena_source *src = r->src;
+    const struct arena_transforms *tf = src ? &src->tf : NULL;
+    int rc = bind_text(st, 25, tf ? arena_inplace_name(tf->inplace) : "none");
+    if (rc == SQLITE_OK && r->inplace_bound) rc = bind_u64(st, 26, r->inplace_bound);
+    if (!src) { /* NOT NULL columns: their defaults */
+        if (rc == SQLITE_OK) rc = bind_text(st, 27, "stored");
+        if (rc == SQLITE_OK) rc = bind_text(st, 29, "");
+        if (rc == SQLITE_OK) rc = bind_text(st, 30, "");
+        return rc;
+    }
+    int best = tf->order == ARENA_ORDER_BEST;
+    char patch[64], fp[17];
+    arena_patch_text(&tf->patch, patch, sizeof patch);
+    snprintf(fp, sizeof fp, "%016" PRIx64, src->planned_fingerprint);
+    if (rc == SQLITE_OK) rc = bind_text(st, 27, arena_order_mode_name(tf->order));
+    if (rc == SQLITE_OK && best)
+        rc = bind_u64(st, 28, tf->order_states ? tf->order_states : ARENA_ORDER_STATES_DEFAULT);
+    if (rc == SQLITE_OK) rc = bind_text(st, 29, patch);
+    if (rc == SQLITE_OK) rc = bind_text(st, 30, fp);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 31, src->fixed_lower_bound);
+    const struct arena_order_result *o = &src->order;
+    if (rc == SQLITE_OK && best && o->order) {
+        rc = bind_text(st, 32, arena_order_status_name(o->status));
+        if (rc == SQLITE_OK) rc = bind_u64(st, 33, o->stored_peak);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 34, o->bound);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 35, o->states);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 36, o->ns);
+    }
+    return rc;
+}
+
 int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
                            const struct arena_result_info *r, const struct arena_problem *p,
                            const struct arena_plan *plan, int64_t *id)
@@ -549,9 +551,8 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
         if (rc == SQLITE_OK) rc = bind_u64(st, 23, r->options->seed);
         if (rc == SQLITE_OK) rc = bind_u64(st, 24, r->options->capacity);
     }
-    if (rc == SQLITE_OK) rc = bind_text(st, 25, r->inplace ? r->inplace : "none");
-    if (rc == SQLITE_OK && r->inplace_bound) rc = bind_u64(st, 26, r->inplace_bound);
-    if (rc == SQLITE_OK) rc = bind_text(st, 27, r->optimal_engine);
+    if (rc == SQLITE_OK) rc = bind_config(st, r);
+    if (rc == SQLITE_OK) rc = bind_text(st, 37, r->optimal_engine);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding a result", rc);

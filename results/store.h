@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 11
+#define ARENA_STORE_VERSION 13
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -54,12 +54,20 @@ struct arena_run_info {
     double loadavg;       /* 1-minute load average at start; NaN: stored as NULL */
     const char *uuid;     /* the run's identity; NULL: a new random UUID (the
                              normal case: only a copy of a run reuses one) */
+    const char *tag;      /* bench --tag; NULL: none ('') */
 };
 /* ARENA_EIO when no uuid is given and /dev/urandom cannot be read. */
 int arena_store_add_run(struct arena_store *s, const struct arena_run_info *run, int64_t *id);
 
+/* Records on run id how a signal stopped it (runs.stopped: one line, e.g.
+ * "signal 2 during PLANNER on GRAPH, 3.2 s into the call; 12 of 40 results
+ * stored"). */
+int arena_store_set_stopped(struct arena_store *s, int64_t run_id, const char *how);
+
 /* Returns the id of the graph row for (spec, fingerprint, alignment),
- * inserting it when it is not there yet. */
+ * inserting it when it is not there yet (with src's order as exec_order when
+ * --order best chose another than the stored one). A row that is there is
+ * never changed. */
 int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
                           const struct arena_bounds *bounds, int64_t *id);
 
@@ -86,12 +94,17 @@ struct arena_result_info {
     const struct arena_plan_options *options; /* the options the planner read
                            (search planners), stored with the result as part of
                            its configuration; NULL for planners that read none */
-    const char *inplace;     /* the in-place rule's name; NULL: "none" */
-    const char *optimal_engine; /* planner optimal's engines (portfolio, search,
-                                   sat); NULL for every other planner */
-    uint64_t inplace_bound;  /* the in-place bound (arena_bounds); 0: NULL */
+    /* The problem planned: its configuration (src->tf: the in-place rule,
+     * the order mode and budget, the patch), fingerprint, fixed-order bound
+     * and order search's outcome are stored with the result. NULL: a plain
+     * result of unknown source (rule none, stored order, no patch). */
+    const struct arena_source *src;
+    uint64_t inplace_bound;  /* the planned problem's lower bound (arena_bounds'
+                                inplace_bound); 0: NULL */
     const uint32_t *shares;  /* NULL, or p->n ids: the tensor whose bytes each
                                 takes, UINT32_MAX for none (placements.shares) */
+    const char *optimal_engine; /* planner optimal's engines (portfolio, search,
+                                   sat); NULL for every other planner */
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of
@@ -101,7 +114,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
                            const struct arena_plan *plan, int64_t *id);
 
 /* One real allocator's replay of a graph (bench --replay; the figures are
- * the replay program's, bench/replay_prog.h): the replays row and one
+ * the replay program's, bench/replay/replay_prog.h): the replays row and one
  * replay_frames row per frame, in one transaction. */
 struct arena_replay_frame {
     uint64_t calls, footprint_peak, extent_peak, resident_peak;

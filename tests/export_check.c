@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
-#include "bench/export_plan.h"
+#include "bench/export/export_plan.h"
 #include "graphs/source.h"
 #include "planners/planner.h"
 
@@ -50,6 +51,44 @@ static const char program[] =
     "#else\n"
     "static int read_first(uint64_t i, uint32_t s) { (void)i; (void)s; return 0; }\n"
     "#endif\n"
+    "static int intact(uint64_t i, uint32_t s);\n"
+    /* With OPS (the graph's ops, ec_write_ops), the ops themselves run, in
+     * the order the header states (PREFIX_order[] when it has one, else
+     * the source's): each reads its inputs, which must hold their pattern,
+     * then writes its outputs; tensors no op writes (graph inputs) are
+     * written first. A plan made for another order fails here. */
+    "#ifdef OPS\n"
+    "#include OPS\n"
+    "#ifdef HAS_ORDER\n"
+    "#define ORDER_AT(k) CAT(PREFIX, _order)[k]\n"
+    "#else\n"
+    "#define ORDER_AT(k) (k)\n"
+    "#endif\n"
+    "static unsigned char made[OPS_TENSORS + 1];\n"
+    "static int run_ops(void)\n"
+    "{\n"
+    "    if (OPS_TENSORS != N) return 6;\n"
+    "    for (uint32_t o = 0; o < OPS_N; o++)\n"
+    "        for (uint32_t r = OPS_OUT_FIRST[o]; r < OPS_OUT_FIRST[o + 1]; r++) made[OPS_OUT[r]] = 1;\n"
+    "    for (uint64_t i = 0; i < N; i++)\n"
+    "        if (!made[i])\n"
+    "            for (uint64_t k = 0; k < TENSORS[i].size; k++) ARENA[TENSORS[i].offset + k] = pattern(i, k);\n"
+    "    for (uint32_t s = 0; s < OPS_N; s++) {\n"
+    "        uint32_t o = ORDER_AT(s);\n"
+    "        for (uint32_t r = OPS_IN_FIRST[o]; r < OPS_IN_FIRST[o + 1]; r++)\n"
+    "            if (!intact(OPS_IN[r], s)) {\n"
+    "                printf(\"op %u at step %u reads it\\n\", (unsigned)o, (unsigned)s);\n"
+    "                return 1;\n"
+    "            }\n"
+    "        for (uint32_t r = OPS_OUT_FIRST[o]; r < OPS_OUT_FIRST[o + 1]; r++)\n"
+    "            for (uint64_t k = 0; k < TENSORS[OPS_OUT[r]].size; k++)\n"
+    "                ARENA[TENSORS[OPS_OUT[r]].offset + k] = pattern(OPS_OUT[r], k);\n"
+    "    }\n"
+    "    return 0;\n"
+    "}\n"
+    "#else\n"
+    "static int run_ops(void) { return 0; }\n"
+    "#endif\n"
     "static int intact(uint64_t i, uint32_t s)\n"
     "{\n"
     "    for (uint64_t k = 0; k < TENSORS[i].size; k++)\n"
@@ -84,7 +123,7 @@ static const char program[] =
     "    }\n"
     "    for (uint64_t k = 0; k < act; k++) if (ARENA[k] != 0xA5) return 2;\n"
     "    for (uint64_t k = tail; k < bytes; k++) if (ARENA[k] != 0x5A) return 2;\n"
-    "    return 0;\n"
+    "    return run_ops();\n"
     "}\n";
 
 /* The second translation unit: it takes the arena's address and one
@@ -101,10 +140,43 @@ static const char second[] =
 
 int ec_run(const char *dir, const char *h)
 {
-    return ec_run_with(dir, h, 1);
+    return ec_run_ops(dir, h, NULL, 1);
 }
 
 int ec_run_with(const char *dir, const char *h, int allow_shared)
+{
+    return ec_run_ops(dir, h, NULL, allow_shared);
+}
+
+void ec_write_ops(const struct arena_source *src, const char *path)
+{
+    const struct arena_graph *g = src->graph;
+    cr_assert_not_null(g, "ec_write_ops: load the source with keep_graph");
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fprintf(f, "/* the ops of %s, ids of the problem's tensors */\n", src->family);
+    fprintf(f, "#define OPS_N %zuu\n#define OPS_TENSORS %zuu\n", g->n_ops, src->problem.n);
+    const char *names[2][2] = {{"OPS_IN_FIRST", "OPS_IN"}, {"OPS_OUT_FIRST", "OPS_OUT"}};
+    for (int out = 0; out < 2; out++) {
+        size_t at = 0;
+        fprintf(f, "static const uint32_t %s[OPS_N + 1] = {", names[out][0]);
+        for (size_t o = 0; o <= g->n_ops; o++) {
+            fprintf(f, "%s%zuu", o ? ", " : "", at);
+            if (o < g->n_ops) at += out ? g->ops[o].n_out : g->ops[o].n_in;
+        }
+        fprintf(f, "};\nstatic const uint32_t %s[%zu] = {", names[out][1], at ? at : 1);
+        size_t k = 0;
+        for (size_t o = 0; o < g->n_ops; o++) {
+            const struct arena_gop *op = &g->ops[o];
+            size_t first = out ? op->out_first : op->in_first, n = out ? op->n_out : op->n_in;
+            for (size_t r = 0; r < n; r++) fprintf(f, "%s%uu", k++ ? ", " : "", g->refs[first + r]);
+        }
+        fprintf(f, "%s};\n", at ? "" : "0u");
+    }
+    cr_assert_eq(fclose(f), 0);
+}
+
+int ec_run_ops(const char *dir, const char *h, const char *ops, int allow_shared)
 {
     char path[1024], path2[1024], src[1024], prefix[256] = "", line[512], first[256] = "0u";
     FILE *f = fopen(h, "r");
@@ -124,9 +196,11 @@ int ec_run_with(const char *dir, const char *h, int allow_shared)
             break;
         }
     }
-    int shared = 0; /* an in-place plan: the header declares its pairs */
-    while (fgets(line, sizeof line, f))
+    int shared = 0, order = 0; /* an in-place plan: the header declares its pairs */
+    while (fgets(line, sizeof line, f)) {
         shared |= allow_shared && strstr(line, "_SHARED_PAIRS ") != NULL;
+        order |= strstr(line, "_order[") != NULL;
+    }
     fclose(f);
     len = strlen(h);
     cr_assert(len > 2 && strcmp(h + len - 2, ".h") == 0, "%s: not a .h", h);
@@ -141,11 +215,13 @@ int ec_run_with(const char *dir, const char *h, int allow_shared)
     cr_assert_not_null(f);
     fputs(second, f);
     fclose(f);
-    char cmd[8192];
+    char cmd[8192], with_ops[1200] = "";
+    if (ops)
+        snprintf(with_ops, sizeof with_ops, "-DOPS='\"%s\"'%s", ops, order ? " -DHAS_ORDER" : "");
     snprintf(cmd, sizeof cmd,
              "cc -std=c11 -Wall -Wextra -Werror -pedantic -DHEADER='\"%s\"' -DPREFIX=%s "
-             "-DFIRST_OFFSET=%s %s -o '%s/check' '%s' '%s' '%s' 2>&1",
-             h, prefix, first, shared ? "-DSHARED" : "", dir, path, path2, src);
+             "-DFIRST_OFFSET=%s %s %s -o '%s/check' '%s' '%s' '%s' 2>&1",
+             h, prefix, first, shared ? "-DSHARED" : "", with_ops, dir, path, path2, src);
     int rc = system(cmd);
     cr_assert_eq(rc, 0, "%s does not compile: %s", h, cmd);
     snprintf(cmd, sizeof cmd, "'%s/check'", dir);
@@ -165,8 +241,11 @@ size_t ec_check_all_inplace(const char *text, int rule, const char *dir, uint64_
     struct arena_source src;
     char err[600] = "";
     struct arena_load_options lo = {.alignment = 16, .seed = 1,
-                                    .inplace = (enum arena_inplace_rule)rule};
+                                    .inplace = (enum arena_inplace_rule)rule, .keep_graph = 1};
     cr_assert_eq(arena_source_load_with(text, &lo, &src, err, sizeof err), ARENA_OK, "%s", err);
+    char ops[600];
+    snprintf(ops, sizeof ops, "%s/ops.inc", dir);
+    if (src.graph) ec_write_ops(&src, ops);
     size_t n = arena_planner_count();
     const struct arena_planner *pl[64];
     cr_assert(n <= 64);
@@ -191,7 +270,7 @@ size_t ec_check_all_inplace(const char *text, int rule, const char *dir, uint64_
     closedir(d);
     cr_expect_eq(k, n, "one header per planner");
     for (size_t i = 0; i < k; i++) {
-        int rc = ec_run(dir, names[i]);
+        int rc = ec_run_ops(dir, names[i], access(ops, F_OK) == 0 ? ops : NULL, 1);
         cr_expect_eq(rc, 0, "%s: the pattern check failed (%d)", names[i], rc);
         passed += rc == 0;
     }

@@ -25,6 +25,18 @@ size_t ec_check_all_inplace(const char *text, int rule, const char *dir, uint64_
  * is what lets an in-place plan pass). */
 int ec_run_with(const char *dir, const char *h, int shared);
 
+struct arena_source;
+/* Writes the ops of src's graph (src loaded with keep_graph) into path, as
+ * C arrays the pattern program includes: OPS_N, OPS_TENSORS, each op's
+ * input and output tensor ids (the problem's) as OPS_IN_FIRST/OPS_IN and
+ * OPS_OUT_FIRST/OPS_OUT. */
+void ec_write_ops(const struct arena_source *src, const char *path);
+/* ec_run_with, and with ops (a path from ec_write_ops, or NULL) the ops
+ * themselves run in the order the header states: PREFIX_order[] when it
+ * has one, else the source's; each op reads its inputs (which must hold
+ * their pattern, exit 1 otherwise) and then writes its outputs. */
+int ec_run_ops(const char *dir, const char *h, const char *ops, int shared);
+
 /* Builds and runs the pattern program for header `h` (a path, NAME.h, with
  * NAME.c beside it); returns its exit status (0: every tensor intact, 1: a
  * tensor overwritten, 2: head or tail touched, 3: a tensor outside the

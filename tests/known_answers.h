@@ -8,7 +8,7 @@
 
 #define K1 1024u
 
-/* The four-tensor worked example behind the README's founding table:
+/* The four-tensor worked example behind the founding table of docs/runtime.md:
  * T2 can reuse T0's bytes and T3 T1's, so 240K (the lower bound) of 340K. */
 static const struct arena_tensor ka_founding[] = {
     {120 * K1, 0, 1}, {120 * K1, 1, 2}, {80 * K1, 2, 3}, {20 * K1, 3, 4}};

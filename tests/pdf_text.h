@@ -35,10 +35,27 @@ struct pt_word {
     char *text;            /* UTF-8, XML entities decoded */
 };
 
+/* Where a label starts: the origin of a text-showing operator (Tj, TJ, '
+ * or ") whose text position was set anew (Tm, Td, TD, T*, ' or ") since the
+ * last one showed text, in points from the page's top left. gnuplot draws
+ * each label so (cairo's pdf operators); a label continued in another font
+ * (a second Tf, no new position) is one run. turned: the text runs along
+ * the page's height (a 90-degree turn). Not found: a label cairo shows in
+ * the same TJ as the one before it, which it does when nothing else was
+ * drawn between them and it starts on the same line within 10 em of where
+ * that one ended (a position adjustment inside the TJ, like kerning). Tic
+ * labels alternate with their tic marks, key entries with their samples. */
+struct pt_run {
+    double x, y, size;
+    int turned;
+};
+
 struct pt_page {
     double width, height; /* points */
     size_t nwords;
     struct pt_word *words;
+    size_t nruns;
+    struct pt_run *runs; /* filled by pt_read_runs */
 };
 
 struct pt_doc {
@@ -52,6 +69,25 @@ struct pt_doc {
 int pt_read(const char *path, struct pt_doc *doc, char *err, size_t errn);
 
 void pt_free(struct pt_doc *doc);
+
+/* Reads the PDF itself for where each label starts (struct pt_run): the
+ * content stream of every page (FlateDecode, as cairo writes it, or plain),
+ * its graphics state (q, Q, cm) and text operators. doc is pt_read's of the
+ * same file (same page count). 0, or -1 with one line in err. */
+int pt_read_runs(const char *path, struct pt_doc *doc, char *err, size_t errn);
+
+/* Two words whose boxes overlap by more than tol points both across and
+ * along: text over text. Words of one label never overlap (pdftotext
+ * splits a line at its spaces). */
+int pt_words_overlap(const struct pt_word *a, const struct pt_word *b, double tol);
+
+/* Whether a label starts inside word k of page p (past its first tol
+ * points, on its line): pdftotext joins glyphs closer than 0.1 em into one
+ * word, so labels drawn touching or overlapping by less than 0.2 em read as
+ * one word ("100150200" for the ticks 100, 150, 200): such a word holds
+ * the start of a second label. Needs pt_read_runs. The run found, else
+ * NULL. */
+const struct pt_run *pt_word_joins_labels(const struct pt_page *p, size_t k, double tol);
 
 /* Whether word k of page p reads bottom to top or top to bottom (turned by
  * 90 degrees, as a ylabel): its box is then as wide as the font is tall.
@@ -74,5 +110,9 @@ int pt_word_inside(const struct pt_word *w, const struct pt_page *p);
  * plain text in the file. Returns how many, or -1 if the file cannot be
  * read. */
 int pt_pdf_fonts(const char *path, char *buf, size_t n);
+
+/* The first occurrence of needle in len bytes that may hold NUL bytes
+ * (a PDF's), or NULL. */
+const char *pt_find(const char *buf, size_t len, const char *needle);
 
 #endif

@@ -18,12 +18,13 @@
 #include <unistd.h>
 
 #include "bench/args.h"
-#include "bench/export_plan.h"
+#include "bench/bench.h"
+#include "bench/export/export_plan.h"
 #include "graphs/family.h"
 #include "graphs/source.h"
 #include "graphs/tflite.h"
 #include "planners/planner.h"
-#include "bench/export_tflite.h"
+#include "bench/export/export_tflite.h"
 #include "tests/export_check.h"
 #include "tests/tflite_writer.h"
 
@@ -164,6 +165,33 @@ Test(export, layout_names_and_csv)
     cr_expect_not_null(strstr(c, "{THREE_X_1_OFFSET, THREE_X_1_SIZE, 1u, 2u, THREE_X_1_INDEX},"));
     snprintf(path, sizeof path, "%s/three.h", dir);
     cr_expect_eq(ec_run(dir, path), 0);
+}
+
+/* A problem at alignment 4, so the activations' bytes are no multiple of
+ * 16: a [0,1] 20 B, b [1,2] 16 B, c [2,2] 8 B at offsets 0, 20, 0 (a and b
+ * meet at step 1; c is live only with b, below it): arena 36. Head 10 and
+ * tail 100: ACT = 16 (10 up to 16), ACT_BYTES = 48 (36 up to 16), TAIL =
+ * 16 + 48 = 64, TAIL_BYTES = 100, ARENA_BYTES = 64 + 112 (100 up to 16) =
+ * 176; the offsets from the arena's start are a 16, b 36, c 16. */
+Test(export, unaligned_activations_and_tail_round_up_to_16)
+{
+    static const struct arena_tensor t[] = {{20, 0, 1}, {16, 1, 2}, {8, 2, 2}};
+    uint64_t off[3] = {0, 20, 0};
+    struct arena_problem p = {.n = 3, .tensors = t, .alignment = 4};
+    struct arena_plan plan = {.n = 3, .offsets = off, .arena = 36};
+    char *names[] = {"a", "b", "c"};
+    struct arena_export x = {.title = "four", .prefix = "FOUR", .p = &p, .names = names,
+                             .plan = &plan, .head = 10, .tail = 100};
+    char err[300] = "", path[128];
+    cr_assert_eq(arena_export_plan(dir, "four", &x, err, sizeof err), ARENA_OK, "%s", err);
+    snprintf(path, sizeof path, "%s/four.h", dir);
+    const char *h = slurp(path);
+    const char *want[] = {"#define FOUR_ACT 16u\n",         "#define FOUR_ACT_BYTES 48u\n",
+                          "#define FOUR_TAIL 64u\n",        "#define FOUR_TAIL_BYTES 100u\n",
+                          "#define FOUR_ARENA_BYTES 176u\n", "#define FOUR_A_OFFSET 16u\n",
+                          "#define FOUR_B_OFFSET 36u\n",     "#define FOUR_C_OFFSET 16u\n"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_expect_not_null(strstr(h, want[i]), "header lacks %s", want[i]);
 }
 
 Test(export, the_pattern_check_catches_an_overlap)
@@ -429,13 +457,7 @@ static void two_subgraphs(struct tfl_model *m)
 
 static void save_model(const struct tfl_model *m, const char *path)
 {
-    static unsigned char buf[16384];
-    size_t n = tfl_write(m, buf, sizeof buf, NULL);
-    cr_assert_gt(n, 8u);
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f);
-    cr_assert_eq(fwrite(buf, 1, n, f), n);
-    cr_assert_eq(fclose(f), 0);
+    tfl_save(m, path);
 }
 
 /* #5 for the subgraphs of one model: m.tflite#0 and m.tflite#1 both had
@@ -556,6 +578,72 @@ Test(export, repro11_a_failed_write_leaves_nothing)
     cr_expect_not_null(strstr(files, ".csv "), "%s", files);
 }
 
+/* bench in a child under a file size limit of `limit` bytes with SIGXFSZ
+ * at its default (as a shell's `ulimit -f` leaves it), stderr in err_path;
+ * returns the wait status. */
+static int bench_under_limit(const char *const *args, rlim_t limit, const char *err_path)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        struct rlimit lim = {limit, limit};
+        signal(SIGXFSZ, SIG_DFL);
+        if (!freopen(err_path, "w", stderr) || setrlimit(RLIMIT_FSIZE, &lim) != 0)
+            _exit(99);
+        char *argv[16] = {"bench"};
+        int argc = 1;
+        for (; args[argc - 1] && argc < 15; argc++)
+            argv[argc] = (char *)args[argc - 1];
+        argv[argc] = NULL;
+        int rc = arena_bench_main(argc, argv);
+        fflush(NULL);
+        _exit(rc);
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* Round 3 #07: past `ulimit -f` bench died of SIGXFSZ (exit 153) without a
+ * word, leaving NAME.csv.tmp and NAME.tflite.tmp behind. Now the write
+ * fails: exit 2, one line naming the file and the cause, nothing left.
+ * The limit, 512 B, is below each file: the CSV of 100 tensors (about
+ * 2.5 KiB) and the model's copy (its 888 B and the plan). */
+Test(export, repro07_past_the_file_size_limit_one_line_and_nothing_left)
+{
+    struct tfl_model m;
+    two_subgraphs(&m);
+    char model[1024], plans[1024], copies[1024], err_path[1024], files[1024];
+    snprintf(model, sizeof model, "%s/m.tflite", dir);
+    save_model(&m, model);
+    struct stat st;
+    cr_assert_eq(stat(model, &st), 0);
+    cr_assert_gt(st.st_size, 512, "the model (%lld B) passes the limit",
+                 (long long)st.st_size);
+    snprintf(plans, sizeof plans, "%s/p", dir);
+    snprintf(copies, sizeof copies, "%s/t", dir);
+    snprintf(err_path, sizeof err_path, "%s/err", dir);
+    const char *plan_args[] = {"--graph", "random-intervals:n=100", "--planner", "naive",
+                               "--no-db", "--quiet", "--export-plan", plans, NULL};
+    const char *copy_args[] = {"--graph", model, "--planner", "naive", "--no-db", "--quiet",
+                               "--export-tflite", copies, NULL};
+    const char *const *cases[] = {plan_args, copy_args};
+    const char *dirs[] = {plans, copies}, *says[] = {".csv.tmp: cannot write (File too large)",
+                                                      ".tflite.tmp: cannot write (File too large)"};
+    for (int k = 0; k < 2; k++) {
+        int status = bench_under_limit(cases[k], 512, err_path);
+        cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 2, "%s: status %d", dirs[k],
+                  status);
+        const char *err = slurp(err_path);
+        cr_expect(strncmp(err, "bench: ", 7) == 0 && strchr(err, '\n') == err + strlen(err) - 1,
+                  "one line: %s", err);
+        cr_expect_not_null(strstr(err, says[k]), "%s", err);
+        listing(dirs[k], files, sizeof files);
+        cr_expect_str_eq(files, "", "left behind in %s: %s", dirs[k], files);
+    }
+}
+
 /* Round 2 #12: a, a_5, a_5_5, a_5_5_5, a_5_5_5_5 and A collide after
  * sanitising once a suffix is added; the fifth suffix gave "out of memory".
  * Now six distinct identifiers, and the header holds. */
@@ -574,7 +662,7 @@ Test(export, repro12_six_names_that_collide)
 }
 
 /* ---- --export-tflite: TFLM's offline plan written into the model
- * (bench/export_tflite.h). Decoded by Debian's flatc with a reduced schema
+ * (bench/export/export_tflite.h). Decoded by Debian's flatc with a reduced schema
  * of our own (tests/tflite_reduced.fbs) and jq. */
 
 #define SCHEMA ARENA_SOURCE_ROOT "/tests/tflite_reduced.fbs"
@@ -828,6 +916,53 @@ Test(export, tflite_writer_refuses)
     arena_source_free(&src);
 }
 
+/* Two branches stored interleaved: ADD(x, x) -> a1 and ADD(x, x) -> b1
+ * (256 fp32 each, 1 KiB), then QUANTIZE(a1) -> a2, QUANTIZE(b1) -> b2 (256 B
+ * each) and ADD(a2, b2) -> y. The stored order holds a1 and b1 at once; the
+ * best runs a branch to its end first. TFLM runs the stored order, so a plan
+ * for the best one cannot ship (round 3, 01): refused in one line naming
+ * --order stored, nothing written; planned in the stored order it ships. */
+Test(export, a_plan_for_another_order_does_not_ship_as_tflite)
+{
+    struct tfl_model m;
+    tfl_add_quantize_model(&m);
+    struct tfl_subgraph *s = &m.sub[0];
+    static const char *const names[] = {"x", "a1", "b1", "a2", "b2", "y"};
+    for (int t = 0; t < 6; t++) /* x fp32 [4], a1 and b1 fp32 [256], the rest int8 [256] */
+        tfl_add_tensor(s, names[t], t < 3 ? 0 : 9, 0, 1, t ? 256 : 4, 0);
+    /* opcode, inputs (two, or one and -2), output */
+    static const int32_t ops[5][4] = {{0, 0, 0, 1}, {0, 0, 0, 2}, {1, 1, -2, 3}, {1, 2, -2, 4},
+                                      {0, 3, 4, 5}};
+    for (int o = 0; o < 5; o++)
+        tfl_add_op(s, (uint32_t)ops[o][0], ops[o][2] == -2 ? 1 : 2, &ops[o][1], ops[o][3]);
+    s->n_in = s->n_out = 1;
+    s->in[0] = 0;
+    s->out[0] = 5;
+    char path[1024], sub[1100], err[600] = "";
+    snprintf(path, sizeof path, "%s/branches.tflite", dir);
+    save_model(&m, path);
+    snprintf(sub, sizeof sub, "%s/branches", dir);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    struct arena_load_options lo = {.alignment = 16, .seed = 1, .order = ARENA_ORDER_BEST};
+    struct arena_source src;
+    cr_assert_eq(arena_source_load_with(path, &lo, &src, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_lt(src.order.peak, src.order.stored_peak, "the best order is not the stored one");
+    const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
+    cr_expect_eq(arena_export_tflites(sub, &src, pl, 1, NULL, NULL, err, sizeof err),
+                 ARENA_EINVAL);
+    cr_expect(strstr(err, "plan with --order stored to ship it"), "%s", err);
+    cr_expect_null(strchr(err, '\n'));
+    arena_source_free(&src);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s')\"", sub);
+    cr_expect_eq(system(cmd), 0, "nothing written");
+    lo.order = ARENA_ORDER_STORED;
+    cr_assert_eq(arena_source_load_with(path, &lo, &src, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(arena_export_tflites(sub, &src, pl, 1, NULL, NULL, err, sizeof err), ARENA_OK,
+                 "%s", err);
+    arena_source_free(&src);
+}
+
 /* A real model (scripts/fetch-models): face_detection_short_range, 250
  * tensors, its plan decoded by flatc equals the plan, and it reads back as
  * the same problem. */
@@ -894,12 +1029,17 @@ Test(export, tflite_writer_on_damaged_models)
 
 /* --order best: a graph planned in an order of its own exports that order
  * (PREFIX_OPS and PREFIX_order[], the source's op indices step by step),
- * which is the one the source holds, topological, and compiles; planned in
- * its stored order, nothing is added. */
+ * which is the one the source holds, topological, and compiles; the header
+ * says so (PREFIX_ORDER "best"), and the graph's ops, run in that order,
+ * read every input intact, while run in the stored order (the header's
+ * order hidden) they read one overwritten: the plan is for the order it
+ * names. Planned in its stored order, no order is added and the header
+ * says "stored". */
 Test(export, the_best_order_is_exported_with_the_plan)
 {
     char sub[256], c[256], h[256], err[300] = "";
-    struct arena_load_options lo = {.alignment = 16, .seed = 1, .order = ARENA_ORDER_BEST};
+    struct arena_load_options lo = {.alignment = 16, .seed = 1, .order = ARENA_ORDER_BEST,
+                                    .keep_graph = 1};
     struct arena_source src;
     cr_assert_eq(arena_source_load_with("random-dag:seed=2", &lo, &src, err, sizeof err),
                  ARENA_OK, "%s", err);
@@ -936,10 +1076,24 @@ Test(export, the_best_order_is_exported_with_the_plan)
     cr_assert_eq(arena_spec_graph(&spec, &g, err, sizeof err), ARENA_OK);
     cr_expect_eq(arena_order_check(&g, order, n, err, sizeof err), ARENA_OK, "%s", err);
     arena_graph_free(&g);
-    char cmd[700];
+    char cmd[2048];
     snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -Werror -pedantic -c '%s' -o '%s/o.o'",
              c, sub);
     cr_expect_eq(system(cmd), 0, "%s", cmd);
+    cr_expect_not_null(strstr(ht, "_ORDER \"best\"\n"), "%s", ht);
+    cr_expect_not_null(strstr(ht, "_INPLACE \"none\"\n"), "%s", ht);
+    char ops[300];
+    snprintf(ops, sizeof ops, "%s/ops.inc", sub);
+    ec_write_ops(&src, ops);
+    cr_expect_eq(ec_run_ops(sub, h, ops, 1), 0, "the ops in the exported order");
+    /* the same files with the order renamed away: the ops run stored */
+    char hidden[300];
+    snprintf(hidden, sizeof hidden, "%s/hidden", dir);
+    snprintf(cmd, sizeof cmd, "mkdir '%s' && for f in '%s'/*.h '%s'/*.c; do sed 's/_order\\[/_ordeR[/g'"
+             " \"$f\" > '%s'/\"$(basename \"$f\")\"; done", hidden, sub, sub, hidden);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    exported(hidden, "h", h, sizeof h);
+    cr_expect_eq(ec_run_ops(hidden, h, ops, 1), 1, "the ops in the stored order overwrite one");
     free(ht);
     free(ct);
     arena_source_free(&src);
@@ -948,4 +1102,5 @@ Test(export, the_best_order_is_exported_with_the_plan)
     export_into("random-dag:seed=2", sub);
     exported(sub, "h", h, sizeof h);
     cr_expect_null(strstr(slurp(h), "_order"), "the stored order is not exported");
+    cr_expect_not_null(strstr(slurp(h), "_ORDER \"stored\"\n"));
 }

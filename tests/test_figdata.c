@@ -75,7 +75,7 @@ Test(figdata, newest_run_is_the_latest_start_with_results)
     struct arena_figdb *db = NULL;
     cr_assert_eq(arena_figdb_open(path, &db, err, sizeof err), ARENA_OK, "%s", err);
     struct arena_fig_data d;
-    cr_assert_eq(arena_figdb_load(db, -1, &d, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_figdb_load(db, -1, NULL, &d, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(d.n_runs, 1);
     cr_expect_eq(d.runs[0], 1, "newest run with results is %lld, want 1 (by started_at)",
                  (long long)d.runs[0]);
@@ -95,7 +95,7 @@ Test(figdata, all_runs_take_each_pairs_newest_result)
     struct arena_figdb *db = NULL;
     cr_assert_eq(arena_figdb_open(path, &db, err, sizeof err), ARENA_OK, "%s", err);
     struct arena_fig_data d;
-    cr_assert_eq(arena_figdb_load(db, 0, &d, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_figdb_load(db, 0, NULL, &d, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect_eq(d.n_runs, 2, "runs with results: %zu", d.n_runs);
     cr_assert_eq(d.n_graphs, 3);
     cr_expect_str_eq(d.graphs[0].spec, "test:n=9,seed=1", "graphs in the order first measured");
@@ -112,7 +112,7 @@ Test(figdata, all_runs_take_each_pairs_newest_result)
     cr_assert(a3);
     cr_expect_eq(a3->run_id, 2);
     arena_fig_data_free(&d);
-    cr_assert_eq(arena_figdb_load(db, 2, &d, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_figdb_load(db, 2, NULL, &d, err, sizeof err), ARENA_OK, "%s", err);
     const struct arena_fig_result *b2 = find(&d, "test:n=3,seed=1", "B");
     cr_assert(b2);
     cr_expect(b2->ok && b2->status && strcmp(b2->status, "limit") == 0, "run 2's B is a limit");
@@ -127,10 +127,10 @@ Test(figdata, unknown_or_empty_run_is_not_found)
     struct arena_figdb *db = NULL;
     cr_assert_eq(arena_figdb_open(path, &db, err, sizeof err), ARENA_OK, "%s", err);
     struct arena_fig_data d;
-    cr_expect_eq(arena_figdb_load(db, 9, &d, err, sizeof err), ARENA_ENOTFOUND);
+    cr_expect_eq(arena_figdb_load(db, 9, NULL, &d, err, sizeof err), ARENA_ENOTFOUND);
     cr_expect(strstr(err, "unknown run 9"), "%s", err);
     arena_fig_data_free(&d);
-    cr_expect_eq(arena_figdb_load(db, 3, &d, err, sizeof err), ARENA_ENOTFOUND);
+    cr_expect_eq(arena_figdb_load(db, 3, NULL, &d, err, sizeof err), ARENA_ENOTFOUND);
     cr_expect(strstr(err, "no results"), "%s", err);
     arena_fig_data_free(&d);
     arena_figdb_close(db);
@@ -167,4 +167,36 @@ Test(figdata, another_file_is_refused)
     cr_expect(strstr(err, "not an arenabench results database"), "%s", err);
     td_path(path, sizeof path, "missing.sqlite");
     cr_expect_eq(arena_figdb_open(path, &h, err, sizeof err), ARENA_ENOTFOUND);
+}
+
+/* No version ceiling (issue 34 §5): a newer schema is read while the
+ * columns plot reads are there, and refused in one line naming both
+ * versions and the column when one is not. */
+Test(figdata, a_newer_schema_is_read_while_its_columns_are_there)
+{
+    char path[256], err[300] = "", sql[160];
+    make(path, sizeof path);
+    sqlite3 *db = td_db_open(path, 0);
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d; ALTER TABLE results ADD COLUMN later TEXT",
+             ARENA_STORE_VERSION + 1);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    struct arena_figdb *h = NULL;
+    cr_assert_eq(arena_figdb_open(path, &h, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_fig_data d;
+    cr_expect_eq(arena_figdb_load(h, 0, NULL, &d, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(d.n_results, 4);
+    arena_fig_data_free(&d);
+    arena_figdb_close(h);
+    db = td_db_open(path, 0);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE results DROP COLUMN saving", NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    cr_expect_eq(arena_figdb_open(path, &h, err, sizeof err), ARENA_EDB);
+    char want[160];
+    snprintf(want, sizeof want, "schema version %d, newer than this bench's %d, has no"
+             " results.saving, which bench plot reads", ARENA_STORE_VERSION + 1,
+             ARENA_STORE_VERSION);
+    cr_expect(strstr(err, want), "%s", err);
+    cr_expect_null(strchr(err, '\n'));
 }

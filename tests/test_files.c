@@ -61,8 +61,7 @@ static const char *write_text(const char *name, const char *text)
 static int csv_read(const char *path, uint64_t alignment, struct arena_problem *out, char *err,
                     size_t errlen)
 {
-    struct arena_load_options opt = {.alignment = alignment, .seed = 1, .stop = NULL};
-    return arena_csv_read(path, &opt, out, NULL, err, errlen);
+    return arena_csv_read(path, alignment, NULL, out, NULL, err, errlen);
 }
 
 static int conflict(const struct arena_tensor *a, const struct arena_tensor *b)

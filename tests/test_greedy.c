@@ -141,6 +141,87 @@ Test(greedy, oracle_large_problems)
     free(t);
 }
 
+/* Near-cliques, where greedy_cover.c's path places most tensors (its
+ * treaps and switches instead of the index's sorted walk; issue 35: 10^5
+ * tensors all live at once took 7 minutes): the kinds below, sizes with
+ * many ties and some zeros, every alignment. */
+enum { NC_ONE_STEP, NC_FAN_OUT, NC_FEW_FAR, NC_PARTS, NC_LONG, NC_KINDS };
+
+static void near_clique(uint64_t seed, size_t n, int kind, uint64_t alignment,
+                        struct arena_tensor *t)
+{
+    struct rp_rng r;
+    rp_seed(&r, seed);
+    uint32_t parts = 2 + (uint32_t)rp_below(&r, 3);
+    int bridge = rp_below(&r, 2) == 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t f, l;
+        switch (kind) {
+        case NC_ONE_STEP: /* every tensor live at one step, or over the same few */
+            f = (uint32_t)(seed % 3);
+            l = f + (uint32_t)(seed % 2);
+            break;
+        case NC_FAN_OUT: /* one read by all, each output live to the end */
+            f = i == 0 ? 0 : (uint32_t)i;
+            l = (uint32_t)n + 1;
+            break;
+        case NC_FEW_FAR: /* long lifetimes over [0, 40], one in 40 short anywhere */
+            if (rp_below(&r, 40) == 0) {
+                f = (uint32_t)rp_below(&r, 41);
+                l = f + (uint32_t)rp_below(&r, 3);
+            } else {
+                f = (uint32_t)rp_below(&r, 5);
+                l = 40 - (uint32_t)rp_below(&r, 5);
+            }
+            break;
+        case NC_PARTS: { /* that, in separate stretches of time; maybe one spans all */
+            uint32_t at = 100 * (uint32_t)rp_below(&r, parts);
+            if (bridge && i == n / 2) {
+                f = 0;
+                l = 100 * parts;
+            } else if (rp_below(&r, 40) == 0) {
+                f = at + (uint32_t)rp_below(&r, 41);
+                l = f + (uint32_t)rp_below(&r, 3);
+            } else {
+                f = at + (uint32_t)rp_below(&r, 5);
+                l = at + 40 - (uint32_t)rp_below(&r, 5);
+            }
+            break;
+        }
+        default: /* NC_LONG: starts in [0, 50), lengths up to 100 */
+            f = (uint32_t)rp_below(&r, 50);
+            l = f + (uint32_t)rp_below(&r, 100);
+            break;
+        }
+        t[i].first = f;
+        t[i].last = l;
+        uint64_t units = rp_below(&r, 3) == 0 ? 4 : 1 + rp_below(&r, 64);
+        t[i].size = rp_below(&r, 16) == 0 ? 0 : alignment * units;
+    }
+}
+
+/* 75 problems of 128 to 700 tensors (every fifth 700), every kind: the
+ * offsets are the oracle's, byte for byte. */
+Test(greedy, oracle_near_cliques)
+{
+    static const uint64_t alignments[] = {16, 1, 64, 8};
+    struct arena_tensor *t = malloc(700 * sizeof *t);
+    cr_assert(t);
+    for (uint64_t k = 0; k < 75; k++) {
+        int kind = (int)(k % NC_KINDS);
+        size_t n = k % 5 == 4 ? 700 : 128 + (size_t)((k * 7919) % 500);
+        uint64_t alignment = alignments[(k / NC_KINDS) % 4];
+        near_clique(k + 1, n, kind, alignment, t);
+        struct arena_problem p = {.n = n, .tensors = t, .alignment = alignment};
+        char what[96];
+        snprintf(what, sizeof what, "near-clique %llu (kind %d, n %zu, alignment %llu)",
+                 (unsigned long long)k, kind, n, (unsigned long long)alignment);
+        for (int w = 0; w < NPLANNERS; w++)
+            check_against_oracle(w, &p, what);
+    }
+    free(t);
+}
+
 /* Only the order of steps matters to the greedy planners: spreading the steps
  * up to 2^32 - 1 (order kept) gives the oracle's offsets for the unspread
  * problem (the oracle itself walks every step, so it gets the small one). */

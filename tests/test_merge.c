@@ -162,6 +162,16 @@ static void add_three_result(struct arena_store *s, int64_t rid, int64_t gid, co
                  arena_store_error(s));
 }
 
+/* One replay of glibc with two frames, in run rid on graph gid. */
+static void add_replay(struct arena_store *s, int64_t rid, int64_t gid)
+{
+    struct arena_replay_frame frames[2] = {{6, 100, 90, 4096}, {6, 100, 90, 4096}};
+    struct arena_replay_info rp = {"glibc", "2.36", "mallinfo2", 2, 6, 50.0, 48, 0, frames};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_replay(s, rid, gid, &rp, &id), ARENA_OK, "%s",
+                 arena_store_error(s));
+}
+
 /* A database by hand: one run (command tag), one graph, one result with its
  * three placements, one replay with two frames. */
 static void make_db(const char *path, const char *tag)
@@ -170,7 +180,7 @@ static void make_db(const char *path, const char *tag)
     char err[300] = "";
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     struct arena_run_info run = {"2026-12-03T15:00:00Z", "abc", "gcc", "cpu", "host", tag, 1,
-                                 "performance", 0.25, NULL};
+                                 "performance", 0.25, NULL, NULL};
     struct arena_source src = {0};
     src.spec = (char *)"test:three";
     src.family = (char *)"test";
@@ -179,14 +189,11 @@ static void make_db(const char *path, const char *tag)
     src.problem.n = 3;
     src.problem.tensors = three;
     src.problem.alignment = 16;
-    int64_t rid = 0, gid = 0, id = 0;
+    int64_t rid = 0, gid = 0;
     cr_assert_eq(arena_store_add_run(s, &run, &rid), ARENA_OK);
     cr_assert_eq(arena_store_add_graph(s, &src, &three_bounds, &gid), ARENA_OK);
     add_three_result(s, rid, gid, "greedy-by-size", 10);
-    struct arena_replay_frame frames[2] = {{6, 100, 90, 4096}, {6, 100, 90, 4096}};
-    struct arena_replay_info rp = {"glibc", "2.36", "mallinfo2", 2, 6, 50.0, 48, 0, frames};
-    cr_assert_eq(arena_store_add_replay(s, rid, gid, &rp, &id), ARENA_OK, "%s",
-                 arena_store_error(s));
+    add_replay(s, rid, gid);
     arena_store_close(s);
 }
 
@@ -334,16 +341,19 @@ Test(merge, ids_are_remapped_over_rows_already_there_replays_too)
                           " AND loadavg = 0.25"), 2);
 }
 
-/* A graph merged first in its stored order gains the proof of an input that
- * ran --order best on it and found the stored order best (the same problem),
- * as a second run into one database does: a chain has one order, certified
+/* A graph merged first in its stored order is not changed by an input that
+ * ran --order best on it and found the stored order best (the same
+ * problem, so one graph row): each result keeps its own configuration and
+ * its order's proof, in every order of merging (round 3, 02: the shared
+ * row gained a later run's bound). A chain has one order, certified
  * without search (test_bench's order test). */
-Test(merge, a_graph_gains_the_order_proof_of_a_later_input)
+Test(merge, each_result_keeps_its_configuration_and_the_graph_row_stays)
 {
-    char stored[160], best[160], out[160];
+    char stored[160], best[160], out[160], out2[160];
     td_path(stored, sizeof stored, "stored.sqlite");
     td_path(best, sizeof best, "best.sqlite");
     td_path(out, sizeof out, "out.sqlite");
+    td_path(out2, sizeof out2, "out2.sqlite");
     const char *a0[] = {"--graph", "chain:ops=8", "--planner", "naive", "--repetitions", "1",
                         "--min-time", "0.001", "--quiet", "--db", stored, NULL};
     const char *a1[] = {"--graph", "chain:ops=8", "--planner", "naive", "--order", "best",
@@ -351,20 +361,220 @@ Test(merge, a_graph_gains_the_order_proof_of_a_later_input)
                         NULL};
     cr_assert_eq(run_bench("stored", a0), 0);
     cr_assert_eq(run_bench("best", a1), 0);
-    cr_expect_eq(count(stored, "SELECT count(*) FROM graphs WHERE order_bound IS NULL"), 1);
-    const char *in[] = {stored, best};
+    const char *in[] = {stored, best}, *ni[] = {best, stored};
     struct arena_merge_counts c;
     char err[600] = "";
     cr_assert_eq(arena_store_merge(out, in, 2, &c, err, sizeof err), ARENA_OK, "%s", err);
     cr_expect_eq(c.graphs, 1, "the one problem, stored once");
-    cr_expect_eq(count(out, "SELECT count(*) FROM graphs WHERE order_status = 'certified' AND"
-                            " order_bound = lower_bound AND stored_order_peak = lower_bound"),
-                 1);
+    cr_assert_eq(arena_store_merge(out2, ni, 2, &c, err, sizeof err), ARENA_OK, "%s", err);
+    const char *outs[] = {out, out2};
+    for (size_t k = 0; k < 2; k++) {
+        cr_expect_eq(count(outs[k], "SELECT count(*) FROM graphs WHERE order_status IS NULL AND"
+                                    " order_bound IS NULL"), 1, "the row as written");
+        cr_expect_eq(count(outs[k], "SELECT count(*) FROM results WHERE order_mode = 'best' AND"
+                                    " order_status = 'certified' AND order_bound ="
+                                    " inplace_bound"), 1);
+        cr_expect_eq(count(outs[k], "SELECT count(*) FROM results WHERE order_mode = 'stored' AND"
+                                    " order_status IS NULL AND order_bound IS NULL"), 1);
+    }
+}
+
+/* Two inputs that both ran --order best on one graph: since schema 11 a
+ * proof belongs to the result that made it, so the output keeps both, each
+ * with its own, whichever input comes first, and the one graph row is
+ * shared and left as written (its schema-10 order columns NULL). The
+ * proofs differ in their timing; the second file's order_ns is set to 7 ns
+ * to tell them apart. */
+Test(merge, of_two_order_proofs_each_result_keeps_its_own)
+{
+    char a[160], b[160], ab[160], ba[160];
+    td_path(a, sizeof a, "a.sqlite");
+    td_path(b, sizeof b, "b.sqlite");
+    td_path(ab, sizeof ab, "ab.sqlite");
+    td_path(ba, sizeof ba, "ba.sqlite");
+    const char *a0[] = {"--graph", "chain:ops=8", "--planner", "naive", "--order", "best",
+                        "--repetitions", "1", "--min-time", "0.001", "--quiet", "--db", a, NULL};
+    const char *a1[] = {"--graph", "chain:ops=8", "--planner", "naive", "--order", "best",
+                        "--repetitions", "1", "--min-time", "0.001", "--quiet", "--db", b, NULL};
+    cr_assert_eq(run_bench("a", a0), 0);
+    cr_assert_eq(run_bench("b", a1), 0);
+    sqlite3 *db = td_db_open(b, 0);
+    cr_assert_eq(sqlite3_exec(db, "UPDATE results SET order_ns = 7", NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    int64_t a_ns = count(a, "SELECT order_ns FROM results WHERE order_bound IS NOT NULL");
+    cr_assert_neq(a_ns, 7);
+    const char *first_a[] = {a, b}, *first_b[] = {b, a};
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(ab, first_a, 2, NULL, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_store_merge(ba, first_b, 2, NULL, err, sizeof err), ARENA_OK, "%s", err);
+    const char *outs[] = {ab, ba};
+    for (size_t i = 0; i < 2; i++) {
+        cr_expect_eq(count(outs[i], "SELECT count(*) FROM graphs"), 1);
+        cr_expect_eq(count(outs[i], "SELECT count(*) FROM graphs WHERE order_bound IS NULL"), 1);
+        cr_expect_eq(count(outs[i], "SELECT count(*) FROM results"), 2);
+        cr_expect_eq(count(outs[i], "SELECT count(*) FROM results WHERE order_ns = 7"), 1);
+        char q[128];
+        snprintf(q, sizeof q, "SELECT count(*) FROM results WHERE order_ns = %lld",
+                 (long long)a_ns);
+        cr_expect_eq(count(outs[i], q), 1);
+    }
+}
+
+/* Round 3 #09: rows no bench writes are not copied, and merge says so. One
+ * make_db file per case, its result 1 (greedy-by-size, arena 48 = the
+ * lower bound 48, optimal, bound 48, ratio 1.0, three placements) made
+ * impossible by one change; merged (all into one output), the result and
+ * its 3 placements are left out, the rest (run, graph, replay and its 2
+ * frames) is copied, and the reason names the result. */
+Test(merge, each_impossible_result_is_skipped_with_its_reason)
+{
+    static const struct {
+        const char *sql, *why;
+        int own; /* merged into an output of its own */
+    } cases[] = {
+        {"UPDATE results SET graph_id = 4242", "its graph 4242 is not in the file", 0},
+        {"UPDATE results SET run_id = 77", "its run 77 is not in the file", 0},
+        {"UPDATE results SET valid = 2", "valid is 2, neither 0 nor 1", 0},
+        {"UPDATE results SET arena_bytes = 1, bound = 1",
+         "valid with an arena of 1 B, below the lower bound 48 B", 0},
+        {"UPDATE results SET arena_bytes = -5", "valid with an arena of -5, not a number of bytes",
+         0},
+        {"UPDATE results SET arena_bytes = NULL", "valid with an arena of NULL", 0},
+        {"UPDATE results SET arena_bytes = 0.0001", "valid with an arena of 0.0001", 0},
+        {"UPDATE results SET status = 'best'", "valid with status 'best'", 0},
+        {"UPDATE results SET status = NULL", "valid with status NULL", 0},
+        {"UPDATE results SET bound = 64",
+         "a proven bound of 64, not between 48 B and its arena 48 B", 0},
+        {"UPDATE results SET arena_bytes = 64, ratio_lb = 64.0 / 48",
+         "optimal, but its arena 64 B is above its bound 48 B", 0},
+        {"UPDATE results SET ratio_lb = 0.5", "a ratio to the bound of 0.5, not its arena / 48 B",
+         0},
+        {"UPDATE results SET inplace_bound = 1",
+         "no in-place rule, but an in-place bound of 1 B, not the lower bound 48 B", 0},
+        {"UPDATE results SET inplace = 'elementwise', inplace_bound = 60",
+         "an in-place bound of 60, not between 0 and the lower bound 48 B", 0},
+        /* a result is checked against the graph row it will point to: the
+         * output's, so this one needs an output without the graph */
+        {"UPDATE graphs SET lower_bound = 96", "its graph's lower bound 96 is not between 0 and",
+         1},
+    };
+    char base[160], shared[160], own[160];
+    td_path(base, sizeof base, "base.sqlite");
+    td_path(shared, sizeof shared, "out.sqlite"); /* each copy's run is one run */
+    td_path(own, sizeof own, "own.sqlite");
+    make_db(base, "bench");
+    size_t len = 0;
+    char *bytes = td_slurp(base, &len); /* closed: the WAL is in the file */
+    cr_assert(bytes);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char in[160], name[32];
+        snprintf(name, sizeof name, "in%zu.sqlite", k);
+        td_path(in, sizeof in, name);
+        FILE *f = fopen(in, "wb");
+        cr_assert(f && fwrite(bytes, 1, len, f) == len && fclose(f) == 0);
+        sqlite3 *db = td_db_open(in, 0);
+        cr_assert_eq(sqlite3_exec(db, cases[k].sql, NULL, NULL, NULL), SQLITE_OK, "%s",
+                     cases[k].sql);
+        sqlite3_close(db);
+        const char *inputs[] = {in}, *out = cases[k].own ? own : shared;
+        int first = k == 0 || cases[k].own;
+        struct arena_merge_counts c;
+        char err[600] = "";
+        cr_assert_eq(arena_store_merge(out, inputs, 1, &c, err, sizeof err), ARENA_OK, "%s", err);
+        cr_expect_eq(c.results, 0, "%s", cases[k].sql);
+        cr_expect_eq(c.skipped_results, 1, "%s", cases[k].sql);
+        cr_expect_eq(c.skipped_rows, 3, "%s: its 3 placements", cases[k].sql);
+        cr_expect_eq(c.placements, 0);
+        /* the run and its replay come with the first copy, then are there */
+        cr_expect_eq(c.replays + c.replay_frames + c.runs, first ? 1 + 2 + 1 : 0);
+        cr_expect_eq(c.runs_present, first ? 0 : 1);
+        char want[300];
+        snprintf(want, sizeof want, "%s: result 1 (greedy-by-size): %s", in, cases[k].why);
+        cr_expect(strncmp(c.skip_first, want, strlen(want)) == 0, "%s:\n got %s\nwant %s",
+                  cases[k].sql, c.skip_first, want);
+        cr_expect_eq(count(out, "SELECT count(*) FROM results"), 0);
+    }
+    free(bytes);
+}
+
+/* Good rows are merged beside the impossible ones: a file with results 1
+ * and 2 of make_db + append_result (valid, arena 48), result 3 with arena
+ * 1 B, result 4 whose graph is gone and a replay whose run is gone. The
+ * command copies results 1 and 2 (6 placements) and the first replay (2
+ * frames), says what it left out on stdout and, with the first such row,
+ * in one line on stderr, and exits 1; merging again copies nothing more
+ * and says the same. */
+Test(merge, good_rows_are_merged_and_the_skipped_are_said)
+{
+    char in[160], out[160];
+    td_path(in, sizeof in, "in.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    make_db(in, "bench");
+    for (int k = 0; k < 3; k++) append_result(in, 20 + k);
+    struct arena_store *s = NULL;
+    char err[600] = "";
+    cr_assert_eq(arena_store_open(in, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    add_replay(s, 1, 1);
+    arena_store_close(s);
+    sqlite3 *db = td_db_open(in, 0);
+    cr_assert_eq(sqlite3_exec(db, "UPDATE results SET arena_bytes = 1 WHERE id = 3;"
+                                  "UPDATE results SET graph_id = 9 WHERE id = 4;"
+                                  "UPDATE replays SET run_id = 5 WHERE id = 2;",
+                              NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    const char *cmd[] = {"merge", out, in, NULL};
+    for (int round = 0; round < 2; round++) {
+        cr_expect_eq(run_bench("skip", cmd), 1);
+        char path[200];
+        snprintf(path, sizeof path, "%s/skip.out", td_dir);
+        char *text = td_slurp(path, NULL);
+        cr_assert(text);
+        cr_expect(strstr(text, round ? " 0 results, 0 placements, 0 replays, 0 replay frames;"
+                                     : " 2 results, 6 placements, 1 replays, 2 replay frames;"),
+                  "%s", text);
+        cr_expect(strstr(text, "; skipped as impossible: results 2, replays 1, their placements"
+                               " and frames 8; integrity ok\n"),
+                  "%s", text);
+        free(text);
+        snprintf(path, sizeof path, "%s/skip.err", td_dir);
+        text = td_slurp(path, NULL);
+        cr_assert(text);
+        char want[400];
+        snprintf(want, sizeof want,
+                 "bench: merge: 3 rows not copied: not written by bench (the file is damaged or"
+                 " edited); the first: %s: result 3 (xla-best-fit): valid with an arena of 1 B,"
+                 " below the lower bound 48 B\n", in);
+        cr_expect_str_eq(text, want);
+        free(text);
+    }
+    cr_expect_eq(count(out, "SELECT count(*) FROM results WHERE arena_bytes = 48"), 2);
     cr_expect_eq(count(out, "SELECT count(*) FROM results"), 2);
-    /* merging the stored-order file again does not take the proof away */
-    const char *again[] = {stored};
-    cr_assert_eq(arena_store_merge(out, again, 1, NULL, err, sizeof err), ARENA_OK, "%s", err);
-    cr_expect_eq(count(out, "SELECT count(*) FROM graphs WHERE order_status = 'certified'"), 1);
+    cr_expect_eq(count(out, "SELECT count(*) FROM placements"), 6);
+    cr_expect_eq(count(out, "SELECT count(*) FROM replays"), 1);
+}
+
+/* A view in place of a table (rows no bench wrote, shown through it) is
+ * refused before anything of the file is copied. */
+Test(merge, a_view_for_a_table_refuses_the_file)
+{
+    char in[160], out[160];
+    td_path(in, sizeof in, "in.sqlite");
+    td_path(out, sizeof out, "out.sqlite");
+    make_db(in, "bench");
+    sqlite3 *db = td_db_open(in, 0);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE results RENAME TO results_real;"
+                                  "CREATE VIEW results AS SELECT * FROM results_real;",
+                              NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    const char *inputs[] = {in};
+    char err[600] = "";
+    cr_expect_eq(arena_store_merge(out, inputs, 1, NULL, err, sizeof err), ARENA_EINVAL);
+    char want[300];
+    snprintf(want, sizeof want, "%s: results is a view, not a table: not a database bench wrote",
+             in);
+    cr_expect_str_eq(err, want);
+    cr_expect_eq(count(out, "SELECT count(*) FROM runs"), 0);
 }
 
 Test(merge, a_later_column_merges_by_name)
@@ -399,6 +609,37 @@ Test(merge, a_later_column_merges_by_name)
     cr_expect(strstr(err, "table placements has other columns"), "%s", err);
 }
 
+/* A newer schema is merged when its tables have this bench's columns (a
+ * later version that added an index, say), and refused in one line naming
+ * both versions and the column when merging would drop one. */
+Test(merge, a_newer_schema_merges_when_its_columns_are_there)
+{
+    char a[160], out[2][160], sql[128];
+    td_path(a, sizeof a, "new.sqlite");
+    for (int k = 0; k < 2; k++) td_path(out[k], sizeof out[k], k ? "out2.sqlite" : "out.sqlite");
+    make_db(a, "bench new");
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d; CREATE INDEX later ON results(planner);",
+             ARENA_STORE_VERSION + 1);
+    sqlite3 *db = td_db_open(a, 0);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    const char *in[] = {a};
+    char err[600] = "";
+    cr_assert_eq(arena_store_merge(out[0], in, 1, NULL, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(count(out[0], "SELECT count(*) FROM results"),
+                 count(a, "SELECT count(*) FROM results"));
+    db = td_db_open(a, 0);
+    cr_assert_eq(sqlite3_exec(db, "ALTER TABLE results ADD COLUMN later TEXT", NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    cr_assert_eq(arena_store_merge(out[1], in, 1, NULL, err, sizeof err), ARENA_EINVAL);
+    char want[160];
+    snprintf(want, sizeof want, "schema version %d, newer than this bench's %d, has results.later",
+             ARENA_STORE_VERSION + 1, ARENA_STORE_VERSION);
+    cr_expect(strstr(err, want), "%s", err);
+    cr_expect_null(strchr(err, '\n'));
+}
+
 Test(merge, mixed_versions_are_refused_before_anything_is_written)
 {
     char a[160], old[160], out[160];
@@ -415,7 +656,7 @@ Test(merge, mixed_versions_are_refused_before_anything_is_written)
     const char *in[] = {a, old};
     char err[600] = "";
     cr_assert_eq(arena_store_merge(out, in, 2, NULL, err, sizeof err), ARENA_EINVAL);
-    cr_expect(strstr(err, "schema version 5") && strstr(err, "mixed versions are refused"), "%s",
+    cr_expect(strstr(err, "schema version 5") && strstr(err, "older than this bench's"), "%s",
               err);
     struct stat st;
     cr_expect(stat(out, &st) != 0, "the output was created although an input was refused");
@@ -435,8 +676,9 @@ Test(merge, mixed_versions_are_refused_before_anything_is_written)
 }
 
 /* scripts/sweep: two shards under GNU parallel, each pinned, merged; the
- * same figures as one in-process run of the same sweep. Skipped, saying
- * why, where GNU parallel or taskset is missing. */
+ * same figures as one in-process run of the same sweep, and bench's --tag
+ * passed through to every shard's run. Skipped, saying why, where GNU
+ * parallel or taskset is missing. */
 Test(merge, scripts_sweep_equals_one_run)
 {
     const char *bench_exe = getenv("ARENA_BENCH"), *sweep = getenv("ARENA_SWEEP");
@@ -453,7 +695,7 @@ Test(merge, scripts_sweep_equals_one_run)
     snprintf(cmd, sizeof cmd,
              "BENCH='%s' '%s' -j 2 -o '%s' --graph 'random-intervals:n=30,seed=1..4;chain:ops=8|12'"
              " --planner greedy-by-size,online-first-fit --repetitions 1 --min-time 0.001"
-             " >'%s/sweep.out' 2>&1",
+             " --tag swept >'%s/sweep.out' 2>&1",
              bench_exe, sweep, out, td_dir);
     int rc = system(cmd);
     char *log = NULL;
@@ -464,6 +706,7 @@ Test(merge, scripts_sweep_equals_one_run)
     }
     cr_assert_eq(rc, 0, "scripts/sweep failed: %s", log ? log : "?");
     cr_expect_eq(count(out, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(count(out, "SELECT count(*) FROM runs WHERE tag = 'swept'"), 2);
     cr_expect_eq(count(out, "SELECT count(*) FROM results"), 12);
     char *want = content(one), *got = content(out);
     cr_expect_str_eq(got, want);
@@ -528,4 +771,67 @@ Test(merge, scripts_sweep_resolves_paths_in_the_callers_folder)
     cr_expect_eq(count(path, "SELECT count(*) FROM results WHERE valid = 1"), 2);
     cr_expect_eq(count(path, "SELECT count(DISTINCT g.spec) FROM results r"
                              " JOIN graphs g ON g.id = r.graph_id"), 2);
+}
+
+/* scripts/sweep with every path odd: the caller's folder, a graph file,
+ * -o and BENCH (a link to the bench) hold spaces, quotes, $, %, a
+ * backslash and a tab, and the spec names the file among families. Run as
+ * an argv (no shell line of the test's own): two shards, merged, one
+ * result per graph, the shards' commands.sh beside the merged file. */
+Test(merge, scripts_sweep_takes_paths_with_spaces_and_quotes)
+{
+    const char *bench_exe = getenv("ARENA_BENCH"), *sweep = getenv("ARENA_SWEEP");
+    if (!bench_exe || !sweep) cr_skip_test("ARENA_BENCH / ARENA_SWEEP not set (run via meson test)");
+    if (system("command -v parallel >/dev/null && command -v taskset >/dev/null") != 0)
+        cr_skip_test("GNU parallel or taskset missing (scripts/bootstrap installs parallel)");
+    static const char odd[] = " s 'q' \"d\" $HOME 50%a \\b\tt";
+    char caller[400], path[900], bench[800], spec[800], out[400], log[200];
+    snprintf(caller, sizeof caller, "%s/caller%s", td_dir, odd);
+    cr_assert_eq(mkdir(caller, 0700), 0, "%s", caller);
+    snprintf(path, sizeof path, "%s/p%s.csv", caller, odd);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs("id,lower,upper,size\na,0,2,32\nb,1,3,16\n", f);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(bench, sizeof bench, "%s/bench%s", td_dir, odd);
+    cr_assert_eq(symlink(bench_exe, bench), 0, "%s", bench);
+    snprintf(spec, sizeof spec, "p%s.csv;chain:ops=8", odd);
+    snprintf(out, sizeof out, "out%s.sqlite", odd);
+    snprintf(log, sizeof log, "%s/sweep.out", td_dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        if (chdir(caller) != 0 || !freopen(log, "w", stdout) || !freopen(log, "a", stderr) ||
+            setenv("BENCH", bench, 1) != 0)
+            _exit(99);
+        execl(sweep, sweep, "-j", "2", "-o", out, "--graph", spec, "--planner", "naive",
+              "--repetitions", "1", "--min-time", "0.001", (char *)NULL);
+        _exit(98);
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    char *text = td_slurp(log, NULL);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "scripts/sweep: status %d: %s",
+              status, text ? text : "?");
+    free(text);
+    snprintf(path, sizeof path, "%s/%s.shards/commands.sh", caller, out);
+    struct stat info;
+    cr_expect_eq(stat(path, &info), 0, "%s: missing", path);
+    snprintf(path, sizeof path, "%s/%s", caller, out);
+    cr_assert_eq(stat(path, &info), 0, "%s: missing", path);
+    cr_expect_eq(count(path, "SELECT count(*) FROM runs"), 2);
+    cr_expect_eq(count(path, "SELECT count(*) FROM results WHERE valid = 1"), 2);
+    /* the file's spec as given, relative: the caller's folder was bench's */
+    char want[400];
+    snprintf(want, sizeof want, "p%s.csv", odd);
+    sqlite3 *db = td_db_open(path, 1);
+    sqlite3_stmt *st = NULL;
+    cr_assert_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM graphs WHERE spec = ?1", -1, &st,
+                                    NULL), SQLITE_OK);
+    sqlite3_bind_text(st, 1, want, -1, SQLITE_STATIC);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_expect_eq(sqlite3_column_int64(st, 0), 1, "no graph '%s'", want);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
 }

@@ -27,13 +27,26 @@ static int read_model(const struct ow_model *m, struct arena_graph *g,
     return rc;
 }
 
-/* The problem of m at alignment a. */
+/* The graph in data[0, n) and its problem at alignment a, untransformed
+ * (its stored order, no in-place rule), as the loader makes it. */
+static int problem_of(const void *data, size_t n, const char *name, uint64_t a,
+                      struct arena_graph *g, struct arena_problem *p, char *err, size_t errlen)
+{
+    struct arena_onnx_info info;
+    memset(p, 0, sizeof *p);
+    int rc = arena_onnx_read(data, n, name, g, &info, err, errlen);
+    if (!rc)
+        rc = arena_graph_problem(g, a, p, NULL, err, errlen);
+    return rc;
+}
+
+/* The problem of m at alignment a (and its graph, for names and ops). */
 static int load_model(const struct ow_model *m, uint64_t a, struct arena_problem *p,
-                      struct arena_onnx_loaded *x, char *err, size_t errlen)
+                      struct arena_graph *g, char *err, size_t errlen)
 {
     struct ow_buf b;
     ow_write(m, &b);
-    int rc = arena_onnx_load_data(b.b, b.n, "hand.onnx", a, ARENA_INPLACE_NONE, p, x, err, errlen);
+    int rc = problem_of(b.b, b.n, "hand.onnx", a, g, p, err, errlen);
     free(b.b);
     return rc;
 }
@@ -60,16 +73,16 @@ Test(onnx, hand_model_intervals_worked_out_by_hand)
     struct ow_model m;
     ow_hand_model(&m);
     struct arena_problem p = {0};
-    struct arena_onnx_loaded x;
+    struct arena_graph x;
     char err[512] = "";
     cr_assert_eq(load_model(&m, 16, &p, &x, err, sizeof err), ARENA_OK, "%s", err);
     static const char *const names[] = {"x", "a", "b", "m", "y", "z"};
     static const uint64_t size[] = {128, 256, 256, 256, 256, 128};
     static const uint32_t first[] = {0, 1, 3, 5, 6, 7}, last[] = {1, 6, 5, 6, 7, 7};
     cr_assert_eq(p.n, 6);
-    cr_expect_eq(x.ops, 8, "every node is a step, folded ones too");
+    cr_expect_eq(x.n_ops, 8, "every node is a step, folded ones too");
     for (size_t t = 0; t < 6; t++) {
-        cr_expect_str_eq(x.names[t], names[t]);
+        cr_expect_str_eq(x.tensors[t].name, names[t]);
         cr_expect_eq(p.tensors[t].size, size[t], "%s", names[t]);
         cr_expect_eq(p.tensors[t].first, first[t], "%s first", names[t]);
         cr_expect_eq(p.tensors[t].last, last[t], "%s last", names[t]);
@@ -79,7 +92,7 @@ Test(onnx, hand_model_intervals_worked_out_by_hand)
     cr_expect_eq(bd.naive_bytes, 1280);
     cr_expect_eq(bd.lower_bound, 768);
     free((void *)p.tensors);
-    arena_onnx_loaded_free(&x);
+    arena_graph_free(&x);
 }
 
 /* Folding and what is kept: op kinds are the op_type of every node in
@@ -220,6 +233,119 @@ Test(onnx, refuses_nodes_out_of_order_and_values_written_twice)
     ow_hand_model(&m);
     m.out[m.n_out++] = (struct ow_value){"nowhere", 1, 1, {1}};
     refused(&m, "graph output 2: value 'nowhere' is no input", 0);
+}
+
+/* Round 3 #08: two ValueInfoProtos for one value that cannot both hold
+ * were read with one of them winning, by where it stood (value_info before
+ * an input, an output before value_info, the first of two value_infos).
+ * Each is refused, naming the value and both shapes with where they stand
+ * (the graph's outputs, then value_info, then inputs). The hand model's
+ * value_info holds a, b, m (0-2); the fourth entry is the other shape. */
+Test(onnx, refuses_a_value_with_two_shapes)
+{
+    static const struct {
+        struct ow_value info;
+        const char *says;
+    } cases[] = {
+        {{"x", 1, 4, {1, 2, 4, 8}},
+         "value 'x' has two shapes: fp32 [1,2,4,8] (graph value_info 3) and fp32 [1,2,4,4]"
+         " (graph input 0)"},
+        {{"b", 1, 4, {1, 4, 4, 2}},
+         "value 'b' has two shapes: fp32 [1,4,4,4] (graph value_info 1) and fp32 [1,4,4,2]"
+         " (graph value_info 3)"},
+        {{"z", 1, 4, {1, 4, 4, 4}},
+         "value 'z' has two shapes: fp16 [1,4,4,4] (graph output 1) and fp32 [1,4,4,4]"
+         " (graph value_info 3)"},
+        {{"y", 1, 3, {4, 4, 4}},
+         "value 'y' has two shapes: fp32 [1,4,4,4] (graph output 0) and fp32 [4,4,4]"
+         " (graph value_info 3)"},
+        {{"y", 1, 4, {1, 4, OW_SYMBOLIC, 2}},
+         "value 'y' has two shapes: fp32 [1,4,4,4] (graph output 0) and fp32 [1,4,N,2]"
+         " (graph value_info 3)"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct ow_model m;
+        ow_hand_model(&m);
+        m.info[m.n_info++] = cases[c].info;
+        refused(&m, cases[c].says, 0);
+    }
+}
+
+/* Two that agree are one value: a dim one leaves symbolic the other may
+ * give, whichever stands first (y: its output's batch is N, value_info
+ * says 1; x: value_info says 1, its input's batch is N), and a repeat of
+ * the same shape changes nothing. The hand model's intervals and sizes
+ * stand: x 128 B, y 256 B, 6 tensors. */
+Test(onnx, two_shapes_that_agree_are_one)
+{
+    struct ow_model m;
+    ow_hand_model(&m);
+    m.out[0].dims[0] = OW_SYMBOLIC;
+    m.info[m.n_info++] = (struct ow_value){"y", 1, 4, {1, 4, 4, 4}};
+    m.in[0].dims[0] = OW_SYMBOLIC;
+    m.info[m.n_info++] = (struct ow_value){"x", 1, 4, {1, 2, 4, 4}};
+    m.info[m.n_info++] = (struct ow_value){"a", 1, 4, {1, 4, 4, 4}};
+    struct arena_problem p = {0};
+    struct arena_graph x;
+    char err[512] = "";
+    cr_assert_eq(load_model(&m, 16, &p, &x, err, sizeof err), ARENA_OK, "%s", err);
+    static const uint64_t size[] = {128, 256, 256, 256, 256, 128};
+    cr_assert_eq(p.n, 6);
+    for (size_t t = 0; t < 6; t++)
+        cr_expect_eq(p.tensors[t].size, size[t], "%s", x.tensors[t].name);
+    free((void *)p.tensors);
+    arena_graph_free(&x);
+}
+
+/* Older exporters (ONNX IR < 4) list every weight among the graph inputs
+ * too, with its ValueInfoProto: w stays a weight, not a planned input, and
+ * the problem is the hand model's (6 tensors, x [0, 1] 128 B, the lower
+ * bound 768 B). */
+Test(onnx, weights_listed_as_graph_inputs_stay_weights)
+{
+    struct ow_model m;
+    ow_hand_model(&m);
+    m.in[m.n_in++] = (struct ow_value){"w", 1, 4, {4, 2, 1, 1}};
+    struct arena_problem p = {0};
+    struct arena_graph x;
+    char err[512] = "";
+    cr_assert_eq(load_model(&m, 16, &p, &x, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(p.n, 6);
+    for (size_t t = 0; t < p.n; t++)
+        cr_expect_str_neq(x.tensors[t].name, "w");
+    cr_expect_str_eq(x.tensors[0].name, "x");
+    cr_expect_eq(p.tensors[0].size, 128);
+    cr_expect_eq(p.tensors[0].last, 1);
+    struct arena_bounds bd;
+    cr_assert_eq(arena_problem_bounds(&p, &bd), ARENA_OK);
+    cr_expect_eq(bd.lower_bound, 768);
+    free((void *)p.tensors);
+    arena_graph_free(&x);
+}
+
+/* A dim of 0 is a dim (an empty tensor), not one below 0: the reader keeps
+ * it (b [1,4,0,4], 0 bytes), and the graph's check refuses the tensor of
+ * zero bytes, naming it. */
+Test(onnx, a_dim_of_zero_is_read_and_the_empty_tensor_refused)
+{
+    struct ow_model m;
+    ow_hand_model(&m);
+    m.info[1].dims[2] = 0; /* b */
+    struct arena_graph g;
+    struct arena_onnx_info info;
+    char err[512] = "";
+    cr_assert_eq(read_model(&m, &g, &info, err, sizeof err), ARENA_OK, "%s", err);
+    uint32_t id;
+    cr_assert_eq(arena_graph_tensor_find(&g, "b", &id), ARENA_OK);
+    cr_expect_eq(g.tensors[id].rank, 4);
+    cr_expect_eq(g.tensors[id].dims[2], 0);
+    cr_expect_eq(g.tensors[id].bytes, 0);
+    arena_graph_free(&g);
+    struct arena_problem p = {0};
+    struct arena_graph x;
+    cr_expect_eq(load_model(&m, 16, &p, &x, err, sizeof err), ARENA_EINVAL);
+    cr_expect_str_eq(err, "tensor 'b': size is zero bytes"); /* source.c names the file */
+    arena_graph_free(&x);
 }
 
 Test(onnx, refuses_control_flow)
@@ -373,25 +499,26 @@ Test(onnx, onnx_shape_pins_inputs_and_infers_every_shape)
     cr_assert_eq(ow_save(&b, in), 0);
     free(b.b);
     struct arena_problem p = {0};
-    struct arena_onnx_loaded x;
+    struct arena_graph x;
     char err[512] = "";
-    cr_expect_eq(arena_onnx_load(in, 16, ARENA_INPLACE_NONE, &p, &x, err, sizeof err), ARENA_EFORMAT);
+    cr_expect_eq(arena_onnx_load(in, &x, err, sizeof err), ARENA_EFORMAT);
     cr_expect_not_null(strstr(err, "tensor 'x' (graph input 0): dim 0 is symbolic ('N')"), "%s",
                        err);
     snprintf(cmd, sizeof cmd, "%s/scripts/onnx-shape %s %s x=1x2x4x4", ARENA_SOURCE_ROOT, in,
              out);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
-    cr_assert_eq(arena_onnx_load(out, 16, ARENA_INPLACE_NONE, &p, &x, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_onnx_load(out, &x, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(arena_graph_problem(&x, 16, &p, NULL, err, sizeof err), ARENA_OK, "%s", err);
     static const uint64_t size[] = {128, 256, 256, 256, 256, 128};
     static const uint32_t first[] = {0, 1, 3, 5, 6, 7}, last[] = {1, 6, 5, 6, 7, 7};
     cr_assert_eq(p.n, 6);
     for (size_t t = 0; t < 6; t++) {
-        cr_expect_eq(p.tensors[t].size, size[t], "%s", x.names[t]);
-        cr_expect_eq(p.tensors[t].first, first[t], "%s", x.names[t]);
-        cr_expect_eq(p.tensors[t].last, last[t], "%s", x.names[t]);
+        cr_expect_eq(p.tensors[t].size, size[t], "%s", x.tensors[t].name);
+        cr_expect_eq(p.tensors[t].first, first[t], "%s", x.tensors[t].name);
+        cr_expect_eq(p.tensors[t].last, last[t], "%s", x.tensors[t].name);
     }
     free((void *)p.tensors);
-    arena_onnx_loaded_free(&x);
+    arena_graph_free(&x);
     snprintf(cmd, sizeof cmd, "%s/scripts/onnx-shape %s %s/bad.onnx y=1x2 2>/dev/null",
              ARENA_SOURCE_ROOT, in, dir);
     int rc = system(cmd);
@@ -420,17 +547,16 @@ Test(onnx, strip_drops_weights_only)
     cr_assert_gt(b.n, 128 + 40 + 30);
     cr_expect_eq(b.n - n, (2 + 32) + (2 + 4), "%zu -> %zu bytes", b.n, n);
     struct arena_problem p1, p2;
-    struct arena_onnx_loaded x1, x2;
-    cr_assert_eq(arena_onnx_load_data(b.b, b.n, "a", 16, ARENA_INPLACE_NONE, &p1, &x1, err, sizeof err), ARENA_OK);
-    cr_assert_eq(arena_onnx_load_data(lean, n, "b", 16, ARENA_INPLACE_NONE, &p2, &x2, err, sizeof err), ARENA_OK,
-                 "%s", err);
+    struct arena_graph x1, x2;
+    cr_assert_eq(problem_of(b.b, b.n, "a", 16, &x1, &p1, err, sizeof err), ARENA_OK);
+    cr_assert_eq(problem_of(lean, n, "b", 16, &x2, &p2, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_eq(p1.n, p2.n);
     cr_expect_eq(memcmp(p1.tensors, p2.tensors, p1.n * sizeof *p1.tensors), 0);
     cr_expect_eq(arena_problem_fingerprint(&p1), arena_problem_fingerprint(&p2));
     free((void *)p1.tensors);
     free((void *)p2.tensors);
-    arena_onnx_loaded_free(&x1);
-    arena_onnx_loaded_free(&x2);
+    arena_graph_free(&x1);
+    arena_graph_free(&x2);
     free(lean);
     free(b.b);
 }
@@ -460,12 +586,12 @@ Test(onnx, strip_rewrites_prefixes_that_shrink)
                  ARENA_OK, "%s", err);
     cr_expect_eq(b.n - n, 163 + 1 + 1, "%zu -> %zu bytes", b.n, n);
     struct arena_problem p = {0};
-    struct arena_onnx_loaded x;
-    cr_expect_eq(arena_onnx_load_data(lean, n, "lean.onnx", 16, ARENA_INPLACE_NONE, &p, &x, err, sizeof err),
-                 ARENA_OK, "%s", err);
+    struct arena_graph x;
+    cr_expect_eq(problem_of(lean, n, "lean.onnx", 16, &x, &p, err, sizeof err), ARENA_OK, "%s",
+                 err);
     cr_expect_eq(p.n, 2);
     free((void *)p.tensors);
-    arena_onnx_loaded_free(&x);
+    arena_graph_free(&x);
     free(lean);
     free(b.b);
 }
@@ -481,11 +607,13 @@ Test(onnx, best_order_certifies_the_hand_model)
     struct ow_buf b;
     ow_write(&m, &b);
     struct arena_order_result r = {0};
-    struct arena_load_options lo = {.alignment = 16, .order = ARENA_ORDER_BEST, .order_out = &r};
     struct arena_problem p;
-    struct arena_onnx_loaded x;
+    struct arena_graph x;
     char err[512] = "";
-    cr_assert_eq(arena_onnx_load_data_with(b.b, b.n, "hand.onnx", &lo, &p, &x, err, sizeof err),
+    cr_assert_eq(problem_of(b.b, b.n, "hand.onnx", 16, &x, &p, err, sizeof err), ARENA_OK, "%s",
+                 err);
+    cr_assert_eq(arena_order_transform(&x, ARENA_ORDER_BEST, 16, 0, ARENA_INPLACE_NONE, &r, err,
+                                       sizeof err),
                  ARENA_OK, "%s", err);
     free(b.b);
     cr_expect_eq(r.status, ARENA_ORDER_CERTIFIED);
@@ -495,5 +623,5 @@ Test(onnx, best_order_certifies_the_hand_model)
     cr_expect_eq(r.n_ops, 8);
     arena_order_result_free(&r);
     free((void *)p.tensors);
-    arena_onnx_loaded_free(&x);
+    arena_graph_free(&x);
 }

@@ -20,6 +20,14 @@
 
 /* ---- helpers ----------------------------------------------------------- */
 
+/* Every search here carries a node limit, so a regression (a mutant of a
+ * rule, say) fails in seconds instead of running until meson's 600 s
+ * timeout and losing the other results: 15x the most any of these
+ * searches needs today (13,112 nodes, one of the 100 chains), and a
+ * search that reaches it answers limit, which fails the test. */
+#define TEST_NODES 200000
+static const struct arena_plan_options limited = {.node_limit = TEST_NODES};
+
 static uint64_t lower_bound(const struct arena_problem *p)
 {
     struct arena_bounds b;
@@ -28,18 +36,27 @@ static uint64_t lower_bound(const struct arena_problem *p)
 }
 
 /* The smallest arena among the three greedy planners optimal starts from. */
+/* The arena of planner name's plan of p. */
+static uint64_t arena_of(const struct arena_problem *p, const char *name)
+{
+    uint64_t *off = malloc((p->n + 1) * sizeof *off);
+    struct arena_plan plan;
+    cr_assert_eq(run_planner(must_find(name), p, NULL, off, &plan, 0), ARENA_OK);
+    free(off);
+    return plan.arena;
+}
+
+/* The least arena of optimal's three greedy incumbents. */
 static uint64_t best_greedy(const struct arena_problem *p)
 {
     static const char *const names[] = {"greedy-by-size", "greedy-by-size-firstfit",
                                         "greedy-by-breadth"};
-    uint64_t *off = malloc((p->n + 1) * sizeof *off), best = UINT64_MAX;
+    uint64_t best = UINT64_MAX;
     for (size_t i = 0; i < 3; i++) {
-        struct arena_plan plan;
-        cr_assert_eq(run_planner(must_find(names[i]), p, NULL, off, &plan, 0), ARENA_OK);
-        if (plan.arena < best)
-            best = plan.arena;
+        uint64_t a = arena_of(p, names[i]);
+        if (a < best)
+            best = a;
     }
-    free(off);
     return best;
 }
 
@@ -205,7 +222,7 @@ static void expect_optimal_by(const struct arena_problem *p, uint64_t want, cons
 {
     uint64_t off[16];
     struct arena_plan plan;
-    struct arena_plan_options opt = {.optimal_engine = engine};
+    struct arena_plan_options opt = {.node_limit = TEST_NODES, .optimal_engine = engine};
     cr_assert_leq(p->n, 16);
     int rc = run_planner(must_find("optimal"), p, &opt, off, &plan, 0x5A);
     const char *by = arena_optimal_engine_name(engine);
@@ -434,7 +451,7 @@ Test(optimal, packed_reaches_height)
                      specs[i]);
         uint64_t *off = malloc(p.n * sizeof *off);
         struct arena_plan plan;
-        cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &limited, off, &plan, 0), ARENA_OK);
         expect_plan_valid(&p, &plan, specs[i]);
         cr_expect_eq(plan.arena, 1048576, "%s: arena %llu", specs[i],
                      (unsigned long long)plan.arena);
@@ -491,7 +508,7 @@ Test(optimal, small_boxes_reach_height)
         build_spec(spec, &p);
         uint64_t *off = malloc((p.n ? p.n : 1) * sizeof *off);
         struct arena_plan plan;
-        cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK, "%s", spec);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &limited, off, &plan, 0), ARENA_OK, "%s", spec);
         expect_plan_valid(&p, &plan, spec);
         cr_assert_eq(plan.arena, height, "%s: arena %llu", spec, (unsigned long long)plan.arena);
         cr_assert_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s", spec);
@@ -517,7 +534,7 @@ Test(optimal, chains_reach_lower_bound)
         struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
         struct arena_plan plan;
         snprintf(who, sizeof who, "chain %llu (n %zu)", (unsigned long long)k, n);
-        cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK, "%s", who);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &limited, off, &plan, 0), ARENA_OK, "%s", who);
         expect_plan_valid(&p, &plan, who);
         cr_assert_eq(plan.arena, lower_bound(&p), "%s: arena %llu", who,
                      (unsigned long long)plan.arena);
@@ -529,7 +546,7 @@ Test(optimal, chains_reach_lower_bound)
     build_spec("chain:ops=256", &p);
     uint64_t *o = malloc(p.n * sizeof *o);
     struct arena_plan plan;
-    cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, o, &plan, 0), ARENA_OK);
+    cr_assert_eq(run_planner(must_find("optimal"), &p, &limited, o, &plan, 0), ARENA_OK);
     expect_plan_valid(&p, &plan, "chain:ops=256");
     cr_expect_eq(plan.arena, lower_bound(&p));
     cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL);
@@ -564,7 +581,9 @@ Test(optimal, node_limit_one_returns_incumbent)
 Test(optimal, time_limit_keeps_a_valid_plan)
 {
     /* A tiny time budget on a box optimal does not settle at once: the plan
-     * is valid, never worse than the greedy incumbent, and the bound holds. */
+     * is valid, never worse than online-tlsf's (with a time limit planned
+     * first and whole; the greedy incumbents may not finish within 20 ms,
+     * as under the sanitizers), and the bound holds. */
     struct arena_problem p = {0};
     build_spec("packed:n=500,seed=2", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
@@ -572,7 +591,7 @@ Test(optimal, time_limit_keeps_a_valid_plan)
     struct arena_plan_options opt = {.time_limit = 0.02};
     cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
     expect_plan_valid(&p, &plan, "time limit");
-    cr_expect_leq(plan.arena, best_greedy(&p));
+    cr_expect_leq(plan.arena, arena_of(&p, "online-tlsf"));
     cr_expect_geq(plan.arena, 1048576);
     cr_expect_eq(plan.bound, 1048576);
     cr_expect(plan.status == ARENA_PLAN_LIMIT || plan.status == ARENA_PLAN_OPTIMAL);
@@ -590,7 +609,7 @@ Test(optimal, capacity_decisions)
 
     /* Below the max-live bound: infeasible at once, no node searched, and
      * still a valid plan (the incumbent). */
-    struct arena_plan_options opt = {.capacity = 1048576 - 16};
+    struct arena_plan_options opt = {.capacity = 1048576 - 16, .node_limit = TEST_NODES};
     cr_assert_eq(run_planner(pl, &p, &opt, off, &plan, 0), ARENA_OK);
     expect_plan_valid(&p, &plan, "capacity below the bound");
     cr_expect_eq(plan.status, ARENA_PLAN_INFEASIBLE);
@@ -662,7 +681,7 @@ Test(optimal, independent_parts)
     struct arena_problem alone = {.n = H, .tensors = hard_part, .alignment = 16};
     uint64_t off[H + E];
     struct arena_plan a;
-    cr_assert_eq(run_planner(must_find("optimal"), &alone, NULL, off, &a, 0), ARENA_OK);
+    cr_assert_eq(run_planner(must_find("optimal"), &alone, &limited, off, &a, 0), ARENA_OK);
     cr_assert_eq(a.status, ARENA_PLAN_OPTIMAL);
     cr_assert_eq(a.arena, 2048);
     cr_assert_eq(drop_optimum(hard_part, H), 2048);
@@ -679,7 +698,7 @@ Test(optimal, independent_parts)
             t[H + i] = (struct arena_tensor){16, chain_at + i, chain_at + i + 1};
         struct arena_problem p = {.n = H + E, .tensors = t, .alignment = 16};
         struct arena_plan plan;
-        cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, off, &plan, 0), ARENA_OK);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &limited, off, &plan, 0), ARENA_OK);
         expect_plan_valid(&p, &plan, "hard part and chain");
         cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL);
         cr_expect_eq(plan.arena, 2048);
@@ -771,7 +790,7 @@ Test(optimal, steps_by_the_sizes_gcd)
     const uint64_t align[2] = {1, 1024};
     for (int a = 0; a < 2; a++) {
         struct arena_problem p = {.n = H, .tensors = t, .alignment = align[a]};
-        cr_assert_eq(run_planner(must_find("optimal"), &p, NULL, off, &by[a], 0), ARENA_OK);
+        cr_assert_eq(run_planner(must_find("optimal"), &p, &limited, off, &by[a], 0), ARENA_OK);
         expect_plan_valid(&p, &by[a], "hard_part x 64");
         cr_expect_eq(by[a].status, ARENA_PLAN_OPTIMAL, "alignment %llu", (unsigned long long)align[a]);
         cr_expect_eq(by[a].arena, 2048 * 64, "alignment %llu", (unsigned long long)align[a]);
@@ -1175,6 +1194,7 @@ Test(optimal, rules_off_stay_exact)
         uint64_t want = drop_optimum(t, n), off[10];
         size_t which = (size_t)(k % (arena_optimal_switch_count + 1));
         struct arena_plan_options opt = {
+            .node_limit = TEST_NODES,
             .optimal_off = which == arena_optimal_switch_count ? all
                                                                : arena_optimal_switches[which].bit};
         struct arena_plan plan;
@@ -1243,15 +1263,19 @@ Test(optimal, clock_read_by_work_not_nodes)
 
 Test(optimal, stop_flag_before_any_work)
 {
-    /* A caller's signal flag already set: no node, a valid plan, the bound. */
+    /* A caller's signal flag already set: no node, a valid plan, status
+     * limit, and no bound swept for (0: nothing beyond max-live, which the
+     * caller settles; bench drops a stopped call anyway). */
     static volatile sig_atomic_t stop = 1;
     struct arena_problem p = {0};
-    uint64_t *off;
+    build_spec("random-intervals:n=8192,live=3000,sizes=uniform", &p);
+    uint64_t *off = malloc(p.n * sizeof *off);
     struct arena_plan plan;
-    struct arena_plan_options opt = {.stop = &stop};
-    plan_spec("random-intervals:n=8192,live=3000,sizes=uniform", &opt, &p, &off, &plan);
+    struct arena_plan_options opt = {.stop = &stop, .node_limit = TEST_NODES};
+    cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
+    expect_plan_valid(&p, &plan, "stopped before any work");
     cr_expect_eq(plan.nodes, 0);
-    cr_expect_eq(plan.bound, lower_bound(&p));
+    cr_expect_eq(plan.bound, 0);
     cr_expect_eq(plan.status, ARENA_PLAN_LIMIT);
     free(off);
     free((void *)p.tensors);
@@ -1265,8 +1289,8 @@ Test(optimal, no_size_cap)
     struct arena_problem p = {0};
     uint64_t *off;
     struct arena_plan plan;
-    struct arena_plan_options none = {0};
-    plan_spec("random-intervals:n=10000", &none, &p, &off, &plan);
+    struct arena_plan_options bounded = {.node_limit = TEST_NODES};
+    plan_spec("random-intervals:n=10000", &bounded, &p, &off, &plan);
     cr_expect_eq(plan.arena, lower_bound(&p));
     cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL);
     cr_expect_eq(plan.nodes, 0);
@@ -1295,7 +1319,7 @@ Test(optimal, decision_below_max_live_at_any_size)
     free((void *)p.tensors);
     uint64_t *off;
     struct arena_plan plan;
-    struct arena_plan_options opt = {.capacity = lb - 16};
+    struct arena_plan_options opt = {.capacity = lb - 16, .node_limit = TEST_NODES};
     plan_spec("random-intervals:n=8193,live=30", &opt, &p, &off, &plan);
     cr_expect_eq(plan.status, ARENA_PLAN_INFEASIBLE);
     cr_expect_eq(plan.nodes, 0);
@@ -1327,29 +1351,77 @@ Test(optimal, decision_limit_keeps_the_best_search_plan)
     free((void *)p.tensors);
 }
 
+/* The CPU time of one call of planner pl, its scratch fresh from malloc as
+ * bench gives it (pages first touched inside the call, as in bench). */
+static double call_cpu(const struct arena_planner *pl, const struct arena_problem *p,
+                       const struct arena_plan_options *opt, uint64_t *off,
+                       struct arena_plan *plan)
+{
+    size_t bytes;
+    cr_assert_eq(arena_planner_scratch(pl, p, &bytes), ARENA_OK);
+    void *scratch = malloc(bytes ? bytes : 1);
+    cr_assert(scratch);
+    plan->n = p->n;
+    plan->offsets = off;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    cr_assert_eq(arena_planner_run(pl, p, opt, scratch, bytes, plan), ARENA_OK);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    free(scratch);
+    return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+}
+
 Test(optimal, time_limit_held_on_large_parts)
 {
-    /* #6 (slow suite): a 0.1 s limit ran 7.2-12 s on these. A generous
-     * wall-clock bound (2 s) that no machine able to run the suite misses,
-     * unless the budget is ignored; bench runs give the real figures. */
+    /* #6 (slow suite): a 0.1 s limit ran 7.2-12 s on these; issue 35: 1.5-
+     * 3.8x it on random-intervals:n=100000 on a loaded machine. Measured in
+     * the call's CPU time, which a busy machine does not inflate (a wall
+     * clock bound failed in CI's sanitizer build at load 10): until the
+     * deadline the call's CPU time cannot pass the wall time elapsed, the
+     * limit; after it come the work up to the next clock read (2^15 units,
+     * well under a millisecond) and the wrap-up (a max-live sweep, 3 ms at
+     * n = 10^5): the 5 % + 50 ms that optimal's limit promises hold those
+     * 10x over, 3x under the sanitizers. */
     static const char *const specs[] = {"random-intervals:n=8192,live=3000,sizes=uniform",
-                                        "random-intervals:n=100000,live=1000"};
+                                        "random-intervals:n=100000,live=1000",
+                                        "random-intervals:n=100000"};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         struct arena_problem p = {0};
         build_spec(specs[i], &p);
         uint64_t *off = malloc((p.n + 1) * sizeof *off);
         struct arena_plan plan;
         struct arena_plan_options opt = {.time_limit = 0.1};
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-        cr_expect_lt(s, 2.0, "%s: %.2f s", specs[i], s);
+        double s = call_cpu(must_find("optimal"), &p, &opt, off, &plan);
+        cr_expect_lt(s, 0.1 * 1.05 + 0.05, "%s: %.3f s of CPU", specs[i], s);
         expect_plan_valid(&p, &plan, specs[i]);
         free(off);
         free((void *)p.tensors);
     }
+}
+
+Test(optimal, short_limit_keeps_a_whole_first_plan)
+{
+    /* Issue 35: at a limit too short for the greedy incumbents, the first
+     * of them stopped early and stacked the tensors it had not placed: 87x
+     * to 2,219x max-live at 0.1 s on a loaded machine. With a time limit,
+     * online-tlsf plans first and whole: the answer at any limit is never
+     * worse than its plan, 1.075x here (a greedy plan, when one completes
+     * in time, is only kept when better). */
+    struct arena_problem p = {0};
+    build_spec("random-intervals:n=100000", &p);
+    uint64_t *off = malloc((p.n + 1) * sizeof *off);
+    struct arena_plan plan, tlsf;
+    struct arena_plan_options opt = {.time_limit = 1e-9};
+    cr_assert_eq(run_planner(must_find("online-tlsf"), &p, NULL, off, &tlsf, 0), ARENA_OK);
+    cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
+    expect_plan_valid(&p, &plan, "optimal at 1 ns");
+    cr_expect_leq(plan.arena, tlsf.arena, "optimal %llu B, online-tlsf %llu B",
+                  (unsigned long long)plan.arena, (unsigned long long)tlsf.arena);
+    cr_expect_lt((double)plan.arena, 1.1 * (double)lower_bound(&p), "%.3fx max-live",
+                 (double)plan.arena / (double)lower_bound(&p));
+    cr_expect_eq(plan.status, ARENA_PLAN_LIMIT);
+    free(off);
+    free((void *)p.tensors);
 }
 
 Test(optimal, repair_reaches_the_bound_from_a_worse_plan)

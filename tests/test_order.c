@@ -572,9 +572,9 @@ static void check_rule_against_brute_force(enum arena_inplace_rule rule)
         free(g.order);
         g.order = NULL; /* back to the stored order */
         struct arena_order_result res = {0};
-        struct arena_load_options lo = {.alignment = 16, .order = ARENA_ORDER_BEST,
-                                        .inplace = rule, .order_out = &res};
-        cr_assert_eq(arena_order_on_load(&g, &lo, err, sizeof err), ARENA_OK, "%s", err);
+        cr_assert_eq(arena_order_transform(&g, ARENA_ORDER_BEST, 16, 0, rule, &res, err,
+                                           sizeof err),
+                     ARENA_OK, "%s", err);
         cr_assert_not_null(res.order);
         cr_expect_eq(res.stored_peak, stored, "dag %d", i);
         cr_expect_eq(merged_peak(&g, NULL, rule), res.peak, "dag %d: the order set", i);

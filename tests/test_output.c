@@ -144,9 +144,9 @@ Test(output, csv_rows_quote_specs_and_leave_missing_figures_empty)
     cr_expect_str_eq(out, ARENA_CSV_HEADER "\n"
                           "\"odd:name=\"\"x\"\",k=2\",naive,2,48,48,48,1.000000,0.000000,"
                           "0.000000,0.250000,10.0,11.0,,0,1,0,0,optimal,48,0.000000,0,none,48,"
-                          "stored,,\n"
+                          "stored,,,,,\n"
                           "\"odd:name=\"\"x\"\",k=2\",broken,2,48,48,,,,,,,,,64,0,0,0,,,,,none,48,"
-                          "stored,,\n");
+                          "stored,,,,,\n");
     free(out);
 }
 
@@ -214,26 +214,32 @@ Test(output, progress_line_only_when_enabled)
 {
     FILE *f = tmpfile();
     cr_assert(f);
+    size_t group[4] = {0, 1, 0, 1};
+    double weight[4] = {4, 4, 4, 4}, cap[4] = {0};
     struct arena_progress p;
-    arena_progress_init(&p, 0, 4, f);
-    arena_progress_show(&p, "chain:ops=4", "naive");
+    arena_progress_init(&p, ARENA_PROGRESS_NEVER, 0, 1, f);
+    cr_assert_eq(arena_progress_plan(&p, 4, group, weight, cap), 0);
+    arena_progress_start(&p, 0, "chain:ops=4", "naive");
     arena_progress_step(&p);
     arena_progress_clear(&p);
+    arena_progress_end(&p);
     char *out = written(f);
     cr_expect_str_eq(out, "", "disabled: nothing at all");
     free(out);
 
     rewind(f);
-    arena_progress_init(&p, 1, 4, f);
-    arena_progress_show(&p, "chain:ops=4", "naive");
+    arena_progress_init(&p, ARENA_PROGRESS_AUTO, 0, 1, f);
+    cr_assert_eq(arena_progress_plan(&p, 4, group, weight, cap), 0);
+    arena_progress_start(&p, 0, "chain:ops=4", "naive");
     arena_progress_step(&p);
-    arena_progress_show(&p, "chain:ops=4", "ping-pong");
+    arena_progress_start(&p, 2, "chain:ops=4", "naive");
     arena_progress_clear(&p);
     arena_progress_clear(&p); /* nothing shown: no second erase */
+    arena_progress_end(&p);
     out = written(f);
     fclose(f);
     cr_expect(strstr(out, "\r\033[K[0/4] chain:ops=4 naive  0s  ETA ?") != NULL, "%s", out);
-    cr_expect(strstr(out, "[1/4] chain:ops=4 ping-pong  0s  ETA 0s") != NULL, "%s", out);
+    cr_expect(strstr(out, "[1/4] chain:ops=4 naive  0s  ETA 0s") != NULL, "%s", out);
     cr_expect_eq(count_erases(out), 3);
     free(out);
 }
@@ -285,10 +291,10 @@ Test(output, table_and_csv_flag_noisy_timings_once_timings_status_and_gap)
     out = written(f);
     fclose(f);
     cr_expect(strstr(out, ",jittery,") &&
-                  strstr(out, ",1,1,0,optimal,48,0.000000,0,none,48,stored,,\n"),
+                  strstr(out, ",1,1,0,optimal,48,0.000000,0,none,48,stored,,,,,\n"),
               "%s", out);
     cr_expect(strstr(out, ",searcher,") &&
-                  strstr(out, ",1,0,1,limit,48,0.250000,12345,none,48,stored,,\n"),
+                  strstr(out, ",1,0,1,limit,48,0.250000,12345,none,48,stored,,,,,\n"),
               "%s", out);
     free(out);
 }

@@ -1,13 +1,16 @@
-/* test_readme.c — the commands README.md shows run as written.
+/* test_readme.c — the commands of README.md and docs/ run as written,
+ * and their links lead somewhere.
  *
- * The README promises that every command it shows runs verbatim from a
- * fresh clone after its two set-up commands. This test reads README.md,
- * takes its commands, and runs the quick ones in order, in one temporary
- * folder that looks like a fresh clone's root: `build` a link to the build
- * tree this test belongs to, `scripts`, `graphs` and (when fetched) `models`
- * links to the source tree, and a real `results/figures/` (as committed), so
- * whatever a command writes (results/arenabench.sqlite, results/charts/,
- * plans/, exact.sqlite) lands in the temporary folder, never in the source.
+ * The README promises that every command it and the pages of docs/ show
+ * runs verbatim from a fresh clone after its two set-up commands. This test
+ * reads README.md, then docs/NAME.md in name order, takes their commands, and
+ * runs the quick ones in that order, in one temporary folder that looks like
+ * a fresh clone's root: `build` a link to the build tree this test belongs
+ * to, `scripts`, `graphs` and (when fetched) `models` links to the source
+ * tree, and a real `results/figures/` (as committed), so whatever a command
+ * writes (results/arenabench.sqlite, results/charts/, plans/, exact.sqlite)
+ * lands in the temporary folder, never in the source. A page may use what an
+ * earlier page's commands wrote, as a reader who followed them would.
  *
  * What is a command: every line of a ```sh block but comments, and every
  * line of an indented (4+ spaces) code block whose first word is a program a
@@ -19,13 +22,21 @@
  * Not run, each with a line on stderr:
  *  - a command whose comment gives its minutes (`# ..., ~7 min`);
  *  - the ones in `elsewhere` below, which need another machine or build;
- *  - commands naming models/ (or the README's my_model.tflite and
+ *  - commands naming models/ (or the docs' my_model.tflite and
  *    my_model.onnx stand-ins)
  *    when scripts/fetch-models has not been run.
- * my_model.tflite and my_model.onnx, the README's names for "your own
+ * my_model.tflite and my_model.onnx, the docs' names for "your own
  * model", are links to fetched models here (my_model.onnx: PP-OCR's
- * direction classifier as fetched, symbolic dims and all, input x). */
+ * direction classifier as fetched, symbolic dims and all, input x).
+ *
+ * Links: every relative Markdown link or image of these files, outside code,
+ * names a file that exists (relative to the page), and a `#fragment` names a
+ * heading of its page, slugged as GitHub does (lower case; letters, digits,
+ * `-` and `_` kept, spaces made `-`, the rest dropped; a repeated slug gains
+ * -1, -2, ...). */
 #include <criterion/criterion.h>
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <regex.h>
 #include <stdio.h>
@@ -35,12 +46,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define README ARENA_SOURCE_ROOT "/README.md"
 #define MODEL ARENA_SOURCE_ROOT "/models/face_detection_short_range.tflite"
 
+/* The files read, as a reader names them from the clone's root: README.md,
+ * then docs/NAME.md in name order. */
+struct pages {
+    char **name;
+    size_t n;
+};
+
 struct command {
-    int line;   /* README line of its first line */
-    char *text; /* the command, continuation lines joined with '\n' */
+    const char *page; /* its file, e.g. docs/bench.md (owned by struct pages) */
+    int line;         /* line of its first line in that file */
+    char *text;       /* the command, continuation lines joined with '\n' */
 };
 
 struct commands {
@@ -106,13 +124,14 @@ static int unfinished(const char *s)
     return len && s[len - 1] == '\\';
 }
 
-static void add(struct commands *cs, int line, const char *text)
+static void add(struct commands *cs, const char *page, int line, const char *text)
 {
     if (cs->n == cs->cap) {
         cs->cap = cs->cap ? 2 * cs->cap : 64;
         cs->c = realloc(cs->c, cs->cap * sizeof *cs->c);
         cr_assert_not_null(cs->c);
     }
+    cs->c[cs->n].page = page;
     cs->c[cs->n].line = line;
     char *t = strdup(text);
     cr_assert_not_null(t);
@@ -123,21 +142,63 @@ static void add(struct commands *cs, int line, const char *text)
     cs->n++;
 }
 
-static struct commands read_commands(void)
+static int is_markdown(const struct dirent *e)
 {
-    struct commands cs = {0};
-    FILE *f = fopen(README, "r");
-    cr_assert_not_null(f, "%s: cannot open: %s", README, strerror(errno));
+    size_t len = strlen(e->d_name);
+    return e->d_name[0] != '.' && len > 3 && strcmp(e->d_name + len - 3, ".md") == 0;
+}
+
+static struct pages read_pages(void)
+{
+    struct dirent **e;
+    int n = scandir(ARENA_SOURCE_ROOT "/docs", &e, is_markdown, alphasort);
+    cr_assert_geq(n, 0, "docs/: cannot list: %s", strerror(errno));
+    struct pages ps = {malloc(((size_t)n + 1) * sizeof *ps.name), 0};
+    cr_assert_not_null(ps.name);
+    ps.name[ps.n++] = strdup("README.md");
+    for (int i = 0; i < n; i++) {
+        char name[300];
+        snprintf(name, sizeof name, "docs/%s", e[i]->d_name);
+        ps.name[ps.n++] = strdup(name);
+        free(e[i]);
+    }
+    free(e);
+    for (size_t i = 0; i < ps.n; i++)
+        cr_assert_not_null(ps.name[i]);
+    return ps;
+}
+
+static void free_pages(struct pages *ps)
+{
+    for (size_t i = 0; i < ps->n; i++)
+        free(ps->name[i]);
+    free(ps->name);
+}
+
+static FILE *open_page(const char *page)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", ARENA_SOURCE_ROOT, page);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s: cannot open: %s", page, strerror(errno));
+    return f;
+}
+
+/* Appends the commands of one page to cs. */
+static void read_commands_of(const char *page, struct commands *cs)
+{
+    FILE *f = open_page(page);
     char line[8192], cmd[16384];
     int fence = 0, sh = 0, no = 0, start = 0;
     cmd[0] = 0;
     while (fgets(line, sizeof line, f)) {
         no++;
         if (cmd[0]) { /* a continuation line, as it stands */
-            cr_assert_lt(strlen(cmd) + strlen(line), sizeof cmd, "README.md:%d: command too long", start);
+            cr_assert_lt(strlen(cmd) + strlen(line), sizeof cmd, "%s:%d: command too long", page,
+                         start);
             strcat(cmd, line);
             if (!unfinished(cmd)) {
-                add(&cs, start, cmd);
+                add(cs, page, start, cmd);
                 cmd[0] = 0;
             }
             continue;
@@ -159,12 +220,19 @@ static struct commands read_commands(void)
         start = no;
         snprintf(cmd, sizeof cmd, "%s", s);
         if (!unfinished(cmd)) {
-            add(&cs, start, cmd);
+            add(cs, page, start, cmd);
             cmd[0] = 0;
         }
     }
     fclose(f);
-    cr_assert_eq(cmd[0], 0, "README.md:%d: a command's quote is never closed", start);
+    cr_assert_eq(cmd[0], 0, "%s:%d: a command's quote is never closed", page, start);
+}
+
+static struct commands read_commands(const struct pages *ps)
+{
+    struct commands cs = {0};
+    for (size_t i = 0; i < ps->n; i++)
+        read_commands_of(ps->name[i], &cs);
     return cs;
 }
 
@@ -195,20 +263,22 @@ static const char *not_here(const char *cmd, int have_models)
 
 Test(readme, commands_name_bench_by_its_path)
 {
-    struct commands cs = read_commands();
-    /* The README shows dozens of commands; finding few means the reading
-     * above broke, not that the README lost them. */
-    cr_assert_geq(cs.n, 30, "only %zu commands found in README.md", cs.n);
+    struct pages ps = read_pages();
+    struct commands cs = read_commands(&ps);
+    /* The README and docs/ show dozens of commands; finding few means the
+     * reading above broke, not that the pages lost them. */
+    cr_assert_geq(cs.n, 30, "only %zu commands found in README.md and docs/", cs.n);
     int sqlite_multiline = 0;
     for (size_t i = 0; i < cs.n; i++) {
         cr_expect_neq(strncmp(cs.c[i].text, "bench ", 6), 0,
-                      "README.md:%d: 'bench' is not on PATH in a fresh clone: write"
-                      " build/bench/bench (%.60s)", cs.c[i].line, cs.c[i].text);
+                      "%s:%d: 'bench' is not on PATH in a fresh clone: write"
+                      " build/bench/bench (%.60s)", cs.c[i].page, cs.c[i].line, cs.c[i].text);
         if (strncmp(cs.c[i].text, "sqlite3", 7) == 0 && strstr(cs.c[i].text, "ORDER BY"))
             sqlite_multiline = 1;
     }
     cr_expect(sqlite_multiline, "the sqlite3 queries were not read across their lines");
     free_commands(&cs);
+    free_pages(&ps);
 }
 
 Test(readme, continuation_rules)
@@ -222,6 +292,205 @@ Test(readme, continuation_rules)
     cr_expect(!not_here("build/bench/bench --graph all --planner a,b   # seconds", 1));
     cr_expect(not_here("build/bench/bench --graph models/x.tflite", 0));
     cr_expect(!not_here("build/bench/bench --graph models/x.tflite", 1));
+}
+
+/* GitHub's anchor of a heading: lower case, ASCII letters and digits, `-`
+ * and `_` kept, spaces made `-`, other ASCII dropped (backquotes, `:`, `|`,
+ * `*`); of the rest, punctuation and symbols dropped (U+00A0..U+00BF but for
+ * ª and º, ×, ÷, and U+2000..U+2BFF: dashes, quotes, arrows, operators),
+ * other letters kept. */
+static void slug(const char *text, char *out, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t o = 0;
+    while (*s && *s != '\n' && o + 5 < len) {
+        size_t w = *s < 0x80 ? 1 : *s < 0xe0 ? 2 : *s < 0xf0 ? 3 : 4;
+        int keep;
+        if (*s < 0x80)
+            keep = isalnum(*s) || *s == '-' || *s == '_' || *s == ' ';
+        else if (*s == 0xc2)
+            keep = s[1] == 0xaa || s[1] == 0xba;
+        else if (*s == 0xc3)
+            keep = s[1] != 0x97 && s[1] != 0xb7;
+        else
+            keep = !(*s == 0xe2 && s[1] >= 0x80 && s[1] <= 0xaf);
+        for (size_t i = 0; i < w && s[i]; i++)
+            if (keep)
+                out[o++] = s[i] == ' ' ? '-' : (char)tolower(s[i]);
+        s += w;
+    }
+    out[o] = 0;
+}
+
+struct anchors {
+    char (*a)[256];
+    size_t n, cap;
+};
+
+/* The anchors of a page's headings (outside code blocks), repeats numbered
+ * as GitHub numbers them. */
+static struct anchors read_anchors(const char *page)
+{
+    struct anchors as = {0};
+    FILE *f = open_page(page);
+    char line[8192];
+    int fence = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "```", 3) == 0)
+            fence = !fence;
+        size_t h = strspn(line, "#");
+        if (fence || h == 0 || h > 6 || line[h] != ' ')
+            continue;
+        char text[8192], base[256], name[256];
+        snprintf(text, sizeof text, "%s", line + h + 1);
+        size_t len = strcspn(text, "\n");
+        while (len && (text[len - 1] == ' ' || text[len - 1] == '#'))
+            len--;
+        text[len] = 0;
+        slug(text, base, sizeof base);
+        snprintf(name, sizeof name, "%s", base);
+        for (int k = 1;; k++) {
+            size_t i = 0;
+            while (i < as.n && strcmp(as.a[i], name) != 0)
+                i++;
+            if (i == as.n)
+                break;
+            snprintf(name, sizeof name, "%.240s-%d", base, k);
+        }
+        if (as.n == as.cap) {
+            as.cap = as.cap ? 2 * as.cap : 32;
+            as.a = realloc(as.a, as.cap * sizeof *as.a);
+            cr_assert_not_null(as.a);
+        }
+        snprintf(as.a[as.n++], sizeof *as.a, "%s", name);
+    }
+    fclose(f);
+    return as;
+}
+
+static int has_anchor(const char *page, const char *fragment)
+{
+    struct anchors as = read_anchors(page);
+    int found = 0;
+    for (size_t i = 0; i < as.n && !found; i++)
+        found = strcmp(as.a[i], fragment) == 0;
+    free(as.a);
+    return found;
+}
+
+/* The page a link of `page` names, relative to the clone's root ("docs/x.md",
+ * "README.md", "results/figures/a.png"): `..` and `.` resolved. 0 when the
+ * link leaves the clone. */
+static int resolve(const char *page, const char *target, char *out, size_t len)
+{
+    char path[4096];
+    const char *slash = strrchr(page, '/');
+    int dir = slash ? (int)(slash - page + 1) : 0;
+    snprintf(path, sizeof path, "%.*s%s", dir, page, target);
+    size_t o = 0;
+    out[0] = 0;
+    for (char *part = strtok(path, "/"); part; part = strtok(NULL, "/")) {
+        if (strcmp(part, ".") == 0)
+            continue;
+        if (strcmp(part, "..") == 0) {
+            if (o == 0)
+                return 0;
+            char *up = strrchr(out, '/');
+            o = up ? (size_t)(up - out) : 0;
+            out[o] = 0;
+            continue;
+        }
+        o += (size_t)snprintf(out + o, len - o, "%s%s", o ? "/" : "", part);
+        if (o >= len)
+            return 0;
+    }
+    return o > 0;
+}
+
+/* Checks the relative links of one page; the number checked. */
+static size_t check_links(const char *page)
+{
+    FILE *f = open_page(page);
+    char line[8192];
+    int fence = 0, no = 0;
+    size_t checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        no++;
+        if (strncmp(line, "```", 3) == 0)
+            fence = !fence;
+        if (fence)
+            continue;
+        int code = 0;
+        for (char *s = line; *s; s++) {
+            if (*s == '`')
+                code = !code;
+            if (code || s[0] != ']' || s[1] != '(')
+                continue;
+            char target[4096];
+            size_t len = strcspn(s + 2, ") \n");
+            snprintf(target, sizeof target, "%.*s", (int)len, s + 2);
+            if (strstr(target, "://") || strncmp(target, "mailto:", 7) == 0)
+                continue;
+            char *hash = strchr(target, '#');
+            const char *fragment = hash ? hash + 1 : NULL;
+            if (hash)
+                *hash = 0;
+            char where[4096];
+            checked++;
+            if (target[0] == 0) {
+                snprintf(where, sizeof where, "%s", page);
+            } else if (!resolve(page, target, where, sizeof where)) {
+                cr_expect_fail("%s:%d: link '%s' leaves the clone", page, no, target);
+                continue;
+            }
+            char path[8300];
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%s", ARENA_SOURCE_ROOT, where);
+            if (stat(path, &st) != 0) {
+                cr_expect_fail("%s:%d: link '%s': no file %s", page, no, target, where);
+                continue;
+            }
+            size_t wl = strlen(where);
+            if (fragment && (wl < 3 || strcmp(where + wl - 3, ".md") != 0))
+                cr_expect_fail("%s:%d: link '%s#%s': a fragment of a file that is not Markdown",
+                               page, no, target, fragment);
+            else if (fragment && !has_anchor(where, fragment))
+                cr_expect_fail("%s:%d: link '%s#%s': %s has no heading with that anchor", page,
+                               no, target, fragment, where);
+        }
+    }
+    fclose(f);
+    return checked;
+}
+
+Test(readme, relative_links_lead_somewhere)
+{
+    struct pages ps = read_pages();
+    size_t checked = 0;
+    for (size_t i = 0; i < ps.n; i++)
+        checked += check_links(ps.name[i]);
+    /* The README maps docs/; finding few links means the reading broke. */
+    cr_expect_geq(checked, ps.n, "only %zu relative links in %zu pages", checked, ps.n);
+    free_pages(&ps);
+}
+
+Test(readme, anchors_as_github_makes_them)
+{
+    char out[256];
+    slug("The execution order: `--order stored|best`", out, sizeof out);
+    cr_expect_str_eq(out, "the-execution-order---order-storedbest");
+    slug("Below the fixed-order bound: the three transforms together", out, sizeof out);
+    cr_expect_str_eq(out, "below-the-fixed-order-bound-the-three-transforms-together");
+    slug("Plans that ship: C, TensorFlow Lite Micro, a Cortex-M", out, sizeof out);
+    cr_expect_str_eq(out, "plans-that-ship-c-tensorflow-lite-micro-a-cortex-m");
+    slug("Arena × optimum — Erdős", out, sizeof out);
+    cr_expect_str_eq(out, "arena--optimum--erdős");
+    char where[256];
+    cr_expect(resolve("docs/bench.md", "../README.md", where, sizeof where));
+    cr_expect_str_eq(where, "README.md");
+    cr_expect(resolve("README.md", "docs/./bench.md", where, sizeof where));
+    cr_expect_str_eq(where, "docs/bench.md");
+    cr_expect(!resolve("README.md", "../x.md", where, sizeof where));
 }
 
 static void tail(const char *path, char *buf, size_t len)
@@ -260,7 +529,8 @@ static int run(const char *dir, const char *cmd, const char *log)
 
 Test(readme, commands_run_verbatim)
 {
-    struct commands cs = read_commands();
+    struct pages ps = read_pages();
+    struct commands cs = read_commands(&ps);
     char dir[] = "/tmp/arena-readme.XXXXXX";
     cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
     char path[4096], log[4200];
@@ -290,7 +560,7 @@ Test(readme, commands_run_verbatim)
         const struct command *c = &cs.c[i];
         const char *why = not_here(c->text, have_models);
         if (why) {
-            fprintf(stderr, "README.md:%d: not run: %s: %.70s\n", c->line, why, c->text);
+            fprintf(stderr, "%s:%d: not run: %s: %.70s\n", c->page, c->line, why, c->text);
             continue;
         }
         int rc = run(dir, c->text, log);
@@ -298,7 +568,7 @@ Test(readme, commands_run_verbatim)
         if (rc != 0) {
             char out[1500];
             tail(log, out, sizeof out);
-            cr_expect_fail("README.md:%d: exit %d: %s\n--- its output ends:\n%s", c->line, rc,
+            cr_expect_fail("%s:%d: exit %d: %s\n--- its output ends:\n%s", c->page, c->line, rc,
                            c->text, out);
         }
     }
@@ -307,7 +577,8 @@ Test(readme, commands_run_verbatim)
     snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
     cr_expect_eq(run("/", rm, log), 0, "%s: not removed", dir);
     remove(log);
-    fprintf(stderr, "README.md: %zu of %zu commands run\n", ran, cs.n);
-    cr_expect_geq(ran, 20, "only %zu README commands ran", ran);
+    fprintf(stderr, "README.md and docs/: %zu of %zu commands run\n", ran, cs.n);
+    cr_expect_geq(ran, 20, "only %zu commands of README.md and docs/ ran", ran);
     free_commands(&cs);
+    free_pages(&ps);
 }

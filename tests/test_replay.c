@@ -1,5 +1,5 @@
-/* test_replay.c — real allocators replayed (bench/replay.c and the programs
- * of bench/replay_prog.c): each available allocator's program run on real
+/* test_replay.c — real allocators replayed (bench/replay/replay.c and the programs
+ * of bench/replay/replay_prog.c): each available allocator's program run on real
  * problems (calls per frame exactly 2 x tensors, live peak = the lower bound
  * computed by the planners' own sweep, footprints and extents never below
  * it), bench --replay storing a run with F = 1 and one with F = 10 in a real
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/replay.h"
+#include "bench/replay/replay.h"
 #include "planners/planner.h"
 #include "planners/problem.h"
 #include "tests/random_problems.h"
@@ -282,8 +282,8 @@ Test(replay, allocator_lists)
 
 /* bench --founding-table on one MobileNetV2 graph prints the table for it and
  * for its other fusion. Fused, int8, 224: the lower bound lies at block 1's
- * stride-2 depthwise, 112x112x96 + 56x56x96 = 1,505,280 B (README, the
- * founding table under "Runtime allocation"), and
+ * stride-2 depthwise, 112x112x96 + 56x56x96 = 1,505,280 B (docs/runtime.md,
+ * the founding table), and
  * a static plan reaches it. */
 Test(replay, founding_table_fused_and_unfused)
 {
@@ -478,7 +478,8 @@ static int replay_hang(const char *tag, int sig, const char *time_limit, pid_t p
 }
 
 /* round2 #7: the first SIGINT or SIGTERM during a replay ends the program
- * (and what it started) and bench, with 128 + the signal and one line. */
+ * (and what it started) and bench, with 128 + the signal and two lines:
+ * the answer to the signal, naming the replay, then the stop. */
 Test(replay, a_signal_stops_the_program_and_bench)
 {
     static const int sigs[] = {SIGINT, SIGTERM};
@@ -488,7 +489,10 @@ Test(replay, a_signal_stops_the_program_and_bench)
         char *err = slurp_tag(i ? "term" : "int", "err");
         cr_expect_eq(rc, 128 + sigs[i], "signal %d: exit %d: %s", sigs[i], rc, err);
         cr_expect(strstr(err, "stopped by signal"), "%s", err);
-        cr_expect_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+        cr_expect(strncmp(err, "bench: SIG", 10) == 0 && strstr(err, "stopping after the current step: replaying"
+                  " chain:ops=4"), "the signal is not answered first: %s", err);
+        const char *nl = strchr(err, '\n');
+        cr_expect(nl && strchr(nl + 1, '\n') == err + strlen(err) - 1, "two lines: %s", err);
         cr_expect(gone_soon(pid[0]), "the program %ld is still running", (long)pid[0]);
         cr_expect(gone_soon(pid[1]), "the program's child %ld is still running", (long)pid[1]);
         kill(pid[1], SIGKILL); /* in case */
@@ -509,4 +513,44 @@ Test(replay, the_time_limit_stops_a_hanging_program)
               (long)pid[1]);
     kill(pid[1], SIGKILL);
     free(err);
+}
+
+/* The old spellings --replay LIST and --founding-table do what bench
+ * replay does: the same exit status and the same table, row for row (the
+ * measured figures aside: each line's first word). */
+static char *first_words(char *text)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&out, &len);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        while (*line == ' ') line++;
+        fprintf(m, "%.*s\n", (int)strcspn(line, " "), line);
+    }
+    fclose(m);
+    return out;
+}
+
+Test(replay, old_spellings_do_what_bench_replay_does)
+{
+    if (!have_program("glibc")) cr_skip_test("glibc's replay program was not built");
+    const char *old[] = {"--graph", "chain:ops=6", "--replay", "glibc", "--frames", "2", "--no-db",
+                         NULL};
+    const char *now[] = {"replay", "--graph", "chain:ops=6", "--allocator", "glibc", "--frames",
+                         "2", "--no-db", NULL};
+    cr_assert_eq(run_bench("ro", old), 0, "%s", slurp_tag("ro", "err"));
+    cr_assert_eq(run_bench("rn", now), 0, "%s", slurp_tag("rn", "err"));
+    char *a = first_words(slurp_tag("ro", "out")), *b = first_words(slurp_tag("rn", "out"));
+    cr_expect(strstr(a, "\nglibc\n"), "%s", a);
+    cr_expect_str_eq(a, b);
+    const char *fo[] = {"--graph", "chain:ops=6", "--founding-table", "--replay", "glibc",
+                        "--frames", "2", "--no-db", NULL};
+    const char *fn[] = {"replay", "--graph", "chain:ops=6", "--founding-table", "--allocator",
+                        "glibc", "--frames", "2", "--no-db", NULL};
+    cr_assert_eq(run_bench("fo", fo), 0, "%s", slurp_tag("fo", "err"));
+    cr_assert_eq(run_bench("fn", fn), 0, "%s", slurp_tag("fn", "err"));
+    a = first_words(slurp_tag("fo", "out"));
+    b = first_words(slurp_tag("fn", "out"));
+    cr_expect(strstr(a, "\nping-pong\n"), "%s", a);
+    cr_expect_str_eq(a, b);
 }

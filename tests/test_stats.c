@@ -114,7 +114,12 @@ Test(stats, hand_worked_database)
                 "B x best");
     expect_stat(&s.rows[2].best, 1.0, 1.0, 1.0, 1.0, "C x best");
     cr_expect_not(s.rows[3].has_best, "graph 3 has no bound above its LB");
-    expect_stat(&s.rows[3].lb, 1.2, 1.2, 1.2, 1.2, "n=9 A x LB");
+    /* a group of one graph: its figure, and no interval */
+    cr_expect(NEAR(s.rows[3].lb.mean, 1.2) && NEAR(s.rows[3].lb.median, 1.2), "n=9 A x LB %g",
+              s.rows[3].lb.mean);
+    cr_expect(isnan(s.rows[3].lb.mean_lo) && isnan(s.rows[3].lb.mean_hi) &&
+                  isnan(s.rows[3].lb.median_lo) && isnan(s.rows[3].lb.median_hi),
+              "one graph has no interval");
     /* Pairs of test:n=3 in row order: A-B, A-C, B-A, B-C, C-A, C-B. */
     cr_assert_eq(s.n_pairs, 6);
     const uint64_t want[6][3] = {{1, 0, 1}, {0, 1, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 0}, {1, 1, 0}};
@@ -145,6 +150,40 @@ Test(stats, bootstrap_is_seeded_and_sensible)
               a.mean_lo, a.mean_hi);
     cr_expect(a.median_lo >= 1 && a.median_lo <= 5 && a.median_hi >= 5 && a.median_hi <= 9);
     cr_expect(memcmp(&a, &b, sizeof a) == 0, "same seed, same figures");
+}
+
+/* The 95 % level itself: 2.5 % in from each end of the 2000 sorted
+ * resample means and medians, the 51st smallest and the 51st largest
+ * (indices 50 and 1949). The sample 1, 10, ..., 10^8: a resample's sum
+ * spells how often each value was drawn in its decimal digits, so every
+ * different resample has a different mean and one index more or less
+ * gives another figure. The figures come from a separate implementation
+ * of the bootstrap as stats.h states it (splitmix64 from seed 1, draw
+ * index = next % 9 over the sorted sample, 9 draws a resample):
+ *   M = 1 << 64; s = 1
+ *   def nxt():
+ *       global s; s = (s + 0x9e3779b97f4a7c15) % M; z = s
+ *       z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) % M
+ *       z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) % M; return z ^ (z >> 31)
+ *   x = [10.0 ** i for i in range(9)]
+ *   r = [sorted(x[nxt() % 9] for _ in range(9)) for _ in range(2000)]
+ *   means = sorted(sum(d) / 9 for d in r); medians = sorted(d[4] for d in r)
+ * means[49..51] are 211221/9, 212112/9, 212121/9 and means[1948..1950]
+ * 311101200/9, 311110002/9, 311110110/9; medians[50] = 10, medians[1949] =
+ * 10^7. The mean is 111111111/9, the median 10^4. */
+Test(stats, the_interval_is_the_95_percent_one)
+{
+    double x[9] = {1e4, 1, 1e8, 10, 1e7, 100, 1e6, 1e3, 1e5};
+    struct arena_stat a;
+    cr_assert_eq(arena_stats_describe(x, 9, &a), ARENA_OK);
+    cr_expect_eq(a.mean, 111111111.0 / 9, "mean %.17g", a.mean);
+    cr_expect_eq(a.median, 1e4);
+    cr_expect_eq(a.mean_lo, 212112.0 / 9, "mean's 2.5 %% point %.17g = %.17g / 9", a.mean_lo,
+                 a.mean_lo * 9);
+    cr_expect_eq(a.mean_hi, 311110002.0 / 9, "mean's 97.5 %% point %.17g = %.17g / 9",
+                 a.mean_hi, a.mean_hi * 9);
+    cr_expect_eq(a.median_lo, 10);
+    cr_expect_eq(a.median_hi, 1e7);
 }
 
 Test(stats, refuses_what_is_not_a_results_database)
@@ -248,6 +287,63 @@ static void compute(const char *path, const struct arena_stats_query *q, struct 
     int rc = q ? arena_stats_compute_query(path, q, s, err, sizeof err)
                : arena_stats_compute(path, s, err, sizeof err);
     cr_assert_eq(rc, ARENA_OK, "%s", err);
+}
+
+/* A run a signal stopped (runs.stopped) is named, with how it stopped, for
+ * every query that selects it, and not for one that selects another run;
+ * its stored results count as any others. */
+Test(stats, stopped_runs_are_named)
+{
+    char path[160];
+    make(path, sizeof path);
+    exec_sql(path, "UPDATE runs SET stopped = 'signal 2 during B on test:n=9,seed=1, 1.0 s in;"
+                   " 4 of 5 results stored' WHERE id = 2");
+    struct arena_stats s;
+    char err[300] = "";
+    cr_assert_eq(arena_stats_compute(path, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(s.n_stopped, 1);
+    cr_expect_str_eq(s.stopped[0], "run 2: signal 2 during B on test:n=9,seed=1, 1.0 s in; 4 of"
+                                   " 5 results stored");
+    cr_expect_eq(s.n_rows, 4, "the stopped run's results are rows as before");
+    arena_stats_free(&s);
+    struct arena_stats_query q = {.run = "1"};
+    cr_assert_eq(arena_stats_compute_query(path, &q, &s, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(s.n_stopped, 0, "run 1 was not stopped");
+    arena_stats_free(&s);
+}
+
+/* Round 3 #09: rows no bench writes, in run 2 of the hand-worked database
+ * (as an edited file, or one merged before merge checked rows, holds them),
+ * are never ranked: E claims arena 1 B on graph 1 (LB 100) with a proven
+ * bound of 500 B, and valid with no arena on graph 2; F claims 0.5 B (not
+ * a whole number) on graph 1 and -5 B on graph 2. Both are failures on
+ * both graphs, so neither is a row, and the rows stand as the hand-worked
+ * test has them: E's bound 500 does not become graph 1's best bound (A's
+ * x best stays 105/105, 220/200). */
+Test(stats, impossible_results_are_never_ranked)
+{
+    char path[160];
+    make(path, sizeof path);
+    exec_sql(path, "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, bound,"
+                   " status, seq) VALUES (10, 2, 1, 'E', 1, 1, 500, 'limit', 10),"
+                   " (11, 2, 2, 'E', NULL, 1, 200, 'feasible', 11),"
+                   " (12, 2, 1, 'F', 0.5, 1, 100, 'optimal', 12),"
+                   " (13, 2, 2, 'F', -5, 1, 200, 'feasible', 13);");
+    struct arena_stats s;
+    compute(path, NULL, &s);
+    cr_assert_eq(s.n_rows, 4);
+    const char *planner[] = {"A", "B", "C", "A"};
+    for (size_t i = 0; i < 4; i++) cr_expect_str_eq(s.rows[i].planner, planner[i]);
+    expect_stat(&s.rows[0].lb, 1.075, 1.075, 1.05, 1.10, "A x LB");
+    expect_stat(&s.rows[0].best, 1.05, 1.05, 1.0, 1.1, "A x best");
+    size_t failed = 0;
+    for (size_t i = 0; i < s.n_hidden; i++)
+        if (strcmp(s.hidden[i].planner, "E") == 0 || strcmp(s.hidden[i].planner, "F") == 0) {
+            cr_expect_eq(s.hidden[i].n_failed, 2, "%s", s.hidden[i].planner);
+            failed++;
+        }
+    cr_expect_eq(failed, 2, "E and F are listed as failed, not ranked");
+    arena_stats_free(&s);
 }
 
 /* round2 #3: the newest result is the one of the run that started last,
@@ -354,8 +450,8 @@ Test(stats, alignments_are_separate_configurations_and_labelled)
     struct arena_stats st;
     compute(path, NULL, &st);
     cr_assert_eq(st.n_rows, 2, "one row per alignment");
-    cr_expect_str_eq(st.rows[0].group, "chain:ops=4 align=16");
-    cr_expect_str_eq(st.rows[1].group, "chain:ops=4 align=4096");
+    cr_expect_str_eq(st.rows[0].group, "chain:ops=4 \xC2\xB7 align 16");
+    cr_expect_str_eq(st.rows[1].group, "chain:ops=4 \xC2\xB7 align 4096");
     cr_expect_eq(st.rows[0].n, 3);
     cr_expect_eq(st.rows[1].n, 3);
     cr_expect(NEAR(st.rows[0].lb.mean, 1.0) && NEAR(st.rows[1].lb.mean, 2.0), "%g %g",
@@ -571,40 +667,6 @@ Test(stats, command_without_a_valid_result_fails_with_one_line)
     }
 }
 
-/* Splits one CSV record per RFC 4180 from *p (advanced past it) into at
- * most max fields (malloc'd); returns the field count. */
-static size_t csv_record(const char **p, char **field, size_t max)
-{
-    size_t n = 0;
-    const char *c = *p;
-    for (;;) {
-        char buf[512];
-        size_t len = 0;
-        if (*c == '"') {
-            for (c++; *c && !(*c == '"' && c[1] != '"'); c++) {
-                if (*c == '"') c++;
-                if (len < sizeof buf - 1) buf[len++] = *c;
-            }
-            cr_assert(*c == '"', "unterminated quoted field");
-            c++;
-        } else {
-            for (; *c && *c != ',' && *c != '\n' && *c != '\r'; c++)
-                if (len < sizeof buf - 1) buf[len++] = *c;
-        }
-        buf[len] = '\0';
-        if (n < max) field[n] = strdup(buf);
-        n++;
-        if (*c == ',') {
-            c++;
-            continue;
-        }
-        if (*c == '\r') c++;
-        if (*c == '\n') c++;
-        break;
-    }
-    *p = c;
-    return n;
-}
 
 /* round2 #17: a planner named with a comma, a quote, CR and LF, and one
  * with a bare CR, come back whole from the CSV, in the figures and in the
@@ -631,22 +693,44 @@ Test(stats, command_csv_quotes_hostile_planner_names)
         char *text = td_slurp(out, NULL);
         cr_assert(text);
         const char *p = text;
-        char *head[40] = {0}, *rec[40] = {0};
-        size_t columns = csv_record(&p, head, 40);
-        cr_assert(columns <= 40 && strcmp(head[1], "planner") == 0);
+        char *head[64] = {0}, *rec[64] = {0};
+        size_t columns = td_csv_record(&p, head, 64);
+        cr_assert(columns <= 64 && strcmp(head[1], "planner") == 0);
         size_t records = 0, named = 0, named_cr = 0;
         while (*p) {
-            size_t k = csv_record(&p, rec, 40);
+            size_t k = td_csv_record(&p, rec, 64);
             cr_expect_eq(k, columns, "record %zu has %zu fields, the header %zu:\n%s", records,
                          k, columns, text);
             named += k == columns && strcmp(rec[1], hostile) == 0;
             named_cr += k == columns && strcmp(rec[1], cr) == 0;
-            for (size_t i = 0; i < k && i < 40; i++) free(rec[i]);
+            for (size_t i = 0; i < k && i < 64; i++) free(rec[i]);
             records++;
         }
         cr_expect_eq(records, 2, "%s", text);
         cr_expect(named == 1 && named_cr == 1, "the planners' names come back whole:\n%s", text);
-        for (size_t i = 0; i < columns && i < 40; i++) free(head[i]);
+        for (size_t i = 0; i < columns && i < 64; i++) free(head[i]);
         free(text);
     }
+}
+
+/* No version ceiling: a newer schema with the columns stats reads is read;
+ * one without them is refused in one line naming both versions. */
+Test(stats, a_newer_schema_is_read_while_its_columns_are_there)
+{
+    char path[160], sql[160];
+    make(path, sizeof path);
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", ARENA_STORE_VERSION + 3);
+    exec_sql(path, sql);
+    struct arena_stats st;
+    compute(path, NULL, &st);
+    cr_expect_eq(st.n_rows, 4);
+    arena_stats_free(&st);
+    exec_sql(path, "ALTER TABLE results DROP COLUMN status");
+    char err[300] = "";
+    cr_expect_eq(arena_stats_compute(path, &st, err, sizeof err), ARENA_EDB);
+    char want[160];
+    snprintf(want, sizeof want, "schema version %d, newer than this bench's %d, has no"
+             " results.status", ARENA_STORE_VERSION + 3, ARENA_STORE_VERSION);
+    cr_expect(strstr(err, want), "%s", err);
+    arena_stats_free(&st);
 }

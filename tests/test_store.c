@@ -132,7 +132,7 @@ static const struct arena_bounds five_bounds = {
 static int64_t add_run(struct arena_store *s, uint64_t seed)
 {
     struct arena_run_info run = {"2026-12-02T16:00:00Z", "abc", "gcc", "cpu", "host",
-                                 "bench --test", seed, "performance", 0.5, NULL};
+                                 "bench --test", seed, "performance", 0.5, NULL, NULL};
     int64_t id = 0;
     cr_assert_eq(arena_store_add_run(s, &run, &id), ARENA_OK, "%s", arena_store_error(s));
     return id;
@@ -165,24 +165,43 @@ static int64_t add_five_result(struct arena_store *s, int64_t run, int64_t graph
     return add_five_result_named(s, run, graph, valid, NULL);
 }
 
-Test(store, creates_schema_sql_in_an_empty_file)
+/* Opens path with bench's store (which migrates it), closes it, and opens
+ * it read-only, at the current version and in the shape of schema.sql. */
+static sqlite3 *migrated(const char *path)
 {
-    char path[160];
-    td_path(path, sizeof path, "a.sqlite");
     struct arena_store *s = NULL;
     char err[300] = "";
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     arena_store_close(s);
-    sqlite3 *db = td_db_open(path, 0);
+    sqlite3 *db = td_db_open(path, 1);
     cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
+    expect_matches_schema_sql(db);
+    return db;
+}
+
+/* A database of an older version at td_dir/name (into path): made at the
+ * current one, then taken back and filled by sql (TD_BACK_TO_V... and
+ * rows), closed. */
+static void older_db(const char *name, char *path, size_t len, const char *sql)
+{
+    td_path(path, len, name);
+    sqlite3_close(migrated(path)); /* a new file, at the current version */
+    sqlite3 *db = td_db_open(path, 0);
+    raw_exec(db, sql);
+    sqlite3_close(db);
+}
+
+Test(store, creates_schema_sql_in_an_empty_file)
+{
+    char path[160];
+    td_path(path, sizeof path, "a.sqlite");
+    sqlite3 *db = migrated(path); /* created: the version, the shape of schema.sql */
     cr_expect_eq(td_db_int(db, "PRAGMA application_id"), ARENA_STORE_APPLICATION_ID);
     cr_expect_eq(td_db_int(db, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
-    expect_matches_schema_sql(db);
     sqlite3_close(db);
 
     /* Opening again changes nothing in the shape. */
-    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
-    arena_store_close(s);
+    sqlite3_close(migrated(path));
 }
 
 /* Version 5 is version 6 without runs.governor and runs.loadavg: made by
@@ -192,21 +211,18 @@ Test(store, creates_schema_sql_in_an_empty_file)
 Test(store, migrates_version_5_adding_governor_and_loadavg)
 {
     char path[160];
-    td_path(path, sizeof path, "v5.sqlite");
+    older_db("v5.sqlite", path, sizeof path,
+             TD_BACK_TO_V7
+             "ALTER TABLE runs DROP COLUMN loadavg; ALTER TABLE runs DROP COLUMN governor;"
+             "ALTER TABLE placements DROP COLUMN name;"
+             "INSERT INTO runs VALUES (1, 't', 'g', 'c', 'cpu', 'h', 'bench', 1);"
+             "PRAGMA user_version = 5;");
     struct arena_store *s = NULL;
     char err[300] = "";
-    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
-    arena_store_close(s);
-    sqlite3 *db = td_db_open(path, 0);
-    raw_exec(db, TD_BACK_TO_V7
-                 "ALTER TABLE runs DROP COLUMN loadavg; ALTER TABLE runs DROP COLUMN governor;"
-                 "ALTER TABLE placements DROP COLUMN name;"
-                 "INSERT INTO runs VALUES (1, 't', 'g', 'c', 'cpu', 'h', 'bench', 1);"
-                 "PRAGMA user_version = 5;");
-    sqlite3_close(db);
+    sqlite3 *db;
     cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
     int64_t id = add_run(s, 2);
-    struct arena_run_info bare = {"t", "g", "c", "cpu", "h", "bench", 3, NULL, NAN, NULL};
+    struct arena_run_info bare = {"t", "g", "c", "cpu", "h", "bench", 3, NULL, NAN, NULL, NULL};
     cr_assert_eq(arena_store_add_run(s, &bare, &id), ARENA_OK);
     arena_store_close(s);
     db = td_db_open(path, 1);
@@ -226,20 +242,10 @@ Test(store, migrates_version_5_adding_governor_and_loadavg)
 Test(store, migrates_version_9_adding_the_order_columns)
 {
     char path[160];
-    td_path(path, sizeof path, "v9.sqlite");
-    struct arena_store *s = NULL;
-    char err[300] = "";
-    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
-    arena_store_close(s);
-    sqlite3 *db = td_db_open(path, 0);
-    raw_exec(db, TD_BACK_TO_V9
-                 "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32);");
-    sqlite3_close(db);
-    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
-    arena_store_close(s);
-    db = td_db_open(path, 1);
-    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
-    expect_matches_schema_sql(db);
+    older_db("v9.sqlite", path, sizeof path,
+             TD_BACK_TO_V9
+             "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32);");
+    sqlite3 *db = migrated(path);
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM graphs WHERE id = 1 AND exec_order IS NULL"
                              " AND order_status IS NULL AND stored_order_peak IS NULL"
                              " AND order_bound IS NULL AND order_states IS NULL"
@@ -247,43 +253,114 @@ Test(store, migrates_version_9_adding_the_order_columns)
     sqlite3_close(db);
 }
 
-/* Version 10 is version 11 without results.optimal_engine: its rows of
+/* Version 12 is version 13 without results.optimal_engine: its rows of
  * planner optimal were made by its only engine then, the search; every
  * other planner's row keeps NULL. A result stored after the migration keeps
  * the engine it is given. */
-Test(store, migrates_version_10_adding_optimal_engine)
+Test(store, migrates_version_12_adding_optimal_engine)
 {
     char path[160];
-    td_path(path, sizeof path, "v10.sqlite");
-    struct arena_store *s = NULL;
-    char err[300] = "";
-    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
-    struct arena_source src = five_source(16);
-    int64_t run = add_run(s, 1), graph;
-    cr_assert_eq(arena_store_add_graph(s, &src, &five_bounds, &graph), ARENA_OK);
-    add_five_result(s, run, graph, 1);
-    struct arena_result_info r = {.planner = "optimal", .valid = 0, .error = "none"};
-    int64_t id;
-    cr_assert_eq(arena_store_add_result(s, run, graph, &r, NULL, NULL, &id), ARENA_OK, "%s",
-                 arena_store_error(s));
-    arena_store_close(s);
-    sqlite3 *db = td_db_open(path, 0);
-    raw_exec(db, TD_BACK_TO_V10);
+    older_db("v12.sqlite", path, sizeof path, TD_BACK_TO_V12
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');"
+             "INSERT INTO graphs (id, spec, family, params, fingerprint, alignment, ops, tensors,"
+             " naive_bytes, lower_bound) VALUES (1, 'chain:ops=8', 'chain', 'ops=8', 'aa', 16, 8,"
+             " 9, 900, 100);"
+             "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq) VALUES"
+             " (1, 1, 1, 'greedy-by-size', 100, 1, 1), (2, 1, 1, 'optimal', 100, 1, 2);");
+    sqlite3 *db = migrated(path);
+    char got[256] = "";
+    append_rows(db, "SELECT id, planner, ifnull(optimal_engine, '-') FROM results ORDER BY id",
+                got, sizeof got);
+    cr_expect_str_eq(got, "1|greedy-by-size|-\n2|optimal|search\n");
     sqlite3_close(db);
-    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
-    r.optimal_engine = "sat";
-    cr_assert_eq(arena_store_add_result(s, run, graph, &r, NULL, NULL, &id), ARENA_OK, "%s",
-                 arena_store_error(s));
-    arena_store_close(s);
+    struct arena_store *st = NULL;
+    char err[512] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &st, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_result_info r = {.planner = "optimal", .valid = 0, .error = "none",
+                                  .optimal_engine = "sat"};
+    int64_t id;
+    cr_assert_eq(arena_store_add_result(st, 1, 1, &r, NULL, NULL, &id), ARENA_OK, "%s",
+                 arena_store_error(st));
+    arena_store_close(st);
     db = td_db_open(path, 1);
-    cr_expect_eq(td_db_int(db, "PRAGMA user_version"), ARENA_STORE_VERSION);
-    expect_matches_schema_sql(db);
-    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'greedy-by-size'"
-                             " AND optimal_engine IS NULL"), 1);
-    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'optimal'"
-                             " AND optimal_engine = 'search'"), 1);
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'optimal'"
                              " AND optimal_engine = 'sat'"), 1);
+    sqlite3_close(db);
+}
+
+/* Version 11 is version 12 without runs.stopped: a run of 11 keeps its row,
+ * stopped NULL (none recorded a stop), and a stop is recorded after it. */
+Test(store, migrates_version_11_adding_runs_stopped)
+{
+    char path[160];
+    older_db("v11.sqlite", path, sizeof path, TD_BACK_TO_V11
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');");
+    sqlite3 *db = migrated(path);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE id = 1 AND uuid = 'u1'"
+                             " AND stopped IS NULL"), 1);
+    sqlite3_close(db);
+    struct arena_store *st = NULL;
+    char err[512] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &st, err, sizeof err), ARENA_OK, "%s", err);
+    cr_expect_eq(arena_store_set_stopped(st, 1, "signal 2; 0 of 1 results stored"), ARENA_OK);
+    arena_store_close(st);
+    db = td_db_open(path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE id = 1 AND stopped ="
+                             " 'signal 2; 0 of 1 results stored'"), 1);
+    sqlite3_close(db);
+}
+
+/* Version 10 is version 11 without runs.tag and the results' configuration
+ * and problem columns; it updated a shared graph row's order columns when a
+ * later --order best run proved its order best. Migrated, every result keeps
+ * its row and gets the configuration it had: the order from its run's
+ * command line (so the stored-order result on the updated row stays
+ * stored, with no order facts), the budget it gave, the patch from the
+ * spec, the fixed-order bound from the stored-order row of its spec, the
+ * problem named by the graph and the rule, and the order facts with the
+ * best-order results only. */
+Test(store, migrates_version_10_giving_each_result_its_configuration)
+{
+    char path[160];
+    older_db("v10.sqlite", path, sizeof path, TD_BACK_TO_V10
+        "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed, uuid)"
+        " VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1'),"
+        " (2, 't2', 'g', 'c', 'cpu', 'h', 'bench --graph chain --order best --order-states 500',"
+        "  1, 'u2'),"
+        " (3, 't3', 'g', 'c', 'cpu', 'h', 'bench --graph mobilenetv2 --inplace depthwise', 1,"
+        "  'u3'),"
+        " (4, 't4', 'g', 'c', 'cpu', 'h', 'bench --graph mobilenetv2 --patch 4x4:13', 1, 'u4');"
+        /* 1: chain, stored order, updated by run 2 (its order best: the same
+         * problem); 2: chain in a best order of its own; 3, 4: mobilenetv2
+         * and its patched graph */
+        "INSERT INTO graphs VALUES"
+        " (1, 'chain:ops=8', 'chain', 'ops=8', 'aa', 16, 8, 9, 900, 100, NULL, 'certified', 100,"
+        "  100, 0, 5),"
+        " (2, 'chain:ops=8', 'chain', 'ops=8', 'bb', 16, 8, 9, 900, 80, '1,0', 'optimal', 100, 80,"
+        "  12, 7),"
+        " (3, 'mobilenetv2', 'mobilenetv2', '', 'cc', 16, 65, 66, 7000, 500, NULL, NULL, NULL,"
+        "  NULL, NULL, NULL),"
+        " (4, 'mobilenetv2+patch=4x4:13', 'mobilenetv2', '', 'dd', 16, 245, 246, 9000, 200, NULL,"
+        "  NULL, NULL, NULL, NULL, NULL);"
+        "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq, inplace,"
+        " inplace_bound) VALUES (1, 1, 1, 'a', 100, 1, 1, 'none', 100),"
+        " (2, 2, 1, 'a', 100, 1, 1, 'none', 100), (3, 2, 2, 'a', 80, 1, 2, 'none', 80),"
+        " (4, 3, 3, 'a', 450, 1, 1, 'depthwise', 450), (5, 4, 4, 'a', 200, 1, 1, 'none', 200);");
+    sqlite3 *db = migrated(path);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results"), 5, "every result kept");
+    char got[2048] = "";
+    append_rows(db, "SELECT id, order_mode, ifnull(order_budget, '-'), patch, problem_fingerprint,"
+                " ifnull(fixed_lower_bound, '-'), ifnull(order_status, '-'),"
+                " ifnull(order_bound, '-'), ifnull(stored_order_peak, '-')"
+                " FROM results ORDER BY id", got, sizeof got);
+    cr_expect_str_eq(got, "1|stored|-||aa|100|-|-|-\n"
+                          "2|best|500||aa|100|certified|100|100\n"
+                          "3|best|500||bb|100|optimal|80|100\n"
+                          "4|stored|-||cc/depthwise|500|-|-|-\n"
+                          "5|stored|-|4x4:13|dd|500|-|-|-\n");
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM runs WHERE tag = ''"), 4);
     sqlite3_close(db);
 }
 
@@ -596,7 +673,7 @@ static void two_writers_round(const char *path)
                 _exit(3);
             }
             struct arena_run_info run = {"2026-12-02T16:00:00Z", "abc", "gcc", "cpu", "host",
-                                         "bench", (uint64_t)k, NULL, NAN, NULL};
+                                         "bench", (uint64_t)k, NULL, NAN, NULL, NULL};
             int64_t rid = 0, gid = 0, id = 0;
             struct arena_source src = five_source(16);
             struct arena_problem p = src.problem;

@@ -23,8 +23,8 @@ Test(validate, empty_plan_is_valid_with_arena_zero)
 
 Test(validate, two_tensors_both_at_offset_zero_collide)
 {
-    /* A tensor at offset 0 is checked like any other (README, "Planners and
-     * metrics": the validator); a checker that skipped offset 0 would pass it. */
+    /* A tensor at offset 0 is checked like any other (docs/planners.md, the
+     * validator); a checker that skipped offset 0 would pass it. */
     const struct arena_tensor t[] = {{32, 0, 2}, {16, 1, 3}};
     uint64_t off[] = {0, 0};
     struct arena_collision why;

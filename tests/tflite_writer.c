@@ -1,6 +1,8 @@
 /* tflite_writer.c — see tflite_writer.h. */
 #include "tests/tflite_writer.h"
 
+#include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 enum kind { F_ABSENT, F_U8, F_I8, F_U32, F_I32, F_U64, F_REF };
@@ -39,6 +41,27 @@ void tfl_add_op(struct tfl_subgraph *s, uint32_t opcode, size_t n_in, const int3
     memcpy(o->in, in, n_in * sizeof *in);
     o->n_out = 1;
     o->out[0] = out;
+}
+
+void tfl_add_quantize_model(struct tfl_model *m)
+{
+    memset(m, 0, sizeof *m);
+    m->n_codes = 2;
+    m->codes[0].builtin = 0;   /* ADD */
+    m->codes[1].builtin = 114; /* QUANTIZE */
+    m->n_buffers = 1;
+    m->n_subgraphs = 1;
+}
+
+void tfl_save(const struct tfl_model *m, const char *path)
+{
+    static unsigned char buf[16384];
+    size_t n = tfl_write(m, buf, sizeof buf, NULL);
+    cr_assert_gt(n, 8u, "the model does not fit the writer's buffer");
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "%s", path);
+    cr_assert_eq(fwrite(buf, 1, n, f), n);
+    cr_assert_eq(fclose(f), 0);
 }
 
 void tfl_put_u32(unsigned char *at, uint32_t v)

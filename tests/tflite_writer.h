@@ -74,6 +74,14 @@ void tfl_add_tensor(struct tfl_subgraph *s, const char *name, int type, uint32_t
 void tfl_add_op(struct tfl_subgraph *s, uint32_t opcode, size_t n_in, const int32_t *in,
                 int32_t out);
 
+/* A model of one subgraph and one (empty) buffer whose operator codes are
+ * the builtins ADD (opcode index 0) and QUANTIZE (index 1), nothing in it
+ * yet: what the tests that need a small graph start from. */
+void tfl_add_quantize_model(struct tfl_model *m);
+
+/* Writes m to the file path; asserts it was whole. */
+void tfl_save(const struct tfl_model *m, const char *path);
+
 /* Little-endian stores for corrupting a written model. */
 void tfl_put_u32(unsigned char *at, uint32_t v);
 

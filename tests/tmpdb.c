@@ -66,3 +66,36 @@ int64_t td_db_int(sqlite3 *db, const char *sql)
     sqlite3_finalize(st);
     return v;
 }
+
+size_t td_csv_record(const char **p, char **field, size_t max)
+{
+    size_t n = 0;
+    const char *c = *p;
+    for (;;) {
+        char buf[1024];
+        size_t len = 0;
+        if (*c == '"') {
+            for (c++; *c && !(*c == '"' && c[1] != '"'); c++) {
+                if (*c == '"') c++;
+                if (len < sizeof buf - 1) buf[len++] = *c;
+            }
+            cr_assert(*c == '"', "unterminated quoted field");
+            c++;
+        } else {
+            for (; *c && *c != ',' && *c != '\n' && *c != '\r'; c++)
+                if (len < sizeof buf - 1) buf[len++] = *c;
+        }
+        buf[len] = '\0';
+        if (n < max) field[n] = strdup(buf);
+        n++;
+        if (*c == ',') {
+            c++;
+            continue;
+        }
+        if (*c == '\r') c++;
+        if (*c == '\n') c++;
+        break;
+    }
+    *p = c;
+    return n;
+}

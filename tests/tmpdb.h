@@ -24,12 +24,29 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* SQL that takes a database of the current schema back to version 10 (drops
- * what version 11 added: results.optimal_engine). */
-#define TD_BACK_TO_V10 "ALTER TABLE results DROP COLUMN optimal_engine; PRAGMA user_version = 10;"
+/* SQL that takes a database of the current schema back to version 12
+ * (drops what version 13 added: results.optimal_engine). */
+#define TD_BACK_TO_V12 "ALTER TABLE results DROP COLUMN optimal_engine; PRAGMA user_version = 12;"
 
-/* Back to version 9 (drops what version 10 added too: the graphs' execution
- * order columns). */
+/* Back to version 11 (drops what version 12 added too: runs.stopped). */
+#define TD_BACK_TO_V11 \
+    TD_BACK_TO_V12 "ALTER TABLE runs DROP COLUMN stopped; PRAGMA user_version = 11;"
+
+/* Back to version 10 (drops what version 11 added too: runs.tag and the
+ * results' configuration and problem columns). */
+#define TD_BACK_TO_V10                                                                       \
+    TD_BACK_TO_V11                                                                           \
+    "ALTER TABLE runs DROP COLUMN tag; ALTER TABLE results DROP COLUMN order_mode;"          \
+    "ALTER TABLE results DROP COLUMN order_budget; ALTER TABLE results DROP COLUMN patch;"  \
+    "ALTER TABLE results DROP COLUMN problem_fingerprint;"                                   \
+    "ALTER TABLE results DROP COLUMN fixed_lower_bound;"                                     \
+    "ALTER TABLE results DROP COLUMN order_status;"                                          \
+    "ALTER TABLE results DROP COLUMN stored_order_peak;"                                     \
+    "ALTER TABLE results DROP COLUMN order_bound; ALTER TABLE results DROP COLUMN order_states;" \
+    "ALTER TABLE results DROP COLUMN order_ns; PRAGMA user_version = 10;"
+
+/* SQL that takes a database of the current schema back to version 9 (drops
+ * what version 10 added: the graphs' execution order columns). */
 #define TD_BACK_TO_V9                                                                        \
     TD_BACK_TO_V10                                                                           \
     "ALTER TABLE graphs DROP COLUMN exec_order; ALTER TABLE graphs DROP COLUMN order_status;" \
@@ -54,6 +71,11 @@ sqlite3 *td_db_open(const char *path, int readonly);
     "ALTER TABLE results DROP COLUMN time_limit; ALTER TABLE results DROP COLUMN node_limit;" \
     "ALTER TABLE results DROP COLUMN planner_seed; ALTER TABLE results DROP COLUMN capacity;" \
     "ALTER TABLE replays DROP COLUMN seq; PRAGMA user_version = 7;"
+
+/* One CSV record (RFC 4180) at *p into field[0..max), each malloc'd (free
+ * them); *p moves past it. Returns the record's field count, which may pass
+ * max (the rest are not kept). */
+size_t td_csv_record(const char **p, char **field, size_t max);
 
 /* The first column of a query's one row (asserts there is one). */
 int64_t td_db_int(sqlite3 *db, const char *sql);

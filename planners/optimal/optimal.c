@@ -142,7 +142,7 @@ static size_t greedy_share(const struct arena_problem *p, int *rc)
 {
     const struct arena_planner *g[] = {&arena_planner_greedy_size,
                                        &arena_planner_greedy_size_firstfit,
-                                       &arena_planner_greedy_breadth};
+                                       &arena_planner_greedy_breadth, &arena_planner_online_tlsf};
     size_t most = 0;
     for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
         size_t b = 0;
@@ -373,24 +373,43 @@ static int greedy_interrupt(void *ctx)
  * greedy-by-breadth, run in turn while the budgets last (they count against
  * them). One stopped by a budget still gives a valid plan (the tensors it
  * had not placed stacked on top); it is kept only when it beats the plans
- * that completed, so the answer is never worse than any of those. */
+ * that completed, so the answer is never worse than any of those. With a
+ * time limit, online-tlsf plans first, whole whatever the limit (only the
+ * stop flag ends it): O(n) after two radix sorts, 18 ms of CPU at n = 10^5,
+ * a tenth of greedy-by-size at ~1,000 live. So a limit too short for the
+ * greedy planners on a large problem still gets a plan near theirs
+ * (random-intervals:n=100000 at 0.1 s: 1.075x max-live; a greedy stopped
+ * early stacks most tensors, up to 2,219x), and the answer is never worse
+ * than that first plan. Without one, the greedy planners always complete
+ * and the search from their best is the same as before, node for node. */
 static int best_greedy(struct run *r, struct arena_plan *plan)
 {
     const struct arena_problem *p = r->p;
     struct work *w = r->w;
     struct arena_plan t = {.n = p->n, .offsets = w->tmp_off};
+    if (arena_plan_stop_requested(r->opt)) { /* no set-up at all: the tensors end to end */
+        arena_plan_stopped(p, plan);
+        r->stopped = 1;
+        return ARENA_OK;
+    }
     int have = 0;
-    for (int i = 0; i < 3 && !(have && r->stopped); i++) {
+    for (int i = r->opt->time_limit > 0 ? -1 : 0; i < 3; i++) {
+        if (have && (r->stopped || arena_plan_stop_requested(r->opt))) {
+            r->stopped = 1;
+            break;
+        }
         arena_plan_reset(&t);
         int stopped = 0, rc;
-        if (i < 2)
+        if (i < 0)
+            rc = arena_planner_online_tlsf.plan(p, r->opt, w->greedy, w->greedy_bytes, &t);
+        else if (i < 2)
             rc = arena_greedy_size_plan_until(p, w->greedy, w->greedy_bytes, &t,
                                               i == 0 ? ARENA_GREEDY_BEST_FIT
                                                      : ARENA_GREEDY_FIRST_FIT,
-                                              greedy_interrupt, r, &stopped);
+                                              greedy_interrupt, r, NULL, &stopped);
         else
             rc = arena_greedy_breadth_plan_until(p, w->greedy, w->greedy_bytes, &t,
-                                                 greedy_interrupt, r, &stopped);
+                                                 greedy_interrupt, r, NULL, &stopped);
         if (rc != ARENA_OK)
             return rc;
         if (!have || t.arena < plan->arena) {
@@ -759,6 +778,10 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         return ARENA_OK;
     }
 
+    if (r.stopped && arena_plan_stop_requested(opt)) { /* a caller's signal: no sweep */
+        plan->status = ARENA_PLAN_LIMIT;
+        return ARENA_OK;
+    }
     if (r.stopped) { /* the incumbents used the budget: the bound alone */
         plan->bound = max_live(p, &w);
         if (cap)

@@ -7,7 +7,9 @@
  * the walk again and is a fixed point of it; a model that reads gives a graph whose counts
  * agree with the reader's, and a problem with one record per planned
  * tensor inside the nodes' steps. Seeds: corpus/fuzz_onnx (the hand model
- * of tests/onnx_writer.c and three refused variants of it). */
+ * of tests/onnx_writer.c and variants of it: refused for a symbolic dim, a
+ * missing shape, a subgraph, two shapes for a value; read with two shapes
+ * that agree and a weight listed as a graph input). */
 #include "graphs/onnx.h"
 #include "graphs/onnx_wire.h"
 #include "tests/fuzz/fuzz_graph.h"

@@ -2,7 +2,7 @@
  * from the bytes, every registered planner through the registry
  * (arena_planner_scratch, arena_planner_run), the validator and the metrics.
  * Beside the project's own validator it checks each plan here, by the
- * definitions in the README ("Planners and metrics") and nothing shared with
+ * definitions in docs/planners.md and nothing shared with
  * the code under test:
  * every pair of tensors by brute force (O(n^2): conflicting lifetimes never
  * share a byte), offsets aligned, arena = max(offset + size), arena >= the

@@ -1,5 +1,5 @@
 /* fuzz_tflite_writer.c — libFuzzer target for the offline-plan writer
- * (bench/export_tflite.c), which reads an untrusted model through
+ * (bench/export/export_tflite.c), which reads an untrusted model through
  * graphs/flatbuf.c before it writes. The first byte picks the subgraph
  * (bits 0-1) and the one tensor planned (bits 2-7, at byte 16); the rest is
  * the model, in a buffer of exactly its size. On any bytes: no crash, leak
@@ -9,7 +9,7 @@
  * same one (same counts, tensor names and ops), and writing a plan into the
  * copy again gives a copy of the same size (a plan is replaced, not added).
  * Seeds: corpus/fuzz_tflite_writer (tests/tflite_writer.c's models). */
-#include "bench/export_tflite.h"
+#include "bench/export/export_tflite.h"
 #include "graphs/tflite.h"
 #include "tests/fuzz/fuzz.h"
 

@@ -6,9 +6,13 @@
  * and checked at its last step; head and tail must stay untouched. With
  * SHARED (an in-place plan: the header's PREFIX_shares), an input whose
  * bytes an output of step s takes is checked before step s writes, as an
- * in-place op reads its input before it writes its output. Codes:
- * 1 a tensor overwritten, 2 head or tail touched, 3 a tensor outside the
- * activations. */
+ * in-place op reads its input before it writes its output. With OPS (the
+ * graph's ops, tests/export_check.h's ec_write_ops), the ops then run
+ * themselves in the order the header states (PREFIX_order[] with
+ * HAS_ORDER, else the source's): each reads its inputs, which must hold
+ * their pattern, then writes its outputs; a plan made for another order
+ * fails here. Codes: 1 a tensor overwritten, 2 head or tail touched, 3 a
+ * tensor outside the activations, 6 the ops name other tensors. */
 #include <stdint.h>
 
 #include HEADER
@@ -61,6 +65,60 @@ static int intact(uint64_t i, uint32_t s)
     return 1;
 }
 
+#ifdef OPS
+#include OPS
+#ifdef HAS_ORDER
+#define ORDER_AT(k) CAT(PREFIX, _order)[k]
+#else
+#define ORDER_AT(k) (k)
+#endif
+/* Whether an op writes tensor i (no array of our own: the arena stays the
+ * first thing in SRAM). */
+static int written_by_an_op(uint64_t i)
+{
+    for (uint32_t r = 0; r < OPS_OUT_FIRST[OPS_N]; r++)
+        if (OPS_OUT[r] == i)
+            return 1;
+    return 0;
+}
+
+static void fill(uint64_t i)
+{
+    for (uint64_t k = 0; k < TENSORS[i].size; k++)
+        ARENA[TENSORS[i].offset + k] = pattern(i, k);
+}
+
+static int run_ops(uint64_t n)
+{
+    if (OPS_TENSORS != n)
+        return 6;
+    for (uint64_t i = 0; i < n; i++)
+        if (!written_by_an_op(i))
+            fill(i);
+    for (uint32_t s = 0; s < OPS_N; s++) {
+        uint32_t o = ORDER_AT(s);
+        for (uint32_t r = OPS_IN_FIRST[o]; r < OPS_IN_FIRST[o + 1]; r++)
+            if (!intact(OPS_IN[r], s)) {
+                mcu_print("op ");
+                mcu_print_u64(o);
+                mcu_print(" reads it\n");
+                return 1;
+            }
+        for (uint32_t r = OPS_OUT_FIRST[o]; r < OPS_OUT_FIRST[o + 1]; r++)
+            fill(OPS_OUT[r]);
+    }
+    mcu_print_u64(OPS_N);
+    mcu_print(" ops run in the exported order\n");
+    return 0;
+}
+#else
+static int run_ops(uint64_t n)
+{
+    (void)n;
+    return 0;
+}
+#endif
+
 int mcu_main(void)
 {
     uint64_t act = CAT(PREFIX, _ACT), tail = CAT(PREFIX, _TAIL);
@@ -108,5 +166,5 @@ int mcu_main(void)
     mcu_print(" steps, ");
     mcu_print_u64(written);
     mcu_print(" B written and checked\n");
-    return 0;
+    return run_ops(n);
 }

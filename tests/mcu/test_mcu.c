@@ -13,9 +13,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "bench/export_plan.h"
+#include "bench/export/export_plan.h"
 #include "graphs/source.h"
 #include "planners/planner.h"
+#include "tests/export_check.h"
 
 #define MCU ARENA_SOURCE_ROOT "/tests/mcu/"
 
@@ -48,18 +49,22 @@ static const char *slurp(const char *path)
     return out;
 }
 
-/* Exports text's greedy-by-size plan (alignment 16) into dir/sub; the
+/* Exports text's greedy-by-size plan (alignment 16, in the given order
+ * and rule) into dir/sub, with the graph's ops in dir/sub/ops.inc; the
  * header's path in h. */
-static void export_plan_rule(const char *text, enum arena_inplace_rule rule, const char *sub,
-                             char *h, size_t cap)
+static void export_plan_as(const char *text, enum arena_inplace_rule rule,
+                           enum arena_order_mode order, const char *sub, char *h, size_t cap)
 {
     struct arena_source src;
-    char err[600] = "", d[256];
-    struct arena_load_options lo = {.alignment = 16, .seed = 1, .inplace = rule};
+    char err[600] = "", d[256], ops[300];
+    struct arena_load_options lo = {.alignment = 16, .seed = 1, .inplace = rule, .order = order,
+                                    .keep_graph = 1};
     cr_assert_eq(arena_source_load_with(text, &lo, &src, err, sizeof err), ARENA_OK, "%s", err);
     const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
     snprintf(d, sizeof d, "%s/%s", dir, sub);
     cr_assert_eq(mkdir(d, 0755), 0);
+    snprintf(ops, sizeof ops, "%s/ops.inc", d);
+    if (src.graph) ec_write_ops(&src, ops);
     cr_assert_eq(arena_export_plans(d, &src, pl, 1, NULL, 0, 0, NULL, err, sizeof err), ARENA_OK,
                  "%s", err);
     arena_source_free(&src);
@@ -70,6 +75,12 @@ static void export_plan_rule(const char *text, enum arena_inplace_rule rule, con
     cr_assert_not_null(fgets(h, (int)cap, p));
     h[strcspn(h, "\n")] = '\0';
     pclose(p);
+}
+
+static void export_plan_rule(const char *text, enum arena_inplace_rule rule, const char *sub,
+                             char *h, size_t cap)
+{
+    export_plan_as(text, rule, ARENA_ORDER_STORED, sub, h, cap);
 }
 
 static void export_plan(const char *text, const char *sub, char *h, size_t cap)
@@ -88,25 +99,34 @@ static int run_on(const char *h, const char *cpu, const char *board)
     while (fgets(line, sizeof line, f))
         if (sscanf(line, "#ifndef %255s", prefix) == 1)
             break;
-    int shared = 0; /* an in-place plan declares its pairs */
-    while (fgets(line, sizeof line, f))
+    int shared = 0, order = 0; /* an in-place plan declares its pairs */
+    while (fgets(line, sizeof line, f)) {
         shared |= strstr(line, "_SHARED_PAIRS ") != NULL;
+        order |= strstr(line, "_order[") != NULL;
+    }
     fclose(f);
     size_t len = strlen(prefix), hl = strlen(h);
     cr_assert(len > 7);
     prefix[len - 7] = '\0'; /* _PLAN_H */
+    /* the graph's ops, beside the header: the ops run in its order */
+    char ops[600] = "", with_ops[700] = "";
+    const char *slash = strrchr(h, '/');
+    snprintf(ops, sizeof ops, "%.*s/ops.inc", slash ? (int)(slash - h) : 1, slash ? h : ".");
+    struct stat st;
+    if (stat(ops, &st) == 0)
+        snprintf(with_ops, sizeof with_ops, "-DOPS='\"%s\"'%s", ops, order ? " -DHAS_ORDER" : "");
     char cmd[8192], log[128], elf[128];
     snprintf(log, sizeof log, "%s/log", dir);
     snprintf(elf, sizeof elf, "%s/%s.elf", dir, cpu);
     const char *flags = "-mthumb -O2 -Wall -Wextra -Werror -I" ARENA_SOURCE_ROOT;
     snprintf(cmd, sizeof cmd,
-             "{ arm-none-eabi-gcc -mcpu=%s %s -std=c11 -pedantic -DHEADER='\"%s\"' -DPREFIX=%s %s "
+             "{ arm-none-eabi-gcc -mcpu=%s %s -std=c11 -pedantic -DHEADER='\"%s\"' -DPREFIX=%s %s %s "
              "-c " MCU "pattern.c -o '%s/pattern.o' && "
              "arm-none-eabi-gcc -mcpu=%s %s -std=c11 -pedantic -c '%.*s.c' -o '%s/plan.o' && "
              "arm-none-eabi-gcc -mcpu=%s %s -std=gnu11 -c " MCU "startup.c -o '%s/startup.o' && "
              "arm-none-eabi-gcc -mcpu=%s -mthumb -nostartfiles -T " MCU "board.ld -o '%s' "
              "'%s/pattern.o' '%s/plan.o' '%s/startup.o'; } > '%s' 2>&1",
-             cpu, flags, h, prefix, shared ? "-DSHARED" : "", dir, cpu, flags, (int)(hl - 2), h, dir, cpu, flags, dir, cpu,
+             cpu, flags, h, prefix, shared ? "-DSHARED" : "", with_ops, dir, cpu, flags, (int)(hl - 2), h, dir, cpu, flags, dir, cpu,
              elf, dir, dir, dir, log);
     if (system(cmd) != 0) {
         slurp(log);
@@ -148,6 +168,20 @@ Test(mcu, an_in_place_plan_on_cortex_m4)
     cr_expect_not_null(strstr(slurp(h), "_SHARED_PAIRS "), "an in-place plan");
     int rc = run_on(h, "cortex-m4", "mps2-an386");
     cr_expect_eq(rc, 0, "%s", out);
+    cr_expect_not_null(strstr(out, "\nPASS\n"), "%s", out);
+}
+
+/* A plan for the best order of random-dag:seed=2 (64 ops): the ops run on
+ * the board in the order the header states (PREFIX_order[]) and read every
+ * input intact. */
+Test(mcu, the_ops_run_in_the_exported_order_on_cortex_m4)
+{
+    char h[512];
+    export_plan_as("random-dag:seed=2", ARENA_INPLACE_NONE, ARENA_ORDER_BEST, "o", h, sizeof h);
+    cr_expect_not_null(strstr(slurp(h), "_ORDER \"best\""), "the header states the order");
+    int rc = run_on(h, "cortex-m4", "mps2-an386");
+    cr_expect_eq(rc, 0, "%s", out);
+    cr_expect_not_null(strstr(out, "64 ops run in the exported order\n"), "%s", out);
     cr_expect_not_null(strstr(out, "\nPASS\n"), "%s", out);
 }
 

@@ -5,7 +5,8 @@
 # ratio a small circle; a result that stopped at its search budget is a
 # cross. Only graphs on which every planner shown has a valid result count
 # (paired): see the caption above.
-# Data: quality.csv (row, ratio, limit, ...).
+# Data: DATA, quality.csv (row, ratio, limit, ...); fixed.csv draws with it
+# (arena / fixed-order bound, which may be below XMIN's 1).
 do for [S in SIZES] { do for [F in FORMATS] {
   s = S + 0
   eval setup(s, F)
@@ -16,8 +17,8 @@ do for [S in SIZES] { do for [F in FORMATS] {
   set key off; set border 1
   set xlabel XLABEL offset 0, 0.4
   set xtics nomirror out scale 0.5
-  if (LOGX) { set logscale x; set xrange [0.97:QMAX * 1.25]; eval 'set xtics ' . (s == 1 ? LOGTICS1 : LOGTICS2) } \
-  else { set xrange [0.98:1 + (QMAX - 1) * 1.1 + 0.02] }
+  if (LOGX) { set logscale x; set xrange [XMIN * 0.97:QMAX * 1.25]; eval 'set xtics ' . (s == 1 ? LOGTICS1 : LOGTICS2) } \
+  else { set xrange [XMIN - 0.02:1 + (QMAX - 1) * 1.1 + 0.02] }
   set grid xtics lc rgb '#dddddd' lw 0.5
   set arrow 1000 from first 1, graph 0 to first 1, graph 1 nohead dt 2 lc rgb '#333333' lw 0.8 back
   set yrange [N + 0.6:0.4]
@@ -31,7 +32,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
     set arrow 4 * i + 3 from LO[i], i - 0.1 to LO[i], i + 0.1 nohead lc rgb 'black' lw 0.8
     set arrow 4 * i + 500 from HI[i], i - 0.1 to HI[i], i + 0.1 nohead lc rgb 'black' lw 0.8
   }
-  plot 'quality.csv' skip 1 using ($3 == 1 ? NaN : $2):1 with points pt 6 ps 0.45 lc rgb '#222222', \
+  plot DATA skip 1 using ($3 == 1 ? NaN : $2):1 with points pt 6 ps 0.45 lc rgb '#222222', \
        '' skip 1 using ($3 == 1 ? $2 : NaN):1 with points pt 2 ps 0.7 lc rgb '#D55E00'
   unset multiplot; set output
 }}

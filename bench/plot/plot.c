@@ -1,0 +1,555 @@
+/* plot.c — `bench plot`: charts and tables for papers from a results
+ * database. results/figdata.c reads the database (bound parameters only);
+ * here are the command's option rows (options.h; the selection's are
+ * filters.c's), and the planners are chosen, ordered and styled,
+ * the graph and the results that count chosen, and the figures called
+ * (plot_graph.c, plot_replay.c, plot_tables.c, plot_across.c: see
+ * plot_internal.h); each writes its data (NAME.csv) and gnuplot script
+ * (NAME.gp, made from the templates in bench/plot/templates) into a
+ * temporary folder inside --out; gnuplot (one process per figure, nothing
+ * else is started) draws every size and format; the files are renamed
+ * into place only when all of it succeeded. */
+#include "bench/plot/plot_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/args.h"
+#include "bench/subcommands.h"
+#include "planners/planner.h"
+#include "planners/status.h"
+#include "results/figdata.h"
+#include "results/stats.h"
+
+static int usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, PLOT_PROG ": ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n");
+    return 2;
+}
+
+/* Each item of the comma list is one of the names name_of gives; 0 or an
+ * error naming them. */
+static int check_list(const struct arena_opt *o, const char *list, char *err, size_t errlen)
+{
+    if (!*list) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s needs a list", o->name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        const char *w;
+        size_t k = 0;
+        while ((w = o->name_of(k)) && !(strlen(w) == len && strncmp(p, w, len) == 0)) k++;
+        if (!w) {
+            char known[200] = "";
+            for (k = 0; (w = o->name_of(k)); k++)
+                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                         k ? ", " : "", w);
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: unknown item '%.*s' (%s)",
+                                o->name, (int)len, p, known);
+        }
+        p += len + (e ? 1 : 0);
+    }
+    return ARENA_OK;
+}
+
+typedef struct plot_opts P;
+
+static int read_run(void *base, const struct arena_opt *o, const char *v, char *err,
+                    size_t errlen)
+{
+    P *p = base;
+    if (strcmp(v, "all") == 0) {
+        p->run = 0;
+        return ARENA_OK;
+    }
+    char *end;
+    errno = 0;
+    long long r = strtoll(v, &end, 10);
+    if (!*v || *end || errno || r <= 0 || v[0] == '+' || v[0] == ' ')
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s needs a run id (a positive number) or all, got '%s'", o->name, v);
+    p->run = r;
+    return ARENA_OK;
+}
+
+static const char *format_name(size_t i)
+{
+    static const char *const names[] = {"png", "pdf", "svg"};
+    return i < 3 ? names[i] : NULL;
+}
+
+static int read_formats(void *base, const struct arena_opt *o, const char *v, char *err,
+                        size_t errlen)
+{
+    int rc = check_list(o, v, err, errlen);
+    if (rc == ARENA_OK) ((P *)base)->formats = v;
+    return rc;
+}
+
+static const char *figure_name(size_t i)
+{
+    return i < PLOT_NFIGS ? plot_figure_names[i] : NULL;
+}
+
+static int read_figures(void *base, const struct arena_opt *o, const char *v, char *err,
+                        size_t errlen)
+{
+    P *p = base;
+    int rc = check_list(o, v, err, errlen);
+    for (size_t f = 0; rc == ARENA_OK && f < PLOT_NFIGS; f++)
+        p->want[f] = plot_in_list(v, plot_figure_names[f]);
+    return rc;
+}
+
+static const char *size_name(size_t i)
+{
+    static const char *const names[] = {"one", "two", "both"};
+    return i < 3 ? names[i] : NULL;
+}
+
+static const char *color_by_name(size_t i)
+{
+    static const char *const names[] = {"planner", "kind"};
+    return i < 2 ? names[i] : NULL;
+}
+
+const struct arena_opt arena_bench_plot_options[] = {
+    {.name = "--run", .kind = ARENA_OPT_CUSTOM, .arg = "ID|all", .parse = read_run,
+     .unset = "the newest run with results", .in = ARENA_IN_PLOT,
+     .help = "one run (a runs.id), or every run; with several runs, per graph x planner the"
+             " newest run's result (the largest runs.started_at, ties the larger id)"},
+    {.name = "--planner", .alias = "--planners", .kind = ARENA_OPT_TEXT, .arg = "LIST|all",
+     .unset = "every planner measured", .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, planners),
+     .help = "the planners to show, in order, or all (every planner measured, in the"
+             " registry's order; the quality figure leaves naive out unless it is named)"},
+    {.name = "--out", .kind = ARENA_OPT_TEXT, .arg = "DIR", .def = "results/charts",
+     .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, out),
+     .help = "the output folder, created when missing"},
+    {.name = "--size", .kind = ARENA_OPT_CHOICE, .name_of = size_name, .def = "both",
+     .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, size_index),
+     .help = "one column (3.3 in, 7 pt text), two (7 in, 8 pt), or both"},
+    {.name = "--format", .alias = "--formats", .kind = ARENA_OPT_CUSTOM, .arg = "LIST",
+     .parse = read_formats, .name_of = format_name, .values = "a comma list of",
+     .def = "png,pdf,svg", .in = ARENA_IN_PLOT,
+     .help = "the image formats of every figure"},
+    {.name = "--figures", .kind = ARENA_OPT_CUSTOM, .arg = "LIST", .parse = read_figures,
+     .name_of = figure_name, .values = "a comma list of", .unset = "all", .in = ARENA_IN_PLOT,
+     .help = "the figures to draw (fixed: arena / the graph's bound untransformed, for a"
+             " configuration that transforms it)",
+     .see = "figures.md#files-written"},
+    {.name = "--dpi", .kind = ARENA_OPT_UINT, .arg = "N", .min = 50, .max = 1200, .def = "200",
+     .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, dpi),
+     .help = "PNG resolution (200: 660 px one column, 1,400 px two)"},
+    {.name = "--color-by", .kind = ARENA_OPT_CHOICE, .name_of = color_by_name,
+     .def = "planner", .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, color_by_kind),
+     .help = "a color per planner (Okabe-Ito), or per kind (offsets, shared-objects, search,"
+             " online) with dashes and points telling the planners of a kind apart"},
+    {.name = "--quiet", .alias = "-q", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_PLOT,
+     ARENA_OPT_AT(P, quiet),
+     .help = "no notes on stderr, no file list on stdout"},
+};
+const size_t arena_bench_plot_option_count =
+    sizeof arena_bench_plot_options / sizeof arena_bench_plot_options[0];
+
+/* 0, ARENA_BENCH_HELP_ASKED, or 2 after a message. */
+static int parse(int argc, char **argv, struct plot_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->run = -1;
+    for (size_t i = 0; i < PLOT_NFIGS; i++) o->want[i] = 1;
+    char why[600] = "";
+    int rc = arena_bench_filters_parse(argc, argv, arena_bench_plot_options,
+                                       arena_bench_plot_option_count, o, ARENA_IN_PLOT, &o->f,
+                                       why, sizeof why);
+    if (rc == ARENA_OPT_HELP) return ARENA_BENCH_HELP_ASKED;
+    if (rc != ARENA_OK) return usage("%s", why);
+    o->sizes = o->size_index + 1; /* one 1, two 2, both 3 */
+    o->graph = o->f.sel.n_graphs ? o->f.sel.graphs[0] : NULL;
+    return 0;
+}
+
+/* ------------------------------------------------------------ selection */
+
+/* by[graph x shown planner]: one pass over the results. */
+static int index_results(struct plot_ctx *c)
+{
+    c->by = calloc(c->d.n_graphs * c->n_sel + 1, sizeof *c->by);
+    if (!c->by) return -1;
+    for (size_t r = 0; r < c->d.n_results; r++)
+        for (size_t i = 0; i < c->n_sel; i++)
+            if (strcmp(c->sel[i].name, c->d.results[r].planner) == 0)
+                c->by[c->d.results[r].graph * c->n_sel + i] = &c->d.results[r];
+    return 0;
+}
+
+/* A planner's color, dash and point by its place. Colors alone cannot tell
+ * planners apart in a grey print (the Okabe-Ito orange and sky blue print
+ * the same grey), so dash and point do it on their own: the point cycles
+ * through 15 shapes (6 outlines open and filled, +, x, *) and the dash
+ * through 5 patterns, advanced two more every 15 places (dash-dot beside
+ * dash-dot-dot would be too alike in a legend's short sample), so no two
+ * of the first 75 places share both; by kind the color follows the kind and
+ * dash and point still the place. */
+static void style(struct plot_ctx *c, struct plot_shown *s, size_t place)
+{
+    static const unsigned palette[] = {0x000000, 0xE69F00, 0x56B4E9, 0x009E73,
+                                       0x0072B2, 0xD55E00, 0xCC79A7, 0x999999};
+    /* filled circle, square, triangle up, diamond, triangle down, then
+     * the open square, triangle up, diamond, triangle down, circle: an open
+     * shape 4 or 9 places from its filled one, so never on the same dash */
+    static const int points[] = {7, 5, 9, 13, 11, 4, 8, 12, 10, 6, 15, 14, 1, 2, 3};
+    size_t p = place;
+    if (c->o.color_by_kind) {
+        s->color = strcmp(s->kind, "offsets") == 0          ? 0x0072B2
+                   : strcmp(s->kind, "shared-objects") == 0 ? 0xE69F00
+                   : strcmp(s->kind, "search") == 0         ? 0xD55E00
+                   : strcmp(s->kind, "online") == 0         ? 0x009E73
+                                                            : 0x555555;
+    } else {
+        s->color = palette[place % 8];
+    }
+    s->dt = 1 + (int)((p + 2 * (p / 15)) % 5);
+    s->pt = points[p % 15];
+}
+
+/* Registry place of a planner; after the registry, the order measured. */
+static size_t place_of(const struct plot_ctx *c, const char *name, const char **kind)
+{
+    size_t n = arena_planner_count();
+    for (size_t i = 0; i < n; i++) {
+        const struct arena_planner *p = arena_planner_at(i);
+        if (strcmp(p->name, name) == 0) {
+            *kind = arena_planner_kind_name(p->kind);
+            return i;
+        }
+    }
+    *kind = "unknown";
+    size_t extra = 0;
+    for (size_t i = 0; i < c->d.n_planners; i++) {
+        if (strcmp(c->d.planners[i], name) == 0) break;
+        if (!arena_planner_find(c->d.planners[i])) extra++;
+    }
+    return n + extra;
+}
+
+static int add_shown(struct plot_ctx *c, const char *name)
+{
+    struct plot_shown *g = realloc(c->sel, (c->n_sel + 1) * sizeof *g);
+    if (!g) return -1;
+    c->sel = g;
+    struct plot_shown *s = &c->sel[c->n_sel++];
+    s->name = name;
+    style(c, s, place_of(c, name, &s->kind));
+    return 0;
+}
+
+static int choose_planners(struct plot_ctx *c)
+{
+    const char *list = c->o.planners;
+    if (!list || strcmp(list, "all") == 0) {
+        c->planners_given = list != NULL;
+        size_t n = arena_planner_count();
+        for (size_t i = 0; i < n; i++) {
+            const char *name = arena_planner_at(i)->name;
+            for (size_t k = 0; k < c->d.n_planners; k++)
+                if (strcmp(c->d.planners[k], name) == 0 && add_shown(c, c->d.planners[k])) return -1;
+        }
+        for (size_t k = 0; k < c->d.n_planners; k++)
+            if (!arena_planner_find(c->d.planners[k]) && add_shown(c, c->d.planners[k])) return -1;
+        return 0;
+    }
+    c->planners_given = 1;
+    for (const char *p = list;;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (!len) {
+            snprintf(c->err, sizeof c->err, "--planner: empty name in '%s'", list);
+            return 2;
+        }
+        size_t k;
+        for (k = 0; k < c->d.n_planners; k++)
+            if (strlen(c->d.planners[k]) == len && strncmp(c->d.planners[k], p, len) == 0) break;
+        if (k == c->d.n_planners) {
+            struct plot_buf b = {0};
+            for (size_t j = 0; j < c->d.n_planners; j++) {
+                if (j) plot_buf_add(&b, " ");
+                plot_caret(&b, c->d.planners[j]);
+            }
+            struct plot_buf w = {0};
+            plot_buf_addn(&w, p, len);
+            struct plot_buf ws = {0};
+            plot_caret(&ws, w.s ? w.s : "");
+            snprintf(c->err, sizeof c->err, "unknown planner '%s' in the selected runs (planners: %s)",
+                     ws.s ? ws.s : "", b.s ? b.s : "");
+            plot_buf_free(&b);
+            plot_buf_free(&w);
+            plot_buf_free(&ws);
+            return 2;
+        }
+        for (size_t j = 0; j < c->n_sel; j++)
+            if (strcmp(c->sel[j].name, c->d.planners[k]) == 0) {
+                snprintf(c->err, sizeof c->err, "--planner: '%s' given twice", c->d.planners[k]);
+                return 2;
+            }
+        if (add_shown(c, c->d.planners[k])) return -1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+/* The entry of graph b in configuration k, or n_graphs. */
+static size_t entry_of(const struct plot_ctx *c, size_t b, size_t k)
+{
+    for (size_t i = 0; i < c->d.n_graphs; i++)
+        if (c->d.graphs[i].base == b && c->d.graphs[i].config == k) return i;
+    return c->d.n_graphs;
+}
+
+/* The figures' configuration and the per-graph figures' graph: the first
+ * graph --graph names (every graph the data holds passed the filters),
+ * else the first measured; the first configuration measured that has it. */
+static int choose_graph(struct plot_ctx *c)
+{
+    size_t base = 0, hits = 0;
+    const char *g = c->o.graph;
+    for (size_t b = 0; g && b < c->d.n_bases; b++) {
+        struct arena_select one = {.graphs = &g, .n_graphs = 1};
+        const char *family = "";
+        for (size_t i = 0; i < c->d.n_graphs; i++)
+            if (c->d.graphs[i].base == b) family = c->d.graphs[i].family;
+        if (arena_select_graph(&one, c->d.bases[b], family) && !hits++) base = b;
+    }
+    if (!g) hits = c->d.n_bases;
+    size_t k = 0;
+    while (k < c->d.n_configs && entry_of(c, base, k) == c->d.n_graphs) k++;
+    c->cfg = k < c->d.n_configs ? k : 0;
+    c->graph = entry_of(c, base, c->cfg);
+    if (c->graph == c->d.n_graphs) c->graph = 0;
+    int per_graph = plot_want(c, "arena") || plot_want(c, "layout") || plot_want(c, "live") ||
+                    plot_want(c, "tables");
+    struct plot_buf sp = {0};
+    plot_caret(&sp, c->d.bases[base]);
+    if (hits > 1 && per_graph)
+        plot_note(c, "%zu graphs selected; per-graph figures show %s (choose with --graph)", hits,
+                  sp.s ? sp.s : "");
+    plot_buf_free(&sp);
+    if (c->d.n_configs > 1) {
+        struct plot_buf all = {0};
+        for (size_t i = 0; i < c->d.n_configs; i++) {
+            if (i) plot_buf_add(&all, "; ");
+            plot_caret(&all, c->d.configs[i].label);
+        }
+        plot_note(c, "%zu configurations (%s): each figure shows %s, the tables every one"
+                     " (choose with --inplace, --order, --patch, --alignment)",
+                  c->d.n_configs, all.s ? all.s : "", c->d.configs[c->cfg].label);
+        plot_buf_free(&all);
+    }
+    return 0;
+}
+
+static int styles_csv(struct plot_ctx *c)
+{
+    struct plot_buf b = {0};
+    plot_buf_add(&b, "planner,kind,color,dash,point\n");
+    for (size_t i = 0; i < c->n_sel; i++) {
+        plot_csv(&b, c->sel[i].name);
+        plot_buf_printf(&b, ",%s,#%06X,%d,%d\n", c->sel[i].kind, c->sel[i].color, c->sel[i].dt,
+                        c->sel[i].pt);
+    }
+    int rc = plot_put(c, "styles.csv", &b);
+    plot_buf_free(&b);
+    return rc;
+}
+
+/* ------------------------------------------------------------ driver */
+
+static void remove_tmp(struct plot_ctx *c)
+{
+    if (!c->tmp) return;
+    for (size_t i = 0; i < c->n_written; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", c->tmp, c->written[i]);
+        remove(path);
+    }
+    static const char *const logs[] = {"arena", "layout", "live", "scaling", "quality", "replay", "stats",
+                                       "fixed"};
+    static const char *const fmts[] = {"png", "pdf", "svg"};
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/.%s.log", c->tmp, logs[i]);
+        remove(path);
+        for (int s = 1; s <= 2; s++)
+            for (size_t f = 0; f < 3; f++) {
+                snprintf(path, sizeof path, "%s/%s-%dcol.%s", c->tmp, logs[i], s, fmts[f]);
+                remove(path);
+            }
+    }
+    rmdir(c->tmp);
+}
+
+static int run(struct plot_ctx *c)
+{
+    int rc = arena_figdb_open(c->o.f.db, &c->db, c->err, sizeof c->err);
+    if (rc) return rc == ARENA_ENOMEM ? 1 : 2;
+    if (arena_figdb_note(c->db)) plot_note(c, "%s: %s", c->o.f.db, arena_figdb_note(c->db));
+    rc = arena_figdb_load(c->db, c->o.run, &c->o.f.sel, &c->d, c->err, sizeof c->err);
+    if (rc == ARENA_ENOTFOUND && c->o.graph) { /* name the graphs there are */
+        struct arena_select rest = c->o.f.sel;
+        rest.graphs = NULL;
+        rest.n_graphs = 0;
+        struct arena_fig_data all;
+        char why[200];
+        if (arena_figdb_load(c->db, c->o.run, &rest, &all, why, sizeof why) == ARENA_OK) {
+            struct plot_buf b = {0}, w = {0};
+            plot_caret(&w, c->o.graph);
+            for (size_t i = 0; i < all.n_bases && i < 8; i++) {
+                if (i) plot_buf_add(&b, "; ");
+                plot_caret(&b, all.bases[i]);
+            }
+            if (all.n_bases > 8) plot_buf_add(&b, "; ...");
+            snprintf(c->err, sizeof c->err, "unknown graph '%s' in the selected runs (graphs: %s)",
+                     w.s ? w.s : "", b.s ? b.s : "");
+            plot_buf_free(&b);
+            plot_buf_free(&w);
+        }
+        arena_fig_data_free(&all);
+    }
+    if (rc) return rc == ARENA_ENOMEM ? 1 : 2;
+    if ((rc = choose_planners(c))) return rc < 0 ? (snprintf(c->err, sizeof c->err, "out of memory"), 1) : 2;
+    if (!c->n_sel) {
+        snprintf(c->err, sizeof c->err, "the selected runs have no planners to show");
+        return 2;
+    }
+    if (index_results(c)) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return 1;
+    }
+    int any = 0;
+    for (size_t i = 0; i < c->d.n_results && !any; i++)
+        for (size_t k = 0; k < c->n_sel && !any; k++)
+            any = c->d.results[i].ok && strcmp(c->d.results[i].planner, c->sel[k].name) == 0;
+    if (!any) {
+        snprintf(c->err, sizeof c->err, "%s: no valid result to show in the selected runs", c->o.f.db);
+        return 2;
+    }
+    if ((rc = choose_graph(c))) return rc;
+    c->tpl = plot_template_dir();
+    if (!c->tpl) {
+        snprintf(c->err, sizeof c->err, "no gnuplot templates at %s or %s",
+                 ARENA_PLOT_TEMPLATES_SRC, ARENA_PLOT_TEMPLATES_INSTALLED);
+        return 1;
+    }
+    /* The output folder, then a temporary folder inside it. */
+    struct stat sb;
+    int made = 0;
+    if (stat(c->o.out, &sb) != 0) {
+        char *p = strdup(c->o.out);
+        if (!p) return 1;
+        for (char *s = p + 1; *s; s++) {
+            if (*s != '/') continue;
+            *s = '\0';
+            mkdir(p, 0777);
+            *s = '/';
+        }
+        int ok = mkdir(p, 0777) == 0 || errno == EEXIST;
+        free(p);
+        if (!ok) {
+            snprintf(c->err, sizeof c->err, "cannot create output folder %s (%s)", c->o.out,
+                     strerror(errno));
+            return 1;
+        }
+        made = 1;
+    } else if (!S_ISDIR(sb.st_mode)) {
+        snprintf(c->err, sizeof c->err, "--out %s is not a folder", c->o.out);
+        return 2;
+    }
+    size_t tl = strlen(c->o.out) + 32;
+    c->tmp = malloc(tl);
+    if (!c->tmp) return 1;
+    snprintf(c->tmp, tl, "%s/.plot-tmp.XXXXXX", c->o.out);
+    if (!mkdtemp(c->tmp)) {
+        snprintf(c->err, sizeof c->err, "cannot write into %s (%s)", c->o.out, strerror(errno));
+        free(c->tmp);
+        c->tmp = NULL;
+        if (made) rmdir(c->o.out);
+        return 1;
+    }
+    rc = styles_csv(c);
+    if (!rc && (plot_want(c, "arena") || plot_want(c, "layout") || plot_want(c, "live") ||
+                plot_want(c, "tables") || plot_want(c, "replay")))
+        rc = plot_per_graph(c);
+    if (!rc && plot_want(c, "scaling")) rc = plot_fig_scaling(c);
+    if (!rc && plot_want(c, "quality")) rc = plot_fig_quality(c);
+    if (!rc && plot_want(c, "fixed")) rc = plot_fig_fixed(c);
+    if (!rc && plot_want(c, "stats")) rc = plot_fig_stats(c);
+    if (rc) {
+        remove_tmp(c);
+        if (made) rmdir(c->o.out);
+        return rc;
+    }
+    for (size_t i = 0; i < c->n_written; i++) {
+        char from[4096], to[4096];
+        snprintf(from, sizeof from, "%s/%s", c->tmp, c->written[i]);
+        snprintf(to, sizeof to, "%s/%s", c->o.out, c->written[i]);
+        if (rename(from, to) != 0) {
+            snprintf(c->err, sizeof c->err, "cannot move %s into %s (%s)", c->written[i],
+                     c->o.out, strerror(errno));
+            remove_tmp(c);
+            return 1;
+        }
+    }
+    rmdir(c->tmp);
+    return 0;
+}
+
+int arena_bench_plot_main(int argc, char **argv)
+{
+    struct plot_ctx c;
+    memset(&c, 0, sizeof c);
+    int rc = parse(argc, argv, &c.o);
+    if (rc) {
+        arena_bench_filters_free(&c.o.f);
+        return rc;
+    }
+    rc = run(&c);
+    if (rc) {
+        for (char *p = c.err; *p; p++)
+            if ((unsigned char)*p < 32) *p = ' ';
+        fprintf(stderr, PLOT_PROG ": %s\n", c.err[0] ? c.err : "failed");
+    } else if (!c.o.quiet) {
+        for (size_t i = 0; i < c.n_written; i++) printf("%s/%s\n", c.o.out, c.written[i]);
+        if (c.notes.s) fputs(c.notes.s, stderr);
+        struct plot_buf g = {0};
+        if (c.d.n_graphs) {
+            plot_caret(&g, c.d.graphs[c.graph].spec);
+            plot_buf_add(&g, " \xC2\xB7 ");
+            plot_caret(&g, plot_config_label(&c));
+        }
+        if (c.d.n_runs == 1)
+            fprintf(stderr, PLOT_PROG ": %zu files in %s (run %lld, graph %s)\n", c.n_written, c.o.out,
+                    (long long)c.d.runs[0], g.s ? g.s : "");
+        else
+            fprintf(stderr, PLOT_PROG ": %zu files in %s (%zu runs, graph %s)\n", c.n_written, c.o.out,
+                    c.d.n_runs, g.s ? g.s : "");
+        plot_buf_free(&g);
+        if (fflush(stdout) != 0) rc = 1;
+    }
+    for (size_t i = 0; i < c.n_written; i++) free(c.written[i]);
+    free(c.written);
+    free(c.tmp);
+    free(c.sel);
+    free(c.by);
+    plot_buf_free(&c.notes);
+    arena_fig_data_free(&c.d);
+    arena_figdb_close(c.db);
+    arena_bench_filters_free(&c.o.f);
+    return rc;
+}

@@ -1,0 +1,576 @@
+/* plot_graph.c — `bench plot`'s per-graph figures for the graph chosen:
+ * arena (bars per planner), layout (each plan's tensors as rectangles) and
+ * live (bytes live per step against each arena), with arena.csv (behind
+ * the tables too); replay and tables are called from here. */
+#include "bench/plot/plot_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Shown planners with a result on the graph, in order. */
+static size_t graph_rows(struct plot_ctx *c, size_t *idx, const struct arena_fig_result **res)
+{
+    size_t n = 0;
+    struct plot_buf miss = {0};
+    for (size_t i = 0; i < c->n_sel; i++) {
+        const struct arena_fig_result *r = plot_find(c, c->graph, c->sel[i].name);
+        if (!r) {
+            if (miss.len) plot_buf_add(&miss, ", ");
+            plot_caret(&miss, c->sel[i].name);
+            continue;
+        }
+        idx[n] = i;
+        res[n++] = r;
+    }
+    if (miss.len) {
+        struct plot_buf g = {0};
+        plot_caret(&g, c->d.graphs[c->graph].spec);
+        plot_note(c, "not measured on %s: %s", g.s ? g.s : "", miss.s);
+        plot_buf_free(&g);
+    }
+    plot_buf_free(&miss);
+    return n;
+}
+
+/* The figure's subtitle: the graph and its configuration. */
+static char *graph_sub(const struct plot_ctx *c)
+{
+    struct plot_buf b = {0};
+    plot_buf_add(&b, c->d.graphs[c->graph].spec);
+    plot_buf_add(&b, " \xC2\xB7 ");
+    plot_buf_add(&b, plot_config_label(c));
+    if (b.oom) plot_buf_free(&b);
+    return b.s;
+}
+
+static int write_arena_csv(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
+                           size_t n)
+{
+    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
+    struct plot_buf b = {0};
+    plot_buf_add(&b, "row,ok,limit,arena_bytes,lower_bound,naive_bytes,ratio_lb,saving,frag_peak,"
+                     "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
+                     "scratch_bytes,bound,nodes,run,status,planner,config\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct arena_fig_result *r = res[i];
+        plot_buf_printf(&b, "%zu,%d,%d", i + 1, r->ok, plot_is_limit(r));
+        if (r->ok) plot_buf_printf(&b, ",%lld", (long long)r->arena);
+        else plot_buf_add(&b, ",");
+        plot_buf_printf(&b, ",%lld,%lld", (long long)g->lower_bound, (long long)g->naive);
+        plot_csv_num(&b, r->has_ratio, r->ratio_lb);
+        plot_csv_num(&b, r->has_saving, r->saving);
+        plot_csv_num(&b, r->has_frag, r->frag_peak);
+        plot_csv_num(&b, r->has_frag, r->frag_mean);
+        plot_csv_num(&b, r->has_ns, r->ns_median);
+        plot_csv_num(&b, r->has_ns, r->ns_mean);
+        plot_csv_num(&b, r->has_ns, r->ns_stddev);
+        plot_buf_printf(&b, ",%lld", (long long)r->iterations);
+        plot_csv_num(&b, r->has_scratch, (double)r->scratch);
+        if (r->has_bound) plot_buf_printf(&b, ",%lld,%lld", (long long)r->bound, (long long)r->nodes);
+        else plot_buf_add(&b, ",,");
+        plot_buf_printf(&b, ",%lld,", (long long)r->run_id);
+        plot_csv(&b, r->status ? r->status : "");
+        plot_buf_add(&b, ",");
+        plot_csv(&b, c->sel[idx[i]].name);
+        plot_buf_add(&b, ",");
+        plot_csv(&b, plot_config_label(c));
+        plot_buf_add(&b, "\n");
+    }
+    int rc = plot_put(c, "arena.csv", &b);
+    plot_buf_free(&b);
+    return rc;
+}
+
+static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
+                     char *const *lab, size_t n)
+{
+    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
+    double xmax = (double)g->naive;
+    for (size_t i = 0; i < n; i++)
+        if (res[i]->ok && (double)res[i]->arena > xmax) xmax = (double)res[i]->arena;
+    if (c->ref > xmax) xmax = (double)c->ref;
+    double U;
+    const char *uname;
+    plot_byte_unit(xmax, &U, &uname);
+    /* The legend's entries: lower bound, naive, and the optimum (or best
+     * bound) and best-order bound when drawn; 2 a row at one column, 4 at
+     * two, in a strip of its own. */
+    int ob = g->order_limit && g->order_bound > 0;
+    size_t nk = 2 + (c->ref ? 1 : 0) + (size_t)ob;
+    double longest = plot_text_em(g->order_bound > 0 ? "lower bound, best order" : "best-order bound");
+    size_t kc1 = plot_key_columns(1, longest, 2), kc2 = plot_key_columns(2, longest, 4);
+    double k1 = (double)((nk + kc1 - 1) / kc1) * 0.15, k2 = (double)((nk + kc2 - 1) / kc2) * 0.17;
+    double h1 = 1.0 + 0.16 * (double)n + k1, h2 = 1.1 + 0.24 * (double)n + k2;
+    if (h1 < 1.8) h1 = 1.8;
+    if (h1 > 4.4) h1 = 4.4;
+    if (h2 < 2.4) h2 = 2.4;
+    struct plot_buf gp = {0}, yt = {0}, refkey = {0};
+    char *sub = graph_sub(c);
+    plot_gp_head(c, &gp, "arena", "Arena per planner", sub ? sub : g->spec, NULL, h1, h2);
+    free(sub);
+    plot_gp_common(c, &gp);
+    plot_gp_styles(&gp, c->sel, idx, lab, n, 40);
+    plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; XMAX = %.17g; LB = %lld; NAIVE = %lld; REF = %lld;"
+                         " NK = %zu; KC1 = %zu; KC2 = %zu\n", U, uname, xmax, (long long)g->lower_bound,
+                    (long long)g->naive, (long long)c->ref, nk, kc1, kc2);
+    /* --order best: the bound is the best order's peak (and the search's
+     * proven bound, drawn apart when it stopped at its budget below it) */
+    plot_buf_printf(&gp, "OB = %lld; LBTITLE = '%s'\n",
+                    (long long)(g->order_limit ? g->order_bound : 0),
+                    g->order_bound > 0 ? "lower bound, best order" : "lower bound");
+    plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", plot_nice_step(xmax / U * 1.04, 4),
+                    plot_nice_step(xmax / U * 1.5, 8));
+    plot_ytics_names(&yt, lab, n);
+    if (c->ref)
+        plot_buf_printf(&refkey, ", \\\n       NaN with lines dt 4 lw 1.2 lc rgb '#000000' title '%s'",
+                        c->ref_opt ? "optimum" : "best bound");
+    const char *obkey = ob ? ", \\\n       NaN with lines dt 5 lw 1 lc rgb '#333333' title"
+                              " 'best-order bound'"
+                            : "";
+    const char *keys[] = {"YTICS", "REFKEY", "OBKEY"};
+    const char *vals[] = {yt.s ? yt.s : "()", refkey.s ? refkey.s : "", obkey};
+    int rc = yt.oom || refkey.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
+                                  : plot_draw(c, "arena", &gp, keys, vals, 3);
+    plot_buf_free(&gp);
+    plot_buf_free(&yt);
+    plot_buf_free(&refkey);
+    return rc;
+}
+
+/* Explicit byte ticks for a panel up to top (in units): 0, step, ..., the
+ * last with the unit's name, at most nt steps; *ymax keeps the top tick's
+ * label below the panel's top by the fraction clear of its height. */
+static void byte_ticks(struct plot_buf *b, double top, const char *uname, int nt, double clear, double *ymax)
+{
+    double step = plot_nice_step(top, nt);
+    if (step > top) /* one step: the 1, 2, 5 value below top, not above it */
+        step /= step / pow(10, floor(log10(step) + 1e-9)) > 3 ? 2.5 : 2;
+    int k = (int)floor(top / step + 1e-9);
+    if (k < 1) k = 1;
+    plot_buf_add(b, "(");
+    for (int i = 0; i <= k; i++) {
+        if (i == k) plot_buf_printf(b, "'%g %s' %.17g", step * i, uname, step * i);
+        else plot_buf_printf(b, "'%g' %.17g, ", step * i, step * i);
+    }
+    plot_buf_add(b, ")");
+    *ymax = fmax(top * 1.1, step * k / (1 - fmin(clear, 0.5)) * 1.04);
+}
+
+/* A figure of panels at size s (1: 3.3 in wide, 7 pt text; 2: 7 in, 8 pt),
+ * in inches: columns, rows (at most 6 at one column, 5 at two: the panels
+ * past them are not drawn), margins, gaps, and a panel's plot area; ph is
+ * its height in the PNG, whose title takes the top, the least of the
+ * formats. The tics are chosen to fit: step labels (DejaVu Sans figures are
+ * 0.636 em wide) an em apart, byte labels (1.163 em tall boxes) 0.3 em
+ * apart; the right margin holds half the widest step label. */
+struct grid {
+    size_t cols, rows, shown, title_chars;
+    int yticks;   /* byte_ticks' nt */
+    double clear; /* byte_ticks' clear: the panel title's room over the top label */
+    double w, h, left, right, bottom, gx, gy, pw, ph, xstep;
+};
+
+static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, const char *sub)
+{
+    double em = (s == 1 ? 7 : 8) / 72.0;
+    q->w = s == 1 ? 3.3 : 7.0;
+    q->cols = s == 1 ? (np > 8 ? 3 : 2) : (np > 16 ? 5 : np > 9 ? 4 : 3);
+    if (q->cols > np) q->cols = np ? np : 1;
+    size_t most = q->cols * (s == 1 ? 6 : 5);
+    q->shown = np < most ? np : most;
+    q->rows = (q->shown + q->cols - 1) / q->cols;
+    int digits = 1;
+    for (int64_t v = steps; v >= 10; v /= 10) digits++;
+    double label = digits * 0.636 * em;
+    q->left = q->gx = s == 1 ? 0.5 : 0.62;
+    q->right = fmax(0.08, label / 2 + 0.03);
+    q->bottom = s == 1 ? 0.36 : 0.42;
+    q->gy = s == 1 ? 0.2 : 0.24;
+    q->h = s == 1 ? fmin(4.3, 0.55 + 0.62 * (double)q->rows) : 0.7 + 1.3 * (double)q->rows;
+    q->pw = (q->w - q->left - q->right - (double)(q->cols - 1) * q->gx) / (double)q->cols;
+    q->ph = (q->h - q->bottom - plot_title_inches(sub, s) - (double)(q->rows - 1) * q->gy) /
+                (double)q->rows - 0.14;
+    int n = (int)floor(q->pw / (label + em));
+    q->xstep = plot_nice_step((double)steps, n < 1 ? 1 : n);
+    int fit = (int)floor(q->ph / (1.1 * 1.463 * em));
+    q->yticks = fit < 1 ? 1 : fit;
+    q->clear = 0.7 * em / q->ph;
+    q->title_chars = (size_t)((q->pw + 0.9 * q->gx) / (0.62 * em));
+}
+
+/* NAME[k] = the line, its \x01 (a space that does not break) a space. */
+static void put_line(struct plot_buf *b, const char *name, size_t k, struct plot_buf *line)
+{
+    for (char *x = line->s; x && *x; x++)
+        if (*x == '\x01') *x = ' ';
+    plot_buf_printf(b, "%s[%zu] = ", name, k);
+    plot_gq(b, line->s ? line->s : "", 0);
+    plot_buf_add(b, "\n");
+}
+
+/* The plans res[from..n) (smallest arena first) not drawn, after "not
+ * drawn:": the names of a run of equal arenas joined with ", ", then the
+ * arena ("a, b 1.25 MiB;"), wrapped at spaces into lines of at most m
+ * characters (a longer word alone on its line), written as gnuplot array
+ * NAME[] with its count in NAMEN; returns the lines. */
+static size_t rest_lines(struct plot_buf *gp, const char *name, char *const *lab,
+                         const struct arena_fig_result **res, size_t from, size_t n, size_t m)
+{
+    struct plot_buf text = {0}, line = {0}, all = {0};
+    plot_buf_add(&text, "not drawn:");
+    for (size_t i = from; i < n; i++) {
+        plot_buf_add(&text, " ");
+        plot_caret(&text, lab[i]);
+        if (i + 1 < n && res[i + 1]->arena == res[i]->arena) {
+            plot_buf_add(&text, ",");
+            continue;
+        }
+        char bytes[32];
+        plot_fmt_bytes(bytes, sizeof bytes, (double)res[i]->arena);
+        *strchr(bytes, ' ') = '\x01'; /* kept with its unit on one line */
+        plot_buf_printf(&text, " %s%s", bytes, i + 1 < n ? ";" : "");
+    }
+    size_t lines = 0;
+    for (const char *p = from < n && text.s ? text.s : ""; *p;) {
+        size_t w = strcspn(p, " ");
+        struct plot_buf word = {0};
+        plot_buf_addn(&word, p, w);
+        size_t have = line.s ? plot_utf8_chars(line.s) : 0;
+        if (line.len && have + 1 + plot_utf8_chars(word.s ? word.s : "") > m) {
+            put_line(&all, name, ++lines, &line);
+            plot_buf_free(&line);
+        }
+        if (line.len) plot_buf_add(&line, " ");
+        plot_buf_add(&line, word.s ? word.s : "");
+        plot_buf_free(&word);
+        p += w;
+        while (*p == ' ') p++;
+    }
+    if (line.len) put_line(&all, name, ++lines, &line);
+    plot_buf_free(&line);
+    plot_buf_free(&text);
+    plot_buf_printf(gp, "%sN = %zu; array %s[%zu]\n", name, lines, name, lines ? lines : 1);
+    plot_buf_add(gp, all.s ? all.s : "");
+    plot_buf_free(&all);
+    return lines;
+}
+
+/* The live figure: bytes live at each step (from the first plan's
+ * placements) against the arenas of the K best plans (K1 at one column, K2
+ * at two), each a line with its own dash and its points set apart from the
+ * others' (lines of equal arenas lie on each other), the legend naming
+ * them; the plans not drawn are listed with their arenas below it. */
+static int fig_live(struct plot_ctx *c, size_t *pidx, char **plab, const struct arena_fig_result **pres,
+                    size_t np, const struct arena_fig_place *pl, size_t npl, int64_t steps)
+{
+    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
+    /* Smallest arena first; ties keep the order shown. */
+    for (size_t i = 1; i < np; i++)
+        for (size_t j = i; j > 0 && pres[j]->arena < pres[j - 1]->arena; j--) {
+            size_t ti = pidx[j];
+            char *tl = plab[j];
+            const struct arena_fig_result *tr = pres[j];
+            pidx[j] = pidx[j - 1], plab[j] = plab[j - 1], pres[j] = pres[j - 1];
+            pidx[j - 1] = ti, plab[j - 1] = tl, pres[j - 1] = tr;
+        }
+    int64_t *delta = calloc((size_t)steps + 2, sizeof *delta);
+    if (!delta) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return 1;
+    }
+    for (size_t k = 0; k < npl; k++) {
+        delta[pl[k].first] += pl[k].size;
+        delta[pl[k].last + 1] -= pl[k].size;
+    }
+    int64_t live = 0, peak = 0;
+    for (int64_t s = 0; s <= steps; s++) {
+        live += delta[s];
+        if (live > peak) peak = live;
+    }
+    size_t K[2] = {np < 5 ? np : 5, np < 8 ? np : 8};
+    double top[2];
+    for (int k = 0; k < 2; k++)
+        top[k] = fmax(fmax((double)pres[K[k] ? K[k] - 1 : 0]->arena, (double)peak), (double)c->ref);
+    double U;
+    const char *un;
+    plot_byte_unit(fmax(top[0], top[1]), &U, &un);
+    /* live: the same in the axis' unit, a plain column for gnuplot (an
+     * expression per row costs it two system calls each) */
+    struct plot_buf b = {0};
+    plot_buf_add(&b, "step,live_bytes,live\n");
+    live = 0;
+    for (int64_t s = 0; s <= steps; s++) {
+        live += delta[s];
+        plot_buf_printf(&b, "%lld,%lld,%.17g\n", (long long)s, (long long)live, (double)live / U);
+    }
+    free(delta);
+    int rc = plot_put(c, "live.csv", &b);
+    plot_buf_free(&b);
+    if (rc) return rc;
+    /* Legend: live bytes, the K drawn, the best proven figure. */
+    size_t kc[2], keyrows[2];
+    struct plot_buf gp = {0}, refkey = {0}, refline = {0}, rest = {0};
+    size_t rl[2];
+    for (int k = 0; k < 2; k++) {
+        double longest = plot_text_em("best bound");
+        for (size_t i = 0; i < K[k]; i++) longest = fmax(longest, plot_text_em(plab[i]));
+        kc[k] = plot_key_columns(k + 1, longest, k ? 3 : 2);
+        keyrows[k] = (K[k] + 1 + (c->ref ? 1 : 0) + kc[k] - 1) / kc[k];
+        rl[k] = rest_lines(&rest, k ? "REST2" : "REST1", plab, pres, K[k], np,
+                           (size_t)(((k ? 7.0 : 3.3) - 0.2) / (0.62 * (k ? 8 : 7) / 72.0)));
+    }
+    double h1 = 2.3 + 0.15 * (double)keyrows[0] + 0.117 * (double)rl[0];
+    double h2 = 2.8 + 0.17 * (double)keyrows[1] + 0.133 * (double)rl[1];
+    char *gs = graph_sub(c);
+    plot_gp_head(c, &gp, "live", "Live bytes and arenas", gs ? gs : g->spec, NULL, h1, h2);
+    free(gs);
+    plot_gp_common(c, &gp);
+    plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
+    plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; STEPS = %lld; REF = %lld; K1 = %zu; K2 = %zu; KC1 = %zu;"
+                         " KC2 = %zu\narray ARENA[%zu]\n", U, un, (long long)steps, (long long)c->ref, K[0],
+                    K[1], kc[0], kc[1], np ? np : 1);
+    for (size_t i = 0; i < np; i++)
+        plot_buf_printf(&gp, "ARENA[%zu] = %lld\n", i + 1, (long long)pres[i]->arena);
+    plot_buf_add(&gp, rest.s ? rest.s : "REST1N = 0; REST2N = 0\n");
+    plot_buf_free(&rest);
+    for (int k = 0; k < 2; k++) {
+        struct plot_buf t = {0};
+        double y;
+        byte_ticks(&t, top[k] / U, un, k ? 6 : 4, 0, &y);
+        plot_buf_printf(&gp, "YMAX%d = %.17g; YT%d = \"%s\"\n", k + 1, y, k + 1, t.s ? t.s : "()");
+        plot_buf_free(&t);
+    }
+    if (c->ref) {
+        plot_buf_printf(&refkey, ", \\\n       NaN with lines lc rgb '#000000' dt 4 lw 1 title '%s'",
+                        c->ref_opt ? "optimum" : "best bound");
+        plot_buf_add(&refline, ", \\\n       REF / U with lines lc rgb '#000000' dt 4 lw 1");
+    }
+    const char *keys[] = {"REFKEY", "REFLINE"};
+    const char *vals[] = {refkey.s ? refkey.s : "", refline.s ? refline.s : ""};
+    rc = refkey.oom || refline.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
+                                   : plot_draw(c, "live", &gp, keys, vals, 2);
+    plot_buf_free(&refline);
+    plot_buf_free(&gp);
+    plot_buf_free(&refkey);
+    return rc;
+}
+
+static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
+                           char *const *lab, size_t n)
+{
+    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
+    size_t *pidx = malloc((n + 1) * sizeof *pidx);
+    char **plab = malloc((n + 1) * sizeof *plab);
+    const struct arena_fig_result **pres = malloc((n + 1) * sizeof *pres);
+    struct arena_fig_place **pl = calloc(n + 1, sizeof *pl);
+    size_t *npl = calloc(n + 1, sizeof *npl);
+    int rc = 0;
+    if (!pidx || !plab || !pres || !pl || !npl) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        rc = 1;
+        goto done;
+    }
+    /* Every valid plan's placements for the layout; only the first's when
+     * the layout is not drawn (the live bytes need one plan) or would
+     * hold more rectangles than a figure can show. */
+    size_t np = 0, rects = 0, valid = 0;
+    for (size_t i = 0; i < n; i++) valid += (size_t)res[i]->ok;
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (!res[i]->ok) continue;
+        if (np && (!plot_want(c, "layout") || npl[0] * valid > 300000)) {
+            rects = npl[0] * valid;
+            break;
+        }
+        if (arena_figdb_placements(c->db, res[i]->id, &pl[np], &npl[np], c->err, sizeof c->err)) {
+            rc = 2;
+            break;
+        }
+        if (!npl[np]) continue;
+        rects += npl[np];
+        pidx[np] = idx[i];
+        plab[np] = lab[i];
+        pres[np++] = res[i];
+    }
+    if (rc) goto done;
+    if (!np) {
+        struct plot_buf s = {0};
+        plot_caret(&s, g->spec);
+        plot_note(c, "layout and live figures skipped: no placements of a valid plan for %s",
+                  s.s ? s.s : "");
+        plot_buf_free(&s);
+        goto done;
+    }
+    int64_t steps = 0;
+    for (size_t k = 0; k < npl[0]; k++)
+        if (pl[0][k].last + 1 > steps) steps = pl[0][k].last + 1;
+    if (plot_want(c, "layout") && rects > 300000) {
+        plot_note(c, "layout figure skipped: %zu rectangles are too many to draw (pick a smaller graph"
+                " or fewer planners)", rects);
+    } else if (plot_want(c, "layout")) {
+        /* Each rectangle as gnuplot draws it too (x, dx in steps; y, dy in the
+         * panel's byte unit: centre and half sizes), a panel's rows in one
+         * run: layout.gp reads plain columns of rows ROW0[i]..ROW1[i], no
+         * expression per row (gnuplot's costs two system calls each). */
+        struct plot_buf b = {0}, rows = {0};
+        plot_buf_add(&b, "panel,tensor,size,first,last,offset,x,dx,y,dy,planner,name,config\n");
+        size_t row = 0;
+        plot_buf_printf(&rows, "array ROW0[%zu]; array ROW1[%zu]\n", np, np);
+        for (size_t i = 0; i < np; i++) {
+            double U;
+            const char *un;
+            plot_byte_unit(fmax((double)pres[i]->arena, (double)g->lower_bound), &U, &un);
+            plot_buf_printf(&rows, "ROW0[%zu] = %zu; ROW1[%zu] = %zu\n", i + 1, row, i + 1, row + npl[i] - 1);
+            for (size_t k = 0; k < npl[i]; k++, row++) {
+                const struct arena_fig_place *p = &pl[i][k];
+                plot_buf_printf(&b, "%zu,%lld,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,", i + 1,
+                                (long long)p->tensor, (long long)p->size, (long long)p->first,
+                                (long long)p->last, (long long)p->offset, (double)(p->first + p->last + 1) / 2,
+                                (double)(p->last + 1 - p->first) / 2, ((double)p->offset + (double)p->size / 2) / U,
+                                (double)p->size / 2 / U);
+                plot_csv(&b, c->sel[pidx[i]].name);
+                plot_buf_add(&b, ",");
+                if (p->name) plot_csv(&b, p->name);
+                plot_buf_add(&b, ",");
+                plot_csv(&b, plot_config_label(c));
+                plot_buf_add(&b, "\n");
+            }
+        }
+        rc = plot_put(c, "layout.csv", &b);
+        plot_buf_free(&b);
+        if (rc) goto done;
+        struct plot_buf gp = {0};
+        char sub[64];
+        snprintf(sub, sizeof sub, " (dashed: lower bound%s)",
+                 c->ref && c->ref != g->lower_bound ? (c->ref_opt ? "; dash-dot: optimum"
+                                                                  : "; dash-dot: best bound")
+                                                    : "");
+        struct plot_buf st = {0};
+        char *gs = graph_sub(c);
+        plot_buf_add(&st, gs ? gs : g->spec);
+        free(gs);
+        plot_buf_add(&st, sub);
+        struct grid gr[2];
+        for (int k = 0; k < 2; k++) layout_grid(&gr[k], k + 1, np, steps, st.s ? st.s : "");
+        if (gr[0].shown < np && (c->o.sizes & 1))
+            plot_note(c, "one-column layout figure shows the first %zu of its %zu plans (two columns: %zu)",
+                      gr[0].shown, np, gr[1].shown);
+        else if (gr[1].shown < np && (c->o.sizes & 2))
+            plot_note(c, "two-column layout figure shows the first %zu of its %zu plans", gr[1].shown, np);
+        plot_gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL, gr[0].h,
+                     gr[1].h);
+        plot_buf_free(&st);
+        plot_gp_common(c, &gp);
+        plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
+        plot_buf_printf(&gp, "NP = %zu; STEPS = %lld; LB = %lld; REF = %lld\n", np, (long long)steps,
+                        (long long)g->lower_bound, (long long)c->ref);
+        plot_buf_add(&gp, rows.s ? rows.s : "");
+        plot_buf_free(&rows);
+        plot_buf_printf(&gp, "array LT1[%zu]; array LT2[%zu]; array U[%zu]; array YMAX1[%zu];"
+                             " array YMAX2[%zu]; array YT1[%zu]; array YT2[%zu]\n", np, np, np, np, np, np, np);
+        for (int k = 0; k < 2; k++) {
+            const struct grid *q = &gr[k];
+            plot_buf_printf(&gp, "C%d = %zu; NPS%d = %zu; L%d = %.3f; R%d = %.3f; B%d = %.3f; GX%d = %.3f;"
+                                 " GY%d = %.3f; XSTEP%d = %.17g\n", k + 1, q->cols, k + 1, q->shown, k + 1,
+                            q->left, k + 1, q->right, k + 1, q->bottom, k + 1, q->gx, k + 1, q->gy, k + 1,
+                            q->xstep);
+        }
+        for (size_t i = 0; i < np; i++) {
+            double U;
+            const char *un;
+            double top = fmax((double)pres[i]->arena, (double)g->lower_bound);
+            plot_byte_unit(top, &U, &un);
+            plot_buf_printf(&gp, "LT1[%zu] = ", i + 1);
+            plot_gq_cut(&gp, plab[i], gr[0].title_chars, "...");
+            plot_buf_printf(&gp, "; LT2[%zu] = ", i + 1);
+            plot_gq_cut(&gp, plab[i], gr[1].title_chars, "...");
+            for (int k = 0; k < 2; k++) {
+                struct plot_buf t = {0};
+                double y;
+                byte_ticks(&t, top / U, un, gr[k].yticks, gr[k].clear, &y);
+                plot_buf_printf(&gp, "; YT%d[%zu] = \"%s\"; YMAX%d[%zu] = %.17g", k + 1, i + 1,
+                                t.s ? t.s : "()", k + 1, i + 1, y);
+                plot_buf_free(&t);
+            }
+            plot_buf_printf(&gp, "\nU[%zu] = %.1f\n", i + 1, U);
+        }
+        rc = plot_draw(c, "layout", &gp, NULL, NULL, 0);
+        plot_buf_free(&gp);
+        if (rc) goto done;
+    }
+    if (plot_want(c, "live")) {
+        /* Every valid plan, placements stored or not. */
+        np = 0;
+        for (size_t i = 0; i < n; i++)
+            if (res[i]->ok) {
+                pidx[np] = idx[i];
+                plab[np] = lab[i];
+                pres[np++] = res[i];
+            }
+        rc = fig_live(c, pidx, plab, pres, np, pl[0], npl[0], steps);
+    }
+done:
+    for (size_t i = 0; pl && i < n; i++) arena_fig_places_free(pl[i], npl ? npl[i] : 0);
+    free(pl);
+    free(npl);
+    free(pidx);
+    free(plab);
+    free(pres);
+    return rc;
+}
+
+int plot_per_graph(struct plot_ctx *c)
+{
+    size_t *idx = malloc((c->n_sel + 1) * sizeof *idx);
+    const struct arena_fig_result **res = malloc((c->n_sel + 1) * sizeof *res);
+    char **lab = calloc(c->n_sel + 1, sizeof *lab);
+    int rc = 0;
+    if (!idx || !res || !lab) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        rc = 1;
+        goto done;
+    }
+    size_t n = graph_rows(c, idx, res);
+    for (size_t i = 0; i < n; i++)
+        if (!(lab[i] = plot_label_of(c->sel[idx[i]].name, res[i]))) {
+            snprintf(c->err, sizeof c->err, "out of memory");
+            rc = 1;
+            goto done;
+        }
+    /* The best proven figure: the largest bound a valid result proved;
+     * the optimum when a valid plan meets it. */
+    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
+    c->ref = 0;
+    c->ref_opt = 0;
+    for (size_t i = 0; i < c->d.n_results; i++) {
+        const struct arena_fig_result *r = &c->d.results[i];
+        if (r->graph == c->graph && r->ok && r->has_bound && r->bound > c->ref) c->ref = r->bound;
+    }
+    for (size_t i = 0; i < c->d.n_results; i++) {
+        const struct arena_fig_result *r = &c->d.results[i];
+        if (r->graph == c->graph && r->ok && c->ref && r->arena == c->ref) c->ref_opt = 1;
+    }
+    if (c->ref && !(c->ref_opt || c->ref > g->lower_bound)) c->ref = 0;
+    struct plot_buf bad = {0};
+    for (size_t i = 0; i < n; i++)
+        if (!res[i]->ok) {
+            if (bad.len) plot_buf_add(&bad, ", ");
+            plot_caret(&bad, c->sel[idx[i]].name);
+        }
+    if (bad.len) plot_note(c, "invalid or failed plans left out of the figures: %s", bad.s);
+    plot_buf_free(&bad);
+    if (n && (plot_want(c, "arena") || plot_want(c, "tables"))) rc = write_arena_csv(c, idx, res, n);
+    if (!rc && n && plot_want(c, "arena")) rc = fig_arena(c, idx, res, lab, n);
+    if (!rc && (plot_want(c, "layout") || plot_want(c, "live"))) rc = fig_layout_live(c, idx, res, lab, n);
+    if (!rc && plot_want(c, "replay")) rc = plot_fig_replay(c, idx, res, n);
+    if (!rc && n && plot_want(c, "tables")) rc = plot_tables(c, idx, res, n);
+done:
+    for (size_t i = 0; lab && i < c->n_sel; i++) free(lab[i]);
+    free(lab);
+    free(idx);
+    free(res);
+    return rc;
+}

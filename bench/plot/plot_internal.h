@@ -1,0 +1,165 @@
+/* plot_internal.h — what the files of `bench plot` share: the command's
+ * state and the helpers every figure uses. plot.c holds the command line,
+ * the choice of planners and graph, and the driver, which calls the
+ * figures; each figure kind lives in its own file: plot_graph.c (the
+ * per-graph figures arena, layout, live), plot_replay.c, plot_tables.c
+ * (comparison.tex and .md), plot_across.c (the figures across graphs:
+ * scaling, quality, stats). What the figures call back (notes, the
+ * selection's answers, numbers, files and scripts) is in plot_figure.c, and
+ * plot_gp.c (plot.h) holds the text buffers, escaping, templates and
+ * gnuplot: calls go driver -> figures -> plot_figure.c -> plot_gp.c, never
+ * back. Not for use outside bench/plot/. */
+#ifndef ARENA_BENCH_PLOT_INTERNAL_H
+#define ARENA_BENCH_PLOT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/filters.h"
+#include "bench/plot/plot.h"
+#include "results/figdata.h"
+
+#define PLOT_PROG "bench: plot"
+#define PLOT_NFIGS 9 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed */
+
+struct plot_opts {
+    const char *graph, *planners, *out, *formats; /* graph: the first --graph */
+    struct arena_bench_filters f; /* --db, --graph, --family, --suite, --tag, the
+                                     configuration fields, --group-by */
+    int64_t run; /* -1 newest, 0 all */
+    int size_index; /* --size: one, two, both */
+    int sizes;   /* bit 1: one column, bit 2: two */
+    int want[PLOT_NFIGS];
+    int dpi, color_by_kind, quiet;
+};
+
+/* A planner shown, in the order shown. */
+struct plot_shown {
+    const char *name;
+    const char *kind;
+    unsigned color;
+    int dt, pt;
+};
+
+struct plot_ctx {
+    struct plot_opts o;
+    struct arena_figdb *db;
+    struct arena_fig_data d;
+    struct plot_shown *sel;
+    size_t n_sel;
+    const struct arena_fig_result **by; /* n_graphs x n_sel, see plot_find() */
+    int planners_given;
+    size_t cfg;   /* the configuration of the figures (one each) */
+    size_t graph; /* index of the per-graph figures' graph: its graph in cfg */
+    int64_t ref;  /* best proven figure of that graph, 0 none */
+    int ref_opt;
+    char *tmp;    /* temporary folder inside out */
+    const char *tpl;
+    struct plot_buf notes;
+    char **written;
+    size_t n_written;
+    char err[1200];
+};
+
+/* ---- plot_figure.c: notes and selection */
+
+/* The figures' names, in --figures order (PLOT_NFIGS). */
+extern const char *const plot_figure_names[];
+/* Whether the comma list holds word. */
+int plot_in_list(const char *list, const char *word);
+
+/* A note ("bench: plot: " and a line) kept in c->notes, printed on stderr
+ * when the command succeeds, unless --quiet. */
+void plot_note(struct plot_ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Whether --figures asks for figure fig. */
+int plot_want(const struct plot_ctx *c, const char *fig);
+/* The result that counts of a shown planner on a graph, or NULL. */
+const struct arena_fig_result *plot_find(const struct plot_ctx *c, size_t graph,
+                                         const char *planner);
+/* A valid result whose search stopped at its budget (status limit). */
+int plot_is_limit(const struct arena_fig_result *r);
+/* Whether graph entry g is in the figures' configuration c->cfg. */
+int plot_in_config(const struct plot_ctx *c, size_t g);
+/* The figures' configuration's label ("plain", "in-place depthwise · best
+ * order"). */
+const char *plot_config_label(const struct plot_ctx *c);
+
+/* ---- plot_figure.c: numbers */
+
+/* The unit for a byte axis up to max (B, KiB, MiB) and its size. */
+void plot_byte_unit(double max, double *u, const char **name);
+/* The unit for a time axis up to max nanoseconds and its size. */
+void plot_time_unit(double max, double *u, const char **name);
+/* A tick step giving at most n ticks over [0, max]: 1, 2 or 5 times 10^k. */
+double plot_nice_step(double max, int n);
+/* b bytes as text with its unit. */
+void plot_fmt_bytes(char *out, size_t n, double b);
+/* qsort order of doubles, ascending. */
+int plot_by_double(const void *a, const void *b);
+/* Linear-interpolated quantile of sorted v[0..n). */
+double plot_quantile(const double *v, size_t n, double p);
+
+/* ---- plot_figure.c: files and scripts */
+
+/* Writes b as tmp/name; 0 or 1 (err set). */
+int plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b);
+/* The head of NAME.gp: how to redraw it, its caption, the figure's facts
+ * as gnuplot variables, then common.gp. */
+void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
+                  const char *sub, const char *caption, double h1, double h2);
+void plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
+/* Inches the PNG title with subtitle sub takes at the top at size 1 or 2
+ * (common.gp's TOP(s)): a PNG's plots have that much less height. */
+double plot_title_inches(const char *sub, int size);
+/* The width of text from the database as figures show it (plot_caret),
+ * in ems of DejaVu Sans: its own advances for ASCII, 1 em for any other
+ * character. */
+double plot_text_em(const char *text);
+/* Columns of a legend strip across the page at size 1 or 2 whose widest
+ * title is longest ems wide (3.5 em more for the sample and the gaps): at
+ * least 1, at most most. */
+size_t plot_key_columns(int size, double longest, size_t most);
+/* Style arrays name[], name1[] (cut to max1 characters), col[], dt[], pt[]
+ * for the shown planners at idx[0..n), labels lab (NULL: the names). */
+void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
+                    char *const *lab, size_t n, size_t max1);
+/* Writes NAME.gp from head + template NAME.gp (TPL.gp) and runs gnuplot on it. */
+int plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
+                   const char *const *keys, const char *const *vals, size_t nkeys);
+int plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp, const char *const *keys,
+              const char *const *vals, size_t nkeys);
+/* ",v" with v in full precision, or "," when !has. */
+void plot_csv_num(struct plot_buf *b, int has, double v);
+/* plot_gq of text cut to max characters (UTF-8 ones: a cut never splits
+ * one), the cut ending in mark ("..." or ".."). */
+void plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark);
+/* A planner's label in the per-graph figures: its name, "(limit)" added. */
+char *plot_label_of(const char *name, const struct arena_fig_result *r);
+/* gnuplot ytics naming places 1..n with lab. */
+void plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n);
+
+/* ---- the figures: 0, or 1 / 2 with err set (a figure the selection
+ * cannot give is skipped with a note, not an error). */
+
+/* plot_graph.c: arena, layout, live, and through them replay and tables,
+ * for the graph c->graph. */
+int plot_per_graph(struct plot_ctx *c);
+/* plot_replay.c; the shown planners at idx[0..n) with results res. */
+int plot_fig_replay(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
+                    size_t n);
+/* plot_tables.c: comparison.tex and comparison.md. */
+int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res, size_t n);
+/* plot_across.c */
+int plot_fig_scaling(struct plot_ctx *c);
+int plot_fig_quality(struct plot_ctx *c);
+/* The quality figure of arena / fixed-order bound (the graph untransformed)
+ * for the figures' configuration when it transforms the graph, else for the
+ * first that does: how far below the fixed-order bound each planner gets. */
+int plot_fig_fixed(struct plot_ctx *c);
+int plot_fig_stats(struct plot_ctx *c);
+
+#endif

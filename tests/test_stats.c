@@ -534,7 +534,7 @@ Test(stats, planner_options_are_separate_configurations_and_labelled)
     arena_stats_free(&st);
 }
 
-/* planner optimal's engines (results.optimal_engine, schema 11) are part
+/* planner optimal's engines (results.optimal_engine, schema 13) are part
  * of its configuration: the portfolio's results and the SAT engine's are
  * two rows, labelled by the engine, compared on the same graphs. */
 Test(stats, optimal_engines_are_separate_configurations_and_labelled)

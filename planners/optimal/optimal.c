@@ -322,7 +322,7 @@ static double elapsed(const struct timespec *t0)
 
 int arena_optimal_out_of_time(struct run *r)
 {
-    if (!r->stopped && r->opt->stop != NULL && *r->opt->stop != 0)
+    if (!r->stopped && arena_plan_stop_requested(r->opt))
         r->stopped = 1;
     if (!r->stopped && r->opt->time_limit > 0 && elapsed(&r->start) >= r->opt->time_limit)
         r->stopped = 1;

@@ -26,6 +26,8 @@ int arena_sat_le(const struct arena_sat *s, uint32_t k, uint64_t w)
         return LIT_FALSE;
     if (w >= v[len - 1])
         return LIT_TRUE;
+    /* arena_floor_index's search (planners/order.h), on the domains' 32-bit
+     * values: 64-bit copies would double up to 62 M values (packed:n=1000) */
     uint32_t lo = 0, hi = len - 1; /* v[lo] <= w < v[hi] */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;

@@ -3,8 +3,11 @@
  * A planner is one file that exports one `const struct arena_planner` filled
  * with designated initialisers. Planners are pure: no I/O, no globals, no
  * allocation; working memory is handed in by the caller, and the same problem
- * always gives the same offsets. Callers go through the inline wrappers below,
- * never through the table. */
+ * always gives the same offsets. One exception: the SAT engine of planner
+ * optimal allocates its solver (CaDiCaL's C++ inside) and its encoding, up
+ * to a stated budget (planners/optimal.h, ARENA_OPTIMAL_SAT_MEMORY), and
+ * frees them before plan() returns. Callers go through the inline wrappers
+ * below, never through the table. */
 #ifndef ARENA_PLANNER_H
 #define ARENA_PLANNER_H
 
@@ -44,6 +47,9 @@ struct arena_plan_options {
     uint32_t optimal_off; /* planner optimal only, for ablations: the rules it
                             switches off, ARENA_OPTIMAL_* bits (planners/optimal.h);
                             0 = every rule on. Other planners ignore it. */
+    uint32_t optimal_engine; /* planner optimal only: enum arena_optimal_engine
+                            (planners/optimal.h), 0 = the portfolio of search
+                            and SAT. Other planners ignore it. */
 };
 
 /* All zero: no limits, seed 0, minimise. */

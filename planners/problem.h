@@ -73,6 +73,15 @@ struct arena_plan {
     uint64_t bound;    /* proven lower bound on the optimal arena; 0 when the
                           planner proves nothing beyond the max-live bound */
     uint64_t nodes;    /* search nodes (or rounds) spent; 0 for heuristics */
+    uint32_t notes;    /* ARENA_PLAN_NOTE_* bits: what the planner could not do */
+};
+
+/* struct arena_plan.notes. */
+enum arena_plan_note {
+    ARENA_PLAN_NOTE_SAT_MEMORY = 1u << 0, /* optimal: a part's SAT encoding would
+                                             pass the engine's memory budget
+                                             (ARENA_SAT_MEMORY), so SAT was not run
+                                             on it */
 };
 
 /* Finishes a valid plan's claims from the problem's max-live lower bound:

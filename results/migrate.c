@@ -9,7 +9,8 @@
  * keys (run_identity), then the in-place columns (inplace_columns), then
  * the graphs' order columns (order_columns), then each result's
  * configuration and problem (configuration_columns), then runs.stopped
- * (runs_stopped). Version 11 had no runs.stopped. Version 10 had no runs.tag nor results' order_mode, order_budget, patch,
+ * (runs_stopped), then planner optimal's engine (optimal_engine_column).
+ * Version 12 had no results.optimal_engine. Version 11 had no runs.stopped. Version 10 had no runs.tag nor results' order_mode, order_budget, patch,
  * problem_fingerprint, fixed_lower_bound and order columns. Version 9 had no graphs.exec_order nor the other order columns; version 8
  * had no results.inplace, inplace_bound nor placements.shares.
  * Version 7 had no runs.uuid, results.seq, replays.seq nor results' planner
@@ -304,13 +305,21 @@ static const char configuration_columns[] =
  * and a stopped run before 12 stored the results before the stop alone). */
 static const char runs_stopped[] = "ALTER TABLE runs ADD COLUMN stopped TEXT;\n";
 
+/* 12 -> 13: planner optimal's engines (bench --optimal-engine). Before it,
+ * optimal had one engine, the canonical searches: its rows say search;
+ * every other planner's NULL. */
+static const char optimal_engine_column[] =
+    "ALTER TABLE results ADD COLUMN optimal_engine TEXT;\n"
+    "UPDATE results SET optimal_engine = 'search' WHERE planner = 'optimal';\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
                                          schema_replays, runs_environment,
                                          schema_placement_names, run_identity,
                                          inplace_columns, order_columns,
-                                         configuration_columns, runs_stopped};
+                                         configuration_columns, runs_stopped,
+                                         optimal_engine_column};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

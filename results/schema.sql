@@ -1,7 +1,7 @@
--- arenabench results database, schema version 12 (PRAGMA user_version = 12).
+-- arenabench results database, schema version 13 (PRAGMA user_version = 13).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 11 had no runs.stopped; version 10 had no runs.tag nor the results' configuration
+-- earlier version: version 12 had no results.optimal_engine; version 11 had no runs.stopped; version 10 had no runs.tag nor the results' configuration
 -- and problem columns (order_mode ... fixed_lower_bound), and updated a
 -- graphs row's order columns when a later --order best run proved its order
 -- best; version 9 had no graphs.exec_order and the other order
@@ -139,7 +139,10 @@ CREATE TABLE results (
     order_bound    INTEGER,          -- proven: no execution order has a lower bound
                                      -- (= inplace_bound unless status limit)
     order_states   INTEGER,          -- downsets the search stored (0: none)
-    order_ns       INTEGER           -- wall time of the order transform
+    order_ns       INTEGER,          -- wall time of the order transform
+    optimal_engine TEXT              -- planner optimal's engines (bench --optimal-engine):
+                                     -- portfolio, search or sat; NULL for every other
+                                     -- planner (version 13; optimal's older rows: search)
 );
 
 CREATE TABLE placements (

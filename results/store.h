@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 12
+#define ARENA_STORE_VERSION 13
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -103,6 +103,8 @@ struct arena_result_info {
                                 inplace_bound); 0: NULL */
     const uint32_t *shares;  /* NULL, or p->n ids: the tensor whose bytes each
                                 takes, UINT32_MAX for none (placements.shares) */
+    const char *optimal_engine; /* planner optimal's engines (portfolio, search,
+                                   sat); NULL for every other planner */
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of

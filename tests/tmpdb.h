@@ -24,8 +24,13 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* Back to version 11 (drops what version 12 added: runs.stopped). */
-#define TD_BACK_TO_V11 "ALTER TABLE runs DROP COLUMN stopped; PRAGMA user_version = 11;"
+/* SQL that takes a database of the current schema back to version 12
+ * (drops what version 13 added: results.optimal_engine). */
+#define TD_BACK_TO_V12 "ALTER TABLE results DROP COLUMN optimal_engine; PRAGMA user_version = 12;"
+
+/* Back to version 11 (drops what version 12 added too: runs.stopped). */
+#define TD_BACK_TO_V11 \
+    TD_BACK_TO_V12 "ALTER TABLE runs DROP COLUMN stopped; PRAGMA user_version = 11;"
 
 /* Back to version 10 (drops what version 11 added too: runs.tag and the
  * results' configuration and problem columns). */

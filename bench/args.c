@@ -498,6 +498,11 @@ static const char *rule_name(size_t i)
     return i < arena_optimal_switch_count ? arena_optimal_switches[i].name : NULL;
 }
 
+static const char *engine_name(size_t i)
+{
+    return i < ARENA_OPTIMAL_ENGINES ? arena_optimal_engine_name((unsigned)i) : NULL;
+}
+
 static const char *allocator_name(size_t i)
 {
     return arena_replay_allocator_name((unsigned)i);
@@ -578,7 +583,9 @@ const struct arena_opt arena_bench_options[] = {
     {.name = "--node-limit", .kind = ARENA_OPT_UINT, .arg = "N", .min = 1,
      .max = ARENA_BENCH_INT_MAX, .unset = "the planner's own", .in = PLANS,
      ARENA_OPT_AT(A, options.node_limit),
-     .help = "search nodes per problem for search planners"},
+     .help = "search nodes per problem for search planners (optimal counts its SAT engine's"
+             " conflicts as nodes)",
+     .see = "optimal-sat.md#budgets"},
     {.name = "--capacity", .kind = ARENA_OPT_BYTES, .arg = "BYTES", .min = 1,
      .max = ARENA_BENCH_INT_MAX, .unset = "none: the least arena", .in = PLANS,
      ARENA_OPT_AT(A, options.capacity),
@@ -591,6 +598,11 @@ const struct arena_opt arena_bench_options[] = {
      .help = "switch rules of the planner optimal off, to measure what each prunes (its"
              " nodes); needs --no-db, as the database would store such runs as plain optimal",
      .see = "optimal.md#switching-rules-off"},
+    {.name = "--optimal-engine", .kind = ARENA_OPT_CHOICE, .name_of = engine_name,
+     .def = "portfolio", .in = PLANS, ARENA_OPT_AT(A, options.optimal_engine),
+     .help = "the planner optimal's engines: portfolio (the search, then SAT, in turn), search"
+             " (the canonical searches alone) or sat (the SAT engine alone, CaDiCaL)",
+     .see = "optimal-sat.md"},
     {.name = "--alignment", .kind = ARENA_OPT_POW2, .arg = "N", .min = 1,
      .max = (uint64_t)1 << 30, .def = "16", .in = LOADS, ARENA_OPT_AT(A, alignment),
      .help = "bytes; every size rounds up to it", .see = "configurations.md"},

@@ -36,6 +36,7 @@
 #include "bench/shard.h"
 #include "bench/suites.h"
 #include "planners/alias.h"
+#include "planners/optimal.h"
 #include "planners/planner.h"
 #include "results/store.h"
 
@@ -378,6 +379,10 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .timing = row.timing,
             .has_self_ns = row.has_self_ns,
             .self_ns = row.self_ns,
+            /* only planner optimal reads its engine option */
+            .optimal_engine = strcmp(j->pl->name, "optimal") == 0
+                                  ? arena_optimal_engine_name(b->s.args.options.optimal_engine)
+                                  : NULL,
         };
         const struct arena_plan *keep =
             planned && !b->s.args.no_placements && (!g->merged || j->full) ? shown : NULL;
@@ -402,6 +407,12 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
      * and --quiet shows nothing, so say it where a person will see. */
     if (!valid && !(b->out && b->out->errors_inline))
         arena_session_say(&b->s, "%s on %s: %s", j->pl->name, g->src.spec, error);
+    /* what a planner could not do, on stderr: the plan stands */
+    if (valid && (j->plan.notes & ARENA_PLAN_NOTE_SAT_MEMORY))
+        arena_session_say(&b->s, "note: %s on %s: the SAT engine was skipped on a part whose"
+                                 " encoding would need more than the engine's %llu MiB",
+                          j->pl->name, g->src.spec,
+                          (unsigned long long)(ARENA_OPTIMAL_SAT_MEMORY >> 20));
     emit(b, g, &row);
     arena_progress_step(&b->s.progress);
     release(j);

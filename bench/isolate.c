@@ -18,7 +18,7 @@ struct head {
     int32_t rc;
     uint32_t buffers;
     int32_t status;
-    uint32_t pad;
+    uint32_t notes;
     uint64_t n, arena, bound, nodes;
 };
 
@@ -80,7 +80,7 @@ static void child(int fd, const struct arena_planner *pl, const struct arena_pro
     int rc = pl->plan(p, opt, scratch, scratch_size, plan);
     double first = now_ns() - t0;
     struct head h = {.rc = rc, .buffers = plan->buffers, .status = (int32_t)plan->status,
-                     .n = p->n, .arena = plan->arena, .bound = plan->bound, .nodes = plan->nodes};
+                     .notes = plan->notes, .n = p->n, .arena = plan->arena, .bound = plan->bound, .nodes = plan->nodes};
     if (write_all(fd, &h, sizeof h) != 0 ||
         (rc == ARENA_OK && write_all(fd, plan->offsets, p->n * sizeof *plan->offsets) != 0))
         _exit(3);
@@ -229,6 +229,7 @@ int arena_isolate_plan(const struct arena_planner *pl, const struct arena_proble
     plan->arena = h.arena;
     plan->bound = h.bound;
     plan->nodes = h.nodes;
+    plan->notes = h.notes;
     if (h.rc == ARENA_OK) {
         t->repetitions = tm.repetitions;
         t->iterations = tm.iterations;

@@ -31,7 +31,34 @@ enum arena_optimal_rule {
                                            plan each round */
     ARENA_OPTIMAL_RERANK = 1u << 15,    /* preorder 2 ranks each group afresh by the
                                            loads left */
+    /* the SAT engine's strengthenings (planners/optimal/sat/) */
+    ARENA_OPTIMAL_SAT_DOMAINS = 1u << 16, /* offsets narrowed to the slack of the
+                                             subset sums of each section */
+    ARENA_OPTIMAL_SAT_TILING = 1u << 18,  /* full sections: "lies below" transitive */
+    ARENA_OPTIMAL_SAT_PHASES = 1u << 20,  /* the incumbent as the solver's phases */
+
 };
+
+/* Which engines planner optimal runs (struct arena_plan_options.optimal_engine;
+ * bench --optimal-engine). */
+enum arena_optimal_engine {
+    ARENA_OPTIMAL_ENGINE_PORTFOLIO = 0, /* the default: search and SAT in turn */
+    ARENA_OPTIMAL_ENGINE_SEARCH = 1,    /* the canonical searches alone */
+    ARENA_OPTIMAL_ENGINE_SAT = 2,       /* the SAT engine alone (after the greedy
+                                           incumbents) */
+};
+#define ARENA_OPTIMAL_ENGINES 3u
+
+/* The SAT engine's memory budget: the solvers open at once (one per part
+ * at most) hold at most this many bytes by the estimate made before each
+ * is built (its clauses counted, CaDiCaL's bytes per clause, literal and
+ * variable measured, twice that for its learnt clauses and search). A part
+ * whose encoding alone would pass it is left to the search, and the plan
+ * says so (ARENA_PLAN_NOTE_SAT_MEMORY); bench prints a note. */
+#define ARENA_OPTIMAL_SAT_MEMORY ((uint64_t)1 << 30)
+
+/* "portfolio", "search", "sat" (NULL for an unknown value). */
+const char *arena_optimal_engine_name(unsigned engine);
 
 struct arena_optimal_switch {
     const char *name;    /* as on the command line, e.g. "section" */

@@ -42,6 +42,7 @@ void arena_plan_reset(struct arena_plan *plan)
     plan->status = ARENA_PLAN_FEASIBLE;
     plan->bound = 0;
     plan->nodes = 0;
+    plan->notes = 0;
 }
 
 int arena_planner_run(const struct arena_planner *pl, const struct arena_problem *p,

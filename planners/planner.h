@@ -6,8 +6,12 @@
  * memory handed in; the same problem always gives the same offsets) are the
  * planner contract, include/arenabench/planner.h, which plugins build
  * against too: the built-in planners are written to that one header.
- * Callers go through the checked entry points below, never through the
- * table (bench's timed loop, which checks once, aside). */
+ * One exception to "no allocation": the SAT engine of planner optimal
+ * allocates its solver (CaDiCaL's C++ inside) and its encoding, up to a
+ * stated budget (planners/optimal.h, ARENA_OPTIMAL_SAT_MEMORY), and frees
+ * them before plan() returns. Callers go through the checked entry points
+ * below, never through the table (bench's timed loop, which checks once,
+ * aside). */
 #ifndef ARENA_PLANNER_H
 #define ARENA_PLANNER_H
 

@@ -21,6 +21,14 @@
 /* "feasible", "optimal", "infeasible", "limit"; "unknown" otherwise. */
 const char *arena_plan_status_name(int status);
 
+/* struct arena_plan.notes. */
+enum arena_plan_note {
+    ARENA_PLAN_NOTE_SAT_MEMORY = 1u << 0, /* optimal: a part's SAT encoding would
+                                             pass the engine's memory budget
+                                             (ARENA_SAT_MEMORY), so SAT was not run
+                                             on it */
+};
+
 /* Finishes a valid plan's claims from the problem's max-live lower bound:
  * bound = max(bound, lower_bound), and a FEASIBLE plan whose arena equals
  * that bound becomes OPTIMAL. Callers (bench, tests) call it after the

@@ -9,10 +9,11 @@
  * keys (run_identity), then the in-place columns (inplace_columns), then
  * the graphs' order columns (order_columns), then each result's
  * configuration and problem (configuration_columns), then runs.stopped
- * (runs_stopped), then each result's planner origin and timing
- * (planner_origin_columns). Version 12 had no results.origin, plugin_path,
- * plugin_sha256, planner_command, timing nor self_ns. Version 11 had no
- * runs.stopped. Version 10 had no runs.tag nor results' order_mode, order_budget, patch,
+ * (runs_stopped), then planner optimal's engine (optimal_engine_column),
+ * then each result's planner origin and timing (planner_origin_columns).
+ * Version 13 had no results.origin, plugin_path, plugin_sha256,
+ * planner_command, timing nor self_ns. Version 12 had no
+ * results.optimal_engine. Version 11 had no runs.stopped. Version 10 had no runs.tag nor results' order_mode, order_budget, patch,
  * problem_fingerprint, fixed_lower_bound and order columns. Version 9 had no graphs.exec_order nor the other order columns; version 8
  * had no results.inplace, inplace_bound nor placements.shares.
  * Version 7 had no runs.uuid, results.seq, replays.seq nor results' planner
@@ -307,7 +308,14 @@ static const char configuration_columns[] =
  * and a stopped run before 12 stored the results before the stop alone). */
 static const char runs_stopped[] = "ALTER TABLE runs ADD COLUMN stopped TEXT;\n";
 
-/* 12 -> 13: where each result's planner comes from (a built-in one, a
+/* 12 -> 13: planner optimal's engines (bench --optimal-engine). Before it,
+ * optimal had one engine, the canonical searches: its rows say search;
+ * every other planner's NULL. */
+static const char optimal_engine_column[] =
+    "ALTER TABLE results ADD COLUMN optimal_engine TEXT;\n"
+    "UPDATE results SET optimal_engine = 'search' WHERE planner = 'optimal';\n";
+
+/* 13 -> 14: where each result's planner comes from (a built-in one, a
  * shared object, an external program) and how its time was taken. Every
  * older row is a built-in planner timed in process: the defaults. */
 static const char planner_origin_columns[] =
@@ -325,7 +333,7 @@ static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, m
                                          schema_placement_names, run_identity,
                                          inplace_columns, order_columns,
                                          configuration_columns, runs_stopped,
-                                         planner_origin_columns};
+                                         optimal_engine_column, planner_origin_columns};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

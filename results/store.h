@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 13
+#define ARENA_STORE_VERSION 14
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -103,7 +103,9 @@ struct arena_result_info {
                                 inplace_bound); 0: NULL */
     const uint32_t *shares;  /* NULL, or p->n ids: the tensor whose bytes each
                                 takes, UINT32_MAX for none (placements.shares) */
-    /* Where the planner comes from and how it was timed (schema 13): origin
+    const char *optimal_engine; /* planner optimal's engines (portfolio, search,
+                                   sat); NULL for every other planner */
+    /* Where the planner comes from and how it was timed (schema 14): origin
      * "built-in" (NULL reads so), "plugin" or "cmd"; plugin_path and
      * plugin_sha256 for a plugin, planner_command for a cmd (NULL
      * otherwise); timing "in-process" (NULL reads so), "isolated" or

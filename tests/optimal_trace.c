@@ -5,12 +5,19 @@
  * packed boxes with and without slack and random intervals, under node
  * limits and in decision mode. Two builds that print the same lines behave
  * the same on them: scripts/optimal-same compares this checkout with a
- * git revision. */
+ * git revision.
+ *
+ *   optimal_trace [ENGINE] < runs
+ *
+ * ENGINE: the planner's engines (portfolio, search, sat; default search,
+ * the one engine of the revisions before the SAT engine, which compile this
+ * file without the option and ignore it). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "graphs/family.h"
+#include "planners/optimal.h"
 #include "planners/planner.h"
 
 static uint64_t fnv(const uint64_t *a, size_t n)
@@ -22,9 +29,25 @@ static uint64_t fnv(const uint64_t *a, size_t n)
     return h;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct arena_planner *pl = arena_planner_find("optimal");
+    const char *engine = argc > 1 ? argv[1] : "search";
+#ifdef ARENA_OPTIMAL_ENGINES
+    uint32_t engine_id = ARENA_OPTIMAL_ENGINES;
+    for (uint32_t e = 0; e < ARENA_OPTIMAL_ENGINES; e++)
+        if (strcmp(engine, arena_optimal_engine_name(e)) == 0)
+            engine_id = e;
+    if (engine_id == ARENA_OPTIMAL_ENGINES) {
+        fprintf(stderr, "optimal_trace: no engine '%s' (portfolio, search, sat)\n", engine);
+        return 2;
+    }
+#else
+    if (strcmp(engine, "search") != 0) {
+        fprintf(stderr, "optimal_trace: this revision has one engine, search\n");
+        return 2;
+    }
+#endif
     char line[512];
     while (fgets(line, sizeof line, stdin)) {
         char spec_text[400];
@@ -51,6 +74,9 @@ int main(void)
         struct arena_plan plan = {.n = p.n, .offsets = off};
         arena_plan_reset(&plan);
         struct arena_plan_options opt = {.node_limit = nl, .capacity = cap, .seed = seed};
+#ifdef ARENA_OPTIMAL_ENGINES
+        opt.optimal_engine = engine_id;
+#endif
         int rc = arena_planner_run(pl, &p, &opt, scratch, sb, &plan);
         printf("%s nl=%llu cap=%llu seed=%llu al=%llu rc=%d arena=%llu bound=%llu nodes=%llu status=%d hash=%016llx\n",
                spec_text, nl, cap, seed, align, rc, (unsigned long long)plan.arena,

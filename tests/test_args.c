@@ -334,6 +334,29 @@ static const struct bad_case bad[] = {
     {{NULL}, "no --graph given"},
 };
 
+Test(args, optimal_engine_names_the_engines)
+{
+    /* Each engine of planners/optimal.h by name, the portfolio by default,
+     * --help names each; an unknown one is refused naming the three. */
+    struct arena_bench_args a;
+    char err[300] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", NULL), ARENA_OK, "%s", err);
+    cr_expect_eq(a.options.optimal_engine, ARENA_OPTIMAL_ENGINE_PORTFOLIO);
+    arena_bench_args_free(&a);
+    for (uint32_t e = 0; e < ARENA_OPTIMAL_ENGINES; e++) {
+        const char *name = arena_optimal_engine_name(e);
+        cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--optimal-engine", name, NULL),
+                     ARENA_OK, "%s: %s", name, err);
+        cr_expect_eq(a.options.optimal_engine, e, "%s", name);
+        arena_bench_args_free(&a);
+        cr_expect(strstr(help_of(""), name) != NULL, "--help does not name %s", name);
+    }
+    cr_expect_eq(parse(&a, err, sizeof err, "--graph", "chain", "--optimal-engine", "cp", NULL),
+                 ARENA_EINVAL);
+    cr_expect_str_eq(err, "--optimal-engine: 'cp' is not one of portfolio, search, sat");
+    arena_bench_args_free(&a);
+}
+
 Test(args, optimal_off_names_the_rules)
 {
     /* Each rule of planners/optimal.h by name, lists and repeats add up,

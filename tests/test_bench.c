@@ -256,6 +256,13 @@ Test(bench, a_run_stores_runs_graphs_results_and_valid_placements)
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE time_limit IS NULL"
                             " AND node_limit IS NULL AND planner_seed IS NULL AND capacity IS NULL"),
                  2 * (planners - search));
+    /* planner optimal's engines (default: the portfolio), of no other's */
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'optimal'"
+                            " AND optimal_engine = 'portfolio'"),
+                 2);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner <> 'optimal'"
+                            " AND optimal_engine IS NULL"),
+                 2 * (planners - 1));
     sqlite3_close(db);
 
     /* A second run appends a run, with an identity of its own, and reuses
@@ -1048,6 +1055,24 @@ Test(bench, sigint_during_export_writes_no_stopped_plan)
     if (d)
         closedir(d);
     cr_expect_eq(files, 0, "%zu files exported", files);
+}
+
+/* The SAT engine alone on a box it does not solve within seconds
+ * (slack:n=150,seed=5: no plan at the bound within 20,000 conflicts): a
+ * SIGINT while it builds its 1.8 million clauses or solves ends the call
+ * through CaDiCaL's terminate callback; what is left is freeing them. */
+Test(bench, sigint_stops_the_sat_engine_at_once)
+{
+    const char *args[] = {"--graph", "slack:n=150,seed=5", "--planner", "optimal",
+                          "--optimal-engine", "sat", "--time-limit", "60", "--no-db", "--quiet",
+                          NULL};
+    pid_t pid = spawn("sat", args);
+    nap(2500); /* the incumbents made, the encoding built or being built */
+    int rc;
+    double waited = interrupt_and_wait(pid, &rc);
+    cr_expect_eq(rc, 128 + SIGINT);
+    cr_expect(waited < 2.0, "SIGINT honoured after %.2f s", waited);
+    expect_stop_lines("sat", "optimal on slack:n=150");
 }
 
 /* Repro 14: another process holds the write lock; bench waits for it (up

@@ -472,6 +472,37 @@ Test(stats, alignments_are_separate_configurations_and_labelled)
     arena_stats_free(&st);
 }
 
+/* One planner twice on three graphs (and naive beside it when naive is
+ * set): results of arena a, status sa, then b, sb, each pair of three rows
+ * then given its configuration by an SQL SET clause (set_a, set_b). */
+static void two_configurations(const char *path, const char *planner, uint64_t a,
+                               enum arena_plan_status sa, const char *set_a, uint64_t b,
+                               enum arena_plan_status sb, const char *set_b, int naive)
+{
+    struct arena_store *s = store_open(path);
+    int64_t run = add_run(s, "2026-12-02T10:00:00.000Z", "bench");
+    int64_t ids[2][3];
+    for (unsigned seed = 1; seed <= 3; seed++) {
+        int64_t g = add_graph(s, seed, 16, 1000);
+        ids[0][seed - 1] = add_result(s, run, g, planner, a, 1000, sa);
+        ids[1][seed - 1] = add_result(s, run, g, planner, b, 1000, sb);
+        if (naive)
+            add_result(s, run, g, "naive", 3000, 1000, ARENA_PLAN_FEASIBLE);
+    }
+    arena_store_close(s);
+    ensure_column(path, "results", "time_limit", "REAL");
+    ensure_column(path, "results", "node_limit", "INTEGER");
+    ensure_column(path, "results", "planner_seed", "INTEGER");
+    ensure_column(path, "results", "capacity", "INTEGER");
+    char sql[600];
+    snprintf(sql, sizeof sql,
+             "UPDATE results SET %s WHERE id IN (%lld, %lld, %lld);"
+             "UPDATE results SET %s WHERE id IN (%lld, %lld, %lld);",
+             set_a, (long long)ids[0][0], (long long)ids[0][1], (long long)ids[0][2], set_b,
+             (long long)ids[1][0], (long long)ids[1][1], (long long)ids[1][2]);
+    exec_sql(path, sql);
+}
+
 /* Planner options that change a result (schema 8 columns; added here when
  * the schema does not have them yet) make configurations of their own,
  * and the label shows the one that differs. */
@@ -479,29 +510,10 @@ Test(stats, planner_options_are_separate_configurations_and_labelled)
 {
     char path[160];
     td_path(path, sizeof path, "opts.sqlite");
-    struct arena_store *s = store_open(path);
-    int64_t run = add_run(s, "2026-12-02T10:00:00.000Z", "bench");
-    int64_t ids[2][3];
-    for (unsigned seed = 1; seed <= 3; seed++) {
-        int64_t g = add_graph(s, seed, 16, 1000);
-        ids[0][seed - 1] = add_result(s, run, g, "hill-climb", 1100, 1000, ARENA_PLAN_LIMIT);
-        ids[1][seed - 1] = add_result(s, run, g, "hill-climb", 1000, 1000, ARENA_PLAN_OPTIMAL);
-        add_result(s, run, g, "naive", 3000, 1000, ARENA_PLAN_FEASIBLE);
-    }
-    arena_store_close(s);
-    ensure_column(path, "results", "time_limit", "REAL");
-    ensure_column(path, "results", "node_limit", "INTEGER");
-    ensure_column(path, "results", "planner_seed", "INTEGER");
-    ensure_column(path, "results", "capacity", "INTEGER");
-    char sql[400];
-    snprintf(sql, sizeof sql,
-             "UPDATE results SET time_limit = 0, node_limit = 1, planner_seed = 1, capacity = 0"
-             " WHERE id IN (%lld, %lld, %lld);"
-             "UPDATE results SET time_limit = 0, node_limit = 500, planner_seed = 1, capacity = 0"
-             " WHERE id IN (%lld, %lld, %lld);",
-             (long long)ids[0][0], (long long)ids[0][1], (long long)ids[0][2],
-             (long long)ids[1][0], (long long)ids[1][1], (long long)ids[1][2]);
-    exec_sql(path, sql);
+    two_configurations(path, "hill-climb", 1100, ARENA_PLAN_LIMIT,
+                       "time_limit = 0, node_limit = 1, planner_seed = 1, capacity = 0", 1000,
+                       ARENA_PLAN_OPTIMAL,
+                       "time_limit = 0, node_limit = 500, planner_seed = 1, capacity = 0", 1);
     struct arena_stats st;
     compute(path, NULL, &st);
     cr_assert_eq(st.n_rows, 3, "hill-climb twice, naive");
@@ -519,6 +531,27 @@ Test(stats, planner_options_are_separate_configurations_and_labelled)
     /* node_limit=500 beats node_limit=1 on all three graphs. */
     cr_assert_eq(st.n_pairs, 6);
     cr_expect(st.pairs[2].row == 1 && st.pairs[2].other == 0 && st.pairs[2].wins == 3);
+    arena_stats_free(&st);
+}
+
+/* planner optimal's engines (results.optimal_engine, schema 13) are part
+ * of its configuration: the portfolio's results and the SAT engine's are
+ * two rows, labelled by the engine, compared on the same graphs. */
+Test(stats, optimal_engines_are_separate_configurations_and_labelled)
+{
+    char path[160];
+    td_path(path, sizeof path, "engines.sqlite");
+    two_configurations(path, "optimal", 1000, ARENA_PLAN_OPTIMAL, "optimal_engine = 'portfolio'",
+                       1200, ARENA_PLAN_LIMIT, "optimal_engine = 'sat'", 0);
+    struct arena_stats st;
+    compute(path, NULL, &st);
+    cr_assert_eq(st.n_rows, 2, "optimal once per engine");
+    cr_expect_str_eq(st.rows[0].label, "optimal optimal_engine=portfolio");
+    cr_expect_str_eq(st.rows[1].label, "optimal optimal_engine=sat");
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.0) && NEAR(st.rows[1].lb.mean, 1.2));
+    cr_expect_eq(st.rows[1].limit, 3);
+    cr_assert_eq(st.n_pairs, 2);
+    cr_expect(st.pairs[0].row == 0 && st.pairs[0].other == 1 && st.pairs[0].wins == 3);
     arena_stats_free(&st);
 }
 

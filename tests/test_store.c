@@ -253,6 +253,42 @@ Test(store, migrates_version_9_adding_the_order_columns)
     sqlite3_close(db);
 }
 
+/* Version 12 is version 13 without results.optimal_engine: its rows of
+ * planner optimal were made by its only engine then, the search; every
+ * other planner's row keeps NULL. A result stored after the migration keeps
+ * the engine it is given. */
+Test(store, migrates_version_12_adding_optimal_engine)
+{
+    char path[160];
+    older_db("v12.sqlite", path, sizeof path, TD_BACK_TO_V12
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');"
+             "INSERT INTO graphs (id, spec, family, params, fingerprint, alignment, ops, tensors,"
+             " naive_bytes, lower_bound) VALUES (1, 'chain:ops=8', 'chain', 'ops=8', 'aa', 16, 8,"
+             " 9, 900, 100);"
+             "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq) VALUES"
+             " (1, 1, 1, 'greedy-by-size', 100, 1, 1), (2, 1, 1, 'optimal', 100, 1, 2);");
+    sqlite3 *db = migrated(path);
+    char got[256] = "";
+    append_rows(db, "SELECT id, planner, ifnull(optimal_engine, '-') FROM results ORDER BY id",
+                got, sizeof got);
+    cr_expect_str_eq(got, "1|greedy-by-size|-\n2|optimal|search\n");
+    sqlite3_close(db);
+    struct arena_store *st = NULL;
+    char err[512] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &st, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_result_info r = {.planner = "optimal", .valid = 0, .error = "none",
+                                  .optimal_engine = "sat"};
+    int64_t id;
+    cr_assert_eq(arena_store_add_result(st, 1, 1, &r, NULL, NULL, &id), ARENA_OK, "%s",
+                 arena_store_error(st));
+    arena_store_close(st);
+    db = td_db_open(path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'optimal'"
+                             " AND optimal_engine = 'sat'"), 1);
+    sqlite3_close(db);
+}
+
 /* Version 11 is version 12 without runs.stopped: a run of 11 keeps its row,
  * stopped NULL (none recorded a stop), and a stop is recorded after it. */
 Test(store, migrates_version_11_adding_runs_stopped)
@@ -276,14 +312,14 @@ Test(store, migrates_version_11_adding_runs_stopped)
     sqlite3_close(db);
 }
 
-/* Version 12 is version 13 without the results' planner origin and timing:
- * a result of 12 keeps its row and reads as what it was, a built-in planner
+/* Version 13 is version 14 without the results' planner origin and timing:
+ * a result of 13 keeps its row and reads as what it was, a built-in planner
  * timed in process (no path, hash, command nor own figure); a plugin's and
  * a program's results are stored with theirs after it. */
-Test(store, migrates_version_12_adding_the_planner_origin)
+Test(store, migrates_version_13_adding_the_planner_origin)
 {
     char path[160];
-    older_db("v12.sqlite", path, sizeof path, TD_BACK_TO_V12
+    older_db("v13.sqlite", path, sizeof path, TD_BACK_TO_V13
              "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
              " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');"
              "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32, NULL,"

@@ -24,14 +24,18 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* Back to version 12 (drops what version 13 added: the results' planner
+/* Back to version 13 (drops what version 14 added: the results' planner
  * origin and timing columns). */
-#define TD_BACK_TO_V12                                                                       \
+#define TD_BACK_TO_V13                                                                       \
     "ALTER TABLE results DROP COLUMN origin; ALTER TABLE results DROP COLUMN plugin_path;"   \
     "ALTER TABLE results DROP COLUMN plugin_sha256;"                                         \
     "ALTER TABLE results DROP COLUMN planner_command;"                                       \
     "ALTER TABLE results DROP COLUMN timing; ALTER TABLE results DROP COLUMN self_ns;"       \
-    "PRAGMA user_version = 12;"
+    "PRAGMA user_version = 13;"
+
+/* Back to version 12 (drops what version 13 added too: results.optimal_engine). */
+#define TD_BACK_TO_V12                                                                       \
+    TD_BACK_TO_V13 "ALTER TABLE results DROP COLUMN optimal_engine; PRAGMA user_version = 12;"
 
 /* Back to version 11 (drops what version 12 added too: runs.stopped). */
 #define TD_BACK_TO_V11                                                                       \

@@ -42,6 +42,14 @@
  * depth-first run's budget (at 200k nodes: packed:n=700,seed=1 proven in
  * 47,179 nodes, packed:n=500,seed=6 in 36,163; README, the filler). */
 #define GAP_DISCREPANCIES 6u
+/* The SAT engine's conflicts in a part's first round (doubling each round). */
+#define SAT_CONFLICTS_FIRST 1024u
+/* The portfolio: the search's rounds of a part before the SAT engine's
+ * rounds join in, one after each of the search's, with a conflict per
+ * SAT_NODES_PER_CONFLICT nodes the search's round spent (about its time:
+ * a conflict cost 1-2 ms on exact-slack's encodings, a node 1-3 us). */
+#define SAT_FROM_ROUND 2u
+#define SAT_NODES_PER_CONFLICT 512u
 /* Filler searches per round, each with its own preorder. */
 #define FILLER_TRIES 4u
 /* Depth-bounded discrepancy search (canonical.c, discrepancy_search):
@@ -93,6 +101,12 @@ struct part_state {
     unsigned round;   /* rounds run */
     unsigned dive;    /* the probes' depth (probe_height) */
     int done;         /* proven, or proven infeasible */
+    /* the SAT engine (planners/optimal/sat/) */
+    struct arena_sat *sat;  /* the part's open solver, or NULL */
+    uint64_t sat_budget;    /* the next SAT round's conflicts (0: none run yet) */
+    int sat_minimise;       /* the target was refuted: the solver's top is the
+                               best plan less a step, the target a level */
+    int sat_skipped;        /* the encoding passes the memory budget */
 };
 
 struct work {
@@ -247,6 +261,9 @@ static inline uint64_t span_floor(const struct work *w, const uint64_t *top, uin
     return f;
 }
 
+/* optimal.c: reads opt->stop and the clock (the SAT engine's terminate
+ * callback); nonzero, and r->stopped set, when either says stop. */
+int arena_optimal_out_of_time(struct run *r);
 /* optimal.c: counts one node; nonzero when a global budget has run out. */
 int optimal_spend_node(struct run *r);
 /* optimal.c: counts units of work (no node); reads opt->stop every call and

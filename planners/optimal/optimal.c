@@ -135,6 +135,7 @@
 #include "planners/greedy_common.h"
 #include "planners/layout.h"
 #include "planners/optimal/internal.h"
+#include "planners/optimal/sat/sat.h"
 #include "planners/tables.h"
 
 static size_t greedy_share(const struct arena_problem *p, int *rc)
@@ -281,6 +282,11 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
      "minimising: decision runs below the best plan each round, nearer it after a miss"},
     {"rerank", ARENA_OPTIMAL_RERANK,
      "preorder 2 (most loaded section first) ranks each group afresh by the loads left"},
+    {"sat-domains", ARENA_OPTIMAL_SAT_DOMAINS,
+     "SAT: offsets within the slack of a subset sum of each section's other tensors"},
+    {"sat-tiling", ARENA_OPTIMAL_SAT_TILING,
+     "SAT: in sections full at the capacity, \"lies below\" made transitive"},
+    {"sat-phases", ARENA_OPTIMAL_SAT_PHASES, "SAT: the best plan as the solver's first phases"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -294,6 +300,17 @@ const struct arena_optimal_switch *arena_optimal_switch_find(const char *name, s
     return NULL;
 }
 
+static const char *const engine_names[ARENA_OPTIMAL_ENGINES] = {
+    [ARENA_OPTIMAL_ENGINE_PORTFOLIO] = "portfolio",
+    [ARENA_OPTIMAL_ENGINE_SEARCH] = "search",
+    [ARENA_OPTIMAL_ENGINE_SAT] = "sat",
+};
+
+const char *arena_optimal_engine_name(unsigned engine)
+{
+    return engine < ARENA_OPTIMAL_ENGINES ? engine_names[engine] : NULL;
+}
+
 /* ---- budgets ---- */
 
 static double elapsed(const struct timespec *t0)
@@ -301,6 +318,15 @@ static double elapsed(const struct timespec *t0)
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+int arena_optimal_out_of_time(struct run *r)
+{
+    if (!r->stopped && arena_plan_stop_requested(r->opt))
+        r->stopped = 1;
+    if (!r->stopped && r->opt->time_limit > 0 && elapsed(&r->start) >= r->opt->time_limit)
+        r->stopped = 1;
+    return r->stopped;
 }
 
 int optimal_spend_work(struct run *r, uint64_t units)
@@ -580,6 +606,102 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
     st->done = done;
 }
 
+/* Opens the part's solver at top bytes, in the room the other parts' open
+ * solvers leave (states[0..parts)); when that is too little, theirs are
+ * closed first (the part being solved has the room). */
+static enum arena_sat_open sat_open(struct run *r, uint64_t top, struct part_state *states,
+                                    size_t parts, struct part_state *st,
+                                    const struct arena_plan *plan)
+{
+    uint64_t held = 0;
+    for (size_t q = 0; q < parts; q++)
+        if (&states[q] != st && states[q].sat != NULL)
+            held += arena_sat_bytes(states[q].sat);
+    enum arena_sat_open o = arena_sat_open(r, top, plan, ARENA_SAT_MEMORY - held, &st->sat);
+    if (o != ARENA_SAT_CROWDED)
+        return o;
+    for (size_t q = 0; q < parts; q++)
+        if (&states[q] != st) {
+            arena_sat_close(states[q].sat);
+            states[q].sat = NULL;
+        }
+    return arena_sat_open(r, top, plan, ARENA_SAT_MEMORY, &st->sat);
+}
+
+/* A round of the SAT engine, `budget` conflicts, on the loaded part (its
+ * state st among states[0..parts)), whose best plan r->part_arena lies
+ * above the target (the proven bound, or the capacity): first a solver
+ * whose top is the target (a plan there ends the part, none raises the
+ * bound a step); once the target is refuted (minimising), one whose top is
+ * the best plan less a step, asked at the target (a level: none there
+ * raises the bound) and at its top (a plan lowers the top for good, none
+ * proves the best plan optimal), half the conflicts each. The solver stays
+ * open between rounds: learnt clauses kept. A part whose encoding passes
+ * the memory budget is marked skipped, and the plan says so. */
+static void sat_round(struct run *r, uint64_t cap, struct part_result *res,
+                      struct part_state *states, size_t parts, struct part_state *st,
+                      uint64_t budget, struct arena_plan *plan)
+{
+    uint64_t target = cap ? cap : res->proven, spare = 0;
+    int done = 0;
+
+    if (st->sat != NULL && (arena_sat_top(st->sat) < target ||
+                            (!st->sat_minimise && arena_sat_top(st->sat) > target))) {
+        arena_sat_close(st->sat); /* the bound rose past it */
+        st->sat = NULL;
+    }
+    if (st->sat == NULL) {
+        uint64_t top = st->sat_minimise ? r->part_arena - r->step : target;
+        enum arena_sat_open o = sat_open(r, top, states, parts, st, plan);
+        if (o == ARENA_SAT_SKIPPED) {
+            st->sat_skipped = 1;
+            plan->notes |= ARENA_PLAN_NOTE_SAT_MEMORY;
+            return;
+        }
+        if (o == ARENA_SAT_STOPPED)
+            return;
+        if (o == ARENA_SAT_NONE) {
+            if (top == target) {
+                st->done = none_up_to(r, res, target, cap, &spare, &spare);
+                st->sat_minimise = !cap;
+            } else { /* nothing below the best plan */
+                res->proven = max_u64(res->proven, r->part_arena);
+                st->done = 1;
+            }
+            return;
+        }
+    }
+    uint64_t top = arena_sat_top(st->sat);
+    if (top >= r->part_arena) /* another search found a better plan */
+        arena_sat_lower_top(r, st->sat, r->part_arena - r->step);
+    top = arena_sat_top(st->sat);
+    enum outcome o = arena_sat_solve(r, st->sat, target, top > target ? budget / 2 : budget, plan);
+    if (o == FOUND) {
+        done = 1;
+    } else if (o == EXHAUSTED) {
+        done = none_up_to(r, res, target, cap, &spare, &spare);
+        if (top <= target) { /* its top is refuted: minimise below the best plan */
+            arena_sat_close(st->sat);
+            st->sat = NULL;
+            st->sat_minimise = !cap;
+        }
+        target = cap ? cap : res->proven;
+    }
+    if (!done && !r->stopped && st->sat != NULL && top > target) {
+        o = arena_sat_solve(r, st->sat, top, budget / 2, plan);
+        if (o == FOUND && r->part_arena > target) {
+            arena_sat_lower_top(r, st->sat, r->part_arena - r->step);
+        } else if (o == FOUND) {
+            done = 1;
+        } else if (o == EXHAUSTED) { /* none below the best plan */
+            res->proven = max_u64(res->proven, r->part_arena);
+            res->infeasible = cap && r->part_arena > cap;
+            done = 1;
+        }
+    }
+    st->done = done;
+}
+
 /* The highest end of part ids[a..b) in plan. */
 static uint64_t part_top(const struct run *r, size_t a, size_t b, const struct arena_plan *plan)
 {
@@ -706,10 +828,29 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
                 continue;
             part_load(&r, a, b);
             r.node_cost = node_cost(&w, b - a);
-            solve_part(&r, a, b, cap, &res, st, plan);
-            busy |= !st->done;
+            uint64_t before = r.nodes;
+            if (opt->optimal_engine != ARENA_OPTIMAL_ENGINE_SAT)
+                solve_part(&r, a, b, cap, &res, st, plan);
+            /* the SAT engine's round: alone, its conflicts double each
+             * round; in the portfolio, from the search's round
+             * SAT_FROM_ROUND on, as many conflicts as take about the time
+             * of the search's round just run (SAT_NODES_PER_CONFLICT) */
+            int sat = opt->optimal_engine == ARENA_OPTIMAL_ENGINE_SAT;
+            uint64_t conflicts = sat ? st->sat_budget : (r.nodes - before) / SAT_NODES_PER_CONFLICT;
+            r.part_arena = part_top(&r, a, b, plan);
+            if (opt->optimal_engine != ARENA_OPTIMAL_ENGINE_SEARCH && !st->done &&
+                !st->sat_skipped && !r.stopped && (sat || st->round > SAT_FROM_ROUND) &&
+                r.part_arena > (cap ? cap : res.proven)) {
+                sat_round(&r, cap, &res, w.part_state, parts, st,
+                          max_u64(conflicts, SAT_CONFLICTS_FIRST), plan);
+                st->sat_budget = twice(max_u64(st->sat_budget, SAT_CONFLICTS_FIRST));
+            }
+            busy |= !st->done && !(opt->optimal_engine == ARENA_OPTIMAL_ENGINE_SAT &&
+                                   st->sat_skipped);
         }
     }
+    for (size_t q = 0; q < parts; q++)
+        arena_sat_close(w.part_state[q].sat);
     uint64_t arena = 0;
     for (size_t q = 0; q < parts; q++)
         arena = max_u64(arena, part_top(&r, w.part_start[q], w.part_start[q + 1], plan));

@@ -10,7 +10,9 @@
  * arena, and the metrics' lower bound equal to that one.
  *
  * Input: byte 0 gives n (0..32), byte 1 the alignment (2^0..2^7), byte 2 the
- * search seed; then 4 bytes a tensor: size = 1 + the first two bytes
+ * search seed (and, modulo 3, the planner optimal's engines: the portfolio,
+ * the search alone, the SAT engine alone, whose every decoded plan is then
+ * checked here like any other); then 4 bytes a tensor: size = 1 + the first two bytes
  * (little-endian), shifted left by 8 x (third byte >> 5) and capped at 2^62,
  * so sums past 2^64 occur; first = third byte & 31; last = first + (fourth
  * byte & 15). A problem that breaks the contract (a sum past 2^64 - 1) must
@@ -19,6 +21,7 @@
  * truly pass 2^64 - 1: when K slots of the largest size M do (K the most
  * tensors live at once), as ping-pong's K x M arena does; every planner that
  * stays within the sum of the sizes must succeed. */
+#include "planners/optimal.h"
 #include "planners/planner.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -145,8 +148,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct arena_problem p = {.n = n, .tensors = n ? t : NULL, .alignment = alignment};
     int valid = arena_problem_check(&p, NULL);
     uint64_t lb = valid == ARENA_OK ? live_bound(&p) : 0;
-    struct arena_plan_options opt = {
-        .time_limit = 0, .node_limit = 100, .seed = seed, .capacity = 0};
+    struct arena_plan_options opt = {.time_limit = 0,
+                                     .node_limit = 100,
+                                     .seed = seed,
+                                     .capacity = 0,
+                                     .optimal_engine = (uint32_t)(seed % ARENA_OPTIMAL_ENGINES)};
     uint64_t offsets[MAX_N];
     for (size_t k = 0; k < arena_planner_count(); k++) {
         const struct arena_planner *pl = arena_planner_at(k);

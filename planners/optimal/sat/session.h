@@ -1,0 +1,94 @@
+/* session.h — one solver and its encoding, shared by the files of
+ * planners/optimal/sat/ (solver.c builds, solves and decodes; encode.c
+ * writes the clauses; domains.c narrows the offsets). Internal to that
+ * folder. */
+#ifndef ARENA_OPTIMAL_SAT_SESSION_H
+#define ARENA_OPTIMAL_SAT_SESSION_H
+
+#include <ccadical.h>
+#include <limits.h>
+
+#include "planners/optimal/sat/sat.h"
+
+/* Literals that are constants: a clause holding LIT_TRUE is dropped, a
+ * LIT_FALSE literal is left out of its clause. */
+#define LIT_TRUE INT_MAX
+#define LIT_FALSE (-INT_MAX)
+/* Capacities asked below the top at once (levels, each its activation
+ * variable); past it the oldest one is retired. */
+#define SAT_LEVELS 8u
+
+/* What an encoding is of: a part's m tensors in position order (by first
+ * step), their sections among its S; the tensors meeting k after it are
+ * k+1 .. fwd_end[k]-1. */
+struct sat_inst {
+    uint32_t m, S;
+    const uint64_t *z; /* sizes in units */
+    const uint32_t *first, *last, *s0, *s1, *fwd_end;
+};
+
+struct arena_sat {
+    CCaDiCaL *solver;    /* NULL while counting (the estimate's pass) */
+    struct run *r;       /* the run being solved (terminate callback) */
+    struct sat_inst in;
+    uint64_t unit;       /* bytes per unit: the part's step */
+    uint64_t top;        /* units: every plan the clauses allow lies within it */
+    int phases;          /* rule sat-phases: polarity by the incumbent */
+    const uint64_t *inc; /* m: the incumbent's offsets in units (phases) */
+    uint32_t *dom_at;    /* m + 1: k's values are vals[dom_at[k] .. dom_at[k + 1]) */
+    uint32_t *vals;      /* offsets in units, ascending per tensor */
+    int *var_at;         /* m: variable of [o_k <= first value]; the next
+                            values' follow, the last value has none (true) */
+    uint32_t *pair_at;   /* m: pair (k, j), k < j < fwd_end[k], is
+                            pair_lit[pair_at[k] + j - k - 1] */
+    int *pair_lit;       /* "k lies below j": a literal, LIT_TRUE or LIT_FALSE */
+    unsigned char *tiled; /* S: the section's order made transitive already */
+    int vars;            /* variables in use */
+    /* counting pass */
+    uint64_t clauses, literals;
+    uint64_t most_literals; /* the count stops past this many (over) */
+    uint64_t emitted;    /* clauses emitted, counted or added */
+    int building;        /* the count or the first build: a budget may stop it */
+    int over;            /* the count passed most_literals, or a budget ran out
+                            while building: the loops stop */
+    uint64_t bytes;      /* the estimate of the solver's memory */
+    /* levels: capacities below top asked under an activation literal */
+    uint64_t level_cap[SAT_LEVELS];
+    int level_act[SAT_LEVELS];
+    unsigned levels;
+    uint64_t conflicts;  /* conflicts so far (the learner's count) */
+    void *block;         /* the one allocation holding the arrays above */
+    void *owned;         /* arena_sat_open: the sizes and incumbent (units) the
+                            instance points to */
+};
+
+/* What a build may use. */
+struct sat_spec {
+    const struct sat_inst *in;
+    uint64_t top;          /* units */
+    const uint64_t *dom;   /* m bitsets of `words` words: the allowed offsets */
+    size_t words;
+    const uint64_t *inc;   /* m incumbent offsets in units (for the phases) */
+    uint64_t room;         /* bytes the estimate may reach */
+};
+
+/* solver.c */
+enum arena_sat_open arena_sat_build(struct run *r, const struct sat_spec *b, struct arena_sat **out);
+enum outcome arena_sat_solve_units(struct run *r, struct arena_sat *s, uint64_t C, uint64_t conflicts);
+uint64_t arena_sat_model_offset(const struct arena_sat *s, uint32_t k);
+
+/* encode.c */
+int arena_sat_le(const struct arena_sat *s, uint32_t k, uint64_t w);
+void arena_sat_emit(struct arena_sat *s, const int *lits, size_t n);
+void arena_sat_encode_base(struct arena_sat *s);
+int arena_sat_encode_capacity(struct arena_sat *s, struct run *r, uint64_t C, int act);
+int arena_sat_section_lists(const struct sat_inst *in, uint32_t **at, uint32_t **items);
+
+/* domains.c: narrows dom (m bitsets of words words each: bit v of tensor k
+ * set = offset v allowed, in units) at capacity T for instance in (a whole
+ * part: no fixed load). Returns 0, or 1 when some domain emptied or some
+ * section carries more than T (no plan within T), or -1 when a budget ran
+ * out (r->stopped) or memory could not be had. */
+int arena_sat_narrow(struct run *r, const struct sat_inst *in, uint64_t T, uint64_t *dom, size_t words);
+
+#endif

@@ -167,9 +167,10 @@ static int job_iter(void *ctx)
     /* One call of Google Benchmark's: the child or the program answers,
      * or fails with a reason, and the run goes on either way. */
     if (j->call == ISOLATED) {
-        struct arena_isolate_spec spec = {
-            .repetitions = a->repetitions, .min_time = a->min_time, .once = j->pl->kind ==
-            ARENA_KIND_SEARCH, .time_limit = a->options.time_limit};
+        struct arena_isolate_spec spec = {.repetitions = a->repetitions,
+                                          .min_time = a->min_time,
+                                          .once = j->pl->kind == ARENA_KIND_SEARCH,
+                                          .time_limit = a->options.time_limit};
         j->call_rc = arena_isolate_plan(j->pl, p, &a->options, j->scratch, j->scratch_size,
                                         &j->plan, &spec, &j->rc, &j->child, j->call_why,
                                         sizeof j->call_why);

@@ -1,7 +1,7 @@
 /* progress.c — the progress line, the periodic lines and the answer to a
  * signal (progress.h). */
 #include "bench/progress.h"
-#include "bench/plot/plot.h" /* plot_utf8_chars, plot_utf8_prefix */
+#include "bench/plot/plot.h" /* arena_plot_utf8_chars, arena_plot_utf8_prefix */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -101,12 +101,12 @@ static void draw(struct arena_progress *p)
     const char *on = strstr(p->what, " on ");
     const char *graph = on && p->current < p->total ? on + 4 : p->what;
     int plen = on && p->current < p->total ? (int)(on - p->what) : 0;
-    int room = 80 - 40 - plen, glen = (int)plot_utf8_chars(graph);
+    int room = 80 - 40 - plen, glen = (int)arena_plot_utf8_chars(graph);
     if (room < 12) room = 12;
     int cut = glen > room;
     fprintf(p->err, "\r\033[K[%zu/%zu] %.*s%s %.*s  %s  %s", p->done, p->total,
-            cut ? (int)plot_utf8_prefix(graph, (size_t)room - 3) : (int)strlen(graph), graph, cut ? "..." : "",
-            plen, p->what, el, eta);
+            cut ? (int)arena_plot_utf8_prefix(graph, (size_t)room - 3) : (int)strlen(graph), graph,
+            cut ? "..." : "", plen, p->what, el, eta);
     fflush(p->err);
     p->shown = 1;
 }

@@ -1110,7 +1110,7 @@ static uint64_t cut_proves_nothing(const char *spec, uint64_t from, uint64_t to,
 
 Test(optimal, discrepancy_finds_and_a_cut_proves_nothing)
 {
-    /* Limited discrepancy search (canonical.c, discrepancy_search) on
+    /* Limited discrepancy search (canonical.c, arena_optimal_discrepancy_search) on
      * SLACK_150_SPEC: at the bound the heuristic's dive (limit 0) runs out
      * after a few dozen nodes with children cut by the limit, and a search
      * of one discrepancy finds a plan at the bound (508 nodes in all,

@@ -95,7 +95,7 @@ static int read_formats(void *base, const struct arena_opt *o, const char *v, ch
 
 static const char *figure_name(size_t i)
 {
-    return i < PLOT_NFIGS ? plot_figure_names[i] : NULL;
+    return i < PLOT_NFIGS ? arena_plot_figure_names[i] : NULL;
 }
 
 static int read_figures(void *base, const struct arena_opt *o, const char *v, char *err,
@@ -104,7 +104,7 @@ static int read_figures(void *base, const struct arena_opt *o, const char *v, ch
     P *p = base;
     int rc = check_list(o, v, err, errlen);
     for (size_t f = 0; rc == ARENA_OK && f < PLOT_NFIGS; f++)
-        p->want[f] = plot_in_list(v, plot_figure_names[f]);
+        p->want[f] = arena_plot_in_list(v, arena_plot_figure_names[f]);
     return rc;
 }
 
@@ -279,18 +279,18 @@ static int choose_planners(struct plot_ctx *c)
         if (k == c->d.n_planners) {
             struct plot_buf b = {0};
             for (size_t j = 0; j < c->d.n_planners; j++) {
-                if (j) plot_buf_add(&b, " ");
-                plot_caret(&b, c->d.planners[j]);
+                if (j) arena_plot_buf_add(&b, " ");
+                arena_plot_caret(&b, c->d.planners[j]);
             }
             struct plot_buf w = {0};
-            plot_buf_addn(&w, p, len);
+            arena_plot_buf_addn(&w, p, len);
             struct plot_buf ws = {0};
-            plot_caret(&ws, w.s ? w.s : "");
+            arena_plot_caret(&ws, w.s ? w.s : "");
             snprintf(c->err, sizeof c->err, "unknown planner '%s' in the selected runs (planners: %s)",
                      ws.s ? ws.s : "", b.s ? b.s : "");
-            plot_buf_free(&b);
-            plot_buf_free(&w);
-            plot_buf_free(&ws);
+            arena_plot_buf_free(&b);
+            arena_plot_buf_free(&w);
+            arena_plot_buf_free(&ws);
             return 2;
         }
         for (size_t j = 0; j < c->n_sel; j++)
@@ -333,24 +333,25 @@ static int choose_graph(struct plot_ctx *c)
     c->cfg = k < c->d.n_configs ? k : 0;
     c->graph = entry_of(c, base, c->cfg);
     if (c->graph == c->d.n_graphs) c->graph = 0;
-    int per_graph = plot_want(c, "arena") || plot_want(c, "layout") || plot_want(c, "live") ||
-                    plot_want(c, "tables");
+    int per_graph = arena_plot_want(c, "arena") || arena_plot_want(c, "layout") ||
+                    arena_plot_want(c, "live") || arena_plot_want(c, "tables");
     struct plot_buf sp = {0};
-    plot_caret(&sp, c->d.bases[base]);
+    arena_plot_caret(&sp, c->d.bases[base]);
     if (hits > 1 && per_graph)
-        plot_note(c, "%zu graphs selected; per-graph figures show %s (choose with --graph)", hits,
-                  sp.s ? sp.s : "");
-    plot_buf_free(&sp);
+        arena_plot_note(c, "%zu graphs selected; per-graph figures show %s (choose with --graph)",
+                        hits, sp.s ? sp.s : "");
+    arena_plot_buf_free(&sp);
     if (c->d.n_configs > 1) {
         struct plot_buf all = {0};
         for (size_t i = 0; i < c->d.n_configs; i++) {
-            if (i) plot_buf_add(&all, "; ");
-            plot_caret(&all, c->d.configs[i].label);
+            if (i) arena_plot_buf_add(&all, "; ");
+            arena_plot_caret(&all, c->d.configs[i].label);
         }
-        plot_note(c, "%zu configurations (%s): each figure shows %s, the tables every one"
-                     " (choose with --inplace, --order, --patch, --alignment)",
-                  c->d.n_configs, all.s ? all.s : "", c->d.configs[c->cfg].label);
-        plot_buf_free(&all);
+        arena_plot_note(c,
+                        "%zu configurations (%s): each figure shows %s, the tables every one"
+                        " (choose with --inplace, --order, --patch, --alignment)",
+                        c->d.n_configs, all.s ? all.s : "", c->d.configs[c->cfg].label);
+        arena_plot_buf_free(&all);
     }
     return 0;
 }
@@ -358,14 +359,14 @@ static int choose_graph(struct plot_ctx *c)
 static int styles_csv(struct plot_ctx *c)
 {
     struct plot_buf b = {0};
-    plot_buf_add(&b, "planner,kind,color,dash,point\n");
+    arena_plot_buf_add(&b, "planner,kind,color,dash,point\n");
     for (size_t i = 0; i < c->n_sel; i++) {
-        plot_csv(&b, c->sel[i].name);
-        plot_buf_printf(&b, ",%s,#%06X,%d,%d\n", c->sel[i].kind, c->sel[i].color, c->sel[i].dt,
-                        c->sel[i].pt);
+        arena_plot_csv(&b, c->sel[i].name);
+        arena_plot_buf_printf(&b, ",%s,#%06X,%d,%d\n", c->sel[i].kind, c->sel[i].color,
+                              c->sel[i].dt, c->sel[i].pt);
     }
-    int rc = plot_put(c, "styles.csv", &b);
-    plot_buf_free(&b);
+    int rc = arena_plot_put(c, "styles.csv", &b);
+    arena_plot_buf_free(&b);
     return rc;
 }
 
@@ -399,7 +400,7 @@ static int run(struct plot_ctx *c)
 {
     int rc = arena_figdb_open(c->o.f.db, &c->db, c->err, sizeof c->err);
     if (rc) return rc == ARENA_ENOMEM ? 1 : 2;
-    if (arena_figdb_note(c->db)) plot_note(c, "%s: %s", c->o.f.db, arena_figdb_note(c->db));
+    if (arena_figdb_note(c->db)) arena_plot_note(c, "%s: %s", c->o.f.db, arena_figdb_note(c->db));
     rc = arena_figdb_load(c->db, c->o.run, &c->o.f.sel, &c->d, c->err, sizeof c->err);
     if (rc == ARENA_ENOTFOUND && c->o.graph) { /* name the graphs there are */
         struct arena_select rest = c->o.f.sel;
@@ -409,16 +410,16 @@ static int run(struct plot_ctx *c)
         char why[200];
         if (arena_figdb_load(c->db, c->o.run, &rest, &all, why, sizeof why) == ARENA_OK) {
             struct plot_buf b = {0}, w = {0};
-            plot_caret(&w, c->o.graph);
+            arena_plot_caret(&w, c->o.graph);
             for (size_t i = 0; i < all.n_bases && i < 8; i++) {
-                if (i) plot_buf_add(&b, "; ");
-                plot_caret(&b, all.bases[i]);
+                if (i) arena_plot_buf_add(&b, "; ");
+                arena_plot_caret(&b, all.bases[i]);
             }
-            if (all.n_bases > 8) plot_buf_add(&b, "; ...");
+            if (all.n_bases > 8) arena_plot_buf_add(&b, "; ...");
             snprintf(c->err, sizeof c->err, "unknown graph '%s' in the selected runs (graphs: %s)",
                      w.s ? w.s : "", b.s ? b.s : "");
-            plot_buf_free(&b);
-            plot_buf_free(&w);
+            arena_plot_buf_free(&b);
+            arena_plot_buf_free(&w);
         }
         arena_fig_data_free(&all);
     }
@@ -441,7 +442,7 @@ static int run(struct plot_ctx *c)
         return 2;
     }
     if ((rc = choose_graph(c))) return rc;
-    c->tpl = plot_template_dir();
+    c->tpl = arena_plot_template_dir();
     if (!c->tpl) {
         snprintf(c->err, sizeof c->err, "no gnuplot templates at %s or %s",
                  ARENA_PLOT_TEMPLATES_SRC, ARENA_PLOT_TEMPLATES_INSTALLED);
@@ -483,13 +484,14 @@ static int run(struct plot_ctx *c)
         return 1;
     }
     rc = styles_csv(c);
-    if (!rc && (plot_want(c, "arena") || plot_want(c, "layout") || plot_want(c, "live") ||
-                plot_want(c, "tables") || plot_want(c, "replay")))
-        rc = plot_per_graph(c);
-    if (!rc && plot_want(c, "scaling")) rc = plot_fig_scaling(c);
-    if (!rc && plot_want(c, "quality")) rc = plot_fig_quality(c);
-    if (!rc && plot_want(c, "fixed")) rc = plot_fig_fixed(c);
-    if (!rc && plot_want(c, "stats")) rc = plot_fig_stats(c);
+    if (!rc && (arena_plot_want(c, "arena") || arena_plot_want(c, "layout") ||
+                arena_plot_want(c, "live") || arena_plot_want(c, "tables") ||
+                arena_plot_want(c, "replay")))
+        rc = arena_plot_per_graph(c);
+    if (!rc && arena_plot_want(c, "scaling")) rc = arena_plot_fig_scaling(c);
+    if (!rc && arena_plot_want(c, "quality")) rc = arena_plot_fig_quality(c);
+    if (!rc && arena_plot_want(c, "fixed")) rc = arena_plot_fig_fixed(c);
+    if (!rc && arena_plot_want(c, "stats")) rc = arena_plot_fig_stats(c);
     if (rc) {
         remove_tmp(c);
         if (made) rmdir(c->o.out);
@@ -529,9 +531,9 @@ int arena_bench_plot_main(int argc, char **argv)
         if (c.notes.s) fputs(c.notes.s, stderr);
         struct plot_buf g = {0};
         if (c.d.n_graphs) {
-            plot_caret(&g, c.d.graphs[c.graph].spec);
-            plot_buf_add(&g, " \xC2\xB7 ");
-            plot_caret(&g, plot_config_label(&c));
+            arena_plot_caret(&g, c.d.graphs[c.graph].spec);
+            arena_plot_buf_add(&g, " \xC2\xB7 ");
+            arena_plot_caret(&g, arena_plot_config_label(&c));
         }
         if (c.d.n_runs == 1)
             fprintf(stderr, PLOT_PROG ": %zu files in %s (run %lld, graph %s)\n", c.n_written, c.o.out,
@@ -539,7 +541,7 @@ int arena_bench_plot_main(int argc, char **argv)
         else
             fprintf(stderr, PLOT_PROG ": %zu files in %s (%zu runs, graph %s)\n", c.n_written, c.o.out,
                     c.d.n_runs, g.s ? g.s : "");
-        plot_buf_free(&g);
+        arena_plot_buf_free(&g);
         if (fflush(stdout) != 0) rc = 1;
     }
     for (size_t i = 0; i < c.n_written; i++) free(c.written[i]);
@@ -547,7 +549,7 @@ int arena_bench_plot_main(int argc, char **argv)
     free(c.tmp);
     free(c.sel);
     free(c.by);
-    plot_buf_free(&c.notes);
+    arena_plot_buf_free(&c.notes);
     arena_fig_data_free(&c.d);
     arena_figdb_close(c.db);
     arena_bench_filters_free(&c.o.f);

@@ -25,50 +25,50 @@ struct plot_buf {
     size_t len, cap;
     int oom;
 };
-void plot_buf_add(struct plot_buf *b, const char *text);
-void plot_buf_addn(struct plot_buf *b, const char *text, size_t n);
+void arena_plot_buf_add(struct plot_buf *b, const char *text);
+void arena_plot_buf_addn(struct plot_buf *b, const char *text, size_t n);
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-void plot_buf_printf(struct plot_buf *b, const char *fmt, ...);
-void plot_buf_free(struct plot_buf *b);
+void arena_plot_buf_printf(struct plot_buf *b, const char *fmt, ...);
+void arena_plot_buf_free(struct plot_buf *b);
 
 /* Text from the database as figures show it: every control byte in caret
  * notation (a line break is ^J, DEL is ^?), each byte that is not part of
  * a valid UTF-8 character as U+FFFD, "" as "(empty)": valid UTF-8 always. */
-void plot_caret(struct plot_buf *b, const char *text);
+void arena_plot_caret(struct plot_buf *b, const char *text);
 /* Characters (code points) of the UTF-8 text s. */
-size_t plot_utf8_chars(const char *s);
+size_t arena_plot_utf8_chars(const char *s);
 /* Bytes of the longest prefix of s with at most max characters: a cut
  * there never splits a character. */
-size_t plot_utf8_prefix(const char *s, size_t max);
-/* A gnuplot single-quoted string of plot_caret(text) ('' for '); with
+size_t arena_plot_utf8_prefix(const char *s, size_t max);
+/* A gnuplot single-quoted string of arena_plot_caret(text) ('' for '); with
  * format set, % doubled too (tic labels are formats to gnuplot). */
-void plot_gq(struct plot_buf *b, const char *text, int format);
-/* plot_caret(text) escaped for LaTeX text, and for Markdown text. */
-void plot_tex(struct plot_buf *b, const char *text);
-void plot_md(struct plot_buf *b, const char *text);
-/* A Markdown code span holding plot_caret(text) as it is. */
-void plot_md_code(struct plot_buf *b, const char *text);
+void arena_plot_gq(struct plot_buf *b, const char *text, int format);
+/* arena_plot_caret(text) escaped for LaTeX text, and for Markdown text. */
+void arena_plot_tex(struct plot_buf *b, const char *text);
+void arena_plot_md(struct plot_buf *b, const char *text);
+/* A Markdown code span holding arena_plot_caret(text) as it is. */
+void arena_plot_md_code(struct plot_buf *b, const char *text);
 /* One CSV field per RFC 4180: quoted when it holds , " CR or LF. */
-void plot_csv(struct plot_buf *b, const char *text);
+void arena_plot_csv(struct plot_buf *b, const char *text);
 
 /* Fills the template file NAME.gp of dir: every @KEY@ becomes the value of
  * KEY in keys/values (n pairs); an unknown key is an error. 0 or -1 with
  * one line in err. */
-int plot_template_fill(const char *dir, const char *name, const char *const *keys,
-                       const char *const *values, size_t n, struct plot_buf *out, char *err,
-                       size_t errlen);
+int arena_plot_template_fill(const char *dir, const char *name, const char *const *keys,
+                             const char *const *values, size_t n, struct plot_buf *out, char *err,
+                             size_t errlen);
 /* Where the templates are: the source tree's when it is there, else the
  * installed copy; NULL when neither exists. */
-const char *plot_template_dir(void);
+const char *arena_plot_template_dir(void);
 
 /* Writes len bytes to path; 0 or -1 with one line in err. */
-int plot_write_file(const char *path, const char *text, size_t len, char *err, size_t errlen);
+int arena_plot_write_file(const char *path, const char *text, size_t len, char *err, size_t errlen);
 
 /* Runs `gnuplot SCRIPT` in dir, its output into dir/LOG. 0 success, 1 when
  * gnuplot failed or is missing (one line in err). */
-int plot_run_gnuplot(const char *dir, const char *script, const char *log, char *err,
-                     size_t errlen);
+int arena_plot_run_gnuplot(const char *dir, const char *script, const char *log, char *err,
+                           size_t errlen);
 
 #endif

@@ -29,24 +29,24 @@ static char *config_of(const struct arena_fig_graph *g, const char *const *drop,
 {
     struct plot_buf b = {0};
     if (!g->params[0]) {
-        plot_buf_add(&b, g->spec);
+        arena_plot_buf_add(&b, g->spec);
     } else {
-        plot_buf_add(&b, g->family);
+        arena_plot_buf_add(&b, g->family);
         int first = 1;
         for (const char *p = g->params; *p;) {
             const char *e = strchr(p, ',');
             size_t len = e ? (size_t)(e - p) : strlen(p);
             if (!param_is(p, len, drop)) {
-                plot_buf_add(&b, first ? ":" : ",");
-                plot_buf_addn(&b, p, len);
+                arena_plot_buf_add(&b, first ? ":" : ",");
+                arena_plot_buf_addn(&b, p, len);
                 first = 0;
             }
             p += len + (e ? 1 : 0);
         }
     }
-    if (with_align) plot_buf_printf(&b, " align=%lld", (long long)g->alignment);
+    if (with_align) arena_plot_buf_printf(&b, " align=%lld", (long long)g->alignment);
     if (b.oom) {
-        plot_buf_free(&b);
+        arena_plot_buf_free(&b);
         return NULL;
     }
     return b.s;
@@ -72,18 +72,18 @@ static int seed_of(const struct arena_fig_graph *g, char *out, size_t n)
 static char *size_of(const struct arena_fig_graph *g, const char *const *keys)
 {
     struct plot_buf b = {0};
-    plot_buf_add(&b, "");
+    arena_plot_buf_add(&b, "");
     for (const char *p = g->params; *p;) {
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         if (param_is(p, len, keys)) {
-            if (b.len) plot_buf_add(&b, ",");
-            plot_buf_addn(&b, p, len);
+            if (b.len) arena_plot_buf_add(&b, ",");
+            arena_plot_buf_addn(&b, p, len);
         }
         p += len + (e ? 1 : 0);
     }
     if (b.oom) {
-        plot_buf_free(&b);
+        arena_plot_buf_free(&b);
         return NULL;
     }
     return b.s;
@@ -134,7 +134,7 @@ static int quality_figure(struct plot_ctx *c, int fixed)
         if (r->ok && r->has_bound && (double)r->bound > best[r->graph]) best[r->graph] = (double)r->bound;
     }
     for (size_t g = 0; g < G; g++) {
-        if (!plot_in_config(c, g)) continue;
+        if (!arena_plot_in_config(c, g)) continue;
         in_cfg++;
         best[g] = fmax(best[g], (double)c->d.graphs[g].lower_bound);
         better |= best[g] > (double)c->d.graphs[g].lower_bound;
@@ -152,12 +152,12 @@ static int quality_figure(struct plot_ctx *c, int fixed)
         }
         int any = 0;
         for (size_t g = 0; g < G && !any; g++) {
-            const struct arena_fig_result *r = plot_find(c, g, c->sel[i].name);
-            any = plot_in_config(c, g) && r && r->ok;
+            const struct arena_fig_result *r = arena_plot_find(c, g, c->sel[i].name);
+            any = arena_plot_in_config(c, g) && r && r->ok;
         }
         if (!any) {
-            if (none.len) plot_buf_add(&none, ", ");
-            plot_caret(&none, c->sel[i].name);
+            if (none.len) arena_plot_buf_add(&none, ", ");
+            arena_plot_caret(&none, c->sel[i].name);
             continue;
         }
         qidx[nq++] = i;
@@ -165,10 +165,10 @@ static int quality_figure(struct plot_ctx *c, int fixed)
     /* Paired: graphs where every planner of the figure has a valid result. */
     size_t paired = 0, measured_graphs = 0;
     for (size_t g = 0; g < G; g++) {
-        if (!plot_in_config(c, g)) continue;
+        if (!arena_plot_in_config(c, g)) continue;
         int all = 1, some = 0;
         for (size_t k = 0; k < nq; k++) {
-            const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
+            const struct arena_fig_result *r = arena_plot_find(c, g, c->sel[qidx[k]].name);
             all &= r && r->ok && c->d.graphs[g].lower_bound > 0 &&
                    (!fixed || c->d.graphs[g].fixed_lower_bound > 0);
             some |= r != NULL;
@@ -180,114 +180,125 @@ static int quality_figure(struct plot_ctx *c, int fixed)
     for (size_t k = 0; k < nq; k++) {
         size_t failed = 0;
         for (size_t g = 0; g < G; g++) {
-            const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
-            failed += plot_in_config(c, g) && !(r && r->ok);
+            const struct arena_fig_result *r = arena_plot_find(c, g, c->sel[qidx[k]].name);
+            failed += arena_plot_in_config(c, g) && !(r && r->ok);
         }
         if (failed) {
-            plot_buf_add(&left, left.len ? ", " : "");
-            plot_caret(&left, c->sel[qidx[k]].name);
-            plot_buf_printf(&left, " failed or missing on %zu", failed);
+            arena_plot_buf_add(&left, left.len ? ", " : "");
+            arena_plot_caret(&left, c->sel[qidx[k]].name);
+            arena_plot_buf_printf(&left, " failed or missing on %zu", failed);
         }
     }
     if (paired < 2 || !nq) {
-        plot_note(c, "%s figure skipped: %zu graph%s with a valid result of every planner shown"
-                "%s (needs two; try bench --graph all)%s%s", name,
-             paired, paired == 1 ? "" : "s", fixed ? " and a fixed-order bound" : "",
-             left.len ? "; " : "", left.len ? left.s : "");
+        arena_plot_note(c,
+                        "%s figure skipped: %zu graph%s with a valid result of every planner shown"
+                        "%s (needs two; try bench --graph all)%s%s",
+                        name, paired, paired == 1 ? "" : "s",
+                        fixed ? " and a fixed-order bound" : "", left.len ? "; " : "",
+                        left.len ? left.s : "");
         goto done;
     }
     size_t seeds = count_seeds(c, use);
-    plot_buf_printf(&cap, "%s: %zu of %zu graphs", plot_config_label(c), paired, in_cfg);
-    if (left.len) plot_buf_printf(&cap, " (paired: %s)", left.s);
-    plot_buf_printf(&cap, ", %zu seed%s, %zu run%s", seeds, seeds == 1 ? "" : "s", c->d.n_runs,
-                    c->d.n_runs == 1 ? "" : "s");
-    if (skipped_naive) plot_buf_add(&cap, "; naive left out (--planner all shows it)");
-    if (none.len) plot_buf_printf(&cap, "; no valid result: %s", none.s);
-    plot_note(c, "%s: %s", name, cap.s);
+    arena_plot_buf_printf(&cap, "%s: %zu of %zu graphs", arena_plot_config_label(c), paired,
+                          in_cfg);
+    if (left.len) arena_plot_buf_printf(&cap, " (paired: %s)", left.s);
+    arena_plot_buf_printf(&cap, ", %zu seed%s, %zu run%s", seeds, seeds == 1 ? "" : "s",
+                          c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
+    if (skipped_naive) arena_plot_buf_add(&cap, "; naive left out (--planner all shows it)");
+    if (none.len) arena_plot_buf_printf(&cap, "; no valid result: %s", none.s);
+    arena_plot_note(c, "%s: %s", name, cap.s);
     /* Data and quartiles. */
     /* paired, graphs, seeds, runs: what the figure covers, on every row. */
-    plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
-                     "graphs,seeds,runs,planner,graph,config,fixed_lower_bound\n");
+    arena_plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
+                           "graphs,seeds,runs,planner,graph,config,fixed_lower_bound\n");
     double qmax = 1, qmin = 1;
     struct plot_buf arr = {0};
-    plot_buf_printf(&arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n",
-                    nq, nq, nq, nq, nq);
+    arena_plot_buf_printf(
+        &arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n", nq,
+        nq, nq, nq, nq);
     for (size_t k = 0; k < nq; k++) {
         size_t nv = 0, limits = 0;
         for (size_t g = 0; g < G; g++) {
             if (!use[g]) continue;
-            const struct arena_fig_result *r = plot_find(c, g, c->sel[qidx[k]].name);
+            const struct arena_fig_result *r = arena_plot_find(c, g, c->sel[qidx[k]].name);
             const struct arena_fig_graph *gr = &c->d.graphs[g];
             double ratio = (double)r->arena / (fixed    ? (double)gr->fixed_lower_bound
                                                 : better ? best[g]
                                                          : (double)gr->lower_bound);
             v[nv++] = ratio;
-            limits += (size_t)plot_is_limit(r);
+            limits += (size_t)arena_plot_is_limit(r);
             qmax = fmax(qmax, ratio);
             qmin = fmin(qmin, ratio);
-            plot_buf_printf(&b, "%zu,%.17g,%d,%.17g,%lld,%lld,", k + 1, ratio, plot_is_limit(r),
-                            (double)r->arena / (double)gr->lower_bound, (long long)r->arena,
-                            (long long)gr->lower_bound);
-            if (best[g] > (double)gr->lower_bound) plot_buf_printf(&b, "%.17g", best[g]);
-            plot_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired, in_cfg,
-                            seeds, c->d.n_runs);
-            plot_csv(&b, c->sel[qidx[k]].name);
-            plot_buf_add(&b, ",");
-            plot_csv(&b, gr->spec);
-            plot_buf_add(&b, ",");
-            plot_csv(&b, plot_config_label(c));
-            if (gr->fixed_lower_bound > 0) plot_buf_printf(&b, ",%lld\n", (long long)gr->fixed_lower_bound);
-            else plot_buf_add(&b, ",\n");
+            arena_plot_buf_printf(&b, "%zu,%.17g,%d,%.17g,%lld,%lld,", k + 1, ratio,
+                                  arena_plot_is_limit(r),
+                                  (double)r->arena / (double)gr->lower_bound, (long long)r->arena,
+                                  (long long)gr->lower_bound);
+            if (best[g] > (double)gr->lower_bound) arena_plot_buf_printf(&b, "%.17g", best[g]);
+            arena_plot_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired,
+                                  in_cfg, seeds, c->d.n_runs);
+            arena_plot_csv(&b, c->sel[qidx[k]].name);
+            arena_plot_buf_add(&b, ",");
+            arena_plot_csv(&b, gr->spec);
+            arena_plot_buf_add(&b, ",");
+            arena_plot_csv(&b, arena_plot_config_label(c));
+            if (gr->fixed_lower_bound > 0)
+                arena_plot_buf_printf(&b, ",%lld\n", (long long)gr->fixed_lower_bound);
+            else arena_plot_buf_add(&b, ",\n");
         }
-        qsort(v, nv, sizeof *v, plot_by_double);
-        double q1 = plot_quantile(v, nv, 0.25), q3 = plot_quantile(v, nv, 0.75), iq = q3 - q1;
+        qsort(v, nv, sizeof *v, arena_plot_by_double);
+        double q1 = arena_plot_quantile(v, nv, 0.25), q3 = arena_plot_quantile(v, nv, 0.75),
+               iq = q3 - q1;
         double lo = v[nv - 1], hi = v[0];
         for (size_t i = 0; i < nv; i++) {
             if (v[i] >= q1 - 1.5 * iq && v[i] < lo) lo = v[i];
             if (v[i] <= q3 + 1.5 * iq && v[i] > hi) hi = v[i];
         }
-        plot_buf_printf(&arr, "Q1[%zu] = %.17g; Q3[%zu] = %.17g; MED[%zu] = %.17g; LO[%zu] = %.17g; "
-                              "HI[%zu] = %.17g\n",
-                        k + 1, q1, k + 1, q3, k + 1, plot_quantile(v, nv, 0.5), k + 1, lo, k + 1, hi);
+        arena_plot_buf_printf(
+            &arr,
+            "Q1[%zu] = %.17g; Q3[%zu] = %.17g; MED[%zu] = %.17g; LO[%zu] = %.17g; "
+            "HI[%zu] = %.17g\n",
+            k + 1, q1, k + 1, q3, k + 1, arena_plot_quantile(v, nv, 0.5), k + 1, lo, k + 1, hi);
         struct plot_buf l = {0};
-        plot_buf_add(&l, c->sel[qidx[k]].name);
-        if (limits == paired) plot_buf_add(&l, " (limit)");
-        else if (limits) plot_buf_printf(&l, " (%zu limit)", limits);
+        arena_plot_buf_add(&l, c->sel[qidx[k]].name);
+        if (limits == paired) arena_plot_buf_add(&l, " (limit)");
+        else if (limits) arena_plot_buf_printf(&l, " (%zu limit)", limits);
         lab[k] = l.s;
         if (!lab[k]) rc = 1;
     }
     char csv_name[32];
     snprintf(csv_name, sizeof csv_name, "%s.csv", name);
-    if (rc || (rc = plot_put(c, csv_name, &b))) {
+    if (rc || (rc = arena_plot_put(c, csv_name, &b))) {
         if (!c->err[0]) snprintf(c->err, sizeof c->err, "out of memory");
-        plot_buf_free(&arr);
+        arena_plot_buf_free(&arr);
         goto done;
     }
     const char *what = fixed    ? "Arena / fixed-order bound (the graph untransformed)"
                        : better ? "Arena / best proven bound"
                                 : "Arena / lower bound";
-    plot_buf_printf(&sub, "%s", cap.s);
+    arena_plot_buf_printf(&sub, "%s", cap.s);
     double h1 = fmin(4.2, fmax(1.8, 1.0 + 0.2 * (double)nq)), h2 = fmax(2.4, 1.2 + 0.27 * (double)nq);
-    plot_gp_head(c, &gp, name, what, sub.s ? sub.s : "", cap.s, h1, h2);
-    plot_gp_common(c, &gp);
-    plot_gp_styles(&gp, c->sel, qidx, lab, nq, 40);
-    plot_buf_add(&gp, arr.s ? arr.s : "");
-    plot_buf_free(&arr);
+    arena_plot_gp_head(c, &gp, name, what, sub.s ? sub.s : "", cap.s, h1, h2);
+    arena_plot_gp_common(c, &gp);
+    arena_plot_gp_styles(&gp, c->sel, qidx, lab, nq, 40);
+    arena_plot_buf_add(&gp, arr.s ? arr.s : "");
+    arena_plot_buf_free(&arr);
     int logx = qmax > 3;
-    plot_buf_printf(&gp, "QMAX = %.17g; XMIN = %.17g; LOGX = %d; XLABEL = '%s'; DATA = '%s'\n",
-                    qmax, qmin, logx,
-                    fixed    ? "arena / fixed-order bound"
-                    : better ? "arena / best proven bound"
-                             : "arena / lower bound",
-                    csv_name);
-    plot_buf_printf(&gp, "LOGTICS1 = \"%s\"; LOGTICS2 = \"%s\"\n",
-                    qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)" : "(0.5, 1, 2, 5, 10, 20)",
-                    qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)"
-                              : "(0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 20)");
-    plot_ytics_names(&yt, lab, nq);
+    arena_plot_buf_printf(&gp,
+                          "QMAX = %.17g; XMIN = %.17g; LOGX = %d; XLABEL = '%s'; DATA = '%s'\n",
+                          qmax, qmin, logx,
+                          fixed    ? "arena / fixed-order bound"
+                          : better ? "arena / best proven bound"
+                                   : "arena / lower bound",
+                          csv_name);
+    arena_plot_buf_printf(&gp, "LOGTICS1 = \"%s\"; LOGTICS2 = \"%s\"\n",
+                          qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)"
+                                    : "(0.5, 1, 2, 5, 10, 20)",
+                          qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)"
+                                    : "(0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 20)");
+    arena_plot_ytics_names(&yt, lab, nq);
     const char *keys[] = {"YTICS"};
     const char *vals[] = {yt.s ? yt.s : "()"};
-    rc = plot_draw_from(c, name, "quality", &gp, keys, vals, 1);
+    rc = arena_plot_draw_from(c, name, "quality", &gp, keys, vals, 1);
 done:
     for (size_t i = 0; lab && i < c->n_sel; i++) free(lab[i]);
     free(lab);
@@ -295,29 +306,29 @@ done:
     free(use);
     free(qidx);
     free(v);
-    plot_buf_free(&left);
-    plot_buf_free(&none);
-    plot_buf_free(&b);
-    plot_buf_free(&gp);
-    plot_buf_free(&yt);
-    plot_buf_free(&cap);
-    plot_buf_free(&sub);
+    arena_plot_buf_free(&left);
+    arena_plot_buf_free(&none);
+    arena_plot_buf_free(&b);
+    arena_plot_buf_free(&gp);
+    arena_plot_buf_free(&yt);
+    arena_plot_buf_free(&cap);
+    arena_plot_buf_free(&sub);
     return rc;
 }
 
-int plot_fig_quality(struct plot_ctx *c)
+int arena_plot_fig_quality(struct plot_ctx *c)
 {
     return quality_figure(c, 0);
 }
 
-int plot_fig_fixed(struct plot_ctx *c)
+int arena_plot_fig_fixed(struct plot_ctx *c)
 {
     size_t k = c->cfg, saved = c->cfg;
     if (!arena_config_transforms(&c->d.configs[k].c))
         for (k = 0; k < c->d.n_configs && !arena_config_transforms(&c->d.configs[k].c); k++) {}
     if (k == c->d.n_configs) {
-        plot_note(c, "fixed figure skipped: no configuration transforms the graphs (bench"
-                     " --inplace, --order best, --patch)");
+        arena_plot_note(c, "fixed figure skipped: no configuration transforms the graphs (bench"
+                           " --inplace, --order best, --patch)");
         return 0;
     }
     c->cfg = k; /* this figure's configuration: the caption names it */
@@ -373,7 +384,7 @@ static char *short_label(char *const *names, size_t n, size_t i)
     const char *colon = strchr(me, ':'), *space = strchr(me, ' ');
     size_t flen = colon ? (size_t)(colon - me) : space ? (size_t)(space - me) : strlen(me);
     struct plot_buf b = {0};
-    plot_buf_addn(&b, me, flen);
+    arena_plot_buf_addn(&b, me, flen);
     if (colon) {
         const char *items = colon + 1, *end = space ? space : me + strlen(me);
         int first = 1;
@@ -397,16 +408,16 @@ static char *short_label(char *const *names, size_t n, size_t i)
             for (size_t j = 0; j < n; j++)
                 if (j != i && strncmp(names[j], me, flen) == 0 && names[j][flen] == ':') alone = 0;
             if (!shared && !alone) {
-                plot_buf_add(&b, first ? ":" : ",");
-                plot_buf_addn(&b, p, len);
+                arena_plot_buf_add(&b, first ? ":" : ",");
+                arena_plot_buf_addn(&b, p, len);
                 first = 0;
             }
             p += len + (e ? 1 : 0);
         }
     }
-    if (space) plot_buf_add(&b, space);
+    if (space) arena_plot_buf_add(&b, space);
     if (b.oom) {
-        plot_buf_free(&b);
+        arena_plot_buf_free(&b);
         return NULL;
     }
     return b.s;
@@ -419,7 +430,7 @@ static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, int ev
     int a = (int)floor(log10(lo) + 1e-9), z = (int)ceil(log10(hi) - 1e-9);
     if (z <= a) z = a + 1;
     if (every < 1) every = 1;
-    plot_buf_add(b, "(");
+    arena_plot_buf_add(b, "(");
     for (int e = a; e <= z; e++) {
         double v = pow(10, e);
         char l[32];
@@ -433,14 +444,14 @@ static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, int ev
             else if (e >= 3) snprintf(l, sizeof l, "%gk", v / 1e3);
             else snprintf(l, sizeof l, "%g", v);
         }
-        plot_buf_printf(b, "%s'%s' %.17g", e == a ? "" : ", ", (e - a) % every ? "" : l, v);
+        arena_plot_buf_printf(b, "%s'%s' %.17g", e == a ? "" : ", ", (e - a) % every ? "" : l, v);
     }
-    plot_buf_add(b, ")");
+    arena_plot_buf_add(b, ")");
     *r0 = 0.97 * pow(10, a);
     *r1 = 1.03 * pow(10, z);
 }
 
-int plot_fig_scaling(struct plot_ctx *c)
+int arena_plot_fig_scaling(struct plot_ctx *c)
 {
     /* The size parameters of the families; a flavour drops them and the seed. */
     static const char *const sizes[] = {"n", "tensors", "count", "ops", "steps", "layers",
@@ -470,7 +481,7 @@ int plot_fig_scaling(struct plot_ctx *c)
         goto done;
     }
     for (size_t g = 0; g < G; g++) /* the figures' configuration only */
-        if (!plot_in_config(c, g)) cfg[g] = SIZE_MAX;
+        if (!arena_plot_in_config(c, g)) cfg[g] = SIZE_MAX;
     for (size_t g = 0; g < G; g++)
         if (!(size[g] = size_of(&c->d.graphs[g], sizes))) {
             rc = 1;
@@ -496,16 +507,19 @@ int plot_fig_scaling(struct plot_ctx *c)
             order[j - 1] = t;
         }
     if (!np) {
-        plot_note(c, "scaling figure skipped: the selected runs have no graphs of several sizes (seeds"
-                " of one size are one point; try bench --graph scaling)");
+        arena_plot_note(
+            c, "scaling figure skipped: the selected runs have no graphs of several sizes (seeds"
+               " of one size are one point; try bench --graph scaling)");
         goto done;
     }
-    if (np > 4) plot_note(c, "scaling figure shows 4 of %zu graph families", np);
-    if (np > 2 && (c->o.sizes & 1)) plot_note(c, "one-column scaling figure shows the first 2 of its panels");
+    if (np > 4) arena_plot_note(c, "scaling figure shows 4 of %zu graph families", np);
+    if (np > 2 && (c->o.sizes & 1))
+        arena_plot_note(c, "one-column scaling figure shows the first 2 of its panels");
     size_t NP = np > 4 ? 4 : np;
     struct plot_buf b = {0};
-    plot_buf_add(&b, "panel,row,tensors,plan_ns_median,plan_ns_min,plan_ns_max,seeds,limit,noisy,planner,"
-                     "size,graphs,config\n");
+    arena_plot_buf_add(
+        &b, "panel,row,tensors,plan_ns_median,plan_ns_min,plan_ns_max,seeds,limit,noisy,planner,"
+            "size,graphs,config\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
     size_t limits = 0;
     /* Per panel, planner and size: the median tensors and the median of
@@ -515,7 +529,7 @@ int plot_fig_scaling(struct plot_ctx *c)
         for (size_t i = 0; i < c->n_sel; i++) {
             size_t m = 0;
             for (size_t g = 0; g < G; g++) {
-                const struct arena_fig_result *r = plot_find(c, g, c->sel[i].name);
+                const struct arena_fig_result *r = arena_plot_find(c, g, c->sel[i].name);
                 if (cfg[g] == order[p] && size[g][0] && r && r->ok && r->has_ns) gs[m++] = g;
             }
             /* group the graphs of one size together, sizes by tensors */
@@ -537,38 +551,38 @@ int plot_fig_scaling(struct plot_ctx *c)
                 for (size_t y = x; y < m; y++) {
                     if (done_[y] || strcmp(size[gs[y]], size[gs[x]]) != 0) continue;
                     done_[y] = 1;
-                    const struct arena_fig_result *r = plot_find(c, gs[y], c->sel[i].name);
+                    const struct arena_fig_result *r = arena_plot_find(c, gs[y], c->sel[i].name);
                     tv[k] = (double)c->d.graphs[gs[y]].tensors;
                     nv[k++] = r->ns_median;
-                    lim += (size_t)plot_is_limit(r);
+                    lim += (size_t)arena_plot_is_limit(r);
                     noisy += (size_t)r->noisy;
-                    if (gl.len) plot_buf_add(&gl, ";");
-                    plot_buf_add(&gl, c->d.graphs[gs[y]].spec);
+                    if (gl.len) arena_plot_buf_add(&gl, ";");
+                    arena_plot_buf_add(&gl, c->d.graphs[gs[y]].spec);
                 }
-                qsort(tv, k, sizeof *tv, plot_by_double);
-                qsort(nv, k, sizeof *nv, plot_by_double);
-                double t = plot_quantile(tv, k, 0.5), ns = plot_quantile(nv, k, 0.5);
+                qsort(tv, k, sizeof *tv, arena_plot_by_double);
+                qsort(nv, k, sizeof *nv, arena_plot_by_double);
+                double t = arena_plot_quantile(tv, k, 0.5), ns = arena_plot_quantile(nv, k, 0.5);
                 if (!t0 || t < t0) t0 = t;
                 if (t > t1) t1 = t;
                 if (nv[0] > 0 && (!n0 || nv[0] < n0)) n0 = nv[0];
                 if (nv[k - 1] > n1) n1 = nv[k - 1];
                 limits += lim;
-                plot_buf_printf(&b, "%zu,%zu,%.17g,%.17g,%.17g,%.17g,%zu,%zu,%zu,", p + 1, i + 1, t, ns, nv[0],
-                                nv[k - 1], k, lim, noisy);
-                plot_csv(&b, c->sel[i].name);
-                plot_buf_add(&b, ",");
-                plot_csv(&b, size[gs[x]]);
-                plot_buf_add(&b, ",");
-                plot_csv(&b, gl.s ? gl.s : "");
-                plot_buf_add(&b, ",");
-                plot_csv(&b, plot_config_label(c));
-                plot_buf_add(&b, "\n");
-                plot_buf_free(&gl);
+                arena_plot_buf_printf(&b, "%zu,%zu,%.17g,%.17g,%.17g,%.17g,%zu,%zu,%zu,", p + 1,
+                                      i + 1, t, ns, nv[0], nv[k - 1], k, lim, noisy);
+                arena_plot_csv(&b, c->sel[i].name);
+                arena_plot_buf_add(&b, ",");
+                arena_plot_csv(&b, size[gs[x]]);
+                arena_plot_buf_add(&b, ",");
+                arena_plot_csv(&b, gl.s ? gl.s : "");
+                arena_plot_buf_add(&b, ",");
+                arena_plot_csv(&b, arena_plot_config_label(c));
+                arena_plot_buf_add(&b, "\n");
+                arena_plot_buf_free(&gl);
             }
             free(done_);
         }
-    rc = plot_put(c, "scaling.csv", &b);
-    plot_buf_free(&b);
+    rc = arena_plot_put(c, "scaling.csv", &b);
+    arena_plot_buf_free(&b);
     if (rc) goto done;
     if (!(n0 > 0)) n0 = 1, n1 = 10;
     if (!(t0 > 0)) t0 = 1, t1 = 10;
@@ -577,16 +591,18 @@ int plot_fig_scaling(struct plot_ctx *c)
     size_t idx_all[256], nshow = c->n_sel < 256 ? c->n_sel : 256;
     for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
     size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
-    double longest = limits ? plot_text_em("stopped at limit") : 0;
-    for (size_t i = 0; i < nshow; i++) longest = fmax(longest, plot_text_em(c->sel[i].name));
-    size_t nk = nshow + (limits ? 1 : 0), kc1 = plot_key_columns(1, longest, 2), kc2 = plot_key_columns(2, longest, 3);
+    double longest = limits ? arena_plot_text_em("stopped at limit") : 0;
+    for (size_t i = 0; i < nshow; i++) longest = fmax(longest, arena_plot_text_em(c->sel[i].name));
+    size_t nk = nshow + (limits ? 1 : 0), kc1 = arena_plot_key_columns(1, longest, 2),
+           kc2 = arena_plot_key_columns(2, longest, 3);
     double kh1 = (double)((nk + kc1 - 1) / kc1) * 0.15, kh2 = (double)((nk + kc2 - 1) / kc2) * 0.17;
     char sub[320];
     if (c->d.n_runs == 1)
         snprintf(sub, sizeof sub, "run %lld \xC2\xB7 %.250s", (long long)c->d.runs[0],
-                 plot_config_label(c));
+                 arena_plot_config_label(c));
     else
-        snprintf(sub, sizeof sub, "%zu runs \xC2\xB7 %.250s", c->d.n_runs, plot_config_label(c));
+        snprintf(sub, sizeof sub, "%zu runs \xC2\xB7 %.250s", c->d.n_runs,
+                 arena_plot_config_label(c));
     /* The panels as scaling.gp lays them out (1 row of up to 2 at one
      * column, up to 2 x 2 at two), their height in the PNG (the least):
      * a decade labelled where its label fits, at least every third. */
@@ -594,41 +610,50 @@ int plot_fig_scaling(struct plot_ctx *c)
     for (int k = 0; k < 2; k++) {
         double em = (k ? 8 : 7) / 72.0, kh = k ? kh2 : kh1;
         size_t rows = k ? R2 : 1, cols = k ? (NP < 2 ? NP : 2) : (NP1 < 2 ? NP1 : 2);
-        double ph = (h[k] - 0.5 - kh - plot_title_inches(sub, k + 1) - (double)(rows - 1) * 0.5) / (double)rows - 0.16;
+        double ph =
+            (h[k] - 0.5 - kh - arena_plot_title_inches(sub, k + 1) - (double)(rows - 1) * 0.5) /
+                (double)rows -
+            0.16;
         double pw = ((k ? 7.0 : 3.3) - (k ? 0.85 : 0.62) - 0.15 - (double)(cols - 1) * (k ? 0.6 : 0.3)) / (double)cols;
         int dy = (int)ceil(log10(n1) - 1e-9) - (int)floor(log10(n0) + 1e-9) + 1;
         int dx = (int)ceil(log10(t1) - 1e-9) - (int)floor(log10(t0) + 1e-9) + 1;
         decade_tics(&xt[k], t0, t1, 0, (int)ceil((double)dx * 4.0 * em / pw), &x0, &x1);
         decade_tics(&ytb[k], n0, n1, 1, (int)ceil((double)dy * 1.6 * em / ph), &y0, &y1);
     }
-    plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL, h[0], h[1]);
-    plot_gp_common(c, &gp);
-    plot_gp_styles(&gp, c->sel, idx_all, NULL, nshow, 40);
-    plot_buf_printf(&gp, "NP = %zu; NP1 = %zu; X0 = %.17g; X1 = %.17g; Y0 = %.17g; Y1 = %.17g; KC1 = %zu;"
-                         " KC2 = %zu\n", NP, NP1, x0, x1, y0, y1, kc1, kc2);
+    arena_plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL, h[0],
+                       h[1]);
+    arena_plot_gp_common(c, &gp);
+    arena_plot_gp_styles(&gp, c->sel, idx_all, NULL, nshow, 40);
+    arena_plot_buf_printf(
+        &gp,
+        "NP = %zu; NP1 = %zu; X0 = %.17g; X1 = %.17g; Y0 = %.17g; Y1 = %.17g; KC1 = %zu;"
+        " KC2 = %zu\n",
+        NP, NP1, x0, x1, y0, y1, kc1, kc2);
     for (int k = 0; k < 2; k++)
-        plot_buf_printf(&gp, "XTICS%d = \"%s\"; YTICS%d = \"%s\"\n", k + 1, xt[k].s ? xt[k].s : "()", k + 1,
-                        ytb[k].s ? ytb[k].s : "()");
-    plot_buf_printf(&gp, "array PT[%zu]; array PT1[%zu]\n", NP, NP);
+        arena_plot_buf_printf(&gp, "XTICS%d = \"%s\"; YTICS%d = \"%s\"\n", k + 1,
+                              xt[k].s ? xt[k].s : "()", k + 1, ytb[k].s ? ytb[k].s : "()");
+    arena_plot_buf_printf(&gp, "array PT[%zu]; array PT1[%zu]\n", NP, NP);
     for (size_t p = 0; p < NP; p++) {
         char *sl = short_label(names, nf, order[p]);
-        plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
-        plot_gq_cut(&gp, sl ? sl : names[order[p]], 60, "...");
-        plot_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
-        plot_gq_cut(&gp, sl ? sl : names[order[p]], 22, "...");
-        plot_buf_add(&gp, "\n");
+        arena_plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
+        arena_plot_gq_cut(&gp, sl ? sl : names[order[p]], 60, "...");
+        arena_plot_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
+        arena_plot_gq_cut(&gp, sl ? sl : names[order[p]], 22, "...");
+        arena_plot_buf_add(&gp, "\n");
         free(sl);
     }
     const char *keys[] = {"LIMITKEY"};
     const char *vals[] = {limits ? ", \\\n       NaN with points pt 2 ps 1 lc rgb '#000000' title"
                                    " 'stopped at limit'"
                                  : ""};
-    plot_buf_printf(&gp, "NL = %zu\n", limits);
-    rc = xt[0].oom || ytb[0].oom || xt[1].oom || ytb[1].oom ? 1 : plot_draw(c, "scaling", &gp, keys, vals, 1);
-    plot_buf_free(&gp);
+    arena_plot_buf_printf(&gp, "NL = %zu\n", limits);
+    rc = xt[0].oom || ytb[0].oom || xt[1].oom || ytb[1].oom
+             ? 1
+             : arena_plot_draw(c, "scaling", &gp, keys, vals, 1);
+    arena_plot_buf_free(&gp);
     for (int k = 0; k < 2; k++) {
-        plot_buf_free(&xt[k]);
-        plot_buf_free(&ytb[k]);
+        arena_plot_buf_free(&xt[k]);
+        arena_plot_buf_free(&ytb[k]);
     }
 done:
     free(count);
@@ -683,15 +708,16 @@ static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, ch
     double longest = 0;
     for (size_t i = 0; i < q->slots; i++) {
         struct plot_buf t = {0};
-        plot_caret(&t, lab[i]);
-        if (t.s && plot_utf8_chars(t.s) > q->name_chars) t.s[plot_utf8_prefix(t.s, q->name_chars)] = '\0';
-        longest = fmax(longest, plot_text_em(t.s ? t.s : ""));
-        plot_buf_free(&t);
+        arena_plot_caret(&t, lab[i]);
+        if (t.s && arena_plot_utf8_chars(t.s) > q->name_chars)
+            t.s[arena_plot_utf8_prefix(t.s, q->name_chars)] = '\0';
+        longest = fmax(longest, arena_plot_text_em(t.s ? t.s : ""));
+        arena_plot_buf_free(&t);
     }
     q->bottom = 0.15 + longest * em;
     q->ph = s == 1 ? 0.95 : 1.25;
     q->h = q->top + (double)q->rows * (q->ph + q->gy) + q->bottom;
-    q->ph_png = q->ph - plot_title_inches(sub, s) / (double)q->rows;
+    q->ph_png = q->ph - arena_plot_title_inches(sub, s) / (double)q->rows;
     q->title_chars = (size_t)(q->pw / (0.62 * em));
 }
 
@@ -703,7 +729,7 @@ static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, ch
  * A group whose rows share fewer than two graphs is left out (the notes
  * say so); a row whose mean is over 3x the panel's best is drawn as a mark
  * at the panel's top with its mean, its scale not the panel's. */
-int plot_fig_stats(struct plot_ctx *c)
+int arena_plot_fig_stats(struct plot_ctx *c)
 {
     size_t S = c->n_sel, np = 0, paired_total = 0, lab_n = 0;
     char run[32];
@@ -733,7 +759,7 @@ int plot_fig_stats(struct plot_ctx *c)
     char why[sizeof c->err];
     rc = arena_stats_compute_query(c->o.f.db, &q, &s, why, sizeof why);
     if (rc == ARENA_EDB) { /* a database bench plot reads but bench stats does not */
-        plot_note(c, "stats figure skipped: %s", why);
+        arena_plot_note(c, "stats figure skipped: %s", why);
         rc = 0;
         goto done;
     }
@@ -766,12 +792,13 @@ int plot_fig_stats(struct plot_ctx *c)
         size_t paired = s.rows[a].n, graphs = paired + s.rows[a].n_left_out;
         char *sl = short_label(gnames, ng, f);
         struct plot_buf sh = {0};
-        plot_caret(&sh, sl ? sl : gnames[f]);
+        arena_plot_caret(&sh, sl ? sl : gnames[f]);
         free(sl);
         if (paired < 2) { /* one seed has no spread to show */
-            plot_buf_printf(&notes, "%s%s: %zu paired graph%s (a panel needs two)",
-                            notes.len ? "; " : "", sh.s ? sh.s : "", paired, paired == 1 ? "" : "s");
-            plot_buf_free(&sh);
+            arena_plot_buf_printf(&notes, "%s%s: %zu paired graph%s (a panel needs two)",
+                                  notes.len ? "; " : "", sh.s ? sh.s : "", paired,
+                                  paired == 1 ? "" : "s");
+            arena_plot_buf_free(&sh);
             continue;
         }
         double bestmean = INFINITY;
@@ -783,38 +810,41 @@ int plot_fig_stats(struct plot_ctx *c)
             rpanel[k] = np;
             if (s.rows[k].lb.mean > 3 * bestmean) {
                 off[k] = 1;
-                if (out.len) plot_buf_add(&out, ", ");
-                plot_caret(&out, s.rows[k].label);
+                if (out.len) arena_plot_buf_add(&out, ", ");
+                arena_plot_caret(&out, s.rows[k].label);
             }
         }
         for (size_t h = 0; h < s.n_hidden; h++)
             if (strcmp(s.hidden[h].group, s.rows[a].group) == 0) {
-                if (failed.len) plot_buf_add(&failed, ", ");
-                plot_caret(&failed, s.hidden[h].label);
+                if (failed.len) arena_plot_buf_add(&failed, ", ");
+                arena_plot_caret(&failed, s.hidden[h].label);
             }
         if (paired < graphs || out.len || failed.len) {
-            plot_buf_printf(&notes, "%s%s: ", notes.len ? "; " : "", sh.s ? sh.s : "");
+            arena_plot_buf_printf(&notes, "%s%s: ", notes.len ? "; " : "", sh.s ? sh.s : "");
             const char *sep = "";
             if (paired < graphs) {
-                plot_buf_printf(&notes, "%zu of %zu graphs paired", paired, graphs);
+                arena_plot_buf_printf(&notes, "%zu of %zu graphs paired", paired, graphs);
                 sep = ", ";
             }
             if (out.len) {
-                plot_buf_printf(&notes, "%s%s over 3x the best mean (marked at the top)", sep, out.s);
+                arena_plot_buf_printf(&notes, "%s%s over 3x the best mean (marked at the top)", sep,
+                                      out.s);
                 sep = ", ";
             }
-            if (failed.len) plot_buf_printf(&notes, "%s%s with no valid result", sep, failed.s);
+            if (failed.len)
+                arena_plot_buf_printf(&notes, "%s%s with no valid result", sep, failed.s);
         }
-        plot_buf_free(&sh);
-        plot_buf_free(&out);
-        plot_buf_free(&failed);
+        arena_plot_buf_free(&sh);
+        arena_plot_buf_free(&out);
+        arena_plot_buf_free(&failed);
     }
     if (!np) {
-        plot_note(c, "stats figure skipped: no configuration with two graphs (seeds) on which every"
-                " planner has a valid result (try a sweep over seeds)");
+        arena_plot_note(
+            c, "stats figure skipped: no configuration with two graphs (seeds) on which every"
+               " planner has a valid result (try a sweep over seeds)");
         goto done;
     }
-    if (notes.len) plot_note(c, "stats: %s", notes.s);
+    if (notes.len) arena_plot_note(c, "stats: %s", notes.s);
     /* A row label keeps one x place in every panel: planners in the order
      * shown, a planner's option configurations in the order of the rows. */
     for (size_t i = 0; i < S; i++)
@@ -829,73 +859,78 @@ int plot_fig_stats(struct plot_ctx *c)
                     lim += s.rows[m].limit;
                 }
             struct plot_buf l = {0};
-            plot_buf_add(&l, s.rows[k].label);
-            if (lim) plot_buf_printf(&l, " (%zu limit)", lim);
+            arena_plot_buf_add(&l, s.rows[k].label);
+            if (lim) arena_plot_buf_printf(&l, " (%zu limit)", lim);
             lab[slot - 1] = l.s;
             if (!l.s) rc = 1;
         }
-    plot_buf_add(&b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,off_scale,"
-                     "group,planner,label,config\n");
+    arena_plot_buf_add(
+        &b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,off_scale,"
+            "group,planner,label,config\n");
     for (size_t k = 0; k < R; k++) {
         const struct arena_stats_row *r = &s.rows[k];
         if (!rpanel[k] || !rslot[k]) continue;
-        plot_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,%d,", rpanel[k], rslot[k],
-                        r->n, r->lb.mean, r->lb.mean_lo, r->lb.mean_hi, r->lb.median, r->lb.median_lo,
-                        r->lb.median_hi, r->n + r->n_left_out, r->limit, off[k]);
-        plot_csv(&b, r->group);
-        plot_buf_add(&b, ",");
-        plot_csv(&b, r->planner);
-        plot_buf_add(&b, ",");
-        plot_csv(&b, r->label);
-        plot_buf_add(&b, ",");
-        plot_csv(&b, plot_config_label(c));
-        plot_buf_add(&b, "\n");
+        arena_plot_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,%d,",
+                              rpanel[k], rslot[k], r->n, r->lb.mean, r->lb.mean_lo, r->lb.mean_hi,
+                              r->lb.median, r->lb.median_lo, r->lb.median_hi, r->n + r->n_left_out,
+                              r->limit, off[k]);
+        arena_plot_csv(&b, r->group);
+        arena_plot_buf_add(&b, ",");
+        arena_plot_csv(&b, r->planner);
+        arena_plot_buf_add(&b, ",");
+        arena_plot_csv(&b, r->label);
+        arena_plot_buf_add(&b, ",");
+        arena_plot_csv(&b, arena_plot_config_label(c));
+        arena_plot_buf_add(&b, "\n");
     }
-    if (rc || (rc = plot_put(c, "stats.csv", &b))) goto done;
-    plot_buf_printf(&cap, "%s: %zu group%s, %zu paired graphs, %zu run%s", plot_config_label(c),
-                    np, np == 1 ? "" : "s", paired_total, c->d.n_runs,
-                    c->d.n_runs == 1 ? "" : "s");
-    if (notes.len) plot_buf_printf(&cap, "; left out: %s", notes.s);
+    if (rc || (rc = arena_plot_put(c, "stats.csv", &b))) goto done;
+    arena_plot_buf_printf(&cap, "%s: %zu group%s, %zu paired graphs, %zu run%s",
+                          arena_plot_config_label(c), np, np == 1 ? "" : "s", paired_total,
+                          c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
+    if (notes.len) arena_plot_buf_printf(&cap, "; left out: %s", notes.s);
     struct stats_grid gr[2];
     for (int k = 0; k < 2; k++) stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "");
     for (int k = 0; k < 2; k++) {
         if (!(c->o.sizes & (k + 1))) continue;
         if (gr[k].shown < np)
-            plot_note(c, "%s stats figure shows the first %zu of its %zu panels", k ? "two-column" : "one-column",
-                      gr[k].shown, np);
+            arena_plot_note(c, "%s stats figure shows the first %zu of its %zu panels",
+                            k ? "two-column" : "one-column", gr[k].shown, np);
         if (gr[k].slots < lab_n)
-            plot_note(c, "%s stats figure shows the first %zu of its %zu rows (planners)",
-                      k ? "two-column" : "one-column", gr[k].slots, lab_n);
+            arena_plot_note(c, "%s stats figure shows the first %zu of its %zu rows (planners)",
+                            k ? "two-column" : "one-column", gr[k].slots, lab_n);
     }
-    plot_gp_head(c, &gp, "stats", "Arena / lower bound across graphs: mean, bootstrap 95% CI",
-                 cap.s ? cap.s : "", cap.s, gr[0].h, gr[1].h);
-    plot_gp_common(c, &gp);
-    plot_gp_styles(&gp, c->sel, idx, lab, lab_n, 40);
-    plot_buf_printf(&gp, "NP = %zu; array PT1[%zu]; array PT2[%zu]\n", np, np, np);
+    arena_plot_gp_head(c, &gp, "stats", "Arena / lower bound across graphs: mean, bootstrap 95% CI",
+                       cap.s ? cap.s : "", cap.s, gr[0].h, gr[1].h);
+    arena_plot_gp_common(c, &gp);
+    arena_plot_gp_styles(&gp, c->sel, idx, lab, lab_n, 40);
+    arena_plot_buf_printf(&gp, "NP = %zu; array PT1[%zu]; array PT2[%zu]\n", np, np, np);
     for (int k = 0; k < 2; k++) {
         const struct stats_grid *q = &gr[k];
-        plot_buf_printf(&gp, "C%d = %zu; NPS%d = %zu; SLOTS%d = %zu; L%d = %.3f; R%d = %.3f; B%d = %.3f;"
-                             " T%d = %.3f; GX%d = %.3f; GY%d = %.3f\nXTICS%d = \"(", k + 1,
-                        q->cols, k + 1, q->shown, k + 1, q->slots, k + 1, q->left, k + 1, q->right, k + 1,
-                        q->bottom, k + 1, q->top, k + 1, q->gx, k + 1, q->gy, k + 1);
+        arena_plot_buf_printf(
+            &gp,
+            "C%d = %zu; NPS%d = %zu; SLOTS%d = %zu; L%d = %.3f; R%d = %.3f; B%d = %.3f;"
+            " T%d = %.3f; GX%d = %.3f; GY%d = %.3f\nXTICS%d = \"(",
+            k + 1, q->cols, k + 1, q->shown, k + 1, q->slots, k + 1, q->left, k + 1, q->right,
+            k + 1, q->bottom, k + 1, q->top, k + 1, q->gx, k + 1, q->gy, k + 1);
         for (size_t i = 0; i < q->slots; i++) {
             struct plot_buf t = {0};
-            plot_gq_cut(&t, lab[i], q->name_chars, "..");
+            arena_plot_gq_cut(&t, lab[i], q->name_chars, "..");
             /* a string inside the double-quoted XTICS: its backslashes and quotes escaped */
             for (const char *x = t.s ? t.s : ""; *x; x++) {
-                if (*x == '\\' || *x == '"') plot_buf_add(&gp, "\\");
-                plot_buf_addn(&gp, x, 1);
+                if (*x == '\\' || *x == '"') arena_plot_buf_add(&gp, "\\");
+                arena_plot_buf_addn(&gp, x, 1);
             }
-            plot_buf_printf(&gp, " %zu%s", i + 1, i + 1 < q->slots ? ", " : "");
-            plot_buf_free(&t);
+            arena_plot_buf_printf(&gp, " %zu%s", i + 1, i + 1 < q->slots ? ", " : "");
+            arena_plot_buf_free(&t);
         }
-        plot_buf_add(&gp, ")\"\n");
+        arena_plot_buf_add(&gp, ")\"\n");
     }
-    plot_buf_add(&gp, "YLABEL = 'mean arena / lower bound, bootstrap 95 % CI'\n");
+    arena_plot_buf_add(&gp, "YLABEL = 'mean arena / lower bound, bootstrap 95 % CI'\n");
     /* Each panel's y range over the intervals drawn (rows off its scale
      * apart), 5 % more each way, and its tic step at each size: labels
      * (1.163 em boxes) 0.4 em apart at least. */
-    plot_buf_printf(&gp, "array Y0[%zu]; array Y1[%zu]; array YS1[%zu]; array YS2[%zu]\n", np, np, np, np);
+    arena_plot_buf_printf(&gp, "array Y0[%zu]; array Y1[%zu]; array YS1[%zu]; array YS2[%zu]\n", np,
+                          np, np, np);
     for (size_t p = 0; p < np; p++) {
         double lo = INFINITY, hi = -INFINITY;
         for (size_t k = 0; k < R; k++)
@@ -907,45 +942,48 @@ int plot_fig_stats(struct plot_ctx *c)
         double r = fmax(hi - lo, 0.01 * hi);
         lo -= 0.05 * r;
         hi += 0.05 * r;
-        plot_buf_printf(&gp, "Y0[%zu] = %.17g; Y1[%zu] = %.17g", p + 1, lo, p + 1, hi);
+        arena_plot_buf_printf(&gp, "Y0[%zu] = %.17g; Y1[%zu] = %.17g", p + 1, lo, p + 1, hi);
         for (int k = 0; k < 2; k++) {
             double em = (k ? 8 : 7) / 72.0;
             int fit = (int)floor(gr[k].ph_png / (1.563 * em));
-            plot_buf_printf(&gp, "; YS%d[%zu] = %.17g", k + 1, p + 1, plot_nice_step(hi - lo, fit < 1 ? 1 : fit));
+            arena_plot_buf_printf(&gp, "; YS%d[%zu] = %.17g", k + 1, p + 1,
+                                  arena_plot_nice_step(hi - lo, fit < 1 ? 1 : fit));
         }
-        plot_buf_add(&gp, "\n");
+        arena_plot_buf_add(&gp, "\n");
     }
     for (size_t p = 0; p < np; p++) {
         const struct arena_stats_row *r = &s.rows[gfirst[pgroup[p]]];
         char *sl = short_label(gnames, ng, pgroup[p]);
         struct plot_buf t = {0}, n = {0};
-        plot_caret(&t, sl ? sl : r->group);
-        plot_buf_printf(&n, " (n=%zu", r->n);
-        if (r->n_left_out) plot_buf_printf(&n, " of %zu", r->n + r->n_left_out);
-        plot_buf_add(&n, ")");
+        arena_plot_caret(&t, sl ? sl : r->group);
+        arena_plot_buf_printf(&n, " (n=%zu", r->n);
+        if (r->n_left_out) arena_plot_buf_printf(&n, " of %zu", r->n + r->n_left_out);
+        arena_plot_buf_add(&n, ")");
         /* n is what matters, and the end of the label tells panels of one
          * family apart: a label too long loses its start, never n. */
         for (int k = 0; k < 2; k++) {
-            size_t room = gr[k].title_chars > plot_utf8_chars(n.s) + 4 ? gr[k].title_chars - plot_utf8_chars(n.s) : 4;
-            size_t have = t.s ? plot_utf8_chars(t.s) : 0;
+            size_t room = gr[k].title_chars > arena_plot_utf8_chars(n.s) + 4
+                              ? gr[k].title_chars - arena_plot_utf8_chars(n.s)
+                              : 4;
+            size_t have = t.s ? arena_plot_utf8_chars(t.s) : 0;
             struct plot_buf title = {0};
             if (have > room) {
-                plot_buf_add(&title, "...");
-                plot_buf_add(&title, t.s + plot_utf8_prefix(t.s, have - (room - 3)));
+                arena_plot_buf_add(&title, "...");
+                arena_plot_buf_add(&title, t.s + arena_plot_utf8_prefix(t.s, have - (room - 3)));
             } else {
-                plot_buf_add(&title, t.s ? t.s : "");
+                arena_plot_buf_add(&title, t.s ? t.s : "");
             }
-            plot_buf_add(&title, n.s ? n.s : "");
-            plot_buf_printf(&gp, "%sPT%d[%zu] = ", k ? "; " : "", k + 1, p + 1);
-            plot_gq(&gp, title.s ? title.s : "", 0);
-            plot_buf_free(&title);
+            arena_plot_buf_add(&title, n.s ? n.s : "");
+            arena_plot_buf_printf(&gp, "%sPT%d[%zu] = ", k ? "; " : "", k + 1, p + 1);
+            arena_plot_gq(&gp, title.s ? title.s : "", 0);
+            arena_plot_buf_free(&title);
         }
-        plot_buf_free(&n);
-        plot_buf_add(&gp, "\n");
-        plot_buf_free(&t);
+        arena_plot_buf_free(&n);
+        arena_plot_buf_add(&gp, "\n");
+        arena_plot_buf_free(&t);
         free(sl);
     }
-    rc = plot_draw(c, "stats", &gp, NULL, NULL, 0);
+    rc = arena_plot_draw(c, "stats", &gp, NULL, NULL, 0);
 done:
     for (size_t i = 0; i < lab_n; i++) free(lab[i]);
     free(planners);
@@ -956,9 +994,9 @@ done:
     free(pgroup);
     free(off);
     arena_stats_free(&s);
-    plot_buf_free(&b);
-    plot_buf_free(&gp);
-    plot_buf_free(&notes);
-    plot_buf_free(&cap);
+    arena_plot_buf_free(&b);
+    arena_plot_buf_free(&gp);
+    arena_plot_buf_free(&notes);
+    arena_plot_buf_free(&cap);
     return rc;
 }

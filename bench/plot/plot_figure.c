@@ -14,30 +14,31 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char *const plot_figure_names[] = {"arena", "layout", "live", "scaling", "quality",
-                                          "tables", "replay", "stats", "fixed"};
-_Static_assert(sizeof plot_figure_names / sizeof plot_figure_names[0] == PLOT_NFIGS,
-               "PLOT_NFIGS counts plot_figure_names");
+const char *const arena_plot_figure_names[] = {"arena",  "layout", "live",  "scaling", "quality",
+                                               "tables", "replay", "stats", "fixed"};
+_Static_assert(sizeof arena_plot_figure_names / sizeof arena_plot_figure_names[0] == PLOT_NFIGS,
+               "PLOT_NFIGS counts arena_plot_figure_names");
 
-void plot_note(struct plot_ctx *c, const char *fmt, ...)
+void arena_plot_note(struct plot_ctx *c, const char *fmt, ...)
 {
     char line[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    plot_buf_printf(&c->notes, PLOT_PROG ": %s\n", line);
+    arena_plot_buf_printf(&c->notes, PLOT_PROG ": %s\n", line);
 }
 
-int plot_want(const struct plot_ctx *c, const char *fig)
+int arena_plot_want(const struct plot_ctx *c, const char *fig)
 {
     for (size_t i = 0; i < PLOT_NFIGS; i++)
-        if (strcmp(plot_figure_names[i], fig) == 0) return c->o.want[i];
+        if (strcmp(arena_plot_figure_names[i], fig) == 0) return c->o.want[i];
     return 0;
 }
 
 /* The result that counts of a shown planner on a graph, or NULL. */
-const struct arena_fig_result *plot_find(const struct plot_ctx *c, size_t graph, const char *planner)
+const struct arena_fig_result *arena_plot_find(const struct plot_ctx *c, size_t graph,
+                                               const char *planner)
 {
     for (size_t i = 0; i < c->n_sel; i++)
         if (c->sel[i].name == planner || strcmp(c->sel[i].name, planner) == 0)
@@ -45,29 +46,29 @@ const struct arena_fig_result *plot_find(const struct plot_ctx *c, size_t graph,
     return NULL;
 }
 
-int plot_is_limit(const struct arena_fig_result *r)
+int arena_plot_is_limit(const struct arena_fig_result *r)
 {
     return r && r->status && strcmp(r->status, "limit") == 0;
 }
 
-int plot_in_config(const struct plot_ctx *c, size_t g)
+int arena_plot_in_config(const struct plot_ctx *c, size_t g)
 {
     return c->d.graphs[g].config == c->cfg;
 }
 
-const char *plot_config_label(const struct plot_ctx *c)
+const char *arena_plot_config_label(const struct plot_ctx *c)
 {
     return c->d.n_configs ? c->d.configs[c->cfg].label : "plain";
 }
 
-void plot_byte_unit(double max, double *u, const char **name)
+void arena_plot_byte_unit(double max, double *u, const char **name)
 {
     if (max >= 1048576) *u = 1048576, *name = "MiB";
     else if (max >= 1024) *u = 1024, *name = "KiB";
     else *u = 1, *name = "B";
 }
 
-void plot_time_unit(double max, double *u, const char **name)
+void arena_plot_time_unit(double max, double *u, const char **name)
 {
     if (max >= 1e9) *u = 1e9, *name = "s";
     else if (max >= 1e6) *u = 1e6, *name = "ms";
@@ -76,7 +77,7 @@ void plot_time_unit(double max, double *u, const char **name)
 }
 
 /* A tick step giving at most n ticks over [0, max]: 1, 2 or 5 times 10^k. */
-double plot_nice_step(double max, int n)
+double arena_plot_nice_step(double max, int n)
 {
     double r = max / n;
     if (!(r > 0)) return 1;
@@ -87,21 +88,21 @@ double plot_nice_step(double max, int n)
     return 10 * p;
 }
 
-void plot_fmt_bytes(char *out, size_t n, double b)
+void arena_plot_fmt_bytes(char *out, size_t n, double b)
 {
     if (b >= 1048576) snprintf(out, n, "%.2f MiB", b / 1048576);
     else if (b >= 1024) snprintf(out, n, "%.1f KiB", b / 1024);
     else snprintf(out, n, "%.0f B", b);
 }
 
-int plot_by_double(const void *a, const void *b)
+int arena_plot_by_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
 /* Linear-interpolated quantile of sorted v[0..n). */
-double plot_quantile(const double *v, size_t n, double p)
+double arena_plot_quantile(const double *v, size_t n, double p)
 {
     double h = (double)(n - 1) * p;
     size_t i = (size_t)h;
@@ -122,7 +123,7 @@ static int add_written(struct plot_ctx *c, const char *name)
 }
 
 /* Writes b as tmp/name; 0 or 1 (err set). */
-int plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b)
+int arena_plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b)
 {
     if (b->oom) {
         snprintf(c->err, sizeof c->err, "out of memory writing %s", name);
@@ -130,7 +131,7 @@ int plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b)
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", c->tmp, name);
-    if (plot_write_file(path, b->s ? b->s : "", b->len, c->err, sizeof c->err)) return 1;
+    if (arena_plot_write_file(path, b->s ? b->s : "", b->len, c->err, sizeof c->err)) return 1;
     return add_written(c, name);
 }
 
@@ -144,21 +145,21 @@ static size_t sub_wrap(struct plot_buf *b, const char *sub, int size)
     const char *p = sub;
     while (*p || !lines) {
         /* m characters, not bytes: a cut never splits one */
-        size_t rest = plot_utf8_chars(p), take = strlen(p);
+        size_t rest = arena_plot_utf8_chars(p), take = strlen(p);
         if (rest > m) {
-            size_t cut = plot_utf8_prefix(p, m), half = plot_utf8_prefix(p, m / 2);
+            size_t cut = arena_plot_utf8_prefix(p, m), half = arena_plot_utf8_prefix(p, m / 2);
             take = cut;
             while (take > half && p[take] != ' ') take--;
             if (p[take] != ' ') take = cut;
         }
-        if (lines == 2 && rest > m) take = plot_utf8_prefix(p, m - 3);
+        if (lines == 2 && rest > m) take = arena_plot_utf8_prefix(p, m - 3);
         if (b) {
             struct plot_buf t = {0};
-            plot_buf_addn(&t, p, take);
-            if (lines == 2 && rest > m) plot_buf_add(&t, "...");
-            if (lines) plot_buf_add(b, " . \"\\n\" . ");
-            plot_gq(b, t.s ? t.s : "", 0);
-            plot_buf_free(&t);
+            arena_plot_buf_addn(&t, p, take);
+            if (lines == 2 && rest > m) arena_plot_buf_add(&t, "...");
+            if (lines) arena_plot_buf_add(b, " . \"\\n\" . ");
+            arena_plot_gq(b, t.s ? t.s : "", 0);
+            arena_plot_buf_free(&t);
         }
         lines++;
         p += take;
@@ -170,31 +171,35 @@ static size_t sub_wrap(struct plot_buf *b, const char *sub, int size)
 
 /* The head of NAME.gp: how to redraw it, its caption, the figure's facts
  * as gnuplot variables, then common.gp. */
-void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
-                  const char *sub, const char *caption, double h1, double h2)
+void arena_plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
+                        const char *sub, const char *caption, double h1, double h2)
 {
-    plot_buf_printf(b, "# %s.gp: written by bench plot from the templates common.gp and %s.gp.\n"
-                       "# Redraw every size and format: cd into this folder, then gnuplot %s.gp\n",
-                    name, name, name);
+    arena_plot_buf_printf(
+        b,
+        "# %s.gp: written by bench plot from the templates common.gp and %s.gp.\n"
+        "# Redraw every size and format: cd into this folder, then gnuplot %s.gp\n",
+        name, name, name);
     if (caption) { /* quoted: gnuplot continues a comment line that ends in \ */
-        plot_buf_add(b, "# caption: ");
-        plot_gq(b, caption, 0);
-        plot_buf_add(b, "\n");
+        arena_plot_buf_add(b, "# caption: ");
+        arena_plot_gq(b, caption, 0);
+        arena_plot_buf_add(b, "\n");
     }
-    plot_buf_printf(b, "NAME = '%s'\nSIZES = '%s'\nFORMATS = '", name,
-                    c->o.sizes == 1 ? "1" : c->o.sizes == 2 ? "2" : "1 2");
-    for (const char *p = c->o.formats; *p; p++) plot_buf_addn(b, *p == ',' ? " " : p, 1);
-    plot_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
-    plot_gq(b, title, 0);
+    arena_plot_buf_printf(b, "NAME = '%s'\nSIZES = '%s'\nFORMATS = '", name,
+                          c->o.sizes == 1   ? "1"
+                          : c->o.sizes == 2 ? "2"
+                                            : "1 2");
+    for (const char *p = c->o.formats; *p; p++) arena_plot_buf_addn(b, *p == ',' ? " " : p, 1);
+    arena_plot_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
+    arena_plot_gq(b, title, 0);
     for (int k = 0; k < 2; k++) {
-        plot_buf_add(b, k ? "\nSUB2 = " : "\nSUB1 = ");
+        arena_plot_buf_add(b, k ? "\nSUB2 = " : "\nSUB1 = ");
         size_t lines = sub_wrap(b, sub, k + 1);
-        plot_buf_printf(b, "\nTL%d = %zu", k + 1, lines + 1);
+        arena_plot_buf_printf(b, "\nTL%d = %zu", k + 1, lines + 1);
     }
-    plot_buf_add(b, "\n");
+    arena_plot_buf_add(b, "\n");
 }
 
-double plot_text_em(const char *text)
+double arena_plot_text_em(const char *text)
 {
     /* DejaVu Sans advances of ' ' to '~' in 1/1000 em, as cairo's PDFs
      * state them (/Widths of the font set at 10 pt). */
@@ -205,71 +210,76 @@ double plot_text_em(const char *text)
         610, 685, 390, 336, 390, 837, 500, 500, 612, 634, 549, 634, 615, 352, 634, 633, 277, 277, 579,
         277, 974, 633, 611, 634, 634, 411, 520, 392, 633, 591, 817, 591, 591, 524, 636, 336, 636, 837};
     struct plot_buf t = {0};
-    plot_caret(&t, text);
+    arena_plot_caret(&t, text);
     double em = 0;
     for (const unsigned char *p = (const unsigned char *)(t.s ? t.s : ""); *p; p++)
         if (*p >= 32 && *p < 127) em += adv[*p - 32] / 1000.0;
         else if ((*p & 0xC0) != 0x80) em += 1.0; /* a character past ASCII: as wide as an em */
-    plot_buf_free(&t);
+    arena_plot_buf_free(&t);
     return em;
 }
 
-size_t plot_key_columns(int size, double longest, size_t most)
+size_t arena_plot_key_columns(int size, double longest, size_t most)
 {
     double em = (size == 1 ? 7 : 8) / 72.0, avail = (size == 1 ? 3.3 : 7.0) - 0.2;
     size_t k = (size_t)floor(avail / ((longest + 3.5) * em));
     return k < 1 ? 1 : k > most ? most : k;
 }
 
-double plot_title_inches(const char *sub, int size)
+double arena_plot_title_inches(const char *sub, int size)
 {
     return (double)(sub_wrap(NULL, sub, size) + 1) * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
 }
 
-void plot_gp_common(struct plot_ctx *c, struct plot_buf *b)
+void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b)
 {
     static const char *const none[1] = {""};
-    plot_buf_add(b, "\n");
-    if (plot_template_fill(c->tpl, "common", none, none, 0, b, c->err, sizeof c->err)) b->oom = 1;
-    plot_buf_add(b, "\n");
+    arena_plot_buf_add(b, "\n");
+    if (arena_plot_template_fill(c->tpl, "common", none, none, 0, b, c->err, sizeof c->err))
+        b->oom = 1;
+    arena_plot_buf_add(b, "\n");
 }
 
 /* Style arrays name[], name1[] (cut to max1 characters), col[], dt[], pt[]
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
-void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
-                    char *const *lab, size_t n, size_t max1)
+void arena_plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
+                          char *const *lab, size_t n, size_t max1)
 {
-    plot_buf_printf(b, "N = %zu\narray name[%zu]; array name1[%zu]; array col[%zu]; array dt[%zu]; "
-                       "array pt[%zu]\n", n, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1);
+    arena_plot_buf_printf(
+        b,
+        "N = %zu\narray name[%zu]; array name1[%zu]; array col[%zu]; array dt[%zu]; "
+        "array pt[%zu]\n",
+        n, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         const struct plot_shown *s = &sel[idx[i]];
         const char *l = lab ? lab[i] : s->name;
-        plot_buf_printf(b, "name[%zu] = ", i + 1);
-        plot_gq(b, l, 0);
-        plot_buf_printf(b, "; name1[%zu] = ", i + 1);
-        plot_gq_cut(b, l, max1, "..");
-        plot_buf_printf(b, "; col[%zu] = %u; dt[%zu] = %d; pt[%zu] = %d\n", i + 1, s->color, i + 1,
-                        s->dt, i + 1, s->pt);
+        arena_plot_buf_printf(b, "name[%zu] = ", i + 1);
+        arena_plot_gq(b, l, 0);
+        arena_plot_buf_printf(b, "; name1[%zu] = ", i + 1);
+        arena_plot_gq_cut(b, l, max1, "..");
+        arena_plot_buf_printf(b, "; col[%zu] = %u; dt[%zu] = %d; pt[%zu] = %d\n", i + 1, s->color,
+                              i + 1, s->dt, i + 1, s->pt);
     }
 }
 
 /* Writes NAME.gp from head + template and runs gnuplot on it. */
-int plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp, const char *const *keys,
-              const char *const *vals, size_t nkeys)
+int arena_plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp,
+                    const char *const *keys, const char *const *vals, size_t nkeys)
 {
-    return plot_draw_from(c, name, name, gp, keys, vals, nkeys);
+    return arena_plot_draw_from(c, name, name, gp, keys, vals, nkeys);
 }
 
-int plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
-                   const char *const *keys, const char *const *vals, size_t nkeys)
+int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
+                         const char *const *keys, const char *const *vals, size_t nkeys)
 {
-    plot_buf_printf(gp, "\n# ---- %s.gp\n", tpl);
-    if (plot_template_fill(c->tpl, tpl, keys, vals, nkeys, gp, c->err, sizeof c->err)) return 1;
+    arena_plot_buf_printf(gp, "\n# ---- %s.gp\n", tpl);
+    if (arena_plot_template_fill(c->tpl, tpl, keys, vals, nkeys, gp, c->err, sizeof c->err))
+        return 1;
     char file[64], log[64];
     snprintf(file, sizeof file, "%s.gp", name);
     snprintf(log, sizeof log, ".%s.log", name);
-    if (plot_put(c, file, gp)) return 1;
-    int rc = plot_run_gnuplot(c->tmp, file, log, c->err, sizeof c->err);
+    if (arena_plot_put(c, file, gp)) return 1;
+    int rc = arena_plot_run_gnuplot(c->tmp, file, log, c->err, sizeof c->err);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", c->tmp, log);
     if (rc == 0) remove(path);
@@ -278,7 +288,7 @@ int plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct
     for (int s = 1; s <= 2; s++) {
         if (!(c->o.sizes & s)) continue;
         for (size_t f = 0; f < 3; f++) {
-            if (!plot_in_list(c->o.formats, fmts[f])) continue;
+            if (!arena_plot_in_list(c->o.formats, fmts[f])) continue;
             char out[128];
             snprintf(out, sizeof out, "%s-%dcol.%s", name, s, fmts[f]);
             snprintf(path, sizeof path, "%s/%s", c->tmp, out);
@@ -293,28 +303,28 @@ int plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct
     return 0;
 }
 
-void plot_csv_num(struct plot_buf *b, int has, double v)
+void arena_plot_csv_num(struct plot_buf *b, int has, double v)
 {
-    if (has) plot_buf_printf(b, ",%.17g", v);
-    else plot_buf_add(b, ",");
+    if (has) arena_plot_buf_printf(b, ",%.17g", v);
+    else arena_plot_buf_add(b, ",");
 }
 
-/* plot_gq of text cut to max characters, the cut ending in mark. */
-void plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark)
+/* arena_plot_gq of text cut to max characters, the cut ending in mark. */
+void arena_plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark)
 {
     struct plot_buf t = {0};
-    plot_caret(&t, text);
+    arena_plot_caret(&t, text);
     size_t m = strlen(mark);
-    if (t.s && plot_utf8_chars(t.s) > max && max > m) {
-        t.len = plot_utf8_prefix(t.s, max - m);
+    if (t.s && arena_plot_utf8_chars(t.s) > max && max > m) {
+        t.len = arena_plot_utf8_prefix(t.s, max - m);
         t.s[t.len] = '\0';
-        plot_buf_add(&t, mark);
+        arena_plot_buf_add(&t, mark);
     }
-    plot_gq(b, t.s ? t.s : "", 0);
-    plot_buf_free(&t);
+    arena_plot_gq(b, t.s ? t.s : "", 0);
+    arena_plot_buf_free(&t);
 }
 
-int plot_in_list(const char *list, const char *word)
+int arena_plot_in_list(const char *list, const char *word)
 {
     size_t n = strlen(word);
     for (const char *p = list; *p;) {
@@ -326,21 +336,21 @@ int plot_in_list(const char *list, const char *word)
     return 0;
 }
 
-char *plot_label_of(const char *name, const struct arena_fig_result *r)
+char *arena_plot_label_of(const char *name, const struct arena_fig_result *r)
 {
     struct plot_buf b = {0};
-    plot_buf_add(&b, name);
-    if (plot_is_limit(r)) plot_buf_add(&b, " (limit)");
+    arena_plot_buf_add(&b, name);
+    if (arena_plot_is_limit(r)) arena_plot_buf_add(&b, " (limit)");
     return b.s;
 }
 
-void plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n)
+void arena_plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n)
 {
-    plot_buf_add(b, "(");
+    arena_plot_buf_add(b, "(");
     for (size_t i = 0; i < n; i++) {
-        if (i) plot_buf_add(b, ", ");
-        plot_gq(b, lab[i], 1);
-        plot_buf_printf(b, " %zu", i + 1);
+        if (i) arena_plot_buf_add(b, ", ");
+        arena_plot_gq(b, lab[i], 1);
+        arena_plot_buf_printf(b, " %zu", i + 1);
     }
-    plot_buf_add(b, ")");
+    arena_plot_buf_add(b, ")");
 }

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-void plot_buf_addn(struct plot_buf *b, const char *text, size_t n)
+void arena_plot_buf_addn(struct plot_buf *b, const char *text, size_t n)
 {
     if (b->oom) return;
     if (b->len + n + 1 > b->cap) {
@@ -30,12 +30,12 @@ void plot_buf_addn(struct plot_buf *b, const char *text, size_t n)
     b->s[b->len] = '\0';
 }
 
-void plot_buf_add(struct plot_buf *b, const char *text)
+void arena_plot_buf_add(struct plot_buf *b, const char *text)
 {
-    plot_buf_addn(b, text, strlen(text));
+    arena_plot_buf_addn(b, text, strlen(text));
 }
 
-void plot_buf_printf(struct plot_buf *b, const char *fmt, ...)
+void arena_plot_buf_printf(struct plot_buf *b, const char *fmt, ...)
 {
     char small[512];
     va_list ap;
@@ -44,7 +44,7 @@ void plot_buf_printf(struct plot_buf *b, const char *fmt, ...)
     va_end(ap);
     if (n < 0) return;
     if ((size_t)n < sizeof small) {
-        plot_buf_addn(b, small, (size_t)n);
+        arena_plot_buf_addn(b, small, (size_t)n);
         return;
     }
     char *big = malloc((size_t)n + 1);
@@ -55,11 +55,11 @@ void plot_buf_printf(struct plot_buf *b, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    plot_buf_addn(b, big, (size_t)n);
+    arena_plot_buf_addn(b, big, (size_t)n);
     free(big);
 }
 
-void plot_buf_free(struct plot_buf *b)
+void arena_plot_buf_free(struct plot_buf *b)
 {
     free(b->s);
     memset(b, 0, sizeof *b);
@@ -83,10 +83,10 @@ static size_t utf8_char(const unsigned char *t)
     return n;
 }
 
-void plot_caret(struct plot_buf *b, const char *t)
+void arena_plot_caret(struct plot_buf *b, const char *t)
 {
     if (!t || !*t) {
-        plot_buf_add(b, "(empty)");
+        arena_plot_buf_add(b, "(empty)");
         return;
     }
     while (*t) {
@@ -95,27 +95,27 @@ void plot_caret(struct plot_buf *b, const char *t)
         size_t n = utf8_char((const unsigned char *)t);
         if (c < 32) {
             two[1] = (char)(c + 64);
-            plot_buf_add(b, two);
+            arena_plot_buf_add(b, two);
         } else if (c == 127) {
-            plot_buf_add(b, "^?");
+            arena_plot_buf_add(b, "^?");
         } else if (n == 0) { /* not UTF-8: U+FFFD, one per byte */
-            plot_buf_add(b, "\xEF\xBF\xBD");
+            arena_plot_buf_add(b, "\xEF\xBF\xBD");
             n = 1;
         } else {
-            plot_buf_addn(b, t, n);
+            arena_plot_buf_addn(b, t, n);
         }
         t += n ? n : 1;
     }
 }
 
-size_t plot_utf8_chars(const char *s)
+size_t arena_plot_utf8_chars(const char *s)
 {
     size_t n = 0;
     for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
     return n;
 }
 
-size_t plot_utf8_prefix(const char *s, size_t max)
+size_t arena_plot_utf8_prefix(const char *s, size_t max)
 {
     size_t at = 0;
     for (size_t k = 0; k < max && s[at]; k++)
@@ -124,36 +124,36 @@ size_t plot_utf8_prefix(const char *s, size_t max)
     return at;
 }
 
-/* Applies fn to plot_caret(t): every escape below starts from shown text. */
+/* Applies fn to arena_plot_caret(t): every escape below starts from shown text. */
 static char *shown(const char *t)
 {
     struct plot_buf c = {0};
-    plot_caret(&c, t);
+    arena_plot_caret(&c, t);
     if (c.oom) {
-        plot_buf_free(&c);
+        arena_plot_buf_free(&c);
         return NULL;
     }
     return c.s;
 }
 
-void plot_gq(struct plot_buf *b, const char *t, int format)
+void arena_plot_gq(struct plot_buf *b, const char *t, int format)
 {
     char *s = shown(t);
     if (!s) {
         b->oom = 1;
         return;
     }
-    plot_buf_add(b, "'");
+    arena_plot_buf_add(b, "'");
     for (const char *p = s; *p; p++) {
-        if (*p == '\'') plot_buf_add(b, "''");
-        else if (*p == '%' && format) plot_buf_add(b, "%%");
-        else plot_buf_addn(b, p, 1);
+        if (*p == '\'') arena_plot_buf_add(b, "''");
+        else if (*p == '%' && format) arena_plot_buf_add(b, "%%");
+        else arena_plot_buf_addn(b, p, 1);
     }
-    plot_buf_add(b, "'");
+    arena_plot_buf_add(b, "'");
     free(s);
 }
 
-void plot_tex(struct plot_buf *b, const char *t)
+void arena_plot_tex(struct plot_buf *b, const char *t)
 {
     char *s = shown(t);
     if (!s) {
@@ -163,28 +163,41 @@ void plot_tex(struct plot_buf *b, const char *t)
     for (const char *p = s; *p; p++) {
         /* the signs of configuration labels, in math mode: no package needed */
         if (strncmp(p, "\xC3\x97", 2) == 0 || strncmp(p, "\xC2\xB7", 2) == 0) {
-            plot_buf_add(b, p[0] == '\xC3' ? "$\\times$" : "$\\cdot$");
+            arena_plot_buf_add(b, p[0] == '\xC3' ? "$\\times$" : "$\\cdot$");
             p++;
             continue;
         }
         switch (*p) {
-        case '\\': plot_buf_add(b, "\\textbackslash{}"); break;
-        case '&': case '%': case '$': case '#': case '_': case '{': case '}':
-            plot_buf_addn(b, "\\", 1);
-            plot_buf_addn(b, p, 1);
+        case '\\':
+            arena_plot_buf_add(b, "\\textbackslash{}");
             break;
-        case '~': plot_buf_add(b, "\\textasciitilde{}"); break;
-        case '^': plot_buf_add(b, "\\textasciicircum{}"); break;
-        case '|': plot_buf_add(b, "\\textbar{}"); break;
-        case '<': plot_buf_add(b, "\\textless{}"); break;
-        case '>': plot_buf_add(b, "\\textgreater{}"); break;
-        default: plot_buf_addn(b, p, 1);
+        case '&': case '%': case '$': case '#': case '_': case '{': case '}':
+            arena_plot_buf_addn(b, "\\", 1);
+            arena_plot_buf_addn(b, p, 1);
+            break;
+        case '~':
+            arena_plot_buf_add(b, "\\textasciitilde{}");
+            break;
+        case '^':
+            arena_plot_buf_add(b, "\\textasciicircum{}");
+            break;
+        case '|':
+            arena_plot_buf_add(b, "\\textbar{}");
+            break;
+        case '<':
+            arena_plot_buf_add(b, "\\textless{}");
+            break;
+        case '>':
+            arena_plot_buf_add(b, "\\textgreater{}");
+            break;
+        default:
+            arena_plot_buf_addn(b, p, 1);
         }
     }
     free(s);
 }
 
-void plot_md(struct plot_buf *b, const char *t)
+void arena_plot_md(struct plot_buf *b, const char *t)
 {
     char *s = shown(t);
     if (!s) {
@@ -192,13 +205,13 @@ void plot_md(struct plot_buf *b, const char *t)
         return;
     }
     for (const char *p = s; *p; p++) {
-        if (strchr("\\`*_{}<>|#~![]", *p)) plot_buf_add(b, "\\");
-        plot_buf_addn(b, p, 1);
+        if (strchr("\\`*_{}<>|#~![]", *p)) arena_plot_buf_add(b, "\\");
+        arena_plot_buf_addn(b, p, 1);
     }
     free(s);
 }
 
-void plot_md_code(struct plot_buf *b, const char *t)
+void arena_plot_md_code(struct plot_buf *b, const char *t)
 {
     char *s = shown(t);
     if (!s) {
@@ -211,30 +224,30 @@ void plot_md_code(struct plot_buf *b, const char *t)
         if (run > longest) longest = run;
     }
     int pad = n && (s[0] == '`' || s[n - 1] == '`');
-    for (size_t i = 0; i <= longest; i++) plot_buf_add(b, "`");
-    if (pad) plot_buf_add(b, " ");
-    plot_buf_add(b, s);
-    if (pad) plot_buf_add(b, " ");
-    for (size_t i = 0; i <= longest; i++) plot_buf_add(b, "`");
+    for (size_t i = 0; i <= longest; i++) arena_plot_buf_add(b, "`");
+    if (pad) arena_plot_buf_add(b, " ");
+    arena_plot_buf_add(b, s);
+    if (pad) arena_plot_buf_add(b, " ");
+    for (size_t i = 0; i <= longest; i++) arena_plot_buf_add(b, "`");
     free(s);
 }
 
-void plot_csv(struct plot_buf *b, const char *t)
+void arena_plot_csv(struct plot_buf *b, const char *t)
 {
     if (!t) return;
     if (!strpbrk(t, ",\"\r\n")) {
-        plot_buf_add(b, t);
+        arena_plot_buf_add(b, t);
         return;
     }
-    plot_buf_add(b, "\"");
+    arena_plot_buf_add(b, "\"");
     for (const char *p = t; *p; p++) {
-        if (*p == '"') plot_buf_add(b, "\"");
-        plot_buf_addn(b, p, 1);
+        if (*p == '"') arena_plot_buf_add(b, "\"");
+        arena_plot_buf_addn(b, p, 1);
     }
-    plot_buf_add(b, "\"");
+    arena_plot_buf_add(b, "\"");
 }
 
-const char *plot_template_dir(void)
+const char *arena_plot_template_dir(void)
 {
     static const char *const dirs[] = {ARENA_PLOT_TEMPLATES_SRC, ARENA_PLOT_TEMPLATES_INSTALLED};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
@@ -252,21 +265,21 @@ static char *read_all(const char *path, size_t *len)
     struct plot_buf b = {0};
     char chunk[4096];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) plot_buf_addn(&b, chunk, n);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) arena_plot_buf_addn(&b, chunk, n);
     int bad = ferror(f) || b.oom;
     fclose(f);
     if (bad) {
-        plot_buf_free(&b);
+        arena_plot_buf_free(&b);
         return NULL;
     }
-    if (!b.s) plot_buf_add(&b, "");
+    if (!b.s) arena_plot_buf_add(&b, "");
     *len = b.len;
     return b.s;
 }
 
-int plot_template_fill(const char *dir, const char *name, const char *const *keys,
-                       const char *const *values, size_t n, struct plot_buf *out, char *err,
-                       size_t errlen)
+int arena_plot_template_fill(const char *dir, const char *name, const char *const *keys,
+                             const char *const *values, size_t n, struct plot_buf *out, char *err,
+                             size_t errlen)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.gp", dir, name);
@@ -280,14 +293,14 @@ int plot_template_fill(const char *dir, const char *name, const char *const *key
     for (const char *p = t; *p && rc == 0;) {
         const char *at = strchr(p, '@');
         if (!at) {
-            plot_buf_add(out, p);
+            arena_plot_buf_add(out, p);
             break;
         }
-        plot_buf_addn(out, p, (size_t)(at - p));
+        arena_plot_buf_addn(out, p, (size_t)(at - p));
         const char *end = at + 1;
         while ((*end >= 'A' && *end <= 'Z') || *end == '_' || (*end >= '0' && *end <= '9')) end++;
         if (*end != '@' || end == at + 1) { /* not a placeholder: an @ of the script */
-            plot_buf_addn(out, at, 1);
+            arena_plot_buf_addn(out, at, 1);
             p = at + 1;
             continue;
         }
@@ -301,7 +314,7 @@ int plot_template_fill(const char *dir, const char *name, const char *const *key
             rc = -1;
             break;
         }
-        plot_buf_add(out, values[k]);
+        arena_plot_buf_add(out, values[k]);
         p = end + 1;
     }
     free(t);
@@ -312,7 +325,7 @@ int plot_template_fill(const char *dir, const char *name, const char *const *key
     return rc;
 }
 
-int plot_write_file(const char *path, const char *text, size_t len, char *err, size_t errlen)
+int arena_plot_write_file(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
@@ -322,8 +335,8 @@ int plot_write_file(const char *path, const char *text, size_t len, char *err, s
     return 0;
 }
 
-int plot_run_gnuplot(const char *dir, const char *script, const char *log, char *err,
-                     size_t errlen)
+int arena_plot_run_gnuplot(const char *dir, const char *script, const char *log, char *err,
+                           size_t errlen)
 {
     int pipefd[2];
     if (pipe(pipefd) != 0) {

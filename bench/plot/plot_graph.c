@@ -17,10 +17,10 @@ static size_t graph_rows(struct plot_ctx *c, size_t *idx, const struct arena_fig
     size_t n = 0;
     struct plot_buf miss = {0};
     for (size_t i = 0; i < c->n_sel; i++) {
-        const struct arena_fig_result *r = plot_find(c, c->graph, c->sel[i].name);
+        const struct arena_fig_result *r = arena_plot_find(c, c->graph, c->sel[i].name);
         if (!r) {
-            if (miss.len) plot_buf_add(&miss, ", ");
-            plot_caret(&miss, c->sel[i].name);
+            if (miss.len) arena_plot_buf_add(&miss, ", ");
+            arena_plot_caret(&miss, c->sel[i].name);
             continue;
         }
         idx[n] = i;
@@ -28,11 +28,11 @@ static size_t graph_rows(struct plot_ctx *c, size_t *idx, const struct arena_fig
     }
     if (miss.len) {
         struct plot_buf g = {0};
-        plot_caret(&g, c->d.graphs[c->graph].spec);
-        plot_note(c, "not measured on %s: %s", g.s ? g.s : "", miss.s);
-        plot_buf_free(&g);
+        arena_plot_caret(&g, c->d.graphs[c->graph].spec);
+        arena_plot_note(c, "not measured on %s: %s", g.s ? g.s : "", miss.s);
+        arena_plot_buf_free(&g);
     }
-    plot_buf_free(&miss);
+    arena_plot_buf_free(&miss);
     return n;
 }
 
@@ -40,10 +40,10 @@ static size_t graph_rows(struct plot_ctx *c, size_t *idx, const struct arena_fig
 static char *graph_sub(const struct plot_ctx *c)
 {
     struct plot_buf b = {0};
-    plot_buf_add(&b, c->d.graphs[c->graph].spec);
-    plot_buf_add(&b, " \xC2\xB7 ");
-    plot_buf_add(&b, plot_config_label(c));
-    if (b.oom) plot_buf_free(&b);
+    arena_plot_buf_add(&b, c->d.graphs[c->graph].spec);
+    arena_plot_buf_add(&b, " \xC2\xB7 ");
+    arena_plot_buf_add(&b, arena_plot_config_label(c));
+    if (b.oom) arena_plot_buf_free(&b);
     return b.s;
 }
 
@@ -52,36 +52,38 @@ static int write_arena_csv(struct plot_ctx *c, const size_t *idx, const struct a
 {
     const struct arena_fig_graph *g = &c->d.graphs[c->graph];
     struct plot_buf b = {0};
-    plot_buf_add(&b, "row,ok,limit,arena_bytes,lower_bound,naive_bytes,ratio_lb,saving,frag_peak,"
-                     "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
-                     "scratch_bytes,bound,nodes,run,status,planner,config\n");
+    arena_plot_buf_add(&b,
+                       "row,ok,limit,arena_bytes,lower_bound,naive_bytes,ratio_lb,saving,frag_peak,"
+                       "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
+                       "scratch_bytes,bound,nodes,run,status,planner,config\n");
     for (size_t i = 0; i < n; i++) {
         const struct arena_fig_result *r = res[i];
-        plot_buf_printf(&b, "%zu,%d,%d", i + 1, r->ok, plot_is_limit(r));
-        if (r->ok) plot_buf_printf(&b, ",%lld", (long long)r->arena);
-        else plot_buf_add(&b, ",");
-        plot_buf_printf(&b, ",%lld,%lld", (long long)g->lower_bound, (long long)g->naive);
-        plot_csv_num(&b, r->has_ratio, r->ratio_lb);
-        plot_csv_num(&b, r->has_saving, r->saving);
-        plot_csv_num(&b, r->has_frag, r->frag_peak);
-        plot_csv_num(&b, r->has_frag, r->frag_mean);
-        plot_csv_num(&b, r->has_ns, r->ns_median);
-        plot_csv_num(&b, r->has_ns, r->ns_mean);
-        plot_csv_num(&b, r->has_ns, r->ns_stddev);
-        plot_buf_printf(&b, ",%lld", (long long)r->iterations);
-        plot_csv_num(&b, r->has_scratch, (double)r->scratch);
-        if (r->has_bound) plot_buf_printf(&b, ",%lld,%lld", (long long)r->bound, (long long)r->nodes);
-        else plot_buf_add(&b, ",,");
-        plot_buf_printf(&b, ",%lld,", (long long)r->run_id);
-        plot_csv(&b, r->status ? r->status : "");
-        plot_buf_add(&b, ",");
-        plot_csv(&b, c->sel[idx[i]].name);
-        plot_buf_add(&b, ",");
-        plot_csv(&b, plot_config_label(c));
-        plot_buf_add(&b, "\n");
+        arena_plot_buf_printf(&b, "%zu,%d,%d", i + 1, r->ok, arena_plot_is_limit(r));
+        if (r->ok) arena_plot_buf_printf(&b, ",%lld", (long long)r->arena);
+        else arena_plot_buf_add(&b, ",");
+        arena_plot_buf_printf(&b, ",%lld,%lld", (long long)g->lower_bound, (long long)g->naive);
+        arena_plot_csv_num(&b, r->has_ratio, r->ratio_lb);
+        arena_plot_csv_num(&b, r->has_saving, r->saving);
+        arena_plot_csv_num(&b, r->has_frag, r->frag_peak);
+        arena_plot_csv_num(&b, r->has_frag, r->frag_mean);
+        arena_plot_csv_num(&b, r->has_ns, r->ns_median);
+        arena_plot_csv_num(&b, r->has_ns, r->ns_mean);
+        arena_plot_csv_num(&b, r->has_ns, r->ns_stddev);
+        arena_plot_buf_printf(&b, ",%lld", (long long)r->iterations);
+        arena_plot_csv_num(&b, r->has_scratch, (double)r->scratch);
+        if (r->has_bound)
+            arena_plot_buf_printf(&b, ",%lld,%lld", (long long)r->bound, (long long)r->nodes);
+        else arena_plot_buf_add(&b, ",,");
+        arena_plot_buf_printf(&b, ",%lld,", (long long)r->run_id);
+        arena_plot_csv(&b, r->status ? r->status : "");
+        arena_plot_buf_add(&b, ",");
+        arena_plot_csv(&b, c->sel[idx[i]].name);
+        arena_plot_buf_add(&b, ",");
+        arena_plot_csv(&b, arena_plot_config_label(c));
+        arena_plot_buf_add(&b, "\n");
     }
-    int rc = plot_put(c, "arena.csv", &b);
-    plot_buf_free(&b);
+    int rc = arena_plot_put(c, "arena.csv", &b);
+    arena_plot_buf_free(&b);
     return rc;
 }
 
@@ -95,14 +97,15 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
     if (c->ref > xmax) xmax = (double)c->ref;
     double U;
     const char *uname;
-    plot_byte_unit(xmax, &U, &uname);
+    arena_plot_byte_unit(xmax, &U, &uname);
     /* The legend's entries: lower bound, naive, and the optimum (or best
      * bound) and best-order bound when drawn; 2 a row at one column, 4 at
      * two, in a strip of its own. */
     int ob = g->order_limit && g->order_bound > 0;
     size_t nk = 2 + (c->ref ? 1 : 0) + (size_t)ob;
-    double longest = plot_text_em(g->order_bound > 0 ? "lower bound, best order" : "best-order bound");
-    size_t kc1 = plot_key_columns(1, longest, 2), kc2 = plot_key_columns(2, longest, 4);
+    double longest =
+        arena_plot_text_em(g->order_bound > 0 ? "lower bound, best order" : "best-order bound");
+    size_t kc1 = arena_plot_key_columns(1, longest, 2), kc2 = arena_plot_key_columns(2, longest, 4);
     double k1 = (double)((nk + kc1 - 1) / kc1) * 0.15, k2 = (double)((nk + kc2 - 1) / kc2) * 0.17;
     double h1 = 1.0 + 0.16 * (double)n + k1, h2 = 1.1 + 0.24 * (double)n + k2;
     if (h1 < 1.8) h1 = 1.8;
@@ -110,34 +113,39 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
     if (h2 < 2.4) h2 = 2.4;
     struct plot_buf gp = {0}, yt = {0}, refkey = {0};
     char *sub = graph_sub(c);
-    plot_gp_head(c, &gp, "arena", "Arena per planner", sub ? sub : g->spec, NULL, h1, h2);
+    arena_plot_gp_head(c, &gp, "arena", "Arena per planner", sub ? sub : g->spec, NULL, h1, h2);
     free(sub);
-    plot_gp_common(c, &gp);
-    plot_gp_styles(&gp, c->sel, idx, lab, n, 40);
-    plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; XMAX = %.17g; LB = %lld; NAIVE = %lld; REF = %lld;"
-                         " NK = %zu; KC1 = %zu; KC2 = %zu\n", U, uname, xmax, (long long)g->lower_bound,
-                    (long long)g->naive, (long long)c->ref, nk, kc1, kc2);
+    arena_plot_gp_common(c, &gp);
+    arena_plot_gp_styles(&gp, c->sel, idx, lab, n, 40);
+    arena_plot_buf_printf(
+        &gp,
+        "U = %.1f; UNAME = '%s'; XMAX = %.17g; LB = %lld; NAIVE = %lld; REF = %lld;"
+        " NK = %zu; KC1 = %zu; KC2 = %zu\n",
+        U, uname, xmax, (long long)g->lower_bound, (long long)g->naive, (long long)c->ref, nk, kc1,
+        kc2);
     /* --order best: the bound is the best order's peak (and the search's
      * proven bound, drawn apart when it stopped at its budget below it) */
-    plot_buf_printf(&gp, "OB = %lld; LBTITLE = '%s'\n",
-                    (long long)(g->order_limit ? g->order_bound : 0),
-                    g->order_bound > 0 ? "lower bound, best order" : "lower bound");
-    plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", plot_nice_step(xmax / U * 1.04, 4),
-                    plot_nice_step(xmax / U * 1.5, 8));
-    plot_ytics_names(&yt, lab, n);
+    arena_plot_buf_printf(&gp, "OB = %lld; LBTITLE = '%s'\n",
+                          (long long)(g->order_limit ? g->order_bound : 0),
+                          g->order_bound > 0 ? "lower bound, best order" : "lower bound");
+    arena_plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n",
+                          arena_plot_nice_step(xmax / U * 1.04, 4),
+                          arena_plot_nice_step(xmax / U * 1.5, 8));
+    arena_plot_ytics_names(&yt, lab, n);
     if (c->ref)
-        plot_buf_printf(&refkey, ", \\\n       NaN with lines dt 4 lw 1.2 lc rgb '#000000' title '%s'",
-                        c->ref_opt ? "optimum" : "best bound");
+        arena_plot_buf_printf(&refkey,
+                              ", \\\n       NaN with lines dt 4 lw 1.2 lc rgb '#000000' title '%s'",
+                              c->ref_opt ? "optimum" : "best bound");
     const char *obkey = ob ? ", \\\n       NaN with lines dt 5 lw 1 lc rgb '#333333' title"
                               " 'best-order bound'"
                             : "";
     const char *keys[] = {"YTICS", "REFKEY", "OBKEY"};
     const char *vals[] = {yt.s ? yt.s : "()", refkey.s ? refkey.s : "", obkey};
     int rc = yt.oom || refkey.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
-                                  : plot_draw(c, "arena", &gp, keys, vals, 3);
-    plot_buf_free(&gp);
-    plot_buf_free(&yt);
-    plot_buf_free(&refkey);
+                                  : arena_plot_draw(c, "arena", &gp, keys, vals, 3);
+    arena_plot_buf_free(&gp);
+    arena_plot_buf_free(&yt);
+    arena_plot_buf_free(&refkey);
     return rc;
 }
 
@@ -146,17 +154,17 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
  * label below the panel's top by the fraction clear of its height. */
 static void byte_ticks(struct plot_buf *b, double top, const char *uname, int nt, double clear, double *ymax)
 {
-    double step = plot_nice_step(top, nt);
+    double step = arena_plot_nice_step(top, nt);
     if (step > top) /* one step: the 1, 2, 5 value below top, not above it */
         step /= step / pow(10, floor(log10(step) + 1e-9)) > 3 ? 2.5 : 2;
     int k = (int)floor(top / step + 1e-9);
     if (k < 1) k = 1;
-    plot_buf_add(b, "(");
+    arena_plot_buf_add(b, "(");
     for (int i = 0; i <= k; i++) {
-        if (i == k) plot_buf_printf(b, "'%g %s' %.17g", step * i, uname, step * i);
-        else plot_buf_printf(b, "'%g' %.17g, ", step * i, step * i);
+        if (i == k) arena_plot_buf_printf(b, "'%g %s' %.17g", step * i, uname, step * i);
+        else arena_plot_buf_printf(b, "'%g' %.17g, ", step * i, step * i);
     }
-    plot_buf_add(b, ")");
+    arena_plot_buf_add(b, ")");
     *ymax = fmax(top * 1.1, step * k / (1 - fmin(clear, 0.5)) * 1.04);
 }
 
@@ -192,10 +200,11 @@ static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, const c
     q->gy = s == 1 ? 0.2 : 0.24;
     q->h = s == 1 ? fmin(4.3, 0.55 + 0.62 * (double)q->rows) : 0.7 + 1.3 * (double)q->rows;
     q->pw = (q->w - q->left - q->right - (double)(q->cols - 1) * q->gx) / (double)q->cols;
-    q->ph = (q->h - q->bottom - plot_title_inches(sub, s) - (double)(q->rows - 1) * q->gy) /
-                (double)q->rows - 0.14;
+    q->ph = (q->h - q->bottom - arena_plot_title_inches(sub, s) - (double)(q->rows - 1) * q->gy) /
+                (double)q->rows -
+            0.14;
     int n = (int)floor(q->pw / (label + em));
-    q->xstep = plot_nice_step((double)steps, n < 1 ? 1 : n);
+    q->xstep = arena_plot_nice_step((double)steps, n < 1 ? 1 : n);
     int fit = (int)floor(q->ph / (1.1 * 1.463 * em));
     q->yticks = fit < 1 ? 1 : fit;
     q->clear = 0.7 * em / q->ph;
@@ -207,9 +216,9 @@ static void put_line(struct plot_buf *b, const char *name, size_t k, struct plot
 {
     for (char *x = line->s; x && *x; x++)
         if (*x == '\x01') *x = ' ';
-    plot_buf_printf(b, "%s[%zu] = ", name, k);
-    plot_gq(b, line->s ? line->s : "", 0);
-    plot_buf_add(b, "\n");
+    arena_plot_buf_printf(b, "%s[%zu] = ", name, k);
+    arena_plot_gq(b, line->s ? line->s : "", 0);
+    arena_plot_buf_add(b, "\n");
 }
 
 /* The plans res[from..n) (smallest arena first) not drawn, after "not
@@ -221,41 +230,41 @@ static size_t rest_lines(struct plot_buf *gp, const char *name, char *const *lab
                          const struct arena_fig_result **res, size_t from, size_t n, size_t m)
 {
     struct plot_buf text = {0}, line = {0}, all = {0};
-    plot_buf_add(&text, "not drawn:");
+    arena_plot_buf_add(&text, "not drawn:");
     for (size_t i = from; i < n; i++) {
-        plot_buf_add(&text, " ");
-        plot_caret(&text, lab[i]);
+        arena_plot_buf_add(&text, " ");
+        arena_plot_caret(&text, lab[i]);
         if (i + 1 < n && res[i + 1]->arena == res[i]->arena) {
-            plot_buf_add(&text, ",");
+            arena_plot_buf_add(&text, ",");
             continue;
         }
         char bytes[32];
-        plot_fmt_bytes(bytes, sizeof bytes, (double)res[i]->arena);
+        arena_plot_fmt_bytes(bytes, sizeof bytes, (double)res[i]->arena);
         *strchr(bytes, ' ') = '\x01'; /* kept with its unit on one line */
-        plot_buf_printf(&text, " %s%s", bytes, i + 1 < n ? ";" : "");
+        arena_plot_buf_printf(&text, " %s%s", bytes, i + 1 < n ? ";" : "");
     }
     size_t lines = 0;
     for (const char *p = from < n && text.s ? text.s : ""; *p;) {
         size_t w = strcspn(p, " ");
         struct plot_buf word = {0};
-        plot_buf_addn(&word, p, w);
-        size_t have = line.s ? plot_utf8_chars(line.s) : 0;
-        if (line.len && have + 1 + plot_utf8_chars(word.s ? word.s : "") > m) {
+        arena_plot_buf_addn(&word, p, w);
+        size_t have = line.s ? arena_plot_utf8_chars(line.s) : 0;
+        if (line.len && have + 1 + arena_plot_utf8_chars(word.s ? word.s : "") > m) {
             put_line(&all, name, ++lines, &line);
-            plot_buf_free(&line);
+            arena_plot_buf_free(&line);
         }
-        if (line.len) plot_buf_add(&line, " ");
-        plot_buf_add(&line, word.s ? word.s : "");
-        plot_buf_free(&word);
+        if (line.len) arena_plot_buf_add(&line, " ");
+        arena_plot_buf_add(&line, word.s ? word.s : "");
+        arena_plot_buf_free(&word);
         p += w;
         while (*p == ' ') p++;
     }
     if (line.len) put_line(&all, name, ++lines, &line);
-    plot_buf_free(&line);
-    plot_buf_free(&text);
-    plot_buf_printf(gp, "%sN = %zu; array %s[%zu]\n", name, lines, name, lines ? lines : 1);
-    plot_buf_add(gp, all.s ? all.s : "");
-    plot_buf_free(&all);
+    arena_plot_buf_free(&line);
+    arena_plot_buf_free(&text);
+    arena_plot_buf_printf(gp, "%sN = %zu; array %s[%zu]\n", name, lines, name, lines ? lines : 1);
+    arena_plot_buf_add(gp, all.s ? all.s : "");
+    arena_plot_buf_free(&all);
     return lines;
 }
 
@@ -297,28 +306,29 @@ static int fig_live(struct plot_ctx *c, size_t *pidx, char **plab, const struct 
         top[k] = fmax(fmax((double)pres[K[k] ? K[k] - 1 : 0]->arena, (double)peak), (double)c->ref);
     double U;
     const char *un;
-    plot_byte_unit(fmax(top[0], top[1]), &U, &un);
+    arena_plot_byte_unit(fmax(top[0], top[1]), &U, &un);
     /* live: the same in the axis' unit, a plain column for gnuplot (an
      * expression per row costs it two system calls each) */
     struct plot_buf b = {0};
-    plot_buf_add(&b, "step,live_bytes,live\n");
+    arena_plot_buf_add(&b, "step,live_bytes,live\n");
     live = 0;
     for (int64_t s = 0; s <= steps; s++) {
         live += delta[s];
-        plot_buf_printf(&b, "%lld,%lld,%.17g\n", (long long)s, (long long)live, (double)live / U);
+        arena_plot_buf_printf(&b, "%lld,%lld,%.17g\n", (long long)s, (long long)live,
+                              (double)live / U);
     }
     free(delta);
-    int rc = plot_put(c, "live.csv", &b);
-    plot_buf_free(&b);
+    int rc = arena_plot_put(c, "live.csv", &b);
+    arena_plot_buf_free(&b);
     if (rc) return rc;
     /* Legend: live bytes, the K drawn, the best proven figure. */
     size_t kc[2], keyrows[2];
     struct plot_buf gp = {0}, refkey = {0}, refline = {0}, rest = {0};
     size_t rl[2];
     for (int k = 0; k < 2; k++) {
-        double longest = plot_text_em("best bound");
-        for (size_t i = 0; i < K[k]; i++) longest = fmax(longest, plot_text_em(plab[i]));
-        kc[k] = plot_key_columns(k + 1, longest, k ? 3 : 2);
+        double longest = arena_plot_text_em("best bound");
+        for (size_t i = 0; i < K[k]; i++) longest = fmax(longest, arena_plot_text_em(plab[i]));
+        kc[k] = arena_plot_key_columns(k + 1, longest, k ? 3 : 2);
         keyrows[k] = (K[k] + 1 + (c->ref ? 1 : 0) + kc[k] - 1) / kc[k];
         rl[k] = rest_lines(&rest, k ? "REST2" : "REST1", plab, pres, K[k], np,
                            (size_t)(((k ? 7.0 : 3.3) - 0.2) / (0.62 * (k ? 8 : 7) / 72.0)));
@@ -326,36 +336,40 @@ static int fig_live(struct plot_ctx *c, size_t *pidx, char **plab, const struct 
     double h1 = 2.3 + 0.15 * (double)keyrows[0] + 0.117 * (double)rl[0];
     double h2 = 2.8 + 0.17 * (double)keyrows[1] + 0.133 * (double)rl[1];
     char *gs = graph_sub(c);
-    plot_gp_head(c, &gp, "live", "Live bytes and arenas", gs ? gs : g->spec, NULL, h1, h2);
+    arena_plot_gp_head(c, &gp, "live", "Live bytes and arenas", gs ? gs : g->spec, NULL, h1, h2);
     free(gs);
-    plot_gp_common(c, &gp);
-    plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
-    plot_buf_printf(&gp, "U = %.1f; UNAME = '%s'; STEPS = %lld; REF = %lld; K1 = %zu; K2 = %zu; KC1 = %zu;"
-                         " KC2 = %zu\narray ARENA[%zu]\n", U, un, (long long)steps, (long long)c->ref, K[0],
-                    K[1], kc[0], kc[1], np ? np : 1);
+    arena_plot_gp_common(c, &gp);
+    arena_plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
+    arena_plot_buf_printf(
+        &gp,
+        "U = %.1f; UNAME = '%s'; STEPS = %lld; REF = %lld; K1 = %zu; K2 = %zu; KC1 = %zu;"
+        " KC2 = %zu\narray ARENA[%zu]\n",
+        U, un, (long long)steps, (long long)c->ref, K[0], K[1], kc[0], kc[1], np ? np : 1);
     for (size_t i = 0; i < np; i++)
-        plot_buf_printf(&gp, "ARENA[%zu] = %lld\n", i + 1, (long long)pres[i]->arena);
-    plot_buf_add(&gp, rest.s ? rest.s : "REST1N = 0; REST2N = 0\n");
-    plot_buf_free(&rest);
+        arena_plot_buf_printf(&gp, "ARENA[%zu] = %lld\n", i + 1, (long long)pres[i]->arena);
+    arena_plot_buf_add(&gp, rest.s ? rest.s : "REST1N = 0; REST2N = 0\n");
+    arena_plot_buf_free(&rest);
     for (int k = 0; k < 2; k++) {
         struct plot_buf t = {0};
         double y;
         byte_ticks(&t, top[k] / U, un, k ? 6 : 4, 0, &y);
-        plot_buf_printf(&gp, "YMAX%d = %.17g; YT%d = \"%s\"\n", k + 1, y, k + 1, t.s ? t.s : "()");
-        plot_buf_free(&t);
+        arena_plot_buf_printf(&gp, "YMAX%d = %.17g; YT%d = \"%s\"\n", k + 1, y, k + 1,
+                              t.s ? t.s : "()");
+        arena_plot_buf_free(&t);
     }
     if (c->ref) {
-        plot_buf_printf(&refkey, ", \\\n       NaN with lines lc rgb '#000000' dt 4 lw 1 title '%s'",
-                        c->ref_opt ? "optimum" : "best bound");
-        plot_buf_add(&refline, ", \\\n       REF / U with lines lc rgb '#000000' dt 4 lw 1");
+        arena_plot_buf_printf(&refkey,
+                              ", \\\n       NaN with lines lc rgb '#000000' dt 4 lw 1 title '%s'",
+                              c->ref_opt ? "optimum" : "best bound");
+        arena_plot_buf_add(&refline, ", \\\n       REF / U with lines lc rgb '#000000' dt 4 lw 1");
     }
     const char *keys[] = {"REFKEY", "REFLINE"};
     const char *vals[] = {refkey.s ? refkey.s : "", refline.s ? refline.s : ""};
     rc = refkey.oom || refline.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
-                                   : plot_draw(c, "live", &gp, keys, vals, 2);
-    plot_buf_free(&refline);
-    plot_buf_free(&gp);
-    plot_buf_free(&refkey);
+                                   : arena_plot_draw(c, "live", &gp, keys, vals, 2);
+    arena_plot_buf_free(&refline);
+    arena_plot_buf_free(&gp);
+    arena_plot_buf_free(&refkey);
     return rc;
 }
 
@@ -381,7 +395,7 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
     for (size_t i = 0; i < n; i++) valid += (size_t)res[i]->ok;
     for (size_t i = 0; i < n && !rc; i++) {
         if (!res[i]->ok) continue;
-        if (np && (!plot_want(c, "layout") || npl[0] * valid > 300000)) {
+        if (np && (!arena_plot_want(c, "layout") || npl[0] * valid > 300000)) {
             rects = npl[0] * valid;
             break;
         }
@@ -398,49 +412,55 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
     if (rc) goto done;
     if (!np) {
         struct plot_buf s = {0};
-        plot_caret(&s, g->spec);
-        plot_note(c, "layout and live figures skipped: no placements of a valid plan for %s",
-                  s.s ? s.s : "");
-        plot_buf_free(&s);
+        arena_plot_caret(&s, g->spec);
+        arena_plot_note(c, "layout and live figures skipped: no placements of a valid plan for %s",
+                        s.s ? s.s : "");
+        arena_plot_buf_free(&s);
         goto done;
     }
     int64_t steps = 0;
     for (size_t k = 0; k < npl[0]; k++)
         if (pl[0][k].last + 1 > steps) steps = pl[0][k].last + 1;
-    if (plot_want(c, "layout") && rects > 300000) {
-        plot_note(c, "layout figure skipped: %zu rectangles are too many to draw (pick a smaller graph"
-                " or fewer planners)", rects);
-    } else if (plot_want(c, "layout")) {
+    if (arena_plot_want(c, "layout") && rects > 300000) {
+        arena_plot_note(
+            c,
+            "layout figure skipped: %zu rectangles are too many to draw (pick a smaller graph"
+            " or fewer planners)",
+            rects);
+    } else if (arena_plot_want(c, "layout")) {
         /* Each rectangle as gnuplot draws it too (x, dx in steps; y, dy in the
          * panel's byte unit: centre and half sizes), a panel's rows in one
          * run: layout.gp reads plain columns of rows ROW0[i]..ROW1[i], no
          * expression per row (gnuplot's costs two system calls each). */
         struct plot_buf b = {0}, rows = {0};
-        plot_buf_add(&b, "panel,tensor,size,first,last,offset,x,dx,y,dy,planner,name,config\n");
+        arena_plot_buf_add(&b,
+                           "panel,tensor,size,first,last,offset,x,dx,y,dy,planner,name,config\n");
         size_t row = 0;
-        plot_buf_printf(&rows, "array ROW0[%zu]; array ROW1[%zu]\n", np, np);
+        arena_plot_buf_printf(&rows, "array ROW0[%zu]; array ROW1[%zu]\n", np, np);
         for (size_t i = 0; i < np; i++) {
             double U;
             const char *un;
-            plot_byte_unit(fmax((double)pres[i]->arena, (double)g->lower_bound), &U, &un);
-            plot_buf_printf(&rows, "ROW0[%zu] = %zu; ROW1[%zu] = %zu\n", i + 1, row, i + 1, row + npl[i] - 1);
+            arena_plot_byte_unit(fmax((double)pres[i]->arena, (double)g->lower_bound), &U, &un);
+            arena_plot_buf_printf(&rows, "ROW0[%zu] = %zu; ROW1[%zu] = %zu\n", i + 1, row, i + 1,
+                                  row + npl[i] - 1);
             for (size_t k = 0; k < npl[i]; k++, row++) {
                 const struct arena_fig_place *p = &pl[i][k];
-                plot_buf_printf(&b, "%zu,%lld,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,", i + 1,
-                                (long long)p->tensor, (long long)p->size, (long long)p->first,
-                                (long long)p->last, (long long)p->offset, (double)(p->first + p->last + 1) / 2,
-                                (double)(p->last + 1 - p->first) / 2, ((double)p->offset + (double)p->size / 2) / U,
-                                (double)p->size / 2 / U);
-                plot_csv(&b, c->sel[pidx[i]].name);
-                plot_buf_add(&b, ",");
-                if (p->name) plot_csv(&b, p->name);
-                plot_buf_add(&b, ",");
-                plot_csv(&b, plot_config_label(c));
-                plot_buf_add(&b, "\n");
+                arena_plot_buf_printf(
+                    &b, "%zu,%lld,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,", i + 1,
+                    (long long)p->tensor, (long long)p->size, (long long)p->first,
+                    (long long)p->last, (long long)p->offset, (double)(p->first + p->last + 1) / 2,
+                    (double)(p->last + 1 - p->first) / 2,
+                    ((double)p->offset + (double)p->size / 2) / U, (double)p->size / 2 / U);
+                arena_plot_csv(&b, c->sel[pidx[i]].name);
+                arena_plot_buf_add(&b, ",");
+                if (p->name) arena_plot_csv(&b, p->name);
+                arena_plot_buf_add(&b, ",");
+                arena_plot_csv(&b, arena_plot_config_label(c));
+                arena_plot_buf_add(&b, "\n");
             }
         }
-        rc = plot_put(c, "layout.csv", &b);
-        plot_buf_free(&b);
+        rc = arena_plot_put(c, "layout.csv", &b);
+        arena_plot_buf_free(&b);
         if (rc) goto done;
         struct plot_buf gp = {0};
         char sub[64];
@@ -450,58 +470,65 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
                                                     : "");
         struct plot_buf st = {0};
         char *gs = graph_sub(c);
-        plot_buf_add(&st, gs ? gs : g->spec);
+        arena_plot_buf_add(&st, gs ? gs : g->spec);
         free(gs);
-        plot_buf_add(&st, sub);
+        arena_plot_buf_add(&st, sub);
         struct grid gr[2];
         for (int k = 0; k < 2; k++) layout_grid(&gr[k], k + 1, np, steps, st.s ? st.s : "");
         if (gr[0].shown < np && (c->o.sizes & 1))
-            plot_note(c, "one-column layout figure shows the first %zu of its %zu plans (two columns: %zu)",
-                      gr[0].shown, np, gr[1].shown);
+            arena_plot_note(
+                c,
+                "one-column layout figure shows the first %zu of its %zu plans (two columns: %zu)",
+                gr[0].shown, np, gr[1].shown);
         else if (gr[1].shown < np && (c->o.sizes & 2))
-            plot_note(c, "two-column layout figure shows the first %zu of its %zu plans", gr[1].shown, np);
-        plot_gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL, gr[0].h,
-                     gr[1].h);
-        plot_buf_free(&st);
-        plot_gp_common(c, &gp);
-        plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
-        plot_buf_printf(&gp, "NP = %zu; STEPS = %lld; LB = %lld; REF = %lld\n", np, (long long)steps,
-                        (long long)g->lower_bound, (long long)c->ref);
-        plot_buf_add(&gp, rows.s ? rows.s : "");
-        plot_buf_free(&rows);
-        plot_buf_printf(&gp, "array LT1[%zu]; array LT2[%zu]; array U[%zu]; array YMAX1[%zu];"
-                             " array YMAX2[%zu]; array YT1[%zu]; array YT2[%zu]\n", np, np, np, np, np, np, np);
+            arena_plot_note(c, "two-column layout figure shows the first %zu of its %zu plans",
+                            gr[1].shown, np);
+        arena_plot_gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL,
+                           gr[0].h, gr[1].h);
+        arena_plot_buf_free(&st);
+        arena_plot_gp_common(c, &gp);
+        arena_plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
+        arena_plot_buf_printf(&gp, "NP = %zu; STEPS = %lld; LB = %lld; REF = %lld\n", np,
+                              (long long)steps, (long long)g->lower_bound, (long long)c->ref);
+        arena_plot_buf_add(&gp, rows.s ? rows.s : "");
+        arena_plot_buf_free(&rows);
+        arena_plot_buf_printf(&gp,
+                              "array LT1[%zu]; array LT2[%zu]; array U[%zu]; array YMAX1[%zu];"
+                              " array YMAX2[%zu]; array YT1[%zu]; array YT2[%zu]\n",
+                              np, np, np, np, np, np, np);
         for (int k = 0; k < 2; k++) {
             const struct grid *q = &gr[k];
-            plot_buf_printf(&gp, "C%d = %zu; NPS%d = %zu; L%d = %.3f; R%d = %.3f; B%d = %.3f; GX%d = %.3f;"
-                                 " GY%d = %.3f; XSTEP%d = %.17g\n", k + 1, q->cols, k + 1, q->shown, k + 1,
-                            q->left, k + 1, q->right, k + 1, q->bottom, k + 1, q->gx, k + 1, q->gy, k + 1,
-                            q->xstep);
+            arena_plot_buf_printf(
+                &gp,
+                "C%d = %zu; NPS%d = %zu; L%d = %.3f; R%d = %.3f; B%d = %.3f; GX%d = %.3f;"
+                " GY%d = %.3f; XSTEP%d = %.17g\n",
+                k + 1, q->cols, k + 1, q->shown, k + 1, q->left, k + 1, q->right, k + 1, q->bottom,
+                k + 1, q->gx, k + 1, q->gy, k + 1, q->xstep);
         }
         for (size_t i = 0; i < np; i++) {
             double U;
             const char *un;
             double top = fmax((double)pres[i]->arena, (double)g->lower_bound);
-            plot_byte_unit(top, &U, &un);
-            plot_buf_printf(&gp, "LT1[%zu] = ", i + 1);
-            plot_gq_cut(&gp, plab[i], gr[0].title_chars, "...");
-            plot_buf_printf(&gp, "; LT2[%zu] = ", i + 1);
-            plot_gq_cut(&gp, plab[i], gr[1].title_chars, "...");
+            arena_plot_byte_unit(top, &U, &un);
+            arena_plot_buf_printf(&gp, "LT1[%zu] = ", i + 1);
+            arena_plot_gq_cut(&gp, plab[i], gr[0].title_chars, "...");
+            arena_plot_buf_printf(&gp, "; LT2[%zu] = ", i + 1);
+            arena_plot_gq_cut(&gp, plab[i], gr[1].title_chars, "...");
             for (int k = 0; k < 2; k++) {
                 struct plot_buf t = {0};
                 double y;
                 byte_ticks(&t, top / U, un, gr[k].yticks, gr[k].clear, &y);
-                plot_buf_printf(&gp, "; YT%d[%zu] = \"%s\"; YMAX%d[%zu] = %.17g", k + 1, i + 1,
-                                t.s ? t.s : "()", k + 1, i + 1, y);
-                plot_buf_free(&t);
+                arena_plot_buf_printf(&gp, "; YT%d[%zu] = \"%s\"; YMAX%d[%zu] = %.17g", k + 1,
+                                      i + 1, t.s ? t.s : "()", k + 1, i + 1, y);
+                arena_plot_buf_free(&t);
             }
-            plot_buf_printf(&gp, "\nU[%zu] = %.1f\n", i + 1, U);
+            arena_plot_buf_printf(&gp, "\nU[%zu] = %.1f\n", i + 1, U);
         }
-        rc = plot_draw(c, "layout", &gp, NULL, NULL, 0);
-        plot_buf_free(&gp);
+        rc = arena_plot_draw(c, "layout", &gp, NULL, NULL, 0);
+        arena_plot_buf_free(&gp);
         if (rc) goto done;
     }
-    if (plot_want(c, "live")) {
+    if (arena_plot_want(c, "live")) {
         /* Every valid plan, placements stored or not. */
         np = 0;
         for (size_t i = 0; i < n; i++)
@@ -522,7 +549,7 @@ done:
     return rc;
 }
 
-int plot_per_graph(struct plot_ctx *c)
+int arena_plot_per_graph(struct plot_ctx *c)
 {
     size_t *idx = malloc((c->n_sel + 1) * sizeof *idx);
     const struct arena_fig_result **res = malloc((c->n_sel + 1) * sizeof *res);
@@ -535,7 +562,7 @@ int plot_per_graph(struct plot_ctx *c)
     }
     size_t n = graph_rows(c, idx, res);
     for (size_t i = 0; i < n; i++)
-        if (!(lab[i] = plot_label_of(c->sel[idx[i]].name, res[i]))) {
+        if (!(lab[i] = arena_plot_label_of(c->sel[idx[i]].name, res[i]))) {
             snprintf(c->err, sizeof c->err, "out of memory");
             rc = 1;
             goto done;
@@ -557,16 +584,18 @@ int plot_per_graph(struct plot_ctx *c)
     struct plot_buf bad = {0};
     for (size_t i = 0; i < n; i++)
         if (!res[i]->ok) {
-            if (bad.len) plot_buf_add(&bad, ", ");
-            plot_caret(&bad, c->sel[idx[i]].name);
+            if (bad.len) arena_plot_buf_add(&bad, ", ");
+            arena_plot_caret(&bad, c->sel[idx[i]].name);
         }
-    if (bad.len) plot_note(c, "invalid or failed plans left out of the figures: %s", bad.s);
-    plot_buf_free(&bad);
-    if (n && (plot_want(c, "arena") || plot_want(c, "tables"))) rc = write_arena_csv(c, idx, res, n);
-    if (!rc && n && plot_want(c, "arena")) rc = fig_arena(c, idx, res, lab, n);
-    if (!rc && (plot_want(c, "layout") || plot_want(c, "live"))) rc = fig_layout_live(c, idx, res, lab, n);
-    if (!rc && plot_want(c, "replay")) rc = plot_fig_replay(c, idx, res, n);
-    if (!rc && n && plot_want(c, "tables")) rc = plot_tables(c, idx, res, n);
+    if (bad.len) arena_plot_note(c, "invalid or failed plans left out of the figures: %s", bad.s);
+    arena_plot_buf_free(&bad);
+    if (n && (arena_plot_want(c, "arena") || arena_plot_want(c, "tables")))
+        rc = write_arena_csv(c, idx, res, n);
+    if (!rc && n && arena_plot_want(c, "arena")) rc = fig_arena(c, idx, res, lab, n);
+    if (!rc && (arena_plot_want(c, "layout") || arena_plot_want(c, "live")))
+        rc = fig_layout_live(c, idx, res, lab, n);
+    if (!rc && arena_plot_want(c, "replay")) rc = arena_plot_fig_replay(c, idx, res, n);
+    if (!rc && n && arena_plot_want(c, "tables")) rc = arena_plot_tables(c, idx, res, n);
 done:
     for (size_t i = 0; lab && i < c->n_sel; i++) free(lab[i]);
     free(lab);

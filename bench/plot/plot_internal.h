@@ -47,7 +47,7 @@ struct plot_ctx {
     struct arena_fig_data d;
     struct plot_shown *sel;
     size_t n_sel;
-    const struct arena_fig_result **by; /* n_graphs x n_sel, see plot_find() */
+    const struct arena_fig_result **by; /* n_graphs x n_sel, see arena_plot_find() */
     int planners_given;
     size_t cfg;   /* the configuration of the figures (one each) */
     size_t graph; /* index of the per-graph figures' graph: its graph in cfg */
@@ -64,102 +64,103 @@ struct plot_ctx {
 /* ---- plot_figure.c: notes and selection */
 
 /* The figures' names, in --figures order (PLOT_NFIGS). */
-extern const char *const plot_figure_names[];
+extern const char *const arena_plot_figure_names[];
 /* Whether the comma list holds word. */
-int plot_in_list(const char *list, const char *word);
+int arena_plot_in_list(const char *list, const char *word);
 
 /* A note ("bench: plot: " and a line) kept in c->notes, printed on stderr
  * when the command succeeds, unless --quiet. */
-void plot_note(struct plot_ctx *c, const char *fmt, ...)
+void arena_plot_note(struct plot_ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* Whether --figures asks for figure fig. */
-int plot_want(const struct plot_ctx *c, const char *fig);
+int arena_plot_want(const struct plot_ctx *c, const char *fig);
 /* The result that counts of a shown planner on a graph, or NULL. */
-const struct arena_fig_result *plot_find(const struct plot_ctx *c, size_t graph,
-                                         const char *planner);
+const struct arena_fig_result *arena_plot_find(const struct plot_ctx *c, size_t graph,
+                                               const char *planner);
 /* A valid result whose search stopped at its budget (status limit). */
-int plot_is_limit(const struct arena_fig_result *r);
+int arena_plot_is_limit(const struct arena_fig_result *r);
 /* Whether graph entry g is in the figures' configuration c->cfg. */
-int plot_in_config(const struct plot_ctx *c, size_t g);
+int arena_plot_in_config(const struct plot_ctx *c, size_t g);
 /* The figures' configuration's label ("plain", "in-place depthwise · best
  * order"). */
-const char *plot_config_label(const struct plot_ctx *c);
+const char *arena_plot_config_label(const struct plot_ctx *c);
 
 /* ---- plot_figure.c: numbers */
 
 /* The unit for a byte axis up to max (B, KiB, MiB) and its size. */
-void plot_byte_unit(double max, double *u, const char **name);
+void arena_plot_byte_unit(double max, double *u, const char **name);
 /* The unit for a time axis up to max nanoseconds and its size. */
-void plot_time_unit(double max, double *u, const char **name);
+void arena_plot_time_unit(double max, double *u, const char **name);
 /* A tick step giving at most n ticks over [0, max]: 1, 2 or 5 times 10^k. */
-double plot_nice_step(double max, int n);
+double arena_plot_nice_step(double max, int n);
 /* b bytes as text with its unit. */
-void plot_fmt_bytes(char *out, size_t n, double b);
+void arena_plot_fmt_bytes(char *out, size_t n, double b);
 /* qsort order of doubles, ascending. */
-int plot_by_double(const void *a, const void *b);
+int arena_plot_by_double(const void *a, const void *b);
 /* Linear-interpolated quantile of sorted v[0..n). */
-double plot_quantile(const double *v, size_t n, double p);
+double arena_plot_quantile(const double *v, size_t n, double p);
 
 /* ---- plot_figure.c: files and scripts */
 
 /* Writes b as tmp/name; 0 or 1 (err set). */
-int plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b);
+int arena_plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b);
 /* The head of NAME.gp: how to redraw it, its caption, the figure's facts
  * as gnuplot variables, then common.gp. */
-void plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
-                  const char *sub, const char *caption, double h1, double h2);
-void plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
+void arena_plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
+                        const char *sub, const char *caption, double h1, double h2);
+void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
 /* Inches the PNG title with subtitle sub takes at the top at size 1 or 2
  * (common.gp's TOP(s)): a PNG's plots have that much less height. */
-double plot_title_inches(const char *sub, int size);
-/* The width of text from the database as figures show it (plot_caret),
+double arena_plot_title_inches(const char *sub, int size);
+/* The width of text from the database as figures show it (arena_plot_caret),
  * in ems of DejaVu Sans: its own advances for ASCII, 1 em for any other
  * character. */
-double plot_text_em(const char *text);
+double arena_plot_text_em(const char *text);
 /* Columns of a legend strip across the page at size 1 or 2 whose widest
  * title is longest ems wide (3.5 em more for the sample and the gaps): at
  * least 1, at most most. */
-size_t plot_key_columns(int size, double longest, size_t most);
+size_t arena_plot_key_columns(int size, double longest, size_t most);
 /* Style arrays name[], name1[] (cut to max1 characters), col[], dt[], pt[]
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
-void plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
-                    char *const *lab, size_t n, size_t max1);
+void arena_plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
+                          char *const *lab, size_t n, size_t max1);
 /* Writes NAME.gp from head + template NAME.gp (TPL.gp) and runs gnuplot on it. */
-int plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
-                   const char *const *keys, const char *const *vals, size_t nkeys);
-int plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp, const char *const *keys,
-              const char *const *vals, size_t nkeys);
+int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
+                         const char *const *keys, const char *const *vals, size_t nkeys);
+int arena_plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp,
+                    const char *const *keys, const char *const *vals, size_t nkeys);
 /* ",v" with v in full precision, or "," when !has. */
-void plot_csv_num(struct plot_buf *b, int has, double v);
-/* plot_gq of text cut to max characters (UTF-8 ones: a cut never splits
+void arena_plot_csv_num(struct plot_buf *b, int has, double v);
+/* arena_plot_gq of text cut to max characters (UTF-8 ones: a cut never splits
  * one), the cut ending in mark ("..." or ".."). */
-void plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark);
+void arena_plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark);
 /* A planner's label in the per-graph figures: its name, "(limit)" added. */
-char *plot_label_of(const char *name, const struct arena_fig_result *r);
+char *arena_plot_label_of(const char *name, const struct arena_fig_result *r);
 /* gnuplot ytics naming places 1..n with lab. */
-void plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n);
+void arena_plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n);
 
 /* ---- the figures: 0, or 1 / 2 with err set (a figure the selection
  * cannot give is skipped with a note, not an error). */
 
 /* plot_graph.c: arena, layout, live, and through them replay and tables,
  * for the graph c->graph. */
-int plot_per_graph(struct plot_ctx *c);
+int arena_plot_per_graph(struct plot_ctx *c);
 /* plot_replay.c; the shown planners at idx[0..n) with results res. */
-int plot_fig_replay(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
-                    size_t n);
+int arena_plot_fig_replay(struct plot_ctx *c, const size_t *idx,
+                          const struct arena_fig_result **res, size_t n);
 /* plot_tables.c: comparison.tex and comparison.md. */
-int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res, size_t n);
+int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
+                      size_t n);
 /* plot_across.c */
-int plot_fig_scaling(struct plot_ctx *c);
-int plot_fig_quality(struct plot_ctx *c);
+int arena_plot_fig_scaling(struct plot_ctx *c);
+int arena_plot_fig_quality(struct plot_ctx *c);
 /* The quality figure of arena / fixed-order bound (the graph untransformed)
  * for the figures' configuration when it transforms the graph, else for the
  * first that does: how far below the fixed-order bound each planner gets. */
-int plot_fig_fixed(struct plot_ctx *c);
-int plot_fig_stats(struct plot_ctx *c);
+int arena_plot_fig_fixed(struct plot_ctx *c);
+int arena_plot_fig_stats(struct plot_ctx *c);
 
 #endif

@@ -37,7 +37,8 @@ static void best_bound(const struct plot_ctx *c, size_t e, int64_t *ref, int *op
     if (*ref && !(*opt || *ref > c->d.graphs[e].lower_bound)) *ref = 0;
 }
 
-int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res, size_t n)
+int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
+                      size_t n)
 {
     (void)idx;
     (void)res;
@@ -65,7 +66,7 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
             if (e == c->d.n_graphs) continue;
             size_t first = R;
             for (size_t i = 0; i < c->n_sel; i++) {
-                const struct arena_fig_result *r = plot_find(c, e, c->sel[i].name);
+                const struct arena_fig_result *r = arena_plot_find(c, e, c->sel[i].name);
                 if (!r) continue;
                 row_part[R] = P;
                 row_sel[R] = i;
@@ -91,7 +92,7 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
         if (row[i]->ok) amax = fmax(amax, (double)row[i]->arena);
         if (row[i]->has_ns) nsmax = fmax(nsmax, row[i]->ns_median);
         if (row[i]->has_scratch) smax = fmax(smax, (double)row[i]->scratch);
-        limits |= plot_is_limit(row[i]);
+        limits |= arena_plot_is_limit(row[i]);
         noisy |= row[i]->has_ns && row[i]->noisy;
         once |= row[i]->has_ns && row[i]->timed_once;
     }
@@ -102,88 +103,99 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
     static const char once_note[] = "A search planner's time is one call (up to its time limit).";
     double AU, SU, TU;
     const char *aun, *sun, *tun;
-    plot_byte_unit(amax, &AU, &aun);
-    plot_byte_unit(smax, &SU, &sun);
-    plot_time_unit(nsmax, &TU, &tun);
+    arena_plot_byte_unit(amax, &AU, &aun);
+    arena_plot_byte_unit(smax, &SU, &sun);
+    arena_plot_time_unit(nsmax, &TU, &tun);
     char runs[64];
     if (c->d.n_runs == 1) snprintf(runs, sizeof runs, "Run %lld", (long long)c->d.runs[0]);
     else snprintf(runs, sizeof runs, "%zu runs (newest result of each planner)", c->d.n_runs);
     int rc = 0;
     for (int tex = 0; tex < 2 && !rc; tex++) {
         struct plot_buf b = {0};
-        void (*text)(struct plot_buf *, const char *) = tex ? plot_tex : plot_md;
+        void (*text)(struct plot_buf *, const char *) = tex ? arena_plot_tex : arena_plot_md;
         if (!tex) {
-            plot_buf_printf(&b, "%s, graph ", runs);
-            plot_md_code(&b, c->d.bases[base]);
-            plot_buf_add(&b, ", a row per planner and configuration; each ratio is against its"
-                             " own problem's bounds:\n\n");
+            arena_plot_buf_printf(&b, "%s, graph ", runs);
+            arena_plot_md_code(&b, c->d.bases[base]);
+            arena_plot_buf_add(&b,
+                               ", a row per planner and configuration; each ratio is against its"
+                               " own problem's bounds:\n\n");
         } else {
             struct plot_buf sp = {0};
-            plot_caret(&sp, c->d.bases[base]);
-            plot_buf_printf(&b, "%% arenabench %s, graph %s; each ratio against its own"
-                                " problem's bounds\n",
-                            runs, sp.s ? sp.s : "");
-            plot_buf_free(&sp);
+            arena_plot_caret(&sp, c->d.bases[base]);
+            arena_plot_buf_printf(&b,
+                                  "%% arenabench %s, graph %s; each ratio against its own"
+                                  " problem's bounds\n",
+                                  runs, sp.s ? sp.s : "");
+            arena_plot_buf_free(&sp);
         }
         /* each configuration's problem, one line */
         for (size_t p = 0; p < P; p++) {
             const struct arena_fig_graph *g = &c->d.graphs[part[p].entry];
             char naive[32], lb[32], ref[32], ob[32], fb[32];
-            plot_fmt_bytes(naive, sizeof naive, (double)g->naive);
-            plot_fmt_bytes(lb, sizeof lb, (double)g->lower_bound);
-            plot_fmt_bytes(ref, sizeof ref, (double)part[p].ref);
-            plot_fmt_bytes(ob, sizeof ob, (double)g->order_bound);
-            plot_fmt_bytes(fb, sizeof fb, (double)g->fixed_lower_bound);
-            plot_buf_add(&b, tex ? "% " : "- ");
-            if (tex) plot_caret(&b, c->d.configs[g->config].label);
-            else plot_md(&b, c->d.configs[g->config].label);
-            plot_buf_printf(&b, ": %lld tensors, naive %s, lower bound %s", (long long)g->tensors,
-                            naive, lb);
+            arena_plot_fmt_bytes(naive, sizeof naive, (double)g->naive);
+            arena_plot_fmt_bytes(lb, sizeof lb, (double)g->lower_bound);
+            arena_plot_fmt_bytes(ref, sizeof ref, (double)part[p].ref);
+            arena_plot_fmt_bytes(ob, sizeof ob, (double)g->order_bound);
+            arena_plot_fmt_bytes(fb, sizeof fb, (double)g->fixed_lower_bound);
+            arena_plot_buf_add(&b, tex ? "% " : "- ");
+            if (tex) arena_plot_caret(&b, c->d.configs[g->config].label);
+            else arena_plot_md(&b, c->d.configs[g->config].label);
+            arena_plot_buf_printf(&b, ": %lld tensors, naive %s, lower bound %s",
+                                  (long long)g->tensors, naive, lb);
             if (part[p].ref)
-                plot_buf_printf(&b, ", %s %s", part[p].ref_opt ? "optimum" : "best bound", ref);
+                arena_plot_buf_printf(&b, ", %s %s", part[p].ref_opt ? "optimum" : "best bound",
+                                      ref);
             if (g->order_bound > 0)
-                plot_buf_printf(&b, ", best-order bound %s (%s)", ob,
-                                g->order_limit ? "the order search's proven bound"
-                                               : "least peak of any execution order, proven");
+                arena_plot_buf_printf(&b, ", best-order bound %s (%s)", ob,
+                                      g->order_limit ? "the order search's proven bound"
+                                                     : "least peak of any execution order, proven");
             if (arena_config_transforms(&c->d.configs[g->config].c) && g->fixed_lower_bound > 0)
-                plot_buf_printf(&b, ", fixed-order bound %s (the graph untransformed)", fb);
-            plot_buf_add(&b, "\n");
+                arena_plot_buf_printf(&b, ", fixed-order bound %s (the graph untransformed)", fb);
+            arena_plot_buf_add(&b, "\n");
         }
         if (!tex) {
             if (limits)
-                plot_buf_add(&b, "\n(limit): the search stopped at its budget; its plan is valid"
-                                 " but not the planner's answer.\n");
-            if (noisy) plot_buf_printf(&b, "\n%s\n", noisy_note);
-            if (once) plot_buf_printf(&b, "\n%s\n", once_note);
+                arena_plot_buf_add(&b,
+                                   "\n(limit): the search stopped at its budget; its plan is valid"
+                                   " but not the planner's answer.\n");
+            if (noisy) arena_plot_buf_printf(&b, "\n%s\n", noisy_note);
+            if (once) arena_plot_buf_printf(&b, "\n%s\n", once_note);
             if (fixed)
-                plot_buf_add(&b, "\n× fixed-order bound: arena / the lower bound of the graph"
-                                 " untransformed (stored order, no in-place rule, no patch):"
-                                 " below 1 where the configuration's transformations pay.\n");
-            plot_buf_printf(&b, "\n| planner | configuration | arena (%s) | × lower bound |%s%s%s"
-                                " saving | frag. peak | frag. mean | plan time (%s) |"
-                                " scratch (%s) | valid | status |\n",
-                            aun, has_ref ? (all_opt ? " × optimum |" : " × best bound |") : "",
-                            ordered ? " × best-order bound |" : "",
-                            fixed ? " × fixed-order bound |" : "", tun, sun);
-            plot_buf_printf(&b, "|:--|:--|--:|--:|%s%s%s--:|--:|--:|--:|--:|:-:|:-:|\n",
-                            has_ref ? "--:|" : "", ordered ? "--:|" : "", fixed ? "--:|" : "");
+                arena_plot_buf_add(&b, "\n× fixed-order bound: arena / the lower bound of the graph"
+                                       " untransformed (stored order, no in-place rule, no patch):"
+                                       " below 1 where the configuration's transformations pay.\n");
+            arena_plot_buf_printf(&b,
+                                  "\n| planner | configuration | arena (%s) | × lower bound |%s%s%s"
+                                  " saving | frag. peak | frag. mean | plan time (%s) |"
+                                  " scratch (%s) | valid | status |\n",
+                                  aun,
+                                  has_ref ? (all_opt ? " × optimum |" : " × best bound |") : "",
+                                  ordered ? " × best-order bound |" : "",
+                                  fixed ? " × fixed-order bound |" : "", tun, sun);
+            arena_plot_buf_printf(&b, "|:--|:--|--:|--:|%s%s%s--:|--:|--:|--:|--:|:-:|:-:|\n",
+                                  has_ref ? "--:|" : "", ordered ? "--:|" : "",
+                                  fixed ? "--:|" : "");
         } else {
             if (limits)
-                plot_buf_add(&b, "% (limit): the search stopped at its budget; its plan is valid"
-                                 " but not the planner's answer\n");
-            if (noisy) plot_buf_printf(&b, "%% %s\n", noisy_note);
-            if (once) plot_buf_printf(&b, "%% %s\n", once_note);
+                arena_plot_buf_add(&b,
+                                   "% (limit): the search stopped at its budget; its plan is valid"
+                                   " but not the planner's answer\n");
+            if (noisy) arena_plot_buf_printf(&b, "%% %s\n", noisy_note);
+            if (once) arena_plot_buf_printf(&b, "%% %s\n", once_note);
             if (fixed)
-                plot_buf_add(&b, "% x fixed: arena / the lower bound of the graph untransformed"
-                                 " (stored order, no in-place rule, no patch)\n");
-            plot_buf_printf(&b, "\\begin{tabular}{llrr%s%s%srrrrrcc}\n\\toprule\n",
-                            has_ref ? "r" : "", ordered ? "r" : "", fixed ? "r" : "");
-            plot_buf_printf(&b, "Planner & Configuration & Arena (%s) & $\\times$ LB & %s%s%s"
-                                "Saving & Frag.\\ peak & Frag.\\ mean & Time (%s) & Scratch (%s)"
-                                " & Valid & Status \\\\\n\\midrule\n",
-                            aun, has_ref ? (all_opt ? "$\\times$ opt. & " : "$\\times$ bound & ") : "",
-                            ordered ? "$\\times$ OB & " : "", fixed ? "$\\times$ fixed & " : "",
-                            strcmp(tun, "\xC2\xB5s") == 0 ? "$\\mu$s" : tun, sun);
+                arena_plot_buf_add(&b,
+                                   "% x fixed: arena / the lower bound of the graph untransformed"
+                                   " (stored order, no in-place rule, no patch)\n");
+            arena_plot_buf_printf(&b, "\\begin{tabular}{llrr%s%s%srrrrrcc}\n\\toprule\n",
+                                  has_ref ? "r" : "", ordered ? "r" : "", fixed ? "r" : "");
+            arena_plot_buf_printf(
+                &b,
+                "Planner & Configuration & Arena (%s) & $\\times$ LB & %s%s%s"
+                "Saving & Frag.\\ peak & Frag.\\ mean & Time (%s) & Scratch (%s)"
+                " & Valid & Status \\\\\n\\midrule\n",
+                aun, has_ref ? (all_opt ? "$\\times$ opt. & " : "$\\times$ bound & ") : "",
+                ordered ? "$\\times$ OB & " : "", fixed ? "$\\times$ fixed & " : "",
+                strcmp(tun, "\xC2\xB5s") == 0 ? "$\\mu$s" : tun, sun);
         }
         for (size_t i = 0; i < R; i++) {
             const struct arena_fig_result *r = row[i];
@@ -213,26 +225,26 @@ int plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_re
                 snprintf(sc, sizeof sc, r->scratch == 0 ? "0" : SU == 1 ? "%.0f" : "%.1f",
                          (double)r->scratch / SU);
             const char *status = r->status ? r->status : "--";
-            char *label = plot_label_of(c->sel[row_sel[i]].name, r);
+            char *label = arena_plot_label_of(c->sel[row_sel[i]].name, r);
             /* One row in either format: Markdown cells are "| x", LaTeX's "& x". */
             const char *sep = tex ? " & " : " | ";
-            if (!tex) plot_buf_add(&b, "| ");
+            if (!tex) arena_plot_buf_add(&b, "| ");
             text(&b, label ? label : "");
-            plot_buf_add(&b, sep);
+            arena_plot_buf_add(&b, sep);
             text(&b, cf->label);
             const char *cells[] = {a, rt, o, ob, fx, sv, fp, fm, t, sc, r->ok ? "yes" : "no"};
             for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
                 if ((cells[k] != o || has_ref) && (cells[k] != ob || ordered) &&
                     (cells[k] != fx || fixed))
-                    plot_buf_printf(&b, "%s%s", sep, cells[k]);
-            plot_buf_add(&b, sep);
+                    arena_plot_buf_printf(&b, "%s%s", sep, cells[k]);
+            arena_plot_buf_add(&b, sep);
             text(&b, status);
-            plot_buf_add(&b, tex ? " \\\\\n" : " |\n");
+            arena_plot_buf_add(&b, tex ? " \\\\\n" : " |\n");
             free(label);
         }
-        if (tex) plot_buf_add(&b, "\\bottomrule\n\\end{tabular}\n");
-        rc = plot_put(c, tex ? "comparison.tex" : "comparison.md", &b);
-        plot_buf_free(&b);
+        if (tex) arena_plot_buf_add(&b, "\\bottomrule\n\\end{tabular}\n");
+        rc = arena_plot_put(c, tex ? "comparison.tex" : "comparison.md", &b);
+        arena_plot_buf_free(&b);
     }
     free(part);
     free(row_part);

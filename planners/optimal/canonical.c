@@ -102,9 +102,9 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
                            uint64_t cap)
 {
     struct work *w = r->w;
-    uint64_t min_height = dominance_height(r, g);
+    uint64_t min_height = arena_optimal_dominance_height(r, g);
     uint32_t at;
-    uint64_t busiest = busiest_section(r, g, &at);
+    uint64_t busiest = arena_optimal_busiest_section(r, g, &at);
     uint32_t best = NONE;
     for (uint32_t k = g->ka; k < g->kb; k++) {
         if (w->off[k] != UNPLACED)
@@ -116,9 +116,9 @@ static uint32_t next_child(struct run *r, const struct group *g, const struct ke
             continue;
         if (!key_after(lo, w->rank[k], thr))
             continue;
-        if (twin_forbids(r, k))
+        if (arena_optimal_twin_forbids(r, k))
             continue;
-        if (stack_forbids(r, k, lo))
+        if (arena_optimal_stack_forbids(r, k, lo))
             continue;
         if (best == NONE || lo < w->lo[best] || (lo == w->lo[best] && w->rank[k] < w->rank[best]))
             best = k;
@@ -145,7 +145,7 @@ static void enter_group(struct run *r, const struct split *sp, const struct grou
 {
     if (!sp->reranked)
         return;
-    rerank_group(r, g);
+    arena_optimal_rerank_group(r, g);
     thr->rank = 0;
 }
 
@@ -165,15 +165,16 @@ static void enter_group(struct run *r, const struct split *sp, const struct grou
  * budget are cut: a tree that runs out after a cut returns CUT, never
  * EXHAUSTED (only a search that cut nothing searched the whole tree).
  * DISC_ANY: plain depth-first search. */
-enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                              uint64_t budget, uint32_t disc_limit, struct arena_plan *plan)
+enum outcome arena_optimal_canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                                            uint64_t budget, uint32_t disc_limit,
+                                            struct arena_plan *plan)
 {
-    part_reset(r);
-    rank_by(r, h, round);
+    arena_optimal_part_reset(r);
+    arena_optimal_rank_by(r, h, round);
     r->rank_h = h;
-    r->own_times = own_times(r, h);
-    r->rerank = ranks_groups(r, h);
-    enum outcome o = canonical_descend(r, cap, budget, disc_limit, plan);
+    r->own_times = arena_optimal_own_times(r, h);
+    r->rerank = arena_optimal_ranks_groups(r, h);
+    enum outcome o = arena_optimal_canonical_descend(r, cap, budget, disc_limit, plan);
     r->own_times = r->rerank = 0;
     return o;
 }
@@ -183,8 +184,8 @@ enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned 
  * of the placed tensors it conflicts with, rem the unplaced bytes, ranks
  * set. From part_reset: the whole search; from repair_search's fixed
  * tensors: the search of the rest above them. */
-enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
-                               uint32_t disc_limit, struct arena_plan *plan)
+enum outcome arena_optimal_canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
+                                             uint32_t disc_limit, struct arena_plan *plan)
 {
     struct work *w = r->w;
     size_t m = r->m;
@@ -226,7 +227,7 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
                                : &whole;
                 restore_ranks(r, sp, scope);
             }
-            uint32_t ng = split_scope(r, scope);
+            uint32_t ng = arena_optimal_split_scope(r, scope);
             if (ng >= 2 && rule_on(r, ARENA_OPTIMAL_GROUPS)) {
                 assert(nsplit < m);
                 struct split *sp = &w->splits[nsplit++];
@@ -289,7 +290,7 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
             }
             continue;
         }
-        if (spent >= budget || optimal_spend_node(r))
+        if (spent >= budget || arena_optimal_spend_node(r))
             return LIMITED;
         spent++;
         uint64_t at = w->lo[c];
@@ -299,7 +300,7 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
         place(r, c, &log_top, &w->frames[d].unlogged);
         thr.lo = at;
         thr.rank = w->rank[c];
-        if (d + 1 < m && !sections_fit(r, scope, &thr, cap)) {
+        if (d + 1 < m && !arena_optimal_sections_fit(r, scope, &thr, cap)) {
             unplace(r, c, &w->frames[d], &log_top);
             continue;
         }
@@ -315,7 +316,7 @@ enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
         fresh = 1;
     }
 solved:
-    return keep_plan(r, plan);
+    return arena_optimal_keep_plan(r, plan);
 }
 
 /* Discrepancy searches at cap with preorder h, limits 0, 1, 2, ..., each a
@@ -335,7 +336,8 @@ static enum outcome discrepancy_trees(struct run *r, uint64_t cap, unsigned h, u
             return LIMITED;
         r->disc_depth = depth;
         r->disc_below = below;
-        enum outcome o = canonical_search(r, cap, h, round, budget - used, limit, plan);
+        enum outcome o =
+            arena_optimal_canonical_search(r, cap, h, round, budget - used, limit, plan);
         r->disc_depth = 0;
         r->disc_below = 0;
         if (o != CUT)
@@ -350,10 +352,11 @@ static enum outcome discrepancy_trees(struct run *r, uint64_t cap, unsigned h, u
  * DISC_BELOW nodes. The first finds a few wrong choices anywhere on a path
  * whose other choices the heuristic gets right; the second, wrong choices
  * near the root together with a local repair deep down (measured on
- * exact-slack: README, Limited discrepancy search). Proves only from a
+ * exact-slack: docs/optimal.md, Limited discrepancy search). Proves only from a
  * tree that cut nothing. */
-enum outcome discrepancy_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                                uint64_t budget, struct arena_plan *plan)
+enum outcome arena_optimal_discrepancy_search(struct run *r, uint64_t cap, unsigned h,
+                                              unsigned round, uint64_t budget,
+                                              struct arena_plan *plan)
 {
     if (!rule_on(r, ARENA_OPTIMAL_DEPTH_DISCREPANCY))
         return discrepancy_trees(r, cap, h, round, budget, 0, 0, plan);

@@ -28,7 +28,7 @@ static long prepare(struct run *r)
         w->fb_unit[x] = 0;
     for (uint32_t k = 0; k < m; k++) {
         if (is_single(w, k))
-            w->fb_unit[w->s0[k]] = gcd_u64(w->fb_unit[w->s0[k]], w->size[k]);
+            w->fb_unit[w->s0[k]] = arena_optimal_gcd_u64(w->fb_unit[w->s0[k]], w->size[k]);
         else
             w->multi[multis++] = k;
     }
@@ -36,7 +36,7 @@ static long prepare(struct run *r)
         if (w->fb_unit[x] == 0)
             w->fb_unit[x] = 1;
         uint64_t bits = w->single_bytes[x] / w->fb_unit[x] + 1, nw = (bits + 63) / 64;
-        if (nw > FILLER_WORDS - words)
+        if (nw > w->fbits_cap - words)
             return -1;
         w->fb_base[x] = words;
         uint64_t *b = w->fbits + words;
@@ -170,13 +170,13 @@ static uint64_t lift(const struct run *r, uint32_t k, uint64_t cap)
 
 /* Decision search at cap, by the filler rule above. FOUND or LIMITED
  * (budget, or the tree ran out: no proof). */
-enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                           uint64_t budget, struct arena_plan *plan)
+enum outcome arena_optimal_filler_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                                         uint64_t budget, struct arena_plan *plan)
 {
     struct work *w = r->w;
     size_t m = r->m, S = r->S;
-    part_reset(r);
-    rank_by(r, h, round);
+    arena_optimal_part_reset(r);
+    arena_optimal_rank_by(r, h, round);
     uint64_t *top = w->top, *used = w->hole_bytes, *at = w->lift_at;
     memset(top, 0, S * sizeof *top);
     memset(used, 0, S * sizeof *used);
@@ -189,7 +189,7 @@ enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned rou
         return LIMITED;
     size_t nm = (size_t)multis;
     for (size_t i = 0; i < nm; i++) /* filler_fits keeps them sorted by release */
-        w->ord[i] = w->multi[i];
+        w->multi_ord[i] = w->multi[i];
     uint64_t spent = 0;
     size_t d = 0;
     struct key thr = {0, NONE};
@@ -215,13 +215,13 @@ enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned rou
                 at[k] = lift(r, k, cap);
             }
         }
-        uint64_t min_height = filler_dominance_height(r, nm);
+        uint64_t min_height = arena_optimal_filler_dominance_height(r, nm);
         uint32_t c = NONE;
-        int alive = d == nm || filler_fits(r, nm, &thr, cap);
+        int alive = d == nm || arena_optimal_filler_fits(r, nm, &thr, cap);
         for (size_t i = 0; alive && i < nm && d < nm; i++) {
             uint32_t k = w->multi[i];
             if (w->off[k] != UNPLACED || at[k] == UINT64_MAX || at[k] >= min_height ||
-                !key_after(at[k], w->rank[k], &thr) || twin_forbids(r, k))
+                !key_after(at[k], w->rank[k], &thr) || arena_optimal_twin_forbids(r, k))
                 continue;
             if (c == NONE || at[k] < at[c] || (at[k] == at[c] && w->rank[k] < w->rank[c]))
                 c = k;
@@ -247,7 +247,7 @@ enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned rou
             thr.rank = w->rank[back];
             continue;
         }
-        if (spent >= budget || optimal_spend_node(r))
+        if (spent >= budget || arena_optimal_spend_node(r))
             return LIMITED;
         spent++;
         uint64_t lo = at[c];
@@ -262,5 +262,5 @@ enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned rou
         thr.lo = lo;
         thr.rank = w->rank[c];
     }
-    return keep_plan(r, plan);
+    return arena_optimal_keep_plan(r, plan);
 }

@@ -10,7 +10,7 @@
 
 /* Keeps w->ord (every position) sorted by lo: insertion sort, as the order
  * barely changes from one node to the next. */
-void sort_by_lo(struct work *w, size_t m)
+void arena_optimal_sort_by_lo(struct work *w, size_t m)
 {
     uint32_t *ord = w->ord;
     for (size_t i = 1; i < m; i++) {
@@ -28,8 +28,9 @@ void sort_by_lo(struct work *w, size_t m)
 /* Adds k, released at v, to acc over its sections: 0 when some section's
  * bytes released at v or later no longer fit [v, cap). Called in
  * decreasing v, so acc[s] is every byte of s released at v or later. */
-int release_fits(struct work *w, uint32_t k, uint64_t v, uint64_t cap)
+int arena_optimal_release_fits(struct work *w, uint32_t k, uint64_t v, uint64_t cap)
 {
+    assert(w->off[k] == UNPLACED && w->s0[k] < w->s1[k]);
     if (v > cap)
         return 0;
     uint64_t room = cap - v;
@@ -49,15 +50,17 @@ int release_fits(struct work *w, uint32_t k, uint64_t v, uint64_t cap)
  * later; it must fit cap. Taking the tensors by release, latest first, and
  * adding each to the sections it spans gives every term. Sections outside g
  * cannot change. */
-int sections_fit(struct run *r, const struct group *g, const struct key *thr, uint64_t cap)
+int arena_optimal_sections_fit(struct run *r, const struct group *g, const struct key *thr,
+                               uint64_t cap)
 {
+    assert(g->ka <= g->kb && g->kb <= r->m && g->sa <= g->sb && g->sb <= r->S);
     struct work *w = r->w;
     size_t m = r->m;
     uint32_t *ord = w->ord;
     uint64_t cur = thr->lo;
     if (!rule_on(r, ARENA_OPTIMAL_SECTION))
         return 1;
-    sort_by_lo(w, m);
+    arena_optimal_sort_by_lo(w, m);
     /* A tensor the threshold passed (lo below cur, or at cur with a lower
      * rank) can no longer sit at its lo: it will rest on a tensor placed
      * later, at cur or above, so it is released at cur + the smallest size
@@ -79,7 +82,7 @@ int sections_fit(struct run *r, const struct group *g, const struct key *thr, ui
     do {                                                                             \
         walked += w->s1[k] - w->s0[k] + 1;                                           \
         if (walked >= CLOCK_WORK) {                                                  \
-            if (optimal_spend_work(r, walked))                                       \
+            if (arena_optimal_spend_work(r, walked))                                 \
                 return 0;                                                            \
             walked = 0;                                                              \
         }                                                                            \
@@ -90,19 +93,19 @@ int sections_fit(struct run *r, const struct group *g, const struct key *thr, ui
     size_t i = m;
     for (; i > 0 && w->lo[ord[i - 1]] >= late; i--) {
         uint32_t k = ord[i - 1];
-        if (IN_SCOPE(k) && !PASSED(k) && !release_fits(w, k, w->lo[k], cap))
+        if (IN_SCOPE(k) && !PASSED(k) && !arena_optimal_release_fits(w, k, w->lo[k], cap))
             return 0;
         CHARGE(k);
     }
     for (size_t j = 0; j < m; j++) {
         uint32_t k = ord[j];
-        if (IN_SCOPE(k) && PASSED(k) && !release_fits(w, k, late, cap))
+        if (IN_SCOPE(k) && PASSED(k) && !arena_optimal_release_fits(w, k, late, cap))
             return 0;
         CHARGE(k);
     }
     for (; i > 0; i--) {
         uint32_t k = ord[i - 1];
-        if (IN_SCOPE(k) && !PASSED(k) && !release_fits(w, k, w->lo[k], cap))
+        if (IN_SCOPE(k) && !PASSED(k) && !arena_optimal_release_fits(w, k, w->lo[k], cap))
             return 0;
         CHARGE(k);
     }
@@ -114,18 +117,19 @@ int sections_fit(struct run *r, const struct group *g, const struct key *thr, ui
 
 /* Lowest-gap search: the tensors of a section released at v or later (none
  * goes below its lo) fit in [v, cap). */
-int gap_sections_fit(struct run *r, uint64_t cap)
+int arena_optimal_gap_sections_fit(struct run *r, uint64_t cap)
 {
+    assert(r->S < 2 * r->m || r->m == 0);
     struct work *w = r->w;
     size_t m = r->m;
     if (!rule_on(r, ARENA_OPTIMAL_SECTION))
         return 1;
     uint32_t *ord = w->ord;
-    sort_by_lo(w, m);
+    arena_optimal_sort_by_lo(w, m);
     memset(w->acc, 0, r->S * sizeof *w->acc);
     for (size_t i = m; i-- > 0;) {
         uint32_t k = ord[i];
-        if (w->off[k] == UNPLACED && !release_fits(w, k, w->lo[k], cap))
+        if (w->off[k] == UNPLACED && !arena_optimal_release_fits(w, k, w->lo[k], cap))
             return 0;
     }
     return 1;
@@ -136,8 +140,9 @@ int gap_sections_fit(struct run *r, uint64_t cap)
  * to place goes at the current offset or above, so a child at lo that does
  * not span it leaves it lo + busiest high at least: over cap, sections_fit
  * would refuse the child, and the search skips it unplaced. */
-uint64_t busiest_section(const struct run *r, const struct group *g, uint32_t *at)
+uint64_t arena_optimal_busiest_section(const struct run *r, const struct group *g, uint32_t *at)
 {
+    assert(g->sa <= g->sb && g->sb <= r->S);
     const struct work *w = r->w;
     uint64_t busiest = 0;
     *at = g->sa;
@@ -155,14 +160,15 @@ uint64_t busiest_section(const struct run *r, const struct group *g, uint32_t *a
  * over v of v + the bytes released at v or later, must fit cap (the
  * singles fill what is left exactly). lo holds each unplaced one's highest
  * top (filler_search sets it at each node); placed ones get UINT64_MAX.
- * Keeps ord[0, multis), the multi-section tensors as filler_search set it
+ * Keeps multi_ord[0, multis), the multi-section tensors as filler_search set it
  * up, sorted by lo: from one node to the next only a few move, so the
  * insertion sort costs about one pass. */
-int filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t cap)
+int arena_optimal_filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t cap)
 {
+    assert(multis <= r->m);
     struct work *w = r->w;
     uint64_t *acc = w->acc;
-    uint32_t *ord = w->ord;
+    uint32_t *ord = w->multi_ord;
     if (!rule_on(r, ARENA_OPTIMAL_SECTION))
         return 1;
     for (size_t i = 0; i < multis; i++)
@@ -200,8 +206,9 @@ int filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t ca
 /* Canonical search: no child at or above min(lo_j + size_j) over the
  * unplaced j of scope g: j would fit in the gap below it, untouched, at its
  * own lo, so some plan at least as good places j first. */
-uint64_t dominance_height(const struct run *r, const struct group *g)
+uint64_t arena_optimal_dominance_height(const struct run *r, const struct group *g)
 {
+    assert(g->ka <= g->kb && g->kb <= r->m);
     const struct work *w = r->w;
     uint64_t h = UINT64_MAX;
     if (!rule_on(r, ARENA_OPTIMAL_DOMINANCE))
@@ -214,8 +221,9 @@ uint64_t dominance_height(const struct run *r, const struct group *g)
 
 /* Filler search: the same rule over the multi-section tensors, each at the
  * highest top of its sections (lo, as filler_search sets it). */
-uint64_t filler_dominance_height(const struct run *r, size_t multis)
+uint64_t arena_optimal_filler_dominance_height(const struct run *r, size_t multis)
 {
+    assert(multis <= r->m);
     const struct work *w = r->w;
     uint64_t h = UINT64_MAX;
     if (!rule_on(r, ARENA_OPTIMAL_DOMINANCE))
@@ -237,8 +245,9 @@ uint64_t filler_dominance_height(const struct run *r, size_t multis)
  * relabelling them in any plan keeps it valid, so some optimal plan puts
  * them in rank order by offset, and the search never places one while a
  * twin of lower rank is still unplaced. */
-int twin_forbids(const struct run *r, uint32_t k)
+int arena_optimal_twin_forbids(const struct run *r, uint32_t k)
 {
+    assert(k < r->m && r->w->off[k] == UNPLACED);
     const struct work *w = r->w;
     if (!rule_on(r, ARENA_OPTIMAL_TWINS))
         return 0;
@@ -258,8 +267,9 @@ int twin_forbids(const struct run *r, uint32_t k)
  * big^2 x small > small^2 x big). So k may not sit right on a placed tensor
  * of its lifetime that is smaller. A tensor the repair search keeps fixed
  * cannot swap: it does not forbid. */
-int stack_forbids(const struct run *r, uint32_t k, uint64_t lo)
+int arena_optimal_stack_forbids(const struct run *r, uint32_t k, uint64_t lo)
 {
+    assert(k < r->m && r->w->off[k] == UNPLACED);
     const struct work *w = r->w;
     if (!rule_on(r, ARENA_OPTIMAL_STACK) || r->own_times)
         return 0;

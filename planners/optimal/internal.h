@@ -31,7 +31,8 @@
 #define LOG_BASE ((uint64_t)1 << 18)
 /* Preorders in the portfolio (parts.c, rank_by). */
 #define HEURISTICS 8u
-/* The filler search's subset-sum bits (512 KiB): a part needing more skips it. */
+/* The filler search's subset-sum bits, at most (512 KiB; fewer for a small problem,
+ * filler_words()): a part needing more skips it. */
 #define FILLER_WORDS ((size_t)1 << 16)
 /* Tries per leaf of the filler search when packing singles into holes. */
 #define FILLER_STEPS 100000u
@@ -39,8 +40,8 @@
 #define FILLER_LIFT 16u
 /* The lowest-gap search's discrepancy limits (0 .. this), tried after its
  * depth-first run and the filler searches, each a fresh tree with the
- * depth-first run's budget (at 200k nodes: packed:n=700,seed=1 proven in
- * 47,179 nodes, packed:n=500,seed=6 in 36,163; README, the filler). */
+ * depth-first run's budget (measured on packed boxes: docs/optimal.md, How
+ * it works, the filler search). */
 #define GAP_DISCREPANCIES 6u
 /* The SAT engine's conflicts in a part's first round (doubling each round). */
 #define SAT_CONFLICTS_FIRST 1024u
@@ -132,8 +133,7 @@ struct work {
                                         leave it (canonical: the highest end of those it
                                         conflicts with; lowest gap and filler: the
                                         highest top of its sections) */
-    uint32_t *ord;                   /* positions by lo: every position (sort_by_lo), or
-                                        in filler_fits the unplaced multi-section ones */
+    uint32_t *ord;                   /* every position, by lo (sort_by_lo) */
     uint32_t *twin;                  /* positions grouped by (first, last, size) */
     uint32_t *twin_at, *twin_end;    /* k's group of twins in twin[] */
     uint32_t *same_at, *same_end;    /* k's lifetime's run in twin[] */
@@ -167,11 +167,14 @@ struct work {
                                         path; beyond the cap, recompute) */
     /* the filler search (filler.c) */
     uint32_t *multi;                 /* m: the part's multi-section tensors */
+    uint32_t *multi_ord;             /* m: filler_fits: the multi-section tensors, by lo */
     uint64_t *lift_at;               /* m: where multi k would go now (UINT64_MAX: nowhere) */
     uint64_t *single_bytes;          /* 2m: per section, bytes of its singles */
     uint64_t *hole_bytes;            /* 2m: per section, bytes of the holes under top */
     uint64_t *fb_unit, *fb_base;     /* 2m each: per section, its singles' gcd; its bits */
-    uint64_t *fbits;                 /* FILLER_WORDS: subset sums of each section's singles */
+    uint64_t *fbits;                 /* fbits_cap: subset sums of each section's singles */
+    size_t fbits_cap;                /* the problem's bytes / 64 + 4m + 1, at most
+                                        FILLER_WORDS (filler_words()) */
     uint64_t *hole, *hole_at;        /* m each: one section's holes: room left, next free byte */
     uint32_t *single;                /* m: one section's singles, largest first */
     uint32_t *single_hole;           /* m: the hole each of them goes in */
@@ -261,58 +264,62 @@ static inline uint64_t span_floor(const struct work *w, const uint64_t *top, uin
     return f;
 }
 
-/* optimal.c: reads opt->stop and the clock (the SAT engine's terminate
+/* budget.c: reads opt->stop and the clock (the SAT engine's terminate
  * callback); nonzero, and r->stopped set, when either says stop. */
 int arena_optimal_out_of_time(struct run *r);
-/* optimal.c: counts one node; nonzero when a global budget has run out. */
-int optimal_spend_node(struct run *r);
-/* optimal.c: counts units of work (no node); reads opt->stop every call and
+/* budget.c: counts one node; nonzero when a global budget has run out. */
+int arena_optimal_spend_node(struct run *r);
+/* budget.c: counts units of work (no node); reads opt->stop every call and
  * the clock every CLOCK_WORK units; nonzero when a global budget has run out. */
-int optimal_spend_work(struct run *r, uint64_t units);
+int arena_optimal_spend_work(struct run *r, uint64_t units);
 
 /* parts.c: parts, their loading and the canonical search's decomposition */
-size_t parts_split(struct run *r);
-uint64_t part_load(struct run *r, size_t a, size_t b);
-void part_reset(struct run *r);
-void rank_by(struct run *r, unsigned h, unsigned round);
-void sort_by(struct work *w, size_t m);
-uint64_t gcd_u64(uint64_t a, uint64_t b);
-int zero_slack(const struct run *r, uint64_t cap);
-uint32_t split_scope(struct run *r, const struct group *g);
-int own_times(const struct run *r, unsigned h);
-int ranks_groups(const struct run *r, unsigned h);
-void rerank_group(struct run *r, const struct group *g);
+size_t arena_optimal_parts_split(struct run *r);
+uint64_t arena_optimal_part_load(struct run *r, size_t a, size_t b);
+void arena_optimal_part_reset(struct run *r);
+void arena_optimal_rank_by(struct run *r, unsigned h, unsigned round);
+void arena_optimal_sort_by(struct work *w, size_t m);
+uint64_t arena_optimal_gcd_u64(uint64_t a, uint64_t b);
+int arena_optimal_zero_slack(const struct run *r, uint64_t cap);
+uint32_t arena_optimal_split_scope(struct run *r, const struct group *g);
+int arena_optimal_own_times(const struct run *r, unsigned h);
+int arena_optimal_ranks_groups(const struct run *r, unsigned h);
+void arena_optimal_rerank_group(struct run *r, const struct group *g);
 /* rank_save entries per tensor: a split whose scope finds the stack full
  * keeps the preorder's ranks (the search stays complete) */
 #define RANK_SAVE_PER_TENSOR 8u
-enum outcome keep_plan(struct run *r, struct arena_plan *plan);
+enum outcome arena_optimal_keep_plan(struct run *r, struct arena_plan *plan);
 
 /* inference.c: section inference, dominance, symmetry */
-void sort_by_lo(struct work *w, size_t m);
-int release_fits(struct work *w, uint32_t k, uint64_t v, uint64_t cap);
-int sections_fit(struct run *r, const struct group *g, const struct key *thr, uint64_t cap);
-int filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t cap);
-int gap_sections_fit(struct run *r, uint64_t cap);
-uint64_t busiest_section(const struct run *r, const struct group *g, uint32_t *at);
-uint64_t dominance_height(const struct run *r, const struct group *g);
-uint64_t filler_dominance_height(const struct run *r, size_t multis);
-int twin_forbids(const struct run *r, uint32_t k);
-int stack_forbids(const struct run *r, uint32_t k, uint64_t lo);
+void arena_optimal_sort_by_lo(struct work *w, size_t m);
+int arena_optimal_release_fits(struct work *w, uint32_t k, uint64_t v, uint64_t cap);
+int arena_optimal_sections_fit(struct run *r, const struct group *g, const struct key *thr,
+                               uint64_t cap);
+int arena_optimal_filler_fits(struct run *r, size_t multis, const struct key *thr, uint64_t cap);
+int arena_optimal_gap_sections_fit(struct run *r, uint64_t cap);
+uint64_t arena_optimal_busiest_section(const struct run *r, const struct group *g, uint32_t *at);
+uint64_t arena_optimal_dominance_height(const struct run *r, const struct group *g);
+uint64_t arena_optimal_filler_dominance_height(const struct run *r, size_t multis);
+int arena_optimal_twin_forbids(const struct run *r, uint32_t k);
+int arena_optimal_stack_forbids(const struct run *r, uint32_t k, uint64_t lo);
 
 /* the searches: decision runs at cap over the current part */
-enum outcome canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                              uint64_t budget, uint32_t disc_limit, struct arena_plan *plan);
-enum outcome discrepancy_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                                uint64_t budget, struct arena_plan *plan);
-enum outcome canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
-                               uint32_t disc_limit, struct arena_plan *plan);
+enum outcome arena_optimal_canonical_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                                            uint64_t budget, uint32_t disc_limit,
+                                            struct arena_plan *plan);
+enum outcome arena_optimal_discrepancy_search(struct run *r, uint64_t cap, unsigned h,
+                                              unsigned round, uint64_t budget,
+                                              struct arena_plan *plan);
+enum outcome arena_optimal_canonical_descend(struct run *r, uint64_t cap, uint64_t budget,
+                                             uint32_t disc_limit, struct arena_plan *plan);
 /* repair.c: large-neighbourhood search from the part's best plan (finds
  * plans, proves nothing: never EXHAUSTED) */
-enum outcome repair_search(struct run *r, uint64_t cap, unsigned round, uint64_t budget,
-                           struct arena_plan *plan);
-enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                               uint64_t budget, uint32_t disc_limit, struct arena_plan *plan);
-enum outcome filler_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                           uint64_t budget, struct arena_plan *plan);
+enum outcome arena_optimal_repair_search(struct run *r, uint64_t cap, unsigned round,
+                                         uint64_t budget, struct arena_plan *plan);
+enum outcome arena_optimal_lowest_gap_search(struct run *r, uint64_t cap, unsigned h,
+                                             unsigned round, uint64_t budget, uint32_t disc_limit,
+                                             struct arena_plan *plan);
+enum outcome arena_optimal_filler_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
+                                         uint64_t budget, struct arena_plan *plan);
 
 #endif

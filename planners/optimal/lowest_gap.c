@@ -25,8 +25,9 @@
 static int can_cover(const struct run *r, uint32_t k, uint64_t cap, uint64_t x)
 {
     const struct work *w = r->w;
-    return w->off[k] == UNPLACED && !twin_forbids(r, k) && span_floor(w, w->top, k) == x &&
-           w->size[k] <= cap - x && !stack_forbids(r, k, x);
+    return w->off[k] == UNPLACED && !arena_optimal_twin_forbids(r, k) &&
+           span_floor(w, w->top, k) == x && w->size[k] <= cap - x &&
+           !arena_optimal_stack_forbids(r, k, x);
 }
 
 /* The node's test and its branching section. With no slack, every section s
@@ -51,12 +52,12 @@ static uint32_t pick_section(struct run *r, uint64_t cap)
         if (f > cap || w->size[k] > cap - f)
             return NONE;
         w->lo[k] = f;
-        if (twin_forbids(r, k))
+        if (arena_optimal_twin_forbids(r, k))
             continue;
         for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
             cover[s] += top[s] == f;
     }
-    if (!gap_sections_fit(r, cap))
+    if (!arena_optimal_gap_sections_fit(r, cap))
         return NONE;
     uint32_t best = NONE;
     for (uint32_t s = 0; s < S; s++) {
@@ -86,13 +87,14 @@ static void fill(struct work *w, uint32_t c, int sign)
 
 /* Decision search at cap; same outcomes and budget rules as
  * canonical_search(). */
-enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned round,
-                               uint64_t budget, uint32_t disc_limit, struct arena_plan *plan)
+enum outcome arena_optimal_lowest_gap_search(struct run *r, uint64_t cap, unsigned h,
+                                             unsigned round, uint64_t budget, uint32_t disc_limit,
+                                             struct arena_plan *plan)
 {
     struct work *w = r->w;
     size_t m = r->m;
-    part_reset(r);
-    rank_by(r, h, round);
+    arena_optimal_part_reset(r);
+    arena_optimal_rank_by(r, h, round);
     uint64_t *top = w->top;
     memset(top, 0, r->S * sizeof *top);
     uint64_t spent = 0;
@@ -130,7 +132,7 @@ enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned
             s = pick_section(r, cap); /* the node's own section again */
             continue;
         }
-        if (spent >= budget || optimal_spend_node(r))
+        if (spent >= budget || arena_optimal_spend_node(r))
             return LIMITED;
         spent++;
         w->off[c] = top[s];
@@ -154,5 +156,5 @@ enum outcome lowest_gap_search(struct run *r, uint64_t cap, unsigned h, unsigned
             s = pick_section(r, cap);
         }
     }
-    return keep_plan(r, plan);
+    return arena_optimal_keep_plan(r, plan);
 }

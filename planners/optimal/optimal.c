@@ -47,12 +47,12 @@
  *   (problem.h, span); then preorders 4-6 are MiniMalloc's TWA, WAT and TAW
  *   over them, each group of the canonical search is ranked afresh by the
  *   loads left, and the stack rule is off in those runs (a symmetry rule
- *   only narrows which plans the tree holds; with it, TWA misses the plan
- *   of MiniMalloc's instance I that it finds in 5,877 nodes without).
+ *   only narrows which plans the tree holds; with it, TWA misses a plan
+ *   of MiniMalloc's instance I it finds without: docs/optimal.md, Own times).
  *                 own_times(), rank_by_span(), rerank_group()    parts.c
  *   Preorder 2, whose first key is the most loaded section spanned, ranks
  *   each group afresh too (rule rerank): the loads fall as tensors are
- *   placed (slack:n=150,seed=1 proven in 92,288 nodes, was 639,348).
+ *   placed (measured: docs/optimal.md, Groups ranked afresh for preorder 2).
  *                                  ranks_groups()                parts.c
  * - Parts without slack (every section carries exactly the capacity, as in
  *   perfect-packing boxes): first, each round, a search that fills the
@@ -113,7 +113,7 @@
  *   asks (greedy_common.h's interrupt); one stopped stacks its unplaced
  *   tensors on top and is kept only if it beats a completed one; a run the
  *   incumbents stopped reports max-live by one sweep, without loading parts.
- *                                optimal_spend_work(), optimal_spend_node()
+ *                                optimal_spend_work(), ..._node()  budget.c
  * - Decision mode (capacity > 0): decision runs at the capacity, and branch
  *   and bound from the incumbent, so offsets always hold the best plan any
  *   search found: FEASIBLE (a plan within it), INFEASIBLE (proven: at once
@@ -169,6 +169,20 @@ static size_t count_bytes_tensors(const struct arena_problem *p)
     for (size_t i = 0; i < p->n; i++)
         m += p->tensors[i].size > 0;
     return m;
+}
+
+/* The filler search's subset-sum bits: section x needs single bytes / gcd
+ * + 1 bits, at most its single bytes / 64 + 2 words, and each tensor is a
+ * single of one section at most, over at most 2m sections: the problem's
+ * bytes / 64 + 4m + 1 words suffice, capped at FILLER_WORDS (past it the
+ * filler search gives up, filler.c). */
+static size_t filler_words(const struct arena_problem *p, size_t m)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < p->n; i++)
+        bytes = p->tensors[i].size > UINT64_MAX - bytes ? UINT64_MAX : bytes + p->tensors[i].size;
+    uint64_t words = bytes / 64 + 4 * (uint64_t)m + 1;
+    return words < FILLER_WORDS ? (size_t)words : FILLER_WORDS;
 }
 
 /* The one description of the scratch (layout.h). */
@@ -234,12 +248,14 @@ static int layout(struct arena_layout *l, const struct arena_problem *p, void *w
         w->log_old = arena_layout_take(l, (size_t)entries, sizeof *w->log_old);
         w->log_cap = entries;
         w->multi = arena_layout_take(l, m, sizeof *w->multi);
+        w->multi_ord = arena_layout_take(l, m, sizeof *w->multi_ord);
         w->lift_at = arena_layout_take(l, m, sizeof *w->lift_at);
         w->single_bytes = arena_layout_take(l, 2 * m, sizeof *w->single_bytes);
         w->hole_bytes = arena_layout_take(l, 2 * m, sizeof *w->hole_bytes);
         w->fb_unit = arena_layout_take(l, 2 * m, sizeof *w->fb_unit);
         w->fb_base = arena_layout_take(l, 2 * m, sizeof *w->fb_base);
-        w->fbits = arena_layout_take(l, FILLER_WORDS, sizeof *w->fbits);
+        w->fbits_cap = filler_words(p, m);
+        w->fbits = arena_layout_take(l, w->fbits_cap, sizeof *w->fbits);
         w->hole = arena_layout_take(l, m, sizeof *w->hole);
         w->hole_at = arena_layout_take(l, m, sizeof *w->hole_at);
         w->single = arena_layout_take(l, m, sizeof *w->single);
@@ -311,62 +327,13 @@ const char *arena_optimal_engine_name(unsigned engine)
     return engine < ARENA_OPTIMAL_ENGINES ? engine_names[engine] : NULL;
 }
 
-/* ---- budgets ---- */
-
-static double elapsed(const struct timespec *t0)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
-}
-
-int arena_optimal_out_of_time(struct run *r)
-{
-    if (!r->stopped && arena_plan_stop_requested(r->opt))
-        r->stopped = 1;
-    if (!r->stopped && r->opt->time_limit > 0 && elapsed(&r->start) >= r->opt->time_limit)
-        r->stopped = 1;
-    return r->stopped;
-}
-
-int optimal_spend_work(struct run *r, uint64_t units)
-{
-    if (r->stopped)
-        return 1;
-    r->work = r->work > UINT64_MAX - units ? UINT64_MAX : r->work + units;
-    if (r->opt->stop != NULL && *r->opt->stop != 0) {
-        r->stopped = 1;
-        return 1;
-    }
-    if (r->opt->time_limit > 0 && r->work >= r->clock_at) {
-        r->clock_at = r->work > UINT64_MAX - CLOCK_WORK ? UINT64_MAX : r->work + CLOCK_WORK;
-        if (elapsed(&r->start) >= r->opt->time_limit) {
-            r->stopped = 1;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-int optimal_spend_node(struct run *r)
-{
-    if (r->stopped)
-        return 1;
-    if (r->opt->node_limit != 0 && r->nodes >= r->opt->node_limit) {
-        r->stopped = 1;
-        return 1;
-    }
-    r->nodes++;
-    return optimal_spend_work(r, r->node_cost);
-}
-
 /* ---- incumbent ---- */
 
 /* The greedy planners' interrupt: a placement costs about a node of a
  * part of a few tensors; the clock is read every CLOCK_WORK / 16 of them. */
 static int greedy_interrupt(void *ctx)
 {
-    return optimal_spend_work(ctx, CLOCK_WORK / 16);
+    return arena_optimal_spend_work(ctx, CLOCK_WORK / 16);
 }
 
 /* The best plan of greedy-by-size, greedy-by-size-firstfit and
@@ -443,16 +410,16 @@ static uint64_t step_above(uint64_t x, uint64_t step)
  * the depth-first search, which keeps the proofs. With depth-discrepancy:
  * on preorders 0-3 only, twice the budget (4-7 differ from them in ties
  * only, and their discrepancy trees were the same to a node, measured on
- * exact-slack: README, Depth-bounded discrepancies). */
+ * exact-slack: docs/optimal.md, Depth-bounded discrepancies). */
 static enum outcome preorder_decision(struct run *r, uint64_t C, unsigned h, unsigned round,
                                       uint64_t budget, struct arena_plan *plan)
 {
     enum outcome o = LIMITED;
     int depth = rule_on(r, ARENA_OPTIMAL_DEPTH_DISCREPANCY);
     if (rule_on(r, ARENA_OPTIMAL_DISCREPANCY) && (!depth || h < HEURISTICS / 2))
-        o = discrepancy_search(r, C, h, round, depth ? twice(budget) : budget, plan);
+        o = arena_optimal_discrepancy_search(r, C, h, round, depth ? twice(budget) : budget, plan);
     if (o == LIMITED && !r->stopped)
-        o = canonical_search(r, C, h, round, budget, DISC_ANY, plan);
+        o = arena_optimal_canonical_search(r, C, h, round, budget, DISC_ANY, plan);
     return o;
 }
 
@@ -491,12 +458,112 @@ static int none_up_to(struct run *r, struct part_result *res, uint64_t C, uint64
     return r->part_arena <= *target;
 }
 
+/* In a part without slack, the decision at the target before the
+ * preorders: lowest gap first, then singles as filler, then the lowest-gap
+ * search with discrepancy limits 0 .. GAP_DISCREPANCIES (each a fresh tree,
+ * the depth-first run's budget; they only find, or prove when no limit cut
+ * the tree): after the two above, so what they find at once costs no more
+ * nodes. */
+static enum outcome without_slack(struct run *r, uint64_t target, unsigned round, uint64_t budget,
+                                  struct arena_plan *plan)
+{
+    unsigned hi = (round + 1) % HEURISTICS;
+    int gap = rule_on(r, ARENA_OPTIMAL_LOWEST_GAP);
+    enum outcome o = LIMITED;
+    if (gap)
+        o = arena_optimal_lowest_gap_search(r, target, hi, round, budget / 8, DISC_ANY, plan);
+    for (unsigned f = 0; rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES && o == LIMITED; f++)
+        if (!r->stopped)
+            o = arena_optimal_filler_search(r, target, (hi + f) % HEURISTICS, round, budget, plan);
+    int limits = gap && rule_on(r, ARENA_OPTIMAL_GAP_DISCREPANCY);
+    for (uint32_t L = 0; limits && L <= GAP_DISCREPANCIES && o == LIMITED && !r->stopped; L++)
+        o = arena_optimal_lowest_gap_search(r, target, hi, round, budget / 8, L, plan);
+    return o;
+}
+
+/* A round's decisions at the target (the proven bound, or the capacity):
+ * in a part without slack without_slack() first, then each preorder in
+ * turn. Returns whether the part is done. */
+static int decide_at_target(struct run *r, unsigned round, uint64_t cap, uint64_t budget,
+                            struct part_result *res, uint64_t *target, uint64_t *tight,
+                            struct arena_plan *plan)
+{
+    int done = 0;
+    for (unsigned i = 0; i <= HEURISTICS && !done && !r->stopped; i++) {
+        if (i == 0 && *target != *tight)
+            continue;
+        enum outcome o = i == 0 ? without_slack(r, *target, round, budget, plan)
+                                : preorder_decision(r, *target, i - 1, round, budget, plan);
+        if (o == FOUND)
+            done = 1;
+        else if (o == EXHAUSTED)
+            done = none_up_to(r, res, *target, cap, target, tight);
+    }
+    return done;
+}
+
+/* Probes (minimising): decision runs below the best plan, the first
+ * HEURISTICS / 2 preorders each with the round's budget, at the best plan
+ * less gap / 2^dive (gap: best plan - bound). *found: some probe found a
+ * plan (a round in which none does probes nearer the best plan: measured,
+ * docs/optimal.md, Probes). Returns whether the part is done. */
+static int probes(struct run *r, unsigned round, uint64_t cap, uint64_t budget,
+                  struct part_result *res, uint64_t *target, uint64_t *tight, unsigned *dive,
+                  int *found, struct arena_plan *plan)
+{
+    int done = 0;
+    for (unsigned h = 0;
+         !cap && rule_on(r, ARENA_OPTIMAL_PROBES) && h < HEURISTICS / 2 && !done && !r->stopped;
+         h++) {
+        uint64_t probe = probe_height(r, *target, dive);
+        if (probe == 0)
+            break;
+        enum outcome o = preorder_decision(r, probe, h, round, budget, plan);
+        *found |= o == FOUND;
+        if (o == EXHAUSTED)
+            done = none_up_to(r, res, probe, cap, target, tight);
+    }
+    return done;
+}
+
+/* Branch and bound, preorder round mod HEURISTICS / 2: a probe halfway
+ * between the bound and the best plan (a plan there is a long step down;
+ * none there proves the bound above it), then decisions one step below the
+ * best plan; in decision mode too, so a run that stops at the limit returns
+ * the best plan any search found, and one that proves the best plan optimal
+ * above the capacity proves it infeasible. Returns whether the part is
+ * done. */
+static int branch_and_bound(struct run *r, unsigned round, uint64_t cap, uint64_t budget,
+                            struct part_result *res, uint64_t *target, uint64_t *tight,
+                            struct arena_plan *plan)
+{
+    unsigned h = round % (HEURISTICS / 2);
+    enum outcome o;
+    uint64_t mid = *target + (r->part_arena - *target) / 2 / r->step * r->step;
+    if (mid > *target && mid + r->step < r->part_arena) {
+        o = arena_optimal_canonical_search(r, mid, h, round, budget, DISC_ANY, plan);
+        /* decision mode: no plan up to mid, above the capacity */
+        if (o == EXHAUSTED && none_up_to(r, res, mid, cap, target, tight))
+            return 1;
+    }
+    do
+        o = arena_optimal_canonical_search(r, r->part_arena - r->step, h, round, budget, DISC_ANY,
+                                           plan);
+    while (o == FOUND && r->part_arena > *target);
+    if (o == EXHAUSTED) {
+        res->proven = max_u64(res->proven, r->part_arena);
+        res->infeasible = cap && r->part_arena > cap;
+    }
+    return o == FOUND || o == EXHAUSTED;
+}
+
 /* Runs the next round of part ids[a..b) (loaded, rem the loads) whose
- * incumbent is r->part_arena, from where st stands: decision runs at the
- * target (the proven bound, or the capacity), in a part without slack the
- * lowest-gap and filler searches first, then probes and one branch and
- * bound (a probe halfway down, then one step below the best plan); each
- * round doubles the budget. st->done once the part is proven. */
+ * incumbent is r->part_arena, from where st stands: the decisions at the
+ * target, the probes, one branch and bound, and a repair of the best plan
+ * at the target (a plan there ends the part; none proves nothing: measured
+ * on exact-slack, every round finds as good or better plans than only after
+ * a round that improved the part, docs/optimal.md, Repair); each round
+ * doubles the budget. st->done once the part is proven. */
 static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct part_result *res,
                        struct part_state *st, struct arena_plan *plan)
 {
@@ -508,95 +575,20 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
         st->target = res->proven;
     }
     uint64_t target = st->target, budget = st->budget;
-    uint64_t tight = zero_slack(r, target) ? target : 0; /* rem: the loads */
+    uint64_t tight = arena_optimal_zero_slack(r, target) ? target : 0; /* rem: the loads */
+    unsigned round = st->round, dive = st->dive;
     int done = 0;
-    unsigned dive = st->dive;
-    /* one round (a loop, so the round body can stop early as before) */
-    for (unsigned round = st->round; round == st->round && !done && !r->stopped; round++) {
-        /* decision at the proven bound: in a part without slack, lowest gap
-         * first, then singles as filler; then each preorder in turn */
-        for (unsigned i = 0; i <= HEURISTICS && !done && !r->stopped; i++) {
-            if (i == 0 && target != tight)
-                continue;
-            unsigned hi = (round + 1) % HEURISTICS;
-            enum outcome o = LIMITED;
-            if (i > 0) {
-                o = preorder_decision(r, target, i - 1, round, budget, plan);
-            } else if (rule_on(r, ARENA_OPTIMAL_LOWEST_GAP))
-                o = lowest_gap_search(r, target, hi, round, budget / 8, DISC_ANY, plan);
-            for (unsigned f = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_FILLER) && f < FILLER_TRIES &&
-                                 o == LIMITED;
-                 f++)
-                if (!r->stopped)
-                    o = filler_search(r, target, (hi + f) % HEURISTICS, round, budget, plan);
-            /* then the lowest-gap search with discrepancy limits 0 ..
-             * GAP_DISCREPANCIES (each a fresh tree, the depth-first run's
-             * budget; they only find, or prove when no limit cut the
-             * tree): after the two above, so what they find at once
-             * costs no more nodes */
-            for (uint32_t L = 0; i == 0 && rule_on(r, ARENA_OPTIMAL_LOWEST_GAP) &&
-                                 rule_on(r, ARENA_OPTIMAL_GAP_DISCREPANCY) &&
-                                 L <= GAP_DISCREPANCIES && o == LIMITED && !r->stopped;
-                 L++)
-                o = lowest_gap_search(r, target, hi, round, budget / 8, L, plan);
-            if (o == FOUND)
-                done = 1;
-            else if (o == EXHAUSTED)
-                done = none_up_to(r, res, target, cap, &target, &tight);
-        }
-        /* probes (minimising): decision runs below the best plan, the
-         * first four preorders each with the round's budget, at the best
-         * plan less gap / 2^dive (gap: best plan - bound); a round in which
-         * none finds a plan probes nearer the best plan (measured: README,
-         * Probes) */
+    if (!r->stopped) {
+        done = decide_at_target(r, round, cap, budget, res, &target, &tight, plan);
         int found = 0;
-        for (unsigned h = 0; !cap && rule_on(r, ARENA_OPTIMAL_PROBES) && h < HEURISTICS / 2 &&
-                             !done && !r->stopped;
-             h++) {
-            uint64_t probe = probe_height(r, target, &dive);
-            if (probe == 0)
-                break;
-            enum outcome o = preorder_decision(r, probe, h, round, budget, plan);
-            found |= o == FOUND;
-            if (o == EXHAUSTED)
-                done = none_up_to(r, res, probe, cap, &target, &tight);
-        }
+        if (!done)
+            done = probes(r, round, cap, budget, res, &target, &tight, &dive, &found, plan);
         if (!found)
             dive++;
-        /* branch and bound: a probe halfway between the bound and the best
-         * plan (a plan there is a long step down; none there proves the
-         * bound above it), then decisions one step below the best plan; in
-         * decision mode too, so a run that stops at the limit returns the
-         * best plan any search found, and one that proves the best plan
-         * optimal above the capacity proves it infeasible */
-        for (unsigned h = round % 4; h == round % 4 && !done && !r->stopped; h++) {
-            enum outcome o;
-            uint64_t mid = target + (r->part_arena - target) / 2 / r->step * r->step;
-            if (mid > target && mid + r->step < r->part_arena) {
-                o = canonical_search(r, mid, h, round, budget, DISC_ANY, plan);
-                /* decision mode: no plan up to mid, above the capacity */
-                if (o == EXHAUSTED && (done = none_up_to(r, res, mid, cap, &target, &tight)))
-                    break;
-            }
-            while ((o = canonical_search(r, r->part_arena - r->step, h, round, budget, DISC_ANY,
-                                           plan)) ==
-                       FOUND &&
-                   r->part_arena > target)
-                ;
-            if (o == FOUND)
-                done = 1;
-            else if (o == EXHAUSTED) {
-                res->proven = max_u64(res->proven, r->part_arena);
-                res->infeasible = cap && r->part_arena > cap;
-                done = 1;
-            }
-        }
-        /* every round: repair the best plan at the target (a plan there
-         * ends the part; none proves nothing). Measured on exact-slack, 4M
-         * nodes: every round finds as good or better plans than only after
-         * a round that improved the part (README, Repair) */
+        if (!done && !r->stopped)
+            done = branch_and_bound(r, round, cap, budget, res, &target, &tight, plan);
         if (!done && !r->stopped && rule_on(r, ARENA_OPTIMAL_REPAIR) && r->part_arena > target)
-            done = repair_search(r, target, round, budget, plan) == FOUND;
+            done = arena_optimal_repair_search(r, target, round, budget, plan) == FOUND;
         budget = twice(budget);
     }
     st->round++;
@@ -729,7 +721,7 @@ static uint64_t max_live(const struct arena_problem *p, struct work *w)
         w->key[e] = ((uint64_t)t->last + 1) << 1;
         w->idx[e++] = (uint32_t)i << 1;
     }
-    sort_by(w, e);
+    arena_optimal_sort_by(w, e);
     uint64_t live = 0, most = 0;
     for (size_t j = 0; j < e; j++) {
         uint64_t size = p->tensors[w->idx[j] >> 1].size;
@@ -793,10 +785,10 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         return ARENA_OK;
     }
 
-    size_t parts = parts_split(&r);
+    size_t parts = arena_optimal_parts_split(&r);
     struct part_result res = {0, 0};
     for (size_t q = 0; q < parts; q++) {
-        w.part_lb[q] = part_load(&r, w.part_start[q], w.part_start[q + 1]);
+        w.part_lb[q] = arena_optimal_part_load(&r, w.part_start[q], w.part_start[q + 1]);
         res.proven = max_u64(res.proven, w.part_lb[q]);
     }
     plan->bound = res.proven;
@@ -809,7 +801,7 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         w.key[q] = ~w.part_lb[q];
         w.idx[q] = (uint32_t)q;
     }
-    sort_by(&w, parts);
+    arena_optimal_sort_by(&w, parts);
     memcpy(w.part_order, w.idx, parts * sizeof *w.part_order);
 
     /* a round of each part in turn, by decreasing max-live, until all are
@@ -826,7 +818,7 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
             r.part_arena = part_top(&r, a, b, plan);
             if (st->done || r.part_arena <= (cap ? cap : res.proven))
                 continue;
-            part_load(&r, a, b);
+            arena_optimal_part_load(&r, a, b);
             r.node_cost = node_cost(&w, b - a);
             uint64_t before = r.nodes;
             if (opt->optimal_engine != ARENA_OPTIMAL_ENGINE_SAT)
@@ -875,14 +867,14 @@ int arena_optimal_repair(const struct arena_problem *p, const struct arena_plan_
     arena_layout_carve(layout, p, &w, scratch, scratch_size);
     r.w = &w;
     uint64_t arena = 0;
-    size_t parts = count_bytes_tensors(p) ? parts_split(&r) : 0;
+    size_t parts = count_bytes_tensors(p) ? arena_optimal_parts_split(&r) : 0;
     for (size_t q = 0; q < parts; q++) {
         size_t a = w.part_start[q], b = w.part_start[q + 1];
-        part_load(&r, a, b);
+        arena_optimal_part_load(&r, a, b);
         r.node_cost = node_cost(&w, b - a);
         r.part_arena = part_top(&r, a, b, plan);
         if (r.part_arena > cap && !r.stopped)
-            repair_search(&r, cap, 0, UINT64_MAX, plan);
+            arena_optimal_repair_search(&r, cap, 0, UINT64_MAX, plan);
         arena = max_u64(arena, r.part_arena);
     }
     plan->arena = arena;

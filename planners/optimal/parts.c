@@ -10,7 +10,7 @@
  * boundary: fills part_start and returns the number of parts. A tensor of
  * one part conflicts with none of another, so each part is solved alone
  * (with the rule off: one part). */
-size_t parts_split(struct run *r)
+size_t arena_optimal_parts_split(struct run *r)
 {
     struct work *w = r->w;
     const struct arena_tensor *t = r->p->tensors;
@@ -39,7 +39,7 @@ static uint32_t lower_index(const uint64_t *b, size_t S, uint64_t x)
     return x == 0 || b[0] >= x ? 0 : (uint32_t)(arena_floor_index(b, S, x - 1) + 1);
 }
 
-uint64_t gcd_u64(uint64_t a, uint64_t b)
+uint64_t arena_optimal_gcd_u64(uint64_t a, uint64_t b)
 {
     while (b != 0) {
         uint64_t t = a % b;
@@ -50,14 +50,14 @@ uint64_t gcd_u64(uint64_t a, uint64_t b)
 }
 
 /* Sorts idx[0..m) by key ascending, stably (key is consumed). */
-void sort_by(struct work *w, size_t m)
+void arena_optimal_sort_by(struct work *w, size_t m)
 {
     arena_radix_sort(&w->sort, w->idx, m);
 }
 
 /* Loads part ids[a..b) into the local arrays: sections, neighbours, twins;
  * rem holds the section loads. Returns its max-live bytes. */
-uint64_t part_load(struct run *r, size_t a, size_t b)
+uint64_t arena_optimal_part_load(struct run *r, size_t a, size_t b)
 {
     struct work *w = r->w;
     const struct arena_tensor *t = r->p->tensors;
@@ -68,7 +68,7 @@ uint64_t part_load(struct run *r, size_t a, size_t b)
     r->step = 0; /* gcd(0, x) = x; sizes are multiples of the alignment */
     for (size_t k = 0; k < m; k++) {
         const struct arena_tensor *x = &t[r->pid[k]];
-        r->step = gcd_u64(r->step, x->size);
+        r->step = arena_optimal_gcd_u64(r->step, x->size);
         w->size[k] = x->size;
         w->first[k] = x->first;
         w->last[k] = x->last;
@@ -76,7 +76,7 @@ uint64_t part_load(struct run *r, size_t a, size_t b)
         w->key[2 * k + 1] = (uint64_t)x->last + 1;
         w->idx[2 * k] = w->idx[2 * k + 1] = 0;
     }
-    sort_by(w, 2 * m);
+    arena_optimal_sort_by(w, 2 * m);
     size_t S = 0;
     for (size_t i = 0; i < 2 * m; i++)
         if (S == 0 || w->bound[S - 1] != w->key[i])
@@ -119,10 +119,10 @@ uint64_t part_load(struct run *r, size_t a, size_t b)
         w->key[k] = w->size[k];
         w->idx[k] = (uint32_t)k;
     }
-    sort_by(w, m);
+    arena_optimal_sort_by(w, m);
     for (size_t i = 0; i < m; i++)
         w->key[i] = (uint64_t)w->first[w->idx[i]] << 32 | w->last[w->idx[i]];
-    sort_by(w, m);
+    arena_optimal_sort_by(w, m);
     for (size_t i = 0; i < m;) {
         size_t j = i;
         while (j < m && w->key[j] == w->key[i])
@@ -149,7 +149,7 @@ uint64_t part_load(struct run *r, size_t a, size_t b)
 
 /* Every section of the part carries exactly cap bytes: a plan within cap
  * leaves no byte of any section empty. rem must hold the loads. */
-int zero_slack(const struct run *r, uint64_t cap)
+int arena_optimal_zero_slack(const struct run *r, uint64_t cap)
 {
     for (size_t s = 0; s < r->S; s++)
         if (r->w->rem[s] != cap)
@@ -223,7 +223,7 @@ static void rank_span_ids(struct run *r, unsigned h, size_t n, uint32_t base)
     for (int j = 2; j >= 0; j--) { /* least significant key first: stable */
         for (size_t i = 0; i < n; i++)
             w->key[i] = ~span_key(r, w->idx[i], keys[j]);
-        sort_by(w, n);
+        arena_optimal_sort_by(w, n);
     }
     for (size_t i = 0; i < n; i++)
         w->rank[w->idx[i]] = base + (uint32_t)i;
@@ -238,7 +238,7 @@ static void rank_by_span(struct run *r, unsigned h)
 }
 
 /* Preorder h ranks by the file's own lifetime lengths (see above). */
-int own_times(const struct run *r, unsigned h)
+int arena_optimal_own_times(const struct run *r, unsigned h)
 {
     return r->p->span != NULL && h >= HEURISTICS / 2 && h < HEURISTICS / 2 + 3 &&
            rule_on(r, ARENA_OPTIMAL_OWN_TIMES);
@@ -252,14 +252,14 @@ static void by_size(struct work *w, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         w->key[i] = ~w->size[w->idx[i]];
-    sort_by(w, n);
+    arena_optimal_sort_by(w, n);
 }
 
 static void by_sections(struct work *w, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         w->key[i] = ~(uint64_t)(w->s1[w->idx[i]] - w->s0[w->idx[i]]);
-    sort_by(w, n);
+    arena_optimal_sort_by(w, n);
 }
 
 static void by_area(struct work *w, size_t n)
@@ -268,22 +268,22 @@ static void by_area(struct work *w, size_t n)
         uint32_t k = w->idx[i];
         w->key[i] = ~area(w->size[k], (uint64_t)w->last[k] - w->first[k] + 1);
     }
-    sort_by(w, n);
+    arena_optimal_sort_by(w, n);
 }
 
 static void load_first(struct work *w, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         w->key[i] = ~most_loaded(w, w->idx[i]);
-    sort_by(w, n);
+    arena_optimal_sort_by(w, n);
 }
 
 /* Preorder h ranks each group afresh: one over the file's own times, or
  * preorder 2 (the most loaded section first: the loads change as tensors
  * are placed) with rule rerank on. */
-int ranks_groups(const struct run *r, unsigned h)
+int arena_optimal_ranks_groups(const struct run *r, unsigned h)
 {
-    return own_times(r, h) || (h == 2 && rule_on(r, ARENA_OPTIMAL_RERANK));
+    return arena_optimal_own_times(r, h) || (h == 2 && rule_on(r, ARENA_OPTIMAL_RERANK));
 }
 
 /* The key passes of preorder base (0-3) over w->idx[0..n), after the
@@ -305,7 +305,7 @@ static void preorder_passes(struct work *w, unsigned base, size_t n)
  * current preorder's keys with the loads rem now holds (the unplaced
  * bytes), as MiniMalloc sorts each sub-partition again: from position
  * order, all of the preorder's passes. */
-void rerank_group(struct run *r, const struct group *g)
+void arena_optimal_rerank_group(struct run *r, const struct group *g)
 {
     struct work *w = r->w;
     size_t n = 0;
@@ -321,13 +321,13 @@ void rerank_group(struct run *r, const struct group *g)
         w->rank[w->idx[i]] = 1 + (uint32_t)i;
 }
 
-void rank_by(struct run *r, unsigned h, unsigned round)
+void arena_optimal_rank_by(struct run *r, unsigned h, unsigned round)
 {
     struct work *w = r->w;
     size_t m = r->m;
     unsigned base = h % 4;
     assert(h < HEURISTICS);
-    if (own_times(r, h)) {
+    if (arena_optimal_own_times(r, h)) {
         rank_by_span(r, h);
         return;
     }
@@ -336,14 +336,14 @@ void rank_by(struct run *r, unsigned h, unsigned round)
                                          (uint64_t)round * 0xd6e8feb86659fd93ull + k);
         w->idx[k] = (uint32_t)k;
     }
-    sort_by(w, m);
+    arena_optimal_sort_by(w, m);
     preorder_passes(w, base, m);
     for (size_t i = 0; i < m; i++)
         w->rank[w->idx[i]] = (uint32_t)i;
 }
 
 /* Back to the root: nothing placed, every lo 0, rem the section loads. */
-void part_reset(struct run *r)
+void arena_optimal_part_reset(struct run *r)
 {
     struct work *w = r->w;
     size_t m = r->m, S = r->S;
@@ -362,7 +362,7 @@ void part_reset(struct run *r)
  * section boundary: pushes the groups (in step order) on the group stack and
  * returns how many (0 when g is empty). Ordered by first, a group is a run of
  * positions. */
-uint32_t split_scope(struct run *r, const struct group *g)
+uint32_t arena_optimal_split_scope(struct run *r, const struct group *g)
 {
     struct work *w = r->w;
     uint32_t count = 0, reach = 0;
@@ -389,7 +389,7 @@ uint32_t split_scope(struct run *r, const struct group *g)
 
 /* A search found a plan of the current part (every tensor placed): writes
  * it into plan->offsets when it improves the part. FOUND. */
-enum outcome keep_plan(struct run *r, struct arena_plan *plan)
+enum outcome arena_optimal_keep_plan(struct run *r, struct arena_plan *plan)
 {
     const struct work *w = r->w;
     uint64_t arena = 0;

@@ -72,7 +72,7 @@ static size_t free_closed(struct run *r, const struct arena_plan *plan)
         w->key[k] = plan_off(r, plan, k);
         w->idx[k] = k;
     }
-    sort_by(w, m);
+    arena_optimal_sort_by(w, m);
     for (size_t x = 0; x < r->S; x++)
         w->top[x] = 0;
     for (size_t i = 0; i < m; i++) {
@@ -87,7 +87,7 @@ static size_t free_closed(struct run *r, const struct arena_plan *plan)
         for (uint32_t s = w->s0[k]; s < w->s1[k]; s++)
             w->top[s] = at + w->size[k];
     }
-    optimal_spend_work(r, r->node_cost);
+    arena_optimal_spend_work(r, r->node_cost);
     return count;
 }
 
@@ -98,8 +98,8 @@ static void fix_rest(struct run *r, const struct arena_plan *plan, unsigned h, u
 {
     struct work *w = r->w;
     size_t m = r->m;
-    part_reset(r);
-    rank_by(r, h, round);
+    arena_optimal_part_reset(r);
+    arena_optimal_rank_by(r, h, round);
     for (uint32_t k = 0; k < m; k++) {
         if (w->freed[k])
             continue;
@@ -128,7 +128,7 @@ static void fix_rest(struct run *r, const struct arena_plan *plan, unsigned h, u
             assert(!conflict(w, k, j) || !w->fixed[k] || !w->fixed[j] ||
                    w->off[k] + w->size[k] <= w->off[j] || w->off[j] + w->size[j] <= w->off[k]);
 #endif
-    optimal_spend_work(r, (uint64_t)m * m / 4 + m);
+    arena_optimal_spend_work(r, (uint64_t)m * m / 4 + m);
 }
 
 /* Seeds freed[]: tensors ending above cap in P, those at or above y0, and
@@ -166,8 +166,8 @@ static void seed(struct run *r, const struct arena_plan *plan, uint64_t cap, uin
  * arena r->part_arena > cap) for a plan within cap: FOUND (kept by
  * keep_plan) or LIMITED (none found in the budget, split between the
  * neighbourhoods; nothing proven). */
-enum outcome repair_search(struct run *r, uint64_t cap, unsigned round, uint64_t budget,
-                           struct arena_plan *plan)
+enum outcome arena_optimal_repair_search(struct run *r, uint64_t cap, unsigned round,
+                                         uint64_t budget, struct arena_plan *plan)
 {
     size_t hoods = (CUT_TO - CUT_FROM + 1) + sizeof window_pad / sizeof window_pad[0];
     uint64_t share = budget / hoods > 16 ? budget / hoods : 16;
@@ -197,7 +197,7 @@ enum outcome repair_search(struct run *r, uint64_t cap, unsigned round, uint64_t
             if (at_target)
                 last_count = count;
             fix_rest(r, plan, (round + tries++) % HEURISTICS, round);
-            enum outcome o = canonical_descend(r, c, share, DISC_ANY, plan);
+            enum outcome o = arena_optimal_canonical_descend(r, c, share, DISC_ANY, plan);
             if (r->part_arena <= cap)
                 return FOUND;
             if (o != FOUND && !at_target)

@@ -82,7 +82,7 @@ static int all_but_one(struct narrow *a, size_t lo, size_t hi, unsigned level)
     uint64_t *have = a->buf + (size_t)(level + 1) * words;
     if (hi - lo == 1) {
         keep_windows(a, a->items[lo], have);
-        return optimal_spend_work(a->r, 4 * words);
+        return arena_optimal_spend_work(a->r, 4 * words);
     }
     size_t mid = lo + (hi - lo) / 2;
     uint64_t *next = have + words;
@@ -92,11 +92,36 @@ static int all_but_one(struct narrow *a, size_t lo, size_t hi, unsigned level)
         for (size_t i = from; i < to; i++)
             shift_or(next, next, words, a->z[a->items[i]]);
         trim(next, words, a->T + 1);
-        if (optimal_spend_work(a->r, (to - from + 1) * words))
+        if (arena_optimal_spend_work(a->r, (to - from + 1) * words))
             return 1;
         if (half ? all_but_one(a, mid, hi, level + 1) : all_but_one(a, lo, mid, level + 1))
             return 1;
     }
+    return 0;
+}
+
+/* Each section's tensors: items[at[x] .. at[x + 1]) for section x (both
+ * malloc'd; -1 without memory). encode.c's tiling reads them too. */
+int arena_sat_section_lists(const struct sat_inst *in, uint32_t **at, uint32_t **items)
+{
+    size_t S = in->S, spans = 0;
+    for (size_t k = 0; k < in->m; k++)
+        spans += in->s1[k] - in->s0[k];
+    *at = calloc(S + 1, sizeof **at);
+    *items = malloc((spans ? spans : 1) * sizeof **items);
+    if (*at == NULL || *items == NULL)
+        return -1;
+    for (size_t k = 0; k < in->m; k++)
+        for (uint32_t x = in->s0[k]; x < in->s1[k]; x++)
+            (*at)[x + 1]++;
+    for (size_t x = 0; x < S; x++)
+        (*at)[x + 1] += (*at)[x];
+    for (size_t k = 0; k < in->m; k++)
+        for (uint32_t x = in->s0[k]; x < in->s1[k]; x++)
+            (*items)[(*at)[x]++] = (uint32_t)k;
+    for (size_t x = S; x > 0; x--)
+        (*at)[x] = (*at)[x - 1];
+    (*at)[0] = 0;
     return 0;
 }
 

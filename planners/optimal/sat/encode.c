@@ -55,7 +55,7 @@ void arena_sat_emit(struct arena_sat *s, const int *lits, size_t n)
     }
     /* the clock and the stop flag, every 2^12 clauses (a few hundred
      * microseconds); a build a budget stopped is thrown away */
-    if ((++s->emitted & 4095) == 0 && optimal_spend_work(s->r, 4 * 4096) && s->building)
+    if ((++s->emitted & 4095) == 0 && arena_optimal_spend_work(s->r, 4 * 4096) && s->building)
         s->over = 1;
     if (s->solver == NULL) {
         s->clauses++;
@@ -93,29 +93,6 @@ static void pair_side(struct arena_sat *s, int below_lit, uint32_t k, uint32_t j
         int c[3] = {-below_lit, t + 1 < nj ? -lit_at(s, j, t) : LIT_FALSE, to};
         arena_sat_emit(s, c, 3);
     }
-}
-
-int arena_sat_section_lists(const struct sat_inst *in, uint32_t **at, uint32_t **items)
-{
-    size_t S = in->S, spans = 0;
-    for (size_t k = 0; k < in->m; k++)
-        spans += in->s1[k] - in->s0[k];
-    *at = calloc(S + 1, sizeof **at);
-    *items = malloc((spans ? spans : 1) * sizeof **items);
-    if (*at == NULL || *items == NULL)
-        return -1;
-    for (size_t k = 0; k < in->m; k++)
-        for (uint32_t x = in->s0[k]; x < in->s1[k]; x++)
-            (*at)[x + 1]++;
-    for (size_t x = 0; x < S; x++)
-        (*at)[x + 1] += (*at)[x];
-    for (size_t k = 0; k < in->m; k++)
-        for (uint32_t x = in->s0[k]; x < in->s1[k]; x++)
-            (*items)[(*at)[x]++] = (uint32_t)k;
-    for (size_t x = S; x > 0; x--)
-        (*at)[x] = (*at)[x - 1];
-    (*at)[0] = 0;
-    return 0;
 }
 
 /* Rule sat-tiling: tensors live at one step are totally ordered by "lies

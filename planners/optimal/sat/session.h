@@ -82,8 +82,10 @@ int arena_sat_le(const struct arena_sat *s, uint32_t k, uint64_t w);
 void arena_sat_emit(struct arena_sat *s, const int *lits, size_t n);
 void arena_sat_encode_base(struct arena_sat *s);
 int arena_sat_encode_capacity(struct arena_sat *s, struct run *r, uint64_t C, int act);
-int arena_sat_section_lists(const struct sat_inst *in, uint32_t **at, uint32_t **items);
 
+/* domains.c: each section's tensors, items[at[x] .. at[x + 1]) (malloc'd;
+ * -1 without memory) */
+int arena_sat_section_lists(const struct sat_inst *in, uint32_t **at, uint32_t **items);
 /* domains.c: narrows dom (m bitsets of words words each: bit v of tensor k
  * set = offset v allowed, in units) at capacity T for instance in (a whole
  * part: no fixed load). Returns 0, or 1 when some domain emptied or some

@@ -362,7 +362,7 @@ enum outcome arena_sat_solve(struct run *r, struct arena_sat *s, uint64_t cap,
         if (!fits)
             return LIMITED;
     }
-    return keep_plan(r, plan);
+    return arena_optimal_keep_plan(r, plan);
 }
 
 void arena_sat_lower_top(struct run *r, struct arena_sat *s, uint64_t cap)

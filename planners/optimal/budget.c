@@ -1,0 +1,56 @@
+/* budget.c — the exact planner's budgets: nodes, units of work, the clock
+ * and the caller's stop flag, counted on the run (struct run). Every search
+ * of planners/optimal/ and the SAT engine's callbacks charge their work
+ * here, so a node limit, a time limit and a signal stop them all alike;
+ * how a node and a unit are costed is told in optimal.c's head comment
+ * ("Budgets"). */
+#include <time.h>
+
+#include "planners/optimal/internal.h"
+
+static double elapsed(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+int arena_optimal_out_of_time(struct run *r)
+{
+    if (!r->stopped && arena_plan_stop_requested(r->opt))
+        r->stopped = 1;
+    if (!r->stopped && r->opt->time_limit > 0 && elapsed(&r->start) >= r->opt->time_limit)
+        r->stopped = 1;
+    return r->stopped;
+}
+
+int arena_optimal_spend_work(struct run *r, uint64_t units)
+{
+    if (r->stopped)
+        return 1;
+    r->work = r->work > UINT64_MAX - units ? UINT64_MAX : r->work + units;
+    if (r->opt->stop != NULL && *r->opt->stop != 0) {
+        r->stopped = 1;
+        return 1;
+    }
+    if (r->opt->time_limit > 0 && r->work >= r->clock_at) {
+        r->clock_at = r->work > UINT64_MAX - CLOCK_WORK ? UINT64_MAX : r->work + CLOCK_WORK;
+        if (elapsed(&r->start) >= r->opt->time_limit) {
+            r->stopped = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int arena_optimal_spend_node(struct run *r)
+{
+    if (r->stopped)
+        return 1;
+    if (r->opt->node_limit != 0 && r->nodes >= r->opt->node_limit) {
+        r->stopped = 1;
+        return 1;
+    }
+    r->nodes++;
+    return arena_optimal_spend_work(r, r->node_cost);
+}

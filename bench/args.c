@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bench/plugin.h"
 #include "bench/replay/replay.h"
 #include "bench/suites.h"
 #include "graphs/sweep.h"
@@ -66,56 +68,242 @@ static int read_suite(void *base, const struct arena_opt *o, const char *v, char
     return rc;
 }
 
-static int add_planner(struct arena_bench_args *a, const struct arena_planner *pl)
+/* Where a planner comes from, in words, for a refusal. */
+static void origin_text(const struct arena_planner_origin *o, char *buf, size_t len)
 {
-    for (size_t i = 0; i < a->n_planners; i++)
-        if (a->planners[i] == pl) return ARENA_OK;
-    const struct arena_planner **grown =
-        realloc(a->planners, (a->n_planners + 1) * sizeof *grown);
-    if (!grown) return ARENA_ENOMEM;
-    grown[a->n_planners++] = pl;
-    a->planners = grown;
+    if (o->origin == ARENA_ORIGIN_PLUGIN) snprintf(buf, len, "plugin:%s", o->path);
+    else if (o->origin == ARENA_ORIGIN_CMD) snprintf(buf, len, "cmd: %s", o->command);
+    else snprintf(buf, len, "built-in");
+}
+
+/* Appends pl with its origin o (NULL: built-in), which is moved in (freed
+ * here when pl is not added). A table already listed is a repeat, dropped;
+ * another table of the same name is refused: within a run, results are
+ * told apart by the planner's name. */
+static int add_planner(A *a, const struct arena_planner *pl, struct arena_planner_origin *o,
+                       char *err, size_t errlen)
+{
+    struct arena_planner_origin none = {0};
+    if (!o) o = &none;
+    for (size_t i = 0; i < a->n_planners; i++) {
+        if (a->planners[i] == pl) {
+            arena_planner_origin_free(o);
+            return ARENA_OK;
+        }
+        if (strcmp(a->planners[i]->name, pl->name) != 0) continue;
+        char was[600], now[600];
+        origin_text(&a->origins[i], was, sizeof was);
+        origin_text(o, now, sizeof now);
+        arena_planner_origin_free(o);
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--planner: two planners named '%s' (%s, and %s); within a run"
+                            " results are told apart by name: rename one",
+                            pl->name, was, now);
+    }
+    const struct arena_planner **grown = realloc(a->planners, (a->n_planners + 1) * sizeof *grown);
+    if (grown) a->planners = grown;
+    struct arena_planner_origin *og =
+        grown ? realloc(a->origins, (a->n_planners + 1) * sizeof *og) : NULL;
+    if (og) a->origins = og;
+    if (!og) {
+        arena_planner_origin_free(o);
+        return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+    }
+    a->origins[a->n_planners] = *o;
+    a->planners[a->n_planners++] = pl;
     return ARENA_OK;
 }
 
-/* A comma list of names; "all" anywhere in it stands for every planner in
- * registry order (so "greedy-by-size,all" puts that one first). */
-static int read_planners(void *base, const struct arena_opt *o, const char *v, char *err,
-                         size_t errlen)
+static int add_all(A *a, char *err, size_t errlen)
 {
-    A *a = base;
-    (void)o;
-    const char *p = v;
-    for (;;) {
+    int rc = ARENA_OK;
+    for (size_t i = 0; rc == ARENA_OK && i < arena_planner_count(); i++)
+        rc = add_planner(a, arena_planner_at(i), NULL, err, errlen);
+    return rc;
+}
+
+/* plugin:PATH or plugin:PATH:NAME (item holds what follows "plugin:"): a
+ * path that names a file is the whole item; else the text after its last
+ * ':' is the planner's name. */
+static int add_plugin(A *a, const char *item, char *err, size_t errlen)
+{
+    char path[4096];
+    const char *name = NULL;
+    if (snprintf(path, sizeof path, "%s", item) >= (int)sizeof path)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--planner plugin:%.80s...: path too long",
+                            item);
+    char *colon = strrchr(path, ':');
+    if (access(path, F_OK) != 0 && colon) {
+        *colon = '\0';
+        name = colon + 1;
+    }
+    if (!path[0])
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--planner plugin:%s: no path (plugin:PATH.so or plugin:PATH.so:NAME)",
+                            item);
+    struct arena_plugin_lib *grown = realloc(a->libs, (a->n_libs + 1) * sizeof *grown);
+    if (!grown) return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+    a->libs = grown;
+    struct arena_plugin_lib *lib = &a->libs[a->n_libs];
+    int rc = arena_plugin_open(path, lib, err, errlen);
+    if (rc != ARENA_OK) return rc;
+    a->n_libs++;
+    const struct arena_plugin *pg = lib->plugin;
+    int found = 0;
+    for (uint32_t i = 0; rc == ARENA_OK && i < pg->count; i++) {
+        const struct arena_planner *pl = pg->planners[i];
+        if (name && strcmp(pl->name, name) != 0) continue;
+        found = 1;
+        if (arena_planner_find(pl->name))
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "plugin:%s: planner '%s' has the name of a built-in planner;"
+                                " rename it",
+                                path, pl->name);
+        struct arena_planner_origin o = {.origin = ARENA_ORIGIN_PLUGIN,
+                                         .path = strdup(lib->path),
+                                         .sha256 = strdup(lib->sha256)};
+        if (!o.path || !o.sha256) {
+            arena_planner_origin_free(&o);
+            return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+        }
+        rc = add_planner(a, pl, &o, err, errlen);
+    }
+    if (rc == ARENA_OK && !found) {
+        char known[512] = "";
+        for (uint32_t i = 0; i < pg->count; i++) {
+            size_t used = strlen(known);
+            snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                     pg->planners[i]->name);
+        }
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "plugin:%s: no planner named '%s' (it has: %s)", path, name, known);
+    }
+    return rc;
+}
+
+/* cmd:NAME=COMMAND (item holds what follows "cmd:"). */
+static int add_cmd(A *a, const char *item, char *err, size_t errlen)
+{
+    const char *eq = strchr(item, '=');
+    size_t len = eq ? (size_t)(eq - item) : 0;
+    if (!eq || !arena_planner_name_ok(item, len))
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--planner cmd:%s: not cmd:NAME=COMMAND with NAME 1 to 64 bytes of"
+                            " letters, digits, '.', '_', '+', '-'",
+                            item);
+    const char *command = eq + 1;
+    while (*command == ' ' || *command == '\t') command++;
+    if (!*command)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--planner cmd:%s: empty command", item);
+    for (const char *c = command; *c; c++)
+        if ((unsigned char)*c < 0x20 && *c != '\t')
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--planner cmd:%.*s: the command holds a line break or a control"
+                                " character", (int)len, item);
+    char name[65];
+    snprintf(name, sizeof name, "%.*s", (int)len, item);
+    if (arena_planner_find(name))
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--planner cmd:%s: '%s' is the name of a built-in planner; choose"
+                            " another",
+                            name, name);
+    struct arena_planner_origin o = {.origin = ARENA_ORIGIN_CMD, .command = strdup(command),
+                                     .own = calloc(1, sizeof *o.own)};
+    if (o.own) {
+        o.own->name = strdup(name);
+        o.own->summary = strdup("an external program (cmd:)");
+        o.own->kind = ARENA_KIND_OFFSETS;
+    }
+    if (!o.command || !o.own || !o.own->name || !o.own->summary) {
+        arena_planner_origin_free(&o);
+        return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+    }
+    return add_planner(a, o.own, &o, err, errlen);
+}
+
+/* A comma list of names; "all" anywhere in it stands for every built-in
+ * planner in registry order (so "greedy-by-size,all" puts that one first);
+ * plugin:PATH[:NAME] runs to the next comma, cmd:NAME=COMMAND to the end
+ * of the value (its command may hold commas). */
+static int add_planners(A *a, const char *v, char *err, size_t errlen)
+{
+    for (const char *p = v;;) {
+        if (strncmp(p, "cmd:", 4) == 0) return add_cmd(a, p + 4, err, errlen);
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        char name[96];
+        char name[4200];
         if (len == 0 || len >= sizeof name)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--planner: bad item in '%s'", v);
         memcpy(name, p, len);
         name[len] = '\0';
+        int rc;
         if (strcmp(name, "all") == 0) {
-            for (size_t i = 0; i < arena_planner_count(); i++)
-                if (add_planner(a, arena_planner_at(i)) != ARENA_OK) return ARENA_ENOMEM;
-            if (!comma) return ARENA_OK;
-            p = comma + 1;
-            continue;
-        }
-        const struct arena_planner *pl = arena_planner_find(name);
-        if (!pl) {
-            char known[512] = "";
-            for (size_t i = 0; i < arena_planner_count(); i++) {
-                size_t used = strlen(known);
-                snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
-                         arena_planner_at(i)->name);
+            rc = add_all(a, err, errlen);
+        } else if (strncmp(name, "plugin:", 7) == 0) {
+            rc = add_plugin(a, name + 7, err, errlen);
+        } else {
+            const struct arena_planner *pl = arena_planner_find(name);
+            if (!pl) {
+                char known[512] = "";
+                for (size_t i = 0; i < arena_planner_count(); i++) {
+                    size_t used = strlen(known);
+                    snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                             arena_planner_at(i)->name);
+                }
+                return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                    "--planner: unknown planner '%s' (known: %s, or all,"
+                                    " plugin:PATH.so, cmd:NAME=COMMAND)",
+                                    name, known);
             }
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--planner: unknown planner '%s' (known: %s, or all)", name,
-                        known);
+            rc = add_planner(a, pl, NULL, err, errlen);
         }
-        if (add_planner(a, pl) != ARENA_OK) return ARENA_ENOMEM;
-        if (!comma) return ARENA_OK;
+        if (rc != ARENA_OK || !comma) return rc;
         p = comma + 1;
     }
+}
+
+static int read_planners(void *base, const struct arena_opt *o, const char *v, char *err,
+                         size_t errlen)
+{
+    (void)o;
+    return add_planners(base, v, err, errlen);
+}
+
+/* --planner-file: each line a --planner value ('#' starts a comment line,
+ * blank lines skipped, blanks around a line dropped), so a sweep's
+ * planners, commands with quotes and all, are written once, unquoted. */
+static int read_planner_file(void *base, const struct arena_opt *o, const char *v, char *err,
+                             size_t errlen)
+{
+    A *a = base;
+    FILE *f = fopen(v, "r");
+    if (!f) return arena_errorf(err, errlen, 0, ARENA_EIO, "%s %s: %s", o->name, v, strerror(errno));
+    char line[8192];
+    int rc = ARENA_OK, no = 0, any = 0;
+    while (rc == ARENA_OK && fgets(line, sizeof line, f)) {
+        no++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            rc = arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s:%d: line longer than %zu bytes",
+                              v, no, sizeof line - 2);
+            break;
+        }
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' ||
+                       line[len - 1] == '\t'))
+            line[--len] = '\0';
+        const char *t = line + strspn(line, " \t");
+        if (!*t || *t == '#') continue;
+        any = 1;
+        char why[1500] = "";
+        rc = add_planners(a, t, why, sizeof why);
+        if (rc != ARENA_OK) arena_errorf(err, errlen, 0, rc, "%s:%d: %s", v, no, why);
+    }
+    if (rc == ARENA_OK && ferror(f)) rc = arena_errorf(err, errlen, 0, ARENA_EIO, "%s: read error", v);
+    fclose(f);
+    if (rc == ARENA_OK && !any)
+        rc = arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s %s: names no planner", o->name, v);
+    a->planner_given = 1;
+    return rc;
 }
 
 /* Google Benchmark's *_aggregates_only flags keep the repetitions from the
@@ -345,9 +533,24 @@ const struct arena_opt arena_bench_options[] = {
      .help = "the graphs of a suite, or of a file listing graphs as --graph takes them, one a"
              " line ('#' starts a comment); repeatable"},
     {.name = "--planner", .kind = ARENA_OPT_CUSTOM, .arg = "LIST", .parse = read_planners,
-     .in = PLANS, .def = "all", ARENA_OPT_SEEN(A, planner_given),
+     .in = PLANS, .unset = "all", ARENA_OPT_SEEN(A, planner_given),
      .values = "a comma list of names, or all:", .name_of = planner_name,
-     .help = "the planners, in the order given", .see = "planners.md"},
+     .help = "the planners, in the order given; repeatable. all is every built-in planner;"
+             " plugin:PATH.so every planner a shared object built against arenabench/planner.h"
+             " exports, plugin:PATH.so:NAME one of them; cmd:NAME=COMMAND an external program"
+             " that plans each problem (it takes the rest of the value, commas too)",
+     .see = "extending.md#add-your-planner-without-touching-the-tree"},
+    {.name = "--planner-file", .kind = ARENA_OPT_CUSTOM, .arg = "FILE",
+     .parse = read_planner_file, .in = PLANS,
+     .values = "a file, one --planner value a line ('#' comments)",
+     .help = "the planners of a file, after those given before it; commands need no shell"
+             " quoting there (for sweeps)",
+     .see = "extending.md#add-your-planner-without-touching-the-tree"},
+    {.name = "--isolate", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN, ARENA_OPT_AT(A, isolate),
+     .help = "run each call of a plugin: planner in a forked child, so a crash or a call past"
+             " --time-limit is an invalid result with its reason and the run goes on; the"
+             " child times the calls (timing isolated)",
+     .see = "extending.md#isolated-calls---isolate"},
     {.name = "--format", .kind = ARENA_OPT_CHOICE, .name_of = output_name, .def = "table",
      .in = ARENA_IN_RUN | ARENA_IN_LIST, ARENA_OPT_AT(A, format_index),
      .help = "results on stdout; bench list takes table or csv (the planners as"
@@ -374,8 +577,8 @@ const struct arena_opt arena_bench_options[] = {
              " randomised planners"},
     {.name = "--time-limit", .kind = ARENA_OPT_SECONDS, .arg = "S", .max = 1000000,
      .def = "10", .in = LOADS, ARENA_OPT_AT(A, options.time_limit),
-     .help = "seconds per search planner call (one problem), and per allocator program in a"
-             " replay",
+     .help = "seconds per search planner call (one problem), per allocator program in a"
+             " replay, and per call of a cmd: planner or an isolated plugin (killed past it)",
      .see = "budgets.md"},
     {.name = "--node-limit", .kind = ARENA_OPT_UINT, .arg = "N", .min = 1,
      .max = ARENA_BENCH_INT_MAX, .unset = "the planner's own", .in = PLANS,
@@ -545,8 +748,16 @@ static int check(A *a, char *err, size_t errlen)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "no --graph given (e.g. --graph mobilenetv2; bench list shows the"
                             " families)");
+    if (a->n_planners == 0 && !a->planner_given && add_all(a, err, errlen) != ARENA_OK)
+        return ARENA_ENOMEM;
     if (a->n_planners == 0 && a->command != ARENA_BENCH_REPLAY && !a->export_dir)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "no planner is registered");
+    for (size_t k = 0; a->command == ARENA_BENCH_EXPORT && k < a->n_planners; k++)
+        if (a->origins[k].origin == ARENA_ORIGIN_CMD && !a->export_dir)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--planner cmd:%s: bench export plans in process; an external"
+                                " program's plans are checked and stored by bench run",
+                                a->planners[k]->name);
     return ARENA_OK;
 }
 
@@ -614,6 +825,10 @@ void arena_bench_args_free(struct arena_bench_args *a)
     if (!a) return;
     free_list(a->graphs, a->n_graphs);
     free_list(a->gbench_flags, a->n_gbench_flags);
+    for (size_t i = 0; i < a->n_planners; i++) arena_planner_origin_free(&a->origins[i]);
+    free(a->origins);
     free(a->planners);
+    for (size_t i = 0; i < a->n_libs; i++) arena_plugin_close(&a->libs[i]);
+    free(a->libs);
     memset(a, 0, sizeof *a);
 }

@@ -10,6 +10,7 @@
 
 #include "bench/options.h"
 #include "bench/output.h"
+#include "bench/plugin.h"
 #include "bench/progress.h"
 #include "graphs/exec_order.h"
 #include "graphs/inplace.h"
@@ -33,8 +34,15 @@ struct arena_bench_args {
     const char *command_by; /* the old spelling that named it, or NULL */
     char **graphs;          /* --graph items in order, lists split, suites not yet expanded */
     size_t n_graphs;
-    const struct arena_planner **planners; /* resolved, in order, no repeats */
+    const struct arena_planner **planners; /* resolved, in order, no repeats, no two of
+                                              one name */
+    struct arena_planner_origin *origins;  /* n_planners: where each comes from
+                                              (bench/plugin.h), owned */
     size_t n_planners;
+    struct arena_plugin_lib *libs;         /* the shared objects loaded, closed by
+                                              arena_bench_args_free */
+    size_t n_libs;
+    int isolate;            /* --isolate: each plugin call in a forked child */
     const struct arena_output *format; /* from the output registry */
     int format_index;       /* --format: its place there, until the checks resolve it */
     const char *db;         /* NULL with --no-db; points into argv or the default */

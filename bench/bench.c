@@ -24,9 +24,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/args.h"
+#include "bench/cmd.h"
 #include "bench/gbench.h"
+#include "bench/isolate.h"
 #include "bench/output.h"
 #include "bench/progress.h"
 #include "bench/session.h"
@@ -39,16 +42,29 @@
 
 struct bench;
 
+/* How a job's planner is called: in process (built-in, plugin), in a
+ * forked child (a plugin with --isolate) or as a program (cmd:). */
+enum call { IN_PROCESS, ISOLATED, PROGRAM };
+static const char *const timing_name[] = {"in-process", "isolated", "process"};
+
 struct job {
     struct bench *b;
     size_t g;
     const struct arena_planner *pl;
+    const struct arena_planner_origin *origin;
+    enum call call;
     void *scratch;
     size_t scratch_size;
     struct arena_plan plan;   /* of the problem the planner sees */
     uint64_t *full;           /* merged: the plan expanded to every tensor */
     int prepared, prep_rc, rc, shown;
-    int once; /* a search planner: one timed call */
+    int once; /* a search planner, an isolated or external call: one timed call
+                 (an isolated child times its own calls) */
+    char *csv;                /* PROGRAM: the problem's file, written in setup */
+    int call_rc;              /* ISOLATED, PROGRAM: ARENA_OK when it answered */
+    char call_why[500];       /* else why not */
+    struct arena_isolate_timing child; /* ISOLATED: the child's figures */
+    struct arena_cmd_timing program;    /* PROGRAM: the group's wall time */
 };
 
 struct bench {
@@ -59,6 +75,7 @@ struct bench {
     void *out_state;
     int any_invalid;
     size_t refused; /* results a planner refused by its documented limit */
+    char *tmpdir;   /* the problems' files of cmd: planners, made when first needed */
 };
 
 /* ---- the benchmark callbacks ---- */
@@ -78,6 +95,37 @@ static void release(struct job *j)
     j->scratch = NULL;
     j->plan.offsets = NULL;
     j->full = NULL;
+    if (j->csv) unlink(j->csv);
+    free(j->csv);
+    j->csv = NULL;
+}
+
+/* A cmd: planner's problem, as a file in the run's temporary folder. */
+static int write_problem(struct job *j, const struct arena_problem *p)
+{
+    struct bench *b = j->b;
+    char err[600] = "";
+    if (!b->tmpdir) {
+        const char *base = getenv("TMPDIR");
+        size_t len = strlen(base && base[0] ? base : "/tmp") + 24;
+        b->tmpdir = malloc(len);
+        if (!b->tmpdir) return ARENA_ENOMEM;
+        snprintf(b->tmpdir, len, "%s/arenabench-cmd.XXXXXX", base && base[0] ? base : "/tmp");
+        if (!mkdtemp(b->tmpdir)) {
+            snprintf(j->call_why, sizeof j->call_why, "cannot make a folder %s: %s", b->tmpdir,
+                     strerror(errno));
+            free(b->tmpdir);
+            b->tmpdir = NULL;
+            return ARENA_EIO;
+        }
+    }
+    size_t len = strlen(b->tmpdir) + 40;
+    j->csv = malloc(len);
+    if (!j->csv) return ARENA_ENOMEM;
+    snprintf(j->csv, len, "%s/problem-%zu.csv", b->tmpdir, (size_t)(j - b->jobs));
+    int rc = arena_cmd_write_problem(p, j->csv, err, sizeof err);
+    if (rc != ARENA_OK) snprintf(j->call_why, sizeof j->call_why, "%s", err);
+    return rc;
 }
 
 static int job_setup(void *ctx)
@@ -92,7 +140,8 @@ static int job_setup(void *ctx)
     }
     if (!j->prepared) {
         j->prepared = 1;
-        j->prep_rc = arena_planner_scratch(j->pl, p, &j->scratch_size);
+        j->prep_rc = j->call == PROGRAM ? write_problem(j, p)
+                                         : arena_planner_scratch(j->pl, p, &j->scratch_size);
         if (j->prep_rc == ARENA_OK) {
             /* malloc's alignment suits any type, as planners require. */
             j->scratch = malloc(j->scratch_size ? j->scratch_size : 1);
@@ -108,10 +157,29 @@ static int job_iter(void *ctx)
 {
     struct job *j = ctx;
     if (arena_session_stopped()) return 1;
+    const struct arena_problem *p = planned_problem(&j->b->s.graphs[j->g]);
+    const struct arena_bench_args *a = &j->b->s.args;
     arena_plan_reset(&j->plan);
-    j->rc = j->pl->plan(planned_problem(&j->b->s.graphs[j->g]), &j->b->s.args.options, j->scratch,
-                        j->scratch_size, &j->plan);
-    return j->rc != ARENA_OK;
+    if (j->call == IN_PROCESS) {
+        j->rc = j->pl->plan(p, &a->options, j->scratch, j->scratch_size, &j->plan);
+        return j->rc != ARENA_OK;
+    }
+    /* One call of Google Benchmark's: the child or the program answers,
+     * or fails with a reason, and the run goes on either way. */
+    if (j->call == ISOLATED) {
+        struct arena_isolate_spec spec = {.repetitions = a->repetitions,
+                                          .min_time = a->min_time,
+                                          .once = j->pl->kind == ARENA_KIND_SEARCH,
+                                          .time_limit = a->options.time_limit};
+        j->call_rc = arena_isolate_plan(j->pl, p, &a->options, j->scratch, j->scratch_size,
+                                        &j->plan, &spec, &j->rc, &j->child, j->call_why,
+                                        sizeof j->call_why);
+    } else {
+        j->call_rc = arena_cmd_plan(j->pl->name, j->origin->command, j->csv, p, &a->options,
+                                    &j->plan, &j->program, j->call_why, sizeof j->call_why);
+        j->rc = ARENA_OK;
+    }
+    return j->call_rc == ARENA_ENOTFOUND; /* stopped by a signal */
 }
 
 static void emit(struct bench *b, struct arena_session_graph *g, const struct arena_bench_row *row)
@@ -188,7 +256,10 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     if (refused) {
         snprintf(error, sizeof error, "refused: %s", arena_strerror(ARENA_ETOOBIG));
     } else if (j->prep_rc != ARENA_OK) {
-        snprintf(error, sizeof error, "preparing the planner: %s", arena_strerror(j->prep_rc));
+        snprintf(error, sizeof error, "preparing the planner: %s",
+                 j->call_why[0] ? j->call_why : arena_strerror(j->prep_rc));
+    } else if (st->measured && !st->error && j->call != IN_PROCESS && j->call_rc != ARENA_OK) {
+        snprintf(error, sizeof error, "%s", j->call_why);
     } else if (j->rc != ARENA_OK) {
         snprintf(error, sizeof error, "planner failed: %s", arena_strerror(j->rc));
     } else if (st->error || st->repetitions == 0) {
@@ -217,13 +288,34 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             arena_plan_settle(&j->plan, g->bounds.inplace_bound);
             full.status = j->plan.status;
             full.bound = j->plan.bound;
-            valid = !claims_wrong(&j->plan, claimed, j->once, &b->s.args.options, error,
+            /* A program is handed the capacity (cmd.h): its answer
+             * claims to fit it, as a search planner's does. */
+            int decides = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM;
+            valid = !claims_wrong(&j->plan, claimed, decides, &b->s.args.options, error,
                                   sizeof error);
         }
     }
     if (refused) b->refused++;
     else if (!valid) b->any_invalid = 1;
     double nan = NAN;
+    /* The figures: Google Benchmark's in process; an isolated child's own;
+     * a program's process group's wall time, one call. */
+    struct arena_gbench_stats fig = *st;
+    if (j->call == ISOLATED) {
+        fig.repetitions = j->child.repetitions;
+        fig.iterations = j->child.iterations;
+        fig.median_ns = j->child.median_ns;
+        fig.mean_ns = j->child.mean_ns;
+        fig.stddev_ns = j->child.stddev_ns;
+    } else if (j->call == PROGRAM) {
+        fig.repetitions = 1;
+        fig.iterations = 1;
+        fig.median_ns = fig.mean_ns = j->program.wall_ns;
+        fig.stddev_ns = nan;
+    }
+    st = &fig;
+    int once = j->call == PROGRAM || (j->once && j->call == IN_PROCESS) ||
+               (j->call == ISOLATED && j->pl->kind == ARENA_KIND_SEARCH);
     double spread = valid && st->mean_ns > 0 ? st->stddev_ns / st->mean_ns : nan;
     struct arena_bench_row row = {
         .src = &g->src,
@@ -239,13 +331,21 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         .iterations = valid ? st->iterations : 0,
         .repetitions = st->repetitions,
         .scratch_bytes = j->scratch_size,
-        /* A search planner's one call is its figure by design ("once"). */
-        .noisy = valid && !j->once && ((isfinite(spread) && spread > ARENA_NOISY_SPREAD) ||
-                                       st->iterations == 1),
-        .timed_once = j->once,
+        /* A search planner's one call is its figure by design ("once"), and
+         * so is a program's. */
+        .noisy = valid && !once && ((isfinite(spread) && spread > ARENA_NOISY_SPREAD) ||
+                                    st->iterations == 1),
+        .timed_once = once,
         .status = j->plan.status,
         .bound = j->plan.bound,
         .nodes = j->plan.nodes,
+        .origin = arena_origin_name(j->origin->origin),
+        .origin_detail = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->path
+                                                                  : j->origin->command,
+        .plugin_sha256 = j->origin->sha256,
+        .timing = timing_name[j->call],
+        .has_self_ns = valid && j->call == PROGRAM && j->program.has_self_ns,
+        .self_ns = j->program.self_ns,
     };
     if (b->s.store) {
         struct arena_result_info info = {
@@ -265,11 +365,21 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .nodes = row.nodes,
             .names = g->src.names,
             /* Only a search planner reads the options (planner.h): for the
-             * others they change nothing and are not part of the result. */
-            .options = j->pl->kind == ARENA_KIND_SEARCH ? &b->s.args.options : NULL,
+             * others they change nothing and are not part of the result. A
+             * program is handed them all (cmd.h). */
+            .options = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM
+                           ? &b->s.args.options
+                           : NULL,
             .src = &g->src,
             .inplace_bound = g->bounds.inplace_bound,
             .shares = g->merged ? g->merge.takes : NULL,
+            .origin = row.origin,
+            .plugin_path = j->origin->path,
+            .plugin_sha256 = j->origin->sha256,
+            .planner_command = j->origin->command,
+            .timing = row.timing,
+            .has_self_ns = row.has_self_ns,
+            .self_ns = row.self_ns,
             /* only planner optimal reads its engine option */
             .optimal_engine = strcmp(j->pl->name, "optimal") == 0
                                   ? arena_optimal_engine_name(b->s.args.options.optimal_engine)
@@ -373,7 +483,11 @@ static int register_jobs(struct bench *b)
             j->b = b;
             j->g = g;
             j->pl = b->s.args.planners[k];
-            j->once = j->pl->kind == ARENA_KIND_SEARCH;
+            j->origin = &b->s.args.origins[k];
+            j->call = j->origin->origin == ARENA_ORIGIN_CMD ? PROGRAM
+                      : j->origin->origin == ARENA_ORIGIN_PLUGIN && b->s.args.isolate ? ISOLATED
+                                                                                      : IN_PROCESS;
+            j->once = j->pl->kind == ARENA_KIND_SEARCH || j->call != IN_PROCESS;
             size_t len = strlen(b->s.graphs[g].src.spec) + strlen(j->pl->name) + 2;
             char *name = malloc(len);
             if (!name) return ARENA_ENOMEM;
@@ -496,6 +610,8 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     arena_gbench_clear();
     for (size_t i = 0; i < b.n_jobs; i++) release(&b.jobs[i]);
     free(b.jobs);
+    if (b.tmpdir) rmdir(b.tmpdir);
+    free(b.tmpdir);
     free(b.out_state);
     arena_session_end(&b.s);
     return status;

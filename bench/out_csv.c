@@ -79,6 +79,11 @@ static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
                m && r->src->fixed_lower_bound ? (double)m->arena / (double)r->src->fixed_lower_bound
                                               : NAN,
                "%.6f");
+    fprintf(out, ",%s,", r->origin ? r->origin : "built-in");
+    if (r->origin_detail) field_text(out, r->origin_detail);
+    fprintf(out, ",%s,%s,", r->plugin_sha256 ? r->plugin_sha256 : "",
+            r->timing ? r->timing : "in-process");
+    if (r->has_self_ns) fprintf(out, "%llu", (unsigned long long)r->self_ns);
     fputc('\n', out);
 }
 

@@ -6,6 +6,7 @@
  * stored_order_peak. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bench/output.h"
 #include "planners/planner.h"
@@ -87,6 +88,21 @@ static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
                  ? (double)m->arena / (double)r->src->fixed_lower_bound
                  : NAN);
     }
+    if (r->origin && strcmp(r->origin, "built-in") != 0) { /* built-in: the keys of before */
+        fputs(", \"origin\": ", out);
+        string(out, r->origin);
+        fputs(strcmp(r->origin, "plugin") == 0 ? ", \"plugin_path\": " : ", \"command\": ", out);
+        string(out, r->origin_detail);
+        if (r->plugin_sha256) {
+            fputs(", \"plugin_sha256\": ", out);
+            string(out, r->plugin_sha256);
+        }
+    }
+    if (r->timing && strcmp(r->timing, "in-process") != 0) {
+        fputs(", \"timing\": ", out);
+        string(out, r->timing);
+    }
+    if (r->has_self_ns) fprintf(out, ", \"self_ns\": %llu", (unsigned long long)r->self_ns);
     real(out, "ratio_lb", m ? m->ratio_lb : NAN);
     real(out, "saving", m ? m->saving : NAN);
     real(out, "frag_peak", m ? m->frag_peak : NAN);

@@ -2,6 +2,7 @@
  * one row per planner; units stated once at the end. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bench/output.h"
 
@@ -9,6 +10,7 @@ struct table_state {
     size_t rows; /* the units are stated under a table with rows only */
     int ordered; /* some graph was ordered by --order best */
     int fixed;   /* some graph was transformed: the x FB column */
+    int program; /* some row was a cmd: planner's: the proc note */
 };
 
 /* A graph whose order --order best chose (bare problems have none). */
@@ -110,10 +112,36 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
  * search planner, and a '!' after a figure not to trust. */
 static void spread_text(const struct arena_bench_row *r, char *buf, size_t len)
 {
-    if (r->timed_once) snprintf(buf, len, "once");
+    if (r->timing && strcmp(r->timing, "process") == 0) snprintf(buf, len, "proc");
+    else if (r->timed_once) snprintf(buf, len, "once");
     else if (isfinite(r->stddev_ns) && isfinite(r->mean_ns) && r->mean_ns > 0)
         snprintf(buf, len, "%.1f%%%s", 100.0 * r->stddev_ns / r->mean_ns, r->noisy ? "!" : "");
     else snprintf(buf, len, "%s", r->noisy ? "-!" : "-");
+}
+
+/* Under a planner that is not built in: where it comes from and how it
+ * was timed. */
+static void origin_line(FILE *out, void *state, const struct arena_bench_row *r)
+{
+    if (!r->origin || strcmp(r->origin, "built-in") == 0) return;
+    int program = r->timing && strcmp(r->timing, "process") == 0;
+    if (program) ((struct table_state *)state)->program = 1;
+    fprintf(out, "    from %s%s %s", r->origin, program ? ":" : "",
+            r->origin_detail ? r->origin_detail : "?");
+    if (r->plugin_sha256) fprintf(out, " (sha256 %.12s)", r->plugin_sha256);
+    if (program) {
+        fputs("; time: its process group's wall time", out);
+        if (r->has_self_ns) {
+            char self[32];
+            arena_fmt_ns((double)r->self_ns, self, sizeof self);
+            fprintf(out, " (it says %s)", self);
+        }
+    } else {
+        fprintf(out, "; timed %s", r->timing && strcmp(r->timing, "isolated") == 0
+                                       ? "in a forked child (--isolate)"
+                                       : "in process");
+    }
+    fputc('\n', out);
 }
 
 static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
@@ -156,6 +184,7 @@ static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
                 "-");
         fprintf(out, "    ! %s\n", r->error ? r->error : "invalid plan");
     }
+    origin_line(out, state, r);
 }
 
 static void table_end(FILE *out, void *state)
@@ -170,6 +199,9 @@ static void table_end(FILE *out, void *state)
             " idle machine, or with a longer --min-time).\n"
             "once = a search planner, timed by one call. status: optimal = arena proven"
             " minimal; gap = arena / proven lower bound - 1.\n");
+    if (((const struct table_state *)state)->program)
+        fprintf(out, "proc = a cmd: planner, timed by one run of its program: start to exit,"
+                     " process start-up included.\n");
     if (((const struct table_state *)state)->fixed)
         fprintf(out, "x FB = arena / fixed-order bound: the lower bound of the graph untransformed"
                      " (stored order, no in-place rule, no patch); below 1 where the"

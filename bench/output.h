@@ -41,6 +41,14 @@ struct arena_bench_row {
     enum arena_plan_status status;
     uint64_t bound; /* proven lower bound, >= the max-live bound */
     uint64_t nodes; /* search nodes spent, 0 for heuristics */
+    /* Where the planner comes from (bench/plugin.h): "built-in", "plugin",
+     * "cmd"; origin_detail the plugin's path or the command (NULL for a
+     * built-in planner), plugin_sha256 the plugin's hash; how the time was
+     * taken: "in-process", "isolated" (in a forked child), "process" (a
+     * program's wall time); self_ns a program's own figure. */
+    const char *origin, *origin_detail, *plugin_sha256, *timing;
+    int has_self_ns;
+    uint64_t self_ns;
 };
 
 /* arena / bound - 1; NaN when there is no valid plan or no bound. */
@@ -69,12 +77,15 @@ const struct arena_output *arena_output_find(const char *name); /* NULL if none 
  * lower_bound and ratio_lb are the planned problem's (under an in-place
  * rule, ratio_lb is against inplace_bound); ratio_fixed = arena /
  * fixed_lower_bound, the bound of the graph untransformed (stored order,
- * no rule, no patch): below 1 where the transformations pay. */
+ * no rule, no patch): below 1 where the transformations pay. origin is
+ * built-in, plugin or cmd, origin_detail the plugin's path or the command,
+ * timing in-process, isolated or process, self_ns a program's own time
+ * (bench/plugin.h, bench/cmd.h). */
 #define ARENA_CSV_HEADER                                                                       \
     "graph,planner,tensors,naive_bytes,lower_bound,arena_bytes,ratio_lb,saving,frag_peak,"      \
     "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,scratch_bytes,valid,noisy,"           \
     "timed_once,status,bound,gap,nodes,inplace,inplace_bound,order,order_bound,order_status,"   \
-    "patch,fixed_lower_bound,ratio_fixed"
+    "patch,fixed_lower_bound,ratio_fixed,origin,origin_detail,plugin_sha256,timing,self_ns"
 
 /* Shared formatting: "1,505,280" and "1.44 MiB" (KiB = 1024 B). */
 void arena_fmt_grouped(uint64_t v, char *buf, size_t len);

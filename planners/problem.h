@@ -11,70 +11,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arenabench/planner.h"
 #include "planners/status.h"
 
-/* Largest tensor size accepted (after rounding to the alignment). */
-#define ARENA_SIZE_MAX ((uint64_t)1 << 62)
+/* ARENA_SIZE_MAX, the tensor, alias, problem, plan status and plan types
+ * are the planner contract's (include/arenabench/planner.h). */
 #define ARENA_ALIGNMENT_DEFAULT 16u
-
-struct arena_tensor {
-    uint64_t size;  /* bytes, a multiple of the problem's alignment */
-    uint32_t first; /* step of the op that writes it */
-    uint32_t last;  /* step of the last op that reads it, >= first */
-};
-
-/* An alias candidate (in-place operator): tensor `out` may take the bytes of
- * tensor `in`, which dies at the step that writes out (in.last ==
- * out.first, in.first < in.last) and is at least as large (out.size <=
- * in.size). A plan may then place out inside in's bytes (exactly on them
- * when the sizes are equal); any other overlap is still a collision. */
-struct arena_alias {
-    uint32_t out, in;
-};
-
-struct arena_problem {
-    size_t n;
-    const struct arena_tensor *tensors; /* n records, tensor id = index */
-    uint64_t alignment;                 /* power of two, >= 1 */
-    size_t n_alias;                     /* alias candidates, 0 for none */
-    const struct arena_alias *alias;    /* n_alias pairs (NULL when 0) */
-    /* NULL, or n lifetime lengths in the source's own time units, where
-     * those are not the steps (a MiniMalloc CSV's upper - lower: its times
-     * are compressed to dense steps, which keeps every conflict but not how
-     * long a tensor lives). Only a search planner's tie orders read them;
-     * conflicts, bounds and the fingerprint are the steps'. */
-    const uint64_t *span;
-};
-
-/* What a plan claims about itself. Heuristics leave FEASIBLE; search
- * planners set the rest. arena_plan_settle() turns a FEASIBLE plan whose
- * arena meets its bound into OPTIMAL. */
-enum arena_plan_status {
-    ARENA_PLAN_FEASIBLE = 0, /* a valid plan, no claim beyond that (in decision
-                                mode: a plan within the capacity was found) */
-    ARENA_PLAN_OPTIMAL,      /* arena == bound: no valid plan is smaller */
-    ARENA_PLAN_INFEASIBLE,   /* decision mode: proven that no plan fits the
-                                capacity (bound > capacity); offsets still
-                                hold a valid plan, the best one found */
-    ARENA_PLAN_LIMIT,        /* a budget ran out before optimality (or the
-                                decision) was proven; the plan is valid and
-                                the bound proven */
-};
 
 /* "feasible", "optimal", "infeasible", "limit"; "unknown" otherwise. */
 const char *arena_plan_status_name(int status);
-
-struct arena_plan {
-    size_t n;          /* set by the caller: capacity of offsets, == problem n */
-    uint64_t *offsets; /* caller-owned, n entries, filled by the planner */
-    uint64_t arena;    /* max(offset + size), 0 for an empty problem */
-    uint32_t buffers;  /* shared buffers / slots the planner used, 0 if none */
-    enum arena_plan_status status;
-    uint64_t bound;    /* proven lower bound on the optimal arena; 0 when the
-                          planner proves nothing beyond the max-live bound */
-    uint64_t nodes;    /* search nodes (or rounds) spent; 0 for heuristics */
-    uint32_t notes;    /* ARENA_PLAN_NOTE_* bits: what the planner could not do */
-};
 
 /* struct arena_plan.notes. */
 enum arena_plan_note {

@@ -5,19 +5,10 @@
 #ifndef ARENA_STATUS_H
 #define ARENA_STATUS_H
 
-enum arena_status {
-    ARENA_OK = 0,
-    ARENA_EINVAL = -1,    /* an argument or a problem breaks its contract */
-    ARENA_ENOMEM = -2,    /* allocation failed, or caller scratch too small */
-    ARENA_EOVERFLOW = -3, /* a size or a sum of sizes does not fit */
-    ARENA_EFORMAT = -4,   /* malformed input text */
-    ARENA_EIO = -5,       /* a file could not be read or written */
-    ARENA_ECONFLICT = -6, /* a plan puts two conflicting tensors on one byte */
-    ARENA_ENOTFOUND = -7, /* no such planner, family, key or record */
-    ARENA_EDB = -8,       /* the results database refused or is not ours */
-    ARENA_ETOOBIG = -9,   /* the problem is above a planner's documented size
-                             limit (min-cost-flow: ARENA_MCF_MAX_TENSORS) */
-};
+#include "arenabench/planner.h"
+
+/* enum arena_status, the codes themselves, is part of the planner contract
+ * (include/arenabench/planner.h). */
 
 /* Never NULL; a static string for every value, "unknown status" otherwise. */
 const char *arena_strerror(int status);

@@ -113,4 +113,10 @@ void arena_db_config_sql(sqlite3 *db, struct arena_db_config_sql *o)
         snprintf(o->order_status, sizeof o->order_status, "NULL");
     }
     snprintf(o->tag, sizeof o->tag, "%s", arena_db_has_column(db, "runs", "tag") ? "u.tag" : "''");
+    snprintf(o->planner, sizeof o->planner, "%s",
+             arena_db_has_column(db, "results", "origin")
+                 ? "CASE r.origin WHEN 'plugin' THEN r.planner || ' (plugin ' ||"
+                   " substr(r.plugin_sha256, 1, 8) || ')' WHEN 'cmd' THEN r.planner || ' (cmd)'"
+                   " ELSE r.planner END"
+                 : "r.planner");
 }

@@ -159,7 +159,7 @@ static int select_runs(struct arena_figdb *h, int64_t run, struct arena_fig_data
 /* Rows newest first: run start, run id, then the run's own order. The
  * configuration's columns are the schema's (results/columns.h). */
 static const char results_sql[] =
-    "SELECT r.id, r.run_id, r.graph_id, r.planner, r.valid = 1 AND r.arena_bytes IS NOT NULL,"
+    "SELECT r.id, r.run_id, r.graph_id, %s, r.valid = 1 AND r.arena_bytes IS NOT NULL,"
     " r.arena_bytes, r.ratio_lb, r.saving, r.frag_peak, r.frag_mean, r.plan_ns_median,"
     " r.plan_ns_mean, r.plan_ns_stddev, r.iterations, r.scratch_bytes, %s,"
     " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, %s, %s, %s, %s, %s,"
@@ -440,8 +440,8 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, const struct arena_sele
     int rc = select_runs(h, run, d, err, errlen);
     if (rc) return rc;
     const struct arena_db_config_sql *c = &h->cfg;
-    char sql[sizeof results_sql + 2048];
-    snprintf(sql, sizeof sql, results_sql,
+    char sql[sizeof results_sql + 2048 + sizeof c->planner];
+    snprintf(sql, sizeof sql, results_sql, c->planner,
              h->has_bound ? "r.status, r.bound, r.nodes" : "NULL, NULL, NULL", c->lower_bound,
              c->inplace, c->order_mode, c->order_budget, c->patch, c->fixed_lower_bound,
              c->order_bound, c->order_status, c->tag,

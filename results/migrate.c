@@ -9,8 +9,11 @@
  * keys (run_identity), then the in-place columns (inplace_columns), then
  * the graphs' order columns (order_columns), then each result's
  * configuration and problem (configuration_columns), then runs.stopped
- * (runs_stopped), then planner optimal's engine (optimal_engine_column).
- * Version 12 had no results.optimal_engine. Version 11 had no runs.stopped. Version 10 had no runs.tag nor results' order_mode, order_budget, patch,
+ * (runs_stopped), then planner optimal's engine (optimal_engine_column),
+ * then each result's planner origin and timing (planner_origin_columns).
+ * Version 13 had no results.origin, plugin_path, plugin_sha256,
+ * planner_command, timing nor self_ns. Version 12 had no
+ * results.optimal_engine. Version 11 had no runs.stopped. Version 10 had no runs.tag nor results' order_mode, order_budget, patch,
  * problem_fingerprint, fixed_lower_bound and order columns. Version 9 had no graphs.exec_order nor the other order columns; version 8
  * had no results.inplace, inplace_bound nor placements.shares.
  * Version 7 had no runs.uuid, results.seq, replays.seq nor results' planner
@@ -312,6 +315,17 @@ static const char optimal_engine_column[] =
     "ALTER TABLE results ADD COLUMN optimal_engine TEXT;\n"
     "UPDATE results SET optimal_engine = 'search' WHERE planner = 'optimal';\n";
 
+/* 13 -> 14: where each result's planner comes from (a built-in one, a
+ * shared object, an external program) and how its time was taken. Every
+ * older row is a built-in planner timed in process: the defaults. */
+static const char planner_origin_columns[] =
+    "ALTER TABLE results ADD COLUMN origin TEXT NOT NULL DEFAULT 'built-in';\n"
+    "ALTER TABLE results ADD COLUMN plugin_path TEXT;\n"
+    "ALTER TABLE results ADD COLUMN plugin_sha256 TEXT;\n"
+    "ALTER TABLE results ADD COLUMN planner_command TEXT;\n"
+    "ALTER TABLE results ADD COLUMN timing TEXT NOT NULL DEFAULT 'in-process';\n"
+    "ALTER TABLE results ADD COLUMN self_ns INTEGER;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
@@ -319,7 +333,7 @@ static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, m
                                          schema_placement_names, run_identity,
                                          inplace_columns, order_columns,
                                          configuration_columns, runs_stopped,
-                                         optimal_engine_column};
+                                         optimal_engine_column, planner_origin_columns};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

@@ -1,7 +1,9 @@
--- arenabench results database, schema version 13 (PRAGMA user_version = 13).
+-- arenabench results database, schema version 14 (PRAGMA user_version = 14).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 12 had no results.optimal_engine; version 11 had no runs.stopped; version 10 had no runs.tag nor the results' configuration
+-- earlier version: version 13 had no results.origin, plugin_path, plugin_sha256,
+-- planner_command, timing nor self_ns (every planner was built in and timed in
+-- process); version 12 had no results.optimal_engine; version 11 had no runs.stopped; version 10 had no runs.tag nor the results' configuration
 -- and problem columns (order_mode ... fixed_lower_bound), and updated a
 -- graphs row's order columns when a later --order best run proved its order
 -- best; version 9 had no graphs.exec_order and the other order
@@ -140,9 +142,26 @@ CREATE TABLE results (
                                      -- (= inplace_bound unless status limit)
     order_states   INTEGER,          -- downsets the search stored (0: none)
     order_ns       INTEGER,          -- wall time of the order transform
-    optimal_engine TEXT              -- planner optimal's engines (bench --optimal-engine):
+    optimal_engine TEXT,             -- planner optimal's engines (bench --optimal-engine):
                                      -- portfolio, search or sat; NULL for every other
                                      -- planner (version 13; optimal's older rows: search)
+    -- Where the planner comes from (version 14; bench --planner): two results
+    -- of one planner name from two origins are two planners to stats and plot.
+    origin         TEXT NOT NULL DEFAULT 'built-in', -- built-in, plugin (a shared
+                                     -- object, plugin:PATH.so) or cmd (an external
+                                     -- program, cmd:NAME=COMMAND)
+    plugin_path    TEXT,             -- plugin: the shared object's absolute path
+    plugin_sha256  TEXT,             -- plugin: SHA-256 of the file loaded, 64 hex
+                                     -- digits (the plugin's identity)
+    planner_command TEXT,            -- cmd: the command as given (its identity)
+    timing         TEXT NOT NULL DEFAULT 'in-process', -- how plan_ns_* were taken:
+                                     -- in-process (Google Benchmark; a search
+                                     -- planner by one call), isolated (calls timed
+                                     -- inside a forked child, bench --isolate),
+                                     -- process (cmd: the wall time of the program's
+                                     -- process group, one call)
+    self_ns        INTEGER           -- cmd: the planning time the program reported
+                                     -- about itself (plan_ns=N on stderr); NULL none
 );
 
 CREATE TABLE placements (

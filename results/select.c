@@ -190,9 +190,22 @@ int arena_select_graph(const struct arena_select *s, const char *base, const cha
     return 1;
 }
 
+int arena_planner_label_is(const char *label, const char *name)
+{
+    if (strcmp(label, name) == 0)
+        return 1;
+    size_t n = strlen(name);
+    return strncmp(label, name, n) == 0 && strncmp(label + n, " (", 2) == 0;
+}
+
 int arena_select_planner(const struct arena_select *s, const char *planner)
 {
-    return !s || listed(s->planners, s->n_planners, planner);
+    if (!s || s->n_planners == 0)
+        return 1;
+    for (size_t i = 0; i < s->n_planners; i++)
+        if (arena_planner_label_is(planner, s->planners[i]))
+            return 1;
+    return 0;
 }
 
 int arena_select_tag(const struct arena_select *s, const char *tag)

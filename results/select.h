@@ -96,7 +96,12 @@ int arena_spec_matches(const char *item, const char *base);
 
 /* The graph filters of s (graphs, families, suites) on a graph. */
 int arena_select_graph(const struct arena_select *s, const char *base, const char *family);
-/* The planner, tag and configuration filters. */
+/* Whether a planner as stats and plot name it (results/columns.h: "NAME",
+ * "NAME (plugin 1a2b3c4d)", "NAME (cmd)") is the one named: the whole
+ * label, or NAME alone (every origin of that name). */
+int arena_planner_label_is(const char *label, const char *name);
+/* The planner, tag and configuration filters (the planner by
+ * arena_planner_label_is). */
 int arena_select_planner(const struct arena_select *s, const char *planner);
 int arena_select_tag(const struct arena_select *s, const char *tag);
 int arena_select_config(const struct arena_select *s, const struct arena_config *c);

@@ -211,7 +211,8 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
  * alignment, configuration, planner and options (and tag, when grouping by
  * it). The best bound is per problem: the graph row and the planned
  * problem's fingerprint. Columns a database lacks read as their defaults:
- * %s are, in order, the four planner options, inplace, inplace_bound,
+ * %s are, in order, the planner as named with its origin
+ * (results/columns.h), the four planner options, inplace, inplace_bound,
  * order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,
  * runs.tag, optimal_engine (before schema 13, planner optimal's rows were
  * its search's), then the tag's place in the partition. A result counts as
@@ -220,7 +221,7 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
  * problem's lower bound and its own proven bound; else it is a failure,
  * never ranked, and its bound is no one's best. */
 static const char query_fmt[] =
-    "WITH allr AS (SELECT r.id, r.run_id, r.graph_id, r.planner, r.valid, r.arena_bytes,"
+    "WITH allr AS (SELECT r.id, r.run_id, r.graph_id, %s AS planner, r.valid, r.arena_bytes,"
     "   r.status, r.bound, %s AS time_limit, %s AS node_limit, %s AS planner_seed,"
     "   %s AS capacity, %s AS inplace, %s AS lower_bound, %s AS order_mode,"
     "   %s AS order_budget, %s AS patch, %s AS problem_fp, %s AS fixed_lb, %s AS tag,"
@@ -250,7 +251,7 @@ static int wanted(const struct arena_stats_query *q, const char *planner)
     if (q && q->select && !arena_select_planner(q->select, planner)) return 0;
     if (!q || !q->n_planners) return 1;
     for (size_t i = 0; i < q->n_planners; i++)
-        if (strcmp(q->planners[i], planner) == 0) return 1;
+        if (arena_planner_label_is(planner, q->planners[i])) return 1;
     return 0;
 }
 
@@ -296,9 +297,9 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
            "CASE WHEN r.planner = 'optimal' THEN 'search' END", col[12], sizeof col[12]);
     const struct arena_select *sel = q ? q->select : NULL;
     int by_tag = sel && sel->group_by == ARENA_GROUP_TAG;
-    char sql[sizeof query_fmt + NC * 260 + 16];
-    snprintf(sql, sizeof sql, query_fmt, col[0], col[1], col[2], col[3], col[4], col[5], col[6],
-             col[7], col[8], col[9], col[10], col[11], col[12], by_tag ? ", tag" : "");
+    char sql[sizeof query_fmt + NC * 260 + sizeof c.planner + 16];
+    snprintf(sql, sizeof sql, query_fmt, c.planner, col[0], col[1], col[2], col[3], col[4], col[5],
+             col[6], col[7], col[8], col[9], col[10], col[11], col[12], by_tag ? ", tag" : "");
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) rc = run ? sqlite3_bind_int64(st, 1, run) : sqlite3_bind_null(st, 1);

@@ -38,10 +38,11 @@ static const char *const statements[ST_COUNT] = {
                   " nodes, time_limit, node_limit, planner_seed, capacity, inplace, inplace_bound,"
                   " order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,"
                   " order_status, stored_order_peak, order_bound, order_states, order_ns,"
-                  " optimal_engine, seq)"
+                  " optimal_engine, origin, plugin_path, plugin_sha256, planner_command, timing,"
+                  " self_ns, seq)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
                   " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31,"
-                  " ?32, ?33, ?34, ?35, ?36, ?37,"
+                  " ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43,"
                   " (SELECT ifnull(max(seq), 0) + 1 FROM results WHERE run_id = ?1))",
     [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name,"
                  " shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -511,6 +512,18 @@ static int bind_config(sqlite3_stmt *st, const struct arena_result_info *r)
     return rc;
 }
 
+/* The planner's origin and timing: columns 38 to 43. */
+static int bind_origin(sqlite3_stmt *st, const struct arena_result_info *r)
+{
+    int rc = bind_text(st, 38, r->origin ? r->origin : "built-in");
+    if (rc == SQLITE_OK) rc = bind_text(st, 39, r->plugin_path);
+    if (rc == SQLITE_OK) rc = bind_text(st, 40, r->plugin_sha256);
+    if (rc == SQLITE_OK) rc = bind_text(st, 41, r->planner_command);
+    if (rc == SQLITE_OK) rc = bind_text(st, 42, r->timing ? r->timing : "in-process");
+    if (rc == SQLITE_OK && r->has_self_ns) rc = bind_u64(st, 43, r->self_ns);
+    return rc;
+}
+
 int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
                            const struct arena_result_info *r, const struct arena_problem *p,
                            const struct arena_plan *plan, int64_t *id)
@@ -553,6 +566,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
     }
     if (rc == SQLITE_OK) rc = bind_config(st, r);
     if (rc == SQLITE_OK) rc = bind_text(st, 37, r->optimal_engine);
+    if (rc == SQLITE_OK) rc = bind_origin(st, r);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
     if (rc != SQLITE_OK) return failed(s, "adding a result", rc);

@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 13
+#define ARENA_STORE_VERSION 14
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -105,6 +105,14 @@ struct arena_result_info {
                                 takes, UINT32_MAX for none (placements.shares) */
     const char *optimal_engine; /* planner optimal's engines (portfolio, search,
                                    sat); NULL for every other planner */
+    /* Where the planner comes from and how it was timed (schema 14): origin
+     * "built-in" (NULL reads so), "plugin" or "cmd"; plugin_path and
+     * plugin_sha256 for a plugin, planner_command for a cmd (NULL
+     * otherwise); timing "in-process" (NULL reads so), "isolated" or
+     * "process"; self_ns the program's own figure when has_self_ns. */
+    const char *origin, *plugin_path, *plugin_sha256, *planner_command, *timing;
+    int has_self_ns;
+    uint64_t self_ns;
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of

@@ -35,3 +35,12 @@ int run_bench(const char *tag, const char *const *args)
     cr_assert(WIFEXITED(status));
     return WEXITSTATUS(status);
 }
+
+char *run_bench_output(const char *tag, const char *ext)
+{
+    char path[200];
+    snprintf(path, sizeof path, "%s/%s.%s", td_dir, tag, ext);
+    char *s = td_slurp(path, NULL);
+    cr_assert(s, "no %s", path);
+    return s;
+}

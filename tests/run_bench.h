@@ -7,4 +7,8 @@
  * forked child; returns its exit status (asserts it exited). */
 int run_bench(const char *tag, const char *const *args);
 
+/* What that run wrote: td_dir/TAG.EXT (ext "out" or "err"), malloc'd;
+ * asserts it exists. */
+char *run_bench_output(const char *tag, const char *ext);
+
 #endif

@@ -6,8 +6,8 @@
  * reads README.md, then docs/NAME.md in name order, takes their commands, and
  * runs the quick ones in that order, in one temporary folder that looks like
  * a fresh clone's root: `build` a link to the build tree this test belongs
- * to, `scripts`, `graphs` and (when fetched) `models` links to the source
- * tree, and a real `results/figures/` (as committed), so whatever a command
+ * to, `scripts`, `graphs`, `include`, `examples` and (when fetched)
+ * `models` links to the source tree, and a real `results/figures/` (as committed), so whatever a command
  * writes (results/arenabench.sqlite, results/charts/, plans/, exact.sqlite)
  * lands in the temporary folder, never in the source. A page may use what an
  * earlier page's commands wrote, as a reader who followed them would.
@@ -539,12 +539,14 @@ Test(readme, commands_run_verbatim)
         {"build", ARENA_BUILD_ROOT},
         {"scripts", ARENA_SOURCE_ROOT "/scripts"},
         {"graphs", ARENA_SOURCE_ROOT "/graphs"},
+        {"include", ARENA_SOURCE_ROOT "/include"},
+        {"examples", ARENA_SOURCE_ROOT "/examples"},
         {"models", ARENA_SOURCE_ROOT "/models"},
         {"my_model.tflite", MODEL},
         {"my_model.onnx", ARENA_SOURCE_ROOT "/models/unshaped/ch_ppocr_mobile_v2.0_cls_infer.onnx"},
     };
     for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
-        if (i >= 3 && !have_models)
+        if (i >= 5 && !have_models)
             break;
         snprintf(path, sizeof path, "%s/%s", dir, links[i][0]);
         cr_assert_eq(symlink(links[i][1], path), 0, "symlink %s: %s", path, strerror(errno));

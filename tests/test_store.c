@@ -312,6 +312,53 @@ Test(store, migrates_version_11_adding_runs_stopped)
     sqlite3_close(db);
 }
 
+/* Version 13 is version 14 without the results' planner origin and timing:
+ * a result of 13 keeps its row and reads as what it was, a built-in planner
+ * timed in process (no path, hash, command nor own figure); a plugin's and
+ * a program's results are stored with theirs after it. */
+Test(store, migrates_version_13_adding_the_planner_origin)
+{
+    char path[160];
+    older_db("v13.sqlite", path, sizeof path, TD_BACK_TO_V13
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');"
+             "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32, NULL,"
+             " NULL, NULL, NULL, NULL, NULL);"
+             "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq,"
+             " inplace, inplace_bound) VALUES (1, 1, 1, 'naive', 64, 1, 1, 'none', 32);");
+    sqlite3 *db = migrated(path);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND origin ="
+                             " 'built-in' AND timing = 'in-process' AND plugin_path IS NULL"
+                             " AND plugin_sha256 IS NULL AND planner_command IS NULL"
+                             " AND self_ns IS NULL"), 1);
+    sqlite3_close(db);
+    struct arena_store *st = NULL;
+    char err[512] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &st, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_problem p = five_source(16).problem;
+    struct arena_plan plan = {.n = 5, .offsets = five_offsets, .arena = 96};
+    struct arena_result_info plug = {.planner = "mine", .valid = 1, .iterations = 1,
+                                     .origin = "plugin", .plugin_path = "/x/mine.so",
+                                     .plugin_sha256 = "ab12", .timing = "isolated"};
+    struct arena_result_info prog = {.planner = "theirs", .valid = 1, .iterations = 1,
+                                     .origin = "cmd", .planner_command = "python3 p.py",
+                                     .timing = "process", .has_self_ns = 1, .self_ns = 777};
+    int64_t id = 0;
+    cr_assert_eq(arena_store_add_result(st, 1, 1, &plug, &p, &plan, &id), ARENA_OK);
+    cr_assert_eq(arena_store_add_result(st, 1, 1, &prog, &p, &plan, &id), ARENA_OK);
+    arena_store_close(st);
+    db = td_db_open(path, 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'mine' AND origin"
+                             " = 'plugin' AND plugin_path = '/x/mine.so' AND plugin_sha256 ="
+                             " 'ab12' AND planner_command IS NULL AND timing = 'isolated'"
+                             " AND self_ns IS NULL"), 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'theirs' AND"
+                             " origin = 'cmd' AND planner_command = 'python3 p.py' AND"
+                             " plugin_path IS NULL AND timing = 'process' AND self_ns = 777"),
+                 1);
+    sqlite3_close(db);
+}
+
 /* Version 10 is version 11 without runs.tag and the results' configuration
  * and problem columns; it updated a shared graph row's order columns when a
  * later --order best run proved its order best. Migrated, every result keeps

@@ -99,3 +99,20 @@ size_t td_csv_record(const char **p, char **field, size_t max)
     *p = c;
     return n;
 }
+
+int64_t td_file_int(const char *path, const char *sql)
+{
+    sqlite3 *db = td_db_open(path, 1);
+    int64_t v = td_db_int(db, sql);
+    sqlite3_close(db);
+    return v;
+}
+
+void td_write(const char *name, const char *text, char *path, size_t len)
+{
+    td_path(path, len, name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "%s", path);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0, "%s", path);
+}

@@ -24,12 +24,21 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* SQL that takes a database of the current schema back to version 12
- * (drops what version 13 added: results.optimal_engine). */
-#define TD_BACK_TO_V12 "ALTER TABLE results DROP COLUMN optimal_engine; PRAGMA user_version = 12;"
+/* Back to version 13 (drops what version 14 added: the results' planner
+ * origin and timing columns). */
+#define TD_BACK_TO_V13                                                                       \
+    "ALTER TABLE results DROP COLUMN origin; ALTER TABLE results DROP COLUMN plugin_path;"   \
+    "ALTER TABLE results DROP COLUMN plugin_sha256;"                                         \
+    "ALTER TABLE results DROP COLUMN planner_command;"                                       \
+    "ALTER TABLE results DROP COLUMN timing; ALTER TABLE results DROP COLUMN self_ns;"       \
+    "PRAGMA user_version = 13;"
+
+/* Back to version 12 (drops what version 13 added too: results.optimal_engine). */
+#define TD_BACK_TO_V12                                                                       \
+    TD_BACK_TO_V13 "ALTER TABLE results DROP COLUMN optimal_engine; PRAGMA user_version = 12;"
 
 /* Back to version 11 (drops what version 12 added too: runs.stopped). */
-#define TD_BACK_TO_V11 \
+#define TD_BACK_TO_V11                                                                       \
     TD_BACK_TO_V12 "ALTER TABLE runs DROP COLUMN stopped; PRAGMA user_version = 11;"
 
 /* Back to version 10 (drops what version 11 added too: runs.tag and the
@@ -79,5 +88,11 @@ size_t td_csv_record(const char **p, char **field, size_t max);
 
 /* The first column of a query's one row (asserts there is one). */
 int64_t td_db_int(sqlite3 *db, const char *sql);
+
+/* The same, on the database file at path opened read-only for it. */
+int64_t td_file_int(const char *path, const char *sql);
+
+/* Writes text to td_dir/name, its path into path (asserts). */
+void td_write(const char *name, const char *text, char *path, size_t len);
 
 #endif

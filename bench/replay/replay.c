@@ -7,11 +7,8 @@
 #include "bench/replay/replay.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,9 +17,9 @@
 #include <unistd.h>
 
 #include "bench/output.h"
+#include "bench/subprocess.h"
 #include "planners/planner.h"
 
-extern char **environ;
 
 static const char *const names[ARENA_REPLAY_ALLOCATORS] = {"glibc", "jemalloc", "mimalloc"};
 
@@ -132,211 +129,16 @@ static int find_program(const char *name, char *path, size_t len, char *err, siz
 
 /* ---- running it ---- */
 
-struct buf {
-    char *data;
-    size_t len, cap;
-};
-
-static int buf_put(struct buf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *d = realloc(b->data, cap);
-        if (!d)
-            return ARENA_ENOMEM;
-        b->data = d;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-    return ARENA_OK;
-}
-
-static int problem_text(const struct arena_problem *p, struct buf *b)
+static int problem_text(const struct arena_problem *p, struct arena_buf *b)
 {
     char line[96];
     int k = snprintf(line, sizeof line, "arenabench-replay-problem 1\n%zu\n", p->n);
-    int rc = buf_put(b, line, (size_t)k);
+    int rc = arena_buf_put(b, line, (size_t)k);
     for (size_t i = 0; rc == ARENA_OK && i < p->n; i++) {
         k = snprintf(line, sizeof line, "%llu %u %u\n", (unsigned long long)p->tensors[i].size,
                      p->tensors[i].first, p->tensors[i].last);
-        rc = buf_put(b, line, (size_t)k);
+        rc = arena_buf_put(b, line, (size_t)k);
     }
-    return rc;
-}
-
-static void cloexec(int fd)
-{
-    int f = fcntl(fd, F_GETFD);
-    if (f >= 0)
-        fcntl(fd, F_SETFD, f | FD_CLOEXEC);
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* How a program run ended early: not at all, by the caller's stop flag, or
- * at the time limit. */
-enum { RAN = 0, STOPPED, TIMED_OUT };
-
-/* Starts path with argv in a process group of its own, writes in to its
- * stdin, collects stdout and stderr; *status is waitpid's. The wait wakes
- * at least every 100 ms to read opt's stop flag and time limit: when either
- * ends it, the whole group is killed and reaped (nothing is left running)
- * and *early says which. */
-static int spawn_collect(const char *path, char *const argv[], const struct buf *in,
-                         const struct arena_plan_options *opt, struct buf *out,
-                         struct buf *errout, int *status, int *early, char *err, size_t errlen)
-{
-    *early = RAN;
-    int pin[2], pout[2], perr[2];
-    if (pipe(pin) != 0)
-        return arena_errorf(err, errlen, 0, ARENA_EIO, "pipe: %s", strerror(errno));
-    if (pipe(pout) != 0) {
-        close(pin[0]);
-        close(pin[1]);
-        return arena_errorf(err, errlen, 0, ARENA_EIO, "pipe: %s", strerror(errno));
-    }
-    if (pipe(perr) != 0) {
-        close(pin[0]);
-        close(pin[1]);
-        close(pout[0]);
-        close(pout[1]);
-        return arena_errorf(err, errlen, 0, ARENA_EIO, "pipe: %s", strerror(errno));
-    }
-    int fds[6] = {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1]};
-    for (int i = 0; i < 6; i++)
-        cloexec(fds[i]);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, pin[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, perr[1], 2);
-    /* Its own group: a terminal's ^C reaches bench alone, and bench ends
-     * the program with everything it started. */
-    posix_spawnattr_t at;
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setpgroup(&at, 0);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-    pid_t pid;
-    double t0 = now_s();
-    int e = posix_spawn(&pid, path, &fa, &at, argv, environ);
-    posix_spawnattr_destroy(&at);
-    posix_spawn_file_actions_destroy(&fa);
-    close(pin[0]);
-    close(pout[1]);
-    close(perr[1]);
-    if (e != 0) {
-        close(pin[1]);
-        close(pout[0]);
-        close(perr[0]);
-        return arena_errorf(err, errlen, 0, ARENA_EIO, "cannot start %s: %s", path, strerror(e));
-    }
-    /* A program that dies before reading all its input must not take bench
-     * down with SIGPIPE: its exit status tells what happened. */
-    struct sigaction ign, old;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGPIPE, &ign, &old);
-    int wfd = pin[1], rc = ARENA_OK;
-    size_t sent = 0;
-    fcntl(wfd, F_SETFL, fcntl(wfd, F_GETFL) | O_NONBLOCK);
-    int open_out = 1, open_err = 1;
-    while (open_out || open_err || wfd >= 0) {
-        if (opt && opt->stop && *opt->stop) {
-            *early = STOPPED;
-            break;
-        }
-        if (opt && opt->time_limit > 0 && now_s() - t0 >= opt->time_limit) {
-            *early = TIMED_OUT;
-            break;
-        }
-        struct pollfd pf[3];
-        nfds_t np = 0;
-        int iw = -1, io = -1, ie = -1;
-        if (wfd >= 0) {
-            pf[np] = (struct pollfd){.fd = wfd, .events = POLLOUT};
-            iw = (int)np++;
-        }
-        if (open_out) {
-            pf[np] = (struct pollfd){.fd = pout[0], .events = POLLIN};
-            io = (int)np++;
-        }
-        if (open_err) {
-            pf[np] = (struct pollfd){.fd = perr[0], .events = POLLIN};
-            ie = (int)np++;
-        }
-        int ready = poll(pf, np, 100);
-        if (ready < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = arena_errorf(err, errlen, 0, ARENA_EIO, "poll: %s", strerror(errno));
-            break;
-        }
-        if (ready == 0)
-            continue;
-        if (iw >= 0 && pf[iw].revents) {
-            ssize_t w = write(wfd, in->data + sent, in->len - sent);
-            if (w > 0)
-                sent += (size_t)w;
-            if ((w < 0 && errno != EAGAIN && errno != EINTR) || sent == in->len) {
-                close(wfd);
-                wfd = -1;
-            }
-        }
-        char chunk[65536];
-        if (io >= 0 && pf[io].revents) {
-            ssize_t r = read(pout[0], chunk, sizeof chunk);
-            if (r > 0) {
-                if (out->len > ((size_t)1 << 30) || buf_put(out, chunk, (size_t)r) != ARENA_OK) {
-                    rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "output too large");
-                    break;
-                }
-            } else if (r == 0 || errno != EINTR) {
-                open_out = 0;
-            }
-        }
-        if (ie >= 0 && pf[ie].revents) {
-            ssize_t r = read(perr[0], chunk, sizeof chunk);
-            if (r > 0) {
-                if (errout->len < 4096)
-                    buf_put(errout, chunk, (size_t)r);
-            } else if (r == 0 || errno != EINTR) {
-                open_err = 0;
-            }
-        }
-    }
-    if (wfd >= 0)
-        close(wfd);
-    close(pout[0]);
-    close(perr[0]);
-    if (rc != ARENA_OK || *early != RAN)
-        kill(-pid, SIGKILL);
-    /* Waited for without reaping, so that its group id stays its own while
-     * what it left running in the group (a wrapper script's children) is
-     * killed; then reaped. */
-    siginfo_t si;
-    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-        ;
-    kill(-pid, SIGKILL);
-    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-        ;
-    sigaction(SIGPIPE, &old, NULL);
-    if (*early == TIMED_OUT)
-        rc = arena_errorf(err, errlen, 0, ARENA_EIO,
-                          "stopped at the time limit (--time-limit %g s), the program killed;"
-                          " raise --time-limit or lower --frames",
-                          opt->time_limit);
-    else if (*early == STOPPED)
-        rc = arena_errorf(err, errlen, 0, ARENA_EIO, "stopped by a signal, the program killed");
     return rc;
 }
 
@@ -454,7 +256,7 @@ int arena_replay_run(const char *name, const struct arena_problem *p, uint64_t f
     int rc = find_program(name, path, sizeof path, err, errlen);
     if (rc != ARENA_OK)
         return rc;
-    struct buf in = {0}, so = {0}, se = {0};
+    struct arena_buf in = {0};
     rc = problem_text(p, &in);
     if (rc != ARENA_OK) {
         free(in.data);
@@ -464,34 +266,42 @@ int arena_replay_run(const char *name, const struct arena_problem *p, uint64_t f
     snprintf(fr, sizeof fr, "%llu", (unsigned long long)frames);
     snprintf(prog, sizeof prog, "arena-replay-%s", name);
     char *argv[] = {prog, fr, NULL};
-    int status = 0, early = RAN;
-    rc = spawn_collect(path, argv, &in, opt, &so, &se, &status, &early, err, errlen);
+    struct arena_spawn sp = {.path = path, .argv = argv, .in = in.data, .in_len = in.len,
+                             .out_max = (size_t)1 << 30, .err_keep = 4096};
+    rc = arena_spawn_run(&sp, opt, err, errlen);
     free(in.data);
-    if (rc == ARENA_OK && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+    if (rc == ARENA_OK && sp.end == ARENA_SPAWN_TIMED_OUT)
+        rc = arena_errorf(err, errlen, 0, ARENA_EIO,
+                          "--replay %s: stopped at the time limit (--time-limit %g s), the"
+                          " program killed; raise --time-limit or lower --frames",
+                          name, opt->time_limit);
+    else if (rc == ARENA_OK && sp.end == ARENA_SPAWN_STOPPED)
+        rc = arena_errorf(err, errlen, 0, ARENA_EIO,
+                          "--replay %s: stopped by a signal, the program killed", name);
+    else if (rc == ARENA_OK && !(WIFEXITED(sp.status) && WEXITSTATUS(sp.status) == 0)) {
         /* The program's own line, or the loader's (a missing library). */
         char first[600] = "";
-        if (se.data) {
-            size_t k = strcspn(se.data, "\n");
-            snprintf(first, sizeof first, "%.*s", (int)(k < 599 ? k : 599), se.data);
+        if (sp.err.data) {
+            size_t k = strcspn(sp.err.data, "\n");
+            snprintf(first, sizeof first, "%.*s", (int)(k < 599 ? k : 599), sp.err.data);
         }
-        if (WIFEXITED(status))
+        if (WIFEXITED(sp.status))
             rc = arena_errorf(err, errlen, 0, ARENA_EIO, "--replay %s: %s exited with status %d%s%s",
-                              name, path, WEXITSTATUS(status), first[0] ? ": " : "", first);
+                              name, path, WEXITSTATUS(sp.status), first[0] ? ": " : "", first);
         else
             rc = arena_errorf(err, errlen, 0, ARENA_EIO, "--replay %s: %s was killed by signal %d%s%s",
-                              name, path, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+                              name, path, WIFSIGNALED(sp.status) ? WTERMSIG(sp.status) : 0,
                               first[0] ? ": " : "", first);
     } else if (rc == ARENA_OK) {
-        rc = so.data ? parse_output(name, so.data, p->n, frames, out, err, errlen)
-                     : arena_errorf(err, errlen, 0, ARENA_EFORMAT,
-                                    "--replay %s: its program printed nothing", name);
+        rc = sp.out.data ? parse_output(name, sp.out.data, p->n, frames, out, err, errlen)
+                         : arena_errorf(err, errlen, 0, ARENA_EFORMAT,
+                                        "--replay %s: its program printed nothing", name);
     } else {
         char inner[512];
         snprintf(inner, sizeof inner, "%s", err);
         arena_errorf(err, errlen, 0, rc, "--replay %s: %s", name, inner);
     }
-    free(so.data);
-    free(se.data);
+    arena_spawn_free(&sp);
     if (rc != ARENA_OK)
         arena_replay_result_free(out);
     return rc;

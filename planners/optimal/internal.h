@@ -47,12 +47,10 @@
 #define SAT_CONFLICTS_FIRST 1024u
 /* The portfolio: the search's rounds of a part before the SAT engine's
  * rounds join in, one after each of the search's, with a conflict per
- * SAT_NODES_PER_CONFLICT nodes the search's round spent (a conflict cost
- * 1-2 ms on exact-slack's encodings, a node 1-3 us: at 512 the two took
- * about the same time; at 128 SAT takes about four fifths, which proves
- * exact-slack n=220 seeds 2 and 5, n=290 seed 3, n=360 seed 3 in 6-30 s
- * of CPU where 512 took 16-27 s and left seed 5 unproven at 60 s;
- * docs/optimal-sat.md, "The portfolio"). */
+ * SAT_NODES_PER_CONFLICT nodes the search's round spent: at 128 the SAT
+ * engine takes about four fifths of the part's time (a conflict costs
+ * about a thousand nodes' time on exact-slack's encodings; measured, with
+ * 512 against 128: docs/optimal-sat.md, "The portfolio"). */
 #define SAT_FROM_ROUND 2u
 #define SAT_NODES_PER_CONFLICT 128u
 /* Filler searches per round, each with its own preorder. */

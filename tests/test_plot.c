@@ -868,6 +868,46 @@ Test(plot, figures_of_24_planners_keep_every_word_legible_apart_and_inside)
     check_all_legible("many-out", many_figures, NMANYFIG, "2col", 8.0);
 }
 
+/* A planner's label can be long (a plugin's "NAME (plugin 1a2b3c4d)"), and
+ * when every ratio is 1 the quality figure's x range is a few hundredths
+ * wide: gnuplot's own tics (0.985, 0.99, ...) ran into one another in the
+ * narrow panel left beside the names. bench plot chooses the step. */
+Test(plot, quality_tics_fit_beside_long_names)
+{
+    load_setup();
+    if (!have_gnuplot) cr_skip_test("gnuplot is not installed");
+    need_pdftotext();
+    char db[128], out[128], path[256];
+    path_in(db, sizeof db, "long.sqlite");
+    path_in(out, sizeof out, "long-out");
+    cr_assert_eq(bench_run("long", (const char *[]){"--graph", "mobilenetv2", "--graph", "chain:ops=12",
+        "--planner", "greedy-by-size,greedy-by-size-firstfit", "--db", db, "--repetitions", "1",
+        "--min-time", "0.001", "--quiet", NULL}), 0);
+    sqlite3 *h = NULL;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(h, "UPDATE results SET planner = 'a-first-fit-from-outside-the-tree (plugin "
+        "1a2b3c4d)' WHERE planner = 'greedy-by-size-firstfit'", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    cr_assert_eq(bench_run("long-plot", (const char *[]){"plot", "--db", db, "--run", "all", "--figures",
+        "quality", "--format", "pdf", "--out", out, "--quiet", NULL}), 0);
+    for (int size = 1; size <= 2; size++) {
+        fmt(path, sizeof path, "%s/quality-%dcol.pdf", out, size);
+        check_legible(path, size == 1 ? 7.0 : 8.0);
+        /* and the axis keeps its numbers: at least two tics labelled */
+        struct pt_doc d;
+        char err[256];
+        cr_assert_eq(pt_read(path, &d, err, sizeof err), 0, "%s", err);
+        size_t tics = 0;
+        for (size_t i = 0; i < d.pages[0].nwords; i++) {
+            char *end;
+            strtod(d.pages[0].words[i].text, &end);
+            tics += end != d.pages[0].words[i].text && *end == '\0';
+        }
+        pt_free(&d);
+        cr_expect_geq(tics, 2, "%s: %zu numbers on the axis", path, tics);
+    }
+}
+
 /* Where a figure's legend is: below its x label (*below, the label's
  * bottom; asserted there) and above the live figure's list of the plans
  * not drawn ("not drawn:"; *stop, INFINITY without one). */

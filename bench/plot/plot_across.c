@@ -108,6 +108,32 @@ static size_t count_seeds(const struct plot_ctx *c, const int *use)
     return n;
 }
 
+
+/* A planner's name wider than this (in em) breaks before its origin or
+ * limit note in the quality figure, so the panel keeps its width. */
+#define QUALITY_WRAP_EM 14.0
+
+/* The quality figure's tic step on a linear axis over [lo, hi]: the
+ * finest 1-2-5 step whose labels ("%g" of each tic, DejaVu advances) fit,
+ * an em apart, in the panel the names' column (names em wide) leaves at
+ * size (1: 3.3 in at 7 pt, 2: 7 in at 8 pt; margins 0.6 in). gnuplot's own
+ * step ran its labels into one another beside long names. */
+static double quality_xstep(double lo, double hi, double names, int size)
+{
+    double em = (size == 1 ? 7 : 8) / 72.0;
+    double width = fmax(0.5, (size == 1 ? 3.3 : 7.0) - names * em - 0.6);
+    for (int n = 10; n > 1; n--) {
+        double step = arena_plot_nice_step(hi - lo, n), need = 0;
+        for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
+            char t[32];
+            snprintf(t, sizeof t, "%g", fabs(v) < step * 1e-9 ? 0.0 : v);
+            need += (arena_plot_text_em(t) + 1) * em;
+        }
+        if (need <= width) return step;
+    }
+    return arena_plot_nice_step(hi - lo, 1);
+}
+
 /* The quality figure (NAME quality), or with fixed the same of arena /
  * fixed-order bound (NAME fixed), for the configuration c->cfg. */
 static int quality_figure(struct plot_ctx *c, int fixed)
@@ -283,6 +309,11 @@ static int quality_figure(struct plot_ctx *c, int fixed)
     arena_plot_buf_add(&gp, arr.s ? arr.s : "");
     arena_plot_buf_free(&arr);
     int logx = qmax > 3;
+    double names = 0;
+    for (size_t k = 0; k < nq; k++) names = fmax(names, arena_plot_label_em(lab[k], QUALITY_WRAP_EM));
+    arena_plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n",
+                          quality_xstep(qmin - 0.02, 1 + (qmax - 1) * 1.1 + 0.02, names, 1),
+                          quality_xstep(qmin - 0.02, 1 + (qmax - 1) * 1.1 + 0.02, names, 2));
     arena_plot_buf_printf(&gp,
                           "QMAX = %.17g; XMIN = %.17g; LOGX = %d; XLABEL = '%s'; DATA = '%s'\n",
                           qmax, qmin, logx,
@@ -295,7 +326,7 @@ static int quality_figure(struct plot_ctx *c, int fixed)
                                     : "(0.5, 1, 2, 5, 10, 20)",
                           qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)"
                                     : "(0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 20)");
-    arena_plot_ytics_names(&yt, lab, nq);
+    arena_plot_ytics_names(&yt, lab, nq, QUALITY_WRAP_EM);
     const char *keys[] = {"YTICS"};
     const char *vals[] = {yt.s ? yt.s : "()"};
     rc = arena_plot_draw_from(c, name, "quality", &gp, keys, vals, 1);

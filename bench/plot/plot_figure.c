@@ -344,12 +344,42 @@ char *arena_plot_label_of(const char *name, const struct arena_fig_result *r)
     return b.s;
 }
 
-void arena_plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n)
+/* Where label t breaks when wider than wrap_em: before its last " (" (a
+ * planner's origin, "NAME (plugin 1a2b3c4d)", or its limit note); NULL
+ * when it stays one line. */
+static const char *label_break(const char *t, double wrap_em)
+{
+    if (wrap_em <= 0 || arena_plot_text_em(t) <= wrap_em) return NULL;
+    const char *at = NULL;
+    for (const char *p = strstr(t, " ("); p; p = strstr(p + 1, " (")) at = p;
+    return at && at > t ? at : NULL;
+}
+
+double arena_plot_label_em(const char *t, double wrap_em)
+{
+    const char *at = label_break(t, wrap_em);
+    if (!at) return arena_plot_text_em(t);
+    char *head = strndup(t, (size_t)(at - t));
+    double w = fmax(head ? arena_plot_text_em(head) : arena_plot_text_em(t), arena_plot_text_em(at + 1));
+    free(head);
+    return w;
+}
+
+void arena_plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n, double wrap_em)
 {
     arena_plot_buf_add(b, "(");
     for (size_t i = 0; i < n; i++) {
         if (i) arena_plot_buf_add(b, ", ");
-        arena_plot_gq(b, lab[i], 1);
+        const char *at = label_break(lab[i], wrap_em);
+        char *head = at ? strndup(lab[i], (size_t)(at - lab[i])) : NULL;
+        if (head) {
+            arena_plot_gq(b, head, 1);
+            arena_plot_buf_add(b, ".\"\\n\".");
+            arena_plot_gq(b, at + 1, 1);
+            free(head);
+        } else {
+            arena_plot_gq(b, lab[i], 1);
+        }
         arena_plot_buf_printf(b, " %zu", i + 1);
     }
     arena_plot_buf_add(b, ")");

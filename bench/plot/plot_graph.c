@@ -131,7 +131,7 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
     arena_plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n",
                           arena_plot_nice_step(xmax / U * 1.04, 4),
                           arena_plot_nice_step(xmax / U * 1.5, 8));
-    arena_plot_ytics_names(&yt, lab, n);
+    arena_plot_ytics_names(&yt, lab, n, 0);
     if (c->ref)
         arena_plot_buf_printf(&refkey,
                               ", \\\n       NaN with lines dt 4 lw 1.2 lc rgb '#000000' title '%s'",

@@ -140,7 +140,10 @@ void arena_plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const c
 /* A planner's label in the per-graph figures: its name, "(limit)" added. */
 char *arena_plot_label_of(const char *name, const struct arena_fig_result *r);
 /* gnuplot ytics naming places 1..n with lab. */
-void arena_plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n);
+void arena_plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n, double wrap_em);
+/* The widest line of label t in em once arena_plot_ytics_names has broken it
+ * at wrap_em (0: never broken). */
+double arena_plot_label_em(const char *t, double wrap_em);
 
 /* ---- the figures: 0, or 1 / 2 with err set (a figure the selection
  * cannot give is skipped with a note, not an error). */

@@ -18,7 +18,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
   set xlabel XLABEL offset 0, 0.4
   set xtics nomirror out scale 0.5
   if (LOGX) { set logscale x; set xrange [XMIN * 0.97:QMAX * 1.25]; eval 'set xtics ' . (s == 1 ? LOGTICS1 : LOGTICS2) } \
-  else { set xrange [XMIN - 0.02:1 + (QMAX - 1) * 1.1 + 0.02] }
+  else { set xrange [XMIN - 0.02:1 + (QMAX - 1) * 1.1 + 0.02]; xstep = s == 1 ? XSTEP1 : XSTEP2; set xtics xstep }
   set grid xtics lc rgb '#dddddd' lw 0.5
   set arrow 1000 from first 1, graph 0 to first 1, graph 1 nohead dt 2 lc rgb '#333333' lw 0.8 back
   set yrange [N + 0.6:0.4]

@@ -35,7 +35,7 @@ enum arena_optimal_rule {
     ARENA_OPTIMAL_SAT_DOMAINS = 1u << 16, /* offsets narrowed to the slack of the
                                              subset sums of each section */
     ARENA_OPTIMAL_SAT_TILING = 1u << 18,  /* full sections: "lies below" transitive */
-    ARENA_OPTIMAL_SAT_PHASES = 1u << 20,  /* the incumbent as the solver's phases */
+    ARENA_OPTIMAL_SAT_PHASES = 1u << 20,  /* the best greedy plan as the solver's phases */
 
 };
 
@@ -55,7 +55,7 @@ enum arena_optimal_engine {
  * variable measured, twice that for its learnt clauses and search). A part
  * whose encoding alone would pass it is left to the search, and the plan
  * says so (ARENA_PLAN_NOTE_SAT_MEMORY); bench prints a note. */
-#define ARENA_OPTIMAL_SAT_MEMORY ((uint64_t)1 << 30)
+#define ARENA_OPTIMAL_SAT_MEMORY ((uint64_t)4 << 30)
 
 /* "portfolio", "search", "sat" (NULL for an unknown value). */
 const char *arena_optimal_engine_name(unsigned engine);

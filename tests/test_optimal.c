@@ -838,8 +838,11 @@ Test(optimal, steps_by_the_sizes_gcd)
  * instance with any change of the formula (docs/optimal-sat.md), so a rule
  * pays when the sum over a few instances is smaller with it (conflicts
  * with the rule on / off, each instance proven with it):
- *   sat-tiling  packed:n=60,unit=1024 seeds 1, 2; n=100 seed 2   8,548 / 27,259
- *   sat-phases  the same three                                  8,548 / 41,212
+ *   sat-tiling  packed:n=60,unit=1024 seeds 1, 2; n=100 seed 2  24,662 / 73,306
+ *               (n=100 not proven within 60,000 without it)
+ *   sat-phases  the same three                                 24,662 / 26,860
+ * (with CaDiCaL's stable mode alone, solver.c; before it 8,548 with both,
+ * 27,259 without the tiling, 41,212 without the phases)
  * and sat-domains by a plan: packed:n=80,seed=2 (unit 16) is proven in 117
  * conflicts with it; without it, its encoding passes the engine's memory
  * budget, the engine is skipped, and the greedy plan stays (1.0025 x). */

@@ -15,13 +15,19 @@ static double elapsed(const struct timespec *t0)
     return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
-int arena_optimal_out_of_time(struct run *r)
+int arena_optimal_out_of_time_by(struct run *r, double margin)
 {
     if (!r->stopped && arena_plan_stop_requested(r->opt))
         r->stopped = 1;
-    if (!r->stopped && r->opt->time_limit > 0 && elapsed(&r->start) >= r->opt->time_limit)
+    if (!r->stopped && r->opt->time_limit > 0 &&
+        elapsed(&r->start) + margin >= r->opt->time_limit)
         r->stopped = 1;
     return r->stopped;
+}
+
+int arena_optimal_out_of_time(struct run *r)
+{
+    return arena_optimal_out_of_time_by(r, 0);
 }
 
 int arena_optimal_spend_work(struct run *r, uint64_t units)

@@ -47,12 +47,12 @@
 #define SAT_CONFLICTS_FIRST 1024u
 /* The portfolio: the search's rounds of a part before the SAT engine's
  * rounds join in, one after each of the search's, with a conflict per
- * SAT_NODES_PER_CONFLICT nodes the search's round spent: at 128 the SAT
- * engine takes about four fifths of the part's time (a conflict costs
- * about a thousand nodes' time on exact-slack's encodings; measured, with
- * 512 against 128: docs/optimal-sat.md, "The portfolio"). */
+ * SAT_NODES_PER_CONFLICT nodes the search's round spent: at 32 the SAT
+ * engine takes about nine tenths of the part's time (a conflict costs
+ * 200-400 nodes' time on exact-slack's encodings; measured, with 512, 128
+ * and 32: docs/optimal-sat.md, "The portfolio"). */
 #define SAT_FROM_ROUND 2u
-#define SAT_NODES_PER_CONFLICT 128u
+#define SAT_NODES_PER_CONFLICT 32u
 /* Filler searches per round, each with its own preorder. */
 #define FILLER_TRIES 4u
 /* Depth-bounded discrepancy search (canonical.c, discrepancy_search):
@@ -221,6 +221,10 @@ struct run {
     int own_times;
     int rerank;
     size_t save_top; /* rank_save entries in use */
+    /* the SAT engine's phases (rule sat-phases): the best greedy plan's
+       offsets (p->n; malloc'd by optimal_plan), or NULL: the part's best
+       plan */
+    uint64_t *phase_offsets;
 };
 
 /* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (options.optimal_off). */
@@ -269,6 +273,10 @@ static inline uint64_t span_floor(const struct work *w, const uint64_t *top, uin
 /* budget.c: reads opt->stop and the clock (the SAT engine's terminate
  * callback); nonzero, and r->stopped set, when either says stop. */
 int arena_optimal_out_of_time(struct run *r);
+/* The same, the time limit ending `margin` seconds early: for work that
+ * cannot be stopped once begun (the SAT engine's: its solver collects its
+ * clauses without asking). */
+int arena_optimal_out_of_time_by(struct run *r, double margin);
 /* budget.c: counts one node; nonzero when a global budget has run out. */
 int arena_optimal_spend_node(struct run *r);
 /* budget.c: counts units of work (no node); reads opt->stop every call and

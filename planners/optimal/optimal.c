@@ -130,6 +130,7 @@
  * most once along a path; a placement that finds the log full is undone by
  * recomputing its neighbours' lo, the same search with more work); one
  * description, layout(). No size cap: every problem is searched. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "planners/greedy_common.h"
@@ -302,7 +303,7 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
      "SAT: offsets within the slack of a subset sum of each section's other tensors"},
     {"sat-tiling", ARENA_OPTIMAL_SAT_TILING,
      "SAT: in sections full at the capacity, \"lies below\" made transitive"},
-    {"sat-phases", ARENA_OPTIMAL_SAT_PHASES, "SAT: the best plan as the solver's first phases"},
+    {"sat-phases", ARENA_OPTIMAL_SAT_PHASES, "SAT: the best greedy plan as the solver's first phases"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -600,7 +601,8 @@ static void solve_part(struct run *r, size_t a, size_t b, uint64_t cap, struct p
 
 /* Opens the part's solver at top bytes, in the room the other parts' open
  * solvers leave (states[0..parts)); when that is too little, theirs are
- * closed first (the part being solved has the room). */
+ * closed first (the part being solved has the room). Its phases: the best
+ * greedy plan (r->phase_offsets), or plan when that could not be kept. */
 static enum arena_sat_open sat_open(struct run *r, uint64_t top, struct part_state *states,
                                     size_t parts, struct part_state *st,
                                     const struct arena_plan *plan)
@@ -609,7 +611,9 @@ static enum arena_sat_open sat_open(struct run *r, uint64_t top, struct part_sta
     for (size_t q = 0; q < parts; q++)
         if (&states[q] != st && states[q].sat != NULL)
             held += arena_sat_bytes(states[q].sat);
-    enum arena_sat_open o = arena_sat_open(r, top, plan, ARENA_SAT_MEMORY - held, &st->sat);
+    struct arena_plan greedy = {.offsets = r->phase_offsets};
+    const struct arena_plan *phases = r->phase_offsets != NULL ? &greedy : plan;
+    enum arena_sat_open o = arena_sat_open(r, top, phases, ARENA_SAT_MEMORY - held, &st->sat);
     if (o != ARENA_SAT_CROWDED)
         return o;
     for (size_t q = 0; q < parts; q++)
@@ -617,7 +621,7 @@ static enum arena_sat_open sat_open(struct run *r, uint64_t top, struct part_sta
             arena_sat_close(states[q].sat);
             states[q].sat = NULL;
         }
-    return arena_sat_open(r, top, plan, ARENA_SAT_MEMORY, &st->sat);
+    return arena_sat_open(r, top, phases, ARENA_SAT_MEMORY, &st->sat);
 }
 
 /* A round of the SAT engine, `budget` conflicts, on the loaded part (its
@@ -796,6 +800,12 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
         plan->status = ARENA_PLAN_INFEASIBLE;
         return ARENA_OK;
     }
+    /* the SAT engine's phases: the best greedy plan (docs/optimal-sat.md,
+     * the rules: the search's plans mislead it); without memory, the best
+     * plan at the time */
+    if (opt->optimal_engine != ARENA_OPTIMAL_ENGINE_SEARCH && rule_on(&r, ARENA_OPTIMAL_SAT_PHASES) &&
+        (r.phase_offsets = malloc(p->n * sizeof *r.phase_offsets)) != NULL)
+        memcpy(r.phase_offsets, plan->offsets, p->n * sizeof *r.phase_offsets);
     /* the parts by decreasing max-live */
     for (size_t q = 0; q < parts; q++) {
         w.key[q] = ~w.part_lb[q];
@@ -843,6 +853,7 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
     }
     for (size_t q = 0; q < parts; q++)
         arena_sat_close(w.part_state[q].sat);
+    free(r.phase_offsets);
     uint64_t arena = 0;
     for (size_t q = 0; q < parts; q++)
         arena = max_u64(arena, part_top(&r, w.part_start[q], w.part_start[q + 1], plan));

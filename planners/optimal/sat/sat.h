@@ -55,9 +55,10 @@ enum arena_sat_open {
 };
 
 /* Opens a solver for the loaded part (r: part_load done) holding the
- * encoding at capacity cap bytes, with plan->offsets (the part's best plan)
- * as the phases' incumbent (rule sat-phases); room: the bytes its estimate
- * may take (at most ARENA_SAT_MEMORY). *out is set only with READY. */
+ * encoding at capacity cap bytes, with plan->offsets (optimal.c passes the
+ * best greedy plan) as the phases' incumbent (rule sat-phases); room: the
+ * bytes its estimate may take (at most ARENA_SAT_MEMORY). *out is set only
+ * with READY. */
 enum arena_sat_open arena_sat_open(struct run *r, uint64_t cap, const struct arena_plan *plan,
                                    uint64_t room, struct arena_sat **out);
 

@@ -35,13 +35,33 @@
  * inprocessing (variable elimination, subsumption, vivification, ternary
  * resolution, failed literals) off, as on these encodings it spent half
  * the time and paid nothing back (slack:n=150,seed=1: 19.6 s and 15,004
- * conflicts with, 8.9 s and 7,252 without). */
-static const char *const solver_off[] = {"elim", "subsume", "vivify", "ternary", "probe"};
+ * conflicts with, 8.9 s and 7,252 without); and its stable mode alone
+ * (target phases, reluctant doubling restarts: the mode CaDiCaL keeps for
+ * satisfiable formulas), as finding a plan at the bound is what these
+ * encodings ask (slack n=220 seeds 1 and 5, n=290 seeds 2 and 4: 14.1,
+ * 15.6, 13.4 and 21.4 s of CPU against 19.9, 23.9, 35.1 and 46.6 s). */
+static const struct {
+    const char *name;
+    int value;
+} solver_options[] = {{"elim", 0},    {"subsume", 0}, {"vivify", 0},       {"ternary", 0},
+                      {"probe", 0},   {"stabilizeonly", 1}};
+
+/* Seconds per byte of a solver's estimate that its garbage collection and
+ * its release may take without asking the terminate callback: CaDiCaL's
+ * clause-database reduction moves every clause and walks every watch list
+ * in one go (the profile of such a stretch: flush_all_occs_and_watches,
+ * delete_garbage_clauses, the clauses' memmove and free). Measured on
+ * slack:n=500,seed=2 (an estimate of 3.9 GB, 15 M clauses; engine sat):
+ * the last solve returned 3.6 s after a 15 s limit, 4.8 s after the time
+ * it was told to stop at 30 s, and the release took 0.25-0.3 s more. So
+ * the solver is told to stop this long before the limit: 1.5 s per GiB of
+ * its estimate (0.1 s for 64 MiB, 6 s for the largest the budget takes). */
+#define STOP_AHEAD_PER_BYTE (1.5 / (1u << 30))
 
 static int terminate_cb(void *state)
 {
     struct arena_sat *s = state;
-    return arena_optimal_out_of_time(s->r);
+    return arena_optimal_out_of_time_by(s->r, STOP_AHEAD_PER_BYTE * (double)s->bytes);
 }
 
 static void learn_cb(void *state, int *clause)
@@ -166,8 +186,8 @@ enum arena_sat_open arena_sat_build(struct run *r, const struct sat_spec *b, str
     s->solver = ccadical_init();
     if (s->solver == NULL)
         goto fail;
-    for (size_t i = 0; i < sizeof solver_off / sizeof solver_off[0]; i++)
-        ccadical_set_option(s->solver, solver_off[i], 0);
+    for (size_t i = 0; i < sizeof solver_options / sizeof solver_options[0]; i++)
+        ccadical_set_option(s->solver, solver_options[i].name, solver_options[i].value);
     ccadical_set_terminate(s->solver, s, terminate_cb);
     ccadical_set_learn(s->solver, s, INT_MAX, learn_cb);
     arena_sat_encode_base(s);

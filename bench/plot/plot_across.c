@@ -108,7 +108,6 @@ static size_t count_seeds(const struct plot_ctx *c, const int *use)
     return n;
 }
 
-
 /* A planner's name wider than this (in em) breaks before its origin or
  * limit note in the quality figure, so the panel keeps its width. */
 #define QUALITY_WRAP_EM 14.0
@@ -311,9 +310,9 @@ static int quality_figure(struct plot_ctx *c, int fixed)
     int logx = qmax > 3;
     double names = 0;
     for (size_t k = 0; k < nq; k++) names = fmax(names, arena_plot_label_em(lab[k], QUALITY_WRAP_EM));
-    arena_plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n",
-                          quality_xstep(qmin - 0.02, 1 + (qmax - 1) * 1.1 + 0.02, names, 1),
-                          quality_xstep(qmin - 0.02, 1 + (qmax - 1) * 1.1 + 0.02, names, 2));
+    double xlo = qmin - 0.02, xhi = 1 + (qmax - 1) * 1.1 + 0.02; /* quality.gp's linear xrange */
+    arena_plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", quality_xstep(xlo, xhi, names, 1),
+                          quality_xstep(xlo, xhi, names, 2));
     arena_plot_buf_printf(&gp,
                           "QMAX = %.17g; XMIN = %.17g; LOGX = %d; XLABEL = '%s'; DATA = '%s'\n",
                           qmax, qmin, logx,

@@ -43,8 +43,8 @@
 static const struct {
     const char *name;
     int value;
-} solver_options[] = {{"elim", 0},    {"subsume", 0}, {"vivify", 0},       {"ternary", 0},
-                      {"probe", 0},   {"stabilizeonly", 1}};
+} solver_options[] = {{"elim", 0},  {"subsume", 0}, {"vivify", 0},
+                      {"ternary", 0}, {"probe", 0},   {"stabilizeonly", 1}};
 
 /* Seconds per byte of a solver's estimate that its garbage collection and
  * its release may take without asking the terminate callback: CaDiCaL's

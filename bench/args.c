@@ -584,7 +584,8 @@ const struct arena_opt arena_bench_options[] = {
      .max = ARENA_BENCH_INT_MAX, .unset = "the planner's own", .in = PLANS,
      ARENA_OPT_AT(A, options.node_limit),
      .help = "search nodes per problem for search planners (optimal counts its SAT engine's"
-             " conflicts as nodes)",
+             " conflicts as nodes); --time-limit still applies: give a long one too for a run"
+             " bounded by nodes alone, the same on every machine",
      .see = "optimal-sat.md#budgets"},
     {.name = "--capacity", .kind = ARENA_OPT_BYTES, .arg = "BYTES", .min = 1,
      .max = ARENA_BENCH_INT_MAX, .unset = "none: the least arena", .in = PLANS,

@@ -1,6 +1,9 @@
 /* test_plot.c — bench plot on databases written by the real bench.
  *
- * Before any test, the runner process builds, in a fresh temporary folder:
+ * Before any test, the runner process builds, in a fresh temporary folder,
+ * db.sqlite and out/; the first test that needs the sweep or many.sqlite
+ * builds those (under a lock on the folder, once: the tests that need them
+ * are in suite slow, so the default run never pays for them):
  * - db.sqlite: bench on a chain of 201 steps and random-intervals at two
  *   sizes (a scaling series and several graphs), every planner, then bench
  *   --replay of the chain with every real allocator (a run of its own);
@@ -64,7 +67,9 @@ static char dir[64];      /* the temporary folder; set before any test forks */
 static char bench[4096];
 static char chain_spec[512]; /* the chain's spec as bench stored it */
 
-/* The set-up's steps; each one's exit status, -1 if it did not run. */
+/* The set-up's steps; each one's exit status, -1 if it did not run,
+ * NOT_YET if its group (the sweep, the 24 planners) waits for a test that
+ * needs it. */
 enum step { S_BENCH, S_REPLAY, S_PLOT, S_SHARDS, S_MERGE, S_SWEEP_PLOT, S_STATS, S_PARTIAL,
             S_PARTIAL_PLOT, S_PARTIAL_STATS, S_MANY, S_MANY_PLOT, NSTEP };
 static const char *const tag[NSTEP] = {"bench", "replay", "plot", "shard1", "merge", "sweep-plot", "stats",
@@ -76,6 +81,7 @@ static const char *const step_name[NSTEP] = {"bench", "bench --replay", "bench p
                                             "bench stats --run all (shards 1, 2)",
                                             "bench --planner all (and clones)", "bench plot (24 planners)"};
 static int rc[NSTEP];
+#define NOT_YET (-2)
 static int have_gnuplot, have_pdftotext;
 
 /* Figures of out/ and of sweep-out/. */
@@ -317,15 +323,18 @@ static int bench_run(const char *tag, const char *const *args)
     return run_argv(argv, NULL, out, err);
 }
 
+/* setup.txt written whole, then renamed into place: a test reading it
+ * while another saves what it built reads one or the other. */
 static void save_setup(void)
 {
-    char path[128];
+    char path[128], part[128];
     path_in(path, sizeof path, "setup.txt");
-    FILE *f = fopen(path, "w");
+    path_in(part, sizeof part, "setup.txt.part");
+    FILE *f = fopen(part, "w");
     if (!f) return;
     for (int i = 0; i < NSTEP; i++) fprintf(f, "%d ", rc[i]);
     fprintf(f, "%d %d\n%s\n", have_gnuplot, have_pdftotext, chain_spec);
-    fclose(f);
+    if (fclose(f) == 0) rename(part, path);
     setenv("ARENA_PLOT_TEST_DIR", dir, 1);
 }
 
@@ -449,8 +458,7 @@ static void setup(void)
         setenv("PATH", saved, 1);
     }
     free(saved);
-    setup_sweep(dpi);
-    setup_many();
+    for (int i = S_SHARDS; i < NSTEP; i++) rc[i] = NOT_YET;
 }
 
 ReportHook(PRE_ALL)(struct criterion_test_set *set)
@@ -518,11 +526,38 @@ static const unsigned step_deps[NSTEP] = {
     [S_MANY_PLOT] = 1u << S_MANY,
 };
 
+/* Builds the group of step s (the sweep, or the 24 planners) when no test
+ * has yet: under a lock on the folder, the outcome saved for the tests
+ * after this one. */
+static void build_group(enum step s)
+{
+    enum step first = s >= S_MANY ? S_MANY : S_SHARDS;
+    if (rc[first] != NOT_YET) return;
+    char lock[128], dpi[16];
+    path_in(lock, sizeof lock, "setup.lock");
+    int fd = open(lock, O_CREAT | O_RDWR, 0644);
+    struct flock whole = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    cr_assert(fd >= 0 && fcntl(fd, F_SETLKW, &whole) == 0, "cannot lock %s: %s", lock, strerror(errno));
+    load_setup(); /* another test may have built it meanwhile */
+    if (rc[first] == NOT_YET) {
+        fmt(dpi, sizeof dpi, "%d", DPI);
+        if (first == S_MANY)
+            setup_many();
+        else
+            setup_sweep(dpi);
+        for (int i = first; i < (first == S_MANY ? NSTEP : S_MANY); i++)
+            if (rc[i] == NOT_YET) rc[i] = -1; /* an earlier step failed */
+        save_setup();
+    }
+    close(fd);
+}
+
 /* Asserts that the set-up got through step s and the steps it builds on
  * (skips when s needs gnuplot and there is none). */
 static void need(enum step s)
 {
     load_setup();
+    if (s >= S_SHARDS) build_group(s);
     if ((s == S_PLOT || s == S_SWEEP_PLOT || s == S_PARTIAL_PLOT || s == S_MANY_PLOT) && !have_gnuplot)
         cr_skip_test("gnuplot is not installed: figures not checked (scripts/bootstrap installs gnuplot-nox)");
     for (int i = 0; i < NSTEP; i++) {

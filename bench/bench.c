@@ -276,10 +276,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             else arena_alias_expand(&g->merge, &j->plan, &full);
         }
         if (rc == ARENA_OK) rc = arena_plan_validate(p, shown, &why);
-        if (rc == ARENA_ECONFLICT) {
-            arena_collision_describe(p, shown, &why, error, sizeof error);
-        } else if (rc != ARENA_OK) {
-            snprintf(error, sizeof error, "validator: %s", arena_strerror(rc));
+        if (rc != ARENA_OK) {
+            arena_plan_invalid_describe(p, shown, rc, &why, error, sizeof error);
         } else if ((rc = g->merged ? arena_alias_metrics(p, &g->merge, &j->plan, &m)
                                    : arena_plan_metrics(p, &j->plan, &m)) != ARENA_OK) {
             snprintf(error, sizeof error, "metrics: %s", arena_strerror(rc));

@@ -48,10 +48,14 @@ int arena_problem_check(const struct arena_problem *p, size_t *bad);
  * ARENA_EOVERFLOW when the result would exceed ARENA_SIZE_MAX. */
 int arena_size_align(uint64_t size, uint64_t alignment, uint64_t *out);
 
-/* What the validator found wrong: the first colliding pair in sweep order. */
+/* What the validator found wrong: the first colliding pair in sweep order,
+ * or the check that failed without one. */
 struct arena_collision {
     size_t a, b;     /* tensor ids, a placed (or live) before b */
     int misaligned;  /* nonzero: tensor a's offset breaks the alignment, b unused */
+    int wrong_arena; /* nonzero: plan->arena is not where the tensors end, top */
+    int wraps;       /* nonzero: tensor a's offset + size passes 2^64 */
+    uint64_t top;    /* wrong_arena: max(offset + size) over the tensors */
 };
 
 /* Independent check of a plan: a sweep over steps keeping the live tensors in
@@ -68,6 +72,14 @@ int arena_plan_validate(const struct arena_problem *p, const struct arena_plan *
 /* Writes one line describing a collision (ids, lifetimes, byte ranges). */
 void arena_collision_describe(const struct arena_problem *p, const struct arena_plan *plan,
                               const struct arena_collision *why, char *buf, size_t len);
+/* One line for any refusal rc of arena_plan_validate with why: a collision
+ * or misaligned offset as above; a wrong arena ("plan->arena is 100 B, but
+ * its tensors end at 96 B (the largest offset + size)"); an offset whose
+ * end passes 2^64; a plan of another length; else "validator: " and the
+ * status's text (a bad problem, no memory). */
+void arena_plan_invalid_describe(const struct arena_problem *p, const struct arena_plan *plan,
+                                 int rc, const struct arena_collision *why, char *buf,
+                                 size_t len);
 
 /* Problem-only figures, by a sweep over steps, O(n log n). */
 struct arena_bounds {

@@ -236,8 +236,13 @@ int arena_plan_validate(const struct arena_problem *p, const struct arena_plan *
             }
             return ARENA_ECONFLICT;
         }
-        if (off[i] > UINT64_MAX - size)
+        if (off[i] > UINT64_MAX - size) {
+            if (why) {
+                why->a = why->b = i;
+                why->wraps = 1;
+            }
             return ARENA_EOVERFLOW;
+        }
         if (off[i] + size > top)
             top = off[i] + size;
     }
@@ -254,7 +259,13 @@ int arena_plan_validate(const struct arena_problem *p, const struct arena_plan *
     free(acc);
     if (rc != ARENA_OK)
         return rc;
-    return plan->arena == top ? ARENA_OK : ARENA_EINVAL;
+    if (plan->arena == top)
+        return ARENA_OK;
+    if (why) {
+        why->wrong_arena = 1;
+        why->top = top;
+    }
+    return ARENA_EINVAL;
 }
 
 void arena_collision_describe(const struct arena_problem *p, const struct arena_plan *plan,
@@ -281,4 +292,30 @@ void arena_collision_describe(const struct arena_problem *p, const struct arena_
              ",%" PRIu64 "))",
              why->a, a->first, a->last, oa, oa + a->size, why->b, b->first, b->last, ob,
              ob + b->size);
+}
+
+void arena_plan_invalid_describe(const struct arena_problem *p, const struct arena_plan *plan,
+                                 int rc, const struct arena_collision *why, char *buf,
+                                 size_t len)
+{
+    if (!buf || len == 0)
+        return;
+    if (rc == ARENA_ECONFLICT && why) {
+        arena_collision_describe(p, plan, why, buf, len);
+    } else if (rc == ARENA_EINVAL && why && why->wrong_arena) {
+        snprintf(buf, len,
+                 "plan->arena is %" PRIu64 " B, but its tensors end at %" PRIu64
+                 " B (the largest offset + size): a plan states its arena exactly",
+                 plan->arena, why->top);
+    } else if (rc == ARENA_EOVERFLOW && why && why->wraps && p && plan && why->a < p->n) {
+        snprintf(buf, len,
+                 "tensor %zu has offset %" PRIu64 ", and with its %" PRIu64
+                 " bytes it ends past 2^64 B",
+                 why->a, plan->offsets[why->a], p->tensors[why->a].size);
+    } else if (rc == ARENA_EINVAL && p && plan && (plan->n != p->n || (p->n && !plan->offsets))) {
+        snprintf(buf, len, "the plan has %zu offsets%s for a problem of %zu tensors", plan->n,
+                 plan->offsets ? "" : " (NULL)", p->n);
+    } else {
+        snprintf(buf, len, "validator: %s", arena_strerror(rc));
+    }
 }

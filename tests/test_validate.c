@@ -147,6 +147,47 @@ Test(validate, description_names_ids_lifetimes_and_byte_ranges)
     cr_expect_eq(strlen(small), sizeof small - 1, "truncated, still terminated");
 }
 
+/* Each refusal says which check failed: a wrong plan->arena beside where
+ * its tensors end (the validator said "invalid argument" before), an
+ * offset whose end passes 2^64, a plan of another length, a collision. */
+Test(validate, every_refusal_says_which_check_failed)
+{
+    const struct arena_tensor t[] = {{16, 0, 1}, {32, 1, 2}};
+    struct arena_problem p = {.n = 2, .tensors = t, .alignment = 16};
+    uint64_t off[] = {0, 16};
+    struct arena_plan plan = {.n = 2, .offsets = off, .arena = 64};
+    struct arena_collision why;
+    char buf[300];
+    int rc = arena_plan_validate(&p, &plan, &why);
+    cr_assert_eq(rc, ARENA_EINVAL);
+    arena_plan_invalid_describe(&p, &plan, rc, &why, buf, sizeof buf);
+    cr_expect_str_eq(buf, "plan->arena is 64 B, but its tensors end at 48 B (the largest offset"
+                          " + size): a plan states its arena exactly");
+    off[1] = UINT64_MAX - 15;
+    rc = arena_plan_validate(&p, &plan, &why);
+    cr_assert_eq(rc, ARENA_EOVERFLOW);
+    arena_plan_invalid_describe(&p, &plan, rc, &why, buf, sizeof buf);
+    cr_expect_str_eq(buf, "tensor 1 has offset 18446744073709551600, and with its 32 bytes it"
+                          " ends past 2^64 B");
+    plan.n = 3;
+    rc = arena_plan_validate(&p, &plan, &why);
+    arena_plan_invalid_describe(&p, &plan, rc, &why, buf, sizeof buf);
+    cr_expect_str_eq(buf, "the plan has 3 offsets for a problem of 2 tensors");
+    plan.n = 2;
+    off[1] = 0;
+    plan.arena = 32;
+    rc = arena_plan_validate(&p, &plan, &why);
+    arena_plan_invalid_describe(&p, &plan, rc, &why, buf, sizeof buf);
+    cr_expect(strncmp(buf, "tensor 0 (steps [0,1], bytes [0,16)) overlaps tensor 1", 54) == 0,
+              "%s", buf);
+    const struct arena_tensor bad[] = {{16, 2, 1}};
+    struct arena_problem q = {.n = 1, .tensors = bad, .alignment = 16};
+    plan.n = 1;
+    rc = arena_plan_validate(&q, &plan, &why);
+    arena_plan_invalid_describe(&q, &plan, rc, &why, buf, sizeof buf);
+    cr_expect_str_eq(buf, "validator: invalid argument");
+}
+
 /* The definition, pair by pair: O(n²), shares nothing with the sweep. */
 static int overlap(const struct arena_tensor *t, const uint64_t *off, size_t i, size_t j)
 {

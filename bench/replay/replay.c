@@ -482,10 +482,8 @@ static int plan_once(const struct arena_planner *pl, const struct arena_source *
         planned = 1;
         struct arena_collision c;
         rc = arena_plan_validate(p, plan, &c);
-        if (rc == ARENA_ECONFLICT)
-            arena_collision_describe(p, plan, &c, why, sizeof why);
-        else if (rc != ARENA_OK)
-            snprintf(why, sizeof why, "validator: %s", arena_strerror(rc));
+        if (rc != ARENA_OK)
+            arena_plan_invalid_describe(p, plan, rc, &c, why, sizeof why);
         else if ((rc = arena_plan_metrics(p, plan, &m)) != ARENA_OK)
             snprintf(why, sizeof why, "metrics: %s", arena_strerror(rc));
         else

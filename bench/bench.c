@@ -409,7 +409,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     /* what a planner could not do, on stderr: the plan stands */
     if (valid && (j->plan.notes & ARENA_PLAN_NOTE_SAT_MEMORY))
         arena_session_say(&b->s, "note: %s on %s: the SAT engine was skipped on a part whose"
-                                 " encoding would need more than the engine's %llu MiB",
+                                 " encoding would need more than the engine's %llu MiB, or more"
+                                 " memory than the process could get",
                           j->pl->name, g->src.spec,
                           (unsigned long long)(ARENA_OPTIMAL_SAT_MEMORY >> 20));
     emit(b, g, &row);

@@ -25,8 +25,10 @@ const char *arena_plan_status_name(int status);
 enum arena_plan_note {
     ARENA_PLAN_NOTE_SAT_MEMORY = 1u << 0, /* optimal: a part's SAT encoding would
                                              pass the engine's memory budget
-                                             (ARENA_SAT_MEMORY), so SAT was not run
-                                             on it */
+                                             (ARENA_SAT_MEMORY), or the solver's
+                                             memory could not be had (ulimit -v),
+                                             so SAT was not run on it (or not to
+                                             the end) */
 };
 
 /* Finishes a valid plan's claims from the problem's max-live lower bound:

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "graphs/family.h"
 #include "graphs/slack.h"
@@ -1689,4 +1691,48 @@ Test(optimal, sat_proves_optima_above_max_live)
         cr_expect_eq(plan.status, ARENA_PLAN_FEASIBLE, "%s", who);
         cr_expect_leq(plan.arena, want, "%s", who);
     }
+}
+
+/* 09 of round 4: under an address-space limit (ulimit -v, as cluster jobs
+ * set; here what the process holds plus 200 MiB) CaDiCaL's allocation
+ * fails inside the solver and it throws std::bad_alloc, which ended the
+ * process before (terminate, SIGABRT: the planners after optimal never
+ * ran). The engine catches it at its boundary (sat/cadical.cc): the call
+ * returns a valid plan, the search's, with status limit and the note that
+ * the SAT engine was skipped on a part; the process lives on. */
+Test(optimal, sat_out_of_memory_skips_the_part)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    cr_skip_test("an address-space limit does not suit AddressSanitizer");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    cr_skip_test("an address-space limit does not suit AddressSanitizer");
+#endif
+#endif
+    struct arena_problem p;
+    build_spec("slack:n=300,seed=1", &p);
+    uint64_t *off = malloc(p.n * sizeof *off);
+    cr_assert(off);
+    FILE *f = fopen("/proc/self/statm", "r");
+    cr_assert_not_null(f);
+    unsigned long pages = 0;
+    cr_assert_eq(fscanf(f, "%lu", &pages), 1);
+    fclose(f);
+    struct rlimit was;
+    cr_assert_eq(getrlimit(RLIMIT_AS, &was), 0);
+    struct rlimit rl = {(rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)200 << 20),
+                        was.rlim_max};
+    cr_assert_eq(setrlimit(RLIMIT_AS, &rl), 0);
+    struct arena_plan plan;
+    struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_SAT,
+                                     .time_limit = 30};
+    int rc = run_planner(must_find("optimal"), &p, &opt, off, &plan, 0);
+    setrlimit(RLIMIT_AS, &was);
+    cr_assert_eq(rc, ARENA_OK);
+    expect_plan_valid(&p, &plan, "slack:n=300,seed=1");
+    cr_expect_eq(plan.status, ARENA_PLAN_LIMIT);
+    cr_expect(plan.notes & ARENA_PLAN_NOTE_SAT_MEMORY, "notes %#x", (unsigned)plan.notes);
+    cr_expect_eq(plan.bound, lower_bound(&p));
+    free(off);
+    free((void *)p.tensors);
 }

@@ -624,6 +624,19 @@ static enum arena_sat_open sat_open(struct run *r, uint64_t top, struct part_sta
     return arena_sat_open(r, top, phases, ARENA_SAT_MEMORY, &st->sat);
 }
 
+/* The part's solver broke (arena_sat_broken: no memory, or a model that
+ * did not decode): closed, and SAT skipped on the part from now on, as an
+ * encoding past the budget is (out of memory, the plan says so); the
+ * search keeps the part's plan. */
+static void sat_give_up(struct part_state *st, struct arena_plan *plan)
+{
+    if (arena_sat_broken(st->sat) == ARENA_SAT_NO_MEMORY)
+        plan->notes |= ARENA_PLAN_NOTE_SAT_MEMORY;
+    arena_sat_close(st->sat);
+    st->sat = NULL;
+    st->sat_skipped = 1;
+}
+
 /* A round of the SAT engine, `budget` conflicts, on the loaded part (its
  * state st among states[0..parts)), whose best plan r->part_arena lies
  * above the target (the proven bound, or the capacity): first a solver
@@ -633,7 +646,8 @@ static enum arena_sat_open sat_open(struct run *r, uint64_t top, struct part_sta
  * raises the bound) and at its top (a plan lowers the top for good, none
  * proves the best plan optimal), half the conflicts each. The solver stays
  * open between rounds: learnt clauses kept. A part whose encoding passes
- * the memory budget is marked skipped, and the plan says so. */
+ * the memory budget, or whose solver breaks, is marked skipped, and the
+ * plan says so. */
 static void sat_round(struct run *r, uint64_t cap, struct part_result *res,
                       struct part_state *states, size_t parts, struct part_state *st,
                       uint64_t budget, struct arena_plan *plan)
@@ -672,6 +686,10 @@ static void sat_round(struct run *r, uint64_t cap, struct part_result *res,
         arena_sat_lower_top(r, st->sat, r->part_arena - r->step);
     top = arena_sat_top(st->sat);
     enum outcome o = arena_sat_solve(r, st->sat, target, top > target ? budget / 2 : budget, plan);
+    if (arena_sat_broken(st->sat)) {
+        sat_give_up(st, plan);
+        return;
+    }
     if (o == FOUND) {
         done = 1;
     } else if (o == EXHAUSTED) {
@@ -685,6 +703,10 @@ static void sat_round(struct run *r, uint64_t cap, struct part_result *res,
     }
     if (!done && !r->stopped && st->sat != NULL && top > target) {
         o = arena_sat_solve(r, st->sat, top, budget / 2, plan);
+        if (arena_sat_broken(st->sat)) {
+            sat_give_up(st, plan);
+            return;
+        }
         if (o == FOUND && r->part_arena > target) {
             arena_sat_lower_top(r, st->sat, r->part_arena - r->step);
         } else if (o == FOUND) {

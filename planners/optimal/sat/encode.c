@@ -63,10 +63,13 @@ void arena_sat_emit(struct arena_sat *s, const int *lits, size_t n)
         s->over |= s->literals > s->most_literals;
         return;
     }
-    for (size_t i = 0; i < n; i++)
+    if (s->broken)
+        return;
+    for (size_t i = 0; i < n && !s->broken; i++)
         if (lits[i] != LIT_FALSE)
-            ccadical_add(s->solver, lits[i]);
-    ccadical_add(s->solver, 0);
+            s->broken = arena_cadical_add(s->solver, lits[i]) != 0;
+    s->broken = s->broken || arena_cadical_add(s->solver, 0) != 0;
+    s->over |= s->broken && s->building;
 }
 
 /* "k lies below j" for positions k < j whose lifetimes meet. */

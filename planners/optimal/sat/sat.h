@@ -80,6 +80,15 @@ enum outcome arena_sat_solve(struct run *r, struct arena_sat *s, uint64_t cap,
  * [o_k <= cap - z_k], as after a plan at cap + step (learnt clauses kept). */
 void arena_sat_lower_top(struct run *r, struct arena_sat *s, uint64_t cap);
 
+/* Nonzero once the solver cannot be asked anything more: it ran out of
+ * memory (ARENA_SAT_NO_MEMORY: CaDiCaL threw std::bad_alloc, caught in
+ * cadical.cc), or a model it gave did not decode into a plan within its
+ * capacity (ARENA_SAT_UNDECODED: never reached, an assert in builds with
+ * them). The caller closes it and skips the part, as past the memory
+ * budget, instead of spending budget on it again. */
+enum { ARENA_SAT_NO_MEMORY = 1, ARENA_SAT_UNDECODED = 2 };
+int arena_sat_broken(const struct arena_sat *s);
+
 /* Frees the solver and its encoding (NULL: nothing). */
 void arena_sat_close(struct arena_sat *s);
 

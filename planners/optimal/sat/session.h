@@ -5,8 +5,9 @@
 #ifndef ARENA_OPTIMAL_SAT_SESSION_H
 #define ARENA_OPTIMAL_SAT_SESSION_H
 
-#include <ccadical.h>
 #include <limits.h>
+
+#include "planners/optimal/sat/cadical.h"
 
 #include "planners/optimal/sat/sat.h"
 
@@ -57,6 +58,9 @@ struct arena_sat {
     int level_act[SAT_LEVELS];
     unsigned levels;
     uint64_t conflicts;  /* conflicts so far (the learner's count) */
+    int broken;          /* 0, or why the solver is only to be released
+                            (arena_sat_broken): ARENA_SAT_NO_MEMORY (1: it threw)
+                            or ARENA_SAT_UNDECODED */
     void *block;         /* the one allocation holding the arrays above */
     void *owned;         /* arena_sat_open: the sizes and incumbent (units) the
                             instance points to */

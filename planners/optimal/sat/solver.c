@@ -10,11 +10,13 @@
  * nodes and conflicts together, and with it the answer is deterministic
  * (CaDiCaL is, for the same clauses and options).
  *
- * Memory: the solver allocates (C++ new) and cannot report a failure to C,
- * so its memory is estimated before it exists, from the exact counts of
- * the clauses and literals the encoding will hand it (a counting pass of
- * the same code), and an encoding above the room it is given is never
- * built. */
+ * Memory: the solver allocates (C++ new), so its memory is estimated
+ * before it exists, from the exact counts of the clauses and literals the
+ * encoding will hand it (a counting pass of the same code), and an
+ * encoding above the room it is given is never built. Below the budget an
+ * allocation may still fail (an address-space limit, ulimit -v): CaDiCaL
+ * throws, cadical.cc catches it at the boundary, and the solver is marked
+ * broken: released, the part skipped as past the budget. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,11 +42,9 @@
  * satisfiable formulas), as finding a plan at the bound is what these
  * encodings ask (slack n=220 seeds 1 and 5, n=290 seeds 2 and 4: 14.1,
  * 15.6, 13.4 and 21.4 s of CPU against 19.9, 23.9, 35.1 and 46.6 s). */
-static const struct {
-    const char *name;
-    int value;
-} solver_options[] = {{"elim", 0},  {"subsume", 0}, {"vivify", 0},
-                      {"ternary", 0}, {"probe", 0},   {"stabilizeonly", 1}};
+static const char *const option_name[] = {"elim",    "subsume", "vivify",
+                                          "ternary", "probe",   "stabilizeonly"};
+static const int option_value[] = {0, 0, 0, 0, 0, 1};
 
 /* Seconds per byte of a solver's estimate that its garbage collection and
  * its release may take without asking the terminate callback: CaDiCaL's
@@ -183,13 +183,11 @@ enum arena_sat_open arena_sat_build(struct run *r, const struct sat_spec *b, str
         res = ARENA_SAT_CROWDED;
         goto fail;
     }
-    s->solver = ccadical_init();
+    s->solver = arena_cadical_open(option_name, option_value,
+                                   sizeof option_name / sizeof option_name[0], s, terminate_cb,
+                                   learn_cb);
     if (s->solver == NULL)
         goto fail;
-    for (size_t i = 0; i < sizeof solver_options / sizeof solver_options[0]; i++)
-        ccadical_set_option(s->solver, solver_options[i].name, solver_options[i].value);
-    ccadical_set_terminate(s->solver, s, terminate_cb);
-    ccadical_set_learn(s->solver, s, INT_MAX, learn_cb);
     arena_sat_encode_base(s);
     if (s->over || arena_sat_encode_capacity(s, r, s->top, 0) != 0 || s->over ||
         arena_optimal_out_of_time(r)) {
@@ -259,6 +257,11 @@ uint64_t arena_sat_top(const struct arena_sat *s)
 uint64_t arena_sat_bytes(const struct arena_sat *s)
 {
     return s->bytes;
+}
+
+int arena_sat_broken(const struct arena_sat *s)
+{
+    return s->broken;
 }
 
 /* The activation literal of level C (units, below the top), added when new;
@@ -341,12 +344,16 @@ enum outcome arena_sat_solve_units(struct run *r, struct arena_sat *s, uint64_t 
             return EXHAUSTED;
         if (act == 0)
             return LIMITED;
-        ccadical_assume(s->solver, act);
+        s->broken = s->broken || arena_cadical_assume(s->solver, act) != 0;
     }
-    ccadical_limit(s->solver, "conflicts", left > INT_MAX ? INT_MAX : (int)left);
+    s->broken = s->broken ||
+                arena_cadical_limit(s->solver, "conflicts", left > INT_MAX ? INT_MAX : (int)left) != 0;
+    if (s->broken)
+        return LIMITED;
     uint64_t before = s->conflicts;
-    int res = ccadical_solve(s->solver);
+    int res = arena_cadical_solve(s->solver);
     r->nodes += s->conflicts - before;
+    s->broken = res < 0;
     if (res == 20) {
         if (act != 0) { /* the level is proven empty: retired for good */
             int c[1] = {-act};
@@ -373,14 +380,18 @@ enum outcome arena_sat_solve(struct run *r, struct arena_sat *s, uint64_t cap,
         w->off[k] = arena_sat_model_offset(s, k) * s->unit;
     /* the model's plan is checked before it is taken: a FOUND at cap claims
      * the part done (never reached: the tests' oracles and the validator
-     * keep the encoding honest; a fault shows as a failed assert there) */
+     * keep the encoding honest; a fault shows as a failed assert there).
+     * Past NDEBUG the solver is marked broken, so no more budget goes to
+     * asking it again: the caller skips the part. */
     for (uint32_t k = 0; k < s->in.m; k++) {
         int fits = w->off[k] + w->size[k] <= cap;
         for (uint32_t j = k + 1; j < w->fwd_end[k] && fits; j++)
             fits = w->off[k] + w->size[k] <= w->off[j] || w->off[j] + w->size[j] <= w->off[k];
         assert(fits);
-        if (!fits)
+        if (!fits) {
+            s->broken = ARENA_SAT_UNDECODED;
             return LIMITED;
+        }
     }
     return arena_optimal_keep_plan(r, plan);
 }

@@ -94,6 +94,9 @@ Test(cmd, every_bad_answer_is_an_invalid_result_with_its_reason)
          "stdout line 3: tensor 0 given twice (first on line 1)"},
         {"stranger", "printf '0,0\\n1,64\\n7,0\\n';:",
          "stdout line 3: id 7 is not a tensor of the problem (ids 0 to 2)"},
+        /* the boundary: id n, one past the last */
+        {"just-past", "printf '0,0\\n1,64\\n3,0\\n';:",
+         "stdout line 3: id 3 is not a tensor of the problem (ids 0 to 2)"},
         {"misaligned", "printf '0,0\\n1,72\\n2,0\\n';:",
          "tensor 1 (steps [1,1], 32 bytes) has offset 72, not a multiple of the alignment 16"},
         {"overlap", "printf '0,0\\n1,32\\n2,0\\n';:",

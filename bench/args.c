@@ -546,11 +546,16 @@ const struct arena_opt arena_bench_options[] = {
      .help = "the planners of a file, after those given before it; commands need no shell"
              " quoting there (for sweeps)",
      .see = "extending.md#add-your-planner-without-touching-the-tree"},
-    {.name = "--isolate", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN, ARENA_OPT_AT(A, isolate),
-     .help = "run each call of a plugin: planner in a forked child, so a crash or a call past"
-             " --time-limit is an invalid result with its reason and the run goes on; the"
-             " child times the calls (timing isolated)",
-     .see = "extending.md#isolated-calls---isolate"},
+    {.name = "--isolate", .kind = ARENA_OPT_FLAG, .in = PLANS, ARENA_OPT_AT(A, isolate),
+     .help = "the default, said outright: each plugin: planner's calls in a forked child, so a"
+             " crash, an exit or a call past --time-limit is an invalid result with its reason"
+             " and the run goes on; the child times the calls (timing isolated)",
+     .see = "extending.md#isolated-calls-the-default"},
+    {.name = "--in-process", .kind = ARENA_OPT_FLAG, .in = PLANS, ARENA_OPT_AT(A, in_process),
+     .help = "call plugin: planners in bench's own process, timed by Google Benchmark as the"
+             " built-in planners are: for plugins trusted not to crash or hang (their problem"
+             " and options are still copies, checked after the calls)",
+     .see = "extending.md#in-process-calls---in-process"},
     {.name = "--format", .kind = ARENA_OPT_CHOICE, .name_of = output_name, .def = "table",
      .in = ARENA_IN_RUN | ARENA_IN_LIST, ARENA_OPT_AT(A, format_index),
      .help = "results on stdout; bench list takes table or csv (the planners as"
@@ -578,7 +583,8 @@ const struct arena_opt arena_bench_options[] = {
     {.name = "--time-limit", .kind = ARENA_OPT_SECONDS, .arg = "S", .max = 1000000,
      .def = "10", .in = LOADS, ARENA_OPT_AT(A, options.time_limit),
      .help = "seconds per search planner call (one problem), per allocator program in a"
-             " replay, and per call of a cmd: planner or an isolated plugin (killed past it)",
+             " replay, and per call of a cmd: planner or of a plugin in its forked child"
+             " (killed past it)",
      .see = "budgets.md"},
     {.name = "--node-limit", .kind = ARENA_OPT_UINT, .arg = "N", .min = 1,
      .max = ARENA_BENCH_INT_MAX, .unset = "the planner's own", .in = PLANS,
@@ -718,6 +724,10 @@ static int check(A *a, char *err, size_t errlen)
     a->format = arena_output_at((size_t)a->format_index);
     if (a->no_db && a->db_given) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db and --no-db together");
     if (a->no_db) a->db = NULL;
+    if (a->isolate && a->in_process)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "--isolate and --in-process together: plugins run in a forked child"
+                            " (--isolate, the default) or in bench's process, not both");
     a->options.seed = a->seed;
     if (a->help || a->version) return ARENA_OK;
     if (a->command == ARENA_BENCH_RUN && a->options.optimal_off && a->db)

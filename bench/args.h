@@ -42,7 +42,8 @@ struct arena_bench_args {
     struct arena_plugin_lib *libs;         /* the shared objects loaded, closed by
                                               arena_bench_args_free */
     size_t n_libs;
-    int isolate;            /* --isolate: each plugin call in a forked child */
+    int isolate;            /* --isolate: plugins in a forked child (the default) */
+    int in_process;         /* --in-process: plugins in bench's own process */
     const struct arena_output *format; /* from the output registry */
     int format_index;       /* --format: its place there, until the checks resolve it */
     const char *db;         /* NULL with --no-db; points into argv or the default */

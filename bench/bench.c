@@ -3,14 +3,17 @@
  * (session.c), then let Google Benchmark time each planner x graph and
  * store each result the moment it is measured.
  *
- * Per planner x graph: the plan and scratch buffers are allocated in the
- * benchmark's setup, outside the timing; the timed region is one call of the
- * planner's table function on the prepared problem (what arena_planner_run
- * does after its argument checks, which are done once beforehand: the
- * problem is checked when loaded and the scratch size is asked once). The
- * plan left by the last timed call is the one validated, measured and
- * stored: planners are deterministic. A search planner (ARENA_KIND_SEARCH)
- * runs for up to its time limit, so it is timed by exactly one call.
+ * Per planner x graph: the planner's own copy of the problem and options,
+ * its scratch and its offsets (guest.h) are made in the benchmark's setup,
+ * outside the timing; the timed region is one call of the planner's table
+ * function on them (what arena_planner_run does after its argument checks,
+ * which are done once beforehand: the problem is checked when loaded and
+ * the scratch size is asked once). The plan left by the last timed call is
+ * the one validated, measured and stored, once the copies are found
+ * unwritten: planners are deterministic. A search planner
+ * (ARENA_KIND_SEARCH) runs for up to its time limit, so it is timed by
+ * exactly one call. A plugin's calls run in a forked child that times them
+ * itself (isolate.h), unless --in-process; a cmd: planner is a program.
  *
  * Nothing printed is missing from the database: a result is stored before
  * it is shown, and the first failed store (or failed write to stdout) stops
@@ -29,6 +32,7 @@
 #include "bench/args.h"
 #include "bench/cmd.h"
 #include "bench/gbench.h"
+#include "bench/guest.h"
 #include "bench/isolate.h"
 #include "bench/output.h"
 #include "bench/progress.h"
@@ -42,8 +46,8 @@
 
 struct bench;
 
-/* How a job's planner is called: in process (built-in, plugin), in a
- * forked child (a plugin with --isolate) or as a program (cmd:). */
+/* How a job's planner is called: in process (built-in, a plugin with
+ * --in-process), in a forked child (a plugin) or as a program (cmd:). */
 enum call { IN_PROCESS, ISOLATED, PROGRAM };
 static const char *const timing_name[] = {"in-process", "isolated", "process"};
 
@@ -53,9 +57,9 @@ struct job {
     const struct arena_planner *pl;
     const struct arena_planner_origin *origin;
     enum call call;
-    void *scratch;
-    size_t scratch_size;
-    struct arena_plan plan;   /* of the problem the planner sees */
+    struct arena_guest guest; /* its own problem, options, scratch, offsets */
+    size_t scratch_size;      /* what it asked for */
+    struct arena_plan plan;   /* of the problem the planner sees; offsets the guest's */
     uint64_t *full;           /* merged: the plan expanded to every tensor */
     int prepared, prep_rc, rc, shown;
     int once; /* a search planner, an isolated or external call: one timed call
@@ -63,7 +67,7 @@ struct job {
     char *csv;                /* PROGRAM: the problem's file, written in setup */
     int call_rc;              /* ISOLATED, PROGRAM: ARENA_OK when it answered */
     char call_why[500];       /* else why not */
-    struct arena_isolate_timing child; /* ISOLATED: the child's figures */
+    struct arena_isolate_answer child; /* ISOLATED: what the child answered */
     struct arena_cmd_timing program;    /* PROGRAM: the group's wall time */
 };
 
@@ -89,10 +93,8 @@ static const struct arena_problem *planned_problem(const struct arena_session_gr
 
 static void release(struct job *j)
 {
-    free(j->scratch);
-    free(j->plan.offsets);
+    arena_guest_free(&j->guest);
     free(j->full);
-    j->scratch = NULL;
     j->plan.offsets = NULL;
     j->full = NULL;
     if (j->csv) unlink(j->csv);
@@ -140,15 +142,19 @@ static int job_setup(void *ctx)
     }
     if (!j->prepared) {
         j->prepared = 1;
-        j->prep_rc = j->call == PROGRAM ? write_problem(j, p)
-                                         : arena_planner_scratch(j->pl, p, &j->scratch_size);
-        if (j->prep_rc == ARENA_OK) {
-            /* malloc's alignment suits any type, as planners require. */
-            j->scratch = malloc(j->scratch_size ? j->scratch_size : 1);
-            j->plan.n = p->n;
-            j->plan.offsets = malloc((p->n ? p->n : 1) * sizeof *j->plan.offsets);
-            if (!j->scratch || !j->plan.offsets) j->prep_rc = ARENA_ENOMEM;
-        }
+        /* The planner's inputs are copies (guest.h); an isolated child asks
+         * for its scratch itself, so a plugin's code runs in the child only. */
+        j->prep_rc = arena_guest_init(&j->guest, p, &b->s.args.options);
+        if (j->prep_rc == ARENA_OK && j->call == PROGRAM) j->prep_rc = write_problem(j, p);
+        if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS)
+            j->prep_rc = arena_planner_scratch(j->pl, &j->guest.p, &j->scratch_size);
+        if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS)
+            j->prep_rc = arena_guest_scratch(&j->guest, j->scratch_size);
+        j->plan.n = p->n;
+        j->plan.offsets = j->guest.offsets;
+        if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS &&
+            j->origin->origin == ARENA_ORIGIN_PLUGIN)
+            arena_session_guest_enter(&b->s, j->pl->name, b->s.graphs[j->g].src.spec);
     }
     return j->prep_rc != ARENA_OK;
 }
@@ -161,7 +167,8 @@ static int job_iter(void *ctx)
     const struct arena_bench_args *a = &j->b->s.args;
     arena_plan_reset(&j->plan);
     if (j->call == IN_PROCESS) {
-        j->rc = j->pl->plan(p, &a->options, j->scratch, j->scratch_size, &j->plan);
+        struct arena_guest *g = &j->guest;
+        j->rc = j->pl->plan(&g->p, &g->opt, g->scratch, g->scratch_size, &j->plan);
         return j->rc != ARENA_OK;
     }
     /* One call of Google Benchmark's: the child or the program answers,
@@ -171,9 +178,11 @@ static int job_iter(void *ctx)
                                           .min_time = a->min_time,
                                           .once = j->pl->kind == ARENA_KIND_SEARCH,
                                           .time_limit = a->options.time_limit};
-        j->call_rc = arena_isolate_plan(j->pl, p, &a->options, j->scratch, j->scratch_size,
-                                        &j->plan, &spec, &j->rc, &j->child, j->call_why,
-                                        sizeof j->call_why);
+        j->call_rc = arena_isolate_plan(j->pl, &j->guest, p, &a->options, &j->plan, &spec,
+                                        &j->child, j->call_why, sizeof j->call_why);
+        j->rc = j->child.plan_rc;
+        j->scratch_size = j->child.scratch_size;
+        if (j->call_rc == ARENA_OK) j->prep_rc = j->child.scratch_rc; /* as in process */
     } else {
         j->call_rc = arena_cmd_plan(j->pl->name, j->origin->command, j->csv, p, &a->options,
                                     &j->plan, &j->program, j->call_why, sizeof j->call_why);
@@ -239,6 +248,14 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     struct bench *b = j->b;
     struct arena_session_graph *g = &b->s.graphs[j->g];
     const struct arena_problem *p = &g->src.problem;
+    /* What an in-process planner wrote of its inputs, before the stop check
+     * (a signal that comes after it is not taken for a write of the flag). */
+    struct arena_guest_fault fault = {0};
+    int faulted = j->call == IN_PROCESS && j->prepared && j->prep_rc == ARENA_OK &&
+                  arena_guest_check(&j->guest, planned_problem(g), &b->s.args.options, &j->plan,
+                                    &fault);
+    arena_session_stop_flag_mend();
+    arena_session_guest_leave();
     /* Not run (filtered out), or stopped: nothing half-measured is kept. */
     if ((!st->measured && !st->error) || arena_session_halted(&b->s)) {
         release(j);
@@ -252,8 +269,11 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     /* A documented refusal (min-cost-flow above its size limit) is an
      * answer, not a failure: stored as not valid with "refused: why", and
      * it does not make the run exit 1. */
-    int refused = j->prep_rc == ARENA_ETOOBIG || (j->prep_rc == ARENA_OK && j->rc == ARENA_ETOOBIG);
-    if (refused) {
+    int refused = !faulted && (j->prep_rc == ARENA_ETOOBIG ||
+                               (j->prep_rc == ARENA_OK && j->rc == ARENA_ETOOBIG));
+    if (faulted) {
+        arena_guest_describe(&fault, error, sizeof error);
+    } else if (refused) {
         snprintf(error, sizeof error, "refused: %s", arena_strerror(ARENA_ETOOBIG));
     } else if (j->prep_rc != ARENA_OK) {
         snprintf(error, sizeof error, "preparing the planner: %s",
@@ -300,11 +320,11 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
      * a program's process group's wall time, one call. */
     struct arena_gbench_stats fig = *st;
     if (j->call == ISOLATED) {
-        fig.repetitions = j->child.repetitions;
-        fig.iterations = j->child.iterations;
-        fig.median_ns = j->child.median_ns;
-        fig.mean_ns = j->child.mean_ns;
-        fig.stddev_ns = j->child.stddev_ns;
+        fig.repetitions = j->child.t.repetitions;
+        fig.iterations = j->child.t.iterations;
+        fig.median_ns = j->child.t.median_ns;
+        fig.mean_ns = j->child.t.mean_ns;
+        fig.stddev_ns = j->child.t.stddev_ns;
     } else if (j->call == PROGRAM) {
         fig.repetitions = 1;
         fig.iterations = 1;
@@ -484,8 +504,9 @@ static int register_jobs(struct bench *b)
             j->pl = b->s.args.planners[k];
             j->origin = &b->s.args.origins[k];
             j->call = j->origin->origin == ARENA_ORIGIN_CMD ? PROGRAM
-                      : j->origin->origin == ARENA_ORIGIN_PLUGIN && b->s.args.isolate ? ISOLATED
-                                                                                      : IN_PROCESS;
+                      : j->origin->origin == ARENA_ORIGIN_PLUGIN && !b->s.args.in_process
+                          ? ISOLATED
+                          : IN_PROCESS;
             j->once = j->pl->kind == ARENA_KIND_SEARCH || j->call != IN_PROCESS;
             size_t len = strlen(b->s.graphs[g].src.spec) + strlen(j->pl->name) + 2;
             char *name = malloc(len);

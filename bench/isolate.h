@@ -1,28 +1,42 @@
-/* isolate.h — a planner's calls in a forked child (bench --isolate).
+/* isolate.h — a plugin's calls in a forked child (the default for
+ * plugins; --in-process calls them in bench's own process).
  *
- * A plugin is code bench did not build: it may crash or never return. With
- * --isolate each plugin job runs in a child forked for it. The child makes
- * the first call and sends its status and plan back through a pipe; then,
- * unless the planner is timed by one call (a search planner), it times
- * further calls the way Google Benchmark does in process (each repetition
- * as many calls as reach the minimum time, the count grown from 1 by
- * Google Benchmark's rule) and sends those figures: the timing is the
- * child's own ("isolated" in the database). The parent waits for each
- * message at most a deadline: the time limit for the first call, and for
- * the timing calls the time limit plus what the repetitions need at the
- * first call's pace. A child that dies (a signal, an exit) or misses a
- * deadline (then it is killed, SIGKILL) gives no plan and one line saying
- * why; the run goes on.
+ * A plugin is code bench did not build: it may crash, exit, hang, print,
+ * or write to what it is handed. Each plugin job runs in a child forked for
+ * it, in a process group of its own, its stdout pointed at bench's stderr
+ * (what a plugin prints never lands among the results on stdout). The
+ * child asks the planner for its scratch bytes, maps them (guarded,
+ * guest.h), makes the first call on its own copy of the problem and
+ * options, checks what the planner wrote (arena_guest_check) and sends the
+ * status, the verdict and the plan back through a pipe; then, unless the
+ * planner is timed by one call (a search planner), it times further calls
+ * the way Google Benchmark does in process (each repetition as many calls
+ * as reach the minimum time, the count grown from 1 by Google Benchmark's
+ * rule), checks again and sends those figures: the timing is the child's
+ * own ("isolated" in the database). The parent waits for each message at
+ * most a deadline: the time limit for the first call, and for the timing
+ * calls the time limit plus what the repetitions need at the first call's
+ * pace. A child that dies (a signal, an exit), misses a deadline (then it
+ * is killed, SIGKILL), writes to its inputs or sends a malformed answer
+ * gives no plan and one line saying why; the run goes on.
+ *
+ * Whatever the child started ends with it: its process group is killed once
+ * it has ended, and on Linux bench is the subreaper of the call's
+ * processes, so those that left the group (setsid) and outlived their
+ * parent become bench's children and are killed too. The child dies with
+ * bench (PR_SET_PDEATHSIG).
  *
  * The child calls nothing that allocates (the parent's other threads may
- * hold malloc's lock when it forks): plan and scratch are the parent's
- * buffers, copied by fork. Internal to bench/. */
+ * hold malloc's lock when it forks): the problem, options and offsets are
+ * the parent's copies (guest.h), copied again by fork, and the scratch is
+ * mapped. Internal to bench/. */
 #ifndef ARENA_BENCH_ISOLATE_H
 #define ARENA_BENCH_ISOLATE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/guest.h"
 #include "planners/planner.h"
 
 struct arena_isolate_spec {
@@ -42,16 +56,26 @@ struct arena_isolate_timing {
     double median_ns, mean_ns, stddev_ns;
 };
 
-/* Calls pl->plan on p in a forked child as above. plan->n and offsets are
- * set, scratch holds what pl needs (checked by the caller). ARENA_OK when
- * the child answered: *plan_rc is plan()'s status, and when that is
- * ARENA_OK the plan's fields are filled and *t holds the timing. Otherwise
- * ARENA_EINVAL (the child crashed, exited, missed a deadline, sent a
- * malformed answer), ARENA_EIO (no pipe or no fork) or ARENA_ENOTFOUND
- * (opt->stop was set: the child is killed), with one line in why. */
-int arena_isolate_plan(const struct arena_planner *pl, const struct arena_problem *p,
-                       const struct arena_plan_options *opt, void *scratch, size_t scratch_size,
+/* What the child answered. */
+struct arena_isolate_answer {
+    int scratch_rc;      /* scratch_bytes()'s status: when not ARENA_OK (a
+                            refusal, or no memory), nothing was planned */
+    size_t scratch_size; /* the bytes it asked for */
+    int plan_rc;         /* plan()'s status */
+    struct arena_isolate_timing t; /* the timing, when plan_rc is ARENA_OK */
+};
+
+/* Calls pl on g's copies as above; p and opt are bench's own, which the
+ * copies are checked against (opt's stop flag is also the signal's, which
+ * kills the child). plan->n is p->n and plan->offsets g->offsets. ARENA_OK
+ * when the child answered: *a says how (with plan_rc ARENA_OK the plan's
+ * fields are filled). Otherwise ARENA_EINVAL (the child crashed, exited,
+ * missed a deadline, wrote to its inputs, sent a malformed answer),
+ * ARENA_EIO (no pipe or no fork) or ARENA_ENOTFOUND (opt->stop was set:
+ * the child is killed), with one line in why. */
+int arena_isolate_plan(const struct arena_planner *pl, struct arena_guest *g,
+                       const struct arena_problem *p, const struct arena_plan_options *opt,
                        struct arena_plan *plan, const struct arena_isolate_spec *spec,
-                       int *plan_rc, struct arena_isolate_timing *t, char *why, size_t whylen);
+                       struct arena_isolate_answer *a, char *why, size_t whylen);
 
 #endif

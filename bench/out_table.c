@@ -138,8 +138,8 @@ static void origin_line(FILE *out, void *state, const struct arena_bench_row *r)
         }
     } else {
         fprintf(out, "; timed %s", r->timing && strcmp(r->timing, "isolated") == 0
-                                       ? "in a forked child (--isolate)"
-                                       : "in process");
+                                       ? "in a forked child"
+                                       : "in process (--in-process)");
     }
     fputc('\n', out);
 }

@@ -16,6 +16,9 @@
 
 /* The signal that asked us to stop (0: none); a second signal exits. */
 static volatile sig_atomic_t stop_signal;
+/* The planners' copy of it, the one their options point to: set with it,
+ * so a planner that writes it (through a cast) stops nothing of bench's. */
+static volatile sig_atomic_t planner_stop;
 /* The progress watcher's signal pipe (arena_progress_signal_fd), -1 none:
  * the first signal is handed to it, which answers it on stderr at once. */
 static volatile sig_atomic_t signal_fd = -1;
@@ -24,6 +27,7 @@ static void on_signal(int sig)
 {
     if (stop_signal) _exit(128 + sig);
     stop_signal = sig;
+    planner_stop = sig;
     int fd = signal_fd, saved = errno;
     unsigned char c = (unsigned char)sig;
     if (fd >= 0 && write(fd, &c, 1) < 0) {} /* async-signal-safe; never blocks */
@@ -44,7 +48,49 @@ int arena_session_stopped(void)
 
 const volatile sig_atomic_t *arena_session_stop_flag(void)
 {
-    return &stop_signal;
+    return &planner_stop;
+}
+
+void arena_session_stop_flag_mend(void)
+{
+    planner_stop = stop_signal;
+}
+
+/* The guest call under way (arena_session_guest_enter), for the exit hook. */
+static struct arena_session *guest_session;
+static char guest_what[600];
+
+static void record_stop(struct arena_session *s, const char *how);
+
+/* A guest that calls exit() runs this before the process ends: the run
+ * does not end as a success with most of it never measured. */
+static void guest_exited(void)
+{
+    struct arena_session *s = guest_session;
+    if (!s) return;
+    guest_session = NULL;
+    char how[900];
+    if (s->store)
+        snprintf(how, sizeof how, "%s ended the process (exit) during its call; %zu of %zu results"
+                                  " stored", guest_what, s->progress.done, s->progress.total);
+    else
+        snprintf(how, sizeof how, "%s ended the process (exit) during its call", guest_what);
+    arena_session_say(s, "%s; bench stops here (exit 2)", how);
+    if (s->store && !s->db_failed) record_stop(s, how);
+    _exit(2);
+}
+
+void arena_session_guest_enter(struct arena_session *s, const char *planner, const char *graph)
+{
+    static int hooked;
+    if (!hooked) hooked = atexit(guest_exited) == 0;
+    snprintf(guest_what, sizeof guest_what, "planner %s on %s", planner, graph);
+    guest_session = s;
+}
+
+void arena_session_guest_leave(void)
+{
+    guest_session = NULL;
 }
 
 void arena_session_say(struct arena_session *s, const char *fmt, ...)
@@ -85,10 +131,11 @@ int arena_session_begin(struct arena_session *s, const struct arena_bench_args *
     act.sa_handler = on_signal;
     sigemptyset(&act.sa_mask);
     stop_signal = 0;
+    planner_stop = 0;
     sigaction(SIGINT, &act, &s->old_int);
     sigaction(SIGTERM, &act, &s->old_term);
     s->args = *args;
-    s->args.options.stop = &stop_signal; /* a signal ends a search planner's call */
+    s->args.options.stop = &planner_stop; /* a signal ends a search planner's call */
     s->argc = argc;
     s->argv = argv;
     arena_progress_init(&s->progress, s->args.progress, s->args.quiet, isatty(fileno(stderr)),
@@ -111,6 +158,7 @@ int arena_session_begin(struct arena_session *s, const struct arena_bench_args *
 void arena_session_end(struct arena_session *s)
 {
     signal_fd = -1;
+    guest_session = NULL;
     arena_progress_end(&s->progress);
     for (size_t i = 0; i < s->n_graphs; i++) {
         arena_source_free(&s->graphs[i].src);
@@ -372,6 +420,17 @@ int arena_session_store_run_and_graph(struct arena_session *s, struct arena_sess
     return rc;
 }
 
+/* Writes how into the run's row (the row written first when no result
+ * was stored yet). */
+static void record_stop(struct arena_session *s, const char *how)
+{
+    /* A lock held elsewhere is not waited for (the stop hook ends the wait):
+     * then the run keeps its results but not this line. */
+    if (store_run(s) != ARENA_OK || arena_store_set_stopped(s->store, s->run_id, how) != ARENA_OK)
+        arena_session_say(s, "%s: the stop is not recorded: %s", s->args.db,
+                          arena_store_error(s->store));
+}
+
 void arena_session_store_stop(struct arena_session *s, size_t stored, size_t total)
 {
     char what[512], how[800];
@@ -384,9 +443,5 @@ void arena_session_store_stop(struct arena_session *s, size_t stored, size_t tot
                  what, into, stored, total);
     else
         snprintf(how, sizeof how, "signal %d; %zu of %zu results stored", sig, stored, total);
-    /* A lock held elsewhere is not waited for (the stop hook ends the wait):
-     * then the run keeps its results but not this line. */
-    if (store_run(s) != ARENA_OK || arena_store_set_stopped(s->store, s->run_id, how) != ARENA_OK)
-        arena_session_say(s, "%s: the stop is not recorded: %s", s->args.db,
-                          arena_store_error(s->store));
+    record_stop(s, how);
 }

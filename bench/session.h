@@ -56,10 +56,22 @@ int arena_session_begin(struct arena_session *s, const struct arena_bench_args *
 /* Frees the graphs, closes the store, gives the signals their handlers back. */
 void arena_session_end(struct arena_session *s);
 
-/* The signal that asked the command to stop, 0 none; and the flag itself,
- * for a planner's options and the loaders. */
+/* The signal that asked the command to stop, 0 none; and the planners'
+ * copy of it, which their options point to: a signal sets both, and a
+ * planner that writes its copy stops nothing of bench's (the guest check,
+ * guest.h, finds the write; mend puts the copy back after it). */
 int arena_session_stopped(void);
 const volatile sig_atomic_t *arena_session_stop_flag(void);
+void arena_session_stop_flag_mend(void);
+
+/* A guest's calls in bench's own process (a plugin with --in-process) are
+ * under way between enter and leave. A guest that ends the process then
+ * (exit(), its own or a library's) does not end the command as a success
+ * with most of it never measured: bench says so in one line naming the
+ * planner and graph, writes it into the run's row (runs.stopped, with the
+ * results stored so far) and exits 2. */
+void arena_session_guest_enter(struct arena_session *s, const char *planner, const char *graph);
+void arena_session_guest_leave(void);
 
 /* One line "bench: ..." on stderr (line breaks of the text made spaces),
  * after clearing the progress line (s may be NULL). */

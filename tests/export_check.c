@@ -253,7 +253,7 @@ size_t ec_check_all_inplace(const char *text, int rule, const char *dir, uint64_
         pl[i] = arena_planner_at(i);
     struct arena_plan_options opt = arena_plan_options_default;
     opt.time_limit = 2.0; /* search planners: a valid plan within 2 s */
-    cr_assert_eq(arena_export_plans(dir, &src, pl, n, &opt, head, tail, NULL, err, sizeof err), ARENA_OK,
+    cr_assert_eq(arena_export_plans(dir, &src, pl, n, 0, &opt, head, tail, NULL, err, sizeof err), ARENA_OK,
                  "%s", err);
     arena_source_free(&src);
     size_t passed = 0;

@@ -79,7 +79,7 @@ Test(export, an_in_place_plan_says_what_shares_and_holds_only_read_before_write)
     cr_assert_eq(arena_source_load_with("mobilenetv2:fused=0", &lo, &src, err, sizeof err),
                  ARENA_OK, "%s", err);
     const struct arena_planner *pl[] = {arena_planner_find("greedy-by-size")};
-    cr_assert_eq(arena_export_plans(dir, &src, pl, 1, NULL, 0, 0, NULL, err, sizeof err),
+    cr_assert_eq(arena_export_plans(dir, &src, pl, 1, 0, NULL, 0, 0, NULL, err, sizeof err),
                  ARENA_OK, "%s", err);
     arena_source_free(&src);
     char cmd[800], line[512];
@@ -254,7 +254,7 @@ static void export_one(const char *text, const char *sub)
     cr_assert_not_null(pl[0]);
     cr_assert_eq(mkdir(sub, 0755), 0);
     struct arena_plan_options opt = arena_plan_options_default;
-    cr_assert_eq(arena_export_plans(sub, &src, pl, 1, &opt, 0, 0, NULL, err, sizeof err), ARENA_OK,
+    cr_assert_eq(arena_export_plans(sub, &src, pl, 1, 0, &opt, 0, 0, NULL, err, sizeof err), ARENA_OK,
                  "%s", err);
     arena_source_free(&src);
 }
@@ -343,7 +343,7 @@ static void export_into(const char *text, const char *sub)
     cr_assert_not_null(pl[0]);
     mkdir(sub, 0755);
     struct arena_plan_options opt = arena_plan_options_default;
-    cr_assert_eq(arena_export_plans(sub, &src, pl, 1, &opt, 0, 0, NULL, err, sizeof err), ARENA_OK,
+    cr_assert_eq(arena_export_plans(sub, &src, pl, 1, 0, &opt, 0, 0, NULL, err, sizeof err), ARENA_OK,
                  "%s", err);
     arena_source_free(&src);
 }
@@ -561,7 +561,7 @@ Test(export, repro11_a_failed_write_leaves_nothing)
         if (arena_source_load("random-intervals:n=100", 16, 1, &src, err, sizeof err))
             _exit(8);
         const struct arena_planner *pl[1] = {arena_planner_find("naive")};
-        int rc = arena_export_plans(sub, &src, pl, 1, NULL, 0, 0, NULL, err, sizeof err);
+        int rc = arena_export_plans(sub, &src, pl, 1, 0, NULL, 0, 0, NULL, err, sizeof err);
         _exit(rc == ARENA_EIO && strstr(err, ".h.tmp: cannot write") && !strchr(err, '\n') ? 0
                                                                                       : 1);
     }
@@ -743,7 +743,7 @@ static void export_tflite(const char *text, const char *sub, char *model, size_t
     cr_assert_eq(arena_source_load(text, 16, 1, &src, err, sizeof err), ARENA_OK, "%s", err);
     const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
     mkdir(sub, 0755);
-    cr_assert_eq(arena_export_tflites(sub, &src, pl, 1, NULL, NULL, err, sizeof err), ARENA_OK,
+    cr_assert_eq(arena_export_tflites(sub, &src, pl, 1, 0, NULL, NULL, err, sizeof err), ARENA_OK,
                  "%s", err);
     arena_source_free(&src);
     exported(sub, "tflite", model, cap);
@@ -911,7 +911,7 @@ Test(export, tflite_writer_refuses)
     struct arena_source src;
     cr_assert_eq(arena_source_load("chain:ops=3", 16, 1, &src, err, sizeof err), ARENA_OK);
     const struct arena_planner *pl[1] = {arena_planner_find("naive")};
-    cr_expect_eq(arena_export_tflites(dir, &src, pl, 1, NULL, NULL, err, sizeof err), ARENA_EINVAL);
+    cr_expect_eq(arena_export_tflites(dir, &src, pl, 1, 0, NULL, NULL, err, sizeof err), ARENA_EINVAL);
     cr_expect_str_eq(err, "chain:ops=3,min=1024,max=65536,dtype=int8,seed=1: not a .tflite model");
     arena_source_free(&src);
 }
@@ -948,7 +948,7 @@ Test(export, a_plan_for_another_order_does_not_ship_as_tflite)
     cr_assert_eq(arena_source_load_with(path, &lo, &src, err, sizeof err), ARENA_OK, "%s", err);
     cr_assert_lt(src.order.peak, src.order.stored_peak, "the best order is not the stored one");
     const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
-    cr_expect_eq(arena_export_tflites(sub, &src, pl, 1, NULL, NULL, err, sizeof err),
+    cr_expect_eq(arena_export_tflites(sub, &src, pl, 1, 0, NULL, NULL, err, sizeof err),
                  ARENA_EINVAL);
     cr_expect(strstr(err, "plan with --order stored to ship it"), "%s", err);
     cr_expect_null(strchr(err, '\n'));
@@ -958,7 +958,7 @@ Test(export, a_plan_for_another_order_does_not_ship_as_tflite)
     cr_expect_eq(system(cmd), 0, "nothing written");
     lo.order = ARENA_ORDER_STORED;
     cr_assert_eq(arena_source_load_with(path, &lo, &src, err, sizeof err), ARENA_OK, "%s", err);
-    cr_expect_eq(arena_export_tflites(sub, &src, pl, 1, NULL, NULL, err, sizeof err), ARENA_OK,
+    cr_expect_eq(arena_export_tflites(sub, &src, pl, 1, 0, NULL, NULL, err, sizeof err), ARENA_OK,
                  "%s", err);
     arena_source_free(&src);
 }
@@ -1048,7 +1048,7 @@ Test(export, the_best_order_is_exported_with_the_plan)
     cr_assert_eq(mkdir(sub, 0755), 0);
     const struct arena_planner *pl[1] = {arena_planner_find("greedy-by-size")};
     struct arena_plan_options opt = arena_plan_options_default;
-    cr_assert_eq(arena_export_plans(sub, &src, pl, 1, &opt, 0, 0, NULL, err, sizeof err), ARENA_OK,
+    cr_assert_eq(arena_export_plans(sub, &src, pl, 1, 0, &opt, 0, 0, NULL, err, sizeof err), ARENA_OK,
                  "%s", err);
     exported(sub, "h", h, sizeof h);
     exported(sub, "c", c, sizeof c);

@@ -12,6 +12,7 @@
 
 #include "bench/bench.h"
 #include "bench/export/export_plan.h"
+#include "bench/plugin.h"
 #include "bench/session.h"
 #include "graphs/files.h"
 #include "planners/planner.h"
@@ -23,6 +24,7 @@ static int export_plans(struct arena_session *s)
 {
     const char *dirs[2] = {s->args.export_plan_dir, s->args.export_tflite_dir};
     const char *opts[2] = {"export plan", "export tflite"};
+    int failed = 0;
     for (size_t i = 0; dirs[1] && i < s->n_graphs; i++)
         if (strcmp(s->graphs[i].src.family, "tflite") != 0) {
             arena_session_say(s, "export tflite: '%s' is not a .tflite model",
@@ -38,31 +40,42 @@ static int export_plans(struct arena_session *s)
             arena_session_say(s, "%s: cannot create '%s': %s", opts[k], dirs[k], strerror(e));
             return 2;
         }
-        /* one planner at a time, so a signal's answer names the call */
+        /* one planner at a time, so a signal's answer names the call; a
+         * planner that gives no valid plan is one line, and the others are
+         * exported (exit 1 at the end) */
         for (size_t c = 0; c < s->n_graphs * s->args.n_planners; c++) {
-            size_t i = c / s->args.n_planners;
-            const struct arena_planner *const *pl = &s->args.planners[c % s->args.n_planners];
+            size_t i = c / s->args.n_planners, k_pl = c % s->args.n_planners;
+            const struct arena_planner *const *pl = &s->args.planners[k_pl];
+            int plugin = s->args.origins[k_pl].origin == ARENA_ORIGIN_PLUGIN;
+            int isolate = plugin && !s->args.in_process;
             char err[700] = "", doing[400];
             snprintf(doing, sizeof doing, "%s on %s", (*pl)->name, s->graphs[i].src.spec);
             FILE *out = s->args.quiet ? NULL : stdout;
             arena_progress_doing(&s->progress, doing);
-            int rc = k == 0 ? arena_export_plans(dirs[k], &s->graphs[i].src, pl, 1,
+            if (plugin && !isolate)
+                arena_session_guest_enter(s, (*pl)->name, s->graphs[i].src.spec);
+            int rc = k == 0 ? arena_export_plans(dirs[k], &s->graphs[i].src, pl, 1, isolate,
                                                  &s->args.options, s->args.head, s->args.tail,
                                                  out, err, sizeof err)
-                            : arena_export_tflites(dirs[k], &s->graphs[i].src, pl, 1,
+                            : arena_export_tflites(dirs[k], &s->graphs[i].src, pl, 1, isolate,
                                                    &s->args.options, out, err, sizeof err);
+            arena_session_guest_leave();
+            arena_session_stop_flag_mend();
             arena_progress_doing(&s->progress, NULL);
             if (rc != ARENA_OK && arena_session_stopped()) {
                 arena_session_say(s, "stopped by signal %d: %s", arena_session_stopped(), err);
                 return 128 + arena_session_stopped();
             }
-            if (rc != ARENA_OK) {
+            if (rc == ARENA_ECONFLICT) {
+                arena_session_say(s, "%s: %s", opts[k], err);
+                failed = 1;
+            } else if (rc != ARENA_OK) {
                 arena_session_say(s, "%s: %s", opts[k], err[0] ? err : arena_strerror(rc));
-                return rc == ARENA_ECONFLICT ? 1 : 2;
+                return 2;
             }
         }
     }
-    return 0;
+    return failed;
 }
 
 /* export problem: each problem into dir as NAME-FP.csv, NAME the canonical

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "bench/export/export_tflite.h"
+#include "bench/guest.h"
+#include "bench/isolate.h"
 #include "graphs/names.h"
 #include "graphs/read_whole.h"
 #include "graphs/source.h"
@@ -436,48 +438,95 @@ static const uint32_t *own_order(const struct arena_source *src)
     return NULL;
 }
 
+/* One untimed call of pl on pp with inputs of its own (guest.h): in a
+ * forked child when isolate (isolate.h, as bench run calls a plugin), else
+ * in process, its writes to them checked after the call. The plan into
+ * mp (its offsets the guest's). ARENA_OK, or the planner's failure as
+ * ARENA_ECONFLICT with one line in why (a refusal, an error, a crash, a
+ * call past the time limit, a write to its inputs); ARENA_ENOMEM. */
+static int guest_plan(const struct arena_planner *pl, const struct arena_problem *pp,
+                      const struct arena_plan_options *opt, int isolate, struct arena_guest *g,
+                      struct arena_plan *mp, char *why, size_t whylen)
+{
+    int rc = arena_guest_init(g, pp, opt);
+    if (rc)
+        return arena_errorf(why, whylen, 0, rc, "%s", arena_strerror(rc));
+    *mp = (struct arena_plan){.n = pp->n, .offsets = g->offsets};
+    if (isolate) {
+        struct arena_isolate_spec spec = {.repetitions = 1, .once = 1,
+                                          .time_limit = opt->time_limit};
+        struct arena_isolate_answer a;
+        rc = arena_isolate_plan(pl, g, pp, opt, mp, &spec, &a, why, whylen);
+        if (rc == ARENA_ENOTFOUND) /* stopped: said by the caller */
+            return arena_errorf(why, whylen, 0, ARENA_EIO, "stopped, not exported");
+        if (rc)
+            return ARENA_ECONFLICT;
+        rc = a.scratch_rc ? a.scratch_rc : a.plan_rc;
+    } else {
+        size_t bytes = 0;
+        rc = arena_planner_scratch(pl, &g->p, &bytes);
+        if (!rc)
+            rc = arena_guest_scratch(g, bytes);
+        if (!rc)
+            rc = arena_planner_run(pl, &g->p, &g->opt, g->scratch, g->scratch_size, mp);
+        struct arena_guest_fault f;
+        if (arena_guest_check(g, pp, opt, mp, &f)) {
+            arena_guest_describe(&f, why, whylen);
+            return ARENA_ECONFLICT;
+        }
+    }
+    if (rc)
+        return arena_errorf(why, whylen, 0, ARENA_ECONFLICT, "%s%s",
+                            rc == ARENA_ETOOBIG ? "refused: " : "planner failed: ",
+                            arena_strerror(rc));
+    return ARENA_OK;
+}
+
+/* Plans src with pl (isolated or not, as guest_plan) into plan, its
+ * offsets in offsets (p->n of them), and validates it. */
 static int plan_checked(const struct arena_planner *pl, const struct arena_source *src,
                         const struct arena_alias_merge *m, const struct arena_plan_options *opt,
-                        uint64_t *offsets, struct arena_plan *plan, char *err, size_t errlen)
+                        int isolate, uint64_t *offsets, struct arena_plan *plan, char *err,
+                        size_t errlen)
 {
     const struct arena_problem *p = &src->problem;
     const struct arena_problem *pp = m ? &m->merged : p; /* what the planner sees */
     memset(plan, 0, sizeof *plan);
-    struct arena_plan mp = {.n = pp->n, .offsets = m ? malloc((pp->n ? pp->n : 1) * sizeof *offsets)
-                                                   : offsets};
-    size_t bytes = 0;
-    int rc = mp.offsets ? arena_planner_scratch(pl, pp, &bytes) : ARENA_ENOMEM;
-    void *scratch = rc ? NULL : malloc(bytes ? bytes : 1);
-    if (!rc && !scratch)
-        rc = ARENA_ENOMEM;
-    if (!rc)
-        rc = arena_planner_run(pl, pp, opt, scratch, bytes, &mp);
-    free(scratch);
+    if (!opt)
+        opt = &arena_plan_options_default;
+    struct arena_guest g;
+    struct arena_plan mp;
+    char why[600] = "";
+    int rc = guest_plan(pl, pp, opt, isolate, &g, &mp, why, sizeof why);
     plan->n = p->n;
     plan->offsets = offsets;
-    if (!rc && m)
+    if (!rc && m) {
         arena_alias_expand(m, &mp, plan);
-    else if (!rc)
+    } else if (!rc) {
+        memcpy(offsets, mp.offsets, p->n * sizeof *offsets);
         *plan = mp;
-    if (m)
-        free(mp.offsets);
+        plan->offsets = offsets;
+    }
+    arena_guest_free(&g);
     if (rc)
-        return arena_errorf(err, errlen, 0, rc, "%s on %s: %s", pl->name, src->spec,
-                            arena_strerror(rc));
-    if (opt && opt->stop && *opt->stop) /* the call was stopped: its plan is not the planner's */
+        return arena_errorf(err, errlen, 0, rc, "%s on %s: %s", pl->name, src->spec, why);
+    if (opt->stop && *opt->stop) /* the call was stopped: its plan is not the planner's */
         return arena_errorf(err, errlen, 0, ARENA_EIO, "%s on %s: stopped, not exported",
                             pl->name, src->spec);
-    struct arena_collision why;
-    if (arena_plan_validate(p, plan, &why) != ARENA_OK)
+    struct arena_collision why_not;
+    rc = arena_plan_validate(p, plan, &why_not);
+    if (rc)
+        arena_plan_invalid_describe(p, plan, rc, &why_not, why, sizeof why);
+    if (rc)
         return arena_errorf(err, errlen, 0, ARENA_ECONFLICT,
-                            "%s on %s: the plan is invalid; nothing exported", pl->name,
-                            src->spec);
+                            "%s on %s: the plan is invalid, nothing exported: %s", pl->name,
+                            src->spec, why);
     return ARENA_OK;
 }
 
 int arena_export_plans(const char *dir, const struct arena_source *src,
                        const struct arena_planner *const *planners, size_t n_planners,
-                       const struct arena_plan_options *opt, uint64_t head, uint64_t tail,
+                       int isolate, const struct arena_plan_options *opt, uint64_t head, uint64_t tail,
                        FILE *out, char *err, size_t errlen)
 {
     const struct arena_problem *p = &src->problem;
@@ -497,7 +546,7 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
     for (size_t k = 0; k < n_planners && !rc; k++) {
         const struct arena_planner *pl = planners[k];
         struct arena_plan plan;
-        rc = plan_checked(pl, src, merged ? &m : NULL, opt, offsets, &plan, err, errlen);
+        rc = plan_checked(pl, src, merged ? &m : NULL, opt, isolate, offsets, &plan, err, errlen);
         if (rc)
             break;
         char base[160], planner_id[IDENT_MAX + 1], prefix[STEM_MAX + IDENT_MAX + 40], title[300];
@@ -576,7 +625,7 @@ static int write_whole(const char *path, const unsigned char *bytes, size_t n, c
 
 int arena_export_tflites(const char *dir, const struct arena_source *src,
                          const struct arena_planner *const *planners, size_t n_planners,
-                         const struct arena_plan_options *opt, FILE *out, char *err,
+                         int isolate, const struct arena_plan_options *opt, FILE *out, char *err,
                          size_t errlen)
 {
     if (strcmp(src->family, "tflite") != 0 || (src->problem.n && !src->index))
@@ -614,7 +663,7 @@ int arena_export_tflites(const char *dir, const struct arena_source *src,
     for (size_t k = 0; k < n_planners && !rc; k++) {
         const struct arena_planner *pl = planners[k];
         struct arena_plan plan;
-        rc = plan_checked(pl, src, NULL, opt, offsets, &plan, err, errlen);
+        rc = plan_checked(pl, src, NULL, opt, isolate, offsets, &plan, err, errlen);
         if (rc)
             break;
         /* TFLM's head is the activation region: the plan's own offsets */

@@ -79,12 +79,17 @@ struct arena_plan_options;
  * unique per graph and planner: STEM_FP[_SGn]_PLANNER, STEM the file's base
  * name without extension (or the family), FP the fingerprint's 8 hex digits,
  * n the subgraph of a .tflite model. Prints each header's path on out
- * (NULL: quiet). opt goes to every planner (NULL: the defaults; give search
- * planners a time limit). ARENA_ECONFLICT when a plan is invalid, other
- * errors as arena_export_plan; one line in err. */
+ * (NULL: quiet). Each planner plans its own copy of the problem and
+ * options, checked after the call (bench/guest.h); with isolate, in a
+ * forked child as bench run calls a plugin (bench/isolate.h: a crash, an
+ * exit or a call past opt's time limit is that planner's failure). opt
+ * goes to every planner (NULL: the defaults; give search planners a time
+ * limit). ARENA_ECONFLICT when a planner gives no valid plan (it refused,
+ * failed, crashed, wrote to its inputs, or its plan is invalid), nothing
+ * written for it; other errors as arena_export_plan; one line in err. */
 int arena_export_plans(const char *dir, const struct arena_source *src,
                        const struct arena_planner *const *planners, size_t n_planners,
-                       const struct arena_plan_options *opt, uint64_t head, uint64_t tail,
+                       int isolate, const struct arena_plan_options *opt, uint64_t head, uint64_t tail,
                        FILE *out, char *err, size_t errlen);
 
 /* bench --export-tflite: for a .tflite source ("FILE" or "FILE#N"), plans
@@ -92,12 +97,12 @@ int arena_export_plans(const char *dir, const struct arena_source *src,
  * dir/SPEC-FP-PLANNER.tflite, a copy of FILE carrying the plan as TensorFlow
  * Lite Micro's offline plan (export_tflite.h), written as .tmp and renamed
  * when whole. Prints each model's path on out (NULL: quiet). ARENA_EINVAL
- * when src is not a .tflite model, ARENA_ECONFLICT for an invalid plan,
+ * when src is not a .tflite model, ARENA_ECONFLICT for no valid plan,
  * ARENA_EOVERFLOW when an offset passes 2^31 - 1, ARENA_EFORMAT for a model
  * the writer cannot carry a plan in, ARENA_EIO; one line in err. */
 int arena_export_tflites(const char *dir, const struct arena_source *src,
                          const struct arena_planner *const *planners, size_t n_planners,
-                         const struct arena_plan_options *opt, FILE *out, char *err,
+                         int isolate, const struct arena_plan_options *opt, FILE *out, char *err,
                          size_t errlen);
 
 #endif

@@ -65,7 +65,7 @@ static void export_plan_as(const char *text, enum arena_inplace_rule rule,
     cr_assert_eq(mkdir(d, 0755), 0);
     snprintf(ops, sizeof ops, "%s/ops.inc", d);
     if (src.graph) ec_write_ops(&src, ops);
-    cr_assert_eq(arena_export_plans(d, &src, pl, 1, NULL, 0, 0, NULL, err, sizeof err), ARENA_OK,
+    cr_assert_eq(arena_export_plans(d, &src, pl, 1, 0, NULL, 0, 0, NULL, err, sizeof err), ARENA_OK,
                  "%s", err);
     arena_source_free(&src);
     char cmd[512];

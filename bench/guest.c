@@ -15,12 +15,12 @@ static void guard_fill(unsigned char *zone)
     memset(zone, GUARD_BYTE, ARENA_GUEST_GUARD);
 }
 
-/* The first byte of zone that is not the pattern, or ARENA_GUEST_GUARD. */
-static size_t guard_broken(const unsigned char *zone)
+/* The first byte of zone[0, len) that is not the pattern, or len. */
+static size_t broken(const unsigned char *zone, size_t len)
 {
-    for (size_t i = 0; i < ARENA_GUEST_GUARD; i++)
+    for (size_t i = 0; i < len; i++)
         if (zone[i] != GUARD_BYTE) return i;
-    return ARENA_GUEST_GUARD;
+    return len;
 }
 
 /* bytes rounded up to the guard's size, so the zone after starts aligned. */
@@ -34,7 +34,8 @@ int arena_guest_init(struct arena_guest *g, const struct arena_problem *p,
 {
     memset(g, 0, sizeof *g);
     size_t n = p->n, na = p->n_alias;
-    size_t bytes = n * sizeof *g->tensors + na * sizeof *g->alias + (p->span ? n * sizeof *g->span : 0);
+    size_t spans = p->span ? n * sizeof *g->span : 0;
+    size_t bytes = n * sizeof *g->tensors + spans + na * sizeof *g->alias;
     size_t offs = round_up((n ? n : 1) * sizeof *g->offsets);
     g->mem = malloc(bytes ? bytes : 1);
     g->offsets_mem = malloc(offs + 2 * ARENA_GUEST_GUARD);
@@ -45,16 +46,14 @@ int arena_guest_init(struct arena_guest *g, const struct arena_problem *p,
     /* the tensors first: every array holds 8-byte-aligned records */
     g->tensors = g->mem;
     g->span = p->span ? (uint64_t *)(g->tensors + n) : NULL;
-    g->alias = (struct arena_alias *)((char *)g->tensors + n * sizeof *g->tensors +
-                                      (p->span ? n * sizeof *g->span : 0));
+    g->alias = na ? (struct arena_alias *)((char *)g->mem + n * sizeof *g->tensors + spans) : NULL;
     if (n) memcpy(g->tensors, p->tensors, n * sizeof *g->tensors);
     if (g->span) memcpy(g->span, p->span, n * sizeof *g->span);
     if (na) memcpy(g->alias, p->alias, na * sizeof *g->alias);
     g->p = *p;
     g->p.tensors = g->tensors;
-    g->p.alias = na ? g->alias : NULL;
+    g->p.alias = g->alias;
     g->p.span = g->span;
-    g->alias = na ? g->alias : NULL;
     g->opt = *opt;
     unsigned char *o = g->offsets_mem;
     guard_fill(o);
@@ -156,7 +155,8 @@ static int check_problem(const struct arena_guest *g, const struct arena_problem
         if (a->in != b->in) return fault(f, ARENA_GUEST_ALIAS, 1, i, a->in, b->in);
     }
     for (size_t i = 0; g->span && i < p->n; i++)
-        if (g->span[i] != p->span[i]) return fault(f, ARENA_GUEST_SPAN, 0, i, p->span[i], g->span[i]);
+        if (g->span[i] != p->span[i])
+            return fault(f, ARENA_GUEST_SPAN, 0, i, p->span[i], g->span[i]);
     return 0;
 }
 
@@ -174,6 +174,20 @@ static int check_options(const struct arena_guest *g, const struct arena_plan_op
     return 0;
 }
 
+/* The guard zones around the len bytes at mem (the zone after them runs
+ * to the next multiple of the guard's size, and a whole guard on): 1 with
+ * the first byte written in f (what: before, or after; was: size), or 0. */
+static int check_zones(const void *mem, size_t len, uint32_t before, uint32_t after,
+                       uint64_t size, struct arena_guest_fault *f)
+{
+    const unsigned char *m = mem;
+    size_t at = broken(m - ARENA_GUEST_GUARD, ARENA_GUEST_GUARD);
+    if (at < ARENA_GUEST_GUARD) return fault(f, before, 0, ARENA_GUEST_GUARD - at, size, 0);
+    size_t tail = round_up(len) - len + ARENA_GUEST_GUARD;
+    at = broken(m + len, tail);
+    return at < tail ? fault(f, after, 0, at, size, 0) : 0;
+}
+
 int arena_guest_check(const struct arena_guest *g, const struct arena_problem *p,
                       const struct arena_plan_options *opt, const struct arena_plan *plan,
                       struct arena_guest_fault *f)
@@ -183,25 +197,10 @@ int arena_guest_check(const struct arena_guest *g, const struct arena_problem *p
     if (plan->n != p->n) return fault(f, ARENA_GUEST_PLAN, 0, 0, p->n, plan->n);
     if (plan->offsets != g->offsets)
         return fault(f, ARENA_GUEST_PLAN, 1, 0, (uintptr_t)g->offsets, (uintptr_t)plan->offsets);
-    size_t offs = round_up((p->n ? p->n : 1) * sizeof *g->offsets);
-    const unsigned char *o = g->offsets_mem, *tail = o + ARENA_GUEST_GUARD + p->n * sizeof *g->offsets;
-    size_t at = guard_broken(o);
-    if (at < ARENA_GUEST_GUARD)
-        return fault(f, ARENA_GUEST_OFFSETS_BEFORE, 0, ARENA_GUEST_GUARD - at, 0, 0);
-    size_t tail_len = offs - p->n * sizeof *g->offsets + ARENA_GUEST_GUARD;
-    for (size_t i = 0; i < tail_len; i++)
-        if (tail[i] != GUARD_BYTE) return fault(f, ARENA_GUEST_OFFSETS_AFTER, 0, i, p->n, 0);
-    if (g->scratch) {
-        const unsigned char *s = (const unsigned char *)g->scratch - ARENA_GUEST_GUARD;
-        at = guard_broken(s);
-        if (at < ARENA_GUEST_GUARD)
-            return fault(f, ARENA_GUEST_SCRATCH_BEFORE, 0, ARENA_GUEST_GUARD - at, 0, 0);
-        const unsigned char *after = (const unsigned char *)g->scratch + g->scratch_size;
-        size_t len = round_up(g->scratch_size) - g->scratch_size + ARENA_GUEST_GUARD;
-        for (size_t i = 0; i < len; i++)
-            if (after[i] != GUARD_BYTE) return fault(f, ARENA_GUEST_SCRATCH_AFTER, 0, i, g->scratch_size, 0);
-    }
-    return 0;
+    return check_zones(g->offsets, p->n * sizeof *g->offsets, ARENA_GUEST_OFFSETS_BEFORE,
+                       ARENA_GUEST_OFFSETS_AFTER, p->n, f) ||
+           (g->scratch && check_zones(g->scratch, g->scratch_size, ARENA_GUEST_SCRATCH_BEFORE,
+                                      ARENA_GUEST_SCRATCH_AFTER, g->scratch_size, f));
 }
 
 void arena_guest_describe(const struct arena_guest_fault *f, char *buf, size_t len)
@@ -233,7 +232,8 @@ void arena_guest_describe(const struct arena_guest_fault *f, char *buf, size_t l
             snprintf(buf, len, "planner wrote to its options: time_limit was %g, is %g %s",
                      from_bits(f->was), from_bits(f->now), ro);
         else
-            snprintf(buf, len, "planner wrote to its options: %s was %" PRIu64 ", is %" PRIu64 " %s",
+            snprintf(buf, len,
+                     "planner wrote to its options: %s was %" PRIu64 ", is %" PRIu64 " %s",
                      option_field[f->field], f->was, f->now, ro);
         break;
     case ARENA_GUEST_STOP:

@@ -86,9 +86,10 @@ static _Noreturn void leave(int code)
 
 /* The child: the scratch, the first call, its plan and verdict sent; then
  * the timing, sent. */
-static _Noreturn void child(int fd, pid_t parent, const struct arena_planner *pl, struct arena_guest *g,
-                  const struct arena_problem *p, const struct arena_plan_options *opt,
-                  struct arena_plan *plan, const struct arena_isolate_spec *spec)
+static _Noreturn void child(int fd, pid_t parent, const struct arena_planner *pl,
+                            struct arena_guest *g, const struct arena_problem *p,
+                            const struct arena_plan_options *opt, struct arena_plan *plan,
+                            const struct arena_isolate_spec *spec)
 {
     setpgid(0, 0);
 #ifdef __linux__

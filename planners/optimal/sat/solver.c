@@ -346,8 +346,8 @@ enum outcome arena_sat_solve_units(struct run *r, struct arena_sat *s, uint64_t 
             return LIMITED;
         s->broken = s->broken || arena_cadical_assume(s->solver, act) != 0;
     }
-    s->broken = s->broken ||
-                arena_cadical_limit(s->solver, "conflicts", left > INT_MAX ? INT_MAX : (int)left) != 0;
+    int most = left > INT_MAX ? INT_MAX : (int)left;
+    s->broken = s->broken || arena_cadical_limit(s->solver, "conflicts", most) != 0;
     if (s->broken)
         return LIMITED;
     uint64_t before = s->conflicts;

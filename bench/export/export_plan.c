@@ -426,8 +426,6 @@ static void graph_ident(const struct arena_source *src, char *out, size_t cap)
         snprintf(out, cap, "%s_%08X", stem, (unsigned)(src->fingerprint >> 32));
 }
 
-/* Plans src with pl into plan, its offsets in offsets (p->n of them), and
- * validates it. */
 /* The order to export: one --order best chose other than the stored. */
 static const uint32_t *own_order(const struct arena_source *src)
 {
@@ -443,7 +441,8 @@ static const uint32_t *own_order(const struct arena_source *src)
  * in process, its writes to them checked after the call. The plan into
  * mp (its offsets the guest's). ARENA_OK, or the planner's failure as
  * ARENA_ECONFLICT with one line in why (a refusal, an error, a crash, a
- * call past the time limit, a write to its inputs); ARENA_ENOMEM. */
+ * call past the time limit, a write to its inputs); ARENA_EIO when a signal
+ * stopped the child; ARENA_ENOMEM. */
 static int guest_plan(const struct arena_planner *pl, const struct arena_problem *pp,
                       const struct arena_plan_options *opt, int isolate, struct arena_guest *g,
                       struct arena_plan *mp, char *why, size_t whylen)

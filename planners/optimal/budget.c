@@ -25,6 +25,14 @@ int arena_optimal_out_of_time_by(struct run *r, double margin)
     return r->stopped;
 }
 
+double arena_optimal_seconds_left(const struct run *r)
+{
+    if (r->opt->time_limit <= 0)
+        return -1;
+    double left = r->opt->time_limit - elapsed(&r->start);
+    return left > 0 ? left : 0;
+}
+
 int arena_optimal_out_of_time(struct run *r)
 {
     return arena_optimal_out_of_time_by(r, 0);

@@ -110,6 +110,10 @@ struct part_state {
     int sat_minimise;       /* the target was refuted: the solver's top is the
                                best plan less a step, the target a level */
     int sat_skipped;        /* the encoding passes the memory budget */
+    /* the lcg engine (planners/optimal/lcg/) */
+    struct arena_lcg *lcg;     /* its solver at the target, or NULL */
+    struct arena_lcg *lcg_min; /* minimising: its solver below the best plan, or NULL */
+    int lcg_failed;            /* it could not run here (memory, Z3) */
 };
 
 struct work {
@@ -225,6 +229,9 @@ struct run {
        offsets (p->n; malloc'd by optimal_plan), or NULL: the part's best
        plan */
     uint64_t *phase_offsets;
+    /* the lcg engine's explanations, also to this (tests; NULL: none) */
+    arena_optimal_lemma_fn *lemma_hook;
+    void *lemma_ctx;
 };
 
 /* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (options.optimal_off). */
@@ -277,6 +284,9 @@ int arena_optimal_out_of_time(struct run *r);
  * cannot be stopped once begun (the SAT engine's: its solver collects its
  * clauses without asking). */
 int arena_optimal_out_of_time_by(struct run *r, double margin);
+/* budget.c: seconds left of the time limit (at most 0 once passed), or
+ * -1 without one. */
+double arena_optimal_seconds_left(const struct run *r);
 /* budget.c: counts one node; nonzero when a global budget has run out. */
 int arena_optimal_spend_node(struct run *r);
 /* budget.c: counts units of work (no node); reads opt->stop every call and

@@ -105,10 +105,11 @@ typedef void arena_optimal_lemma_fn(void *ctx, const uint32_t *lo, const uint32_
                                     uint64_t cap, const uint64_t *z, uint32_t m);
 
 /* Planner optimal (scratch as its own) with every explanation of the lcg
- * engine handed to fn as well (with opt->optimal_engine lcg). Returns as
- * the planner's plan(). */
+ * engine handed to fn as well (NULL: none; with opt->optimal_engine lcg),
+ * and Z3's memory capped at memory_mb MiB instead of
+ * ARENA_OPTIMAL_LCG_MEMORY (0: that). Returns as the planner's plan(). */
 int arena_optimal_lcg_lemmas(const struct arena_problem *p, const struct arena_plan_options *opt,
                              void *scratch, size_t scratch_size, struct arena_plan *plan,
-                             arena_optimal_lemma_fn *fn, void *ctx);
+                             arena_optimal_lemma_fn *fn, void *ctx, uint64_t memory_mb);
 
 #endif

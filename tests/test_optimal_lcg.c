@@ -127,8 +127,8 @@ static void run_checked(const struct arena_problem *p, struct arena_plan_options
     cr_assert(scratch && off);
     *plan = (struct arena_plan){.n = p->n, .offsets = off};
     opt->optimal_engine = ARENA_OPTIMAL_ENGINE_LCG;
-    cr_assert_eq(arena_optimal_lcg_lemmas(p, opt, scratch, bytes, plan, check_lemma, c), ARENA_OK,
-                 "%s", who);
+    cr_assert_eq(arena_optimal_lcg_lemmas(p, opt, scratch, bytes, plan, check_lemma, c, 0),
+                 ARENA_OK, "%s", who);
     expect_plan_valid(p, plan, who);
     cr_expect_eq(c->bad, 0, "%s: %llu of %llu explanations cut plans; the first: %s", who,
                  (unsigned long long)c->bad, (unsigned long long)c->lemmas, c->first_bad);
@@ -282,5 +282,37 @@ Test(optimal_lcg, deterministic_with_a_node_limit)
     cr_expect_eq(memcmp(a, b, p.n * sizeof *a), 0, "another plan");
     free(a);
     free(b);
+    free((void *)p.tensors);
+}
+
+/* Z3 out of memory (its cap lowered to 40 MiB for the test, which
+ * slack:n=290,seed=1's solver passes after ~1,700 conflicts; at 8 MiB Z3
+ * has no context at all): the call ends with a valid plan, no proof, and the
+ * note that bench prints as a line; the run goes on. */
+Test(optimal_lcg, z3_out_of_memory_ends_the_call_with_a_note)
+{
+    static const uint64_t caps[] = {40, 8};
+    struct arena_problem p = {0};
+    build_spec("slack:n=290,seed=1", &p);
+    for (size_t i = 0; i < 2; i++) {
+        size_t bytes;
+        cr_assert_eq(arena_planner_scratch(must_find("optimal"), &p, &bytes), ARENA_OK);
+        void *scratch = malloc(bytes);
+        uint64_t *off = malloc(p.n * sizeof *off);
+        struct arena_plan plan = {.n = p.n, .offsets = off};
+        struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_LCG,
+                                         .node_limit = 2000000, .time_limit = 60};
+        cr_assert_eq(arena_optimal_lcg_lemmas(&p, &opt, scratch, bytes, &plan, NULL, NULL, caps[i]),
+                     ARENA_OK);
+        expect_plan_valid(&p, &plan, "out of memory");
+        cr_expect_eq(plan.status, ARENA_PLAN_LIMIT, "%llu MiB: %s", (unsigned long long)caps[i],
+                     arena_plan_status_name(plan.status));
+        if (i == 0) /* Z3 searched, then failed */
+            cr_expect_gt(plan.nodes, 100, "40 MiB: %llu conflicts", (unsigned long long)plan.nodes);
+        cr_expect(plan.notes & ARENA_PLAN_NOTE_LCG_FAILED, "%llu MiB: no note",
+                  (unsigned long long)caps[i]);
+        free(off);
+        free(scratch);
+    }
     free((void *)p.tensors);
 }

@@ -232,6 +232,7 @@ struct run {
     /* the lcg engine's explanations, also to this (tests; NULL: none) */
     arena_optimal_lemma_fn *lemma_hook;
     void *lemma_ctx;
+    uint64_t lcg_memory_mb; /* the lcg engine's cap on Z3's memory (MiB) */
 };
 
 /* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (options.optimal_off). */

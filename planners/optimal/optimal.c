@@ -836,9 +836,10 @@ static uint64_t node_cost(const struct work *w, size_t m)
 /* The planner, with the lcg engine's explanations also to fn (NULL: none). */
 static int plan_with(const struct arena_problem *p, const struct arena_plan_options *opt,
                      void *scratch, size_t scratch_size, struct arena_plan *plan,
-                     arena_optimal_lemma_fn *fn, void *ctx)
+                     arena_optimal_lemma_fn *fn, void *ctx, uint64_t memory_mb)
 {
-    struct run r = {.p = p, .opt = opt, .align = p->alignment, .lemma_hook = fn, .lemma_ctx = ctx};
+    struct run r = {.p = p, .opt = opt, .align = p->alignment, .lemma_hook = fn, .lemma_ctx = ctx,
+                    .lcg_memory_mb = memory_mb ? memory_mb : ARENA_OPTIMAL_LCG_MEMORY >> 20};
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     struct work w;
     arena_layout_carve(layout, p, &w, scratch, scratch_size);
@@ -966,14 +967,14 @@ static int plan_with(const struct arena_problem *p, const struct arena_plan_opti
 static int optimal_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                         void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    return plan_with(p, opt, scratch, scratch_size, plan, NULL, NULL);
+    return plan_with(p, opt, scratch, scratch_size, plan, NULL, NULL, 0);
 }
 
 int arena_optimal_lcg_lemmas(const struct arena_problem *p, const struct arena_plan_options *opt,
                              void *scratch, size_t scratch_size, struct arena_plan *plan,
-                             arena_optimal_lemma_fn *fn, void *ctx)
+                             arena_optimal_lemma_fn *fn, void *ctx, uint64_t memory_mb)
 {
-    return plan_with(p, opt, scratch, scratch_size, plan, fn, ctx);
+    return plan_with(p, opt, scratch, scratch_size, plan, fn, ctx, memory_mb);
 }
 
 int arena_optimal_repair(const struct arena_problem *p, const struct arena_plan_options *opt,

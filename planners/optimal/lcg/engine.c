@@ -4,7 +4,8 @@
  *
  * Memory: the session's arrays are counted before they exist (one
  * layout, layout.h) and Z3's allocations are capped at
- * ARENA_OPTIMAL_LCG_MEMORY through its own limit (memory_max_size): past
+ * ARENA_OPTIMAL_LCG_MEMORY (r->lcg_memory_mb) through its own limit
+ * (memory_max_size; with a limit too small Z3 has no context at all): past
  * it Z3 raises an error, the check answers FAILED, the part's engine
  * rounds end and the plan says so (ARENA_PLAN_NOTE_LCG_FAILED). */
 #include <stdlib.h>
@@ -112,7 +113,7 @@ enum arena_lcg_open arena_lcg_open(struct run *r, uint64_t cap, const struct are
     for (size_t k = 0; k < r->m; k++)
         pairs += w->fwd_end[k] - k - 1;
     if (r->m >= UINT32_MAX / 4 || pairs >= UINT32_MAX / 4 ||
-        pairs > ARENA_OPTIMAL_LCG_MEMORY / Z3_BYTES_PER_PAIR)
+        pairs > (r->lcg_memory_mb << 20) / Z3_BYTES_PER_PAIR)
         return ARENA_LCG_SKIPPED;
     struct arena_lcg *s = calloc(1, sizeof *s);
     if (s == NULL)
@@ -145,7 +146,7 @@ enum arena_lcg_open arena_lcg_open(struct run *r, uint64_t cap, const struct are
     s->lemma_hook = r->lemma_hook;
     s->lemma_ctx = r->lemma_ctx;
     lcg_hooks_init(s);
-    s->z3 = lcg_z3_open(&s->hooks, s->pairs, ARENA_OPTIMAL_LCG_MEMORY >> 20);
+    s->z3 = lcg_z3_open(&s->hooks, s->pairs, r->lcg_memory_mb);
     if (s->z3 == NULL) {
         session_free(s);
         return ARENA_LCG_SKIPPED;

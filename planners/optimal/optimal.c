@@ -304,7 +304,10 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
      "SAT: offsets within the slack of a subset sum of each section's other tensors"},
     {"sat-tiling", ARENA_OPTIMAL_SAT_TILING,
      "SAT: in sections full at the capacity, \"lies below\" made transitive"},
-    {"sat-phases", ARENA_OPTIMAL_SAT_PHASES, "SAT: the best greedy plan as the solver's first phases"},
+    {"sat-phases", ARENA_OPTIMAL_SAT_PHASES,
+     "SAT and lcg: the best greedy plan as the solver's first phases"},
+    {"lcg-propagate", ARENA_OPTIMAL_LCG_PROPAGATE,
+     "lcg: an open pair whose one orientation would pass the capacity forced the other way"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];

@@ -143,6 +143,7 @@ enum arena_lcg_open arena_lcg_open(struct run *r, uint64_t cap, const struct are
         inc[k] = plan->offsets[r->pid[k]];
     fill(s, r, inc, rule_on(r, ARENA_OPTIMAL_SAT_PHASES));
     free(inc);
+    s->propagates = rule_on(r, ARENA_OPTIMAL_LCG_PROPAGATE);
     s->lemma_hook = r->lemma_hook;
     s->lemma_ctx = r->lemma_ctx;
     lcg_hooks_init(s);

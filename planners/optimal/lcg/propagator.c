@@ -108,7 +108,8 @@ static void on_fixed(void *ctx, void *cb, unsigned id, int value)
         conflict(s, cb, bad);
         return;
     }
-    propagate(s, cb);
+    if (s->propagates)
+        propagate(s, cb);
 }
 
 static void on_push(void *ctx)

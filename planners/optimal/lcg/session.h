@@ -62,6 +62,7 @@ struct arena_lcg {
     size_t *scope_at;  /* trail length at each push */
     size_t scopes, scope_cap;
     /* the propagator */
+    int propagates;    /* rule lcg-propagate */
     int conflicted;    /* a conflict was reported in this scope: record, infer
                           nothing, until Z3 backtracks */
     int failed;        /* memory or Z3 failed: the solver is done */

@@ -98,7 +98,7 @@ static void session_free(struct arena_lcg *s)
 {
     if (s == NULL)
         return;
-    lcg_z3_close(s->z3);
+    arena_lcg_z3_close(s->z3);
     free(s->trail);
     free(s->scope_at);
     free(s->block);
@@ -146,8 +146,8 @@ enum arena_lcg_open arena_lcg_open(struct run *r, uint64_t cap, const struct are
     s->propagates = rule_on(r, ARENA_OPTIMAL_LCG_PROPAGATE);
     s->lemma_hook = r->lemma_hook;
     s->lemma_ctx = r->lemma_ctx;
-    lcg_hooks_init(s);
-    s->z3 = lcg_z3_open(&s->hooks, s->pairs, r->lcg_memory_mb);
+    arena_lcg_hooks_init(s);
+    s->z3 = arena_lcg_z3_open(&s->hooks, s->pairs, r->lcg_memory_mb);
     if (s->z3 == NULL) {
         session_free(s);
         return ARENA_LCG_SKIPPED;
@@ -195,10 +195,10 @@ enum outcome arena_lcg_solve(struct run *r, struct arena_lcg *s, uint64_t confli
      * calls): the time left, and a little more */
     double secs = arena_optimal_seconds_left(r);
     uint64_t timeout_ms = secs < 0 ? 0 : (uint64_t)(secs * 1000.0) + 50; /* 0: none */
-    uint64_t before = lcg_z3_conflicts(s->z3);
+    uint64_t before = arena_lcg_z3_conflicts(s->z3);
     s->have_model = 0;
-    enum lcg_z3_answer a = lcg_z3_check(s->z3, left, timeout_ms);
-    uint64_t after = lcg_z3_conflicts(s->z3);
+    enum lcg_z3_answer a = arena_lcg_z3_check(s->z3, left, timeout_ms);
+    uint64_t after = arena_lcg_z3_conflicts(s->z3);
     r->nodes += after > before ? after - before : 0;
     if (a == LCG_Z3_FAILED || s->failed) {
         s->failed = 1;

@@ -39,7 +39,7 @@ static int log_undo(struct arena_lcg *s, uint32_t kind, uint32_t what, uint64_t 
     return 0;
 }
 
-int lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient)
+int arena_lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient)
 {
     if (log_undo(s, UNDO_PAIR, p, OPEN, NONE) != 0)
         return -1;
@@ -112,12 +112,12 @@ static void unqueue(struct arena_lcg *s)
         s->queued[s->rose[i] >> 1] &= (unsigned char)~1u;
 }
 
-uint32_t lcg_graph_assert(struct arena_lcg *s, uint32_t p, uint32_t a, uint32_t b, int *oom)
+uint32_t arena_lcg_graph_assert(struct arena_lcg *s, uint32_t p, uint32_t a, uint32_t b, int *oom)
 {
     *oom = 0;
     s->nrose = 0;
     s->epoch++;
-    if (lcg_graph_record(s, p, lcg_orient(s, p, a)) != 0) {
+    if (arena_lcg_graph_record(s, p, lcg_orient(s, p, a)) != 0) {
         *oom = -1;
         return NONE;
     }
@@ -151,7 +151,7 @@ uint32_t lcg_graph_assert(struct arena_lcg *s, uint32_t p, uint32_t a, uint32_t 
     return bad;
 }
 
-void lcg_graph_push(struct arena_lcg *s, int *oom)
+void arena_lcg_graph_push(struct arena_lcg *s, int *oom)
 {
     *oom = 0;
     if (s->scopes == s->scope_cap) {
@@ -167,7 +167,7 @@ void lcg_graph_push(struct arena_lcg *s, int *oom)
     s->scope_at[s->scopes++] = s->trail_len;
 }
 
-void lcg_graph_pop(struct arena_lcg *s, unsigned scopes)
+void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes)
 {
     assert(scopes <= s->scopes);
     s->scopes -= scopes;
@@ -202,7 +202,7 @@ static uint32_t add_edge(struct arena_lcg *s, uint32_t n, uint32_t a, uint32_t b
     return n + 1;
 }
 
-uint32_t lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v)
+uint32_t arena_lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v)
 {
     uint32_t n = 0;
     s->epoch++;

@@ -24,14 +24,14 @@
 static void poll(struct arena_lcg *s)
 {
     if (++s->polls % POLL_EVERY == 0 && arena_optimal_out_of_time(s->r))
-        lcg_z3_interrupt(s->z3);
+        arena_lcg_z3_interrupt(s->z3);
 }
 
 /* Z3 failed or memory ran out: the solver stops, the part's rounds end. */
 static void fail(struct arena_lcg *s)
 {
     s->failed = 1;
-    lcg_z3_interrupt(s->z3);
+    arena_lcg_z3_interrupt(s->z3);
 }
 
 static void report(struct arena_lcg *s, void *cb, uint32_t n, uint32_t id, int value)
@@ -40,13 +40,13 @@ static void report(struct arena_lcg *s, void *cb, uint32_t n, uint32_t id, int v
     if (s->lemma_hook != NULL)
         s->lemma_hook(s->lemma_ctx, s->elo, s->ehi, id == LCG_Z3_CONFLICT ? n : n + 1, s->cap,
                       s->z, s->m);
-    if (lcg_z3_propagate(s->z3, cb, s->expl, n, id, value) != 0)
+    if (arena_lcg_z3_propagate(s->z3, cb, s->expl, n, id, value) != 0)
         fail(s);
 }
 
 static void conflict(struct arena_lcg *s, void *cb, uint32_t k)
 {
-    uint32_t n = lcg_graph_explain(s, k, k);
+    uint32_t n = arena_lcg_graph_explain(s, k, k);
     s->conflicted = 1;
     report(s, cb, n, LCG_Z3_CONFLICT, 0);
 }
@@ -75,7 +75,7 @@ static void propagate(struct arena_lcg *s, void *cb)
             if (s->proposed[p] == s->round)
                 continue; /* Z3 has it from this round: its hook adds the edge */
             s->proposed[p] = s->round;
-            uint32_t n = lcg_graph_explain(s, u, v);
+            uint32_t n = arena_lcg_graph_explain(s, u, v);
             report(s, cb, n, p, term_value(s, p, v));
         }
     }
@@ -94,12 +94,12 @@ static void on_fixed(void *ctx, void *cb, unsigned id, int value)
         return; /* fixed twice: nothing new */
     s->round++;
     if (s->conflicted) {
-        if (lcg_graph_record(s, p, lcg_orient(s, p, a)) != 0)
+        if (arena_lcg_graph_record(s, p, lcg_orient(s, p, a)) != 0)
             fail(s);
         return;
     }
     int oom;
-    uint32_t bad = lcg_graph_assert(s, p, a, b, &oom);
+    uint32_t bad = arena_lcg_graph_assert(s, p, a, b, &oom);
     if (oom) {
         fail(s);
         return;
@@ -116,7 +116,7 @@ static void on_push(void *ctx)
 {
     struct arena_lcg *s = ctx;
     int oom;
-    lcg_graph_push(s, &oom);
+    arena_lcg_graph_push(s, &oom);
     if (oom)
         fail(s);
 }
@@ -126,7 +126,7 @@ static void on_pop(void *ctx, unsigned scopes)
     struct arena_lcg *s = ctx;
     if (s->failed && scopes > s->scopes)
         scopes = (unsigned)s->scopes; /* a push whose scope could not be kept */
-    lcg_graph_pop(s, scopes);
+    arena_lcg_graph_pop(s, scopes);
     s->conflicted = 0;
 }
 
@@ -155,7 +155,7 @@ static void on_final(void *ctx, void *cb)
     s->have_model = 1;
 }
 
-void lcg_hooks_init(struct arena_lcg *s)
+void arena_lcg_hooks_init(struct arena_lcg *s)
 {
     s->hooks = (struct lcg_z3_hooks){.ctx = s, .push = on_push, .pop = on_pop, .fixed = on_fixed,
                                      .final = on_final};

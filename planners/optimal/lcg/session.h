@@ -83,17 +83,17 @@ struct arena_lcg {
  * it and the tails below it. Returns NONE, or a tensor whose head and
  * tail now pass the capacity (the update stops there). -1 in *oom when
  * the trail could not grow. */
-uint32_t lcg_graph_assert(struct arena_lcg *s, uint32_t p, uint32_t a, uint32_t b, int *oom);
+uint32_t arena_lcg_graph_assert(struct arena_lcg *s, uint32_t p, uint32_t a, uint32_t b, int *oom);
 /* Records pair p's orientation only (nothing inferred). */
-int lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient);
-void lcg_graph_push(struct arena_lcg *s, int *oom);
-void lcg_graph_pop(struct arena_lcg *s, unsigned scopes);
+int arena_lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient);
+void arena_lcg_graph_push(struct arena_lcg *s, int *oom);
+void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes);
 /* The explanation of "u's head chain, then (u below v), then v's tail
  * chain" (u == v: one tensor's two chains): term ids in s->expl, edges in
  * s->elo/ehi; returns their number (the edge u -> v, when u != v, is not
  * among the ids: it is what the caller rules out, and comes last among
  * the edges). */
-uint32_t lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v);
+uint32_t arena_lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v);
 /* The orientation of pair p (one of whose positions is a) that puts a below. */
 static inline unsigned char lcg_orient(const struct arena_lcg *s, uint32_t p, uint32_t a)
 {
@@ -101,6 +101,6 @@ static inline unsigned char lcg_orient(const struct arena_lcg *s, uint32_t p, ui
 }
 
 /* propagator.c */
-void lcg_hooks_init(struct arena_lcg *s);
+void arena_lcg_hooks_init(struct arena_lcg *s);
 
 #endif

@@ -91,7 +91,7 @@ static int set_params(struct lcg_z3 *z, uint64_t conflicts, uint64_t timeout_ms)
     return failed(z) ? -1 : 0;
 }
 
-struct lcg_z3 *lcg_z3_open(const struct lcg_z3_hooks *h, uint32_t terms, uint64_t memory_mb)
+struct lcg_z3 *arena_lcg_z3_open(const struct lcg_z3_hooks *h, uint32_t terms, uint64_t memory_mb)
 {
     struct lcg_z3 *z = calloc(1, sizeof *z);
     if (z == NULL)
@@ -121,7 +121,7 @@ struct lcg_z3 *lcg_z3_open(const struct lcg_z3_hooks *h, uint32_t terms, uint64_
     Z3_set_error_handler(z->c, ignore_error);
     z->s = Z3_mk_simple_solver(z->c);
     if (failed(z)) {
-        lcg_z3_close(z);
+        arena_lcg_z3_close(z);
         return NULL;
     }
     Z3_solver_inc_ref(z->c, z->s);
@@ -138,13 +138,13 @@ struct lcg_z3 *lcg_z3_open(const struct lcg_z3_hooks *h, uint32_t terms, uint64_
             z->failed = 1;
     }
     if (failed(z) || set_params(z, 0, 0) != 0) {
-        lcg_z3_close(z);
+        arena_lcg_z3_close(z);
         return NULL;
     }
     return z;
 }
 
-int lcg_z3_propagate(struct lcg_z3 *z, void *cb, const unsigned *ids, uint32_t n, uint32_t id,
+int arena_lcg_z3_propagate(struct lcg_z3 *z, void *cb, const unsigned *ids, uint32_t n, uint32_t id,
                      int value)
 {
     Z3_ast conseq = id == LCG_Z3_CONFLICT ? z->no : value ? z->pos[id] : z->neg[id];
@@ -152,7 +152,7 @@ int lcg_z3_propagate(struct lcg_z3 *z, void *cb, const unsigned *ids, uint32_t n
     return failed(z) ? -1 : 0;
 }
 
-enum lcg_z3_answer lcg_z3_check(struct lcg_z3 *z, uint64_t conflicts, uint64_t timeout_ms)
+enum lcg_z3_answer arena_lcg_z3_check(struct lcg_z3 *z, uint64_t conflicts, uint64_t timeout_ms)
 {
     if (z->failed || set_params(z, conflicts, timeout_ms) != 0)
         return LCG_Z3_FAILED;
@@ -162,7 +162,7 @@ enum lcg_z3_answer lcg_z3_check(struct lcg_z3 *z, uint64_t conflicts, uint64_t t
     return res == Z3_L_TRUE ? LCG_Z3_SAT : res == Z3_L_FALSE ? LCG_Z3_UNSAT : LCG_Z3_UNKNOWN;
 }
 
-uint64_t lcg_z3_conflicts(struct lcg_z3 *z)
+uint64_t arena_lcg_z3_conflicts(struct lcg_z3 *z)
 {
     uint64_t n = 0;
     Z3_stats st = Z3_solver_get_statistics(z->c, z->s);
@@ -177,12 +177,12 @@ uint64_t lcg_z3_conflicts(struct lcg_z3 *z)
     return n;
 }
 
-void lcg_z3_interrupt(struct lcg_z3 *z)
+void arena_lcg_z3_interrupt(struct lcg_z3 *z)
 {
     Z3_interrupt(z->c);
 }
 
-void lcg_z3_close(struct lcg_z3 *z)
+void arena_lcg_z3_close(struct lcg_z3 *z)
 {
     if (z == NULL)
         return;

@@ -13,7 +13,7 @@ struct lcg_z3;
 
 /* The propagator's side: ctx is handed back to each hook. cb is Z3's
  * callback handle, valid only during the fixed or final hook that got it
- * (lcg_z3_propagate's first argument). Every registered term is a
+ * (arena_lcg_z3_propagate's first argument). Every registered term is a
  * Boolean; value is 1 or 0. */
 struct lcg_z3_hooks {
     void *ctx;
@@ -27,7 +27,7 @@ struct lcg_z3_hooks {
 enum lcg_z3_answer {
     LCG_Z3_SAT,
     LCG_Z3_UNSAT,
-    LCG_Z3_UNKNOWN, /* a conflict limit, the timeout or lcg_z3_interrupt */
+    LCG_Z3_UNKNOWN, /* a conflict limit, the timeout or arena_lcg_z3_interrupt */
     LCG_Z3_FAILED,  /* Z3 reported an error (out of memory, an exception) */
 };
 
@@ -36,26 +36,26 @@ enum lcg_z3_answer {
  * unconstrained (no clause at all: the propagator is the whole theory).
  * Z3's allocations are capped at memory_mb MiB (Z3's own setting, process
  * wide: Z3 keeps one allocator). NULL when Z3 could not be set up. */
-struct lcg_z3 *lcg_z3_open(const struct lcg_z3_hooks *h, uint32_t terms, uint64_t memory_mb);
+struct lcg_z3 *arena_lcg_z3_open(const struct lcg_z3_hooks *h, uint32_t terms, uint64_t memory_mb);
 
 /* During a hook: term id has value `value` because the terms ids[0..n)
  * have their current values; id LCG_Z3_CONFLICT: those values
  * conflict. 0, or -1
  * when Z3 reported an error. */
 #define LCG_Z3_CONFLICT UINT32_MAX
-int lcg_z3_propagate(struct lcg_z3 *z, void *cb, const unsigned *ids, uint32_t n, uint32_t id,
+int arena_lcg_z3_propagate(struct lcg_z3 *z, void *cb, const unsigned *ids, uint32_t n, uint32_t id,
                      int value);
 
 /* Asks for a model, within `conflicts` conflicts (0: no limit) and
  * timeout_ms milliseconds (0: none). */
-enum lcg_z3_answer lcg_z3_check(struct lcg_z3 *z, uint64_t conflicts, uint64_t timeout_ms);
+enum lcg_z3_answer arena_lcg_z3_check(struct lcg_z3 *z, uint64_t conflicts, uint64_t timeout_ms);
 
 /* Conflicts of every check so far (Z3's statistics). */
-uint64_t lcg_z3_conflicts(struct lcg_z3 *z);
+uint64_t arena_lcg_z3_conflicts(struct lcg_z3 *z);
 
 /* Makes the running check return UNKNOWN soon (safe from a hook). */
-void lcg_z3_interrupt(struct lcg_z3 *z);
+void arena_lcg_z3_interrupt(struct lcg_z3 *z);
 
-void lcg_z3_close(struct lcg_z3 *z);
+void arena_lcg_z3_close(struct lcg_z3 *z);
 
 #endif

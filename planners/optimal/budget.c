@@ -57,6 +57,24 @@ int arena_optimal_spend_work(struct run *r, uint64_t units)
     return 0;
 }
 
+uint64_t arena_optimal_conflicts_left(struct run *r, uint64_t want)
+{
+    if (r->opt->node_limit == 0)
+        return want;
+    if (r->nodes >= r->opt->node_limit) {
+        r->stopped = 1;
+        return 0;
+    }
+    return r->opt->node_limit - r->nodes < want ? r->opt->node_limit - r->nodes : want;
+}
+
+void arena_optimal_spend_conflicts(struct run *r, uint64_t conflicts)
+{
+    r->nodes += conflicts;
+    if (r->opt->node_limit != 0 && r->nodes >= r->opt->node_limit)
+        r->stopped = 1;
+}
+
 int arena_optimal_spend_node(struct run *r)
 {
     if (r->stopped)

@@ -288,6 +288,13 @@ int arena_optimal_out_of_time_by(struct run *r, double margin);
 /* budget.c: seconds left of the time limit (at most 0 once passed), or
  * -1 without one. */
 double arena_optimal_seconds_left(const struct run *r);
+/* budget.c: of `want` conflicts, those the node limit leaves (the
+ * engines count conflicts as nodes); 0, and r->stopped set, when it has
+ * run out. */
+uint64_t arena_optimal_conflicts_left(struct run *r, uint64_t want);
+/* budget.c: counts an engine's conflicts as nodes; r->stopped once the
+ * node limit is reached. */
+void arena_optimal_spend_conflicts(struct run *r, uint64_t conflicts);
 /* budget.c: counts one node; nonzero when a global budget has run out. */
 int arena_optimal_spend_node(struct run *r);
 /* budget.c: counts units of work (no node); reads opt->stop every call and
@@ -310,6 +317,10 @@ void arena_optimal_rerank_group(struct run *r, const struct group *g);
  * keeps the preorder's ranks (the search stays complete) */
 #define RANK_SAVE_PER_TENSOR 8u
 enum outcome arena_optimal_keep_plan(struct run *r, struct arena_plan *plan);
+/* The offsets in w->off of the loaded part are a plan within cap: every
+ * tensor below it, every pair whose lifetimes meet apart (the engines'
+ * decoded models are checked so before keep_plan). */
+int arena_optimal_part_fits(const struct run *r, uint64_t cap);
 
 /* inference.c: section inference, dominance, symmetry */
 void arena_optimal_sort_by_lo(struct work *w, size_t m);

@@ -180,15 +180,7 @@ enum outcome arena_lcg_solve(struct run *r, struct arena_lcg *s, uint64_t confli
     s->r = r;
     if (s->failed || arena_optimal_out_of_time(r))
         return LIMITED;
-    uint64_t left = conflicts;
-    if (r->opt->node_limit != 0) {
-        if (r->nodes >= r->opt->node_limit) {
-            r->stopped = 1;
-            return LIMITED;
-        }
-        if (r->opt->node_limit - r->nodes < left)
-            left = r->opt->node_limit - r->nodes;
-    }
+    uint64_t left = arena_optimal_conflicts_left(r, conflicts);
     if (left == 0)
         return LIMITED;
     /* Z3's own timeout backs the hooks' polling (a stretch without hook
@@ -199,7 +191,7 @@ enum outcome arena_lcg_solve(struct run *r, struct arena_lcg *s, uint64_t confli
     s->have_model = 0;
     enum lcg_z3_answer a = arena_lcg_z3_check(s->z3, left, timeout_ms);
     uint64_t after = arena_lcg_z3_conflicts(s->z3);
-    r->nodes += after > before ? after - before : 0;
+    arena_optimal_spend_conflicts(r, after > before ? after - before : 0);
     if (a == LCG_Z3_FAILED || s->failed) {
         s->failed = 1;
         *failed = 1;
@@ -207,23 +199,14 @@ enum outcome arena_lcg_solve(struct run *r, struct arena_lcg *s, uint64_t confli
     }
     if (a == LCG_Z3_UNSAT)
         return EXHAUSTED;
-    if (a != LCG_Z3_SAT || !s->have_model) {
-        if (r->opt->node_limit != 0 && r->nodes >= r->opt->node_limit)
-            r->stopped = 1;
+    if (a != LCG_Z3_SAT || !s->have_model)
         return LIMITED;
-    }
     for (uint32_t k = 0; k < s->m; k++)
         w->off[k] = s->model[k] * s->unit;
     /* the model's plan is checked before it is taken, as the SAT engine's */
-    for (uint32_t k = 0; k < s->m; k++) {
-        int fits = w->off[k] + w->size[k] <= arena_lcg_top(s);
-        for (uint32_t j = k + 1; j < w->fwd_end[k] && fits; j++)
-            fits = w->off[k] + w->size[k] <= w->off[j] || w->off[j] + w->size[j] <= w->off[k];
-        assert(fits);
-        if (!fits)
-            return LIMITED;
-    }
-    return arena_optimal_keep_plan(r, plan);
+    int fits = arena_optimal_part_fits(r, arena_lcg_top(s));
+    assert(fits);
+    return fits ? arena_optimal_keep_plan(r, plan) : LIMITED;
 }
 
 void arena_lcg_close(struct arena_lcg *s)

@@ -1972,6 +1972,56 @@ Test(plot, every_generated_tex_compiles_fits_and_reads_back)
     pt_free(&doc);
 }
 
+/* Issue 45: with --family (or --suite, or --per-graph each) the per-graph
+ * figures and tables are drawn for every graph of the selection, each in
+ * graphs/NAME/ named by its graph, none at the top; --per-graph first keeps
+ * the first graph's at the top. Fails at 3cf04c5 (one graph stood for all,
+ * with a note on stderr). */
+Test(plot, a_family_selection_draws_the_per_graph_figures_of_every_graph)
+{
+    need(S_PLOT);
+    char db[160], out[160], path[512];
+    path_in(db, sizeof db, "db.sqlite");
+    fmt(out, sizeof out, "%s/each-%d", dir, (int)getpid());
+    cr_assert_eq(bench_run("each", (const char *[]){"plot", "--db", db, "--family", "random-intervals", "--figures",
+                     "arena,tables", "--format", "pdf", "--size", "one", "--out", out, "--quiet", NULL}),
+                 0, "bench plot --family random-intervals failed");
+    sqlite3 *d = open_db("db.sqlite");
+    sqlite3_stmt *st = prep(d, "SELECT DISTINCT params FROM graphs WHERE family = 'random-intervals' ORDER BY id");
+    size_t n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *params = (const char *)sqlite3_column_text(st, 0);
+        char size[32] = "";
+        const char *np = strstr(params, "n=");
+        cr_assert_not_null(np);
+        fmt(size, sizeof size, "%.*s", (int)strcspn(np, ","), np);
+        fmt(path, sizeof path, "%s/graphs/random-intervals_%s/arena-1col.pdf", out, size);
+        cr_expect(exists(path), "no %s", path);
+        fmt(path, sizeof path, "%s/graphs/random-intervals_%s/comparison.md", out, size);
+        char *md = slurp(path, NULL);
+        cr_assert_not_null(md, "no %s", path);
+        cr_expect(strstr(md, params) != NULL, "%s does not name its graph (%s)", path, params);
+        free(md);
+        n++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    cr_expect_eq(n, 2, "%zu random-intervals graphs in db.sqlite", n);
+    fmt(path, sizeof path, "%s/arena-1col.pdf", out);
+    cr_expect(!exists(path), "%s: one graph's figure at the top beside every graph's", path);
+    fmt(path, sizeof path, "%s/graphs.tex", out);
+    cr_expect(exists(path), "no %s", path);
+
+    fmt(out, sizeof out, "%s/first-%d", dir, (int)getpid());
+    cr_assert_eq(bench_run("first", (const char *[]){"plot", "--db", db, "--family", "random-intervals", "--per-graph",
+                     "first", "--figures", "arena", "--format", "pdf", "--size", "one", "--out", out, "--quiet", NULL}),
+                 0);
+    fmt(path, sizeof path, "%s/arena-1col.pdf", out);
+    cr_expect(exists(path), "--per-graph first: no %s", path);
+    fmt(path, sizeof path, "%s/graphs", out);
+    cr_expect(!exists(path), "--per-graph first: %s made", path);
+}
+
 /* ---------------------------------------------------------------- scripts */
 
 /* Each NAME.gp, run again by gnuplot from a copy of the folder (cd DIR &&

@@ -31,6 +31,7 @@ struct plot_opts {
     int sizes;   /* bit 1: one column, bit 2: two */
     int want[PLOT_NFIGS];
     int dpi, color_by_kind, quiet;
+    int per_graph; /* --per-graph: 0 auto, 1 first, 2 each */
 };
 
 /* A planner shown, in the order shown. */
@@ -54,6 +55,8 @@ struct plot_ctx {
     int64_t ref;  /* best proven figure of that graph, 0 none */
     int ref_opt;
     char *tmp;    /* temporary folder inside out */
+    char sub[512]; /* "" or the folder below tmp (and --out) the per-graph
+                      figures of one graph go to: graphs/NAME */
     const char *tpl;
     struct plot_buf notes;
     char **written;
@@ -162,6 +165,12 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
 /* plot_suite.c: graphs.tex, graphs.md and graphs.csv, every graph of the
  * figures' configuration x every planner shown. */
 int arena_plot_suite_table(struct plot_ctx *c);
+/* The name of graph entry e among the graph entries rows[0..n) as tables and
+ * folders show it: a file without the folder all of them share, a family's
+ * graph without the parameters every graph of its family among them
+ * shares (its family's name when it is alone). */
+void arena_plot_graph_name(const struct plot_ctx *c, const size_t *rows, size_t n, size_t e,
+                           struct plot_buf *b);
 /* plot_across.c */
 int arena_plot_fig_scaling(struct plot_ctx *c);
 int arena_plot_fig_quality(struct plot_ctx *c);

@@ -20,7 +20,8 @@
 #include "results/figdata.h"
 
 #define PLOT_PROG "bench: plot"
-#define PLOT_NFIGS 9 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed */
+#define PLOT_NFIGS 10 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed,
+                       configs */
 
 struct plot_opts {
     const char *graph, *planners, *out, *formats; /* graph: the first --graph */
@@ -179,5 +180,9 @@ int arena_plot_fig_quality(struct plot_ctx *c);
  * first that does: how far below the fixed-order bound each planner gets. */
 int arena_plot_fig_fixed(struct plot_ctx *c);
 int arena_plot_fig_stats(struct plot_ctx *c);
+/* plot_configs.c: configs-W.* and configs.tex/.md/.csv, every configuration
+ * of the selection side by side per planner, against the plain fixed-order
+ * bound. */
+int arena_plot_fig_configs(struct plot_ctx *c);
 
 #endif

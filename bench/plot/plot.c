@@ -115,6 +115,29 @@ static const char *size_name(size_t i)
     return i < 3 ? names[i] : NULL;
 }
 
+static int read_range(void *base, const struct arena_opt *o, const char *v, char *err,
+                      size_t errlen)
+{
+    P *p = base;
+    char *end;
+    errno = 0;
+    double lo = strtod(v, &end), hi = 0;
+    int ok = end != v && *end == ':' && errno == 0;
+    if (ok) {
+        const char *h = end + 1;
+        hi = strtod(h, &end);
+        ok = end != h && *end == '\0' && errno == 0 && isfinite(lo) && isfinite(hi) && lo >= 0 &&
+             hi > lo;
+    }
+    if (!ok)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s needs LO:HI, two ratios with 0 <= LO < HI (1:1.5), got '%s'",
+                            o->name, v);
+    p->range_lo = lo;
+    p->range_hi = hi;
+    return ARENA_OK;
+}
+
 static const char *per_graph_name(size_t i)
 {
     static const char *const names[] = {"auto", "first", "each"};
@@ -157,6 +180,11 @@ const struct arena_opt arena_bench_plot_options[] = {
              " first graph selected, in --out; or of each graph of the figures' configuration,"
              " each in its own folder graphs/NAME/ (NAME: the graph as graphs.tex names it);"
              " auto: each with --suite or --family, else first"},
+    {.name = "--range", .kind = ARENA_OPT_CUSTOM, .arg = "LO:HI", .parse = read_range,
+     .unset = "from the least ratio to 1.75 x the best median", .in = ARENA_IN_PLOT,
+     .help = "the ratio axis of the quality and fixed figures; by default it ends at 1.75"
+             " times the best planner's median when anything lies beyond (planners past it"
+             " are arrows with their medians), else at the largest ratio"},
     {.name = "--dpi", .kind = ARENA_OPT_UINT, .arg = "N", .min = 50, .max = 1200, .def = "200",
      .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, dpi),
      .help = "PNG resolution (200: 660 px one column, 1,400 px two)"},

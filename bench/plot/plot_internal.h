@@ -33,6 +33,7 @@ struct plot_opts {
     int want[PLOT_NFIGS];
     int dpi, color_by_kind, quiet;
     int per_graph; /* --per-graph: 0 auto, 1 first, 2 each */
+    double range_lo, range_hi; /* --range LO:HI; range_hi 0: chosen from the data */
 };
 
 /* A planner shown, in the order shown. */
@@ -64,6 +65,13 @@ struct plot_ctx {
     size_t n_written;
     char err[1200];
 };
+
+/* The quality and stats figures' axis ends, unless --range says, at this
+ * many times the best planner's median (mean), when anything lies beyond:
+ * the band where planners worth telling apart sit keeps most of the axis
+ * (on the exact suite 1 to 1.5 is two thirds of it); what lies beyond is
+ * an arrow with its value. */
+#define ARENA_PLOT_BAND 1.75
 
 /* ---- plot_figure.c: notes and selection */
 

@@ -141,10 +141,13 @@ static void print_group_note(const struct arena_stats *s, size_t a, size_t b)
 {
     const struct arena_stats_row *r = &s->rows[a];
     size_t all = r->n + r->n_left_out;
-    printf("  %zu graph%s, each with a valid result of every planner below", r->n,
-           r->n == 1 ? "" : "s");
+    printf("  %zu graph%s%s, each with a valid result of every planner below", r->n,
+           r->n == 1 ? "" : "s", r->n_superseded ? " (each its newest problem)" : "");
+    if (r->n_superseded)
+        printf("; %zu older result%s of another problem under the same spec left out (%s)",
+               r->n_superseded, r->n_superseded == 1 ? "" : "s", r->superseded);
     if (!r->n_left_out) {
-        printf(" (none left out)\n");
+        printf(r->n_superseded ? "\n" : " (none left out)\n");
         return;
     }
     printf("; %zu of %zu left out:", r->n_left_out, all);
@@ -369,6 +372,12 @@ static int stats_run(struct stats_args *a)
         arena_stats_free(&s);
         return 1;
     }
+    for (size_t i = 0; a->csv && i < s.n_rows; i++) /* a table says it under the group */
+        if (s.rows[i].n_superseded && (i == 0 || strcmp(s.rows[i].group, s.rows[i - 1].group)))
+            fprintf(stderr, "bench: stats: note: %s: %zu older result%s of another problem under"
+                            " the same spec left out (%s); each spec's newest problem is shown\n",
+                    s.rows[i].group, s.rows[i].n_superseded, s.rows[i].n_superseded == 1 ? "" : "s",
+                    s.rows[i].superseded);
     if (a->csv)
         print_csv(&s, a->pairs);
     else

@@ -24,10 +24,17 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* Back to version 13 (drops what version 14 added: the results' planner
+/* Back to version 14 (drops what version 15 added: the results' claims and
+ * a program's identity). */
+#define TD_BACK_TO_V14                                                                       \
+    "ALTER TABLE results DROP COLUMN claimed_status;"                                        \
+    "ALTER TABLE results DROP COLUMN claimed_bound;"                                         \
+    "ALTER TABLE results DROP COLUMN command_sha256; PRAGMA user_version = 14;"
+
+/* Back to version 13 (drops what version 14 added too: the results' planner
  * origin and timing columns). */
 #define TD_BACK_TO_V13                                                                       \
-    "ALTER TABLE results DROP COLUMN origin; ALTER TABLE results DROP COLUMN plugin_path;"   \
+    TD_BACK_TO_V14 "ALTER TABLE results DROP COLUMN origin; ALTER TABLE results DROP COLUMN plugin_path;"   \
     "ALTER TABLE results DROP COLUMN plugin_sha256;"                                         \
     "ALTER TABLE results DROP COLUMN planner_command;"                                       \
     "ALTER TABLE results DROP COLUMN timing; ALTER TABLE results DROP COLUMN self_ns;"       \

@@ -151,6 +151,13 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                                                      : "least peak of any execution order, proven");
             if (arena_config_transforms(&c->d.configs[g->config].c) && g->fixed_lower_bound > 0)
                 arena_plot_buf_printf(&b, ", fixed-order bound %s (the graph untransformed)", fb);
+            if (g->superseded) {
+                arena_plot_buf_printf(&b, "; %zu older result%s of another problem under this"
+                                          " spec left out (", g->superseded,
+                                      g->superseded == 1 ? "" : "s");
+                text(&b, g->superseded_planners);
+                arena_plot_buf_add(&b, ")");
+            }
             arena_plot_buf_add(&b, "\n");
         }
         if (!tex) {

@@ -142,7 +142,8 @@ static void print_group_note(const struct arena_stats *s, size_t a, size_t b)
     const struct arena_stats_row *r = &s->rows[a];
     size_t all = r->n + r->n_left_out;
     printf("  %zu graph%s%s, each with a valid result of every planner below", r->n,
-           r->n == 1 ? "" : "s", r->n_superseded ? " (each its newest problem)" : "");
+           r->n == 1 ? "" : "s",
+           !r->n_superseded ? "" : r->n == 1 ? " (its newest problem)" : " (each its newest problem)");
     if (r->n_superseded)
         printf("; %zu older result%s of another problem under the same spec left out (%s)",
                r->n_superseded, r->n_superseded == 1 ? "" : "s", r->superseded);

@@ -224,10 +224,11 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
  * (results/columns.h), the four planner options, inplace, inplace_bound,
  * order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,
  * runs.tag, optimal_engine (before schema 13, planner optimal's rows were
- * its search's), then the tag's place in the partitions (twice) and the
- * join on it. A spec's problem is its newest result's (per configuration,
- * and tag when grouping by it): a result of another problem under that
- * spec (a file changed between runs) is older, and is marked stale. A result counts as
+ * its search's), problem_fingerprint again, then the tag's place in the partitions (twice) and the
+ * join on it. A spec's problem (the graph row's fingerprint and the planned
+ * problem's) is its newest result's, per configuration (and tag when
+ * grouping by it): a result of another problem under that spec (a file
+ * changed between runs) is older, and is marked stale. A result counts as
  * valid only when it is possible (bench merge leaves others out:
  * results/merge_check.h): a whole number of bytes at or above its
  * problem's lower bound and its own proven bound; else it is a failure,
@@ -237,7 +238,7 @@ static const char query_fmt[] =
     "   r.status, r.bound, %s AS time_limit, %s AS node_limit, %s AS planner_seed,"
     "   %s AS capacity, %s AS inplace, %s AS lower_bound, %s AS order_mode,"
     "   %s AS order_budget, %s AS patch, %s AS problem_fp, %s AS fixed_lb, %s AS tag,"
-    "   %s AS optimal_engine, g.spec, g.alignment,"
+    "   %s AS optimal_engine, g.spec, g.alignment, g.fingerprint || ' ' || %s AS problem,"
     "   CASE WHEN instr(u.started_at, '.') THEN u.started_at"
     "        ELSE replace(u.started_at, 'Z', '.000Z') END AS started"
     "   FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id),"
@@ -246,7 +247,7 @@ static const char query_fmt[] =
     "   order_mode, order_budget, patch, planner, time_limit, node_limit, planner_seed,"
     "   capacity, optimal_engine%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
     " latest AS (SELECT spec, alignment, inplace, order_mode, order_budget, patch, tag,"
-    "   problem_fp, row_number() OVER (PARTITION BY spec, alignment, inplace, order_mode,"
+    "   problem, row_number() OVER (PARTITION BY spec, alignment, inplace, order_mode,"
     "   order_budget, patch%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
     " best AS (SELECT graph_id, problem_fp, max(bound) AS bound FROM allr WHERE valid = 1"
     "   AND typeof(arena_bytes) = 'integer' AND bound <= arena_bytes"
@@ -257,7 +258,7 @@ static const char query_fmt[] =
     "   AND n.arena_bytes >= coalesce(n.bound, 0), n.arena_bytes, n.status IS 'limit', n.run_id,"
     "   n.time_limit, n.node_limit, n.planner_seed, n.capacity, n.inplace, n.order_mode,"
     "   n.order_budget, n.patch, n.fixed_lb, n.tag, n.optimal_engine,"
-    "   n.problem_fp IS NOT p.problem_fp"
+    "   n.problem IS NOT p.problem"
     " FROM newest n JOIN graphs g ON g.id = n.graph_id"
     " LEFT JOIN best b ON b.graph_id = n.graph_id AND b.problem_fp IS n.problem_fp"
     " LEFT JOIN latest p ON p.k = 1 AND p.spec = n.spec AND p.alignment = n.alignment"
@@ -316,9 +317,10 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
            "CASE WHEN r.planner = 'optimal' THEN 'search' END", col[12], sizeof col[12]);
     const struct arena_select *sel = q ? q->select : NULL;
     int by_tag = sel && sel->group_by == ARENA_GROUP_TAG;
-    char sql[sizeof query_fmt + NC * 260 + sizeof c.planner + 64];
+    char sql[sizeof query_fmt + NC * 260 + sizeof c.planner + sizeof c.problem_fp + 64];
     snprintf(sql, sizeof sql, query_fmt, c.planner, col[0], col[1], col[2], col[3], col[4], col[5],
-             col[6], col[7], col[8], col[9], col[10], col[11], col[12], by_tag ? ", tag" : "",
+             col[6], col[7], col[8], col[9], col[10], col[11], col[12], c.problem_fp,
+             by_tag ? ", tag" : "",
              by_tag ? ", tag" : "", by_tag ? " AND p.tag IS n.tag" : "");
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);

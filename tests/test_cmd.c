@@ -375,7 +375,7 @@ Test(cmd, two_commands_under_one_name_are_two_planners)
     char *md = td_slurp(path, NULL);
     cr_assert(md, "no %s", path);
     for (size_t i = 0; i < 2; i++) {
-        char row[100];
+        char row[200];
         snprintf(row, sizeof row, "| %s |", label[i]);
         cr_expect(strstr(md, row), "%s not in: %s", row, md);
     }

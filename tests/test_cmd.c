@@ -318,18 +318,6 @@ Test(cmd, a_capacity_is_handed_to_the_program_and_held)
     free(out);
 }
 
-/* The SHA-256 of a text by sha256sum (coreutils), not by bench's code. */
-static void text_sha256(const char *text, char hex[65])
-{
-    char path[160];
-    td_write("hashed.txt", text, path, sizeof path);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "sha256sum < '%s'", path);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    cr_assert_eq(fscanf(p, "%64s", hex), 1);
-    pclose(p);
-}
 
 /* A program's identity is its name and its command: two commands under one
  * name, run into one database, are two planners to stats and plot, each
@@ -355,7 +343,7 @@ Test(cmd, two_commands_under_one_name_are_two_planners)
     char label[2][80];
     for (size_t i = 0; i < 2; i++) {
         char hex[65], sql[300];
-        text_sha256(commands[i], hex);
+        td_sha256_text(commands[i], hex);
         snprintf(label[i], sizeof label[i], "mine (cmd %.8s)", hex);
         snprintf(sql, sizeof sql, "SELECT count(*) FROM results WHERE planner = 'mine' AND valid"
                  " = 1 AND command_sha256 = '%s' AND arena_bytes = %d", hex, i ? 96 : 112);

@@ -41,16 +41,6 @@ static void lying_problem(char *path, size_t len)
     td_write("three.csv", "id,lower,upper,size\n0,0,2,64\n1,1,3,32\n2,3,4,16\n", path, len);
 }
 
-/* The SHA-256 of a file by sha256sum (coreutils), not by bench's code. */
-static void sha256sum(const char *path, char hex[65])
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "sha256sum '%s'", path);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    cr_assert_eq(fscanf(p, "%64s", hex), 1);
-    pclose(p);
-}
 
 /* The example plugin beside the built-in planner it copies: each result
  * valid, stored with the plugin's absolute path and the file's hash, and
@@ -66,7 +56,7 @@ Test(plugin, example_plans_beside_the_built_ins_and_its_origin_is_stored)
     cr_assert_eq(run_bench("run", args), 0, "%s", run_bench_output("run", "err"));
     char hex[65], abs[4096];
     cr_assert(realpath(example(), abs));
-    sha256sum(abs, hex);
+    td_sha256(abs, hex);
     sqlite3 *d = td_db_open(db, 1);
     char sql[4400];
     snprintf(sql, sizeof sql,
@@ -101,7 +91,7 @@ Test(plugin, stats_and_plot_name_it_with_its_origin)
                           "--min-time", "0.001", NULL};
     cr_assert_eq(run_bench("run", args), 0, "%s", run_bench_output("run", "err"));
     char hex[65], label[100];
-    sha256sum(example(), hex);
+    td_sha256(example(), hex);
     snprintf(label, sizeof label, "example-first-fit (plugin %.8s)", hex);
     const char *stats[] = {"stats", "--db", db, NULL};
     cr_assert_eq(run_bench("stats", stats), 0, "%s", run_bench_output("stats", "err"));

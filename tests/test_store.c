@@ -869,16 +869,6 @@ Test(store, refuses_a_directory)
     cr_expect_eq(rmdir(path), 0, "the directory stays empty");
 }
 
-/* The SHA-256 of a text by sha256sum (coreutils), not by bench's code. */
-static void text_sha256(const char *text, char hex[65])
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "printf '%%s' '%s' | sha256sum", text);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    cr_assert_eq(fscanf(p, "%64s", hex), 1);
-    pclose(p);
-}
 
 /* Version 14 stored a plugin's word as status and bound. Migrated, a
  * plugin's row whose bound is above its problem's max-live bound keeps
@@ -920,7 +910,7 @@ Test(store, migrates_version_14_keeping_a_plugins_word_as_its_claim)
                              " AND bound = 32 AND claimed_status = 'infeasible' AND"
                              " claimed_bound = 41"), 1, "undecided: its plan is above 40 B");
     char hex[65], sql[300];
-    text_sha256("sh a.sh", hex);
+    td_sha256_text("sh a.sh", hex);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM results WHERE id = 5 AND command_sha256 ="
              " '%s' AND claimed_status IS NULL", hex);
     cr_expect_eq(td_db_int(db, sql), 1);

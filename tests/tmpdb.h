@@ -102,4 +102,9 @@ int64_t td_file_int(const char *path, const char *sql);
 /* Writes text to td_dir/name, its path into path (asserts). */
 void td_write(const char *name, const char *text, char *path, size_t len);
 
+/* The SHA-256 of the file at path, or of a text, by sha256sum (coreutils),
+ * not by bench's code: 64 hex digits and a NUL (asserts). */
+void td_sha256(const char *path, char hex[65]);
+void td_sha256_text(const char *text, char hex[65]);
+
 #endif

@@ -488,6 +488,7 @@ static int run(struct plot_ctx *c)
                 arena_plot_want(c, "live") || arena_plot_want(c, "tables") ||
                 arena_plot_want(c, "replay")))
         rc = arena_plot_per_graph(c);
+    if (!rc && arena_plot_want(c, "tables")) rc = arena_plot_suite_table(c);
     if (!rc && arena_plot_want(c, "scaling")) rc = arena_plot_fig_scaling(c);
     if (!rc && arena_plot_want(c, "quality")) rc = arena_plot_fig_quality(c);
     if (!rc && arena_plot_want(c, "fixed")) rc = arena_plot_fig_fixed(c);

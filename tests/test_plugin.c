@@ -349,6 +349,17 @@ Test(plugin, a_plugins_bound_and_optimal_are_its_claims_never_proofs)
     cr_expect(strstr(out, "it claims optimal with a bound of 112 B, which bench did not prove"),
               "%s", out);
     free(out);
+    char fig[160], md[200];
+    td_path(fig, sizeof fig, "fig");
+    const char *plot[] = {"plot", "--db", db, "--out", fig, "--figures", "tables", "--quiet",
+                          NULL};
+    cr_assert_eq(run_bench("plot", plot), 0, "%s", run_bench_output("plot", "err"));
+    snprintf(md, sizeof md, "%s/comparison.md", fig);
+    char *table = td_slurp(md, NULL);
+    cr_assert(table, "no %s", md);
+    cr_expect(strstr(table, "| feasible (claims optimal) |") && !strstr(table, "optimum"),
+              "the claim labelled, no optimum: %s", table);
+    free(table);
 
     char list[700];
     snprintf(list, sizeof list, "greedy-by-size,%s", optimal);

@@ -110,6 +110,14 @@ struct arena_stats_row {
     size_t n_failed;   /* graphs of the group where this row's result is not valid */
     size_t n_absent;   /* graphs of the group this row has no result on */
     size_t runs;       /* distinct runs the n samples come from */
+    /* Results of an older problem under a spec of the group (a file changed
+     * between runs; the same in every row of the group): each spec's newest
+     * problem is the one shown (its newest result's, results.
+     * problem_fingerprint), the others are left out, never paired with it
+     * nor divided by its bounds. How many, and their planners ("a, b");
+     * NULL when none. */
+    size_t n_superseded;
+    char *superseded;
 };
 
 struct arena_stats_pair {

@@ -836,26 +836,14 @@ Test(merge, scripts_sweep_takes_paths_with_spaces_and_quotes)
     sqlite3_close(db);
 }
 
-/* A program planner (cmd:) that fails (exit 3) on every problem of 20
- * tensors and plans the others end to end; with KILL, on the first problem
- * of 40 tensors whose marker folder it can make, it first kills its bench
- * (the nearest ancestor named bench) with SIGKILL, as a crash or an
- * out-of-memory kill would. */
-static void write_picky(const char *name, int kill, char *path, size_t len)
+/* tests/cmd/picky, a program planner (cmd:) that fails on every problem of
+ * 20 tensors and plans the others end to end; with PICKY_KILL_ONCE, it kills
+ * its bench once. Its cmd: planner, f, into buf. */
+static void picky_planner(const char *prefix, char *buf, size_t len)
 {
-    char marker[200], text[1200];
-    td_path(marker, sizeof marker, "killed.once");
-    snprintf(text, sizeof text,
-             "n=$(($(wc -l < \"$1\") - 1)); [ \"$n\" = 20 ] && exit 3\n"
-             "if [ %d = 1 ] && [ \"$n\" = 40 ] && mkdir '%s' 2>/dev/null; then\n"
-             "  p=$$\n"
-             "  while [ \"$p\" -gt 1 ] && [ \"$(cat /proc/$p/comm)\" != bench ]; do\n"
-             "    p=$(cut -d' ' -f4 /proc/$p/stat); done\n"
-             "  kill -9 \"$p\"; sleep 5\n"
-             "fi\n"
-             "awk -F, 'NR > 1 { print $1 \",\" o + 0; o += $4 }' \"$1\"\n",
-             kill, marker);
-    td_write(name, text, path, len);
+    const char *picky = getenv("ARENA_PICKY");
+    if (!picky) cr_skip_test("ARENA_PICKY not set (run via meson test)");
+    snprintf(buf, len, "%scmd:f=sh '%s'", prefix, picky);
 }
 
 /* bench --resume and --missing (issue 43 §4): a run of 2 x 2 graphs with
@@ -868,11 +856,10 @@ static void write_picky(const char *name, int kill, char *path, size_t len)
  * command reruns only its own 6. */
 Test(merge, resume_runs_only_what_is_not_stored_and_missing_lists_it)
 {
-    char db[160], prog[160], planners[400], other[400];
+    char db[160], planners[400], other[404];
     td_path(db, sizeof db, "r.sqlite");
-    write_picky("picky.sh", 0, prog, sizeof prog);
-    snprintf(planners, sizeof planners, "naive,cmd:f=sh '%s'", prog);
-    snprintf(other, sizeof other, "naive,cmd:f=sh '%s' ", prog);
+    picky_planner("naive,", planners, sizeof planners);
+    snprintf(other, sizeof other, "%s ", planners);
     const char *first[] = {"--graph", "random-intervals:n=20|30,seed=1..2", "--planner", planners,
                            "--repetitions", "1", "--min-time", "0.001", "--quiet", "--db", db,
                            NULL};
@@ -939,16 +926,16 @@ Test(merge, a_sweep_survives_a_killed_shard_and_resumes, .timeout = 300)
     if (!bench_exe || !sweep) cr_skip_test("ARENA_BENCH / ARENA_SWEEP not set (run via meson test)");
     if (system("command -v parallel >/dev/null && command -v taskset >/dev/null") != 0)
         cr_skip_test("GNU parallel or taskset missing (scripts/bootstrap installs parallel)");
-    char prog[160], out[160], cmd[2000], log[200];
-    write_picky("picky.sh", 1, prog, sizeof prog);
+    char planners[400], out[160], cmd[2000], log[200], marker[200];
+    picky_planner("greedy-by-size,online-first-fit,", planners, sizeof planners);
     td_path(out, sizeof out, "o.sqlite");
     td_path(log, sizeof log, "sweep.err");
+    td_path(marker, sizeof marker, "killed.once");
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && BENCH='%s' '%s' -j 2 -o o.sqlite"
-             " --graph 'random-intervals:n=20|30|40,seed=1..3'"
-             " --planner \"greedy-by-size,online-first-fit,cmd:f=sh '%s'\" --repetitions 1"
+             "cd '%s' && PICKY_KILL_ONCE='%s' BENCH='%s' '%s' -j 2 -o o.sqlite"
+             " --graph 'random-intervals:n=20|30|40,seed=1..3' --planner \"%s\" --repetitions 1"
              " --min-time 0.001 >/dev/null 2>'%s'",
-             td_dir, bench_exe, sweep, prog, log);
+             td_dir, marker, bench_exe, sweep, planners, log);
     int status = system(cmd);
     char *text = td_slurp(log, NULL);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3, "sweep: status %d, want exit 3: %s",
@@ -967,8 +954,6 @@ Test(merge, a_sweep_survives_a_killed_shard_and_resumes, .timeout = 300)
         char shard[200], part[8];
         snprintf(shard, sizeof shard, "%s.shards/shard-%d-of-2.sqlite", out, k);
         snprintf(part, sizeof part, "%d/2", k);
-        char planners[400];
-        snprintf(planners, sizeof planners, "greedy-by-size,online-first-fit,cmd:f=sh '%s'", prog);
         const char *check[] = {"--graph", "random-intervals:n=20|30|40,seed=1..3", "--planner",
                                planners, "--repetitions", "1", "--min-time", "0.001", "--shard",
                                part, "--db", shard, "--missing", NULL};

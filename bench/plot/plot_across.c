@@ -364,15 +364,8 @@ static int quality_figure(struct plot_ctx *c, int fixed)
                        : better ? "Arena / best proven bound"
                                 : "Arena / lower bound";
     arena_plot_buf_printf(&sub, "%s", cap.s);
-    double fh[2] = {0, 0};
-    if (unpaired.len) {
-        struct plot_buf t = {0};
-        arena_plot_buf_printf(&t, "%s%s", UNPAIRED, unpaired.s);
-        arena_plot_gp_foot(&foot, t.s ? t.s : "", fh);
-        arena_plot_buf_free(&t);
-    } else {
-        arena_plot_gp_foot(&foot, "", fh);
-    }
+    double fh[2];
+    arena_plot_gp_foot(&foot, UNPAIRED, unpaired.s ? unpaired.s : "", fh);
     double h1 = fmin(4.2, fmax(1.8, 1.0 + 0.2 * (double)nq)) + fh[0],
            h2 = fmax(2.4, 1.2 + 0.27 * (double)nq) + fh[1];
     arena_plot_gp_head(c, &gp, name, what, sub.s ? sub.s : "", cap.s, h1, h2);
@@ -1005,17 +998,12 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                           arena_plot_config_label(c), np, np == 1 ? "" : "s", paired_total,
                           c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
     if (notes.len) arena_plot_buf_printf(&cap, "; left out: %s", notes.s);
-    double fh[2] = {0, 0};
     if (unpaired.len) {
-        struct plot_buf t = {0};
-        arena_plot_buf_printf(&t, "%s%s", UNPAIRED, unpaired.s);
-        arena_plot_buf_printf(&cap, "; %s", t.s ? t.s : "");
-        arena_plot_note(c, "stats: %s", t.s ? t.s : "");
-        arena_plot_gp_foot(&foot, t.s ? t.s : "", fh);
-        arena_plot_buf_free(&t);
-    } else {
-        arena_plot_gp_foot(&foot, "", fh);
+        arena_plot_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
+        arena_plot_note(c, "stats: %s%s", UNPAIRED, unpaired.s);
     }
+    double fh[2];
+    arena_plot_gp_foot(&foot, UNPAIRED, unpaired.s ? unpaired.s : "", fh);
     struct stats_grid gr[2];
     for (int k = 0; k < 2; k++)
         stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);

@@ -231,27 +231,31 @@ double arena_plot_title_inches(const char *sub, int size)
     return (double)(sub_wrap(NULL, sub, size) + 1) * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
 }
 
-void arena_plot_gp_foot(struct plot_buf *b, const char *text, double h[2])
+void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2])
 {
+    struct plot_buf all = {0};
+    if (items[0]) arena_plot_buf_printf(&all, "%s%s", lead, items);
+    const char *text = all.s ? all.s : "";
+    size_t lead_len = strlen(lead);
     for (int k = 0; k < 2; k++) {
         double em = (k ? 8 : 7) / 72.0, room = ((k ? 7.0 : 3.3) - 0.25) / em;
         struct plot_buf lines = {0};
         size_t n = 0;
         for (const char *p = text; *p && n < 4;) {
-            /* the longest run of words that fits; a word too long is cut */
-            size_t take = 0, end = strlen(p);
-            for (size_t i = 0; i <= end; i++) {
+            /* The longest run that fits and ends in the lead or after an
+             * item ("; "), else at any space; a word wider than the page is
+             * cut where it must be. */
+            size_t strong = 0, any = 0, end = strlen(p);
+            for (size_t i = 1; i <= end; i++) {
                 if (p[i] != ' ' && p[i] != '\0') continue;
                 char *head = strndup(p, i);
                 double w = head ? arena_plot_text_em(head) : 0;
                 free(head);
-                if (w > room && take) break;
-                take = i;
-                if (w > room) { /* one word wider than the page: cut where any fits */
-                    take = arena_plot_utf8_prefix(p, (size_t)room);
-                    break;
-                }
+                if (w > room) break;
+                any = i;
+                if (p[i] == '\0' || (size_t)(p - text) + i < lead_len || p[i - 1] == ';') strong = i;
             }
+            size_t take = strong ? strong : any ? any : arena_plot_utf8_prefix(p, (size_t)room);
             int last = n == 3 && p[take];
             struct plot_buf t = {0};
             arena_plot_buf_addn(&t, p, take);
@@ -265,10 +269,11 @@ void arena_plot_gp_foot(struct plot_buf *b, const char *text, double h[2])
         }
         arena_plot_buf_printf(b, "FN%d = %zu; array FOOT%d[%zu]\n", k + 1, n, k + 1, n ? n : 1);
         arena_plot_buf_add(b, lines.s ? lines.s : "");
-        if (lines.oom) b->oom = 1;
+        if (lines.oom || all.oom) b->oom = 1;
         arena_plot_buf_free(&lines);
         h[k] = n ? (double)n * (k ? 8 : 7) * 1.25 / 72 + 0.1 : 0;
     }
+    arena_plot_buf_free(&all);
 }
 
 void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b)

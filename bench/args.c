@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench/plugin.h"
+#include "results/digest.h"
 #include "bench/replay/replay.h"
 #include "bench/suites.h"
 #include "graphs/sweep.h"
@@ -208,13 +209,14 @@ static int add_cmd(A *a, const char *item, char *err, size_t errlen)
                             " another",
                             name, name);
     struct arena_planner_origin o = {.origin = ARENA_ORIGIN_CMD, .command = strdup(command),
-                                     .own = calloc(1, sizeof *o.own)};
+                                     .sha256 = malloc(65), .own = calloc(1, sizeof *o.own)};
+    if (o.sha256) arena_sha256_hex(command, strlen(command), o.sha256);
     if (o.own) {
         o.own->name = strdup(name);
         o.own->summary = strdup("an external program (cmd:)");
         o.own->kind = ARENA_KIND_OFFSETS;
     }
-    if (!o.command || !o.own || !o.own->name || !o.own->summary) {
+    if (!o.command || !o.sha256 || !o.own || !o.own->name || !o.own->summary) {
         arena_planner_origin_free(&o);
         return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
     }

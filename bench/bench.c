@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "bench/args.h"
+#include "bench/claims.h"
 #include "bench/cmd.h"
 #include "bench/gbench.h"
 #include "bench/isolate.h"
@@ -82,6 +83,7 @@ struct bench {
     size_t *jobs_of, *invalid_of;
     size_t stored, stored_invalid; /* --resume, --missing: jobs found stored */
     char *tmpdir;   /* the problems' files of cmd: planners, made when first needed */
+    struct arena_known_plan *known; /* per graph: its smallest valid arena this run */
 };
 
 /* ---- the benchmark callbacks ---- */
@@ -200,43 +202,22 @@ static void emit(struct bench *b, struct arena_session_graph *g, const struct ar
     arena_session_stdout_ok(&b->s);
 }
 
-/* What bench checks of a valid plan beyond the validator: its claims (after
- * arena_plan_settle; `claimed` is the status the planner gave) hold
- * together, and every figure fits the database's integers. In decision
- * mode a search planner's "feasible" means "fits the capacity". NULL when
- * all is well, else the reason, written into buf. */
-static const char *claims_wrong(const struct arena_plan *plan, enum arena_plan_status claimed,
-                                int search, const struct arena_plan_options *opt, char *buf,
-                                size_t len)
+/* The smallest valid plan bench holds of graph g's problem: this run's, or
+ * one the database stored before (the same graph row and planned problem). */
+static struct arena_known_plan known_plan(struct bench *b, struct arena_session_graph *g)
 {
-    if (plan->arena > ARENA_BENCH_INT_MAX)
-        snprintf(buf, len, "arena %llu B is above 2^63-1 B, the largest figure the results"
-                           " database stores", (unsigned long long)plan->arena);
-    else if (plan->nodes > ARENA_BENCH_INT_MAX)
-        snprintf(buf, len, "planner reports %llu nodes, above 2^63-1",
-                 (unsigned long long)plan->nodes);
-    else if (plan->bound > plan->arena)
-        snprintf(buf, len, "planner claims a lower bound of %llu B above its own arena of %llu B",
-                 (unsigned long long)plan->bound, (unsigned long long)plan->arena);
-    else if (plan->status == ARENA_PLAN_OPTIMAL && plan->bound != plan->arena)
-        snprintf(buf, len, "planner claims optimal, but its arena %llu B is above its bound %llu B",
-                 (unsigned long long)plan->arena, (unsigned long long)plan->bound);
-    else if (plan->status == ARENA_PLAN_INFEASIBLE &&
-             (opt->capacity == 0 || plan->bound <= opt->capacity))
-        snprintf(buf, len, "planner claims infeasible, but its bound %llu B does not exceed"
-                           " the capacity %llu B",
-                 (unsigned long long)plan->bound, (unsigned long long)opt->capacity);
-    else if (search && opt->capacity && claimed == ARENA_PLAN_FEASIBLE &&
-             plan->arena > opt->capacity)
-        snprintf(buf, len, "planner claims a plan within the capacity %llu B, but its arena is"
-                           " %llu B",
-                 (unsigned long long)opt->capacity, (unsigned long long)plan->arena);
-    else if ((unsigned)plan->status > ARENA_PLAN_LIMIT)
-        snprintf(buf, len, "planner returned status %d, which is none of feasible, optimal,"
-                           " infeasible, limit", (int)plan->status);
-    else
-        return NULL;
-    return buf;
+    struct arena_known_plan k = b->known[g - b->s.graphs];
+    uint64_t arena = 0;
+    int64_t run = 0;
+    char planner[80] = "", whose[160];
+    if (b->s.store && arena_session_store_run_and_graph(&b->s, g) == ARENA_OK &&
+        arena_store_best_valid(b->s.store, g->db_id, &g->src, &arena, planner, sizeof planner,
+                               &run) == ARENA_OK) {
+        snprintf(whose, sizeof whose, "%s, run %lld of %s", planner, (long long)run,
+                 b->s.args.db);
+        arena_known_plan_offer(&k, arena, whose);
+    }
+    return k;
 }
 
 static void job_done(void *ctx, const struct arena_gbench_stats *st)
@@ -253,6 +234,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     char error[600] = "";
     struct arena_metrics m;
     int valid = 0, planned = 0;
+    int guest = j->origin->origin != ARENA_ORIGIN_BUILTIN;
+    struct arena_claim claim = {0}; /* a guest's, beyond what bench proved */
     struct arena_plan full = j->plan; /* the plan of every tensor of p */
     const struct arena_plan *shown = g->merged ? &full : &j->plan;
     /* A documented refusal (min-cost-flow above its size limit) is an
@@ -290,16 +273,27 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                    : arena_plan_metrics(p, &j->plan, &m)) != ARENA_OK) {
             snprintf(error, sizeof error, "metrics: %s", arena_strerror(rc));
         } else {
+            const struct arena_plan_options *opt = &b->s.args.options;
+            int search = j->pl->kind == ARENA_KIND_SEARCH;
+            arena_claims_read(&j->plan, guest, search);
             enum arena_plan_status claimed = j->plan.status;
             arena_plan_settle(&j->plan, g->bounds.inplace_bound);
-            full.status = j->plan.status;
-            full.bound = j->plan.bound;
             /* A program is handed the capacity (cmd.h): its answer
              * claims to fit it, as a search planner's does. */
-            int decides = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM;
-            valid = !claims_wrong(&j->plan, claimed, decides, &b->s.args.options, error,
-                                  sizeof error);
+            int decides = search || j->call == PROGRAM;
+            struct arena_known_plan known = known_plan(b, g);
+            valid = !arena_claims_wrong(&j->plan, claimed, decides, opt, &known, error,
+                                        sizeof error);
+            if (valid && guest)
+                arena_claims_unproven(&j->plan, g->bounds.inplace_bound, opt->capacity, &claim);
+            full.status = j->plan.status;
+            full.bound = j->plan.bound;
         }
+    }
+    if (valid) {
+        char whose[160];
+        snprintf(whose, sizeof whose, "%s, this run", j->pl->name);
+        arena_known_plan_offer(&b->known[j->g], j->plan.arena, whose);
     }
     if (refused) b->refused++;
     else if (!valid) b->any_invalid = 1, b->invalid_of[j->k]++;
@@ -348,10 +342,12 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         .origin = arena_origin_name(j->origin->origin),
         .origin_detail = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->path
                                                                   : j->origin->command,
-        .plugin_sha256 = j->origin->sha256,
+        .plugin_sha256 = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->sha256 : NULL,
         .timing = timing_name[j->call],
         .has_self_ns = valid && j->call == PROGRAM && j->program.has_self_ns,
         .self_ns = j->program.self_ns,
+        .claimed_status = claim.has ? arena_plan_status_name(claim.status) : NULL,
+        .claimed_bound = claim.has ? claim.bound : 0,
     };
     if (b->s.store) {
         struct arena_result_info info = {
@@ -381,11 +377,14 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .shares = g->merged ? g->merge.takes : NULL,
             .origin = row.origin,
             .plugin_path = j->origin->path,
-            .plugin_sha256 = j->origin->sha256,
+            .plugin_sha256 = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->sha256 : NULL,
             .planner_command = j->origin->command,
             .timing = row.timing,
             .has_self_ns = row.has_self_ns,
             .self_ns = row.self_ns,
+            .claimed_status = row.claimed_status,
+            .claimed_bound = row.claimed_bound,
+            .command_sha256 = j->origin->origin == ARENA_ORIGIN_CMD ? j->origin->sha256 : NULL,
             /* only planner optimal reads its engine option */
             .optimal_engine = strcmp(j->pl->name, "optimal") == 0
                                   ? arena_optimal_engine_name(b->s.args.options.optimal_engine)
@@ -624,7 +623,8 @@ static int measure(struct bench *b)
     if ((status = start_gbench(b)) != 0) return status;
     if ((status = arena_session_load(&b->s)) != 0) return status;
     if ((status = arena_session_open_store(&b->s)) != 0) return status;
-    int reg = register_jobs(b);
+    b->known = calloc(b->s.n_graphs ? b->s.n_graphs : 1, sizeof *b->known);
+    int reg = b->known ? register_jobs(b) : ARENA_ENOMEM;
     if (reg == ARENA_EDB) return 2;
     if (reg != ARENA_OK) {
         arena_session_say(&b->s, "cannot register the benchmarks");
@@ -714,6 +714,7 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     free(b.jobs);
     free(b.jobs_of);
     free(b.invalid_of);
+    free(b.known);
     if (b.tmpdir) rmdir(b.tmpdir);
     free(b.tmpdir);
     free(b.out_state);

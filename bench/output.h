@@ -49,6 +49,10 @@ struct arena_bench_row {
     const char *origin, *origin_detail, *plugin_sha256, *timing;
     int has_self_ns;
     uint64_t self_ns;
+    /* A guest's claims beyond what bench proved (bench/claims.h): the
+     * status it gave ("optimal", ...) and its bound (0 none); NULL: none. */
+    const char *claimed_status;
+    uint64_t claimed_bound;
 };
 
 /* arena / bound - 1; NaN when there is no valid plan or no bound. */

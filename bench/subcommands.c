@@ -146,7 +146,7 @@ static const struct command commands[] = {
               " table refuses the file (exit 2).",
      .tables = no_tables, .main = merge_main},
     {.name = "stats",
-     .usage = "stats [--db FILE] [--run ID|all] [--planner LIST] [--format table|csv]"
+     .usage = "stats [--db FILE] [--run ID|all] [--planner LIST] [--format table|csv|tex|md]"
               " [--pairs] [selection]",
      .summary = "arena / lower bound across graphs, with confidence intervals and pairs",
      .about = "Per group (by default a family's parameters but the seed, the seeds its graphs)"

@@ -47,6 +47,13 @@ struct arena_fig_graph {
     int64_t order_bound; /* proven least peak of any execution order, for
                             this problem (bench --order best); 0: none */
     int order_limit;     /* the order search stopped at its budget */
+    /* Its problem: the newest result's (results.problem_fingerprint). The
+     * results of another problem under the same spec and configuration (a
+     * file changed between runs) are older: left out, never compared with
+     * this problem's bounds, and counted here with their planners ("a, b"). */
+    char *problem;
+    size_t superseded;
+    char *superseded_planners;
 };
 
 struct arena_fig_result {

@@ -27,6 +27,7 @@ struct sample {
     struct arena_config cfg;
     struct arena_stats_options opt;
     int valid, limit;
+    int stale;           /* of an older problem under its spec: left out */
     double lb, best, arena, fixed; /* lb, best: the planned problem's */
 };
 
@@ -154,6 +155,14 @@ static int by_sample(const void *a, const void *b)
     return c ? c : cmp_i64(x->graph, y->graph);
 }
 
+/* Each spec's newest problem's samples, then the stale ones; each part by
+ * sample. */
+static int by_stale_sample(const void *a, const void *b)
+{
+    const struct sample *x = a, *y = b;
+    return x->stale != y->stale ? x->stale - y->stale : by_sample(a, b);
+}
+
 static int by_i64(const void *a, const void *b)
 {
     return cmp_i64(*(const int64_t *)a, *(const int64_t *)b);
@@ -215,7 +224,11 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
  * (results/columns.h), the four planner options, inplace, inplace_bound,
  * order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,
  * runs.tag, optimal_engine (before schema 13, planner optimal's rows were
- * its search's), then the tag's place in the partition. A result counts as
+ * its search's), problem_fingerprint again, then the tag's place in the partitions (twice) and the
+ * join on it. A spec's problem (the graph row's fingerprint and the planned
+ * problem's) is its newest result's, per configuration (and tag when
+ * grouping by it): a result of another problem under that spec (a file
+ * changed between runs) is older, and is marked stale. A result counts as
  * valid only when it is possible (bench merge leaves others out:
  * results/merge_check.h): a whole number of bytes at or above its
  * problem's lower bound and its own proven bound; else it is a failure,
@@ -225,7 +238,7 @@ static const char query_fmt[] =
     "   r.status, r.bound, %s AS time_limit, %s AS node_limit, %s AS planner_seed,"
     "   %s AS capacity, %s AS inplace, %s AS lower_bound, %s AS order_mode,"
     "   %s AS order_budget, %s AS patch, %s AS problem_fp, %s AS fixed_lb, %s AS tag,"
-    "   %s AS optimal_engine, g.spec, g.alignment,"
+    "   %s AS optimal_engine, g.spec, g.alignment, g.fingerprint || ' ' || %s AS problem,"
     "   CASE WHEN instr(u.started_at, '.') THEN u.started_at"
     "        ELSE replace(u.started_at, 'Z', '.000Z') END AS started"
     "   FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id),"
@@ -233,6 +246,9 @@ static const char query_fmt[] =
     " newest AS (SELECT *, row_number() OVER (PARTITION BY spec, alignment, inplace,"
     "   order_mode, order_budget, patch, planner, time_limit, node_limit, planner_seed,"
     "   capacity, optimal_engine%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
+    " latest AS (SELECT spec, alignment, inplace, order_mode, order_budget, patch, tag,"
+    "   problem, row_number() OVER (PARTITION BY spec, alignment, inplace, order_mode,"
+    "   order_budget, patch%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
     " best AS (SELECT graph_id, problem_fp, max(bound) AS bound FROM allr WHERE valid = 1"
     "   AND typeof(arena_bytes) = 'integer' AND bound <= arena_bytes"
     "   GROUP BY graph_id, problem_fp)"
@@ -241,9 +257,13 @@ static const char query_fmt[] =
     "   n.valid = 1 AND typeof(n.arena_bytes) = 'integer' AND n.arena_bytes >= n.lower_bound"
     "   AND n.arena_bytes >= coalesce(n.bound, 0), n.arena_bytes, n.status IS 'limit', n.run_id,"
     "   n.time_limit, n.node_limit, n.planner_seed, n.capacity, n.inplace, n.order_mode,"
-    "   n.order_budget, n.patch, n.fixed_lb, n.tag, n.optimal_engine"
+    "   n.order_budget, n.patch, n.fixed_lb, n.tag, n.optimal_engine,"
+    "   n.problem IS NOT p.problem"
     " FROM newest n JOIN graphs g ON g.id = n.graph_id"
     " LEFT JOIN best b ON b.graph_id = n.graph_id AND b.problem_fp IS n.problem_fp"
+    " LEFT JOIN latest p ON p.k = 1 AND p.spec = n.spec AND p.alignment = n.alignment"
+    "   AND p.inplace IS n.inplace AND p.order_mode IS n.order_mode"
+    "   AND p.order_budget IS n.order_budget AND p.patch IS n.patch%s"
     " WHERE n.k = 1";
 
 static int wanted(const struct arena_stats_query *q, const char *planner)
@@ -297,9 +317,11 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
            "CASE WHEN r.planner = 'optimal' THEN 'search' END", col[12], sizeof col[12]);
     const struct arena_select *sel = q ? q->select : NULL;
     int by_tag = sel && sel->group_by == ARENA_GROUP_TAG;
-    char sql[sizeof query_fmt + NC * 260 + sizeof c.planner + 16];
+    char sql[sizeof query_fmt + NC * 260 + sizeof c.planner + sizeof c.problem_fp + 64];
     snprintf(sql, sizeof sql, query_fmt, c.planner, col[0], col[1], col[2], col[3], col[4], col[5],
-             col[6], col[7], col[8], col[9], col[10], col[11], col[12], by_tag ? ", tag" : "");
+             col[6], col[7], col[8], col[9], col[10], col[11], col[12], c.problem_fp,
+             by_tag ? ", tag" : "",
+             by_tag ? ", tag" : "", by_tag ? " AND p.tag IS n.tag" : "");
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) rc = run ? sqlite3_bind_int64(st, 1, run) : sqlite3_bind_null(st, 1);
@@ -368,6 +390,7 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
                 o->capacity = sqlite3_column_int64(st, 15);
             if ((o->has_optimal_engine = sqlite3_column_type(st, 22) != SQLITE_NULL))
                 text_field(st, 22, o->optimal_engine, sizeof o->optimal_engine, "");
+            x->stale = sqlite3_column_int(st, 23);
             x->graph_key = keys[k];
             keys[k] = NULL;
             x->base = strdup(base);
@@ -667,6 +690,34 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
     return rc;
 }
 
+/* The stale samples of group g (one of its samples) on its rows[0..n):
+ * how many, and their planners. */
+static int note_superseded(struct arena_stats_row *rows, size_t n, const struct sample *g,
+                           const struct sample *stale, size_t n_stale)
+{
+    size_t count = 0, len = 1;
+    for (size_t i = 0; i < n_stale; i++)
+        if (cmp_group(&stale[i], g) == 0) count++, len += strlen(stale[i].planner) + 2;
+    if (!count) return ARENA_OK;
+    for (size_t r = 0; r < n; r++) {
+        char *names = malloc(len);
+        if (!names) return ARENA_ENOMEM;
+        names[0] = '\0';
+        for (size_t i = 0; i < n_stale; i++) {
+            if (cmp_group(&stale[i], g) != 0) continue;
+            const char *p = stale[i].planner;
+            size_t k = strlen(p), seen = 0;
+            for (const char *q = strstr(names, p); q && !seen; q = strstr(q + 1, p))
+                seen = (q == names || q[-1] == ' ') && (q[k] == ',' || q[k] == '\0');
+            if (!seen) snprintf(names + strlen(names), len - strlen(names), "%s%s",
+                                names[0] ? ", " : "", p);
+        }
+        rows[r].n_superseded = count;
+        rows[r].superseded = names;
+    }
+    return ARENA_OK;
+}
+
 /* Appends " name=value" to buf (len bytes, used so far). */
 static void append(char *buf, size_t len, const char *fmt, const char *name, const char *value)
 {
@@ -823,11 +874,17 @@ int arena_stats_compute_query(const char *path, const struct arena_stats_query *
                      sqlite3_errmsg(db));
     sqlite3_close(db);
     if (status == ARENA_OK) status = number_graphs(s, n);
-    if (status == ARENA_OK) qsort(s, n, sizeof *s, by_sample);
-    for (size_t a = 0; status == ARENA_OK && a < n;) {
+    if (status == ARENA_OK) qsort(s, n, sizeof *s, by_stale_sample);
+    size_t fresh = 0; /* the samples of each spec's newest problem come first */
+    while (fresh < n && !s[fresh].stale) fresh++;
+    for (size_t a = 0; status == ARENA_OK && a < fresh;) {
         size_t b = a;
-        while (b < n && cmp_group(&s[b], &s[a]) == 0) b++;
+        while (b < fresh && cmp_group(&s[b], &s[a]) == 0) b++;
+        size_t first = out->n_rows;
         status = add_group(out, s + a, b - a);
+        if (status == ARENA_OK)
+            status = note_superseded(out->rows + first, out->n_rows - first, &s[a], s + fresh,
+                                     n - fresh);
         a = b;
     }
     if (status == ARENA_OK) status = label_rows(out);
@@ -854,6 +911,7 @@ static void free_rows(struct arena_stats_row *rows, size_t n)
         free(r->graph);
         free(r->family);
         free(r->params);
+        free(r->superseded);
     }
     free(rows);
 }

@@ -118,6 +118,14 @@ struct arena_stats_row {
                           result of this row */
     int unpaired;      /* hidden: valid on n_valid graphs, fewer than the rows,
                           and not on all of theirs: left out of the pairing */
+    /* Results of an older problem under a spec of the group (a file changed
+     * between runs; the same in every row of the group): each spec's newest
+     * problem is the one shown (its newest result's, results.
+     * problem_fingerprint), the others are left out, never paired with it
+     * nor divided by its bounds. How many, and their planners ("a, b");
+     * NULL when none. */
+    size_t n_superseded;
+    char *superseded;
 };
 
 struct arena_stats_pair {

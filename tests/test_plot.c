@@ -1683,7 +1683,7 @@ Test(plot, latex_table_is_a_balanced_booktabs_tabular_with_a_row_per_planner)
         else if (strcmp(l[i], "\\toprule") == 0) top = i;
         else if (strcmp(l[i], "\\midrule") == 0 && mid == n) mid = i;
         else if (strcmp(l[i], "\\bottomrule") == 0) bottom = i;
-        else if (strcmp(l[i], "\\end{tabular}") == 0) end = i;
+        else if (strncmp(l[i], "\\end{tabular}", 13) == 0) end = i;
     }
     cr_assert(begin < top && top < mid && mid < bottom && bottom < end && end < n,
               "tabular not balanced: begin %zu top %zu mid %zu bottom %zu end %zu", begin, top, mid, bottom, end);
@@ -1693,6 +1693,10 @@ Test(plot, latex_table_is_a_balanced_booktabs_tabular_with_a_row_per_planner)
     for (const char *s = spec + 1; *s && *s != '}'; s++) cols += strchr("lcrS", *s) != NULL;
     for (size_t i = mid + 1; i < bottom; i++) {
         if (strncmp(l[i], "\\midrule", 8) == 0) continue;
+        if (strncmp(l[i], "\\multicolumn{", 13) == 0) { /* a configuration's name above its rows */
+            cr_expect(strstr(l[i], "{l}{\\emph{") != NULL, "span row '%s' names no configuration", l[i]);
+            continue;
+        }
         size_t amps = 0;
         for (const char *c = l[i]; *c; c++) amps += (*c == '&' && (c == l[i] || c[-1] != '\\'));
         cr_expect_eq(amps + 1, cols, "row '%s' has %zu cells, not %zu", l[i], amps + 1, cols);
@@ -1724,7 +1728,8 @@ static char *table_cell(const char *header, const char *row, const char *sep, co
     const char *c = row;
     for (size_t k = 0; k < want && c; k++) c = strstr(c, sep), c = c ? c + strlen(sep) : NULL;
     if (!c) return NULL;
-    size_t n = strcspn(c, "|&\\");
+    size_t n = strcspn(c, "|&");
+    if (n >= 2 && strncmp(c + n - 2, "\\\\", 2) == 0) n -= 2; /* a LaTeX row's end */
     while (n && c[n - 1] == ' ') n--;
     char *out = malloc(n + 1);
     memcpy(out, c, n);
@@ -1734,8 +1739,10 @@ static char *table_cell(const char *header, const char *row, const char *sep, co
 
 /* Issue 34 §4: a time that bench's table marks with '!' (stored noisy: a
  * spread over 10 %, or one timed call; min-cost-flow on the chain, timed
- * by one iteration) carries the '!' in comparison.md and .tex too, with a
- * note saying what it means; no other time does. */
+ * by one iteration) carries a mark in comparison.md and .tex too, with a
+ * note saying what it means; no other time does. Issue 45: the mark is a
+ * footnote's dagger beside the number, never '!' inside it, and each time
+ * is in the unit that fits it (a number from 1 to 999 and its unit). */
 Test(plot, table_times_carry_the_noise_mark_bench_shows)
 {
     need(S_PLOT);
@@ -1767,8 +1774,17 @@ Test(plot, table_times_carry_the_noise_mark_bench_shows)
             cr_assert(header && row, "%s: no header or no row of %s", path, planner);
             char *cell = table_cell(header, row, seps[f], heads[f]);
             cr_assert_not_null(cell, "%s: no time cell for %s", path, planner);
-            cr_expect_eq(strchr(cell, '!') != NULL, is_noisy, "%s: %s's time '%s'; stored noisy = %d", path,
+            const char *dagger = f ? "$^{\\dagger}$" : "\xE2\x80\xA0";
+            cr_expect_eq(strstr(cell, dagger) != NULL, is_noisy, "%s: %s's time '%s'; stored noisy = %d", path,
                          planner, cell, is_noisy);
+            cr_expect_null(strchr(cell, '!'), "%s: %s's time '%s' has a '!' inside", path, planner, cell);
+            char *unit = NULL;
+            double v = strtod(cell, &unit);
+            cr_expect(v >= 1 && v < 1000 && unit && unit[0] == ' ' &&
+                          (strncmp(unit + 1, "ns", 2) == 0 || strncmp(unit + 1, "ms", 2) == 0 ||
+                           strncmp(unit + 1, "s", 1) == 0 || strncmp(unit + 1, "\xC2\xB5s", 3) == 0 ||
+                           strncmp(unit + 1, "$\\mu$s", 6) == 0),
+                      "%s: %s's time '%s' is not a number of 1 to 999 in its own unit", path, planner, cell);
             free(cell);
             if (is_noisy) {
                 char *text = slurp(path, NULL);
@@ -1781,6 +1797,187 @@ Test(plot, table_times_carry_the_noise_mark_bench_shows)
     sqlite3_close(db);
     cr_expect_geq(rows, 15, "%zu timed results on the chain", rows);
     cr_expect_geq(noisy, 1, "no result on the chain is stored noisy: the test shows nothing");
+}
+
+/* ---------------------------------------------------------------- LaTeX */
+
+/* The page the generated LaTeX is compiled on: US letter, 0.75 in margins,
+ * two columns 0.33 in apart: a 7 in (504 pt) text, 240 pt columns. */
+#define TEX_LEFT 54.0
+#define TEX_RIGHT 558.0
+#define TEX_COLUMN 240.0
+#define TEX_PREAMBLE "\\documentclass[twocolumn]{article}\n" \
+    "\\usepackage[letterpaper,margin=0.75in,columnsep=0.33in]{geometry}\n" \
+    "\\usepackage{booktabs,graphicx}\n\\pagestyle{empty}\n\\begin{document}\n"
+
+static void need_pdflatex(void)
+{
+    if (run("command -v pdflatex >/dev/null 2>&1") != 0)
+        cr_skip_test("pdflatex is not installed: the LaTeX is not compiled (scripts/bootstrap installs"
+                     " texlive-latex-base and texlive-latex-recommended)");
+}
+
+/* Compiles NAME.tex in folder work with pdflatex: it must succeed, and its
+ * log hold no box too wide for its place (Overfull \hbox). Returns the
+ * PDF's words. */
+static struct pt_doc compile_tex(const char *work, const char *name)
+{
+    char cmd[1024], path[512];
+    fmt(cmd, sizeof cmd, "cd '%s' && pdflatex -interaction=nonstopmode -halt-on-error %s.tex >/dev/null 2>&1",
+        work, name);
+    int r = run(cmd);
+    fmt(path, sizeof path, "%s/%s.log", work, name);
+    char *log = slurp(path, NULL);
+    const char *bang = log ? strstr(log, "\n!") : NULL; /* TeX's error */
+    cr_assert(r == 0, "pdflatex %s.tex exited %d: %.300s", name, r, bang ? bang + 1 : "(no error in its log)");
+    const char *over = log ? strstr(log, "Overfull \\hbox") : NULL;
+    cr_expect_null(over, "%s.tex: a box too wide for its place: %.200s", name, over ? over : "");
+    free(log);
+    fmt(path, sizeof path, "%s/%s.pdf", work, name);
+    struct pt_doc doc;
+    char err[256];
+    cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+    return doc;
+}
+
+/* Whether the text of doc holds word w. */
+static int doc_has(const struct pt_doc *doc, const char *w)
+{
+    for (size_t p = 0; p < doc->npages; p++)
+        for (size_t k = 0; k < doc->pages[p].nwords; k++)
+            if (strcmp(doc->pages[p].words[k].text, w) == 0) return 1;
+    return 0;
+}
+
+/* A generated table compiled in the float its first lines ask for (table
+ * when it says it fits one column, else table*): pdflatex succeeds, nothing
+ * is too wide, every word lies inside the column or the page's text, and
+ * the words of want[] are read back from the PDF. */
+static void check_table_tex(const char *work, const char *file, const char *const *want, size_t nwant)
+{
+    char path[512];
+    fmt(path, sizeof path, "%s/%s.tex", work, file);
+    char *text = slurp(path, NULL);
+    cr_assert_not_null(text, "no %s", path);
+    const char *needs = strstr(text, "% needs \\usepackage{booktabs");
+    cr_assert_not_null(needs, "%s does not say what it needs and where it fits", path);
+    int one = strstr(needs, "fits one column") != NULL && strstr(needs, "fits one column") < strchr(needs, '\n');
+    cr_assert(one || strstr(needs, "table*") < strchr(needs, '\n'), "%s: neither one column nor table*", path);
+    free(text);
+    char doc_name[64], doc_path[512];
+    fmt(doc_name, sizeof doc_name, "doc-%s", file);
+    fmt(doc_path, sizeof doc_path, "%s/%s.tex", work, doc_name);
+    FILE *f = fopen(doc_path, "w");
+    cr_assert_not_null(f);
+    fprintf(f, TEX_PREAMBLE "\\begin{%s}\\centering\n\\input{%s}\n\\end{%s}\n\\end{document}\n",
+            one ? "table" : "table*", file, one ? "table" : "table*");
+    fclose(f);
+    struct pt_doc doc = compile_tex(work, doc_name);
+    size_t words = 0;
+    for (size_t p = 0; p < doc.npages; p++)
+        for (size_t k = 0; k < doc.pages[p].nwords; k++) {
+            const struct pt_word *w = &doc.pages[p].words[k];
+            words++;
+            cr_expect(w->x0 >= TEX_LEFT - 0.5 && w->x1 <= (one ? TEX_LEFT + TEX_COLUMN : TEX_RIGHT) + 0.5,
+                      "%s: '%s' at x %.1f..%.1f pt, outside the %s (%.0f..%.0f)", file, w->text, w->x0, w->x1,
+                      one ? "column" : "page's text", TEX_LEFT, one ? TEX_LEFT + TEX_COLUMN : TEX_RIGHT);
+        }
+    cr_assert_gt(words, 10, "%s: %zu words in its PDF", file, words);
+    for (size_t i = 0; i < nwant; i++)
+        cr_expect(doc_has(&doc, want[i]), "%s: '%s' not read back from its PDF", file, want[i]);
+    pt_free(&doc);
+}
+
+/* Issue 45: every .tex bench writes compiles with Debian's LaTeX (booktabs,
+ * graphicx) and fits where it says (one column, or the page: table*), its
+ * numbers read back with pdftotext: the graphs x planners table (graphs.tex,
+ * its geometric means), the per-graph comparison (its planners), bench
+ * stats --format tex (its planners), and a document holding every figure's
+ * PDF, one column wide in a column, two across the page. Fails at 3cf04c5:
+ * no graphs.tex, no stats --format tex, comparison.tex 14 columns wider
+ * than the page. */
+Test(plot, every_generated_tex_compiles_fits_and_reads_back)
+{
+    need(S_PLOT);
+    need_pdftotext();
+    need_pdflatex();
+    char work[160], cmd[1024], path[512];
+    fmt(work, sizeof work, "%s/tex-%d", dir, (int)getpid());
+    fmt(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s'/out/*.tex '%s'/out/*.pdf '%s'/", work, dir, dir, work);
+    cr_assert_eq(run(cmd), 0);
+    fmt(path, sizeof path, "%s/db.sqlite", dir);
+    char out[512];
+    fmt(out, sizeof out, "%s/stats.tex", work);
+    cr_assert_eq(run_argv((const char *[]){bench, "stats", "--db", path, "--format", "tex", NULL}, NULL, out, NULL), 0,
+                 "bench stats --format tex failed");
+
+    /* graphs.tex: every geometric mean of graphs.csv, as the table rounds it */
+    fmt(path, sizeof path, "%s/out/graphs.csv", dir);
+    struct csv g = read_csv(path);
+    cr_assert_geq(g.rows, 3, "graphs.csv: %zu rows", g.rows);
+    const char *want[64];
+    char num[64][32];
+    size_t nw = 0;
+    const char *const *last = (const char *const *)g.cell[g.rows - 1];
+    cr_assert_str_eq(last[0], "geometric mean");
+    for (size_t k = 0; k < g.cols && nw < 63; k++) {
+        size_t len = strlen(g.cell[0][k]);
+        if (len < 14 || strcmp(g.cell[0][k] + len - 14, " x_lower_bound") != 0 || !*last[k]) continue;
+        fmt(num[nw], sizeof num[nw], "%.3f", strtod(last[k], NULL));
+        want[nw] = num[nw];
+        nw++;
+    }
+    cr_assert_geq(nw, 3, "graphs.csv: %zu geometric means", nw);
+    want[nw++] = "geometric";
+    check_table_tex(work, "graphs", want, nw);
+
+    /* comparison.tex and stats.tex: a planner of each row read back */
+    fmt(path, sizeof path, "%s/out/arena.csv", dir);
+    struct csv a = read_csv(path);
+    size_t pc = col(&a, "planner", path);
+    const char *planners[64];
+    size_t np = 0;
+    for (size_t r = 1; r < a.rows && np < 64; r++)
+        if (strchr(a.cell[r][pc], '-') == NULL) planners[np++] = a.cell[r][pc]; /* one word */
+    cr_assert_geq(np, 3);
+    check_table_tex(work, "comparison", planners, np);
+    check_table_tex(work, "stats", planners, np);
+
+    /* every figure's PDF in a document: one column in a figure, two in a figure* */
+    fmt(path, sizeof path, "%s/figures.tex", work);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(TEX_PREAMBLE, f);
+    size_t nfig = 0;
+    for (size_t i = 0; i < NFIG; i++)
+        for (int w = 1; w <= 2; w++) {
+            fprintf(f, "\\begin{figure%s}\\centering\\includegraphics{%s-%dcol.pdf}\\caption{%s}\\end{figure%s}\n",
+                    w == 2 ? "*" : "", figures[i], w, figures[i], w == 2 ? "*" : "");
+            nfig++;
+        }
+    fputs("\\end{document}\n", f);
+    fclose(f);
+    struct pt_doc doc = compile_tex(work, "figures");
+    for (size_t i = 0; i < NFIG; i++)
+        for (int w = 1; w <= 2; w++) {
+            /* the figure's own words are in the document */
+            fmt(path, sizeof path, "%s/%s-%dcol.pdf", work, figures[i], w);
+            struct pt_doc one;
+            char err[256];
+            cr_assert_eq(pt_read(path, &one, err, sizeof err), 0, "%s", err);
+            size_t found = 0, all = 0;
+            for (size_t k = 0; k < one.pages[0].nwords; k++, all++)
+                found += (size_t)doc_has(&doc, one.pages[0].words[k].text);
+            cr_expect(all > 0 && found == all, "%s: %zu of its %zu words read back from the document", path,
+                      found, all);
+            pt_free(&one);
+        }
+    for (size_t p = 0; p < doc.npages; p++)
+        for (size_t k = 0; k < doc.pages[p].nwords; k++)
+            cr_expect(pt_word_inside(&doc.pages[p].words[k], &doc.pages[p]), "figures: '%s' off the page",
+                      doc.pages[p].words[k].text);
+    cr_expect_geq(doc.npages, 2, "%zu figures on %zu pages", nfig, doc.npages);
+    pt_free(&doc);
 }
 
 /* ---------------------------------------------------------------- scripts */

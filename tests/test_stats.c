@@ -746,3 +746,53 @@ Test(stats, a_newer_schema_is_read_while_its_columns_are_there)
     cr_expect(strstr(err, want), "%s", err);
     arena_stats_free(&st);
 }
+
+/* One spec, two problems (a file changed between two runs into one
+ * database): the newest problem's results are the ones ranked, the older
+ * problem's are left out and named, never divided by the newer problem's
+ * bound (which made 0.111 x lower bound). Fails on 3cf04c5 (round 4,
+ * finding 05: pooled as one graph). */
+Test(stats, an_older_problem_under_one_spec_is_left_out_and_named)
+{
+    char path[160];
+    td_path(path, sizeof path, "two.sqlite");
+    struct arena_store *s = store_open(path);
+    struct arena_source src = {0};
+    src.spec = "p.csv";
+    src.family = "csv";
+    src.params = "";
+    src.problem.n = 3;
+    src.problem.alignment = 16;
+    struct arena_bounds b = {.naive_bytes = 250, .lower_bound = 200, .largest = 100,
+                             .max_live = 2, .steps = 4};
+    int64_t old_graph = 0, new_graph = 0;
+    src.fingerprint = 0x1111;
+    cr_assert_eq(arena_store_add_graph(s, &src, &b, &old_graph), ARENA_OK);
+    b.naive_bytes = 2500, b.lower_bound = 2000, b.largest = 1000;
+    src.fingerprint = 0x2222;
+    cr_assert_eq(arena_store_add_graph(s, &src, &b, &new_graph), ARENA_OK);
+    cr_assert_neq(old_graph, new_graph);
+    int64_t run = add_run(s, "2026-12-01T10:00:00.000Z", "bench --graph p.csv");
+    add_result(s, run, old_graph, "greedy-by-size", 220, 200, ARENA_PLAN_FEASIBLE);
+    add_result(s, run, old_graph, "optimal", 200, 200, ARENA_PLAN_OPTIMAL);
+    run = add_run(s, "2026-12-02T10:00:00.000Z", "bench --graph p.csv");
+    add_result(s, run, new_graph, "naive", 2500, 2000, ARENA_PLAN_FEASIBLE);
+    arena_store_close(s);
+    struct arena_stats st;
+    compute(path, NULL, &st);
+    cr_assert_eq(st.n_rows, 1, "the older problem's planners are no rows: %zu rows", st.n_rows);
+    cr_expect_str_eq(st.rows[0].planner, "naive");
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.25), "naive x LB %.4f, against its own problem",
+              st.rows[0].lb.mean);
+    cr_expect_eq(st.rows[0].n_superseded, 2);
+    cr_expect(st.rows[0].superseded && strstr(st.rows[0].superseded, "greedy-by-size") &&
+                  strstr(st.rows[0].superseded, "optimal"),
+              "%s", st.rows[0].superseded ? st.rows[0].superseded : "(none)");
+    arena_stats_free(&st);
+    const char *args[] = {"stats", "--db", path, NULL};
+    cr_assert_eq(run_bench("stats", args), 0, "%s", run_bench_output("stats", "err"));
+    char *out = run_bench_output("stats", "out");
+    cr_expect(strstr(out, "2 older results of another problem under the same spec left out"
+                          " (greedy-by-size, optimal)"), "%s", out);
+    free(out);
+}

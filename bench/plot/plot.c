@@ -353,6 +353,17 @@ static int choose_graph(struct plot_ctx *c)
                         c->d.n_configs, all.s ? all.s : "", c->d.configs[c->cfg].label);
         arena_plot_buf_free(&all);
     }
+    for (size_t i = 0; i < c->d.n_graphs; i++) {
+        const struct arena_fig_graph *e = &c->d.graphs[i];
+        if (!e->superseded) continue;
+        struct plot_buf name = {0};
+        arena_plot_caret(&name, e->spec);
+        arena_plot_note(c, "%s (%s): %zu older result%s of another problem under this spec left out"
+                           " (%s): only its newest problem's results are shown",
+                        name.s ? name.s : "", c->d.configs[e->config].label, e->superseded,
+                        e->superseded == 1 ? "" : "s", e->superseded_planners);
+        arena_plot_buf_free(&name);
+    }
     return 0;
 }
 
@@ -488,6 +499,7 @@ static int run(struct plot_ctx *c)
                 arena_plot_want(c, "live") || arena_plot_want(c, "tables") ||
                 arena_plot_want(c, "replay")))
         rc = arena_plot_per_graph(c);
+    if (!rc && arena_plot_want(c, "tables")) rc = arena_plot_suite_table(c);
     if (!rc && arena_plot_want(c, "scaling")) rc = arena_plot_fig_scaling(c);
     if (!rc && arena_plot_want(c, "quality")) rc = arena_plot_fig_quality(c);
     if (!rc && arena_plot_want(c, "fixed")) rc = arena_plot_fig_fixed(c);

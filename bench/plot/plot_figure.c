@@ -95,6 +95,14 @@ void arena_plot_fmt_bytes(char *out, size_t n, double b)
     else snprintf(out, n, "%.0f B", b);
 }
 
+void arena_plot_fmt_time(char *out, size_t n, double ns)
+{
+    double u;
+    const char *name;
+    arena_plot_time_unit(ns, &u, &name);
+    snprintf(out, n, "%.3g %s", ns / u, name);
+}
+
 int arena_plot_by_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

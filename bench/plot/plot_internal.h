@@ -98,6 +98,8 @@ void arena_plot_time_unit(double max, double *u, const char **name);
 double arena_plot_nice_step(double max, int n);
 /* b bytes as text with its unit. */
 void arena_plot_fmt_bytes(char *out, size_t n, double b);
+/* ns nanoseconds as text in the unit that fits it: "114 ns", "4.4 µs". */
+void arena_plot_fmt_time(char *out, size_t n, double ns);
 /* qsort order of doubles, ascending. */
 int arena_plot_by_double(const void *a, const void *b);
 /* Linear-interpolated quantile of sorted v[0..n). */
@@ -166,6 +168,9 @@ int arena_plot_fig_replay(struct plot_ctx *c, const size_t *idx,
 /* plot_tables.c: comparison.tex and comparison.md. */
 int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
                       size_t n);
+/* plot_suite.c: graphs.tex, graphs.md and graphs.csv, every graph of the
+ * figures' configuration x every planner shown. */
+int arena_plot_suite_table(struct plot_ctx *c);
 /* plot_across.c */
 int arena_plot_fig_scaling(struct plot_ctx *c);
 int arena_plot_fig_quality(struct plot_ctx *c);

@@ -220,6 +220,29 @@ static struct arena_known_plan known_plan(struct bench *b, struct arena_session_
     return k;
 }
 
+/* The fields of j's result that say which planner, in which configuration
+ * and how timed: what job_done stores and what --resume looks for. */
+static void result_identity(const struct bench *b, const struct job *j,
+                            struct arena_result_info *info)
+{
+    info->planner = j->pl->name;
+    /* Only a search planner reads the options (planner.h): for the others
+     * they change nothing and are not part of the result. A program is
+     * handed them all (cmd.h). */
+    info->options = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM ? &b->s.args.options
+                                                                            : NULL;
+    /* only planner optimal reads its engine option */
+    info->optimal_engine = strcmp(j->pl->name, "optimal") == 0
+                               ? arena_optimal_engine_name(b->s.args.options.optimal_engine)
+                               : NULL;
+    info->origin = arena_origin_name(j->origin->origin);
+    info->plugin_path = j->origin->path;
+    info->plugin_sha256 = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->sha256 : NULL;
+    info->planner_command = j->origin->command;
+    info->command_sha256 = j->origin->origin == ARENA_ORIGIN_CMD ? j->origin->sha256 : NULL;
+    info->timing = timing_name[j->call];
+}
+
 static void job_done(void *ctx, const struct arena_gbench_stats *st)
 {
     struct job *j = ctx;
@@ -366,30 +389,15 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .bound = row.bound,
             .nodes = row.nodes,
             .names = g->src.names,
-            /* Only a search planner reads the options (planner.h): for the
-             * others they change nothing and are not part of the result. A
-             * program is handed them all (cmd.h). */
-            .options = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM
-                           ? &b->s.args.options
-                           : NULL,
             .src = &g->src,
             .inplace_bound = g->bounds.inplace_bound,
             .shares = g->merged ? g->merge.takes : NULL,
-            .origin = row.origin,
-            .plugin_path = j->origin->path,
-            .plugin_sha256 = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->sha256 : NULL,
-            .planner_command = j->origin->command,
-            .timing = row.timing,
             .has_self_ns = row.has_self_ns,
             .self_ns = row.self_ns,
             .claimed_status = row.claimed_status,
             .claimed_bound = row.claimed_bound,
-            .command_sha256 = j->origin->origin == ARENA_ORIGIN_CMD ? j->origin->sha256 : NULL,
-            /* only planner optimal reads its engine option */
-            .optimal_engine = strcmp(j->pl->name, "optimal") == 0
-                                  ? arena_optimal_engine_name(b->s.args.options.optimal_engine)
-                                  : NULL,
         };
+        result_identity(b, j, &info);
         const struct arena_plan *keep =
             planned && !b->s.args.no_placements && (!g->merged || j->full) ? shown : NULL;
         int64_t id = 0;
@@ -469,22 +477,11 @@ static int shard_parts(const struct bench *b, unsigned *part)
 }
 
 /* --resume, --missing: whether the database holds j's result as job_done
- * would store it (the identity and configuration fields of its
- * arena_result_info); counts what it finds. */
+ * would store it (result_identity, and the problem); counts what it finds. */
 static int find_stored(struct bench *b, const struct job *j, int *found)
 {
-    struct arena_result_info info = {
-        .planner = j->pl->name,
-        .options = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM ? &b->s.args.options
-                                                                           : NULL,
-        .optimal_engine = strcmp(j->pl->name, "optimal") == 0
-                              ? arena_optimal_engine_name(b->s.args.options.optimal_engine)
-                              : NULL,
-        .origin = arena_origin_name(j->origin->origin),
-        .plugin_sha256 = j->origin->sha256,
-        .planner_command = j->origin->command,
-        .timing = timing_name[j->call],
-    };
+    struct arena_result_info info = {0};
+    result_identity(b, j, &info);
     int valid = 0, refused = 0;
     int rc = arena_store_find_result(b->s.store, &b->s.graphs[j->g].src, &info, b->s.args.tag,
                                      found, &valid, &refused);

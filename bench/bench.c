@@ -511,8 +511,15 @@ static int register_jobs(struct bench *b)
         free(part);
         return ARENA_ENOMEM;
     }
+    /* Per graph, a search plugin comes after the other planners: its
+     * claims are checked against every plan bench makes of the graph
+     * (bench/claims.h), whatever the order of --planner. */
     for (size_t g = 0; g < b->s.n_graphs; g++) {
-        for (size_t k = 0; k < np; k++) {
+        for (size_t i = 0; i < 2 * np; i++) {
+            size_t k = i % np;
+            int claims = b->s.args.origins[k].origin != ARENA_ORIGIN_BUILTIN &&
+                         b->s.args.planners[k]->kind == ARENA_KIND_SEARCH;
+            if (claims != (i >= np)) continue;
             if (b->s.args.shard_n && part[g * np + k] != b->s.args.shard_k) continue;
             struct job *j = &b->jobs[b->n_jobs++];
             j->b = b;

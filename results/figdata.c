@@ -14,7 +14,7 @@ struct arena_figdb {
     sqlite3 *db;
     const char *path;
     int version;
-    int has_bound, has_seq, has_place_name, has_replays, has_noisy;
+    int has_bound, has_seq, has_place_name, has_replays, has_noisy, has_claims;
     struct arena_db_config_sql cfg; /* the configuration's columns */
     const char *note;
 };
@@ -75,6 +75,7 @@ int arena_figdb_open(const char *path, struct arena_figdb **out, char *err, size
     h->has_place_name = arena_db_has_column(h->db, "placements", "name");
     h->has_replays = arena_db_has_column(h->db, "replay_frames", "footprint_peak");
     h->has_noisy = arena_db_has_column(h->db, "results", "noisy");
+    h->has_claims = arena_db_has_column(h->db, "results", "claimed_status");
     arena_db_config_sql(h->db, &h->cfg);
     if (rc) {
         arena_figdb_close(h);
@@ -163,13 +164,14 @@ static const char results_sql[] =
     " r.arena_bytes, r.ratio_lb, r.saving, r.frag_peak, r.frag_mean, r.plan_ns_median,"
     " r.plan_ns_mean, r.plan_ns_stddev, r.iterations, r.scratch_bytes, %s,"
     " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, %s, %s, %s, %s, %s,"
-    " %s, %s, %s, %s, %s, g.fingerprint || ' ' || %s"
+    " %s, %s, %s, %s, %s, g.fingerprint || ' ' || %s, %s"
     " FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id"
     " WHERE ?1 = 0 OR r.run_id = ?1"
     " ORDER BY u.started_at DESC, u.id DESC, %s DESC";
 enum {
     C_STATUS = 15, C_SPEC = 18, C_FAMILY, C_PARAMS, C_ALIGN, C_TENSORS, C_NAIVE, C_LB, C_RULE,
-    C_ORDER, C_BUDGET, C_PATCH, C_FIXED, C_OB, C_OSTATUS, C_TAG, C_NOISY, C_ONCE, C_PROBLEM
+    C_ORDER, C_BUDGET, C_PATCH, C_FIXED, C_OB, C_OSTATUS, C_TAG, C_NOISY, C_ONCE, C_PROBLEM,
+    C_CLAIMED
 };
 
 /* The entry of (base, config), or n when there is none. */
@@ -194,6 +196,7 @@ static void result_free(struct arena_fig_result *r)
 {
     free(r->planner);
     free(r->status);
+    free(r->claimed);
 }
 
 /* Keeps the first (newest) row of each graph x planner. */
@@ -389,6 +392,7 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
     r->has_scratch = sqlite3_column_type(st, 14) != SQLITE_NULL;
     r->scratch = sqlite3_column_int64(st, 14);
     r->status = dup_text(st, C_STATUS);
+    r->claimed = dup_text(st, C_CLAIMED);
     r->has_bound = sqlite3_column_type(st, C_STATUS + 1) != SQLITE_NULL;
     r->bound = sqlite3_column_int64(st, C_STATUS + 1);
     r->nodes = sqlite3_column_int64(st, C_STATUS + 2);
@@ -472,7 +476,8 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, const struct arena_sele
              c->inplace, c->order_mode, c->order_budget, c->patch, c->fixed_lower_bound,
              c->order_bound, c->order_status, c->tag,
              h->has_noisy ? (h->has_bound ? "r.noisy, r.timed_once" : "r.noisy, 0") : "0, 0",
-             c->problem_fp, h->has_seq ? "r.seq" : "r.id");
+             c->problem_fp, h->has_claims ? "r.claimed_status" : "NULL",
+             h->has_seq ? "r.seq" : "r.id");
     sqlite3_stmt *st;
     rc = prepare(h, sql, &st, err, errlen);
     if (rc) return rc;

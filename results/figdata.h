@@ -66,6 +66,8 @@ struct arena_fig_result {
     double ratio_lb, saving, frag_peak, frag_mean, ns_median, ns_mean, ns_stddev;
     int64_t iterations, scratch, bound, nodes;
     char *status;            /* optimal, feasible, infeasible, limit; NULL */
+    char *claimed;           /* a plugin's claimed status beyond what bench proved
+                                (results.claimed_status, schema 15); NULL none */
     int noisy;               /* the time is not one to quote (spread over 10 %, or
                                 one timed call): bench's '!'; 0 before schema 3 */
     int timed_once;          /* a search planner, timed by one call (schema 4) */

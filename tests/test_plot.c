@@ -1980,6 +1980,236 @@ Test(plot, every_generated_tex_compiles_fits_and_reads_back)
     pt_free(&doc);
 }
 
+/* Issue 45: with --family (or --suite, or --per-graph each) the per-graph
+ * figures and tables are drawn for every graph of the selection, each in
+ * graphs/NAME/ named by its graph, none at the top; --per-graph first keeps
+ * the first graph's at the top. Fails at 3cf04c5 (one graph stood for all,
+ * with a note on stderr). */
+Test(plot, a_family_selection_draws_the_per_graph_figures_of_every_graph)
+{
+    need(S_PLOT);
+    char db[160], out[160], path[512];
+    path_in(db, sizeof db, "db.sqlite");
+    fmt(out, sizeof out, "%s/each-%d", dir, (int)getpid());
+    cr_assert_eq(bench_run("each", (const char *[]){"plot", "--db", db, "--family", "random-intervals", "--figures",
+                     "arena,tables", "--format", "pdf", "--size", "one", "--out", out, "--quiet", NULL}),
+                 0, "bench plot --family random-intervals failed");
+    sqlite3 *d = open_db("db.sqlite");
+    sqlite3_stmt *st = prep(d, "SELECT DISTINCT params FROM graphs WHERE family = 'random-intervals' ORDER BY id");
+    size_t n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *params = (const char *)sqlite3_column_text(st, 0);
+        char size[32] = "";
+        const char *np = strstr(params, "n=");
+        cr_assert_not_null(np);
+        fmt(size, sizeof size, "%.*s", (int)strcspn(np, ","), np);
+        fmt(path, sizeof path, "%s/graphs/random-intervals_%s/arena-1col.pdf", out, size);
+        cr_expect(exists(path), "no %s", path);
+        fmt(path, sizeof path, "%s/graphs/random-intervals_%s/comparison.md", out, size);
+        char *md = slurp(path, NULL);
+        cr_assert_not_null(md, "no %s", path);
+        cr_expect(strstr(md, params) != NULL, "%s does not name its graph (%s)", path, params);
+        free(md);
+        n++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    cr_expect_eq(n, 2, "%zu random-intervals graphs in db.sqlite", n);
+    fmt(path, sizeof path, "%s/arena-1col.pdf", out);
+    cr_expect(!exists(path), "%s: one graph's figure at the top beside every graph's", path);
+    fmt(path, sizeof path, "%s/graphs.tex", out);
+    cr_expect(exists(path), "no %s", path);
+
+    fmt(out, sizeof out, "%s/first-%d", dir, (int)getpid());
+    cr_assert_eq(bench_run("first", (const char *[]){"plot", "--db", db, "--family", "random-intervals", "--per-graph",
+                     "first", "--figures", "arena", "--format", "pdf", "--size", "one", "--out", out, "--quiet", NULL}),
+                 0);
+    fmt(path, sizeof path, "%s/arena-1col.pdf", out);
+    cr_expect(exists(path), "--per-graph first: no %s", path);
+    fmt(path, sizeof path, "%s/graphs", out);
+    cr_expect(!exists(path), "--per-graph first: %s made", path);
+}
+
+/* Issue 45: one command puts the configurations of a database side by side.
+ * nasnet (two cells, seeds 1 to 3), plain with greedy-by-size,
+ * greedy-by-breadth and optimal, then in its best order with greedy-by-size
+ * and optimal: configs.csv holds per planner and configuration the geometric
+ * mean of arena / the plain fixed-order bound over the three graphs, as
+ * worked out here from the database; greedy-by-breadth reads "not run" in
+ * the best order (never a failure); each configuration's proven optimum is
+ * a row; the figure names both configurations and the optimum in its PDF
+ * text, every word legible, inside and apart, at both widths. Fails at
+ * 3cf04c5 (no configs figure). */
+Test(plot, configurations_side_by_side_against_the_plain_fixed_order_bound)
+{
+    load_setup();
+    if (!have_gnuplot) cr_skip_test("gnuplot is not installed");
+    need_pdftotext();
+    char db[160], out[160], path[512];
+    fmt(db, sizeof db, "%s/configs-%d.sqlite", dir, (int)getpid());
+    fmt(out, sizeof out, "configs-out-%d", (int)getpid());
+    const char *g = "nasnet:cells=2,seed=1..3";
+    cr_assert_eq(bench_run("cfg-plain", (const char *[]){"--graph", g, "--planner", "greedy-by-size,greedy-by-breadth,optimal",
+                     "--db", db, "--repetitions", "1", "--min-time", "0.001", "--time-limit", "1", "--quiet", NULL}), 0);
+    cr_assert_eq(bench_run("cfg-best", (const char *[]){"--graph", g, "--planner", "greedy-by-size,optimal", "--order",
+                     "best", "--db", db, "--repetitions", "1", "--min-time", "0.001", "--time-limit", "1", "--quiet",
+                     NULL}), 0);
+    char full[200];
+    path_in(full, sizeof full, out);
+    cr_assert_eq(bench_run("cfg-plot", (const char *[]){"plot", "--db", db, "--run", "all", "--figures", "configs",
+                     "--format", "pdf,png", "--dpi", "100", "--out", full, "--quiet", NULL}), 0,
+                 "bench plot --figures configs failed");
+    /* the means, from the database */
+    sqlite3 *d = NULL;
+    cr_assert_eq(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st = prep(d, "SELECT planner, order_mode, exp(avg(ln(1.0 * arena_bytes / fixed_lower_bound))), count(*)"
+                               " FROM results WHERE valid = 1 GROUP BY planner, order_mode");
+    fmt(path, sizeof path, "%s/configs.csv", full);
+    struct csv t = read_csv(path);
+    size_t cp = col(&t, "planner", path), cc = col(&t, "config", path), cx = col(&t, "x_plain_fixed_bound", path),
+           cr = col(&t, "run", path);
+    size_t checked = 0, below = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *planner = (const char *)sqlite3_column_text(st, 0);
+        const char *cfg = strcmp((const char *)sqlite3_column_text(st, 1), "best") == 0 ? "best order" : "plain";
+        double want = sqlite3_column_double(st, 2);
+        cr_expect_eq(sqlite3_column_int(st, 3), 3, "%s %s: %d graphs", planner, cfg, sqlite3_column_int(st, 3));
+        int found = 0;
+        for (size_t r = 1; r < t.rows; r++)
+            if (strcmp(t.cell[r][cp], planner) == 0 && strcmp(t.cell[r][cc], cfg) == 0) {
+                found = 1;
+                double got = strtod(t.cell[r][cx], NULL);
+                cr_expect(fabs(got - want) < 1e-9, "%s in %s: %.12f in configs.csv, %.12f from the database", planner,
+                          cfg, got, want);
+                below += strcmp(cfg, "best order") == 0 && got < 1;
+            }
+        cr_expect(found, "configs.csv has no row of %s in %s", planner, cfg);
+        checked++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    cr_expect_eq(checked, 5, "%zu planner x configuration cells in the database", checked);
+    cr_expect_geq(below, 1, "no planner below the plain fixed-order bound in its best order: nasnet shows nothing");
+    int not_run = 0, optimum = 0;
+    for (size_t r = 1; r < t.rows; r++) {
+        if (strcmp(t.cell[r][cp], "greedy-by-breadth") == 0 && strcmp(t.cell[r][cc], "best order") == 0)
+            not_run = strcmp(t.cell[r][cr], "0") == 0 && t.cell[r][cx][0] == '\0';
+        optimum += strcmp(t.cell[r][cp], "proven optimum") == 0 && t.cell[r][cx][0] != '\0';
+    }
+    cr_expect(not_run, "greedy-by-breadth in the best order is not 'not run' in configs.csv");
+    cr_expect_eq(optimum, 2, "%d configurations with a proven optimum row", optimum);
+    fmt(path, sizeof path, "%s/configs.md", full);
+    char *md = slurp(path, NULL);
+    cr_assert_not_null(md);
+    cr_expect(strstr(md, "| greedy-by-breadth |") && strstr(md, "n/r |") && strstr(md, "not run in this configuration"),
+              "configs.md does not tell 'not run' apart: %s", md);
+    free(md);
+    /* the figure, at both widths */
+    const char *words[] = {"plain", "best", "order", "optimum", "greedy-by-breadth", "optimal"};
+    for (int w = 1; w <= 2; w++) {
+        fmt(path, sizeof path, "%s/configs-%dcol.pdf", full, w);
+        check_legible(path, w == 1 ? 7 : 8);
+        struct pt_doc doc;
+        char err[256];
+        cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+            cr_expect(doc_has(&doc, words[i]), "%s: no '%s' in its text", path, words[i]);
+        pt_free(&doc);
+    }
+}
+
+static void expect_usage_error(const char *const *args, const char *needle, const char *what);
+
+/* A number "NAME = value" assigned in a gnuplot script's text. */
+static int gp_number(const char *gp, const char *name, double *v)
+{
+    char pat[64];
+    fmt(pat, sizeof pat, "%s = ", name);
+    for (const char *p = strstr(gp, pat); p; p = strstr(p + 1, pat))
+        if (p == gp || p[-1] == '\n' || p[-1] == ' ' || p[-1] == ';') {
+            *v = strtod(p + strlen(pat), NULL);
+            return 1;
+        }
+    return 0;
+}
+
+/* Issue 45, scale: the quality figure of 24 planners, where ping-pong and
+ * equality reach several times the bound, keeps the band where the good
+ * planners sit: by default the axis runs from the least ratio to 1.75 x
+ * the best median, so 1 to 1.5 takes at least half of it; it has tics
+ * inside that band (1 and another); and each planner whose median lies
+ * past the axis is named by its median in the PDF's text at both widths
+ * (an arrow at the edge). --range 1:1.2 sets the axis. Fails at 3cf04c5
+ * (the axis ran to 1.1 x the largest ratio, log beyond 3: the band was a
+ * sliver). */
+Test(plot, quality_axis_keeps_the_band_where_planners_differ)
+{
+    need(S_MANY_PLOT);
+    need_pdftotext();
+    char path[512];
+    fmt(path, sizeof path, "%s/many-out/quality.gp", dir);
+    char *gp = slurp(path, NULL);
+    cr_assert_not_null(gp, "no %s", path);
+    double lo = 0, hi = 0, cut = 0, n = 0;
+    cr_assert(gp_number(gp, "RLO", &lo) && gp_number(gp, "RHI", &hi) && gp_number(gp, "CUT", &cut),
+              "%s: no RLO, RHI, CUT (the axis the figure draws)", path);
+    cr_assert(gp_number(gp, "N", &n) && n >= 20, "%s: N = %g planners", path, n);
+    cr_expect_eq(cut, 1, "nothing past the axis: ping-pong's median should be");
+    cr_expect_geq((1.5 - 1) / (hi - lo), 0.5, "1 to 1.5 is %.0f %% of the axis %g..%g", 100 * 0.5 / (hi - lo), lo, hi);
+    /* the planners past the axis and their medians as the figure writes them */
+    char want[32][16];
+    size_t nw = 0;
+    for (int i = 1; i <= (int)n && nw < 32; i++) {
+        char off[32], med[32];
+        double o = 0, m = 0;
+        fmt(off, sizeof off, "OFF[%d]", i);
+        fmt(med, sizeof med, "MED[%d]", i);
+        if (gp_number(gp, off, &o) && o == 1 && gp_number(gp, med, &m)) {
+            cr_expect_gt(m, hi, "planner %d marked past the axis with median %g under %g", i, m, hi);
+            fmt(want[nw], sizeof want[nw], "%.3g", m);
+            nw++;
+        }
+    }
+    cr_expect_geq(nw, 2, "%zu planners past the axis (ping-pong, equality and their clones)", nw);
+    free(gp);
+    for (int w = 1; w <= 2; w++) {
+        fmt(path, sizeof path, "%s/many-out/quality-%dcol.pdf", dir, w);
+        struct pt_doc doc;
+        char err[256];
+        cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+        size_t band = 0;
+        int one = 0;
+        for (size_t k = 0; k < doc.pages[0].nwords; k++) {
+            const char *t = doc.pages[0].words[k].text;
+            char *end;
+            double v = strtod(t, &end);
+            if (end == t || *end) continue;
+            band += v >= 1 && v <= 1.5;
+            one |= v == 1;
+        }
+        cr_expect(one && band >= 2, "%s: %zu tics in 1..1.5%s", path, band, one ? "" : ", none at 1");
+        for (size_t i = 0; i < nw; i++)
+            cr_expect(doc_has(&doc, want[i]), "%s: the median %s of a planner past the axis is not written", path,
+                      want[i]);
+        pt_free(&doc);
+        check_legible(path, w == 1 ? 7 : 8);
+    }
+    /* --range */
+    char db[160], out[160];
+    path_in(db, sizeof db, "many.sqlite");
+    fmt(out, sizeof out, "%s/range-%d", dir, (int)getpid());
+    cr_assert_eq(bench_run("range", (const char *[]){"plot", "--db", db, "--run", "all", "--figures", "quality",
+                     "--range", "1:1.2", "--format", "pdf", "--size", "one", "--out", out, "--quiet", NULL}), 0);
+    fmt(path, sizeof path, "%s/quality.gp", out);
+    gp = slurp(path, NULL);
+    cr_assert_not_null(gp);
+    cr_expect(gp_number(gp, "RLO", &lo) && gp_number(gp, "RHI", &hi) && lo == 1 && hi == 1.2,
+              "--range 1:1.2 drew %g..%g", lo, hi);
+    cr_expect(strstr(gp, "(--range)") != NULL, "the caption does not say the axis is --range's");
+    free(gp);
+    expect_usage_error((const char *[]){"--db", db, "--range", "2:1", NULL}, "--range", "--range 2:1");
+}
+
 /* ---------------------------------------------------------------- scripts */
 
 /* Each NAME.gp, run again by gnuplot from a copy of the folder (cd DIR &&

@@ -349,6 +349,17 @@ Test(plugin, a_plugins_bound_and_optimal_are_its_claims_never_proofs)
     cr_expect(strstr(out, "it claims optimal with a bound of 112 B, which bench did not prove"),
               "%s", out);
     free(out);
+    char fig[160], md[200];
+    td_path(fig, sizeof fig, "fig");
+    const char *plot[] = {"plot", "--db", db, "--out", fig, "--figures", "tables", "--quiet",
+                          NULL};
+    cr_assert_eq(run_bench("plot", plot), 0, "%s", run_bench_output("plot", "err"));
+    snprintf(md, sizeof md, "%s/comparison.md", fig);
+    char *table = td_slurp(md, NULL);
+    cr_assert(table, "no %s", md);
+    cr_expect(strstr(table, "| feasible (claims optimal) |") && !strstr(table, "optimum"),
+              "the claim labelled, no optimum: %s", table);
+    free(table);
 
     char list[700];
     snprintf(list, sizeof list, "greedy-by-size,%s", optimal);
@@ -423,4 +434,23 @@ Test(plugin, a_plugins_note_bits_are_never_read)
     char *out = run_bench_output("note", "out");
     cr_expect(strstr(out, "sets-a-note"), "the plan is measured: %s", out);
     free(out);
+}
+
+/* A search plugin is measured after the other planners of a graph, so its
+ * claims meet every plan bench makes of it, whatever the order of
+ * --planner: listed first, claims-optimal is still contradicted by
+ * greedy-by-size's 96 B plan, and stored after it. */
+Test(plugin, a_search_plugin_listed_first_is_checked_against_the_plans_after_it)
+{
+    char db[160], csv[160], item[600], list[700];
+    td_path(db, sizeof db, "r.sqlite");
+    lying_problem(csv, sizeof csv);
+    claims_item(item, sizeof item, "claims-optimal");
+    snprintf(list, sizeof list, "%s,greedy-by-size", item);
+    const char *args[] = {"--graph", csv, "--planner", list, "--db", db, "--min-time", "0.001",
+                          "--repetitions", "1", NULL};
+    cr_expect_eq(run_bench("first", args), 1, "an invalid result: exit 1");
+    cr_expect_eq(td_file_int(db, "SELECT count(*) FROM results WHERE planner = 'claims-optimal'"
+                                 " AND valid = 0 AND seq = 2 AND error LIKE '% has 96 B"
+                                 " (greedy-by-size, this run)'"), 1);
 }

@@ -204,7 +204,7 @@ static int quality_figure(struct plot_ctx *c, int fixed)
     struct plot_buf left = {0}, b = {0}, gp = {0}, yt = {0}, cap = {0}, sub = {0}, unpaired = {0},
                     foot = {0};
     char **lab = calloc(c->n_sel + 1, sizeof *lab);
-    double *v = malloc((G + 1) * sizeof *v);
+    double *v = malloc((G + 1) * sizeof *v), *med = NULL, *whi = NULL;
     if (!best || !use || !qidx || !lab || !v) {
         snprintf(c->err, sizeof c->err, "out of memory");
         rc = 1;
@@ -299,7 +299,10 @@ static int quality_figure(struct plot_ctx *c, int fixed)
     /* paired, graphs, seeds, runs: what the figure covers, on every row. */
     arena_plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
                            "graphs,seeds,runs,planner,graph,config,fixed_lower_bound\n");
-    double qmax = 1, qmin = 1;
+    double qmax = 1, qmin = 1, best_med = INFINITY;
+    med = calloc(nq + 1, sizeof *med);
+    whi = calloc(nq + 1, sizeof *whi);
+    if (!med || !whi) rc = 1;
     struct plot_buf arr = {0};
     arena_plot_buf_printf(
         &arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n", nq,
@@ -346,6 +349,11 @@ static int quality_figure(struct plot_ctx *c, int fixed)
             "Q1[%zu] = %.17g; Q3[%zu] = %.17g; MED[%zu] = %.17g; LO[%zu] = %.17g; "
             "HI[%zu] = %.17g\n",
             k + 1, q1, k + 1, q3, k + 1, arena_plot_quantile(v, nv, 0.5), k + 1, lo, k + 1, hi);
+        if (med && whi) {
+            med[k] = arena_plot_quantile(v, nv, 0.5);
+            whi[k] = v[nv - 1];
+            best_med = fmin(best_med, med[k]);
+        }
         struct plot_buf l = {0};
         arena_plot_buf_add(&l, c->sel[qidx[k]].name);
         if (limits == paired) arena_plot_buf_add(&l, " (limit)");
@@ -353,6 +361,29 @@ static int quality_figure(struct plot_ctx *c, int fixed)
         lab[k] = l.s;
         if (!lab[k]) rc = 1;
     }
+    /* The range: --range, else from the least ratio to the larger of the
+     * largest and ARENA_PLOT_BAND times the best median, where planners
+     * worth telling apart sit; a planner whose median is beyond it is an
+     * arrow at the edge with its median, a whisker beyond it ends in an
+     * arrowhead. Log only when nothing is cut and the ratios span over 3. */
+    double xlo = qmin - 0.02, xhi = 1 + (qmax - 1) * 1.1 + 0.02; /* all of it */
+    double band_end = ARENA_PLOT_BAND * best_med;
+    int cut = 0, logx = 0;
+    if (c->o.range_hi > 0) {
+        xlo = c->o.range_lo;
+        xhi = c->o.range_hi;
+        cut = 1;
+    } else if (best_med == best_med && qmax > band_end) {
+        xhi = band_end;
+        cut = 1;
+    } else {
+        logx = qmax > 3;
+    }
+    if (cut && c->o.range_hi > 0)
+        arena_plot_buf_printf(&cap, "; axis %g to %g (--range)", xlo, xhi);
+    else if (cut)
+        arena_plot_buf_printf(&cap, "; axis to %.3g (%g x the best median), medians beyond it"
+                                    " as arrows", xhi, ARENA_PLOT_BAND);
     char csv_name[32];
     snprintf(csv_name, sizeof csv_name, "%s.csv", name);
     if (rc || (rc = arena_plot_put(c, csv_name, &b))) {
@@ -374,10 +405,13 @@ static int quality_figure(struct plot_ctx *c, int fixed)
     arena_plot_gp_styles(&gp, c->sel, qidx, lab, nq, 40);
     arena_plot_buf_add(&gp, arr.s ? arr.s : "");
     arena_plot_buf_free(&arr);
-    int logx = qmax > 3;
+    arena_plot_buf_printf(&gp, "array OFF[%zu]; array CUTHI[%zu]\n", nq, nq);
+    for (size_t k = 0; k < nq && med && whi; k++)
+        arena_plot_buf_printf(&gp, "OFF[%zu] = %d; CUTHI[%zu] = %d\n", k + 1,
+                              cut && med[k] > xhi, k + 1, cut && whi[k] > xhi);
+    arena_plot_buf_printf(&gp, "RLO = %.17g; RHI = %.17g; CUT = %d\n", xlo, xhi, cut);
     double names = 0;
     for (size_t k = 0; k < nq; k++) names = fmax(names, arena_plot_label_em(lab[k], QUALITY_WRAP_EM));
-    double xlo = qmin - 0.02, xhi = 1 + (qmax - 1) * 1.1 + 0.02; /* quality.gp's linear xrange */
     arena_plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", quality_xstep(xlo, xhi, names, 1),
                           quality_xstep(xlo, xhi, names, 2));
     arena_plot_buf_printf(&gp,
@@ -403,6 +437,8 @@ done:
     free(use);
     free(qidx);
     free(v);
+    free(med);
+    free(whi);
     arena_plot_buf_free(&left);
     arena_plot_buf_free(&unpaired);
     arena_plot_buf_free(&foot);
@@ -826,7 +862,7 @@ static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, ch
  * panel is a group (the graphs' configuration, seeds apart); a point is a
  * row (a planner with its options, named by its label, under the x axis).
  * A group whose rows share fewer than two graphs is left out (the notes
- * say so); a row whose mean is over 3x the panel's best is drawn as a mark
+ * say so); a row whose mean is over ARENA_PLOT_BAND x the panel's best (or --range's end) is drawn as a mark
  * at the panel's top with its mean, its scale not the panel's. */
 int arena_plot_fig_stats(struct plot_ctx *c)
 {
@@ -838,7 +874,8 @@ int arena_plot_fig_stats(struct plot_ctx *c)
     struct arena_stats s = {0};
     char **gnames = NULL, *lab[256] = {0};
     size_t *gfirst = NULL, *rpanel = NULL, *rslot = NULL, *pgroup = NULL, idx[256];
-    int *off = NULL; /* a row over 3x its panel's best mean: marked, not drawn to scale */
+    int *off = NULL; /* a row over ARENA_PLOT_BAND x its panel's best mean (over --range's
+                        end): marked, not drawn to scale */
     struct plot_buf b = {0}, gp = {0}, notes = {0}, cap = {0}, unpaired = {0}, foot = {0};
     int rc = 0;
     if (!planners) {
@@ -907,7 +944,7 @@ int arena_plot_fig_stats(struct plot_ctx *c)
         paired_total += paired;
         for (size_t k = a; k < e; k++) {
             rpanel[k] = np;
-            if (s.rows[k].lb.mean > 3 * bestmean) {
+            if (s.rows[k].lb.mean > (c->o.range_hi > 0 ? c->o.range_hi : ARENA_PLOT_BAND * bestmean)) {
                 off[k] = 1;
                 if (out.len) arena_plot_buf_add(&out, ", ");
                 arena_plot_caret(&out, s.rows[k].label);
@@ -937,8 +974,12 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                 sep = ", ";
             }
             if (out.len) {
-                arena_plot_buf_printf(&notes, "%s%s over 3x the best mean (marked at the top)", sep,
-                                      out.s);
+                if (c->o.range_hi > 0)
+                    arena_plot_buf_printf(&notes, "%s%s over %g (--range; marked at the top)", sep,
+                                          out.s, c->o.range_hi);
+                else
+                    arena_plot_buf_printf(&notes, "%s%s over %gx the best mean (marked at the top)",
+                                          sep, out.s, ARENA_PLOT_BAND);
                 sep = ", ";
             }
             if (failed.len)

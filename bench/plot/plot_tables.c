@@ -267,6 +267,11 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                     arena_plot_buf_printf(&b, "%s%s", sep, cells[k]);
             arena_plot_buf_add(&b, sep);
             text(&b, status);
+            if (r->claimed) { /* a plugin's word beside bench's proof, labelled */
+                arena_plot_buf_add(&b, " (claims ");
+                text(&b, r->claimed);
+                arena_plot_buf_add(&b, ")");
+            }
             arena_plot_buf_add(&b, tex ? " \\\\\n" : " |\n");
             free(label);
         }

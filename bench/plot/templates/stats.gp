@@ -26,7 +26,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
   set multiplot title ttl
   set label 2 YLABEL at screen sx(s, 0.1), screen T + sy(s, 0.12) left
   fn = s == 1 ? FN1 : FN2
-  do for [i=1:fn] { ft = s == 1 ? FOOT1[i] : FOOT2[i]; set label 100 + i ft at screen sx(s, 0.1), screen sy(s, FOOTY(s, fn - i)) left }
+  do for [i=1:fn] { ft = s == 1 ? FOOT1[i] : FOOT2[i]; set label 10000 + i ft at screen sx(s, 0.1), screen sy(s, FOOTY(s, fn - i)) left }
   set border 3; set key off; set ytics nomirror; set format y '%g×'
   set grid ytics lc rgb '#dddddd' lw 0.5
   set y2range [0:1]; unset y2tics
@@ -46,7 +46,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
            with points pt 9 ps 0.7 lc rgb '#000000', \
          'stats.csv' skip 1 using ($1 == p && $2 <= NS && $12 == 1 ? $2 : NaN):(0.9):(sprintf('%.2f×', $4)) axes x1y2 \
            with labels rotate by 90 right
-    unset label 2; do for [i=1:fn] { unset label 100 + i }
+    unset label 2; do for [i=1:fn] { unset label 10000 + i }
   }
   unset multiplot; set output
 }}

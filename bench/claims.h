@@ -15,7 +15,9 @@
  *    the capacity, a known status), and must not contradict a valid plan of
  *    the same problem that bench holds (this run's, or the database's): a
  *    bound above that plan's arena, or "no plan fits" a capacity that plan
- *    meets. Either makes the result invalid with one line;
+ *    meets. Either makes the result invalid with one line. bench measures a
+ *    search plugin after a graph's other planners, so their plans are
+ *    known by then;
  *  - a built-in planner's claims are proofs (the engines are bench's own
  *    code, tested); a guest's are stored as its claim, beside what bench
  *    proved from the max-live bound alone: optimal when the arena meets

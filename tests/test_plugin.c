@@ -435,3 +435,22 @@ Test(plugin, a_plugins_note_bits_are_never_read)
     cr_expect(strstr(out, "sets-a-note"), "the plan is measured: %s", out);
     free(out);
 }
+
+/* A search plugin is measured after the other planners of a graph, so its
+ * claims meet every plan bench makes of it, whatever the order of
+ * --planner: listed first, claims-optimal is still contradicted by
+ * greedy-by-size's 96 B plan, and stored after it. */
+Test(plugin, a_search_plugin_listed_first_is_checked_against_the_plans_after_it)
+{
+    char db[160], csv[160], item[600], list[700];
+    td_path(db, sizeof db, "r.sqlite");
+    lying_problem(csv, sizeof csv);
+    claims_item(item, sizeof item, "claims-optimal");
+    snprintf(list, sizeof list, "%s,greedy-by-size", item);
+    const char *args[] = {"--graph", csv, "--planner", list, "--db", db, "--min-time", "0.001",
+                          "--repetitions", "1", NULL};
+    cr_expect_eq(run_bench("first", args), 1, "an invalid result: exit 1");
+    cr_expect_eq(td_file_int(db, "SELECT count(*) FROM results WHERE planner = 'claims-optimal'"
+                                 " AND valid = 0 AND seq = 2 AND error LIKE '% has 96 B"
+                                 " (greedy-by-size, this run)'"), 1);
+}

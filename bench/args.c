@@ -649,6 +649,17 @@ const struct arena_opt arena_bench_options[] = {
              " planner name, so the parts are even and the same on every machine (bench merge"
              " joins the parts' databases)",
      .see = "results.md#shards"},
+    {.name = "--resume", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN, ARENA_OPT_AT(A, resume),
+     .help = "skip every graph x planner job (of this --shard) whose result the --db database"
+             " already holds: the same graph and problem, planner and origin, configuration,"
+             " options the planner reads, timing and --tag, stored by any earlier run; a"
+             " stored invalid result counts toward the exit status as if measured again",
+     .see = "results.md#resuming-a-run"},
+    {.name = "--missing", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN, ARENA_OPT_AT(A, missing),
+     .help = "run nothing: print the jobs (of this --shard) the --db database holds no result"
+             " for, as SPEC<TAB>PLANNER lines, and on stderr how many it holds and which"
+             " planners' stored results are invalid (the lookup of --resume)",
+     .see = "results.md#resuming-a-run"},
     {.name = "--pin", .kind = ARENA_OPT_UINT, .arg = "CPU", .max = 1023, .unset = "not pinned",
      .in = STORES, ARENA_OPT_AT(A, pin_cpu),
      .help = "pin the measuring thread to CPU number CPU (refused, naming the allowed ones,"
@@ -721,6 +732,9 @@ static int check(A *a, char *err, size_t errlen)
     a->format = arena_output_at((size_t)a->format_index);
     if (a->no_db && a->db_given) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db and --no-db together");
     if (a->no_db) a->db = NULL;
+    if ((a->resume || a->missing) && !a->db)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: needs a database (not --no-db)",
+                            a->resume ? "--resume" : "--missing");
     a->options.seed = a->seed;
     if (a->help || a->version) return ARENA_OK;
     if (a->command == ARENA_BENCH_RUN && a->options.optimal_off && a->db)

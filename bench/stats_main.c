@@ -170,7 +170,7 @@ static void print_group_note(const struct arena_stats *s, size_t a, size_t b)
 }
 
 /* Configurations of group (or, group NULL, of groups without a row) whose
- * every result failed. */
+ * every result failed, or left out of its pairing (valid on fewer graphs). */
 static void print_hidden(const struct arena_stats *s, const char *group)
 {
     for (size_t i = 0; i < s->n_hidden; i++) {
@@ -180,8 +180,13 @@ static void print_hidden(const struct arena_stats *s, const char *group)
             has_row |= strcmp(s->rows[j].group, h->group) == 0;
         if (group ? strcmp(h->group, group) != 0 : has_row) continue;
         if (!group) printf("\n%s\n", h->group);
-        printf("  not shown: %s, no valid result (failed on %zu graph%s)\n", h->label, h->n_failed,
-               h->n_failed == 1 ? "" : "s");
+        if (h->unpaired)
+            printf("  not shown: %s, valid on %zu of %zu graph%s, fewer than the planners below: left"
+                   " out so that their pairing is not cut to its graphs\n", h->label, h->n_valid,
+                   h->n + h->n_left_out, h->n + h->n_left_out == 1 ? "" : "s");
+        else
+            printf("  not shown: %s, no valid result (failed on %zu graph%s)\n", h->label,
+                   h->n_failed, h->n_failed == 1 ? "" : "s");
     }
 }
 

@@ -463,7 +463,9 @@ struct group_work {
     double *lb;      /* their lower bounds */
     size_t *have;    /* rows with a valid result on each */
     size_t *start;   /* first sample of each configuration, and n */
-    int *shown;      /* configuration is a row: some valid result */
+    int *shown;      /* configuration is a row: some valid result, and not
+                        left out of the pairing */
+    size_t *n_valid; /* graphs (lower bound above 0) it has a valid result on */
     double *x;
     int64_t *runs;
 };
@@ -475,8 +477,42 @@ static void work_free(struct group_work *w)
     free(w->have);
     free(w->start);
     free(w->shown);
+    free(w->n_valid);
     free(w->x);
     free(w->runs);
+}
+
+/* The pairing never shrinks for a configuration valid on fewer graphs
+ * than the rest: those valid on the most graphs (m) pair on the graphs
+ * they all have (P); another stays a row only when it is valid on every
+ * graph of P, and is left out of the pairing otherwise (shown 0, counted
+ * in n_valid: hidden, and said). Uses have[] as scratch; leaves it 0. */
+static void leave_out_the_fewer(struct group_work *w, const struct sample *s, size_t configs,
+                                size_t n_graphs)
+{
+    size_t m = 0, top = 0, in_p = 0;
+    for (size_t c = 0; c < configs; c++) {
+        w->n_valid[c] = 0;
+        for (size_t i = w->start[c]; i < w->start[c + 1]; i++)
+            w->n_valid[c] += s[i].valid && s[i].lb > 0;
+        if (w->shown[c] && w->n_valid[c] > m) m = w->n_valid[c];
+    }
+    for (size_t c = 0; c < configs; c++) {
+        if (!w->shown[c] || w->n_valid[c] != m) continue;
+        top++;
+        for (size_t i = w->start[c]; i < w->start[c + 1]; i++)
+            if (s[i].valid && s[i].lb > 0) w->have[index_of(w->graphs, n_graphs, s[i].graph)]++;
+    }
+    for (size_t k = 0; k < n_graphs; k++) in_p += w->have[k] == top;
+    for (size_t c = 0; c < configs; c++) {
+        if (!w->shown[c] || w->n_valid[c] == m) continue;
+        size_t covers = 0;
+        for (size_t i = w->start[c]; i < w->start[c + 1]; i++)
+            covers += s[i].valid && s[i].lb > 0 &&
+                      w->have[index_of(w->graphs, n_graphs, s[i].graph)] == top;
+        if (covers < in_p) w->shown[c] = 0;
+    }
+    for (size_t k = 0; k < n_graphs; k++) w->have[k] = 0;
 }
 
 /* Whether sample i is on a graph every row of the group has. */
@@ -535,9 +571,10 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
     w.have = calloc(n, sizeof *w.have);
     w.start = malloc((n + 1) * sizeof *w.start);
     w.shown = calloc(n, sizeof *w.shown);
+    w.n_valid = calloc(n, sizeof *w.n_valid);
     w.x = malloc(n * sizeof *w.x);
     w.runs = malloc(n * sizeof *w.runs);
-    if (!w.graphs || !w.lb || !w.have || !w.start || !w.shown || !w.x || !w.runs) {
+    if (!w.graphs || !w.lb || !w.have || !w.start || !w.shown || !w.n_valid || !w.x || !w.runs) {
         work_free(&w);
         return ARENA_ENOMEM;
     }
@@ -550,13 +587,16 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
         while (b < n && cmp_row(&s[b], &s[a]) == 0) b++;
         w.start[configs] = a;
         for (size_t i = a; i < b; i++) w.shown[configs] |= s[i].valid;
-        rows += (size_t)w.shown[configs];
-        for (size_t i = a; i < b && w.shown[configs]; i++)
-            if (s[i].valid) w.have[index_of(w.graphs, n_graphs, s[i].graph)]++;
         configs++;
         a = b;
     }
     w.start[configs] = n;
+    leave_out_the_fewer(&w, s, configs, n_graphs);
+    for (size_t c = 0; c < configs; c++) {
+        rows += (size_t)w.shown[c];
+        for (size_t i = w.start[c]; i < w.start[c + 1] && w.shown[c]; i++)
+            if (s[i].valid) w.have[index_of(w.graphs, n_graphs, s[i].graph)]++;
+    }
     size_t n_used = 0;
     for (size_t k = 0; k < n_graphs; k++) n_used += w.lb[k] > 0 && w.have[k] == rows;
     int has_best = 0, has_fixed = arena_config_transforms(&s[0].cfg) && n_used > 0;
@@ -583,10 +623,13 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
         row->has_fixed = has_fixed;
         row->n_left_out = n_graphs - n_used;
         row->n_absent = n_graphs - (b - a);
+        row->n_valid = w.n_valid[c];
+        row->unpaired = !w.shown[c] && w.n_valid[c] > 0;
+        if (row->unpaired) row->n_left_out = n_graphs; /* none of them among its n */
         size_t m = 0;
         for (size_t i = a; i < b; i++) {
             row->n_failed += !s[i].valid;
-            if (!used(&w, n_graphs, rows, &s[i])) continue;
+            if (!w.shown[c] || !used(&w, n_graphs, rows, &s[i])) continue;
             row->limit += (size_t)s[i].limit;
             w.runs[m] = s[i].run;
             w.x[m++] = s[i].arena / s[i].lb;
@@ -595,11 +638,11 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
         row->runs = distinct(w.runs, m);
         if (rc == ARENA_OK && m) rc = describe(w.x, m, &row->lb);
         m = 0;
-        for (size_t i = a; i < b; i++)
+        for (size_t i = a; i < b && w.shown[c]; i++)
             if (used(&w, n_graphs, rows, &s[i])) w.x[m++] = s[i].arena / s[i].best;
         if (rc == ARENA_OK && m && has_best) rc = describe(w.x, m, &row->best);
         m = 0;
-        for (size_t i = a; i < b; i++)
+        for (size_t i = a; i < b && w.shown[c]; i++)
             if (used(&w, n_graphs, rows, &s[i])) w.x[m++] = s[i].arena / s[i].fixed;
         if (rc == ARENA_OK && m && has_fixed) rc = describe(w.x, m, &row->fixed);
     }

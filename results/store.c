@@ -613,6 +613,68 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
     return ARENA_OK;
 }
 
+static const char find_sql[] =
+    "SELECT r.valid, coalesce(r.error, '') LIKE 'refused: %' FROM results r"
+    " JOIN graphs g ON g.id = r.graph_id JOIN runs u ON u.id = r.run_id"
+    " WHERE g.spec = ?1 AND g.fingerprint = ?2 AND g.alignment = ?3 AND r.planner = ?4"
+    " AND r.origin = ?5 AND r.plugin_sha256 IS ?6 AND r.planner_command IS ?7"
+    " AND r.inplace = ?8 AND r.order_mode = ?9 AND r.order_budget IS ?10 AND r.patch = ?11"
+    " AND r.problem_fingerprint = ?12 AND r.time_limit IS ?13 AND r.node_limit IS ?14"
+    " AND r.planner_seed IS ?15 AND r.capacity IS ?16 AND r.optimal_engine IS ?17"
+    " AND r.timing = ?18 AND u.tag = ?19"
+    " ORDER BY u.started_at DESC, r.id DESC LIMIT 1";
+
+int arena_store_find_result(struct arena_store *s, const struct arena_source *src,
+                            const struct arena_result_info *r, const char *tag, int *found,
+                            int *valid, int *refused)
+{
+    if (!s || !src || !r || !r->planner || !found || !valid || !refused) return ARENA_EINVAL;
+    *found = *valid = *refused = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, find_sql, -1, &st, NULL);
+    const struct arena_transforms *tf = &src->tf;
+    char fp[17], planned[17], patch[64];
+    snprintf(fp, sizeof fp, "%016" PRIx64, src->fingerprint);
+    snprintf(planned, sizeof planned, "%016" PRIx64, src->planned_fingerprint);
+    arena_patch_text(&tf->patch, patch, sizeof patch);
+    /* The values as arena_store_add_result binds them (bind_config, bind_origin). */
+    if (rc == SQLITE_OK) rc = bind_text(st, 1, src->spec);
+    if (rc == SQLITE_OK) rc = bind_text(st, 2, fp);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 3, src->problem.alignment);
+    if (rc == SQLITE_OK) rc = bind_text(st, 4, r->planner);
+    if (rc == SQLITE_OK) rc = bind_text(st, 5, r->origin ? r->origin : "built-in");
+    if (rc == SQLITE_OK) rc = bind_text(st, 6, r->plugin_sha256);
+    if (rc == SQLITE_OK) rc = bind_text(st, 7, r->planner_command);
+    if (rc == SQLITE_OK) rc = bind_text(st, 8, arena_inplace_name(tf->inplace));
+    if (rc == SQLITE_OK) rc = bind_text(st, 9, arena_order_mode_name(tf->order));
+    if (rc == SQLITE_OK && tf->order == ARENA_ORDER_BEST)
+        rc = bind_u64(st, 10, tf->order_states ? tf->order_states : ARENA_ORDER_STATES_DEFAULT);
+    if (rc == SQLITE_OK) rc = bind_text(st, 11, patch);
+    if (rc == SQLITE_OK) rc = bind_text(st, 12, planned);
+    if (rc == SQLITE_OK && r->options) {
+        rc = bind_real(st, 13, r->options->time_limit);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 14, r->options->node_limit);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 15, r->options->seed);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 16, r->options->capacity);
+    }
+    if (rc == SQLITE_OK) rc = bind_text(st, 17, r->optimal_engine);
+    if (rc == SQLITE_OK) rc = bind_text(st, 18, r->timing ? r->timing : "in-process");
+    if (rc == SQLITE_OK) rc = bind_text(st, 19, tag ? tag : "");
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            *found = 1;
+            *valid = sqlite3_column_int(st, 0) == 1;
+            *refused = sqlite3_column_int(st, 1) != 0;
+            rc = SQLITE_OK;
+        } else if (rc == SQLITE_DONE) {
+            rc = SQLITE_OK;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? ARENA_OK : failed(s, "looking up a stored result", rc);
+}
+
 /* ---- replays of real allocators (schema version 5) ---- */
 
 static double frag(uint64_t live, uint64_t footprint)

@@ -129,6 +129,17 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
                            const struct arena_result_info *r, const struct arena_problem *p,
                            const struct arena_plan *plan, int64_t *id);
 
+/* Whether the database already holds a result of r->planner on src's
+ * problem as r would be stored (bench --resume): the graph row (spec,
+ * fingerprint, alignment), the planner's name and origin (plugin SHA-256,
+ * command), the configuration and planned problem's fingerprint (src), the
+ * options it read (r->options, NULL: none), optimal_engine, timing and the
+ * run's tag (NULL: none). *found 0 when not; else 1, and *valid and
+ * *refused (an error starting "refused: ") tell the newest such result. */
+int arena_store_find_result(struct arena_store *s, const struct arena_source *src,
+                            const struct arena_result_info *r, const char *tag, int *found,
+                            int *valid, int *refused);
+
 /* The smallest arena among the valid results stored for graph row
  * graph_id with src's planned problem (results.problem_fingerprint), with
  * that result's planner (into planner, len bytes) and run. ARENA_OK;

@@ -555,9 +555,14 @@ Test(stats, optimal_engines_are_separate_configurations_and_labelled)
     arena_stats_free(&st);
 }
 
-/* Paired: planner B failed on graph 2, C was not run on graph 3, so the
- * group compares A, B and C on graphs 1 and 4 only, and says why. D failed
- * everywhere: not a row (it would leave no graph), but reported. */
+/* Paired (issue 43 §4): A failed on graph 2 and B was not run on graph 3:
+ * valid on 3 graphs each, the most, they pair on graphs 1 and 4. C, valid
+ * on 1 and 4 only (absent on 2, failed on 3), has both: compared with them
+ * on those two. G, valid on 3 and 4 only, lacks graph 1: it would cut the
+ * others to graph 4, so it is left out (hidden, unpaired, its 2 valid
+ * graphs counted), and so is D, failed everywhere (no valid result). With
+ * only A and C asked for, A pairs on its 3 graphs and C, lacking graph 3,
+ * is left out: a planner valid on fewer graphs never shrinks the rest. */
 Test(stats, planners_are_compared_on_the_same_graphs)
 {
     char path[160];
@@ -566,38 +571,45 @@ Test(stats, planners_are_compared_on_the_same_graphs)
     int64_t run = add_run(s, "2026-12-02T10:00:00.000Z", "bench");
     for (unsigned seed = 1; seed <= 4; seed++) {
         int64_t g = add_graph(s, seed, 16, 1000);
-        add_result(s, run, g, "A", 1000 + 100 * seed, 1000, ARENA_PLAN_FEASIBLE);
-        add_result(s, run, g, "B", seed == 2 ? 0 : 1500, 1000, ARENA_PLAN_FEASIBLE);
-        if (seed != 3) add_result(s, run, g, "C", 1200, 1000, ARENA_PLAN_FEASIBLE);
+        add_result(s, run, g, "A", seed == 2 ? 0 : 1000 + 100 * seed, 1000, ARENA_PLAN_FEASIBLE);
+        if (seed != 3) add_result(s, run, g, "B", 1500, 1000, ARENA_PLAN_FEASIBLE);
+        if (seed != 2) add_result(s, run, g, "C", seed == 3 ? 0 : 1200, 1000, ARENA_PLAN_FEASIBLE);
+        if (seed >= 3) add_result(s, run, g, "G", 1300, 1000, ARENA_PLAN_FEASIBLE);
         add_result(s, run, g, "D", 0, 1000, ARENA_PLAN_FEASIBLE);
     }
     arena_store_close(s);
     struct arena_stats st;
     compute(path, NULL, &st);
     cr_assert_eq(st.n_rows, 3);
+    const char *rows[] = {"A", "B", "C"};
     for (size_t i = 0; i < 3; i++) {
+        cr_expect_str_eq(st.rows[i].label, rows[i]);
         cr_expect_eq(st.rows[i].n, 2, "row %zu", i);
         cr_expect_eq(st.rows[i].n_left_out, 2, "row %zu", i);
     }
     cr_expect(NEAR(st.rows[0].lb.mean, 1.25), "A on graphs 1 and 4: 1.1, 1.4 -> %g",
               st.rows[0].lb.mean);
-    cr_expect(st.rows[0].n_failed == 0 && st.rows[0].n_absent == 0);
-    cr_expect(st.rows[1].n_failed == 1 && st.rows[1].n_absent == 0);
-    cr_expect(st.rows[2].n_failed == 0 && st.rows[2].n_absent == 1);
+    cr_expect(st.rows[0].n_failed == 1 && st.rows[0].n_absent == 0);
+    cr_expect(st.rows[1].n_failed == 0 && st.rows[1].n_absent == 1);
+    cr_expect(st.rows[2].n_failed == 1 && st.rows[2].n_absent == 1);
     for (size_t i = 0; i < st.n_pairs; i++)
         cr_expect_eq(st.pairs[i].wins + st.pairs[i].ties + st.pairs[i].losses, 2);
-    cr_assert_eq(st.n_hidden, 1);
+    cr_assert_eq(st.n_hidden, 2);
     cr_expect_str_eq(st.hidden[0].label, "D");
-    cr_expect(st.hidden[0].n == 0 && st.hidden[0].n_failed == 4);
+    cr_expect(st.hidden[0].n == 0 && st.hidden[0].n_failed == 4 && !st.hidden[0].unpaired);
+    cr_expect_str_eq(st.hidden[1].label, "G");
+    cr_expect(st.hidden[1].n == 0 && st.hidden[1].unpaired && st.hidden[1].n_valid == 2);
     arena_stats_free(&st);
 
-    /* Without C, graph 3 comes back. */
-    const char *ab[] = {"A", "B"};
-    struct arena_stats_query q = {.planners = ab, .n_planners = 2};
+    const char *ac[] = {"A", "C"};
+    struct arena_stats_query q = {.planners = ac, .n_planners = 2};
     compute(path, &q, &st);
-    cr_assert_eq(st.n_rows, 2);
+    cr_assert_eq(st.n_rows, 1);
+    cr_expect_str_eq(st.rows[0].label, "A");
     cr_expect_eq(st.rows[0].n, 3);
     cr_expect_eq(st.rows[0].n_left_out, 1);
+    cr_assert_eq(st.n_hidden, 1);
+    cr_expect(st.hidden[0].unpaired && st.hidden[0].n_valid == 2, "C is left out");
     arena_stats_free(&st);
 }
 

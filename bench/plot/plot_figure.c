@@ -253,6 +253,51 @@ double arena_plot_title_inches(const char *sub, int size)
     return (double)(sub_wrap(NULL, sub, size) + 1) * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
 }
 
+void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2])
+{
+    struct plot_buf all = {0};
+    if (items[0]) arena_plot_buf_printf(&all, "%s%s", lead, items);
+    const char *text = all.s ? all.s : "";
+    size_t lead_len = strlen(lead);
+    for (int k = 0; k < 2; k++) {
+        double em = (k ? 8 : 7) / 72.0, room = ((k ? 7.0 : 3.3) - 0.25) / em;
+        struct plot_buf lines = {0};
+        size_t n = 0;
+        for (const char *p = text; *p && n < 4;) {
+            /* The longest run that fits and ends in the lead or after an
+             * item ("; "), else at any space; a word wider than the page is
+             * cut where it must be. */
+            size_t strong = 0, any = 0, end = strlen(p);
+            for (size_t i = 1; i <= end; i++) {
+                if (p[i] != ' ' && p[i] != '\0') continue;
+                char *head = strndup(p, i);
+                double w = head ? arena_plot_text_em(head) : 0;
+                free(head);
+                if (w > room) break;
+                any = i;
+                if (p[i] == '\0' || (size_t)(p - text) + i < lead_len || p[i - 1] == ';') strong = i;
+            }
+            size_t take = strong ? strong : any ? any : arena_plot_utf8_prefix(p, (size_t)room);
+            int last = n == 3 && p[take];
+            struct plot_buf t = {0};
+            arena_plot_buf_addn(&t, p, take);
+            if (last) arena_plot_buf_add(&t, "...");
+            arena_plot_buf_printf(&lines, "FOOT%d[%zu] = ", k + 1, ++n);
+            arena_plot_gq(&lines, t.s ? t.s : "", 0);
+            arena_plot_buf_add(&lines, "\n");
+            arena_plot_buf_free(&t);
+            p += take;
+            while (*p == ' ') p++;
+        }
+        arena_plot_buf_printf(b, "FN%d = %zu; array FOOT%d[%zu]\n", k + 1, n, k + 1, n ? n : 1);
+        arena_plot_buf_add(b, lines.s ? lines.s : "");
+        if (lines.oom || all.oom) b->oom = 1;
+        arena_plot_buf_free(&lines);
+        h[k] = n ? (double)n * (k ? 8 : 7) * 1.25 / 72 + 0.1 : 0;
+    }
+    arena_plot_buf_free(&all);
+}
+
 void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b)
 {
     static const char *const none[1] = {""};

@@ -129,6 +129,15 @@ void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
 /* Inches the PNG title with subtitle sub takes at the top at size 1 or 2
  * (common.gp's TOP(s)): a PNG's plots have that much less height. */
 double arena_plot_title_inches(const char *sub, int size);
+/* A figure's foot: lead then items ("; "-separated), set at the bottom left
+ * of the page in every format (PDF and SVG carry no title, so what a reader
+ * must see goes here), wrapped to the page's width at each size, an item
+ * kept on one line when it fits, at most 4 lines, the last cut with "...";
+ * nothing when items is "". Writes FN1, FN2 (its lines) and the string
+ * arrays FOOT1, FOOT2 into b, which the templates draw (common.gp's FOOTH,
+ * FOOTY); h[0], h[1] receive the inches it takes at one and two columns
+ * (0: no text). */
+void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2]);
 /* The width of text from the database as figures show it (arena_plot_caret),
  * in ems of DejaVu Sans: its own advances for ASCII, 1 em for any other
  * character. */

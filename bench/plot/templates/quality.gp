@@ -4,7 +4,8 @@
 # quartiles are computed by bench plot, in the arrays above), every graph's
 # ratio a small circle; a result that stopped at its search budget is a
 # cross. Only graphs on which every planner shown has a valid result count
-# (paired): see the caption above.
+# (paired): see the caption above. A planner valid on fewer graphs than the
+# others is left out and named, with its count, in the foot (FOOT).
 # Points past the axis are not drawn, nor those of a planner drawn as an
 # arrow (its median stands for them).
 # Data: DATA, quality.csv (row, ratio, limit, ...); fixed.csv draws with it
@@ -23,6 +24,9 @@ do for [S in SIZES] { do for [F in FORMATS] {
   else { set xrange [RLO:RHI]; xstep = s == 1 ? XSTEP1 : XSTEP2; set xtics xstep }
   set grid xtics lc rgb '#dddddd' lw 0.5
   set arrow 1000 from first 1, graph 0 to first 1, graph 1 nohead dt 2 lc rgb '#333333' lw 0.8 back
+  fn = s == 1 ? FN1 : FN2
+  do for [i=1:fn] { ft = s == 1 ? FOOT1[i] : FOOT2[i]; set label 10000 + i ft at screen sx(s, 0.1), screen sy(s, FOOTY(s, fn - i)) left }
+  set origin 0, sy(s, FOOTH(s)); set size 1, 1 - sy(s, FOOTH(s))
   set yrange [N + 0.6:0.4]
   set ytics scale 0 @YTICS@
   h = 0.3

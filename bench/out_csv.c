@@ -84,7 +84,8 @@ static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
     fprintf(out, ",%s,%s,", r->plugin_sha256 ? r->plugin_sha256 : "",
             r->timing ? r->timing : "in-process");
     if (r->has_self_ns) fprintf(out, "%llu", (unsigned long long)r->self_ns);
-    fputc('\n', out);
+    fprintf(out, ",%s,%s\n", arena_scratch_name(r->src->tf.scratch),
+            arena_scratch_policy_name(r->src->tf.scratch_policy));
 }
 
 const struct arena_output arena_output_csv = {

@@ -1,7 +1,8 @@
--- arenabench results database, schema version 14 (PRAGMA user_version = 14).
+-- arenabench results database, schema version 15 (PRAGMA user_version = 15).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 13 had no results.origin, plugin_path, plugin_sha256,
+-- earlier version: version 14 had no results.kernel_scratch nor scratch_policy
+-- (no kernel scratch buffers in any problem); version 13 had no results.origin, plugin_path, plugin_sha256,
 -- planner_command, timing nor self_ns (every planner was built in and timed in
 -- process); version 12 had no results.optimal_engine; version 11 had no runs.stopped; version 10 had no runs.tag nor the results' configuration
 -- and problem columns (order_mode ... fixed_lower_bound), and updated a
@@ -160,8 +161,15 @@ CREATE TABLE results (
                                      -- inside a forked child, bench --isolate),
                                      -- process (cmd: the wall time of the program's
                                      -- process group, one call)
-    self_ns        INTEGER           -- cmd: the planning time the program reported
+    self_ns        INTEGER,          -- cmd: the planning time the program reported
                                      -- about itself (plan_ns=N on stderr); NULL none
+    -- The kernels' scratch buffers in the problem (version 15; bench --scratch,
+    -- graphs/scratch.h), part of the configuration like inplace:
+    kernel_scratch TEXT NOT NULL DEFAULT 'none', -- none, cmsis-nn:m4, cmsis-nn:m55,
+                                     -- reference
+    scratch_policy TEXT NOT NULL DEFAULT 'lifetime' -- lifetime (one buffer per op,
+                                     -- alive at its step) or tail (one buffer of the
+                                     -- largest request, alive throughout)
 );
 
 CREATE TABLE placements (

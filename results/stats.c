@@ -215,7 +215,8 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
  * (results/columns.h), the four planner options, inplace, inplace_bound,
  * order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,
  * runs.tag, optimal_engine (before schema 13, planner optimal's rows were
- * its search's), then the tag's place in the partition. A result counts as
+ * its search's), kernel_scratch, scratch_policy, then the tag's place in
+ * the partition. A result counts as
  * valid only when it is possible (bench merge leaves others out:
  * results/merge_check.h): a whole number of bytes at or above its
  * problem's lower bound and its own proven bound; else it is a failure,
@@ -225,14 +226,14 @@ static const char query_fmt[] =
     "   r.status, r.bound, %s AS time_limit, %s AS node_limit, %s AS planner_seed,"
     "   %s AS capacity, %s AS inplace, %s AS lower_bound, %s AS order_mode,"
     "   %s AS order_budget, %s AS patch, %s AS problem_fp, %s AS fixed_lb, %s AS tag,"
-    "   %s AS optimal_engine, g.spec, g.alignment,"
+    "   %s AS optimal_engine, %s AS kscratch, %s AS kpolicy, g.spec, g.alignment,"
     "   CASE WHEN instr(u.started_at, '.') THEN u.started_at"
     "        ELSE replace(u.started_at, 'Z', '.000Z') END AS started"
     "   FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id),"
     " sel AS (SELECT * FROM allr WHERE ?1 IS NULL OR run_id = ?1),"
     " newest AS (SELECT *, row_number() OVER (PARTITION BY spec, alignment, inplace,"
     "   order_mode, order_budget, patch, planner, time_limit, node_limit, planner_seed,"
-    "   capacity, optimal_engine%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
+    "   capacity, optimal_engine, kscratch, kpolicy%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
     " best AS (SELECT graph_id, problem_fp, max(bound) AS bound FROM allr WHERE valid = 1"
     "   AND typeof(arena_bytes) = 'integer' AND bound <= arena_bytes"
     "   GROUP BY graph_id, problem_fp)"
@@ -241,7 +242,7 @@ static const char query_fmt[] =
     "   n.valid = 1 AND typeof(n.arena_bytes) = 'integer' AND n.arena_bytes >= n.lower_bound"
     "   AND n.arena_bytes >= coalesce(n.bound, 0), n.arena_bytes, n.status IS 'limit', n.run_id,"
     "   n.time_limit, n.node_limit, n.planner_seed, n.capacity, n.inplace, n.order_mode,"
-    "   n.order_budget, n.patch, n.fixed_lb, n.tag, n.optimal_engine"
+    "   n.order_budget, n.patch, n.fixed_lb, n.tag, n.optimal_engine, n.kscratch, n.kpolicy"
     " FROM newest n JOIN graphs g ON g.id = n.graph_id"
     " LEFT JOIN best b ON b.graph_id = n.graph_id AND b.problem_fp IS n.problem_fp"
     " WHERE n.k = 1";
@@ -284,7 +285,7 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
                         struct sample **out, size_t *n, char *err, size_t errlen)
 {
     static const char *const opts[] = {"time_limit", "node_limit", "planner_seed", "capacity"};
-    enum { NC = 13 };
+    enum { NC = 15 };
     char col[NC][260];
     for (size_t i = 0; i < 4; i++)
         column(db, "results", "r", opts[i], "NULL", col[i], sizeof col[i]);
@@ -295,11 +296,14 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
     for (size_t i = 0; i < 8; i++) snprintf(col[4 + i], sizeof col[4 + i], "%s", cs[i]);
     column(db, "results", "r", "optimal_engine",
            "CASE WHEN r.planner = 'optimal' THEN 'search' END", col[12], sizeof col[12]);
+    snprintf(col[13], sizeof col[13], "%s", c.scratch);
+    snprintf(col[14], sizeof col[14], "%s", c.scratch_policy);
     const struct arena_select *sel = q ? q->select : NULL;
     int by_tag = sel && sel->group_by == ARENA_GROUP_TAG;
     char sql[sizeof query_fmt + NC * 260 + sizeof c.planner + 16];
     snprintf(sql, sizeof sql, query_fmt, c.planner, col[0], col[1], col[2], col[3], col[4], col[5],
-             col[6], col[7], col[8], col[9], col[10], col[11], col[12], by_tag ? ", tag" : "");
+             col[6], col[7], col[8], col[9], col[10], col[11], col[12], col[13], col[14],
+             by_tag ? ", tag" : "");
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) rc = run ? sqlite3_bind_int64(st, 1, run) : sqlite3_bind_null(st, 1);
@@ -328,6 +332,8 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
         text_field(st, 17, cfg.order, sizeof cfg.order, "stored");
         cfg.order_budget = sqlite3_column_int64(st, 18);
         text_field(st, 19, cfg.patch, sizeof cfg.patch, "");
+        text_field(st, 23, cfg.scratch, sizeof cfg.scratch, "none");
+        text_field(st, 24, cfg.scratch_policy, sizeof cfg.scratch_policy, "lifetime");
         cfg.alignment = sqlite3_column_int64(st, 4);
         char base[4096];
         arena_spec_base(spec, base, sizeof base);

@@ -24,9 +24,16 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* Back to version 13 (drops what version 14 added: the results' planner
- * origin and timing columns). */
+/* Back to version 14 (drops what version 15 added: the results' kernel
+ * scratch rule and policy). */
+#define TD_BACK_TO_V14                                                                       \
+    "ALTER TABLE results DROP COLUMN kernel_scratch;"                                         \
+    "ALTER TABLE results DROP COLUMN scratch_policy; PRAGMA user_version = 14;"
+
+/* Back to version 13 (drops what version 14 added too: the results' planner
+ * origin and timing). */
 #define TD_BACK_TO_V13                                                                       \
+    TD_BACK_TO_V14                                                                           \
     "ALTER TABLE results DROP COLUMN origin; ALTER TABLE results DROP COLUMN plugin_path;"   \
     "ALTER TABLE results DROP COLUMN plugin_sha256;"                                         \
     "ALTER TABLE results DROP COLUMN planner_command;"                                       \

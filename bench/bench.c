@@ -35,6 +35,7 @@
 #include "bench/session.h"
 #include "bench/shard.h"
 #include "bench/suites.h"
+#include "planners/device.h"
 #include "planners/alias.h"
 #include "planners/optimal.h"
 #include "planners/planner.h"
@@ -199,6 +200,23 @@ static void emit(struct bench *b, struct arena_session_graph *g, const struct ar
  * together, and every figure fits the database's integers. In decision
  * mode a search planner's "feasible" means "fits the capacity". NULL when
  * all is well, else the reason, written into buf. */
+/* The arena TFLM allocates for a valid plan of a problem with kernel
+ * scratch buffers (lifetime policy): the plan's tensors fixed, the scratch
+ * buffers (ids from src->scratch_first on) placed by TFLM's rule
+ * (planners/device.h); *dev stays 0 otherwise. */
+static int device_arena(const struct arena_source *src, const struct arena_plan *plan,
+                        uint64_t *dev)
+{
+    const struct arena_problem *p = &src->problem;
+    if (!src->scratch.buffers || src->tf.scratch_policy != ARENA_SCRATCH_LIFETIME) return ARENA_OK;
+    unsigned char *online = calloc(p->n ? p->n : 1, 1);
+    if (!online) return ARENA_ENOMEM;
+    for (size_t i = src->scratch_first; i < p->n; i++) online[i] = 1;
+    int rc = arena_device_place(p, plan->offsets, online, NULL, dev);
+    free(online);
+    return rc;
+}
+
 static const char *claims_wrong(const struct arena_plan *plan, enum arena_plan_status claimed,
                                 int search, const struct arena_plan_options *opt, char *buf,
                                 size_t len)
@@ -297,6 +315,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     }
     if (refused) b->refused++;
     else if (!valid) b->any_invalid = 1;
+    uint64_t device = 0;
+    if (valid && device_arena(&g->src, shown, &device) != ARENA_OK) device = 0;
     double nan = NAN;
     /* The figures: Google Benchmark's in process; an isolated child's own;
      * a program's process group's wall time, one call. */
@@ -336,6 +356,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         .noisy = valid && !once && ((isfinite(spread) && spread > ARENA_NOISY_SPREAD) ||
                                     st->iterations == 1),
         .timed_once = once,
+        .device_arena = device,
         .status = j->plan.status,
         .bound = j->plan.bound,
         .nodes = j->plan.nodes,
@@ -380,6 +401,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .timing = row.timing,
             .has_self_ns = row.has_self_ns,
             .self_ns = row.self_ns,
+            .device_arena = row.device_arena,
             /* only planner optimal reads its engine option */
             .optimal_engine = strcmp(j->pl->name, "optimal") == 0
                                   ? arena_optimal_engine_name(b->s.args.options.optimal_engine)

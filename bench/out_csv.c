@@ -84,8 +84,10 @@ static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
     fprintf(out, ",%s,%s,", r->plugin_sha256 ? r->plugin_sha256 : "",
             r->timing ? r->timing : "in-process");
     if (r->has_self_ns) fprintf(out, "%llu", (unsigned long long)r->self_ns);
-    fprintf(out, ",%s,%s\n", arena_scratch_name(r->src->tf.scratch),
+    fprintf(out, ",%s,%s,", arena_scratch_name(r->src->tf.scratch),
             arena_scratch_policy_name(r->src->tf.scratch_policy));
+    if (r->device_arena) fprintf(out, "%llu", (unsigned long long)r->device_arena);
+    fputc('\n', out);
 }
 
 const struct arena_output arena_output_csv = {

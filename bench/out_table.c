@@ -200,6 +200,15 @@ static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
                 "-");
         fprintf(out, "    ! %s\n", r->error ? r->error : "invalid plan");
     }
+    if (r->device_arena) {
+        char dev[32], dev_h[32];
+        arena_fmt_grouped(r->device_arena, dev, sizeof dev);
+        arena_fmt_bytes(r->device_arena, dev_h, sizeof dev_h);
+        fprintf(out, "    device arena %s B (%s): this plan's tensors as TFLM's offline plan,"
+                     " the scratch placed by TFLM (%+.1f%%)\n",
+                dev, dev_h, r->metrics && r->metrics->arena
+                    ? 100.0 * ((double)r->device_arena / (double)r->metrics->arena - 1.0) : 0.0);
+    }
     origin_line(out, state, r);
 }
 

@@ -605,6 +605,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->warning = l->model.warning;
     size_t added = !out->scratch.buffers ? 0
                    : out->tf.scratch_policy == ARENA_SCRATCH_TAIL ? 1 : out->scratch.buffers;
+    out->scratch_first = out->problem.n - added;
     if (l->model.index && added) {
         /* kernel scratch buffers come after the model's tensors and are
          * none of them: no index in the model */

@@ -68,6 +68,9 @@ struct arena_source {
     struct arena_scratch_report scratch; /* the kernel scratch buffers the
                                             --scratch rule added (all zero
                                             under none) */
+    size_t scratch_first; /* the problem's tensors from this id on are
+                             those kernel scratch buffers (problem.n when
+                             there are none) */
     struct arena_problem problem; /* owns its tensors and alias candidates */
     /* With arena_load_options.keep_graph, the transformed graph the
      * problem was made from (its tensor ids are the problem's, its order

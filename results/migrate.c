@@ -11,8 +11,9 @@
  * configuration and problem (configuration_columns), then runs.stopped
  * (runs_stopped), then planner optimal's engine (optimal_engine_column),
  * then each result's planner origin and timing (planner_origin_columns),
- * then the kernel scratch rule and policy (kernel_scratch_columns).
- * Version 14 had no results.kernel_scratch nor scratch_policy. Version 13 had no results.origin, plugin_path, plugin_sha256,
+ * then the kernel scratch rule and policy (kernel_scratch_columns), then
+ * the device arena (device_arena_column). Version 15 had no
+ * results.device_arena. Version 14 had no results.kernel_scratch nor scratch_policy. Version 13 had no results.origin, plugin_path, plugin_sha256,
  * planner_command, timing nor self_ns. Version 12 had no
  * results.optimal_engine. Version 11 had no runs.stopped. Version 10 had no runs.tag nor results' order_mode, order_budget, patch,
  * problem_fingerprint, fixed_lower_bound and order columns. Version 9 had no graphs.exec_order nor the other order columns; version 8
@@ -333,6 +334,9 @@ static const char kernel_scratch_columns[] =
     "ALTER TABLE results ADD COLUMN kernel_scratch TEXT NOT NULL DEFAULT 'none';\n"
     "ALTER TABLE results ADD COLUMN scratch_policy TEXT NOT NULL DEFAULT 'lifetime';\n";
 
+/* 15 -> 16: the device arena (no older result computed one: NULL). */
+static const char device_arena_column[] = "ALTER TABLE results ADD COLUMN device_arena INTEGER;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
@@ -341,7 +345,7 @@ static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, m
                                          inplace_columns, order_columns,
                                          configuration_columns, runs_stopped,
                                          optimal_engine_column, planner_origin_columns,
-                                         kernel_scratch_columns};
+                                         kernel_scratch_columns, device_arena_column};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

@@ -1,7 +1,7 @@
--- arenabench results database, schema version 15 (PRAGMA user_version = 15).
+-- arenabench results database, schema version 16 (PRAGMA user_version = 16).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 14 had no results.kernel_scratch nor scratch_policy
+-- earlier version: version 15 had no results.device_arena; version 14 had no results.kernel_scratch nor scratch_policy
 -- (no kernel scratch buffers in any problem); version 13 had no results.origin, plugin_path, plugin_sha256,
 -- planner_command, timing nor self_ns (every planner was built in and timed in
 -- process); version 12 had no results.optimal_engine; version 11 had no runs.stopped; version 10 had no runs.tag nor the results' configuration
@@ -167,9 +167,14 @@ CREATE TABLE results (
     -- graphs/scratch.h), part of the configuration like inplace:
     kernel_scratch TEXT NOT NULL DEFAULT 'none', -- none, cmsis-nn:m4, cmsis-nn:m55,
                                      -- reference
-    scratch_policy TEXT NOT NULL DEFAULT 'lifetime' -- lifetime (one buffer per op,
+    scratch_policy TEXT NOT NULL DEFAULT 'lifetime', -- lifetime (one buffer per op,
                                      -- alive at its step) or tail (one buffer of the
                                      -- largest request, alive throughout)
+    device_arena   INTEGER           -- (version 16) the arena TFLM allocates for this
+                                     -- plan shipped as its offline plan: the tensors
+                                     -- fixed, the scratch buffers placed by TFLM's
+                                     -- GreedyMemoryPlanner (planners/device.h); NULL
+                                     -- without scratch buffers or under the tail
 );
 
 CREATE TABLE placements (

@@ -24,9 +24,14 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* Back to version 14 (drops what version 15 added: the results' kernel
+/* Back to version 15 (drops what version 16 added: results.device_arena). */
+#define TD_BACK_TO_V15                                                                       \
+    "ALTER TABLE results DROP COLUMN device_arena; PRAGMA user_version = 15;"
+
+/* Back to version 14 (drops what version 15 added too: the results' kernel
  * scratch rule and policy). */
 #define TD_BACK_TO_V14                                                                       \
+    TD_BACK_TO_V15                                                                           \
     "ALTER TABLE results DROP COLUMN kernel_scratch;"                                         \
     "ALTER TABLE results DROP COLUMN scratch_policy; PRAGMA user_version = 14;"
 

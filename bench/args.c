@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench/plugin.h"
+#include "results/digest.h"
 #include "bench/replay/replay.h"
 #include "bench/suites.h"
 #include "graphs/sweep.h"
@@ -208,13 +209,14 @@ static int add_cmd(A *a, const char *item, char *err, size_t errlen)
                             " another",
                             name, name);
     struct arena_planner_origin o = {.origin = ARENA_ORIGIN_CMD, .command = strdup(command),
-                                     .own = calloc(1, sizeof *o.own)};
+                                     .sha256 = malloc(65), .own = calloc(1, sizeof *o.own)};
+    if (o.sha256) arena_sha256_hex(command, strlen(command), o.sha256);
     if (o.own) {
         o.own->name = strdup(name);
         o.own->summary = strdup("an external program (cmd:)");
         o.own->kind = ARENA_KIND_OFFSETS;
     }
-    if (!o.command || !o.own || !o.own->name || !o.own->summary) {
+    if (!o.command || !o.sha256 || !o.own || !o.own->name || !o.own->summary) {
         arena_planner_origin_free(&o);
         return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
     }
@@ -550,7 +552,8 @@ const struct arena_opt arena_bench_options[] = {
     {.name = "--planner", .kind = ARENA_OPT_CUSTOM, .arg = "LIST", .parse = read_planners,
      .in = PLANS, .unset = "all", ARENA_OPT_SEEN(A, planner_given),
      .values = "a comma list of names, or all:", .name_of = planner_name,
-     .help = "the planners, in the order given; repeatable. all is every built-in planner;"
+     .help = "the planners, in the order given (per graph a search plugin after the others, so"
+             " its claims meet their plans); repeatable. all is every built-in planner;"
              " plugin:PATH.so every planner a shared object built against arenabench/planner.h"
              " exports, plugin:PATH.so:NAME one of them; cmd:NAME=COMMAND an external program"
              " that plans each problem (it takes the rest of the value, commas too)",
@@ -675,6 +678,17 @@ const struct arena_opt arena_bench_options[] = {
              " planner name, so the parts are even and the same on every machine (bench merge"
              " joins the parts' databases)",
      .see = "results.md#shards"},
+    {.name = "--resume", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN, ARENA_OPT_AT(A, resume),
+     .help = "skip every graph x planner job (of this --shard) whose result the --db database"
+             " already holds: the same graph and problem, planner and origin, configuration,"
+             " options the planner reads, timing and --tag, stored by any earlier run; a"
+             " stored invalid result counts toward the exit status as if measured again",
+     .see = "results.md#resuming-a-run"},
+    {.name = "--missing", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN, ARENA_OPT_AT(A, missing),
+     .help = "run nothing: print the jobs (of this --shard) the --db database holds no result"
+             " for, as SPEC<TAB>PLANNER lines, and on stderr how many it holds and which"
+             " planners' stored results are invalid (the lookup of --resume)",
+     .see = "results.md#resuming-a-run"},
     {.name = "--pin", .kind = ARENA_OPT_UINT, .arg = "CPU", .max = 1023, .unset = "not pinned",
      .in = STORES, ARENA_OPT_AT(A, pin_cpu),
      .help = "pin the measuring thread to CPU number CPU (refused, naming the allowed ones,"
@@ -747,6 +761,9 @@ static int check(A *a, char *err, size_t errlen)
     a->format = arena_output_at((size_t)a->format_index);
     if (a->no_db && a->db_given) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db and --no-db together");
     if (a->no_db) a->db = NULL;
+    if ((a->resume || a->missing) && !a->db)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: needs a database (not --no-db)",
+                            a->resume ? "--resume" : "--missing");
     a->options.seed = a->seed;
     if (a->help || a->version) return ARENA_OK;
     if (a->command == ARENA_BENCH_RUN && a->options.optimal_off && a->db)

@@ -69,6 +69,8 @@ struct arena_bench_args {
     uint64_t frames;        /* --frames: frames per replay */
     int founding_table;     /* replay --founding-table */
     unsigned shard_k, shard_n; /* --shard K/N: part K (1..N) of N; N 0: every job */
+    int resume;             /* --resume: jobs the database holds are not redone */
+    int missing;            /* --missing: list the jobs the database lacks, run none */
     int pin_cpu;            /* --pin CPU: the measuring thread's CPU; -1 none */
     struct arena_patch_spec patch; /* --patch RxC:K; rows 0: none */
     const char *tag;        /* --tag: stored with the run (runs.tag); NULL: none */

@@ -145,6 +145,15 @@ static void origin_line(FILE *out, void *state, const struct arena_bench_row *r)
     fprintf(out, "    from %s%s %s", r->origin, program ? ":" : "",
             r->origin_detail ? r->origin_detail : "?");
     if (r->plugin_sha256) fprintf(out, " (sha256 %.12s)", r->plugin_sha256);
+    if (r->claimed_status) {
+        fprintf(out, "; it claims %s", r->claimed_status);
+        if (r->claimed_bound) {
+            char bound[32];
+            arena_fmt_grouped(r->claimed_bound, bound, sizeof bound);
+            fprintf(out, " with a bound of %s B", bound);
+        }
+        fputs(", which bench did not prove (stored as its claim)", out);
+    }
     if (program) {
         fputs("; time: its process group's wall time", out);
         if (r->has_self_ns) {

@@ -142,10 +142,14 @@ static void print_group_note(const struct arena_stats *s, size_t a, size_t b)
 {
     const struct arena_stats_row *r = &s->rows[a];
     size_t all = r->n + r->n_left_out;
-    printf("  %zu graph%s, each with a valid result of every planner below", r->n,
-           r->n == 1 ? "" : "s");
+    printf("  %zu graph%s%s, each with a valid result of every planner below", r->n,
+           r->n == 1 ? "" : "s",
+           !r->n_superseded ? "" : r->n == 1 ? " (its newest problem)" : " (each its newest problem)");
+    if (r->n_superseded)
+        printf("; %zu older result%s of another problem under the same spec left out (%s)",
+               r->n_superseded, r->n_superseded == 1 ? "" : "s", r->superseded);
     if (!r->n_left_out) {
-        printf(" (none left out)\n");
+        printf(r->n_superseded ? "\n" : " (none left out)\n");
         return;
     }
     printf("; %zu of %zu left out:", r->n_left_out, all);
@@ -166,7 +170,7 @@ static void print_group_note(const struct arena_stats *s, size_t a, size_t b)
 }
 
 /* Configurations of group (or, group NULL, of groups without a row) whose
- * every result failed. */
+ * every result failed, or left out of its pairing (valid on fewer graphs). */
 static void print_hidden(const struct arena_stats *s, const char *group)
 {
     for (size_t i = 0; i < s->n_hidden; i++) {
@@ -176,8 +180,13 @@ static void print_hidden(const struct arena_stats *s, const char *group)
             has_row |= strcmp(s->rows[j].group, h->group) == 0;
         if (group ? strcmp(h->group, group) != 0 : has_row) continue;
         if (!group) printf("\n%s\n", h->group);
-        printf("  not shown: %s, no valid result (failed on %zu graph%s)\n", h->label, h->n_failed,
-               h->n_failed == 1 ? "" : "s");
+        if (h->unpaired)
+            printf("  not shown: %s, valid on %zu of %zu graph%s, fewer than the planners below: left"
+                   " out so that their pairing is not cut to its graphs\n", h->label, h->n_valid,
+                   h->n + h->n_left_out, h->n + h->n_left_out == 1 ? "" : "s");
+        else
+            printf("  not shown: %s, no valid result (failed on %zu graph%s)\n", h->label,
+                   h->n_failed, h->n_failed == 1 ? "" : "s");
     }
 }
 
@@ -297,8 +306,9 @@ static void ci4(char *out, size_t n, double lo, double hi)
  * row, then a row per planner shown in it. 0, or -1 out of memory. */
 static int print_paper(const struct arena_stats *s, int tex)
 {
-    int best = 0, fixed = 0, limit = 0;
+    int best = 0, fixed = 0, limit = 0, superseded = 0;
     for (size_t i = 0; i < s->n_rows; i++) {
+        superseded |= s->rows[i].n_superseded > 0;
         best |= s->rows[i].n > 0 && s->rows[i].has_best;
         fixed |= s->rows[i].n > 0 && s->rows[i].has_fixed;
         limit |= s->rows[i].limit > 0;
@@ -350,6 +360,9 @@ static int print_paper(const struct arena_stats *s, int tex)
     if (fixed)
         arena_table_line(&t, "× fixed: arena / the lower bound of the graph untransformed (stored"
                              " order, no in-place rule, no patch).");
+    if (superseded)
+        arena_table_line(&t, "Each graph is its newest problem: older results of another problem"
+                             " under the same spec (a file changed between runs) are left out.");
     struct plot_buf out = {0};
     const char *about = "Arena / lower bound across graphs, per group and planner (bench stats).";
     if (tex) arena_table_tex(&t, about, &out);
@@ -456,6 +469,12 @@ static int stats_run(struct stats_args *a)
         arena_stats_free(&s);
         return 1;
     }
+    for (size_t i = 0; a->format != FORMAT_TABLE && i < s.n_rows; i++) /* a table says it under the group */
+        if (s.rows[i].n_superseded && (i == 0 || strcmp(s.rows[i].group, s.rows[i - 1].group)))
+            fprintf(stderr, "bench: stats: note: %s: %zu older result%s of another problem under"
+                            " the same spec left out (%s); each spec's newest problem is shown\n",
+                    s.rows[i].group, s.rows[i].n_superseded, s.rows[i].n_superseded == 1 ? "" : "s",
+                    s.rows[i].superseded);
     if (a->format == FORMAT_CSV)
         print_csv(&s, a->pairs);
     else if (a->format == FORMAT_TABLE)

@@ -40,7 +40,8 @@ struct arena_db_config_sql {
      * planner (and in a file before schema 14), else with its origin,
      * "NAME (plugin 1a2b3c4d)" (the first 8 hex digits of the shared
      * object's SHA-256: two builds of one plugin are two planners) or
-     * "NAME (cmd)". */
+     * "NAME (cmd 5e6f7a8b)" (of the command's SHA-256, schema 15: two
+     * commands under one name are two planners; "NAME (cmd)" before). */
     char planner[300];
 };
 void arena_db_config_sql(sqlite3 *db, struct arena_db_config_sql *out);

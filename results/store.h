@@ -113,6 +113,14 @@ struct arena_result_info {
     const char *origin, *plugin_path, *plugin_sha256, *planner_command, *timing;
     int has_self_ns;
     uint64_t self_ns;
+    /* Schema 15. A plugin's claim beyond what bench proved (bench/claims.h):
+     * the status it gave ("optimal", "infeasible", ...) and its bound (0:
+     * none), stored apart from status and bound, which hold only proofs;
+     * NULL: no such claim. command_sha256: a cmd's identity, the SHA-256 of
+     * planner_command (64 hex digits); NULL for other origins. */
+    const char *claimed_status;
+    uint64_t claimed_bound;
+    const char *command_sha256;
     uint64_t device_arena; /* the arena TFLM allocates for the plan
                               (planners/device.h); 0: NULL */
 };
@@ -122,6 +130,25 @@ struct arena_result_info {
 int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
                            const struct arena_result_info *r, const struct arena_problem *p,
                            const struct arena_plan *plan, int64_t *id);
+
+/* Whether the database already holds a result of r->planner on src's
+ * problem as r would be stored (bench --resume): the graph row (spec,
+ * fingerprint, alignment), the planner's name and origin (plugin SHA-256,
+ * command), the configuration and planned problem's fingerprint (src), the
+ * options it read (r->options, NULL: none), optimal_engine, timing and the
+ * run's tag (NULL: none). *found 0 when not; else 1, and *valid and
+ * *refused (an error starting "refused: ") tell the newest such result. */
+int arena_store_find_result(struct arena_store *s, const struct arena_source *src,
+                            const struct arena_result_info *r, const char *tag, int *found,
+                            int *valid, int *refused);
+
+/* The smallest arena among the valid results stored for graph row
+ * graph_id with src's planned problem (results.problem_fingerprint), with
+ * that result's planner (into planner, len bytes) and run. ARENA_OK;
+ * ARENA_ENOTFOUND when there is none; ARENA_EDB. */
+int arena_store_best_valid(struct arena_store *s, int64_t graph_id,
+                           const struct arena_source *src, uint64_t *arena, char *planner,
+                           size_t len, int64_t *run_id);
 
 /* One real allocator's replay of a graph (bench --replay; the figures are
  * the replay program's, bench/replay/replay_prog.h): the replays row and one

@@ -317,3 +317,55 @@ Test(cmd, a_capacity_is_handed_to_the_program_and_held)
                           " above the capacity 80 B"), "%s", out);
     free(out);
 }
+
+
+/* A program's identity is its name and its command: two commands under one
+ * name, run into one database, are two planners to stats and plot, each
+ * named with its command's hash ("mine (cmd 1a2b3c4d)"), never pooled with
+ * the newer replacing the older. Fails on 3cf04c5 (one row "mine (cmd)":
+ * round 4, finding 04). */
+Test(cmd, two_commands_under_one_name_are_two_planners)
+{
+    char db[160], csv[160], script[160], fig[160];
+    td_path(db, sizeof db, "r.sqlite");
+    td_path(fig, sizeof fig, "fig");
+    three(csv, sizeof csv);
+    td_write("a.sh", "awk -F, 'NR > 1 { print $1 \",\" top + 0; top += $4 }' \"$1\"\n", script,
+             sizeof script);
+    char end_to_end[300], packed[] = "printf '0,0\\n1,64\\n2,0\\n';:", item[400];
+    snprintf(end_to_end, sizeof end_to_end, "sh %s", script);
+    const char *commands[] = {end_to_end, packed};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(item, sizeof item, "cmd:mine=%s", commands[i]);
+        const char *args[] = {"--graph", csv, "--planner", item, "--db", db, "--quiet", NULL};
+        cr_assert_eq(run_bench("run", args), 0, "%s", run_bench_output("run", "err"));
+    }
+    char label[2][80];
+    for (size_t i = 0; i < 2; i++) {
+        char hex[65], sql[300];
+        td_sha256_text(commands[i], hex);
+        snprintf(label[i], sizeof label[i], "mine (cmd %.8s)", hex);
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM results WHERE planner = 'mine' AND valid"
+                 " = 1 AND command_sha256 = '%s' AND arena_bytes = %d", hex, i ? 96 : 112);
+        cr_expect_eq(td_file_int(db, sql), 1, "%s", commands[i]);
+    }
+    const char *stats[] = {"stats", "--db", db, "--format", "csv", NULL};
+    cr_assert_eq(run_bench("stats", stats), 0, "%s", run_bench_output("stats", "err"));
+    char *out = run_bench_output("stats", "out");
+    cr_expect(strstr(out, label[0]) && strstr(out, label[1]), "two rows, %s and %s: %s",
+              label[0], label[1], out);
+    free(out);
+    const char *plot[] = {"plot", "--db", db, "--run", "all", "--out", fig, "--figures",
+                          "tables", "--quiet", NULL};
+    cr_assert_eq(run_bench("plot", plot), 0, "%s", run_bench_output("plot", "err"));
+    char path[300];
+    snprintf(path, sizeof path, "%s/comparison.md", fig);
+    char *md = td_slurp(path, NULL);
+    cr_assert(md, "no %s", path);
+    for (size_t i = 0; i < 2; i++) {
+        char row[200];
+        snprintf(row, sizeof row, "| %s |", label[i]);
+        cr_expect(strstr(md, row), "%s not in: %s", row, md);
+    }
+    free(md);
+}

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 const char *const arena_plot_figure_names[] = {"arena",  "layout", "live",  "scaling", "quality",
-                                               "tables", "replay", "stats", "fixed"};
+                                               "tables", "replay", "stats", "fixed", "configs"};
 _Static_assert(sizeof arena_plot_figure_names / sizeof arena_plot_figure_names[0] == PLOT_NFIGS,
                "PLOT_NFIGS counts arena_plot_figure_names");
 
@@ -117,8 +117,21 @@ double arena_plot_quantile(const double *v, size_t n, double p)
     return i + 1 >= n ? v[n - 1] : v[i] + (h - (double)i) * (v[i + 1] - v[i]);
 }
 
+/* The folder the current figures go to: tmp, or tmp/sub. */
+static void here(const struct plot_ctx *c, char *dir, size_t n)
+{
+    if (c->sub[0]) snprintf(dir, n, "%s/%s", c->tmp, c->sub);
+    else snprintf(dir, n, "%s", c->tmp);
+}
+
+/* name, or sub/name: the path written below tmp (and --out). */
 static int add_written(struct plot_ctx *c, const char *name)
 {
+    char rel[1024];
+    if (c->sub[0]) {
+        snprintf(rel, sizeof rel, "%s/%s", c->sub, name);
+        name = rel;
+    }
     char **g = realloc(c->written, (c->n_written + 1) * sizeof *g);
     if (!g || !(g[c->n_written] = strdup(name))) {
         if (g) c->written = g;
@@ -137,8 +150,9 @@ int arena_plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b)
         snprintf(c->err, sizeof c->err, "out of memory writing %s", name);
         return 1;
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", c->tmp, name);
+    char path[4096], dir[3072];
+    here(c, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     if (arena_plot_write_file(path, b->s ? b->s : "", b->len, c->err, sizeof c->err)) return 1;
     return add_written(c, name);
 }
@@ -239,6 +253,51 @@ double arena_plot_title_inches(const char *sub, int size)
     return (double)(sub_wrap(NULL, sub, size) + 1) * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
 }
 
+void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2])
+{
+    struct plot_buf all = {0};
+    if (items[0]) arena_plot_buf_printf(&all, "%s%s", lead, items);
+    const char *text = all.s ? all.s : "";
+    size_t lead_len = strlen(lead);
+    for (int k = 0; k < 2; k++) {
+        double em = (k ? 8 : 7) / 72.0, room = ((k ? 7.0 : 3.3) - 0.25) / em;
+        struct plot_buf lines = {0};
+        size_t n = 0;
+        for (const char *p = text; *p && n < 4;) {
+            /* The longest run that fits and ends in the lead or after an
+             * item ("; "), else at any space; a word wider than the page is
+             * cut where it must be. */
+            size_t strong = 0, any = 0, end = strlen(p);
+            for (size_t i = 1; i <= end; i++) {
+                if (p[i] != ' ' && p[i] != '\0') continue;
+                char *head = strndup(p, i);
+                double w = head ? arena_plot_text_em(head) : 0;
+                free(head);
+                if (w > room) break;
+                any = i;
+                if (p[i] == '\0' || (size_t)(p - text) + i < lead_len || p[i - 1] == ';') strong = i;
+            }
+            size_t take = strong ? strong : any ? any : arena_plot_utf8_prefix(p, (size_t)room);
+            int last = n == 3 && p[take];
+            struct plot_buf t = {0};
+            arena_plot_buf_addn(&t, p, take);
+            if (last) arena_plot_buf_add(&t, "...");
+            arena_plot_buf_printf(&lines, "FOOT%d[%zu] = ", k + 1, ++n);
+            arena_plot_gq(&lines, t.s ? t.s : "", 0);
+            arena_plot_buf_add(&lines, "\n");
+            arena_plot_buf_free(&t);
+            p += take;
+            while (*p == ' ') p++;
+        }
+        arena_plot_buf_printf(b, "FN%d = %zu; array FOOT%d[%zu]\n", k + 1, n, k + 1, n ? n : 1);
+        arena_plot_buf_add(b, lines.s ? lines.s : "");
+        if (lines.oom || all.oom) b->oom = 1;
+        arena_plot_buf_free(&lines);
+        h[k] = n ? (double)n * (k ? 8 : 7) * 1.25 / 72 + 0.1 : 0;
+    }
+    arena_plot_buf_free(&all);
+}
+
 void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b)
 {
     static const char *const none[1] = {""};
@@ -287,9 +346,10 @@ int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, 
     snprintf(file, sizeof file, "%s.gp", name);
     snprintf(log, sizeof log, ".%s.log", name);
     if (arena_plot_put(c, file, gp)) return 1;
-    int rc = arena_plot_run_gnuplot(c->tmp, file, log, c->err, sizeof c->err);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", c->tmp, log);
+    char path[4096], dir[3072];
+    here(c, dir, sizeof dir);
+    int rc = arena_plot_run_gnuplot(dir, file, log, c->err, sizeof c->err);
+    snprintf(path, sizeof path, "%s/%s", dir, log);
     if (rc == 0) remove(path);
     if (rc) return 1;
     static const char *const fmts[] = {"png", "pdf", "svg"};
@@ -299,7 +359,7 @@ int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, 
             if (!arena_plot_in_list(c->o.formats, fmts[f])) continue;
             char out[128];
             snprintf(out, sizeof out, "%s-%dcol.%s", name, s, fmts[f]);
-            snprintf(path, sizeof path, "%s/%s", c->tmp, out);
+            snprintf(path, sizeof path, "%s/%s", dir, out);
             struct stat st;
             if (stat(path, &st) != 0 || st.st_size == 0) {
                 snprintf(c->err, sizeof c->err, "gnuplot wrote no %s", out);

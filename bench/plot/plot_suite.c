@@ -50,14 +50,11 @@ static int shared_pair(const struct plot_ctx *c, const size_t *rows, size_t n, c
     return 1;
 }
 
-/* The row name of graph entry e: a file's path without the folder every
- * row shares (cut bytes); a family's spec without the parameters every
- * graph of its family in the table shares (all of them when it is alone:
- * the family's name). The full specs are in the table's comment and in
- * graphs.csv. */
-static void short_name(const struct plot_ctx *c, const size_t *rows, size_t n, size_t e, size_t cut,
-                       struct plot_buf *b)
+/* The full specs are in the table's comment and in graphs.csv. */
+void arena_plot_graph_name(const struct plot_ctx *c, const size_t *rows, size_t n, size_t e,
+                           struct plot_buf *b)
 {
+    size_t cut = common_dir(c, rows, n);
     const struct arena_fig_graph *g = &c->d.graphs[e];
     size_t fl = strlen(g->family);
     if (!*g->family || strncmp(g->spec, g->family, fl) != 0 || g->spec[fl] != ':') {
@@ -130,7 +127,7 @@ int arena_plot_suite_table(struct plot_ctx *c)
         char lb[32];
         bytes3(lb, sizeof lb, (double)g->lower_bound);
         struct plot_buf name = {0};
-        short_name(c, rows, n, rows[k], cut, &name);
+        arena_plot_graph_name(c, rows, n, rows[k], &name);
         arena_table_row(&t);
         arena_table_set(&t, 0, name.s ? name.s : "", -1);
         arena_plot_buf_free(&name);
@@ -162,6 +159,7 @@ int arena_plot_suite_table(struct plot_ctx *c)
         arena_plot_buf_add(&csv, "\n");
     }
     arena_table_row(&t);
+    arena_table_rule(&t);
     arena_table_set(&t, 0, "geometric mean", -1);
     arena_plot_buf_add(&csv, "geometric mean,");
     for (size_t i = 0; i < c->n_sel; i++) {

@@ -150,6 +150,13 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                                                      : "least peak of any execution order, proven");
             if (arena_config_transforms(&c->d.configs[g->config].c) && g->fixed_lower_bound > 0)
                 arena_plot_buf_printf(&b, ", fixed-order bound %s (the graph untransformed)", fb);
+            if (g->superseded) {
+                arena_plot_buf_printf(&b, "; %zu older result%s of another problem under this"
+                                          " spec left out (", g->superseded,
+                                      g->superseded == 1 ? "" : "s");
+                text(&b, g->superseded_planners);
+                arena_plot_buf_add(&b, ")");
+            }
             arena_plot_buf_add(&b, "\n");
         }
         if (!tex) {
@@ -260,6 +267,11 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                     arena_plot_buf_printf(&b, "%s%s", sep, cells[k]);
             arena_plot_buf_add(&b, sep);
             text(&b, status);
+            if (r->claimed) { /* a plugin's word beside bench's proof, labelled */
+                arena_plot_buf_add(&b, " (claims ");
+                text(&b, r->claimed);
+                arena_plot_buf_add(&b, ")");
+            }
             arena_plot_buf_add(&b, tex ? " \\\\\n" : " |\n");
             free(label);
         }

@@ -95,6 +95,11 @@ void arena_table_span(struct arena_table *t, const char *text)
     arena_table_set(t, 0, text, -1);
 }
 
+void arena_table_rule(struct arena_table *t)
+{
+    if (!t->oom && t->nrows) t->span[t->nrows - 1] = 2;
+}
+
 void arena_table_set(struct arena_table *t, size_t col, const char *text, int mark)
 {
     if (t->oom || !t->nrows || col >= t->ncols) return;
@@ -158,7 +163,7 @@ static int turned(const struct arena_table *t, size_t c)
     if (!t->turnable[c]) return 0;
     double cells = 0;
     for (size_t r = 0; r < t->nrows; r++) {
-        if (t->span[r]) continue;
+        if (t->span[r] == 1) continue;
         double w = text_pt(t->cell[r * t->ncols + c]) + mark_pt(t->mark[r * t->ncols + c]);
         if (w > cells) cells = w;
     }
@@ -169,7 +174,7 @@ static double col_pt(const struct arena_table *t, size_t c)
 {
     double w = turned(t, c) ? TURNED_PT : text_pt(t->md_head[c]);
     for (size_t r = 0; r < t->nrows; r++) {
-        if (t->span[r]) continue;
+        if (t->span[r] == 1) continue;
         double x = text_pt(t->cell[r * t->ncols + c]) + mark_pt(t->mark[r * t->ncols + c]);
         if (x > w) w = x;
     }
@@ -235,7 +240,8 @@ static void tex_part(const struct arena_table *t, struct plot_buf *b, size_t fro
     }
     arena_plot_buf_add(b, " \\\\\n\\midrule\n");
     for (size_t r = 0; r < t->nrows; r++) {
-        if (t->span[r]) {
+        if (t->span[r] == 2) arena_plot_buf_add(b, "\\midrule\n");
+        if (t->span[r] == 1) {
             if (r) arena_plot_buf_add(b, "\\midrule\n");
             arena_plot_buf_printf(b, "\\multicolumn{%zu}{l}{", n);
             tex_cell(t, b, r, 0);
@@ -334,9 +340,9 @@ void arena_table_md(const struct arena_table *t, const char *comment, struct plo
             const char *s = t->cell[r * t->ncols + c];
             int m = t->mark[r * t->ncols + c];
             arena_plot_buf_add(b, " ");
-            if (t->span[r] && c == 0) arena_plot_buf_add(b, "**");
+            if (t->span[r] == 1 && c == 0) arena_plot_buf_add(b, "**");
             if (s && *s) arena_plot_md(b, s);
-            if (t->span[r] && c == 0) arena_plot_buf_add(b, "**");
+            if (t->span[r] == 1 && c == 0) arena_plot_buf_add(b, "**");
             if (m >= 0) arena_plot_buf_add(b, md_marks[m]);
             arena_plot_buf_add(b, " |");
         }

@@ -37,7 +37,8 @@ struct arena_table {
     size_t nrows;
     char **cell;        /* nrows x ncols, UTF-8 text as shown (escaped when written) */
     int *mark;          /* nrows x ncols: -1 none, else the note's mark */
-    int *span;          /* per row: 1 when its first cell spans the row */
+    int *span;          /* per row: 1 when its first cell spans the row, 2 a
+                           rule above it (a mean under the rows it sums up) */
     char *note[ARENA_TABLE_MARKS]; /* the note of each mark (UTF-8 text), NULL */
     char **lines;       /* further notes below the table (UTF-8 text) */
     size_t nlines;
@@ -55,6 +56,8 @@ void arena_table_head(struct arena_table *t, size_t col, const char *tex, const 
 size_t arena_table_row(struct arena_table *t);
 /* A row whose text spans every column (a group's title). */
 void arena_table_span(struct arena_table *t, const char *text);
+/* A rule above the last row. */
+void arena_table_rule(struct arena_table *t);
 /* Cell col of the last row: text as shown, mark -1 or a mark whose note is
  * set with arena_table_note. */
 void arena_table_set(struct arena_table *t, size_t col, const char *text, int mark);

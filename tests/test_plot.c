@@ -2038,8 +2038,9 @@ Test(plot, a_family_selection_draws_the_per_graph_figures_of_every_graph)
  * worked out here from the database; greedy-by-breadth reads "not run" in
  * the best order (never a failure); each configuration's proven optimum is
  * a row; the figure names both configurations and the optimum in its PDF
- * text, every word legible, inside and apart, at both widths. Fails at
- * 3cf04c5 (no configs figure). */
+ * text, every word legible, inside and apart, at both widths; the fixed
+ * figure's caption says greedy-by-breadth was not run in the best order
+ * (3cf04c5 said "no valid result"). Fails at 3cf04c5 (no configs figure). */
 Test(plot, configurations_side_by_side_against_the_plain_fixed_order_bound)
 {
     load_setup();
@@ -2104,6 +2105,18 @@ Test(plot, configurations_side_by_side_against_the_plain_fixed_order_bound)
     cr_expect(strstr(md, "| greedy-by-breadth |") && strstr(md, "n/r |") && strstr(md, "not run in this configuration"),
               "configs.md does not tell 'not run' apart: %s", md);
     free(md);
+    /* the fixed figure of the best order: greedy-by-breadth never ran
+     * there, which its caption says, never that it has no valid result */
+    cr_assert_eq(bench_run("cfg-fixed", (const char *[]){"plot", "--db", db, "--run", "all", "--figures", "fixed",
+                     "--format", "pdf", "--size", "one", "--out", full, "--quiet", NULL}), 0);
+    fmt(path, sizeof path, "%s/fixed.gp", full);
+    char *fixed_gp = slurp(path, NULL);
+    cr_assert_not_null(fixed_gp, "no %s", path);
+    cr_expect(strstr(fixed_gp, "not run in this configuration: greedy-by-breadth") != NULL,
+              "%s: the caption does not say greedy-by-breadth was not run in the best order", path);
+    cr_expect(strstr(fixed_gp, "no valid result: greedy-by-breadth") == NULL,
+              "%s: greedy-by-breadth, never run in the best order, is called a failure", path);
+    free(fixed_gp);
     /* the figure, at both widths */
     const char *words[] = {"plain", "best", "order", "optimum", "greedy-by-breadth", "optimal"};
     for (int w = 1; w <= 2; w++) {

@@ -1893,7 +1893,9 @@ static void check_table_tex(const char *work, const char *file, const char *cons
  * numbers read back with pdftotext: the graphs x planners table (graphs.tex,
  * its geometric means), the per-graph comparison (its planners), bench
  * stats --format tex (its planners), and a document holding every figure's
- * PDF, one column wide in a column, two across the page. Fails at 3cf04c5:
+ * PDF, one column wide in a column, two across the page, each with the
+ * caption file bench writes beside it (NAME.caption.tex, naming the
+ * configuration and the selection). Fails at 3cf04c5:
  * no graphs.tex, no stats --format tex, comparison.tex 14 columns wider
  * than the page. */
 Test(plot, every_generated_tex_compiles_fits_and_reads_back)
@@ -1951,7 +1953,8 @@ Test(plot, every_generated_tex_compiles_fits_and_reads_back)
     size_t nfig = 0;
     for (size_t i = 0; i < NFIG; i++)
         for (int w = 1; w <= 2; w++) {
-            fprintf(f, "\\begin{figure%s}\\centering\\includegraphics{%s-%dcol.pdf}\\caption{%s}\\end{figure%s}\n",
+            fprintf(f, "\\begin{figure%s}\\centering\\includegraphics{%s-%dcol.pdf}\\input{%s.caption.tex}"
+                    "\\end{figure%s}\n",
                     w == 2 ? "*" : "", figures[i], w, figures[i], w == 2 ? "*" : "");
             nfig++;
         }
@@ -1977,6 +1980,15 @@ Test(plot, every_generated_tex_compiles_fits_and_reads_back)
             cr_expect(pt_word_inside(&doc.pages[p].words[k], &doc.pages[p]), "figures: '%s' off the page",
                       doc.pages[p].words[k].text);
     cr_expect_geq(doc.npages, 2, "%zu figures on %zu pages", nfig, doc.npages);
+    /* each caption file names its configuration and selection */
+    size_t plain = 0, selection = 0;
+    for (size_t p = 0; p < doc.npages; p++)
+        for (size_t k = 0; k < doc.pages[p].nwords; k++) {
+            plain += strncmp(doc.pages[p].words[k].text, "plain", 5) == 0;
+            selection += strstr(doc.pages[p].words[k].text, "lection:") != NULL; /* "(se-" "lection:" too */
+        }
+    cr_expect_geq(plain, nfig, "the configuration named in %zu captions of %zu", plain, nfig);
+    cr_expect_geq(selection, nfig, "the selection named in %zu captions of %zu", selection, nfig);
     pt_free(&doc);
 }
 

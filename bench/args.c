@@ -537,7 +537,8 @@ const struct arena_opt arena_bench_options[] = {
     {.name = "--planner", .kind = ARENA_OPT_CUSTOM, .arg = "LIST", .parse = read_planners,
      .in = PLANS, .unset = "all", ARENA_OPT_SEEN(A, planner_given),
      .values = "a comma list of names, or all:", .name_of = planner_name,
-     .help = "the planners, in the order given; repeatable. all is every built-in planner;"
+     .help = "the planners, in the order given (per graph a search plugin after the others, so"
+             " its claims meet their plans); repeatable. all is every built-in planner;"
              " plugin:PATH.so every planner a shared object built against arenabench/planner.h"
              " exports, plugin:PATH.so:NAME one of them; cmd:NAME=COMMAND an external program"
              " that plans each problem (it takes the rest of the value, commas too)",

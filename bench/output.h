@@ -84,12 +84,14 @@ const struct arena_output *arena_output_find(const char *name); /* NULL if none 
  * no rule, no patch): below 1 where the transformations pay. origin is
  * built-in, plugin or cmd, origin_detail the plugin's path or the command,
  * timing in-process, isolated or process, self_ns a program's own time
- * (bench/plugin.h, bench/cmd.h). */
+ * (bench/plugin.h, bench/cmd.h); claimed_status and claimed_bound a
+ * plugin's claim beyond what bench proved (bench/claims.h), else empty. */
 #define ARENA_CSV_HEADER                                                                       \
     "graph,planner,tensors,naive_bytes,lower_bound,arena_bytes,ratio_lb,saving,frag_peak,"      \
     "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,scratch_bytes,valid,noisy,"           \
     "timed_once,status,bound,gap,nodes,inplace,inplace_bound,order,order_bound,order_status,"   \
-    "patch,fixed_lower_bound,ratio_fixed,origin,origin_detail,plugin_sha256,timing,self_ns"
+    "patch,fixed_lower_bound,ratio_fixed,origin,origin_detail,plugin_sha256,timing,self_ns,"    \
+    "claimed_status,claimed_bound"
 
 /* Shared formatting: "1,505,280" and "1.44 MiB" (KiB = 1024 B). */
 void arena_fmt_grouped(uint64_t v, char *buf, size_t len);

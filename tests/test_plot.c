@@ -2210,6 +2210,43 @@ Test(plot, quality_axis_keeps_the_band_where_planners_differ)
     expect_usage_error((const char *[]){"--db", db, "--range", "2:1", NULL}, "--range", "--range 2:1");
 }
 
+/* Issue 45, one column: the stats figure's panels take at least a third
+ * of the page's height, in the PDF and in the PNG (whose title comes off
+ * them), as the script lays them out (stats.gp: ph = (T - B) / R - gy of
+ * the page), and every panel has a tic at 1x (the bound). Fails at 3cf04c5:
+ * a 0.95 in panel under 1.5 in of turned names, 13 % of the PNG, its only
+ * tic 2x. */
+Test(plot, one_column_stats_panels_take_a_third_of_the_page_with_a_tic_at_1x)
+{
+    need(S_SWEEP_PLOT);
+    need_pdftotext();
+    char path[512];
+    fmt(path, sizeof path, "%s/sweep-out/stats.gp", dir);
+    char *gp = slurp(path, NULL);
+    cr_assert_not_null(gp, "no %s", path);
+    double h = 0, b = 0, t = 0, gy = 0, cols = 0, np = 0, tl = 0;
+    cr_assert(gp_number(gp, "H1", &h) && gp_number(gp, "B1", &b) && gp_number(gp, "T1", &t) &&
+                  gp_number(gp, "GY1", &gy) && gp_number(gp, "C1", &cols) && gp_number(gp, "NPS1", &np) &&
+                  gp_number(gp, "TL1", &tl),
+              "%s: the layout's numbers are not there", path);
+    free(gp);
+    double rows = ceil(np / cols), title = tl * 7 * 1.2 / 72 + 0.1; /* common.gp's TOP(1) */
+    for (int png = 0; png < 2; png++) {
+        double top = 1 - ((png ? title : 0) + t) / h, bottom = b / h;
+        double panels = rows * ((top - bottom) / rows - gy / h);
+        cr_expect_geq(panels, 1.0 / 3, "one column %s: the panels take %.0f %% of the page", png ? "PNG" : "PDF",
+                      100 * panels);
+    }
+    fmt(path, sizeof path, "%s/sweep-out/stats-1col.pdf", dir);
+    struct pt_doc doc;
+    char err[256];
+    cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+    size_t ones = 0;
+    for (size_t k = 0; k < doc.pages[0].nwords; k++) ones += strcmp(doc.pages[0].words[k].text, "1\xC3\x97") == 0;
+    cr_expect_geq(ones, (size_t)np, "%s: %zu tics at 1x for %g panels", path, ones, np);
+    pt_free(&doc);
+}
+
 /* ---------------------------------------------------------------- scripts */
 
 /* Each NAME.gp, run again by gnuplot from a copy of the folder (cd DIR &&

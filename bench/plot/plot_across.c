@@ -850,9 +850,14 @@ static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, ch
         arena_plot_buf_free(&t);
     }
     q->bottom = 0.15 + longest * em + foot;
-    q->ph = s == 1 ? 0.95 : 1.25;
+    /* The panels take at least a third of the page, in the PNG too (whose
+     * title comes off them): the turned labels under them (up to 26
+     * characters), the foot and the title would leave a one-column panel a
+     * sliver. */
+    double fixed = q->top + (double)q->rows * q->gy + q->bottom, title = arena_plot_title_inches(sub, s);
+    q->ph = fmax(s == 1 ? 0.95 : 1.25, (fixed / 2 + 1.5 * title) / (double)q->rows + 0.05);
     q->h = q->top + (double)q->rows * (q->ph + q->gy) + q->bottom;
-    q->ph_png = q->ph - arena_plot_title_inches(sub, s) / (double)q->rows;
+    q->ph_png = q->ph - title / (double)q->rows;
     q->title_chars = (size_t)(q->pw / (0.62 * em));
 }
 
@@ -1098,6 +1103,7 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                 hi = fmax(hi, s.rows[k].lb.mean_hi);
             }
         if (!(lo <= hi)) lo = hi = 1;
+        lo = fmin(lo, 1); /* 1x, the bound, is on every panel's axis */
         double r = fmax(hi - lo, 0.01 * hi);
         lo -= 0.05 * r;
         hi += 0.05 * r;

@@ -11,7 +11,8 @@
  * as long as the columns it reads are there (results/columns.h); columns
  * added later read as their defaults.
  *
- * A result counts per graph x configuration x planner (results/select.h):
+ * A result counts per graph x configuration x planner (results/select.h),
+ * of the graph's newest problem (arena_fig_graph.problem):
  * a "graph" here is one graph in one configuration, the problem that was
  * planned, with that problem's bounds; the results of another
  * configuration of the same graph are another entry. */

@@ -3392,4 +3392,22 @@ Test(plot, a_failing_planner_in_a_killed_sweep_is_named_and_spares_the_pairing)
                       strstr(svg, "): 6 of 9 graphs"), "%s does not name f as left out", path);
         free(svg);
     }
+    /* bench stats says it too: under the group's title, and under a paper's table. */
+    static const char *const formats[] = {"table", "md"};
+    static const char *const said[] = {"), valid on 6 of 9 graphs, fewer than the planners below",
+                                       "): 6 of 9 graphs of random-intervals"};
+    for (size_t i = 0; i < 2; i++) {
+        char tout[256];
+        fmt(tout, sizeof tout, "%s/stats-%s.out", work, formats[i]);
+        fmt(path, sizeof path, "%s/s.sqlite", work);
+        r = run_argv((const char *[]){bench, "stats", "--db", path, "--run", "all", "--group-by",
+            "family", "--format", formats[i], NULL}, work, tout, err);
+        cr_expect_eq(r, 0, "bench stats --format %s exited %d", formats[i], r);
+        char *text = slurp(tout, NULL);
+        cr_assert_not_null(text);
+        const char *at = strstr(text, "f (cmd");
+        cr_expect(at && strstr(at, said[i]), "bench stats --format %s does not name f as left out:"
+                  "\n%s", formats[i], text);
+        free(text);
+    }
 }

@@ -2272,6 +2272,64 @@ Test(plot, one_column_stats_panels_take_a_third_of_the_page_with_a_tic_at_1x)
     pt_free(&doc);
 }
 
+/* Issue 45, programs' time: a cmd: planner (examples/cmd/first_fit.py, a
+ * Python program: its interpreter's start is most of its process time)
+ * that reports plan_ns is drawn in the scaling figure at its own report,
+ * named so in the legend ("(own report)") and in scaling.csv (own_report),
+ * and comparison.md gives that report with the process time beside it.
+ * Fails at 3cf04c5 (the process time alone, unnamed). */
+Test(plot, a_programs_own_report_of_its_time_is_what_the_time_figures_show)
+{
+    load_setup();
+    if (!have_gnuplot) cr_skip_test("gnuplot is not installed");
+    need_pdftotext();
+    if (run("command -v python3 >/dev/null 2>&1") != 0) cr_skip_test("python3 is not installed");
+    char db[160], out[160], path[512];
+    fmt(db, sizeof db, "%s/own-%d.sqlite", dir, (int)getpid());
+    fmt(out, sizeof out, "%s/own-out-%d", dir, (int)getpid());
+    cr_assert_eq(bench_run("own", (const char *[]){"--graph", "chain:ops=30|60", "--planner", "greedy-by-size",
+                     "--planner", "cmd:py-ff=python3 " ARENA_SOURCE_ROOT "/examples/cmd/first_fit.py --order size",
+                     "--db", db, "--repetitions", "1", "--min-time", "0.001", "--quiet", NULL}), 0);
+    cr_assert_eq(bench_run("own-plot", (const char *[]){"plot", "--db", db, "--figures", "scaling,tables", "--format",
+                     "pdf", "--size", "one", "--out", out, "--quiet", NULL}), 0);
+    sqlite3 *d = NULL;
+    cr_assert_eq(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    fmt(path, sizeof path, "%s/scaling.csv", out);
+    struct csv t = read_csv(path);
+    size_t cp = col(&t, "planner", path), cn = col(&t, "plan_ns_median", path), co = col(&t, "own_report", path),
+           cg = col(&t, "graphs", path);
+    size_t own = 0;
+    for (size_t r = 1; r < t.rows; r++) {
+        int is_cmd = strncmp(t.cell[r][cp], "py-ff", 5) == 0;
+        cr_expect_eq(atoi(t.cell[r][co]), is_cmd, "%s: own_report %s", t.cell[r][cp], t.cell[r][co]);
+        if (!is_cmd) continue;
+        sqlite3_stmt *st = prep(d, "SELECT r.self_ns, r.plan_ns_median FROM results r JOIN graphs g ON g.id = r.graph_id"
+                                   " WHERE r.planner LIKE 'py-ff%' AND g.spec = ?1");
+        sqlite3_bind_text(st, 1, t.cell[r][cg], -1, SQLITE_STATIC);
+        cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "no result of py-ff on %s", t.cell[r][cg]);
+        double self = sqlite3_column_double(st, 0), process = sqlite3_column_double(st, 1);
+        cr_expect_gt(self, 0, "py-ff reported no plan_ns");
+        cr_expect(fabs(strtod(t.cell[r][cn], NULL) - self) < 0.5, "%s: scaling shows %s ns, its own report %.0f",
+                  t.cell[r][cg], t.cell[r][cn], self);
+        cr_expect_lt(self, process, "own report %.0f ns not under the process's %.0f", self, process);
+        sqlite3_finalize(st);
+        own++;
+    }
+    sqlite3_close(d);
+    cr_expect_eq(own, 2, "%zu scaling points of the program", own);
+    fmt(path, sizeof path, "%s/scaling-1col.pdf", out);
+    struct pt_doc doc;
+    char err[256];
+    cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+    cr_expect(doc_has(&doc, "report)"), "%s: the legend does not say the program's time is its own report", path);
+    pt_free(&doc);
+    fmt(path, sizeof path, "%s/comparison.md", out);
+    char *md = slurp(path, NULL);
+    cr_assert_not_null(md);
+    cr_expect(strstr(md, " (own report), process ") != NULL, "comparison.md: no own report beside the process time");
+    free(md);
+}
+
 /* ---------------------------------------------------------------- scripts */
 
 /* Each NAME.gp, run again by gnuplot from a copy of the folder (cd DIR &&

@@ -1893,7 +1893,9 @@ static void check_table_tex(const char *work, const char *file, const char *cons
  * numbers read back with pdftotext: the graphs x planners table (graphs.tex,
  * its geometric means), the per-graph comparison (its planners), bench
  * stats --format tex (its planners), and a document holding every figure's
- * PDF, one column wide in a column, two across the page. Fails at 3cf04c5:
+ * PDF, one column wide in a column, two across the page, each with the
+ * caption file bench writes beside it (NAME.caption.tex, naming the
+ * configuration and the selection). Fails at 3cf04c5:
  * no graphs.tex, no stats --format tex, comparison.tex 14 columns wider
  * than the page. */
 Test(plot, every_generated_tex_compiles_fits_and_reads_back)
@@ -1951,7 +1953,8 @@ Test(plot, every_generated_tex_compiles_fits_and_reads_back)
     size_t nfig = 0;
     for (size_t i = 0; i < NFIG; i++)
         for (int w = 1; w <= 2; w++) {
-            fprintf(f, "\\begin{figure%s}\\centering\\includegraphics{%s-%dcol.pdf}\\caption{%s}\\end{figure%s}\n",
+            fprintf(f, "\\begin{figure%s}\\centering\\includegraphics{%s-%dcol.pdf}\\input{%s.caption.tex}"
+                    "\\end{figure%s}\n",
                     w == 2 ? "*" : "", figures[i], w, figures[i], w == 2 ? "*" : "");
             nfig++;
         }
@@ -1977,6 +1980,15 @@ Test(plot, every_generated_tex_compiles_fits_and_reads_back)
             cr_expect(pt_word_inside(&doc.pages[p].words[k], &doc.pages[p]), "figures: '%s' off the page",
                       doc.pages[p].words[k].text);
     cr_expect_geq(doc.npages, 2, "%zu figures on %zu pages", nfig, doc.npages);
+    /* each caption file names its configuration and selection */
+    size_t plain = 0, selection = 0;
+    for (size_t p = 0; p < doc.npages; p++)
+        for (size_t k = 0; k < doc.pages[p].nwords; k++) {
+            plain += strncmp(doc.pages[p].words[k].text, "plain", 5) == 0;
+            selection += strstr(doc.pages[p].words[k].text, "lection:") != NULL; /* "(se-" "lection:" too */
+        }
+    cr_expect_geq(plain, nfig, "the configuration named in %zu captions of %zu", plain, nfig);
+    cr_expect_geq(selection, nfig, "the selection named in %zu captions of %zu", selection, nfig);
     pt_free(&doc);
 }
 
@@ -2038,8 +2050,9 @@ Test(plot, a_family_selection_draws_the_per_graph_figures_of_every_graph)
  * worked out here from the database; greedy-by-breadth reads "not run" in
  * the best order (never a failure); each configuration's proven optimum is
  * a row; the figure names both configurations and the optimum in its PDF
- * text, every word legible, inside and apart, at both widths. Fails at
- * 3cf04c5 (no configs figure). */
+ * text, every word legible, inside and apart, at both widths; the fixed
+ * figure's caption says greedy-by-breadth was not run in the best order
+ * (3cf04c5 said "no valid result"). Fails at 3cf04c5 (no configs figure). */
 Test(plot, configurations_side_by_side_against_the_plain_fixed_order_bound)
 {
     load_setup();
@@ -2104,6 +2117,18 @@ Test(plot, configurations_side_by_side_against_the_plain_fixed_order_bound)
     cr_expect(strstr(md, "| greedy-by-breadth |") && strstr(md, "n/r |") && strstr(md, "not run in this configuration"),
               "configs.md does not tell 'not run' apart: %s", md);
     free(md);
+    /* the fixed figure of the best order: greedy-by-breadth never ran
+     * there, which its caption says, never that it has no valid result */
+    cr_assert_eq(bench_run("cfg-fixed", (const char *[]){"plot", "--db", db, "--run", "all", "--figures", "fixed",
+                     "--format", "pdf", "--size", "one", "--out", full, "--quiet", NULL}), 0);
+    fmt(path, sizeof path, "%s/fixed.gp", full);
+    char *fixed_gp = slurp(path, NULL);
+    cr_assert_not_null(fixed_gp, "no %s", path);
+    cr_expect(strstr(fixed_gp, "not run in this configuration: greedy-by-breadth") != NULL,
+              "%s: the caption does not say greedy-by-breadth was not run in the best order", path);
+    cr_expect(strstr(fixed_gp, "no valid result: greedy-by-breadth") == NULL,
+              "%s: greedy-by-breadth, never run in the best order, is called a failure", path);
+    free(fixed_gp);
     /* the figure, at both widths */
     const char *words[] = {"plain", "best", "order", "optimum", "greedy-by-breadth", "optimal"};
     for (int w = 1; w <= 2; w++) {

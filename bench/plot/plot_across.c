@@ -227,20 +227,22 @@ static int quality_figure(struct plot_ctx *c, int fixed)
      * a valid result anywhere (said in a note). */
     size_t nq = 0;
     int skipped_naive = 0;
-    struct plot_buf none = {0};
+    struct plot_buf none = {0}, absent = {0};
     for (size_t i = 0; i < c->n_sel; i++) {
         if (!c->planners_given && strcmp(c->sel[i].name, "naive") == 0) {
             skipped_naive = 1;
             continue;
         }
-        int any = 0;
+        int any = 0, ran = 0;
         for (size_t g = 0; g < G && !any; g++) {
             const struct arena_fig_result *r = arena_plot_find(c, g, c->sel[i].name);
             any = arena_plot_in_config(c, g) && r && r->ok;
+            ran |= arena_plot_in_config(c, g) && r;
         }
-        if (!any) {
-            if (none.len) arena_plot_buf_add(&none, ", ");
-            arena_plot_caret(&none, c->sel[i].name);
+        if (!any) { /* a planner never run here did not fail here */
+            struct plot_buf *to = ran ? &none : &absent;
+            if (to->len) arena_plot_buf_add(to, ", ");
+            arena_plot_caret(to, c->sel[i].name);
             continue;
         }
         qidx[nq++] = i;
@@ -293,6 +295,7 @@ static int quality_figure(struct plot_ctx *c, int fixed)
                           c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
     if (skipped_naive) arena_plot_buf_add(&cap, "; naive left out (--planner all shows it)");
     if (none.len) arena_plot_buf_printf(&cap, "; no valid result: %s", none.s);
+    if (absent.len) arena_plot_buf_printf(&cap, "; not run in this configuration: %s", absent.s);
     if (unpaired.len) arena_plot_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
     arena_plot_note(c, "%s: %s", name, cap.s);
     /* Data and quartiles. */
@@ -443,6 +446,7 @@ done:
     arena_plot_buf_free(&unpaired);
     arena_plot_buf_free(&foot);
     arena_plot_buf_free(&none);
+    arena_plot_buf_free(&absent);
     arena_plot_buf_free(&b);
     arena_plot_buf_free(&gp);
     arena_plot_buf_free(&yt);

@@ -20,7 +20,7 @@
 #include "results/migrate.h"
 #include "results/uuid.h"
 
-enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_BEST, ST_COUNT };
+enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_BEST, ST_OFFSETS, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
     [ST_RUN] = "INSERT INTO runs (started_at, git_rev, compiler, cpu, host, command, seed,"
@@ -50,9 +50,10 @@ static const char *const statements[ST_COUNT] = {
                  " shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     /* A result that is possible (results/merge_check.h) is a plan bench
      * validated; min() picks its row's planner and run. */
-    [ST_BEST] = "SELECT min(arena_bytes), planner, run_id FROM results WHERE graph_id = ?1"
+    [ST_BEST] = "SELECT min(arena_bytes), planner, run_id, id FROM results WHERE graph_id = ?1"
                 " AND problem_fingerprint = ?2 AND valid = 1 AND typeof(arena_bytes) = 'integer'"
                 " AND arena_bytes >= coalesce(inplace_bound, 0)",
+    [ST_OFFSETS] = "SELECT tensor, offset FROM placements WHERE result_id = ?1",
 };
 
 struct arena_store {
@@ -540,7 +541,7 @@ static int bind_origin(sqlite3_stmt *st, const struct arena_result_info *r)
 
 int arena_store_best_valid(struct arena_store *s, int64_t graph_id,
                            const struct arena_source *src, uint64_t *arena, char *planner,
-                           size_t len, int64_t *run_id)
+                           size_t len, int64_t *run_id, int64_t *result_id)
 {
     char fp[17];
     snprintf(fp, sizeof fp, "%016" PRIx64, src->planned_fingerprint);
@@ -554,6 +555,7 @@ int arena_store_best_valid(struct arena_store *s, int64_t graph_id,
             const unsigned char *name = sqlite3_column_text(st, 1);
             *arena = (uint64_t)sqlite3_column_int64(st, 0);
             *run_id = sqlite3_column_int64(st, 2);
+            *result_id = sqlite3_column_int64(st, 3);
             snprintf(planner, len, "%s", name ? (const char *)name : "");
         }
         rc = SQLITE_OK;
@@ -757,4 +759,24 @@ int arena_store_add_replay(struct arena_store *s, int64_t run_id, int64_t graph_
     if ((rc = exec(s->db, "COMMIT")) != SQLITE_OK) return failed(s, "adding a replay", rc);
     *id = rid;
     return ARENA_OK;
+}
+
+int arena_store_plan_offsets(struct arena_store *s, int64_t result_id, size_t n,
+                             uint64_t *offsets)
+{
+    sqlite3_stmt *st = s->st[ST_OFFSETS];
+    int rc = sqlite3_bind_int64(st, 1, result_id);
+    size_t got = 0;
+    int whole = 1;
+    for (size_t i = 0; i < n; i++) offsets[i] = UINT64_MAX;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t t = sqlite3_column_int64(st, 0), off = sqlite3_column_int64(st, 1);
+        if (t < 0 || (uint64_t)t >= n || off < 0 || offsets[t] != UINT64_MAX) whole = 0;
+        else offsets[t] = (uint64_t)off, got++;
+        rc = SQLITE_OK;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc != SQLITE_DONE) return failed(s, "reading placements", rc);
+    return whole && got == n ? ARENA_OK : ARENA_ENOTFOUND;
 }

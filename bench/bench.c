@@ -36,6 +36,7 @@
 #include "bench/session.h"
 #include "bench/shard.h"
 #include "bench/suites.h"
+#include "planners/device.h"
 #include "planners/alias.h"
 #include "planners/optimal.h"
 #include "planners/planner.h"
@@ -202,22 +203,83 @@ static void emit(struct bench *b, struct arena_session_graph *g, const struct ar
     arena_session_stdout_ok(&b->s);
 }
 
-/* The smallest valid plan bench holds of graph g's problem: this run's, or
- * one the database stored before (the same graph row and planned problem). */
-static struct arena_known_plan known_plan(struct bench *b, struct arena_session_graph *g)
+/* The arena TFLM allocates for a valid plan of a problem with kernel
+ * scratch buffers (lifetime policy): the plan's tensors fixed, the scratch
+ * buffers (ids from src->scratch_first on) placed by TFLM's rule
+ * (planners/device.h); *dev stays 0 otherwise. */
+static int device_arena(const struct arena_source *src, const struct arena_plan *plan,
+                        uint64_t *dev)
 {
-    struct arena_known_plan k = b->known[g - b->s.graphs];
+    const struct arena_problem *p = &src->problem;
+    if (!src->scratch.buffers || src->tf.scratch_policy != ARENA_SCRATCH_LIFETIME) return ARENA_OK;
+    unsigned char *online = calloc(p->n ? p->n : 1, 1);
+    if (!online) return ARENA_ENOMEM;
+    for (size_t i = src->scratch_first; i < p->n; i++) online[i] = 1;
+    int rc = arena_device_place(p, plan->offsets, online, NULL, dev);
+    free(online);
+    return rc;
+}
+
+/* The smallest plan the database holds of graph g's problem (the same
+ * graph row and planned problem), stored valid by an earlier result *id;
+ * arena 0: none. */
+static struct arena_known_plan stored_plan(struct bench *b, struct arena_session_graph *g,
+                                           int64_t *id)
+{
+    struct arena_known_plan k = {0};
     uint64_t arena = 0;
     int64_t run = 0;
     char planner[80] = "", whose[160];
     if (b->s.store && arena_session_store_run_and_graph(&b->s, g) == ARENA_OK &&
         arena_store_best_valid(b->s.store, g->db_id, &g->src, &arena, planner, sizeof planner,
-                               &run) == ARENA_OK) {
+                               &run, id) == ARENA_OK) {
         snprintf(whose, sizeof whose, "%s, run %lld of %s", planner, (long long)run,
                  b->s.args.db);
         arena_known_plan_offer(&k, arena, whose);
     }
     return k;
+}
+
+/* Whether stored result id's placements are a valid plan of g's problem
+ * with that arena: the validator's word, not the database's (a file may
+ * hold what an older bench stored wrongly). */
+static int stored_plan_holds(struct bench *b, struct arena_session_graph *g, int64_t id,
+                             uint64_t arena)
+{
+    const struct arena_problem *p = &g->src.problem;
+    struct arena_plan plan = {.n = p->n, .offsets = malloc((p->n ? p->n : 1) * sizeof(uint64_t))};
+    int holds = plan.offsets && arena_store_plan_offsets(b->s.store, id, p->n, plan.offsets) ==
+                                    ARENA_OK;
+    for (size_t i = 0; holds && i < p->n; i++) /* offsets < 2^63, sizes <= 2^62 */
+        if (plan.offsets[i] + p->tensors[i].size > plan.arena)
+            plan.arena = plan.offsets[i] + p->tensors[i].size;
+    holds = holds && plan.arena == arena && arena_plan_validate(p, &plan, NULL) == ARENA_OK;
+    free(plan.offsets);
+    return holds;
+}
+
+/* Why the valid plan's claims are wrong (arena_claims_wrong) against the
+ * plans bench holds of the problem: this run's, and the database's when
+ * smaller and its placements hold; NULL when they are not. */
+static const char *claims_wrong(struct bench *b, struct job *j, enum arena_plan_status claimed,
+                                int decides, char *error, size_t len)
+{
+    struct arena_session_graph *g = &b->s.graphs[j->g];
+    const struct arena_plan_options *opt = &b->s.args.options;
+    const struct arena_known_plan *known = &b->known[j->g];
+    const char *why = arena_claims_wrong(&j->plan, claimed, decides, opt, known, error, len);
+    int64_t id = 0;
+    struct arena_known_plan stored = stored_plan(b, g, &id);
+    if (why || !stored.arena || (known->arena && known->arena <= stored.arena)) return why;
+    why = arena_claims_wrong(&j->plan, claimed, decides, opt, &stored, error, len);
+    if (why && !stored_plan_holds(b, g, id, stored.arena)) {
+        arena_session_say(&b->s, "%s: result %lld (%s) is stored valid, but its placements are"
+                                 " not a valid plan of %s of %llu B: not taken as evidence",
+                          b->s.args.db, (long long)id, stored.whose, g->src.spec,
+                          (unsigned long long)stored.arena);
+        why = NULL;
+    }
+    return why;
 }
 
 /* The fields of j's result that say which planner, in which configuration
@@ -304,9 +366,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             /* A program is handed the capacity (cmd.h): its answer
              * claims to fit it, as a search planner's does. */
             int decides = search || j->call == PROGRAM;
-            struct arena_known_plan known = known_plan(b, g);
-            valid = !arena_claims_wrong(&j->plan, claimed, decides, opt, &known, error,
-                                        sizeof error);
+            valid = !claims_wrong(b, j, claimed, decides, error, sizeof error);
             if (valid && guest)
                 arena_claims_unproven(&j->plan, g->bounds.inplace_bound, opt->capacity, &claim);
             full.status = j->plan.status;
@@ -320,6 +380,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     }
     if (refused) b->refused++;
     else if (!valid) b->any_invalid = 1, b->invalid_of[j->k]++;
+    uint64_t device = 0;
+    if (valid && device_arena(&g->src, shown, &device) != ARENA_OK) device = 0;
     double nan = NAN;
     /* The figures: Google Benchmark's in process; an isolated child's own;
      * a program's process group's wall time, one call. */
@@ -359,6 +421,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         .noisy = valid && !once && ((isfinite(spread) && spread > ARENA_NOISY_SPREAD) ||
                                     st->iterations == 1),
         .timed_once = once,
+        .device_arena = device,
         .status = j->plan.status,
         .bound = j->plan.bound,
         .nodes = j->plan.nodes,
@@ -394,6 +457,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .shares = g->merged ? g->merge.takes : NULL,
             .has_self_ns = row.has_self_ns,
             .self_ns = row.self_ns,
+            .device_arena = row.device_arena,
             .claimed_status = row.claimed_status,
             .claimed_bound = row.claimed_bound,
         };

@@ -13,7 +13,8 @@
  *  - any planner's claims must hold together (a bound at most its own
  *    arena, optimal only at its bound, infeasible only with a bound above
  *    the capacity, a known status), and must not contradict a valid plan of
- *    the same problem that bench holds (this run's, or the database's): a
+ *    the same problem that bench holds (this run's, or the database's whose
+ *    placements the validator accepts again): a
  *    bound above that plan's arena, or "no plan fits" a capacity that plan
  *    meets. Either makes the result invalid with one line. bench measures a
  *    search plugin after a graph's other planners, so their plans are

@@ -14,7 +14,7 @@ struct arena_figdb {
     sqlite3 *db;
     const char *path;
     int version;
-    int has_bound, has_seq, has_place_name, has_replays, has_noisy, has_claims;
+    int has_bound, has_seq, has_place_name, has_replays, has_noisy, has_claims, has_self;
     struct arena_db_config_sql cfg; /* the configuration's columns */
     const char *note;
 };
@@ -76,6 +76,7 @@ int arena_figdb_open(const char *path, struct arena_figdb **out, char *err, size
     h->has_replays = arena_db_has_column(h->db, "replay_frames", "footprint_peak");
     h->has_noisy = arena_db_has_column(h->db, "results", "noisy");
     h->has_claims = arena_db_has_column(h->db, "results", "claimed_status");
+    h->has_self = arena_db_has_column(h->db, "results", "self_ns");
     arena_db_config_sql(h->db, &h->cfg);
     if (rc) {
         arena_figdb_close(h);
@@ -164,14 +165,14 @@ static const char results_sql[] =
     " r.arena_bytes, r.ratio_lb, r.saving, r.frag_peak, r.frag_mean, r.plan_ns_median,"
     " r.plan_ns_mean, r.plan_ns_stddev, r.iterations, r.scratch_bytes, %s,"
     " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, %s, %s, %s, %s, %s,"
-    " %s, %s, %s, %s, %s, g.fingerprint || ' ' || %s, %s"
+    " %s, %s, %s, %s, %s, g.fingerprint || ' ' || %s, %s, %s, %s, %s"
     " FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id"
     " WHERE ?1 = 0 OR r.run_id = ?1"
     " ORDER BY u.started_at DESC, u.id DESC, %s DESC";
 enum {
     C_STATUS = 15, C_SPEC = 18, C_FAMILY, C_PARAMS, C_ALIGN, C_TENSORS, C_NAIVE, C_LB, C_RULE,
     C_ORDER, C_BUDGET, C_PATCH, C_FIXED, C_OB, C_OSTATUS, C_TAG, C_NOISY, C_ONCE, C_PROBLEM,
-    C_CLAIMED
+    C_CLAIMED, C_SELF, C_SCRATCH, C_SPOLICY
 };
 
 /* The entry of (base, config), or n when there is none. */
@@ -311,6 +312,8 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
     text_col(st, C_ORDER, cfg.order, sizeof cfg.order, "stored");
     cfg.order_budget = sqlite3_column_int64(st, C_BUDGET);
     text_col(st, C_PATCH, cfg.patch, sizeof cfg.patch, "");
+    text_col(st, C_SCRATCH, cfg.scratch, sizeof cfg.scratch, "none");
+    text_col(st, C_SPOLICY, cfg.scratch_policy, sizeof cfg.scratch_policy, "lifetime");
     cfg.alignment = sqlite3_column_int64(st, C_ALIGN);
     if (sel && (!arena_select_graph(sel, base, family ? family : "") ||
                 !arena_select_tag(sel, tag ? tag : "") || !arena_select_config(sel, &cfg)))
@@ -398,6 +401,8 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
     r->nodes = sqlite3_column_int64(st, C_STATUS + 2);
     r->noisy = sqlite3_column_int(st, C_NOISY);
     r->timed_once = sqlite3_column_int(st, C_ONCE);
+    r->has_self_ns = sqlite3_column_type(st, C_SELF) != SQLITE_NULL;
+    r->self_ns = (double)sqlite3_column_int64(st, C_SELF);
     return r->planner ? ARENA_OK : ARENA_ENOMEM;
 }
 
@@ -477,6 +482,7 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, const struct arena_sele
              c->order_bound, c->order_status, c->tag,
              h->has_noisy ? (h->has_bound ? "r.noisy, r.timed_once" : "r.noisy, 0") : "0, 0",
              c->problem_fp, h->has_claims ? "r.claimed_status" : "NULL",
+             h->has_self ? "r.self_ns" : "NULL", c->scratch, c->scratch_policy,
              h->has_seq ? "r.seq" : "r.id");
     sqlite3_stmt *st;
     rc = prepare(h, sql, &st, err, errlen);

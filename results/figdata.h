@@ -11,7 +11,8 @@
  * as long as the columns it reads are there (results/columns.h); columns
  * added later read as their defaults.
  *
- * A result counts per graph x configuration x planner (results/select.h):
+ * A result counts per graph x configuration x planner (results/select.h),
+ * of the graph's newest problem (arena_fig_graph.problem):
  * a "graph" here is one graph in one configuration, the problem that was
  * planned, with that problem's bounds; the results of another
  * configuration of the same graph are another entry. */
@@ -71,6 +72,9 @@ struct arena_fig_result {
     int noisy;               /* the time is not one to quote (spread over 10 %, or
                                 one timed call): bench's '!'; 0 before schema 3 */
     int timed_once;          /* a search planner, timed by one call (schema 4) */
+    int has_self_ns;         /* a program (cmd:) reported its own planning time */
+    double self_ns;          /* that report, ns (schema 15: results.self_ns); its
+                                process time, interpreter start and all, is ns_median */
     size_t read_order;      /* the order read, newest first (internal) */
 };
 

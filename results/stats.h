@@ -16,7 +16,12 @@
  * runs.id, then larger results.id within the run), never the largest
  * results.id, which merge hands out in merge order. A query may select one
  * run instead. When that newest result is not valid, the row has no valid
- * result on the graph (an older valid one does not stand in for it). Every
+ * result on the graph (an older valid one does not stand in for it). A
+ * spec's problem is that of its newest result in the configuration (the
+ * graph row's fingerprint and results.problem_fingerprint): a sample of
+ * another, older problem under the spec (a file changed between runs) is
+ * left out and counted (n_superseded), never paired or divided by the
+ * newer problem's bounds. Every
  * ratio is against the bounds of the problem the sample planned: its lower
  * bound (results.inplace_bound) and the best bound any valid result proved
  * for that problem (the graph row and results.problem_fingerprint); the

@@ -20,7 +20,7 @@
 #include "results/migrate.h"
 #include "results/uuid.h"
 
-enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_BEST, ST_COUNT };
+enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_BEST, ST_OFFSETS, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
     [ST_RUN] = "INSERT INTO runs (started_at, git_rev, compiler, cpu, host, command, seed,"
@@ -39,18 +39,21 @@ static const char *const statements[ST_COUNT] = {
                   " order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,"
                   " order_status, stored_order_peak, order_bound, order_states, order_ns,"
                   " optimal_engine, origin, plugin_path, plugin_sha256, planner_command, timing,"
-                  " self_ns, claimed_status, claimed_bound, command_sha256, seq)"
+                  " self_ns, claimed_status, claimed_bound, command_sha256, kernel_scratch,"
+                  " scratch_policy, device_arena, seq)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
                   " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31,"
-                  " ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46,"
+                  " ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47, ?48,"
+                  " ?49,"
                   " (SELECT ifnull(max(seq), 0) + 1 FROM results WHERE run_id = ?1))",
     [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name,"
                  " shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     /* A result that is possible (results/merge_check.h) is a plan bench
      * validated; min() picks its row's planner and run. */
-    [ST_BEST] = "SELECT min(arena_bytes), planner, run_id FROM results WHERE graph_id = ?1"
+    [ST_BEST] = "SELECT min(arena_bytes), planner, run_id, id FROM results WHERE graph_id = ?1"
                 " AND problem_fingerprint = ?2 AND valid = 1 AND typeof(arena_bytes) = 'integer'"
                 " AND arena_bytes >= coalesce(inplace_bound, 0)",
+    [ST_OFFSETS] = "SELECT tensor, offset FROM placements WHERE result_id = ?1",
 };
 
 struct arena_store {
@@ -483,12 +486,15 @@ static int add_placements(struct arena_store *s, int64_t result_id, const struct
     return rc;
 }
 
-/* The result's configuration and problem: columns 25 to 36. */
+/* The result's configuration and problem: columns 25 to 36, 47 and 48. */
 static int bind_config(sqlite3_stmt *st, const struct arena_result_info *r)
 {
     const struct arena_source *src = r->src;
     const struct arena_transforms *tf = src ? &src->tf : NULL;
     int rc = bind_text(st, 25, tf ? arena_inplace_name(tf->inplace) : "none");
+    if (rc == SQLITE_OK) rc = bind_text(st, 47, tf ? arena_scratch_name(tf->scratch) : "none");
+    if (rc == SQLITE_OK)
+        rc = bind_text(st, 48, tf ? arena_scratch_policy_name(tf->scratch_policy) : "lifetime");
     if (rc == SQLITE_OK && r->inplace_bound) rc = bind_u64(st, 26, r->inplace_bound);
     if (!src) { /* NOT NULL columns: their defaults */
         if (rc == SQLITE_OK) rc = bind_text(st, 27, "stored");
@@ -535,7 +541,7 @@ static int bind_origin(sqlite3_stmt *st, const struct arena_result_info *r)
 
 int arena_store_best_valid(struct arena_store *s, int64_t graph_id,
                            const struct arena_source *src, uint64_t *arena, char *planner,
-                           size_t len, int64_t *run_id)
+                           size_t len, int64_t *run_id, int64_t *result_id)
 {
     char fp[17];
     snprintf(fp, sizeof fp, "%016" PRIx64, src->planned_fingerprint);
@@ -549,6 +555,7 @@ int arena_store_best_valid(struct arena_store *s, int64_t graph_id,
             const unsigned char *name = sqlite3_column_text(st, 1);
             *arena = (uint64_t)sqlite3_column_int64(st, 0);
             *run_id = sqlite3_column_int64(st, 2);
+            *result_id = sqlite3_column_int64(st, 3);
             snprintf(planner, len, "%s", name ? (const char *)name : "");
         }
         rc = SQLITE_OK;
@@ -601,6 +608,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
     }
     if (rc == SQLITE_OK) rc = bind_config(st, r);
     if (rc == SQLITE_OK) rc = bind_text(st, 37, r->optimal_engine);
+    if (rc == SQLITE_OK && r->device_arena) rc = bind_u64(st, 49, r->device_arena);
     if (rc == SQLITE_OK) rc = bind_origin(st, r);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
@@ -751,4 +759,24 @@ int arena_store_add_replay(struct arena_store *s, int64_t run_id, int64_t graph_
     if ((rc = exec(s->db, "COMMIT")) != SQLITE_OK) return failed(s, "adding a replay", rc);
     *id = rid;
     return ARENA_OK;
+}
+
+int arena_store_plan_offsets(struct arena_store *s, int64_t result_id, size_t n,
+                             uint64_t *offsets)
+{
+    sqlite3_stmt *st = s->st[ST_OFFSETS];
+    int rc = sqlite3_bind_int64(st, 1, result_id);
+    size_t got = 0;
+    int whole = 1;
+    for (size_t i = 0; i < n; i++) offsets[i] = UINT64_MAX;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t t = sqlite3_column_int64(st, 0), off = sqlite3_column_int64(st, 1);
+        if (t < 0 || (uint64_t)t >= n || off < 0 || offsets[t] != UINT64_MAX) whole = 0;
+        else offsets[t] = (uint64_t)off, got++;
+        rc = SQLITE_OK;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc != SQLITE_DONE) return failed(s, "reading placements", rc);
+    return whole && got == n ? ARENA_OK : ARENA_ENOTFOUND;
 }

@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 15
+#define ARENA_STORE_VERSION 16
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -121,6 +121,8 @@ struct arena_result_info {
     const char *claimed_status;
     uint64_t claimed_bound;
     const char *command_sha256;
+    uint64_t device_arena; /* the arena TFLM allocates for the plan
+                              (planners/device.h); 0: NULL */
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of
@@ -142,11 +144,18 @@ int arena_store_find_result(struct arena_store *s, const struct arena_source *sr
 
 /* The smallest arena among the valid results stored for graph row
  * graph_id with src's planned problem (results.problem_fingerprint), with
- * that result's planner (into planner, len bytes) and run. ARENA_OK;
+ * that result's planner (into planner, len bytes), run and id. ARENA_OK;
  * ARENA_ENOTFOUND when there is none; ARENA_EDB. */
 int arena_store_best_valid(struct arena_store *s, int64_t graph_id,
                            const struct arena_source *src, uint64_t *arena, char *planner,
-                           size_t len, int64_t *run_id);
+                           size_t len, int64_t *run_id, int64_t *result_id);
+
+/* The stored plan of result result_id: its placements' offsets, by tensor,
+ * into offsets[0..n). ARENA_OK when there is exactly one for each tensor
+ * 0..n-1; ARENA_ENOTFOUND when not (none stored, --no-placements, or
+ * another problem's); ARENA_EDB. */
+int arena_store_plan_offsets(struct arena_store *s, int64_t result_id, size_t n,
+                             uint64_t *offsets);
 
 /* One real allocator's replay of a graph (bench --replay; the figures are
  * the replay program's, bench/replay/replay_prog.h): the replays row and one

@@ -1893,7 +1893,9 @@ static void check_table_tex(const char *work, const char *file, const char *cons
  * numbers read back with pdftotext: the graphs x planners table (graphs.tex,
  * its geometric means), the per-graph comparison (its planners), bench
  * stats --format tex (its planners), and a document holding every figure's
- * PDF, one column wide in a column, two across the page. Fails at 3cf04c5:
+ * PDF, one column wide in a column, two across the page, each with the
+ * caption file bench writes beside it (NAME.caption.tex, naming the
+ * configuration and the selection). Fails at 3cf04c5:
  * no graphs.tex, no stats --format tex, comparison.tex 14 columns wider
  * than the page. */
 Test(plot, every_generated_tex_compiles_fits_and_reads_back)
@@ -1951,7 +1953,8 @@ Test(plot, every_generated_tex_compiles_fits_and_reads_back)
     size_t nfig = 0;
     for (size_t i = 0; i < NFIG; i++)
         for (int w = 1; w <= 2; w++) {
-            fprintf(f, "\\begin{figure%s}\\centering\\includegraphics{%s-%dcol.pdf}\\caption{%s}\\end{figure%s}\n",
+            fprintf(f, "\\begin{figure%s}\\centering\\includegraphics{%s-%dcol.pdf}\\input{%s.caption.tex}"
+                    "\\end{figure%s}\n",
                     w == 2 ? "*" : "", figures[i], w, figures[i], w == 2 ? "*" : "");
             nfig++;
         }
@@ -1977,6 +1980,15 @@ Test(plot, every_generated_tex_compiles_fits_and_reads_back)
             cr_expect(pt_word_inside(&doc.pages[p].words[k], &doc.pages[p]), "figures: '%s' off the page",
                       doc.pages[p].words[k].text);
     cr_expect_geq(doc.npages, 2, "%zu figures on %zu pages", nfig, doc.npages);
+    /* each caption file names its configuration and selection */
+    size_t plain = 0, selection = 0;
+    for (size_t p = 0; p < doc.npages; p++)
+        for (size_t k = 0; k < doc.pages[p].nwords; k++) {
+            plain += strncmp(doc.pages[p].words[k].text, "plain", 5) == 0;
+            selection += strstr(doc.pages[p].words[k].text, "lection:") != NULL; /* "(se-" "lection:" too */
+        }
+    cr_expect_geq(plain, nfig, "the configuration named in %zu captions of %zu", plain, nfig);
+    cr_expect_geq(selection, nfig, "the selection named in %zu captions of %zu", selection, nfig);
     pt_free(&doc);
 }
 
@@ -2038,8 +2050,9 @@ Test(plot, a_family_selection_draws_the_per_graph_figures_of_every_graph)
  * worked out here from the database; greedy-by-breadth reads "not run" in
  * the best order (never a failure); each configuration's proven optimum is
  * a row; the figure names both configurations and the optimum in its PDF
- * text, every word legible, inside and apart, at both widths. Fails at
- * 3cf04c5 (no configs figure). */
+ * text, every word legible, inside and apart, at both widths; the fixed
+ * figure's caption says greedy-by-breadth was not run in the best order
+ * (3cf04c5 said "no valid result"). Fails at 3cf04c5 (no configs figure). */
 Test(plot, configurations_side_by_side_against_the_plain_fixed_order_bound)
 {
     load_setup();
@@ -2104,6 +2117,18 @@ Test(plot, configurations_side_by_side_against_the_plain_fixed_order_bound)
     cr_expect(strstr(md, "| greedy-by-breadth |") && strstr(md, "n/r |") && strstr(md, "not run in this configuration"),
               "configs.md does not tell 'not run' apart: %s", md);
     free(md);
+    /* the fixed figure of the best order: greedy-by-breadth never ran
+     * there, which its caption says, never that it has no valid result */
+    cr_assert_eq(bench_run("cfg-fixed", (const char *[]){"plot", "--db", db, "--run", "all", "--figures", "fixed",
+                     "--format", "pdf", "--size", "one", "--out", full, "--quiet", NULL}), 0);
+    fmt(path, sizeof path, "%s/fixed.gp", full);
+    char *fixed_gp = slurp(path, NULL);
+    cr_assert_not_null(fixed_gp, "no %s", path);
+    cr_expect(strstr(fixed_gp, "not run in this configuration: greedy-by-breadth") != NULL,
+              "%s: the caption does not say greedy-by-breadth was not run in the best order", path);
+    cr_expect(strstr(fixed_gp, "no valid result: greedy-by-breadth") == NULL,
+              "%s: greedy-by-breadth, never run in the best order, is called a failure", path);
+    free(fixed_gp);
     /* the figure, at both widths */
     const char *words[] = {"plain", "best", "order", "optimum", "greedy-by-breadth", "optimal"};
     for (int w = 1; w <= 2; w++) {
@@ -2245,6 +2270,64 @@ Test(plot, one_column_stats_panels_take_a_third_of_the_page_with_a_tic_at_1x)
     for (size_t k = 0; k < doc.pages[0].nwords; k++) ones += strcmp(doc.pages[0].words[k].text, "1\xC3\x97") == 0;
     cr_expect_geq(ones, (size_t)np, "%s: %zu tics at 1x for %g panels", path, ones, np);
     pt_free(&doc);
+}
+
+/* Issue 45, programs' time: a cmd: planner (examples/cmd/first_fit.py, a
+ * Python program: its interpreter's start is most of its process time)
+ * that reports plan_ns is drawn in the scaling figure at its own report,
+ * named so in the legend ("(own report)") and in scaling.csv (own_report),
+ * and comparison.md gives that report with the process time beside it.
+ * Fails at 3cf04c5 (the process time alone, unnamed). */
+Test(plot, a_programs_own_report_of_its_time_is_what_the_time_figures_show)
+{
+    load_setup();
+    if (!have_gnuplot) cr_skip_test("gnuplot is not installed");
+    need_pdftotext();
+    if (run("command -v python3 >/dev/null 2>&1") != 0) cr_skip_test("python3 is not installed");
+    char db[160], out[160], path[512];
+    fmt(db, sizeof db, "%s/own-%d.sqlite", dir, (int)getpid());
+    fmt(out, sizeof out, "%s/own-out-%d", dir, (int)getpid());
+    cr_assert_eq(bench_run("own", (const char *[]){"--graph", "chain:ops=30|60", "--planner", "greedy-by-size",
+                     "--planner", "cmd:py-ff=python3 " ARENA_SOURCE_ROOT "/examples/cmd/first_fit.py --order size",
+                     "--db", db, "--repetitions", "1", "--min-time", "0.001", "--quiet", NULL}), 0);
+    cr_assert_eq(bench_run("own-plot", (const char *[]){"plot", "--db", db, "--figures", "scaling,tables", "--format",
+                     "pdf", "--size", "one", "--out", out, "--quiet", NULL}), 0);
+    sqlite3 *d = NULL;
+    cr_assert_eq(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    fmt(path, sizeof path, "%s/scaling.csv", out);
+    struct csv t = read_csv(path);
+    size_t cp = col(&t, "planner", path), cn = col(&t, "plan_ns_median", path), co = col(&t, "own_report", path),
+           cg = col(&t, "graphs", path);
+    size_t own = 0;
+    for (size_t r = 1; r < t.rows; r++) {
+        int is_cmd = strncmp(t.cell[r][cp], "py-ff", 5) == 0;
+        cr_expect_eq(atoi(t.cell[r][co]), is_cmd, "%s: own_report %s", t.cell[r][cp], t.cell[r][co]);
+        if (!is_cmd) continue;
+        sqlite3_stmt *st = prep(d, "SELECT r.self_ns, r.plan_ns_median FROM results r JOIN graphs g ON g.id = r.graph_id"
+                                   " WHERE r.planner LIKE 'py-ff%' AND g.spec = ?1");
+        sqlite3_bind_text(st, 1, t.cell[r][cg], -1, SQLITE_STATIC);
+        cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "no result of py-ff on %s", t.cell[r][cg]);
+        double self = sqlite3_column_double(st, 0), process = sqlite3_column_double(st, 1);
+        cr_expect_gt(self, 0, "py-ff reported no plan_ns");
+        cr_expect(fabs(strtod(t.cell[r][cn], NULL) - self) < 0.5, "%s: scaling shows %s ns, its own report %.0f",
+                  t.cell[r][cg], t.cell[r][cn], self);
+        cr_expect_lt(self, process, "own report %.0f ns not under the process's %.0f", self, process);
+        sqlite3_finalize(st);
+        own++;
+    }
+    sqlite3_close(d);
+    cr_expect_eq(own, 2, "%zu scaling points of the program", own);
+    fmt(path, sizeof path, "%s/scaling-1col.pdf", out);
+    struct pt_doc doc;
+    char err[256];
+    cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+    cr_expect(doc_has(&doc, "report)"), "%s: the legend does not say the program's time is its own report", path);
+    pt_free(&doc);
+    fmt(path, sizeof path, "%s/comparison.md", out);
+    char *md = slurp(path, NULL);
+    cr_assert_not_null(md);
+    cr_expect(strstr(md, " (own report), process ") != NULL, "comparison.md: no own report beside the process time");
+    free(md);
 }
 
 /* ---------------------------------------------------------------- scripts */
@@ -3366,5 +3449,23 @@ Test(plot, a_failing_planner_in_a_killed_sweep_is_named_and_spares_the_pairing)
         cr_expect(strstr(svg, "left out, valid on fewer graphs") && strstr(svg, "f (cmd") &&
                       strstr(svg, "): 6 of 9 graphs"), "%s does not name f as left out", path);
         free(svg);
+    }
+    /* bench stats says it too: under the group's title, and under a paper's table. */
+    static const char *const formats[] = {"table", "md"};
+    static const char *const said[] = {"), valid on 6 of 9 graphs, fewer than the planners below",
+                                       "): 6 of 9 graphs of random-intervals"};
+    for (size_t i = 0; i < 2; i++) {
+        char tout[256];
+        fmt(tout, sizeof tout, "%s/stats-%s.out", work, formats[i]);
+        fmt(path, sizeof path, "%s/s.sqlite", work);
+        r = run_argv((const char *[]){bench, "stats", "--db", path, "--run", "all", "--group-by",
+            "family", "--format", formats[i], NULL}, work, tout, err);
+        cr_expect_eq(r, 0, "bench stats --format %s exited %d", formats[i], r);
+        char *text = slurp(tout, NULL);
+        cr_assert_not_null(text);
+        const char *at = strstr(text, "f (cmd");
+        cr_expect(at && strstr(at, said[i]), "bench stats --format %s does not name f as left out:"
+                  "\n%s", formats[i], text);
+        free(text);
     }
 }

@@ -685,6 +685,7 @@ int arena_bench_plot_main(int argc, char **argv)
     free(c.sel);
     free(c.by);
     arena_plot_buf_free(&c.notes);
+    arena_plot_buf_free(&c.caption);
     arena_fig_data_free(&c.d);
     arena_figdb_close(c.db);
     arena_bench_filters_free(&c.o.f);

@@ -227,20 +227,22 @@ static int quality_figure(struct plot_ctx *c, int fixed)
      * a valid result anywhere (said in a note). */
     size_t nq = 0;
     int skipped_naive = 0;
-    struct plot_buf none = {0};
+    struct plot_buf none = {0}, absent = {0};
     for (size_t i = 0; i < c->n_sel; i++) {
         if (!c->planners_given && strcmp(c->sel[i].name, "naive") == 0) {
             skipped_naive = 1;
             continue;
         }
-        int any = 0;
+        int any = 0, ran = 0;
         for (size_t g = 0; g < G && !any; g++) {
             const struct arena_fig_result *r = arena_plot_find(c, g, c->sel[i].name);
             any = arena_plot_in_config(c, g) && r && r->ok;
+            ran |= arena_plot_in_config(c, g) && r;
         }
-        if (!any) {
-            if (none.len) arena_plot_buf_add(&none, ", ");
-            arena_plot_caret(&none, c->sel[i].name);
+        if (!any) { /* a planner never run here did not fail here */
+            struct plot_buf *to = ran ? &none : &absent;
+            if (to->len) arena_plot_buf_add(to, ", ");
+            arena_plot_caret(to, c->sel[i].name);
             continue;
         }
         qidx[nq++] = i;
@@ -293,6 +295,7 @@ static int quality_figure(struct plot_ctx *c, int fixed)
                           c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
     if (skipped_naive) arena_plot_buf_add(&cap, "; naive left out (--planner all shows it)");
     if (none.len) arena_plot_buf_printf(&cap, "; no valid result: %s", none.s);
+    if (absent.len) arena_plot_buf_printf(&cap, "; not run in this configuration: %s", absent.s);
     if (unpaired.len) arena_plot_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
     arena_plot_note(c, "%s: %s", name, cap.s);
     /* Data and quartiles. */
@@ -443,6 +446,7 @@ done:
     arena_plot_buf_free(&unpaired);
     arena_plot_buf_free(&foot);
     arena_plot_buf_free(&none);
+    arena_plot_buf_free(&absent);
     arena_plot_buf_free(&b);
     arena_plot_buf_free(&gp);
     arena_plot_buf_free(&yt);
@@ -596,7 +600,8 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
     size_t G = c->d.n_graphs, nf = 0;
     size_t *cfg = malloc((G + 1) * sizeof *cfg);
     char **names = NULL, **size = calloc(G + 1, sizeof *size);
-    int rc = 0;
+    int rc = 0, own[256] = {0}; /* own[i]: shown planner i timed by its own report */
+    char *lab[256] = {0};
     if (!cfg || !size || configs(c, flavour_drop, cfg, &names, &nf)) {
         free(cfg);
         free(size);
@@ -654,7 +659,7 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
     struct plot_buf b = {0};
     arena_plot_buf_add(
         &b, "panel,row,tensors,plan_ns_median,plan_ns_min,plan_ns_max,seeds,limit,noisy,planner,"
-            "size,graphs,config\n");
+            "size,graphs,config,own_report\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
     size_t limits = 0;
     /* Per panel, planner and size: the median tensors and the median of
@@ -682,13 +687,18 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
             for (size_t x = 0; x < m; x++) {
                 if (done_[x]) continue;
                 size_t k = 0, lim = 0, noisy = 0;
+                int own_here = 0; /* these times are the program's own report */
                 struct plot_buf gl = {0};
                 for (size_t y = x; y < m; y++) {
                     if (done_[y] || strcmp(size[gs[y]], size[gs[x]]) != 0) continue;
                     done_[y] = 1;
                     const struct arena_fig_result *r = arena_plot_find(c, gs[y], c->sel[i].name);
                     tv[k] = (double)c->d.graphs[gs[y]].tensors;
-                    nv[k++] = r->ns_median;
+                    /* a program's own report of its planning time, not its
+                     * process's (an interpreter's start would be all of it) */
+                    nv[k++] = r->has_self_ns ? r->self_ns : r->ns_median;
+                    if (r->has_self_ns && i < 256) own[i] = 1;
+                    own_here |= r->has_self_ns;
                     lim += (size_t)arena_plot_is_limit(r);
                     noisy += (size_t)r->noisy;
                     if (gl.len) arena_plot_buf_add(&gl, ";");
@@ -711,7 +721,7 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
                 arena_plot_csv(&b, gl.s ? gl.s : "");
                 arena_plot_buf_add(&b, ",");
                 arena_plot_csv(&b, arena_plot_config_label(c));
-                arena_plot_buf_add(&b, "\n");
+                arena_plot_buf_printf(&b, ",%d\n", own_here);
                 arena_plot_buf_free(&gl);
             }
             free(done_);
@@ -725,9 +735,17 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
     double x0, x1, y0, y1;
     size_t idx_all[256], nshow = c->n_sel < 256 ? c->n_sel : 256;
     for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
+    /* a program timed by its own report says so in the legend */
+    for (size_t i = 0; i < nshow; i++) {
+        struct plot_buf l = {0};
+        arena_plot_buf_add(&l, c->sel[i].name);
+        if (own[i]) arena_plot_buf_add(&l, " (own report)");
+        lab[i] = l.s;
+    }
     size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
     double longest = limits ? arena_plot_text_em("stopped at limit") : 0;
-    for (size_t i = 0; i < nshow; i++) longest = fmax(longest, arena_plot_text_em(c->sel[i].name));
+    for (size_t i = 0; i < nshow; i++)
+        longest = fmax(longest, arena_plot_text_em(lab[i] ? lab[i] : c->sel[i].name));
     size_t nk = nshow + (limits ? 1 : 0), kc1 = arena_plot_key_columns(1, longest, 2),
            kc2 = arena_plot_key_columns(2, longest, 3);
     double kh1 = (double)((nk + kc1 - 1) / kc1) * 0.15, kh2 = (double)((nk + kc2 - 1) / kc2) * 0.17;
@@ -758,7 +776,7 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
     arena_plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL, h[0],
                        h[1]);
     arena_plot_gp_common(c, &gp);
-    arena_plot_gp_styles(&gp, c->sel, idx_all, NULL, nshow, 40);
+    arena_plot_gp_styles(&gp, c->sel, idx_all, lab, nshow, 40);
     arena_plot_buf_printf(
         &gp,
         "NP = %zu; NP1 = %zu; X0 = %.17g; X1 = %.17g; Y0 = %.17g; Y1 = %.17g; KC1 = %zu;"
@@ -800,6 +818,7 @@ done:
     free(size);
     free(cfg);
     free_names(names, nf);
+    for (size_t i = 0; i < 256; i++) free(lab[i]);
     return rc;
 }
 

@@ -211,6 +211,8 @@ void arena_plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name
                           : c->o.sizes == 2 ? "2"
                                             : "1 2");
     for (const char *p = c->o.formats; *p; p++) arena_plot_buf_addn(b, *p == ',' ? " " : p, 1);
+    arena_plot_buf_free(&c->caption);
+    arena_plot_buf_printf(&c->caption, "%s: %s", title, sub ? sub : "");
     arena_plot_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
     arena_plot_gq(b, title, 0);
     for (int k = 0; k < 2; k++) {
@@ -336,6 +338,66 @@ int arena_plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp,
     return arena_plot_draw_from(c, name, name, gp, keys, vals, nkeys);
 }
 
+void arena_plot_selection_text(const struct plot_ctx *c, struct plot_buf *b)
+{
+    const struct arena_select *sel = &c->o.f.sel;
+    static const char *const one[] = {"suite", "family", "graph", "tag"},
+                             *const many[] = {"suites", "families", "graphs", "tags"};
+    const size_t n[] = {sel->n_suites, sel->n_families, sel->n_graphs, sel->n_tags};
+    size_t said = 0;
+    for (size_t k = 0; k < 4; k++) {
+        if (!n[k]) continue;
+        arena_plot_buf_printf(b, "%s%s ", said++ ? "; " : "", n[k] > 1 ? many[k] : one[k]);
+        for (size_t i = 0; i < n[k]; i++) {
+            const char *item = k == 0   ? sel->suites[i].name
+                               : k == 1 ? sel->families[i]
+                               : k == 2 ? sel->graphs[i]
+                                        : sel->tags[i];
+            if (i) arena_plot_buf_add(b, ", ");
+            arena_plot_caret(b, item ? item : "");
+        }
+    }
+    if (!said) arena_plot_buf_add(b, "every graph");
+    if (c->d.n_runs == 1) arena_plot_buf_printf(b, "; run %lld", (long long)c->d.runs[0]);
+    else arena_plot_buf_printf(b, "; %zu runs", c->d.n_runs);
+}
+
+/* NAME.caption.tex: \caption{...} of the figure drawn last. */
+static int write_caption(struct plot_ctx *c, const char *name)
+{
+    struct plot_buf sel = {0}, text = {0}, b = {0};
+    arena_plot_selection_text(c, &sel);
+    const char *cap = c->caption.s ? c->caption.s : name, *cfg = arena_plot_config_label(c);
+    arena_plot_buf_add(&text, cap);
+    if (!strstr(cap, cfg)) { /* every caption names its configuration */
+        arena_plot_buf_add(&text, " \xC2\xB7 ");
+        arena_plot_buf_add(&text, cfg);
+    }
+    arena_plot_buf_printf(&text, " (selection: %s).", sel.s ? sel.s : "");
+    arena_plot_buf_printf(&b,
+                          "%% The caption of %s-1col and -2col (.pdf, .svg, .png), written by bench"
+                          " plot:\n%% \\begin{figure} \\includegraphics{%s-1col.pdf}"
+                          " \\input{%s.caption.tex} \\end{figure}\n\\caption{",
+                          name, name, name);
+    /* a spec is one long word: LaTeX may break it after a comma */
+    struct plot_buf t = {0};
+    arena_plot_tex(&t, text.s ? text.s : "");
+    for (const char *p = t.s ? t.s : ""; *p; p++) {
+        arena_plot_buf_addn(&b, p, 1);
+        if (*p == ',') arena_plot_buf_add(&b, "\\allowbreak{}");
+    }
+    arena_plot_buf_free(&t);
+    arena_plot_buf_add(&b, "}\n");
+    char file[96];
+    snprintf(file, sizeof file, "%s.caption.tex", name);
+    int rc = sel.oom || text.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
+                                 : arena_plot_put(c, file, &b);
+    arena_plot_buf_free(&sel);
+    arena_plot_buf_free(&text);
+    arena_plot_buf_free(&b);
+    return rc;
+}
+
 int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
                          const char *const *keys, const char *const *vals, size_t nkeys)
 {
@@ -368,7 +430,7 @@ int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, 
             if (add_written(c, out)) return 1;
         }
     }
-    return 0;
+    return write_caption(c, name);
 }
 
 void arena_plot_csv_num(struct plot_buf *b, int has, double v)

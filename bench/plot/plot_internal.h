@@ -61,6 +61,7 @@ struct plot_ctx {
                       figures of one graph go to: graphs/NAME */
     const char *tpl;
     struct plot_buf notes;
+    struct plot_buf caption; /* the figure being drawn: "Title: subtitle" (arena_plot_gp_head) */
     char **written;
     size_t n_written;
     char err[1200];
@@ -150,7 +151,15 @@ size_t arena_plot_key_columns(int size, double longest, size_t most);
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
 void arena_plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
                           char *const *lab, size_t n, size_t max1);
-/* Writes NAME.gp from head + template NAME.gp (TPL.gp) and runs gnuplot on it. */
+/* The selection the figures are of, as text: "suite models", "family
+ * nasnet; tag exact", "graphs A; B", or "every graph", then the runs
+ * ("run 3", "4 runs"). */
+void arena_plot_selection_text(const struct plot_ctx *c, struct plot_buf *b);
+/* Writes NAME.gp from head + template NAME.gp (TPL.gp) and runs gnuplot on
+ * it; then NAME.caption.tex beside the figures: \caption{...} naming the
+ * figure, its graphs and configuration (the subtitle of the PNG) and the
+ * selection, for a paper to \input inside its figure environment (PDF and
+ * SVG carry no title). */
 int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
                          const char *const *keys, const char *const *vals, size_t nkeys);
 int arena_plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp,

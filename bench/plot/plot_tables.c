@@ -101,6 +101,10 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                                      " is one timed call: not a figure to quote (rerun on an idle machine,"
                                      " one shard a core, with a longer --min-time).";
     static const char once_note[] = "A search planner's time is one call (up to its time limit).";
+    static const char self_note[] = "own report: the planning time a program (cmd:) says it took;"
+                                    " process: its whole run, its interpreter's start included.";
+    int self = 0;
+    for (size_t i = 0; i < R; i++) self |= row[i]->has_ns && row[i]->has_self_ns;
     double AU, SU;
     const char *aun, *sun;
     arena_plot_byte_unit(amax, &AU, &aun);
@@ -166,6 +170,7 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                                    " but not the planner's answer.\n");
             if (noisy) arena_plot_buf_printf(&b, "\n\xE2\x80\xA0 after a time: %s\n", noisy_note);
             if (once) arena_plot_buf_printf(&b, "\n%s\n", once_note);
+            if (self) arena_plot_buf_printf(&b, "\n%s\n", self_note);
             if (fixed)
                 arena_plot_buf_add(&b, "\n× fixed-order bound: arena / the lower bound of the graph"
                                        " untransformed (stored order, no in-place rule, no patch):"
@@ -212,7 +217,7 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
             const struct arena_fig_graph *g = &c->d.graphs[pt->entry];
             const struct arena_fig_config *cf = &c->d.configs[g->config];
             char a[40] = "--", rt[40] = "--", o[40] = "--", ob[40] = "--", fx[40] = "--",
-                 sv[40] = "--", fp[40] = "--", fm[40] = "--", t[40] = "--", sc[40] = "--";
+                 sv[40] = "--", fp[40] = "--", fm[40] = "--", t[160] = "--", sc[40] = "--";
             if (r->ok) {
                 snprintf(a, sizeof a, AU == 1 ? "%.0f" : "%.2f", (double)r->arena / AU);
                 if (g->lower_bound > 0)
@@ -232,6 +237,11 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
             if (r->has_ns) {
                 struct plot_buf tb = {0};
                 char v[32];
+                if (r->has_self_ns) { /* a program's own figure first, its process's beside it */
+                    arena_plot_fmt_time(v, sizeof v, r->self_ns);
+                    text(&tb, v);
+                    arena_plot_buf_add(&tb, " (own report), process ");
+                }
                 arena_plot_fmt_time(v, sizeof v, r->ns_median);
                 text(&tb, v);
                 if (r->noisy) arena_plot_buf_add(&tb, tex ? "$^{\\dagger}$" : "\xE2\x80\xA0");
@@ -278,7 +288,7 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
         if (tex) {
             /* what the marks mean, under the table where a reader sees it */
             arena_plot_buf_add(&b, "\\bottomrule\n\\end{tabular}%\n");
-            if (noisy || limits || once) {
+            if (noisy || limits || once || self) {
                 arena_plot_buf_add(&b, "\\par\\smallskip\\parbox{\\linewidth}{\\raggedright ");
                 if (noisy) {
                     arena_plot_buf_add(&b, "$^{\\dagger}$After a time: ");
@@ -290,6 +300,10 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                 if (once) {
                     arena_plot_buf_add(&b, " ");
                     arena_plot_tex(&b, once_note);
+                }
+                if (self) {
+                    arena_plot_buf_add(&b, " ");
+                    arena_plot_tex(&b, self_note);
                 }
                 arena_plot_buf_add(&b, "}%\n");
             }

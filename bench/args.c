@@ -446,6 +446,16 @@ static int read_patch(void *base, const struct arena_opt *o, const char *v, char
     return rc == ARENA_OK ? rc : arena_errorf(err, errlen, 0, rc, "%s: %s", o->name, why);
 }
 
+static int read_scratch(void *base, const struct arena_opt *o, const char *v, char *err,
+                        size_t errlen)
+{
+    if (arena_scratch_parse(v, &((A *)base)->scratch) == ARENA_OK)
+        return ARENA_OK;
+    return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                        "%s: '%s' is not none, cmsis-nn, cmsis-nn:m4, cmsis-nn:m55 or reference",
+                        o->name, v);
+}
+
 static int read_allocators(void *base, const struct arena_opt *o, const char *v, char *err,
                            size_t errlen)
 {
@@ -518,6 +528,11 @@ static const char *order_name(size_t i)
 static const char *inplace_name(size_t i)
 {
     return arena_inplace_name((enum arena_inplace_rule)i);
+}
+
+static const char *scratch_policy_name(size_t i)
+{
+    return arena_scratch_policy_name((enum arena_scratch_policy)i);
 }
 
 const struct arena_opt arena_bench_options[] = {
@@ -605,7 +620,8 @@ const struct arena_opt arena_bench_options[] = {
     {.name = "--optimal-engine", .kind = ARENA_OPT_CHOICE, .name_of = engine_name,
      .def = "portfolio", .in = PLANS, ARENA_OPT_AT(A, options.optimal_engine),
      .help = "the planner optimal's engines: portfolio (the search, then SAT, in turn), search"
-             " (the canonical searches alone) or sat (the SAT engine alone, CaDiCaL)",
+             " (the canonical searches alone), sat (the SAT engine alone, CaDiCaL) or lcg (lazy"
+             " clause generation alone, Z3 with a user propagator)",
      .see = "optimal-sat.md"},
     {.name = "--alignment", .kind = ARENA_OPT_POW2, .arg = "N", .min = 1,
      .max = (uint64_t)1 << 30, .def = "16", .in = LOADS, ARENA_OPT_AT(A, alignment),
@@ -635,6 +651,20 @@ const struct arena_opt arena_bench_options[] = {
              " whole; :stream reads the input per patch instead of whole; for graph families"
              " whose ops state windows (mobilenetv2)",
      .see = "below-the-bound.md#patch-based-inference---patch"},
+    {.name = "--scratch", .kind = ARENA_OPT_CUSTOM, .arg = "none|cmsis-nn[:m4|m55]|reference",
+     .parse = read_scratch, .unset = "none", .in = LOADS,
+     .help = "the kernels' scratch buffers (TFLM plans them beside the tensors) as tensors of"
+             " the problem, each alive during its op: as TFLM's CMSIS-NN kernels ask for them"
+             " (CMSIS-NN v7.0.0; m4: a Cortex-M with DSP, the default; m55: MVE) or its"
+             " reference kernels; int8 ops (fp32 ops: none); for graphs whose convs state"
+             " windows (the families)",
+     .see = "configurations.md#kernel-scratch-buffers---scratch"},
+    {.name = "--scratch-policy", .kind = ARENA_OPT_CHOICE, .name_of = scratch_policy_name,
+     .def = "lifetime", .in = LOADS, ARENA_OPT_AT(A, scratch_policy),
+     .help = "where the scratch goes: lifetime (TFLM's way: one buffer per op, planned with"
+             " the tensors) or tail (one region the size of the largest buffer, alive"
+             " throughout)",
+     .see = "configurations.md#kernel-scratch-buffers---scratch"},
     {.name = "--repetitions", .kind = ARENA_OPT_UINT, .arg = "N", .min = 1, .max = 1000,
      .def = "5", .in = ARENA_IN_RUN, ARENA_OPT_AT(A, repetitions),
      ARENA_OPT_SEEN(A, repetitions_set),

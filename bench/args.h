@@ -14,6 +14,7 @@
 #include "bench/progress.h"
 #include "graphs/exec_order.h"
 #include "graphs/inplace.h"
+#include "graphs/scratch.h"
 #include "graphs/patch.h"
 #include "planners/planner.h"
 
@@ -57,6 +58,8 @@ struct arena_bench_args {
     enum arena_order_mode order; /* --order: stored (default) or best */
     uint64_t order_states;  /* --order-states: the search's budget; 0 default */
     enum arena_inplace_rule inplace; /* --inplace: which ops write over an input */
+    enum arena_scratch_rule scratch; /* --scratch: the kernels' scratch buffers */
+    enum arena_scratch_policy scratch_policy; /* --scratch-policy: where they go */
     int repetitions, repetitions_set;
     double min_time;
     int min_time_set;

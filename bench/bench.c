@@ -36,6 +36,7 @@
 #include "bench/session.h"
 #include "bench/shard.h"
 #include "bench/suites.h"
+#include "planners/device.h"
 #include "planners/alias.h"
 #include "planners/optimal.h"
 #include "planners/planner.h"
@@ -202,6 +203,23 @@ static void emit(struct bench *b, struct arena_session_graph *g, const struct ar
     arena_session_stdout_ok(&b->s);
 }
 
+/* The arena TFLM allocates for a valid plan of a problem with kernel
+ * scratch buffers (lifetime policy): the plan's tensors fixed, the scratch
+ * buffers (ids from src->scratch_first on) placed by TFLM's rule
+ * (planners/device.h); *dev stays 0 otherwise. */
+static int device_arena(const struct arena_source *src, const struct arena_plan *plan,
+                        uint64_t *dev)
+{
+    const struct arena_problem *p = &src->problem;
+    if (!src->scratch.buffers || src->tf.scratch_policy != ARENA_SCRATCH_LIFETIME) return ARENA_OK;
+    unsigned char *online = calloc(p->n ? p->n : 1, 1);
+    if (!online) return ARENA_ENOMEM;
+    for (size_t i = src->scratch_first; i < p->n; i++) online[i] = 1;
+    int rc = arena_device_place(p, plan->offsets, online, NULL, dev);
+    free(online);
+    return rc;
+}
+
 /* The smallest plan the database holds of graph g's problem (the same
  * graph row and planned problem), stored valid by an earlier result *id;
  * arena 0: none. */
@@ -362,6 +380,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     }
     if (refused) b->refused++;
     else if (!valid) b->any_invalid = 1, b->invalid_of[j->k]++;
+    uint64_t device = 0;
+    if (valid && device_arena(&g->src, shown, &device) != ARENA_OK) device = 0;
     double nan = NAN;
     /* The figures: Google Benchmark's in process; an isolated child's own;
      * a program's process group's wall time, one call. */
@@ -401,6 +421,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         .noisy = valid && !once && ((isfinite(spread) && spread > ARENA_NOISY_SPREAD) ||
                                     st->iterations == 1),
         .timed_once = once,
+        .device_arena = device,
         .status = j->plan.status,
         .bound = j->plan.bound,
         .nodes = j->plan.nodes,
@@ -436,6 +457,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .shares = g->merged ? g->merge.takes : NULL,
             .has_self_ns = row.has_self_ns,
             .self_ns = row.self_ns,
+            .device_arena = row.device_arena,
             .claimed_status = row.claimed_status,
             .claimed_bound = row.claimed_bound,
         };
@@ -469,6 +491,11 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                  " encoding would need more than the engine's %llu MiB",
                           j->pl->name, g->src.spec,
                           (unsigned long long)(ARENA_OPTIMAL_SAT_MEMORY >> 20));
+    if (valid && (j->plan.notes & ARENA_PLAN_NOTE_LCG_FAILED))
+        arena_session_say(&b->s, "note: %s on %s: the lcg engine stopped on a part: Z3 ran out of"
+                                 " its %llu MiB, failed, or the part has too many pairs",
+                          j->pl->name, g->src.spec,
+                          (unsigned long long)(ARENA_OPTIMAL_LCG_MEMORY >> 20));
     emit(b, g, &row);
     arena_progress_step(&b->s.progress);
     release(j);

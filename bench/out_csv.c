@@ -87,6 +87,9 @@ static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
     fprintf(out, ",%s,", r->claimed_status ? r->claimed_status : "");
     if (r->claimed_status && r->claimed_bound)
         fprintf(out, "%llu", (unsigned long long)r->claimed_bound);
+    fprintf(out, ",%s,%s,", arena_scratch_name(r->src->tf.scratch),
+            arena_scratch_policy_name(r->src->tf.scratch_policy));
+    if (r->device_arena) fprintf(out, "%llu", (unsigned long long)r->device_arena);
     fputc('\n', out);
 }
 

@@ -405,6 +405,20 @@ static int step_patch(struct pipe *x)
     return ARENA_OK;
 }
 
+/* The kernels' scratch buffers as tensors, before the order is chosen so
+ * that a best order counts them. */
+static int step_scratch(struct pipe *x)
+{
+    char why[512];
+    int rc = arena_graph_scratch(&x->l->g, x->opt->scratch, x->opt->scratch_policy,
+                                 &x->out->scratch, why, sizeof why);
+    if (rc)
+        return arena_errorf(x->err, x->errlen, 0, rc, "%s: %s", x->l->where, why);
+    x->out->tf.scratch = x->opt->scratch;
+    x->out->tf.scratch_policy = x->opt->scratch ? x->opt->scratch_policy : ARENA_SCRATCH_LIFETIME;
+    return ARENA_OK;
+}
+
 static int step_order(struct pipe *x)
 {
     char why[512];
@@ -444,6 +458,7 @@ static const struct step {
 } steps[] = {
     {"check", step_check},
     {"patch", step_patch},
+    {"scratch", step_scratch},
     {"order", step_order},
     {"problem", step_problem}, /* in-place rule, lifetimes, alignment */
 };
@@ -588,6 +603,26 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->spec = spec;
     out->params = params;
     out->warning = l->model.warning;
+    size_t added = !out->scratch.buffers ? 0
+                   : out->tf.scratch_policy == ARENA_SCRATCH_TAIL ? 1 : out->scratch.buffers;
+    out->scratch_first = out->problem.n - added;
+    if (l->model.index && added) {
+        /* kernel scratch buffers come after the model's tensors and are
+         * none of them: no index in the model */
+        uint32_t *grown = realloc(l->model.index, out->problem.n * sizeof *grown);
+        if (!grown) {
+            loaded_free(l);
+            free(l);
+            free(spec);
+            free(params);
+            arena_source_free(out);
+            return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory loading '%.64s'",
+                                text);
+        }
+        for (size_t i = out->problem.n - added; i < out->problem.n; i++)
+            grown[i] = UINT32_MAX;
+        l->model.index = grown;
+    }
     out->index = l->model.index;
     l->model.warning = NULL;
     l->model.index = NULL;

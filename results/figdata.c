@@ -165,14 +165,14 @@ static const char results_sql[] =
     " r.arena_bytes, r.ratio_lb, r.saving, r.frag_peak, r.frag_mean, r.plan_ns_median,"
     " r.plan_ns_mean, r.plan_ns_stddev, r.iterations, r.scratch_bytes, %s,"
     " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, %s, %s, %s, %s, %s,"
-    " %s, %s, %s, %s, %s, g.fingerprint || ' ' || %s, %s, %s"
+    " %s, %s, %s, %s, %s, g.fingerprint || ' ' || %s, %s, %s, %s, %s"
     " FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id"
     " WHERE ?1 = 0 OR r.run_id = ?1"
     " ORDER BY u.started_at DESC, u.id DESC, %s DESC";
 enum {
     C_STATUS = 15, C_SPEC = 18, C_FAMILY, C_PARAMS, C_ALIGN, C_TENSORS, C_NAIVE, C_LB, C_RULE,
     C_ORDER, C_BUDGET, C_PATCH, C_FIXED, C_OB, C_OSTATUS, C_TAG, C_NOISY, C_ONCE, C_PROBLEM,
-    C_CLAIMED, C_SELF
+    C_CLAIMED, C_SELF, C_SCRATCH, C_SPOLICY
 };
 
 /* The entry of (base, config), or n when there is none. */
@@ -312,6 +312,8 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
     text_col(st, C_ORDER, cfg.order, sizeof cfg.order, "stored");
     cfg.order_budget = sqlite3_column_int64(st, C_BUDGET);
     text_col(st, C_PATCH, cfg.patch, sizeof cfg.patch, "");
+    text_col(st, C_SCRATCH, cfg.scratch, sizeof cfg.scratch, "none");
+    text_col(st, C_SPOLICY, cfg.scratch_policy, sizeof cfg.scratch_policy, "lifetime");
     cfg.alignment = sqlite3_column_int64(st, C_ALIGN);
     if (sel && (!arena_select_graph(sel, base, family ? family : "") ||
                 !arena_select_tag(sel, tag ? tag : "") || !arena_select_config(sel, &cfg)))
@@ -480,7 +482,7 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, const struct arena_sele
              c->order_bound, c->order_status, c->tag,
              h->has_noisy ? (h->has_bound ? "r.noisy, r.timed_once" : "r.noisy, 0") : "0, 0",
              c->problem_fp, h->has_claims ? "r.claimed_status" : "NULL",
-             h->has_self ? "r.self_ns" : "NULL",
+             h->has_self ? "r.self_ns" : "NULL", c->scratch, c->scratch_policy,
              h->has_seq ? "r.seq" : "r.id");
     sqlite3_stmt *st;
     rc = prepare(h, sql, &st, err, errlen);

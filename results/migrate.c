@@ -11,7 +11,10 @@
  * configuration and problem (configuration_columns), then runs.stopped
  * (runs_stopped), then planner optimal's engine (optimal_engine_column),
  * then each result's planner origin and timing (planner_origin_columns),
- * then claims apart from proofs and a program's identity (claims_columns).
+ * then claims apart from proofs and a program's identity (claims_columns),
+ * then the kernel scratch rule, its policy and the device arena
+ * (scratch_columns). Version 15 had no results.kernel_scratch,
+ * scratch_policy nor device_arena.
  * Version 14 had no results.claimed_status, claimed_bound nor
  * command_sha256. Version 13 had no results.origin, plugin_path, plugin_sha256,
  * planner_command, timing nor self_ns. Version 12 had no
@@ -355,6 +358,14 @@ static const char claims_columns[] =
     "UPDATE results SET command_sha256 = arena_sha256(planner_command)"
     " WHERE origin = 'cmd' AND planner_command IS NOT NULL;\n";
 
+/* 15 -> 16: the kernels' scratch buffers (bench --scratch) and the device
+ * arena. No older problem held any scratch: the defaults, and no device
+ * arena (NULL). */
+static const char scratch_columns[] =
+    "ALTER TABLE results ADD COLUMN kernel_scratch TEXT NOT NULL DEFAULT 'none';\n"
+    "ALTER TABLE results ADD COLUMN scratch_policy TEXT NOT NULL DEFAULT 'lifetime';\n"
+    "ALTER TABLE results ADD COLUMN device_arena INTEGER;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
@@ -363,7 +374,7 @@ static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, m
                                          inplace_columns, order_columns,
                                          configuration_columns, runs_stopped,
                                          optimal_engine_column, planner_origin_columns,
-                                         claims_columns};
+                                         claims_columns, scratch_columns};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

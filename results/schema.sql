@@ -1,7 +1,9 @@
--- arenabench results database, schema version 15 (PRAGMA user_version = 15).
+-- arenabench results database, schema version 16 (PRAGMA user_version = 16).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 14 had no results.claimed_status, claimed_bound nor
+-- earlier version: version 15 had no results.kernel_scratch, scratch_policy nor
+-- device_arena (no kernel scratch buffers in any problem); version 14 had no
+-- results.claimed_status, claimed_bound nor
 -- command_sha256 (a plugin's claimed status and bound were stored as status and
 -- bound); version 13 had no results.origin, plugin_path, plugin_sha256,
 -- planner_command, timing nor self_ns (every planner was built in and timed in
@@ -174,9 +176,21 @@ CREATE TABLE results (
                                      -- limit, feasible) when it claimed more than
                                      -- bench proved; NULL: no such claim
     claimed_bound  INTEGER,          -- the lower bound it gave; NULL: none
-    command_sha256 TEXT              -- cmd: SHA-256 of planner_command, 64 hex digits
+    command_sha256 TEXT,             -- cmd: SHA-256 of planner_command, 64 hex digits
                                      -- (its identity: two commands under one name are
                                      -- two planners to stats and plot); NULL otherwise
+    -- The kernels' scratch buffers in the problem (version 16; bench --scratch,
+    -- graphs/scratch.h), part of the configuration like inplace:
+    kernel_scratch TEXT NOT NULL DEFAULT 'none', -- none, cmsis-nn:m4, cmsis-nn:m55,
+                                     -- reference
+    scratch_policy TEXT NOT NULL DEFAULT 'lifetime', -- lifetime (one buffer per op,
+                                     -- alive at its step) or tail (one buffer of the
+                                     -- largest request, alive throughout)
+    device_arena   INTEGER           -- the arena TFLM allocates for this plan shipped
+                                     -- as its offline plan: the tensors fixed, the
+                                     -- scratch buffers placed by TFLM's
+                                     -- GreedyMemoryPlanner (planners/device.h); NULL
+                                     -- without scratch buffers or under the tail
 );
 
 CREATE TABLE placements (

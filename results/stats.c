@@ -224,7 +224,7 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
  * (results/columns.h), the four planner options, inplace, inplace_bound,
  * order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,
  * runs.tag, optimal_engine (before schema 13, planner optimal's rows were
- * its search's), problem_fingerprint again, then the tag's place in the partitions (twice) and the
+ * its search's), problem_fingerprint again, kernel_scratch, scratch_policy, then the tag's place in the partitions (twice) and the
  * join on it. A spec's problem (the graph row's fingerprint and the planned
  * problem's) is its newest result's, per configuration (and tag when
  * grouping by it): a result of another problem under that spec (a file
@@ -239,16 +239,18 @@ static const char query_fmt[] =
     "   %s AS capacity, %s AS inplace, %s AS lower_bound, %s AS order_mode,"
     "   %s AS order_budget, %s AS patch, %s AS problem_fp, %s AS fixed_lb, %s AS tag,"
     "   %s AS optimal_engine, g.spec, g.alignment, g.fingerprint || ' ' || %s AS problem,"
+    "   %s AS kscratch, %s AS kpolicy,"
     "   CASE WHEN instr(u.started_at, '.') THEN u.started_at"
     "        ELSE replace(u.started_at, 'Z', '.000Z') END AS started"
     "   FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id),"
     " sel AS (SELECT * FROM allr WHERE ?1 IS NULL OR run_id = ?1),"
     " newest AS (SELECT *, row_number() OVER (PARTITION BY spec, alignment, inplace,"
     "   order_mode, order_budget, patch, planner, time_limit, node_limit, planner_seed,"
-    "   capacity, optimal_engine%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
-    " latest AS (SELECT spec, alignment, inplace, order_mode, order_budget, patch, tag,"
-    "   problem, row_number() OVER (PARTITION BY spec, alignment, inplace, order_mode,"
-    "   order_budget, patch%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
+    "   capacity, optimal_engine, kscratch, kpolicy%s ORDER BY started DESC, run_id DESC,"
+    "   id DESC) AS k FROM sel),"
+    " latest AS (SELECT spec, alignment, inplace, order_mode, order_budget, patch, kscratch,"
+    "   kpolicy, tag, problem, row_number() OVER (PARTITION BY spec, alignment, inplace,"
+    "   order_mode, order_budget, patch, kscratch, kpolicy%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
     " best AS (SELECT graph_id, problem_fp, max(bound) AS bound FROM allr WHERE valid = 1"
     "   AND typeof(arena_bytes) = 'integer' AND bound <= arena_bytes"
     "   GROUP BY graph_id, problem_fp)"
@@ -258,12 +260,13 @@ static const char query_fmt[] =
     "   AND n.arena_bytes >= coalesce(n.bound, 0), n.arena_bytes, n.status IS 'limit', n.run_id,"
     "   n.time_limit, n.node_limit, n.planner_seed, n.capacity, n.inplace, n.order_mode,"
     "   n.order_budget, n.patch, n.fixed_lb, n.tag, n.optimal_engine,"
-    "   n.problem IS NOT p.problem"
+    "   n.problem IS NOT p.problem, n.kscratch, n.kpolicy"
     " FROM newest n JOIN graphs g ON g.id = n.graph_id"
     " LEFT JOIN best b ON b.graph_id = n.graph_id AND b.problem_fp IS n.problem_fp"
     " LEFT JOIN latest p ON p.k = 1 AND p.spec = n.spec AND p.alignment = n.alignment"
     "   AND p.inplace IS n.inplace AND p.order_mode IS n.order_mode"
-    "   AND p.order_budget IS n.order_budget AND p.patch IS n.patch%s"
+    "   AND p.order_budget IS n.order_budget AND p.patch IS n.patch"
+    "   AND p.kscratch IS n.kscratch AND p.kpolicy IS n.kpolicy%s"
     " WHERE n.k = 1";
 
 static int wanted(const struct arena_stats_query *q, const char *planner)
@@ -304,7 +307,7 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
                         struct sample **out, size_t *n, char *err, size_t errlen)
 {
     static const char *const opts[] = {"time_limit", "node_limit", "planner_seed", "capacity"};
-    enum { NC = 13 };
+    enum { NC = 15 };
     char col[NC][260];
     for (size_t i = 0; i < 4; i++)
         column(db, "results", "r", opts[i], "NULL", col[i], sizeof col[i]);
@@ -315,12 +318,14 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
     for (size_t i = 0; i < 8; i++) snprintf(col[4 + i], sizeof col[4 + i], "%s", cs[i]);
     column(db, "results", "r", "optimal_engine",
            "CASE WHEN r.planner = 'optimal' THEN 'search' END", col[12], sizeof col[12]);
+    snprintf(col[13], sizeof col[13], "%s", c.scratch);
+    snprintf(col[14], sizeof col[14], "%s", c.scratch_policy);
     const struct arena_select *sel = q ? q->select : NULL;
     int by_tag = sel && sel->group_by == ARENA_GROUP_TAG;
     char sql[sizeof query_fmt + NC * 260 + sizeof c.planner + sizeof c.problem_fp + 64];
     snprintf(sql, sizeof sql, query_fmt, c.planner, col[0], col[1], col[2], col[3], col[4], col[5],
-             col[6], col[7], col[8], col[9], col[10], col[11], col[12], c.problem_fp,
-             by_tag ? ", tag" : "",
+             col[6], col[7], col[8], col[9], col[10], col[11], col[12], c.problem_fp, col[13],
+             col[14], by_tag ? ", tag" : "",
              by_tag ? ", tag" : "", by_tag ? " AND p.tag IS n.tag" : "");
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
@@ -350,6 +355,8 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
         text_field(st, 17, cfg.order, sizeof cfg.order, "stored");
         cfg.order_budget = sqlite3_column_int64(st, 18);
         text_field(st, 19, cfg.patch, sizeof cfg.patch, "");
+        text_field(st, 24, cfg.scratch, sizeof cfg.scratch, "none");
+        text_field(st, 25, cfg.scratch_policy, sizeof cfg.scratch_policy, "lifetime");
         cfg.alignment = sqlite3_column_int64(st, 4);
         char base[4096];
         arena_spec_base(spec, base, sizeof base);

@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 15
+#define ARENA_STORE_VERSION 16
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -121,6 +121,8 @@ struct arena_result_info {
     const char *claimed_status;
     uint64_t claimed_bound;
     const char *command_sha256;
+    uint64_t device_arena; /* the arena TFLM allocates for the plan
+                              (planners/device.h); 0: NULL */
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of

@@ -404,8 +404,9 @@ Test(plugin, infeasible_at_a_capacity_a_valid_plan_meets_is_invalid)
                            "--min-time", "0.001", "--repetitions", "1", "--format", "csv", NULL};
     cr_assert_eq(run_bench("alone", alone), 0, "%s", run_bench_output("alone", "err"));
     char *out = run_bench_output("alone", "out");
-    cr_expect(strstr(out, ",limit,96,") && strstr(out, ",infeasible,101\n"),
-              "bench's status, then the claim in the last two columns: %s", out);
+    cr_expect(strstr(out, ",limit,96,") && strstr(out, ",infeasible,101,none,lifetime,\n"),
+              "bench's status, then the claim in its two columns (before the kernel scratch"
+              " rule, its policy and the device arena): %s", out);
     free(out);
     sqlite3 *d = td_db_open(db, 1);
     cr_expect_eq(td_db_int(d, "SELECT count(*) FROM results WHERE planner = 'claims-infeasible'"

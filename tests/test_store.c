@@ -312,6 +312,42 @@ Test(store, migrates_version_11_adding_runs_stopped)
     sqlite3_close(db);
 }
 
+/* Version 15 is version 16 without results.device_arena: NULL, computed
+ * by none. */
+Test(store, migrates_version_15_adding_device_arena)
+{
+    char path[160];
+    older_db("v15.sqlite", path, sizeof path, TD_BACK_TO_V15
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');"
+             "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32, NULL,"
+             " NULL, NULL, NULL, NULL, NULL);"
+             "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq,"
+             " inplace, inplace_bound) VALUES (1, 1, 1, 'naive', 64, 1, 1, 'none', 32);");
+    sqlite3 *db = migrated(path);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND device_arena IS"
+                             " NULL AND kernel_scratch = 'none'"), 1);
+    sqlite3_close(db);
+}
+
+/* Version 14 is version 15 without the kernel scratch columns: a result of
+ * 14 planned no scratch buffer, and reads so. */
+Test(store, migrates_version_14_adding_kernel_scratch)
+{
+    char path[160];
+    older_db("v14.sqlite", path, sizeof path, TD_BACK_TO_V14
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');"
+             "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32, NULL,"
+             " NULL, NULL, NULL, NULL, NULL);"
+             "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq,"
+             " inplace, inplace_bound) VALUES (1, 1, 1, 'naive', 64, 1, 1, 'none', 32);");
+    sqlite3 *db = migrated(path);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND kernel_scratch ="
+                             " 'none' AND scratch_policy = 'lifetime'"), 1);
+    sqlite3_close(db);
+}
+
 /* Version 13 is version 14 without the results' planner origin and timing:
  * a result of 13 keeps its row and reads as what it was, a built-in planner
  * timed in process (no path, hash, command nor own figure); a plugin's and

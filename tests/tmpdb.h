@@ -24,9 +24,17 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* Back to version 14 (drops what version 15 added: the results' claims and
- * a program's identity). */
+/* Back to version 15 (drops what version 16 added: the results' kernel
+ * scratch rule, its policy and the device arena). */
+#define TD_BACK_TO_V15                                                                       \
+    "ALTER TABLE results DROP COLUMN kernel_scratch;"                                         \
+    "ALTER TABLE results DROP COLUMN scratch_policy;"                                         \
+    "ALTER TABLE results DROP COLUMN device_arena; PRAGMA user_version = 15;"
+
+/* Back to version 14 (drops what version 15 added too: the results' claims
+ * and a program's identity). */
 #define TD_BACK_TO_V14                                                                       \
+    TD_BACK_TO_V15                                                                           \
     "ALTER TABLE results DROP COLUMN claimed_status;"                                        \
     "ALTER TABLE results DROP COLUMN claimed_bound;"                                         \
     "ALTER TABLE results DROP COLUMN command_sha256; PRAGMA user_version = 14;"

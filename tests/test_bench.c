@@ -1866,4 +1866,15 @@ Test(bench, device_arena_places_the_scratch_as_tflm_does)
     out = slurp("devt", "out");
     cr_expect(strstr(out, ",cmsis-nn:m55,tail,\n") != NULL, "%s", out);
     free(out);
+    /* online: greedy-by-size plans the tensors alone, 16,000 B (two 8,000 B
+     * maps at every conv); TFLM must put each 4,464 B depthwise buffer
+     * above both: 20,464 B on the device. */
+    const char *online[] = {"--graph", "ds-cnn", "--planner", "greedy-by-size", "--scratch",
+                            "cmsis-nn:m55", "--scratch-policy", "online", "--format", "csv",
+                            "--no-db", "--repetitions", "1", "--min-time", "0.001", NULL};
+    cr_assert_eq(run("devo", online), 0, "%s", slurp("devo", "err"));
+    out = slurp("devo", "out");
+    cr_expect(strstr(out, ",16000,16000,1.000000,") != NULL, "%s", out);
+    cr_expect(strstr(out, ",cmsis-nn:m55,online,20464\n") != NULL, "%s", out);
+    free(out);
 }

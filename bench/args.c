@@ -620,7 +620,8 @@ const struct arena_opt arena_bench_options[] = {
     {.name = "--optimal-engine", .kind = ARENA_OPT_CHOICE, .name_of = engine_name,
      .def = "portfolio", .in = PLANS, ARENA_OPT_AT(A, options.optimal_engine),
      .help = "the planner optimal's engines: portfolio (the search, then SAT, in turn), search"
-             " (the canonical searches alone) or sat (the SAT engine alone, CaDiCaL)",
+             " (the canonical searches alone), sat (the SAT engine alone, CaDiCaL) or lcg (lazy"
+             " clause generation alone, Z3 with a user propagator)",
      .see = "optimal-sat.md"},
     {.name = "--alignment", .kind = ARENA_OPT_POW2, .arg = "N", .min = 1,
      .max = (uint64_t)1 << 30, .def = "16", .in = LOADS, ARENA_OPT_AT(A, alignment),

@@ -506,6 +506,11 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                  " encoding would need more than the engine's %llu MiB",
                           j->pl->name, g->src.spec,
                           (unsigned long long)(ARENA_OPTIMAL_SAT_MEMORY >> 20));
+    if (valid && (j->plan.notes & ARENA_PLAN_NOTE_LCG_FAILED))
+        arena_session_say(&b->s, "note: %s on %s: the lcg engine stopped on a part: Z3 ran out of"
+                                 " its %llu MiB, failed, or the part has too many pairs",
+                          j->pl->name, g->src.spec,
+                          (unsigned long long)(ARENA_OPTIMAL_LCG_MEMORY >> 20));
     emit(b, g, &row);
     arena_progress_step(&b->s.progress);
     release(j);

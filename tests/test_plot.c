@@ -2330,6 +2330,44 @@ Test(plot, a_programs_own_report_of_its_time_is_what_the_time_figures_show)
     free(md);
 }
 
+/* Issue 45, one column: no row of the stats figure is left out silently.
+ * With 24 planners the one-column figure has room under its panels for
+ * fewer; every row of stats.csv is named in its PDF's own text, under the
+ * panels or in its foot ("not shown at one column (no room): ..."). Fails
+ * at 3cf04c5 (the last rows, the clones, only in a note on stderr). */
+Test(plot, a_one_column_stats_figure_names_every_row_it_has_no_room_for)
+{
+    need(S_MANY_PLOT);
+    need_pdftotext();
+    char path[512];
+    fmt(path, sizeof path, "%s/many-out/stats.csv", dir);
+    struct csv t = read_csv(path);
+    size_t cl = col(&t, "label", path);
+    fmt(path, sizeof path, "%s/many-out/stats-1col.pdf", dir);
+    struct pt_doc doc;
+    char err[256];
+    cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+    int foot = 0;
+    for (size_t k = 0; k < doc.pages[0].nwords; k++) {
+        char *w = doc.pages[0].words[k].text;
+        size_t n = strlen(w);
+        if (n && w[n - 1] == ',') w[n - 1] = '\0'; /* a list in the foot */
+        foot |= strcmp(w, "room):") == 0;
+    }
+    cr_expect(foot, "%s: no foot naming the rows left out (24 planners do not fit 3.3 in)", path);
+    size_t named = 0;
+    for (size_t r = 1; r < t.rows; r++) {
+        char first[128];
+        fmt(first, sizeof first, "%.*s", (int)strcspn(t.cell[r][cl], " "), t.cell[r][cl]);
+        int found = doc_has(&doc, first);
+        cr_expect(found, "%s: row '%s' is named nowhere in the figure", path, t.cell[r][cl]);
+        named += (size_t)found;
+    }
+    cr_expect_geq(named, 24, "%zu rows named", named);
+    pt_free(&doc);
+    check_legible(path, 7);
+}
+
 /* ---------------------------------------------------------------- scripts */
 
 /* Each NAME.gp, run again by gnuplot from a copy of the folder (cd DIR &&

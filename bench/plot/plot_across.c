@@ -1072,6 +1072,22 @@ int arena_plot_fig_stats(struct plot_ctx *c)
     struct stats_grid gr[2];
     for (int k = 0; k < 2; k++)
         stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);
+    /* The rows a one-column figure has no room for are named in its foot,
+     * never left out silently. */
+    if (gr[0].slots < lab_n) {
+        struct plot_buf more = {0};
+        arena_plot_buf_add(&more, "not shown at one column (no room): ");
+        for (size_t i = gr[0].slots; i < lab_n; i++) {
+            if (i > gr[0].slots) arena_plot_buf_add(&more, ", ");
+            arena_plot_caret(&more, lab[i]);
+        }
+        arena_plot_buf_free(&foot);
+        arena_plot_gp_foot_sizes(&foot, UNPAIRED, unpaired.s ? unpaired.s : "",
+                                 unpaired.s ? unpaired.s : "", more.s, fh);
+        arena_plot_buf_free(&more);
+        for (int k = 0; k < 2; k++)
+            stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);
+    }
     for (int k = 0; k < 2; k++) {
         if (!(c->o.sizes & (k + 1))) continue;
         if (gr[k].shown < np)

@@ -322,15 +322,7 @@ enum outcome arena_sat_solve_units(struct run *r, struct arena_sat *s, uint64_t 
     s->r = r;
     if (arena_optimal_out_of_time(r))
         return LIMITED;
-    uint64_t left = conflicts;
-    if (r->opt->node_limit != 0) {
-        if (r->nodes >= r->opt->node_limit) {
-            r->stopped = 1;
-            return LIMITED;
-        }
-        if (r->opt->node_limit - r->nodes < left)
-            left = r->opt->node_limit - r->nodes;
-    }
+    uint64_t left = arena_optimal_conflicts_left(r, conflicts);
     if (left == 0)
         return LIMITED;
     int act = 0;
@@ -346,7 +338,7 @@ enum outcome arena_sat_solve_units(struct run *r, struct arena_sat *s, uint64_t 
     ccadical_limit(s->solver, "conflicts", left > INT_MAX ? INT_MAX : (int)left);
     uint64_t before = s->conflicts;
     int res = ccadical_solve(s->solver);
-    r->nodes += s->conflicts - before;
+    arena_optimal_spend_conflicts(r, s->conflicts - before);
     if (res == 20) {
         if (act != 0) { /* the level is proven empty: retired for good */
             int c[1] = {-act};
@@ -354,11 +346,7 @@ enum outcome arena_sat_solve_units(struct run *r, struct arena_sat *s, uint64_t 
         }
         return EXHAUSTED;
     }
-    if (res == 10)
-        return FOUND;
-    if (r->opt->node_limit != 0 && r->nodes >= r->opt->node_limit)
-        r->stopped = 1;
-    return LIMITED;
+    return res == 10 ? FOUND : LIMITED;
 }
 
 enum outcome arena_sat_solve(struct run *r, struct arena_sat *s, uint64_t cap,
@@ -374,15 +362,9 @@ enum outcome arena_sat_solve(struct run *r, struct arena_sat *s, uint64_t cap,
     /* the model's plan is checked before it is taken: a FOUND at cap claims
      * the part done (never reached: the tests' oracles and the validator
      * keep the encoding honest; a fault shows as a failed assert there) */
-    for (uint32_t k = 0; k < s->in.m; k++) {
-        int fits = w->off[k] + w->size[k] <= cap;
-        for (uint32_t j = k + 1; j < w->fwd_end[k] && fits; j++)
-            fits = w->off[k] + w->size[k] <= w->off[j] || w->off[j] + w->size[j] <= w->off[k];
-        assert(fits);
-        if (!fits)
-            return LIMITED;
-    }
-    return arena_optimal_keep_plan(r, plan);
+    int fits = arena_optimal_part_fits(r, cap);
+    assert(fits);
+    return fits ? arena_optimal_keep_plan(r, plan) : LIMITED;
 }
 
 void arena_sat_lower_top(struct run *r, struct arena_sat *s, uint64_t cap)

@@ -662,8 +662,9 @@ const struct arena_opt arena_bench_options[] = {
     {.name = "--scratch-policy", .kind = ARENA_OPT_CHOICE, .name_of = scratch_policy_name,
      .def = "lifetime", .in = LOADS, ARENA_OPT_AT(A, scratch_policy),
      .help = "where the scratch goes: lifetime (TFLM's way: one buffer per op, planned with"
-             " the tensors) or tail (one region the size of the largest buffer, alive"
-             " throughout)",
+             " the tensors), tail (one region the size of the largest buffer, alive"
+             " throughout) or online (not planned: the plan of the tensors alone, as it ships"
+             " as TFLM's offline plan, and the device arena with TFLM placing the scratch)",
      .see = "configurations.md#kernel-scratch-buffers---scratch"},
     {.name = "--repetitions", .kind = ARENA_OPT_UINT, .arg = "N", .min = 1, .max = 1000,
      .def = "5", .in = ARENA_IN_RUN, ARENA_OPT_AT(A, repetitions),

@@ -203,19 +203,34 @@ static void emit(struct bench *b, struct arena_session_graph *g, const struct ar
     arena_session_stdout_ok(&b->s);
 }
 
-/* The arena TFLM allocates for a valid plan of a problem with kernel
- * scratch buffers (lifetime policy): the plan's tensors fixed, the scratch
- * buffers (ids from src->scratch_first on) placed by TFLM's rule
- * (planners/device.h); *dev stays 0 otherwise. */
+/* The arena TFLM allocates for a valid plan under a scratch rule: the
+ * plan's tensors fixed as its offline plan, the scratch buffers placed by
+ * TFLM's rule (planners/device.h): under lifetime the problem's own (ids
+ * from src->scratch_first on, TFLM ignoring where the plan put them),
+ * under online the requests kept beside the problem. *dev stays 0 under
+ * tail or without scratch. */
 static int device_arena(const struct arena_source *src, const struct arena_plan *plan,
                         uint64_t *dev)
 {
     const struct arena_problem *p = &src->problem;
-    if (!src->scratch.buffers || src->tf.scratch_policy != ARENA_SCRATCH_LIFETIME) return ARENA_OK;
-    unsigned char *online = calloc(p->n ? p->n : 1, 1);
-    if (!online) return ARENA_ENOMEM;
-    for (size_t i = src->scratch_first; i < p->n; i++) online[i] = 1;
-    int rc = arena_device_place(p, plan->offsets, online, NULL, dev);
+    enum arena_scratch_policy pol = src->tf.scratch_policy;
+    if (!src->scratch.buffers || pol == ARENA_SCRATCH_TAIL) return ARENA_OK;
+    size_t extra = pol == ARENA_SCRATCH_ONLINE ? src->n_online_scratch : 0, n = p->n + extra;
+    struct arena_tensor *t = malloc((n ? n : 1) * sizeof *t);
+    uint64_t *at = calloc(n ? n : 1, sizeof *at);
+    unsigned char *online = calloc(n ? n : 1, 1);
+    int rc = t && at && online ? ARENA_OK : ARENA_ENOMEM;
+    if (rc == ARENA_OK) {
+        memcpy(t, p->tensors, p->n * sizeof *t);
+        if (extra) memcpy(t + p->n, src->online_scratch, extra * sizeof *t);
+        memcpy(at, plan->offsets, p->n * sizeof *at);
+        for (size_t i = pol == ARENA_SCRATCH_ONLINE ? p->n : src->scratch_first; i < n; i++)
+            online[i] = 1;
+        struct arena_problem all = {.n = n, .tensors = t, .alignment = p->alignment};
+        rc = arena_device_place(&all, at, online, NULL, dev);
+    }
+    free(t);
+    free(at);
     free(online);
     return rc;
 }

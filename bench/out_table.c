@@ -93,6 +93,8 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
                 !k->buffers ? "nothing"
                 : src->tf.scratch_policy == ARENA_SCRATCH_TAIL
                     ? "as one tensor of the largest, alive throughout (the tail)"
+                : src->tf.scratch_policy == ARENA_SCRATCH_ONLINE
+                    ? "by no planner: TFLM places it around the plan (the device arena)"
                     : "one tensor per op, alive at its step");
     }
     const struct arena_patch_report *pr = &src->patch;

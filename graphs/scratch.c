@@ -13,7 +13,7 @@
 #include "graphs/graph_internal.h"
 
 static const char *const rule_names[] = {"none", "cmsis-nn:m4", "cmsis-nn:m55", "reference"};
-static const char *const policy_names[] = {"lifetime", "tail"};
+static const char *const policy_names[] = {"lifetime", "tail", "online"};
 
 const char *arena_scratch_name(enum arena_scratch_rule r)
 {
@@ -22,7 +22,7 @@ const char *arena_scratch_name(enum arena_scratch_rule r)
 
 const char *arena_scratch_policy_name(enum arena_scratch_policy p)
 {
-    return (unsigned)p < 2 ? policy_names[p] : NULL;
+    return (unsigned)p < ARENA_SCRATCH_POLICIES ? policy_names[p] : NULL;
 }
 
 int arena_scratch_parse(const char *s, enum arena_scratch_rule *out)
@@ -41,7 +41,7 @@ int arena_scratch_parse(const char *s, enum arena_scratch_rule *out)
 
 int arena_scratch_policy_parse(const char *s, enum arena_scratch_policy *out)
 {
-    for (unsigned i = 0; i < 2; i++)
+    for (unsigned i = 0; i < ARENA_SCRATCH_POLICIES; i++)
         if (strcmp(s, policy_names[i]) == 0) {
             *out = (enum arena_scratch_policy)i;
             return ARENA_OK;
@@ -271,7 +271,7 @@ int arena_graph_scratch(struct arena_graph *g, enum arena_scratch_rule r,
                 report->largest = need[i];
         }
     }
-    if (rc || !report->buffers) {
+    if (rc || !report->buffers || policy == ARENA_SCRATCH_ONLINE) {
         free(need);
         return rc;
     }
@@ -314,5 +314,37 @@ int arena_graph_scratch(struct arena_graph *g, enum arena_scratch_rule r,
     }
     arena_graph_free(g);
     *g = to;
+    return ARENA_OK;
+}
+
+int arena_scratch_requests(const struct arena_graph *g, enum arena_scratch_rule r,
+                           uint64_t alignment, struct arena_tensor **out, size_t *n, char *err,
+                           size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
+    if (r == ARENA_SCRATCH_NONE)
+        return ARENA_OK;
+    struct arena_tensor *t = malloc((g->n_ops ? g->n_ops : 1) * sizeof *t);
+    if (!t)
+        return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "--scratch: out of memory");
+    for (size_t k = 0; k < g->n_ops; k++) {
+        uint64_t bytes = 0;
+        int rc = arena_scratch_op_bytes(g, arena_graph_op_at(g, k), r, &bytes, err, errlen);
+        if (rc) {
+            free(t);
+            return rc;
+        }
+        if (!bytes)
+            continue;
+        uint64_t size = (bytes + alignment - 1) / alignment * alignment;
+        t[*n] = (struct arena_tensor){.size = size, .first = (uint32_t)k, .last = (uint32_t)k};
+        (*n)++;
+    }
+    if (!*n) {
+        free(t);
+        t = NULL;
+    }
+    *out = t;
     return ARENA_OK;
 }

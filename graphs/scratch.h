@@ -39,7 +39,10 @@
  *  - lifetime (TFLM's way): one tensor per requesting op, alive at that
  *    op's step only, planned with the activations;
  *  - tail: one tensor the size of the largest request, alive at every step
- *    (a region of its own at the arena's end, as in the 3-region arena). */
+ *    (a region of its own at the arena's end, as in the 3-region arena);
+ *  - online: no tensor at all (the planner plans today's problem, the plan
+ *    that ships as TFLM's offline plan); the requests are kept beside the
+ *    problem so bench can place them as TFLM will (the device arena). */
 #ifndef ARENA_SCRATCH_H
 #define ARENA_SCRATCH_H
 
@@ -59,11 +62,13 @@ enum arena_scratch_rule {
 enum arena_scratch_policy {
     ARENA_SCRATCH_LIFETIME = 0,
     ARENA_SCRATCH_TAIL,
+    ARENA_SCRATCH_ONLINE,
 };
+#define ARENA_SCRATCH_POLICIES 3
 
 /* "none", "cmsis-nn:m4", "cmsis-nn:m55", "reference"; NULL past them. */
 const char *arena_scratch_name(enum arena_scratch_rule r);
-/* "lifetime", "tail"; NULL past them. */
+/* "lifetime", "tail", "online"; NULL past them. */
 const char *arena_scratch_policy_name(enum arena_scratch_policy p);
 /* A rule by name ("cmsis-nn" is cmsis-nn:m4): ARENA_OK, else ARENA_ENOTFOUND. */
 int arena_scratch_parse(const char *s, enum arena_scratch_rule *out);
@@ -86,10 +91,19 @@ struct arena_scratch_report {
  * tensors (ids kept), flagged is_scratch, int8 of the request's bytes:
  * under lifetime an extra output "OP/scratch" of each requesting op; under
  * tail one tensor "kernel-scratch" of the largest request that no op
- * touches, a graph input and output (alive at every step). Rule none, or no
- * op asking for any: *g unchanged. g must have passed arena_graph_check. */
+ * touches, a graph input and output (alive at every step); under online
+ * none (the report alone). Rule none, or no op asking for any: *g
+ * unchanged. g must have passed arena_graph_check. */
 int arena_graph_scratch(struct arena_graph *g, enum arena_scratch_rule r,
                         enum arena_scratch_policy policy, struct arena_scratch_report *report,
                         char *err, size_t errlen);
+
+/* Under the online policy: the requests of g's ops in its execution order
+ * as records {size rounded up to alignment, step, step}, one per requesting
+ * op, malloc'd into *out (NULL when none), *n their count. ARENA_ENOMEM,
+ * ARENA_EINVAL as arena_scratch_op_bytes. */
+int arena_scratch_requests(const struct arena_graph *g, enum arena_scratch_rule r,
+                           uint64_t alignment, struct arena_tensor **out, size_t *n, char *err,
+                           size_t errlen);
 
 #endif

@@ -56,6 +56,7 @@ void arena_source_free(struct arena_source *s)
     free(s->warning);
     free(s->names); /* one block */
     free(s->index);
+    free(s->online_scratch);
     arena_order_result_free(&s->order);
     free((void *)s->problem.tensors);
     free((void *)s->problem.alias);
@@ -443,6 +444,12 @@ static int step_problem(struct pipe *x)
     if (rc)
         return graph_fault(x, rc, &fault, why);
     o->tf.inplace = x->opt->inplace;
+    if (o->scratch.buffers && o->tf.scratch_policy == ARENA_SCRATCH_ONLINE) {
+        rc = arena_scratch_requests(&x->l->g, o->tf.scratch, x->opt->alignment,
+                                    &o->online_scratch, &o->n_online_scratch, why, sizeof why);
+        if (rc)
+            return arena_errorf(x->err, x->errlen, 0, rc, "%s: %s", x->l->where, why);
+    }
     if ((o->patch.spec.rows && arena_patch_stage_peak(&o->problem, &o->patch)) ||
         !(o->names = arena_graph_names(&x->l->g)))
         return arena_errorf(x->err, x->errlen, 0, ARENA_ENOMEM, "%s: out of memory",
@@ -603,7 +610,7 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->spec = spec;
     out->params = params;
     out->warning = l->model.warning;
-    size_t added = !out->scratch.buffers ? 0
+    size_t added = !out->scratch.buffers || out->tf.scratch_policy == ARENA_SCRATCH_ONLINE ? 0
                    : out->tf.scratch_policy == ARENA_SCRATCH_TAIL ? 1 : out->scratch.buffers;
     out->scratch_first = out->problem.n - added;
     if (l->model.index && added) {

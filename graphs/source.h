@@ -71,6 +71,11 @@ struct arena_source {
     size_t scratch_first; /* the problem's tensors from this id on are
                              those kernel scratch buffers (problem.n when
                              there are none) */
+    /* Under the online policy, the requests TFLM will place itself: one
+     * record {size (aligned), step, step} per requesting op, in step
+     * order, not part of the problem; NULL and 0 otherwise. */
+    struct arena_tensor *online_scratch;
+    size_t n_online_scratch;
     struct arena_problem problem; /* owns its tensors and alias candidates */
     /* With arena_load_options.keep_graph, the transformed graph the
      * problem was made from (its tensor ids are the problem's, its order

@@ -65,8 +65,9 @@ void arena_transforms_text_label(const char *inplace, const char *order, uint64_
         item(buf, len, one);
     }
     if (scratch && scratch[0] && strcmp(scratch, "none") != 0) {
-        int tail = scratch_policy && strcmp(scratch_policy, "tail") == 0;
-        snprintf(one, sizeof one, "scratch %.60s%s", scratch, tail ? " tail" : "");
+        int other = scratch_policy && scratch_policy[0] && strcmp(scratch_policy, "lifetime") != 0;
+        snprintf(one, sizeof one, "scratch %.60s%s%.20s", scratch, other ? " " : "",
+                 other ? scratch_policy : "");
         item(buf, len, one);
     }
     if (with_alignment) {

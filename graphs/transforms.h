@@ -52,7 +52,7 @@ int arena_transforms_any(const struct arena_transforms *t);
 /* The label of a configuration, for people: the transformations that are
  * not the default, joined by " · " (rule, order, patch, scratch):
  * "in-place depthwise · best order · patch 4×4:13 · scratch cmsis-nn:m4
- * tail" (the policy only when tail); "plain" when there is none. The alignment is added
+ * tail" (the policy only when not lifetime); "plain" when there is none. The alignment is added
  * ("align 64") only when with_alignment is set, the best order's budget
  * ("order states 1000") only when with_states is. UTF-8; cut to len. */
 void arena_transforms_label(const struct arena_transforms *t, int with_alignment,

@@ -2330,6 +2330,81 @@ Test(plot, a_programs_own_report_of_its_time_is_what_the_time_figures_show)
     free(md);
 }
 
+/* Issue 45, one column: no row of the stats figure is left out silently.
+ * With 24 planners the one-column figure has room under its panels for
+ * fewer; every row of stats.csv is named in its PDF's own text, under the
+ * panels or in its foot ("not shown at one column (no room): ..."). Fails
+ * at 3cf04c5 (the last rows, the clones, only in a note on stderr). */
+Test(plot, a_one_column_stats_figure_names_every_row_it_has_no_room_for)
+{
+    need(S_MANY_PLOT);
+    need_pdftotext();
+    char path[512];
+    fmt(path, sizeof path, "%s/many-out/stats.csv", dir);
+    struct csv t = read_csv(path);
+    size_t cl = col(&t, "label", path);
+    fmt(path, sizeof path, "%s/many-out/stats-1col.pdf", dir);
+    struct pt_doc doc;
+    char err[256];
+    cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+    int foot = 0;
+    for (size_t k = 0; k < doc.pages[0].nwords; k++) {
+        char *w = doc.pages[0].words[k].text;
+        size_t n = strlen(w);
+        if (n && w[n - 1] == ',') w[n - 1] = '\0'; /* a list in the foot */
+        foot |= strcmp(w, "room):") == 0;
+    }
+    cr_expect(foot, "%s: no foot naming the rows left out (24 planners do not fit 3.3 in)", path);
+    size_t named = 0;
+    for (size_t r = 1; r < t.rows; r++) {
+        char first[128];
+        fmt(first, sizeof first, "%.*s", (int)strcspn(t.cell[r][cl], " "), t.cell[r][cl]);
+        int found = doc_has(&doc, first);
+        cr_expect(found, "%s: row '%s' is named nowhere in the figure", path, t.cell[r][cl]);
+        named += (size_t)found;
+    }
+    cr_expect_geq(named, 24, "%zu rows named", named);
+    pt_free(&doc);
+    check_legible(path, 7);
+}
+
+/* Issue 45, names: --label NAME=TEXT is what every figure and table calls
+ * the planner (the arena and quality figures' PDF text, comparison.md,
+ * graphs.md), while the CSV files keep the stored name; a label for a
+ * planner not shown is a usage error. Fails at 3cf04c5 (no --label). */
+Test(plot, a_label_names_the_planner_in_every_figure_and_table)
+{
+    need(S_PLOT);
+    need_pdftotext();
+    char db[160], out[160], path[512];
+    path_in(db, sizeof db, "db.sqlite");
+    fmt(out, sizeof out, "%s/label-%d", dir, (int)getpid());
+    cr_assert_eq(bench_run("label", (const char *[]){"plot", "--db", db, "--label", "greedy-by-size=GBS (ours)",
+                     "--figures", "arena,quality,tables", "--format", "pdf", "--size", "one", "--out", out, "--quiet",
+                     NULL}), 0, "bench plot --label failed");
+    const char *pdfs[] = {"arena-1col.pdf", "quality-1col.pdf"};
+    for (size_t i = 0; i < 2; i++) {
+        fmt(path, sizeof path, "%s/%s", out, pdfs[i]);
+        struct pt_doc doc;
+        char err[256];
+        cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+        cr_expect(doc_has(&doc, "GBS") && doc_has(&doc, "(ours)"), "%s: the label is not in its text", path);
+        cr_expect(!doc_has(&doc, "greedy-by-size"), "%s: the stored name is shown beside the label", path);
+        pt_free(&doc);
+    }
+    const char *tables[][2] = {{"comparison.md", "| GBS (ours) |"}, {"graphs.md", "| GBS (ours) |"},
+                               {"arena.csv", ",greedy-by-size,"}};
+    for (size_t i = 0; i < 3; i++) {
+        fmt(path, sizeof path, "%s/%s", out, tables[i][0]);
+        char *text = slurp(path, NULL);
+        cr_assert_not_null(text, "no %s", path);
+        cr_expect(strstr(text, tables[i][1]) != NULL, "%s: no '%s'", path, tables[i][1]);
+        free(text);
+    }
+    expect_usage_error((const char *[]){"--db", db, "--label", "no-such-planner=X", NULL}, "no-such-planner",
+                       "--label for a planner not shown");
+}
+
 /* ---------------------------------------------------------------- scripts */
 
 /* Each NAME.gp, run again by gnuplot from a copy of the folder (cd DIR &&

@@ -248,6 +248,31 @@ Test(scratch, ds_cnn_lifetime_and_tail)
     arena_source_free(&s);
 }
 
+/* online: the problem is the plain one (same fingerprint); the requests
+ * wait beside it in step order, aligned: 192 B at step 0, 4,464 B at the
+ * four depthwise steps 1, 3, 5, 7 (cmsis-nn:m55). */
+Test(scratch, online_keeps_the_requests_beside_the_problem)
+{
+    struct arena_source s = load("ds-cnn", M55, ARENA_SCRATCH_ONLINE, ARENA_INPLACE_NONE);
+    struct arena_source plain = load("ds-cnn", ARENA_SCRATCH_NONE, ARENA_SCRATCH_LIFETIME,
+                                     ARENA_INPLACE_NONE);
+    cr_expect_eq(s.fingerprint, plain.fingerprint);
+    cr_expect_eq(s.problem.n, 14);
+    cr_assert_eq(s.n_online_scratch, 5);
+    static const struct arena_tensor want[] = {
+        {192, 0, 0}, {4464, 1, 1}, {4464, 3, 3}, {4464, 5, 5}, {4464, 7, 7}};
+    for (size_t i = 0; i < 5; i++)
+        cr_expect(s.online_scratch[i].size == want[i].size &&
+                      s.online_scratch[i].first == want[i].first &&
+                      s.online_scratch[i].last == want[i].last,
+                  "request %zu", i);
+    char label[128];
+    arena_transforms_label(&s.tf, 0, 0, label, sizeof label);
+    cr_expect_str_eq(label, "scratch cmsis-nn:m55 online");
+    arena_source_free(&plain);
+    arena_source_free(&s);
+}
+
 /* A depthwise conv with a scratch buffer still runs in place under
  * --inplace depthwise: the scratch output is not the op's own. */
 Test(scratch, in_place_rule_ignores_the_scratch_output)

@@ -257,11 +257,19 @@ double arena_plot_title_inches(const char *sub, int size)
 
 void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2])
 {
-    struct plot_buf all = {0};
-    if (items[0]) arena_plot_buf_printf(&all, "%s%s", lead, items);
-    const char *text = all.s ? all.s : "";
-    size_t lead_len = strlen(lead);
+    arena_plot_gp_foot_sizes(b, lead, items, items, NULL, h);
+}
+
+void arena_plot_gp_foot_sizes(struct plot_buf *b, const char *lead, const char *items1,
+                              const char *items2, const char *more1, double h[2])
+{
     for (int k = 0; k < 2; k++) {
+        const char *items = k ? items2 : items1;
+        struct plot_buf all = {0};
+        if (items[0]) arena_plot_buf_printf(&all, "%s%s", lead, items);
+        if (!k && more1 && more1[0]) arena_plot_buf_printf(&all, "%s%s", all.len ? "; " : "", more1);
+        const char *text = all.s ? all.s : "";
+        size_t lead_len = items[0] ? strlen(lead) : 0;
         double em = (k ? 8 : 7) / 72.0, room = ((k ? 7.0 : 3.3) - 0.25) / em;
         struct plot_buf lines = {0};
         size_t n = 0;
@@ -296,8 +304,8 @@ void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items,
         if (lines.oom || all.oom) b->oom = 1;
         arena_plot_buf_free(&lines);
         h[k] = n ? (double)n * (k ? 8 : 7) * 1.25 / 72 + 0.1 : 0;
+        arena_plot_buf_free(&all);
     }
-    arena_plot_buf_free(&all);
 }
 
 void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b)
@@ -321,7 +329,7 @@ void arena_plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, cons
         n, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         const struct plot_shown *s = &sel[idx[i]];
-        const char *l = lab ? lab[i] : s->name;
+        const char *l = lab ? lab[i] : s->label;
         arena_plot_buf_printf(b, "name[%zu] = ", i + 1);
         arena_plot_gq(b, l, 0);
         arena_plot_buf_printf(b, "; name1[%zu] = ", i + 1);

@@ -34,11 +34,14 @@ struct plot_opts {
     int dpi, color_by_kind, quiet;
     int per_graph; /* --per-graph: 0 auto, 1 first, 2 each */
     double range_lo, range_hi; /* --range LO:HI; range_hi 0: chosen from the data */
+    const char *labels[64]; /* --label NAME=TEXT, as given */
+    size_t n_labels;
 };
 
 /* A planner shown, in the order shown. */
 struct plot_shown {
     const char *name;
+    const char *label; /* what figures and tables call it: --label's text, else name */
     const char *kind;
     unsigned color;
     int dt, pt;
@@ -139,6 +142,10 @@ double arena_plot_title_inches(const char *sub, int size);
  * FOOTY); h[0], h[1] receive the inches it takes at one and two columns
  * (0: no text). */
 void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2]);
+/* The same with items of each size (items1 at one column, items2 at two)
+ * and, at one column, more1 after them ("; " apart; NULL or "": none). */
+void arena_plot_gp_foot_sizes(struct plot_buf *b, const char *lead, const char *items1,
+                              const char *items2, const char *more1, double h[2]);
 /* The width of text from the database as figures show it (arena_plot_caret),
  * in ems of DejaVu Sans: its own advances for ASCII, 1 em for any other
  * character. */

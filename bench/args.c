@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench/plugin.h"
+#include "results/digest.h"
 #include "bench/replay/replay.h"
 #include "bench/suites.h"
 #include "graphs/sweep.h"
@@ -208,13 +209,14 @@ static int add_cmd(A *a, const char *item, char *err, size_t errlen)
                             " another",
                             name, name);
     struct arena_planner_origin o = {.origin = ARENA_ORIGIN_CMD, .command = strdup(command),
-                                     .own = calloc(1, sizeof *o.own)};
+                                     .sha256 = malloc(65), .own = calloc(1, sizeof *o.own)};
+    if (o.sha256) arena_sha256_hex(command, strlen(command), o.sha256);
     if (o.own) {
         o.own->name = strdup(name);
         o.own->summary = strdup("an external program (cmd:)");
         o.own->kind = ARENA_KIND_OFFSETS;
     }
-    if (!o.command || !o.own || !o.own->name || !o.own->summary) {
+    if (!o.command || !o.sha256 || !o.own || !o.own->name || !o.own->summary) {
         arena_planner_origin_free(&o);
         return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
     }
@@ -444,6 +446,16 @@ static int read_patch(void *base, const struct arena_opt *o, const char *v, char
     return rc == ARENA_OK ? rc : arena_errorf(err, errlen, 0, rc, "%s: %s", o->name, why);
 }
 
+static int read_scratch(void *base, const struct arena_opt *o, const char *v, char *err,
+                        size_t errlen)
+{
+    if (arena_scratch_parse(v, &((A *)base)->scratch) == ARENA_OK)
+        return ARENA_OK;
+    return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                        "%s: '%s' is not none, cmsis-nn, cmsis-nn:m4, cmsis-nn:m55 or reference",
+                        o->name, v);
+}
+
 static int read_allocators(void *base, const struct arena_opt *o, const char *v, char *err,
                            size_t errlen)
 {
@@ -518,6 +530,11 @@ static const char *inplace_name(size_t i)
     return arena_inplace_name((enum arena_inplace_rule)i);
 }
 
+static const char *scratch_policy_name(size_t i)
+{
+    return arena_scratch_policy_name((enum arena_scratch_policy)i);
+}
+
 const struct arena_opt arena_bench_options[] = {
     {.name = "--graph", .kind = ARENA_OPT_CUSTOM, .arg = "LIST", .parse = read_graph,
      .in = GRAPHS,
@@ -535,7 +552,8 @@ const struct arena_opt arena_bench_options[] = {
     {.name = "--planner", .kind = ARENA_OPT_CUSTOM, .arg = "LIST", .parse = read_planners,
      .in = PLANS, .unset = "all", ARENA_OPT_SEEN(A, planner_given),
      .values = "a comma list of names, or all:", .name_of = planner_name,
-     .help = "the planners, in the order given; repeatable. all is every built-in planner;"
+     .help = "the planners, in the order given (per graph a search plugin after the others, so"
+             " its claims meet their plans); repeatable. all is every built-in planner;"
              " plugin:PATH.so every planner a shared object built against arenabench/planner.h"
              " exports, plugin:PATH.so:NAME one of them; cmd:NAME=COMMAND an external program"
              " that plans each problem (it takes the rest of the value, commas too)",
@@ -608,7 +626,8 @@ const struct arena_opt arena_bench_options[] = {
     {.name = "--optimal-engine", .kind = ARENA_OPT_CHOICE, .name_of = engine_name,
      .def = "portfolio", .in = PLANS, ARENA_OPT_AT(A, options.optimal_engine),
      .help = "the planner optimal's engines: portfolio (the search, then SAT, in turn), search"
-             " (the canonical searches alone) or sat (the SAT engine alone, CaDiCaL)",
+             " (the canonical searches alone), sat (the SAT engine alone, CaDiCaL) or lcg (lazy"
+             " clause generation alone, Z3 with a user propagator)",
      .see = "optimal-sat.md"},
     {.name = "--alignment", .kind = ARENA_OPT_POW2, .arg = "N", .min = 1,
      .max = (uint64_t)1 << 30, .def = "16", .in = LOADS, ARENA_OPT_AT(A, alignment),
@@ -638,6 +657,21 @@ const struct arena_opt arena_bench_options[] = {
              " whole; :stream reads the input per patch instead of whole; for graph families"
              " whose ops state windows (mobilenetv2)",
      .see = "below-the-bound.md#patch-based-inference---patch"},
+    {.name = "--scratch", .kind = ARENA_OPT_CUSTOM, .arg = "none|cmsis-nn[:m4|m55]|reference",
+     .parse = read_scratch, .unset = "none", .in = LOADS,
+     .help = "the kernels' scratch buffers (TFLM plans them beside the tensors) as tensors of"
+             " the problem, each alive during its op: as TFLM's CMSIS-NN kernels ask for them"
+             " (CMSIS-NN v7.0.0; m4: a Cortex-M with DSP, the default; m55: MVE) or its"
+             " reference kernels; int8 ops (fp32 ops: none); for graphs whose convs state"
+             " windows (the families)",
+     .see = "configurations.md#kernel-scratch-buffers---scratch"},
+    {.name = "--scratch-policy", .kind = ARENA_OPT_CHOICE, .name_of = scratch_policy_name,
+     .def = "lifetime", .in = LOADS, ARENA_OPT_AT(A, scratch_policy),
+     .help = "where the scratch goes: lifetime (TFLM's way: one buffer per op, planned with"
+             " the tensors), tail (one region the size of the largest buffer, alive"
+             " throughout) or online (not planned: the plan of the tensors alone, as it ships"
+             " as TFLM's offline plan, and the device arena with TFLM placing the scratch)",
+     .see = "configurations.md#kernel-scratch-buffers---scratch"},
     {.name = "--repetitions", .kind = ARENA_OPT_UINT, .arg = "N", .min = 1, .max = 1000,
      .def = "5", .in = ARENA_IN_RUN, ARENA_OPT_AT(A, repetitions),
      ARENA_OPT_SEEN(A, repetitions_set),
@@ -652,6 +686,17 @@ const struct arena_opt arena_bench_options[] = {
              " planner name, so the parts are even and the same on every machine (bench merge"
              " joins the parts' databases)",
      .see = "results.md#shards"},
+    {.name = "--resume", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN, ARENA_OPT_AT(A, resume),
+     .help = "skip every graph x planner job (of this --shard) whose result the --db database"
+             " already holds: the same graph and problem, planner and origin, configuration,"
+             " options the planner reads, timing and --tag, stored by any earlier run; a"
+             " stored invalid result counts toward the exit status as if measured again",
+     .see = "results.md#resuming-a-run"},
+    {.name = "--missing", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN, ARENA_OPT_AT(A, missing),
+     .help = "run nothing: print the jobs (of this --shard) the --db database holds no result"
+             " for, as SPEC<TAB>PLANNER lines, and on stderr how many it holds and which"
+             " planners' stored results are invalid (the lookup of --resume)",
+     .see = "results.md#resuming-a-run"},
     {.name = "--pin", .kind = ARENA_OPT_UINT, .arg = "CPU", .max = 1023, .unset = "not pinned",
      .in = STORES, ARENA_OPT_AT(A, pin_cpu),
      .help = "pin the measuring thread to CPU number CPU (refused, naming the allowed ones,"
@@ -728,6 +773,9 @@ static int check(A *a, char *err, size_t errlen)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "--isolate and --in-process together: plugins run in a forked child"
                             " (--isolate, the default) or in bench's process, not both");
+    if ((a->resume || a->missing) && !a->db)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: needs a database (not --no-db)",
+                            a->resume ? "--resume" : "--missing");
     a->options.seed = a->seed;
     if (a->help || a->version) return ARENA_OK;
     if (a->command == ARENA_BENCH_RUN && a->options.optimal_off && a->db)

@@ -14,6 +14,7 @@
 #include "bench/progress.h"
 #include "graphs/exec_order.h"
 #include "graphs/inplace.h"
+#include "graphs/scratch.h"
 #include "graphs/patch.h"
 #include "planners/planner.h"
 
@@ -58,6 +59,8 @@ struct arena_bench_args {
     enum arena_order_mode order; /* --order: stored (default) or best */
     uint64_t order_states;  /* --order-states: the search's budget; 0 default */
     enum arena_inplace_rule inplace; /* --inplace: which ops write over an input */
+    enum arena_scratch_rule scratch; /* --scratch: the kernels' scratch buffers */
+    enum arena_scratch_policy scratch_policy; /* --scratch-policy: where they go */
     int repetitions, repetitions_set;
     double min_time;
     int min_time_set;
@@ -67,6 +70,8 @@ struct arena_bench_args {
     uint64_t frames;        /* --frames: frames per replay */
     int founding_table;     /* replay --founding-table */
     unsigned shard_k, shard_n; /* --shard K/N: part K (1..N) of N; N 0: every job */
+    int resume;             /* --resume: jobs the database holds are not redone */
+    int missing;            /* --missing: list the jobs the database lacks, run none */
     int pin_cpu;            /* --pin CPU: the measuring thread's CPU; -1 none */
     struct arena_patch_spec patch; /* --patch RxC:K; rows 0: none */
     const char *tag;        /* --tag: stored with the run (runs.tag); NULL: none */

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "bench/args.h"
+#include "bench/claims.h"
 #include "bench/cmd.h"
 #include "bench/gbench.h"
 #include "bench/guest.h"
@@ -39,6 +40,7 @@
 #include "bench/session.h"
 #include "bench/shard.h"
 #include "bench/suites.h"
+#include "planners/device.h"
 #include "planners/alias.h"
 #include "planners/optimal.h"
 #include "planners/planner.h"
@@ -54,6 +56,7 @@ static const char *const timing_name[] = {"in-process", "isolated", "process"};
 struct job {
     struct bench *b;
     size_t g;
+    size_t k; /* the planner's place in args.planners */
     const struct arena_planner *pl;
     const struct arena_planner_origin *origin;
     enum call call;
@@ -79,7 +82,13 @@ struct bench {
     void *out_state;
     int any_invalid;
     size_t refused; /* results a planner refused by its documented limit */
+    /* Per planner (args.planners' order): its jobs in this run (this part,
+     * stored ones included) and those whose result is invalid, measured or
+     * found stored by --resume. */
+    size_t *jobs_of, *invalid_of;
+    size_t stored, stored_invalid; /* --resume, --missing: jobs found stored */
     char *tmpdir;   /* the problems' files of cmd: planners, made when first needed */
+    struct arena_known_plan *known; /* per graph: its smallest valid arena this run */
 };
 
 /* ---- the benchmark callbacks ---- */
@@ -203,43 +212,121 @@ static void emit(struct bench *b, struct arena_session_graph *g, const struct ar
     arena_session_stdout_ok(&b->s);
 }
 
-/* What bench checks of a valid plan beyond the validator: its claims (after
- * arena_plan_settle; `claimed` is the status the planner gave) hold
- * together, and every figure fits the database's integers. In decision
- * mode a search planner's "feasible" means "fits the capacity". NULL when
- * all is well, else the reason, written into buf. */
-static const char *claims_wrong(const struct arena_plan *plan, enum arena_plan_status claimed,
-                                int search, const struct arena_plan_options *opt, char *buf,
-                                size_t len)
+/* The arena TFLM allocates for a valid plan under a scratch rule: the
+ * plan's tensors fixed as its offline plan, the scratch buffers placed by
+ * TFLM's rule (planners/device.h): under lifetime the problem's own (ids
+ * from src->scratch_first on, TFLM ignoring where the plan put them),
+ * under online the requests kept beside the problem. *dev stays 0 under
+ * tail or without scratch. */
+static int device_arena(const struct arena_source *src, const struct arena_plan *plan,
+                        uint64_t *dev)
 {
-    if (plan->arena > ARENA_BENCH_INT_MAX)
-        snprintf(buf, len, "arena %llu B is above 2^63-1 B, the largest figure the results"
-                           " database stores", (unsigned long long)plan->arena);
-    else if (plan->nodes > ARENA_BENCH_INT_MAX)
-        snprintf(buf, len, "planner reports %llu nodes, above 2^63-1",
-                 (unsigned long long)plan->nodes);
-    else if (plan->bound > plan->arena)
-        snprintf(buf, len, "planner claims a lower bound of %llu B above its own arena of %llu B",
-                 (unsigned long long)plan->bound, (unsigned long long)plan->arena);
-    else if (plan->status == ARENA_PLAN_OPTIMAL && plan->bound != plan->arena)
-        snprintf(buf, len, "planner claims optimal, but its arena %llu B is above its bound %llu B",
-                 (unsigned long long)plan->arena, (unsigned long long)plan->bound);
-    else if (plan->status == ARENA_PLAN_INFEASIBLE &&
-             (opt->capacity == 0 || plan->bound <= opt->capacity))
-        snprintf(buf, len, "planner claims infeasible, but its bound %llu B does not exceed"
-                           " the capacity %llu B",
-                 (unsigned long long)plan->bound, (unsigned long long)opt->capacity);
-    else if (search && opt->capacity && claimed == ARENA_PLAN_FEASIBLE &&
-             plan->arena > opt->capacity)
-        snprintf(buf, len, "planner claims a plan within the capacity %llu B, but its arena is"
-                           " %llu B",
-                 (unsigned long long)opt->capacity, (unsigned long long)plan->arena);
-    else if ((unsigned)plan->status > ARENA_PLAN_LIMIT)
-        snprintf(buf, len, "planner returned status %d, which is none of feasible, optimal,"
-                           " infeasible, limit", (int)plan->status);
-    else
-        return NULL;
-    return buf;
+    const struct arena_problem *p = &src->problem;
+    enum arena_scratch_policy pol = src->tf.scratch_policy;
+    if (!src->scratch.buffers || pol == ARENA_SCRATCH_TAIL) return ARENA_OK;
+    size_t extra = pol == ARENA_SCRATCH_ONLINE ? src->n_online_scratch : 0, n = p->n + extra;
+    struct arena_tensor *t = malloc((n ? n : 1) * sizeof *t);
+    uint64_t *at = calloc(n ? n : 1, sizeof *at);
+    unsigned char *online = calloc(n ? n : 1, 1);
+    int rc = t && at && online ? ARENA_OK : ARENA_ENOMEM;
+    if (rc == ARENA_OK) {
+        memcpy(t, p->tensors, p->n * sizeof *t);
+        if (extra) memcpy(t + p->n, src->online_scratch, extra * sizeof *t);
+        memcpy(at, plan->offsets, p->n * sizeof *at);
+        for (size_t i = pol == ARENA_SCRATCH_ONLINE ? p->n : src->scratch_first; i < n; i++)
+            online[i] = 1;
+        struct arena_problem all = {.n = n, .tensors = t, .alignment = p->alignment};
+        rc = arena_device_place(&all, at, online, NULL, dev);
+    }
+    free(t);
+    free(at);
+    free(online);
+    return rc;
+}
+
+/* The smallest plan the database holds of graph g's problem (the same
+ * graph row and planned problem), stored valid by an earlier result *id;
+ * arena 0: none. */
+static struct arena_known_plan stored_plan(struct bench *b, struct arena_session_graph *g,
+                                           int64_t *id)
+{
+    struct arena_known_plan k = {0};
+    uint64_t arena = 0;
+    int64_t run = 0;
+    char planner[80] = "", whose[160];
+    if (b->s.store && arena_session_store_run_and_graph(&b->s, g) == ARENA_OK &&
+        arena_store_best_valid(b->s.store, g->db_id, &g->src, &arena, planner, sizeof planner,
+                               &run, id) == ARENA_OK) {
+        snprintf(whose, sizeof whose, "%s, run %lld of %s", planner, (long long)run,
+                 b->s.args.db);
+        arena_known_plan_offer(&k, arena, whose);
+    }
+    return k;
+}
+
+/* Whether stored result id's placements are a valid plan of g's problem
+ * with that arena: the validator's word, not the database's (a file may
+ * hold what an older bench stored wrongly). */
+static int stored_plan_holds(struct bench *b, struct arena_session_graph *g, int64_t id,
+                             uint64_t arena)
+{
+    const struct arena_problem *p = &g->src.problem;
+    struct arena_plan plan = {.n = p->n, .offsets = malloc((p->n ? p->n : 1) * sizeof(uint64_t))};
+    int holds = plan.offsets && arena_store_plan_offsets(b->s.store, id, p->n, plan.offsets) ==
+                                    ARENA_OK;
+    for (size_t i = 0; holds && i < p->n; i++) /* offsets < 2^63, sizes <= 2^62 */
+        if (plan.offsets[i] + p->tensors[i].size > plan.arena)
+            plan.arena = plan.offsets[i] + p->tensors[i].size;
+    holds = holds && plan.arena == arena && arena_plan_validate(p, &plan, NULL) == ARENA_OK;
+    free(plan.offsets);
+    return holds;
+}
+
+/* Why the valid plan's claims are wrong (arena_claims_wrong) against the
+ * plans bench holds of the problem: this run's, and the database's when
+ * smaller and its placements hold; NULL when they are not. */
+static const char *claims_wrong(struct bench *b, struct job *j, enum arena_plan_status claimed,
+                                int decides, char *error, size_t len)
+{
+    struct arena_session_graph *g = &b->s.graphs[j->g];
+    const struct arena_plan_options *opt = &b->s.args.options;
+    const struct arena_known_plan *known = &b->known[j->g];
+    const char *why = arena_claims_wrong(&j->plan, claimed, decides, opt, known, error, len);
+    int64_t id = 0;
+    struct arena_known_plan stored = stored_plan(b, g, &id);
+    if (why || !stored.arena || (known->arena && known->arena <= stored.arena)) return why;
+    why = arena_claims_wrong(&j->plan, claimed, decides, opt, &stored, error, len);
+    if (why && !stored_plan_holds(b, g, id, stored.arena)) {
+        arena_session_say(&b->s, "%s: result %lld (%s) is stored valid, but its placements are"
+                                 " not a valid plan of %s of %llu B: not taken as evidence",
+                          b->s.args.db, (long long)id, stored.whose, g->src.spec,
+                          (unsigned long long)stored.arena);
+        why = NULL;
+    }
+    return why;
+}
+
+/* The fields of j's result that say which planner, in which configuration
+ * and how timed: what job_done stores and what --resume looks for. */
+static void result_identity(const struct bench *b, const struct job *j,
+                            struct arena_result_info *info)
+{
+    info->planner = j->pl->name;
+    /* Only a search planner reads the options (planner.h): for the others
+     * they change nothing and are not part of the result. A program is
+     * handed them all (cmd.h). */
+    info->options = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM ? &b->s.args.options
+                                                                            : NULL;
+    /* only planner optimal reads its engine option */
+    info->optimal_engine = strcmp(j->pl->name, "optimal") == 0
+                               ? arena_optimal_engine_name(b->s.args.options.optimal_engine)
+                               : NULL;
+    info->origin = arena_origin_name(j->origin->origin);
+    info->plugin_path = j->origin->path;
+    info->plugin_sha256 = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->sha256 : NULL;
+    info->planner_command = j->origin->command;
+    info->command_sha256 = j->origin->origin == ARENA_ORIGIN_CMD ? j->origin->sha256 : NULL;
+    info->timing = timing_name[j->call];
 }
 
 static void job_done(void *ctx, const struct arena_gbench_stats *st)
@@ -264,6 +351,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     char error[600] = "";
     struct arena_metrics m;
     int valid = 0, planned = 0;
+    int guest = j->origin->origin != ARENA_ORIGIN_BUILTIN;
+    struct arena_claim claim = {0}; /* a guest's, beyond what bench proved */
     struct arena_plan full = j->plan; /* the plan of every tensor of p */
     const struct arena_plan *shown = g->merged ? &full : &j->plan;
     /* A documented refusal (min-cost-flow above its size limit) is an
@@ -302,19 +391,30 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                    : arena_plan_metrics(p, &j->plan, &m)) != ARENA_OK) {
             snprintf(error, sizeof error, "metrics: %s", arena_strerror(rc));
         } else {
+            const struct arena_plan_options *opt = &b->s.args.options;
+            int search = j->pl->kind == ARENA_KIND_SEARCH;
+            arena_claims_read(&j->plan, guest, search);
             enum arena_plan_status claimed = j->plan.status;
             arena_plan_settle(&j->plan, g->bounds.inplace_bound);
-            full.status = j->plan.status;
-            full.bound = j->plan.bound;
             /* A program is handed the capacity (cmd.h): its answer
              * claims to fit it, as a search planner's does. */
-            int decides = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM;
-            valid = !claims_wrong(&j->plan, claimed, decides, &b->s.args.options, error,
-                                  sizeof error);
+            int decides = search || j->call == PROGRAM;
+            valid = !claims_wrong(b, j, claimed, decides, error, sizeof error);
+            if (valid && guest)
+                arena_claims_unproven(&j->plan, g->bounds.inplace_bound, opt->capacity, &claim);
+            full.status = j->plan.status;
+            full.bound = j->plan.bound;
         }
     }
+    if (valid) {
+        char whose[160];
+        snprintf(whose, sizeof whose, "%s, this run", j->pl->name);
+        arena_known_plan_offer(&b->known[j->g], j->plan.arena, whose);
+    }
     if (refused) b->refused++;
-    else if (!valid) b->any_invalid = 1;
+    else if (!valid) b->any_invalid = 1, b->invalid_of[j->k]++;
+    uint64_t device = 0;
+    if (valid && device_arena(&g->src, shown, &device) != ARENA_OK) device = 0;
     double nan = NAN;
     /* The figures: Google Benchmark's in process; an isolated child's own;
      * a program's process group's wall time, one call. */
@@ -354,16 +454,19 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         .noisy = valid && !once && ((isfinite(spread) && spread > ARENA_NOISY_SPREAD) ||
                                     st->iterations == 1),
         .timed_once = once,
+        .device_arena = device,
         .status = j->plan.status,
         .bound = j->plan.bound,
         .nodes = j->plan.nodes,
         .origin = arena_origin_name(j->origin->origin),
         .origin_detail = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->path
                                                                   : j->origin->command,
-        .plugin_sha256 = j->origin->sha256,
+        .plugin_sha256 = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->sha256 : NULL,
         .timing = timing_name[j->call],
         .has_self_ns = valid && j->call == PROGRAM && j->program.has_self_ns,
         .self_ns = j->program.self_ns,
+        .claimed_status = claim.has ? arena_plan_status_name(claim.status) : NULL,
+        .claimed_bound = claim.has ? claim.bound : 0,
     };
     if (b->s.store) {
         struct arena_result_info info = {
@@ -382,27 +485,16 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .bound = row.bound,
             .nodes = row.nodes,
             .names = g->src.names,
-            /* Only a search planner reads the options (planner.h): for the
-             * others they change nothing and are not part of the result. A
-             * program is handed them all (cmd.h). */
-            .options = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM
-                           ? &b->s.args.options
-                           : NULL,
             .src = &g->src,
             .inplace_bound = g->bounds.inplace_bound,
             .shares = g->merged ? g->merge.takes : NULL,
-            .origin = row.origin,
-            .plugin_path = j->origin->path,
-            .plugin_sha256 = j->origin->sha256,
-            .planner_command = j->origin->command,
-            .timing = row.timing,
             .has_self_ns = row.has_self_ns,
             .self_ns = row.self_ns,
-            /* only planner optimal reads its engine option */
-            .optimal_engine = strcmp(j->pl->name, "optimal") == 0
-                                  ? arena_optimal_engine_name(b->s.args.options.optimal_engine)
-                                  : NULL,
+            .device_arena = row.device_arena,
+            .claimed_status = row.claimed_status,
+            .claimed_bound = row.claimed_bound,
         };
+        result_identity(b, j, &info);
         const struct arena_plan *keep =
             planned && !b->s.args.no_placements && (!g->merged || j->full) ? shown : NULL;
         int64_t id = 0;
@@ -433,6 +525,11 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                  " memory than the process could get",
                           j->pl->name, g->src.spec,
                           (unsigned long long)(ARENA_OPTIMAL_SAT_MEMORY >> 20));
+    if (valid && (j->plan.notes & ARENA_PLAN_NOTE_LCG_FAILED))
+        arena_session_say(&b->s, "note: %s on %s: the lcg engine stopped on a part: Z3 ran out of"
+                                 " its %llu MiB, failed, or the part has too many pairs",
+                          j->pl->name, g->src.spec,
+                          (unsigned long long)(ARENA_OPTIMAL_LCG_MEMORY >> 20));
     emit(b, g, &row);
     arena_progress_step(&b->s.progress);
     release(j);
@@ -482,6 +579,26 @@ static int shard_parts(const struct bench *b, unsigned *part)
     return rc;
 }
 
+/* --resume, --missing: whether the database holds j's result as job_done
+ * would store it (result_identity, and the problem); counts what it finds. */
+static int find_stored(struct bench *b, const struct job *j, int *found)
+{
+    struct arena_result_info info = {0};
+    result_identity(b, j, &info);
+    int valid = 0, refused = 0;
+    int rc = arena_store_find_result(b->s.store, &b->s.graphs[j->g].src, &info, b->s.args.tag,
+                                     found, &valid, &refused);
+    if (rc != ARENA_OK) {
+        arena_session_say(&b->s, "%s: %s", b->s.args.db, arena_store_error(b->s.store));
+        return rc;
+    }
+    if (*found) {
+        b->stored++;
+        if (!valid && !refused) b->stored_invalid++, b->any_invalid = 1, b->invalid_of[j->k]++;
+    }
+    return ARENA_OK;
+}
+
 static int register_jobs(struct bench *b)
 {
     int reps_given = b->s.args.repetitions_set;
@@ -490,17 +607,27 @@ static int register_jobs(struct bench *b)
     size_t np = b->s.args.n_planners, most = b->s.n_graphs * np;
     b->n_jobs = 0;
     b->jobs = calloc(most ? most : 1, sizeof *b->jobs);
+    b->jobs_of = calloc(np ? np : 1, sizeof *b->jobs_of);
+    b->invalid_of = calloc(np ? np : 1, sizeof *b->invalid_of);
     unsigned *part = calloc(most ? most : 1, sizeof *part);
-    if (!b->jobs || !part || shard_parts(b, part) != ARENA_OK) {
+    if (!b->jobs || !b->jobs_of || !b->invalid_of || !part || shard_parts(b, part) != ARENA_OK) {
         free(part);
         return ARENA_ENOMEM;
     }
+    /* Per graph, a search plugin comes after the other planners: its
+     * claims are checked against every plan bench makes of the graph
+     * (bench/claims.h), whatever the order of --planner. */
     for (size_t g = 0; g < b->s.n_graphs; g++) {
-        for (size_t k = 0; k < np; k++) {
+        for (size_t i = 0; i < 2 * np; i++) {
+            size_t k = i % np;
+            int claims = b->s.args.origins[k].origin != ARENA_ORIGIN_BUILTIN &&
+                         b->s.args.planners[k]->kind == ARENA_KIND_SEARCH;
+            if (claims != (i >= np)) continue;
             if (b->s.args.shard_n && part[g * np + k] != b->s.args.shard_k) continue;
             struct job *j = &b->jobs[b->n_jobs++];
             j->b = b;
             j->g = g;
+            j->k = k;
             j->pl = b->s.args.planners[k];
             j->origin = &b->s.args.origins[k];
             j->call = j->origin->origin == ARENA_ORIGIN_CMD ? PROGRAM
@@ -508,6 +635,18 @@ static int register_jobs(struct bench *b)
                           ? ISOLATED
                           : IN_PROCESS;
             j->once = j->pl->kind == ARENA_KIND_SEARCH || j->call != IN_PROCESS;
+            b->jobs_of[k]++;
+            int found = 0;
+            if ((b->s.args.resume || b->s.args.missing) && find_stored(b, j, &found) != ARENA_OK) {
+                free(part);
+                return ARENA_EDB;
+            }
+            if (found || b->s.args.missing) {
+                if (!found) printf("%s\t%s\n", b->s.graphs[g].src.spec, j->pl->name);
+                memset(j, 0, sizeof *j);
+                b->n_jobs--;
+                continue;
+            }
             size_t len = strlen(b->s.graphs[g].src.spec) + strlen(j->pl->name) + 2;
             char *name = malloc(len);
             if (!name) return ARENA_ENOMEM;
@@ -559,6 +698,32 @@ static int plan_progress(struct bench *b)
     return rc;
 }
 
+/* One line naming the planners with invalid results (measured, or found
+ * stored by --resume) and on how many of their graphs: what a sweep and
+ * its reader need from an exit status of 1. */
+static void say_invalid(struct bench *b, const char *what)
+{
+    if (!b->any_invalid) return;
+    char list[2048] = "";
+    size_t len = 0, np = b->s.args.n_planners;
+    for (size_t k = 0; k < np && len < sizeof list; k++) {
+        if (!b->invalid_of[k]) continue;
+        int n = snprintf(list + len, sizeof list - len, "%s%s on %zu of %zu graph%s",
+                         len ? ", " : "", b->s.args.planners[k]->name, b->invalid_of[k],
+                         b->jobs_of[k], b->jobs_of[k] == 1 ? "" : "s");
+        len += n > 0 ? (size_t)n : 0;
+    }
+    if (len >= sizeof list) memcpy(list + sizeof list - 4, "...", 4);
+    arena_session_say(&b->s, "%s: invalid results (stored with valid = 0): %s", what, list);
+}
+
+static size_t total_jobs(const struct bench *b)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < b->s.args.n_planners; k++) n += b->jobs_of[k];
+    return n;
+}
+
 static int measure(struct bench *b)
 {
     char err[700] = "";
@@ -566,9 +731,30 @@ static int measure(struct bench *b)
     if ((status = start_gbench(b)) != 0) return status;
     if ((status = arena_session_load(&b->s)) != 0) return status;
     if ((status = arena_session_open_store(&b->s)) != 0) return status;
-    if (register_jobs(b) != ARENA_OK) {
+    b->known = calloc(b->s.n_graphs ? b->s.n_graphs : 1, sizeof *b->known);
+    int reg = b->known ? register_jobs(b) : ARENA_ENOMEM;
+    if (reg == ARENA_EDB) return 2;
+    if (reg != ARENA_OK) {
         arena_session_say(&b->s, "cannot register the benchmarks");
         return 2;
+    }
+    if (b->s.args.missing || b->s.args.resume) {
+        size_t total = total_jobs(b), left = total - b->stored;
+        if (b->s.args.missing) {
+            arena_session_say(&b->s, "--missing: %s holds %zu of the %zu jobs%s; %zu missing%s",
+                              b->s.args.db, b->stored, total,
+                              b->stored_invalid ? " (invalid results: next line)" : "", left,
+                              left ? ", listed on stdout" : "");
+            say_invalid(b, "--missing");
+            return fflush(stdout) == 0 ? 0 : 2;
+        }
+        if (b->stored)
+            arena_session_say(&b->s, "--resume: %zu of the %zu jobs already stored in %s, not redone;"
+                              " %zu to run", b->stored, total, b->s.args.db, left);
+        if (left == 0) {
+            say_invalid(b, "--resume");
+            return b->any_invalid ? 1 : 0;
+        }
     }
     if (plan_progress(b) != 0) {
         arena_session_say(&b->s, "out of memory");
@@ -618,6 +804,10 @@ static int measure(struct bench *b)
                          : "no benchmark reported a result");
         return 2;
     }
+    /* One invalid result measured: its own line has said it all. */
+    size_t invalid = 0;
+    for (size_t k = 0; k < b->s.args.n_planners; k++) invalid += b->invalid_of[k];
+    if (invalid > 1 || b->stored_invalid) say_invalid(b, "the run went to its end");
     return b->any_invalid ? 1 : 0;
 }
 
@@ -630,6 +820,9 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     arena_gbench_clear();
     for (size_t i = 0; i < b.n_jobs; i++) release(&b.jobs[i]);
     free(b.jobs);
+    free(b.jobs_of);
+    free(b.invalid_of);
+    free(b.known);
     if (b.tmpdir) rmdir(b.tmpdir);
     free(b.tmpdir);
     free(b.out_state);

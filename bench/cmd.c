@@ -184,7 +184,11 @@ int arena_cmd_plan(const char *name, const char *command, const char *csv_path,
                              .out_max = (p->n + 1) * LINE_MAX_BYTES + 4096,
                              .err_keep = ERR_KEEP};
     char err[600] = "";
-    int rc = arena_spawn_run(&sp, opt, err, sizeof err);
+    /* the kill comes ARENA_CMD_STARTUP_S past the limit: a program's start
+     * is not its planning */
+    struct arena_plan_options run = *opt;
+    if (run.time_limit > 0) run.time_limit += ARENA_CMD_STARTUP_S;
+    int rc = arena_spawn_run(&sp, &run, err, sizeof err);
     free(script);
     free(env);
     char last[220] = "", ended[160];
@@ -200,9 +204,9 @@ int arena_cmd_plan(const char *name, const char *command, const char *csv_path,
                           "stopped by a signal: the program was killed");
     else if (sp.end == ARENA_SPAWN_TIMED_OUT)
         rc = arena_errorf(why, whylen, 0, ARENA_EINVAL,
-                          "the program ran past the time limit (--time-limit %g s): its process"
-                          " group was killed",
-                          opt->time_limit);
+                          "the program ran past the time limit (--time-limit %g s, and %g s for"
+                          " its start): its process group was killed",
+                          opt->time_limit, ARENA_CMD_STARTUP_S);
     else if (!(WIFEXITED(sp.status) && WEXITSTATUS(sp.status) == 0))
         rc = arena_errorf(why, whylen, 0, ARENA_EINVAL, "the program %s%s%s", ended,
                           last[0] ? ": " : "", last);

@@ -49,6 +49,12 @@ struct arena_cmd_timing {
 int arena_cmd_write_problem(const struct arena_problem *p, const char *path, char *err,
                             size_t errlen);
 
+/* Seconds a program gets past --time-limit before its process group is
+ * killed: its start (an interpreter's, about 0.6 s for Python on a busy
+ * 2-core machine) is not planning time. ARENA_TIME_LIMIT still hands it
+ * --time-limit itself, the budget of its search. */
+#define ARENA_CMD_STARTUP_S 3.0
+
 /* Runs the command for the problem in csv_path (p's, written by
  * arena_cmd_write_problem) with opt's capacity, seed, time limit and stop
  * flag. ARENA_OK with plan->offsets and plan->arena filled (buffers 0,

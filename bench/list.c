@@ -14,6 +14,11 @@
 
 int arena_bench_list(const struct arena_bench_args *a)
 {
+    /* The whole listing goes out in one flush, where the session's check
+     * sees why a write failed (a failed write inside printf leaves errno
+     * to be overwritten before the check: "write error" alone). */
+    static char out[1 << 16];
+    setvbuf(stdout, out, _IOFBF, sizeof out);
     if (a->n_graphs) { /* list --graph: what the suites and sweeps stand for */
         char **items = NULL, err[512] = "";
         size_t n = 0;

@@ -84,6 +84,12 @@ static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
     fprintf(out, ",%s,%s,", r->plugin_sha256 ? r->plugin_sha256 : "",
             r->timing ? r->timing : "in-process");
     if (r->has_self_ns) fprintf(out, "%llu", (unsigned long long)r->self_ns);
+    fprintf(out, ",%s,", r->claimed_status ? r->claimed_status : "");
+    if (r->claimed_status && r->claimed_bound)
+        fprintf(out, "%llu", (unsigned long long)r->claimed_bound);
+    fprintf(out, ",%s,%s,", arena_scratch_name(r->src->tf.scratch),
+            arena_scratch_policy_name(r->src->tf.scratch_policy));
+    if (r->device_arena) fprintf(out, "%llu", (unsigned long long)r->device_arena);
     fputc('\n', out);
 }
 

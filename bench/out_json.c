@@ -103,6 +103,20 @@ static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
         string(out, r->timing);
     }
     if (r->has_self_ns) fprintf(out, ", \"self_ns\": %llu", (unsigned long long)r->self_ns);
+    if (r->claimed_status) { /* a plugin's word, apart from bench's proofs */
+        fputs(", \"claimed_status\": ", out);
+        string(out, r->claimed_status);
+        if (r->claimed_bound)
+            fprintf(out, ", \"claimed_bound\": %llu", (unsigned long long)r->claimed_bound);
+    }
+    if (r->src->tf.scratch != ARENA_SCRATCH_NONE) {
+        fputs(", \"kernel_scratch\": ", out);
+        string(out, arena_scratch_name(r->src->tf.scratch));
+        fputs(", \"scratch_policy\": ", out);
+        string(out, arena_scratch_policy_name(r->src->tf.scratch_policy));
+    }
+    if (r->device_arena)
+        fprintf(out, ", \"device_arena\": %llu", (unsigned long long)r->device_arena);
     real(out, "ratio_lb", m ? m->ratio_lb : NAN);
     real(out, "saving", m ? m->saving : NAN);
     real(out, "frag_peak", m ? m->frag_peak : NAN);

@@ -79,6 +79,24 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
                      " x LB and frag_peak against it\n",
                 arena_inplace_name(src->tf.inplace), src->problem.n_alias, ib, ib_h);
     }
+    if (src->tf.scratch != ARENA_SCRATCH_NONE) {
+        const struct arena_scratch_report *k = &src->scratch;
+        char big[32], big_h[32], all[32], all_h[32];
+        arena_fmt_grouped(k->largest, big, sizeof big);
+        arena_fmt_bytes(k->largest, big_h, sizeof big_h);
+        arena_fmt_grouped(k->total, all, sizeof all);
+        arena_fmt_bytes(k->total, all_h, sizeof all_h);
+        fprintf(out,
+                "  kernel scratch %s: %zu ops ask for it, largest %s B (%s), %s B (%s) in all"
+                " (unaligned); planned %s\n",
+                arena_scratch_name(src->tf.scratch), k->buffers, big, big_h, all, all_h,
+                !k->buffers ? "nothing"
+                : src->tf.scratch_policy == ARENA_SCRATCH_TAIL
+                    ? "as one tensor of the largest, alive throughout (the tail)"
+                : src->tf.scratch_policy == ARENA_SCRATCH_ONLINE
+                    ? "by no planner: TFLM places it around the plan (the device arena)"
+                    : "one tensor per op, alive at its step");
+    }
     const struct arena_patch_report *pr = &src->patch;
     if (pr->spec.rows) {
         char sm[32], pm[32], gm[32], sp[32], sp_h[32];
@@ -129,6 +147,15 @@ static void origin_line(FILE *out, void *state, const struct arena_bench_row *r)
     fprintf(out, "    from %s%s %s", r->origin, program ? ":" : "",
             r->origin_detail ? r->origin_detail : "?");
     if (r->plugin_sha256) fprintf(out, " (sha256 %.12s)", r->plugin_sha256);
+    if (r->claimed_status) {
+        fprintf(out, "; it claims %s", r->claimed_status);
+        if (r->claimed_bound) {
+            char bound[32];
+            arena_fmt_grouped(r->claimed_bound, bound, sizeof bound);
+            fprintf(out, " with a bound of %s B", bound);
+        }
+        fputs(", which bench did not prove (stored as its claim)", out);
+    }
     if (program) {
         fputs("; time: its process group's wall time", out);
         if (r->has_self_ns) {
@@ -183,6 +210,15 @@ static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
                 median, spread, scratch, r->refused ? "-" : "NO", r->refused ? "refused" : "-",
                 "-");
         fprintf(out, "    ! %s\n", r->error ? r->error : "invalid plan");
+    }
+    if (r->device_arena) {
+        char dev[32], dev_h[32];
+        arena_fmt_grouped(r->device_arena, dev, sizeof dev);
+        arena_fmt_bytes(r->device_arena, dev_h, sizeof dev_h);
+        fprintf(out, "    device arena %s B (%s): this plan's tensors as TFLM's offline plan,"
+                     " the scratch placed by TFLM (%+.1f%%)\n",
+                dev, dev_h, r->metrics && r->metrics->arena
+                    ? 100.0 * ((double)r->device_arena / (double)r->metrics->arena - 1.0) : 0.0);
     }
     origin_line(out, state, r);
 }

@@ -49,6 +49,15 @@ struct arena_bench_row {
     const char *origin, *origin_detail, *plugin_sha256, *timing;
     int has_self_ns;
     uint64_t self_ns;
+    /* A guest's claims beyond what bench proved (bench/claims.h): the
+     * status it gave ("optimal", ...) and its bound (0 none); NULL: none. */
+    const char *claimed_status;
+    uint64_t claimed_bound;
+    /* The arena TFLM allocates for this plan shipped as an offline plan:
+     * the tensors where the plan puts them, the kernels' scratch buffers
+     * where TFLM's own planner puts them (planners/device.h); 0 when not
+     * computed (no scratch rule, the tail policy, or no valid plan). */
+    uint64_t device_arena;
 };
 
 /* arena / bound - 1; NaN when there is no valid plan or no bound. */
@@ -80,12 +89,17 @@ const struct arena_output *arena_output_find(const char *name); /* NULL if none 
  * no rule, no patch): below 1 where the transformations pay. origin is
  * built-in, plugin or cmd, origin_detail the plugin's path or the command,
  * timing in-process, isolated or process, self_ns a program's own time
- * (bench/plugin.h, bench/cmd.h). */
+ * (bench/plugin.h, bench/cmd.h); claimed_status and claimed_bound a
+ * plugin's claim beyond what bench proved (bench/claims.h), else empty;
+ * kernel_scratch the --scratch rule, scratch_policy its --scratch-policy,
+ * device_arena the arena TFLM allocates for the plan (empty when not
+ * computed). */
 #define ARENA_CSV_HEADER                                                                       \
     "graph,planner,tensors,naive_bytes,lower_bound,arena_bytes,ratio_lb,saving,frag_peak,"      \
     "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,scratch_bytes,valid,noisy,"           \
     "timed_once,status,bound,gap,nodes,inplace,inplace_bound,order,order_bound,order_status,"   \
-    "patch,fixed_lower_bound,ratio_fixed,origin,origin_detail,plugin_sha256,timing,self_ns"
+    "patch,fixed_lower_bound,ratio_fixed,origin,origin_detail,plugin_sha256,timing,self_ns,"    \
+    "claimed_status,claimed_bound,kernel_scratch,scratch_policy,device_arena"
 
 /* Shared formatting: "1,505,280" and "1.44 MiB" (KiB = 1024 B). */
 void arena_fmt_grouped(uint64_t v, char *buf, size_t len);

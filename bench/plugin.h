@@ -33,7 +33,8 @@ const char *arena_origin_name(int origin);
 struct arena_planner_origin {
     enum arena_origin origin;
     char *path;    /* plugin: the shared object's absolute path; else NULL */
-    char *sha256;  /* plugin: 64 lowercase hex digits of the file loaded; else NULL */
+    char *sha256;  /* plugin: 64 lowercase hex digits of the file loaded; cmd: of the
+                      command as given (its identity, results.command_sha256); else NULL */
     char *command; /* cmd: the command, as given; else NULL */
     struct arena_planner *own; /* cmd: its table (name, summary; plan NULL:
                                   bench/cmd.c runs it), owned; else NULL */

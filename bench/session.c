@@ -303,7 +303,8 @@ int arena_session_load(struct arena_session *s)
         struct arena_load_options lo = {
             .alignment = s->args.alignment, .seed = s->args.seed, .stop = &stop_signal,
             .order = s->args.order, .order_states = s->args.order_states,
-            .patch = s->args.patch.rows ? &s->args.patch : NULL, .inplace = s->args.inplace};
+            .patch = s->args.patch.rows ? &s->args.patch : NULL, .inplace = s->args.inplace,
+            .scratch = s->args.scratch, .scratch_policy = s->args.scratch_policy};
         char doing[600];
         snprintf(doing, sizeof doing, "loading %s", items[i]);
         arena_progress_doing(&s->progress, doing);

@@ -8,6 +8,7 @@
 
 #include "bench/args.h"
 #include "bench/filters.h"
+#include "bench/plot/table.h"
 #include "results/stats.h"
 
 static int usage_error(const char *fmt, const char *arg)
@@ -141,10 +142,14 @@ static void print_group_note(const struct arena_stats *s, size_t a, size_t b)
 {
     const struct arena_stats_row *r = &s->rows[a];
     size_t all = r->n + r->n_left_out;
-    printf("  %zu graph%s, each with a valid result of every planner below", r->n,
-           r->n == 1 ? "" : "s");
+    printf("  %zu graph%s%s, each with a valid result of every planner below", r->n,
+           r->n == 1 ? "" : "s",
+           !r->n_superseded ? "" : r->n == 1 ? " (its newest problem)" : " (each its newest problem)");
+    if (r->n_superseded)
+        printf("; %zu older result%s of another problem under the same spec left out (%s)",
+               r->n_superseded, r->n_superseded == 1 ? "" : "s", r->superseded);
     if (!r->n_left_out) {
-        printf(" (none left out)\n");
+        printf(r->n_superseded ? "\n" : " (none left out)\n");
         return;
     }
     printf("; %zu of %zu left out:", r->n_left_out, all);
@@ -165,7 +170,7 @@ static void print_group_note(const struct arena_stats *s, size_t a, size_t b)
 }
 
 /* Configurations of group (or, group NULL, of groups without a row) whose
- * every result failed. */
+ * every result failed, or left out of its pairing (valid on fewer graphs). */
 static void print_hidden(const struct arena_stats *s, const char *group)
 {
     for (size_t i = 0; i < s->n_hidden; i++) {
@@ -175,8 +180,13 @@ static void print_hidden(const struct arena_stats *s, const char *group)
             has_row |= strcmp(s->rows[j].group, h->group) == 0;
         if (group ? strcmp(h->group, group) != 0 : has_row) continue;
         if (!group) printf("\n%s\n", h->group);
-        printf("  not shown: %s, no valid result (failed on %zu graph%s)\n", h->label, h->n_failed,
-               h->n_failed == 1 ? "" : "s");
+        if (h->unpaired)
+            printf("  not shown: %s, valid on %zu of %zu graph%s, fewer than the planners below: left"
+                   " out so that their pairing is not cut to its graphs\n", h->label, h->n_valid,
+                   h->n + h->n_left_out, h->n + h->n_left_out == 1 ? "" : "s");
+        else
+            printf("  not shown: %s, no valid result (failed on %zu graph%s)\n", h->label,
+                   h->n_failed, h->n_failed == 1 ? "" : "s");
     }
 }
 
@@ -276,16 +286,129 @@ static void print_table(const struct arena_stats *s)
     print_hidden(s, NULL);
 }
 
+enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_TEX, FORMAT_MD };
+
+/* "1.0234", or "" for NaN. */
+static void fig4(char *out, size_t n, double x)
+{
+    if (x == x) snprintf(out, n, "%.4f", x);
+    else if (n) out[0] = '\0';
+}
+
+/* "[1.0100, 1.0400]", or "" without an interval (one graph). */
+static void ci4(char *out, size_t n, double lo, double hi)
+{
+    if (lo == lo && hi == hi) snprintf(out, n, "[%.4f, %.4f]", lo, hi);
+    else if (n) out[0] = '\0';
+}
+
+/* The configurations left out of their group's pairing, valid on fewer
+ * graphs than its rows (results/stats.h): "f: 6 of 9 graphs of GROUP; ...",
+ * into out; whether there is one. */
+static int unpaired_list(const struct arena_stats *s, struct plot_buf *out)
+{
+    for (size_t i = 0; i < s->n_hidden; i++) {
+        const struct arena_stats_row *h = &s->hidden[i];
+        if (!h->unpaired) continue;
+        arena_plot_buf_printf(out, "%s%s: %zu of %zu graphs of %s", out->len ? "; " : "", h->label,
+                              h->n_valid, h->n + h->n_left_out, h->group);
+    }
+    return out->len > 0;
+}
+
+/* The table of a paper (--format tex or md): a group's name spanning the
+ * row, then a row per planner shown in it. 0, or -1 out of memory. */
+static int print_paper(const struct arena_stats *s, int tex)
+{
+    int best = 0, fixed = 0, limit = 0, superseded = 0;
+    for (size_t i = 0; i < s->n_rows; i++) {
+        superseded |= s->rows[i].n_superseded > 0;
+        best |= s->rows[i].n > 0 && s->rows[i].has_best;
+        fixed |= s->rows[i].n > 0 && s->rows[i].has_fixed;
+        limit |= s->rows[i].limit > 0;
+    }
+    size_t ncols = 6 + (size_t)best + (size_t)fixed;
+    struct arena_table t;
+    arena_table_init(&t, ncols, 1);
+    arena_table_head(&t, 0, "Planner", "planner", 'l', 0);
+    arena_table_head(&t, 1, "$n$", "n", 'r', 0);
+    arena_table_head(&t, 2, "Mean $\\times$ LB", "mean × LB", 'r', 0);
+    arena_table_head(&t, 3, "95\\,\\% CI", "95 % CI", 'r', 0);
+    arena_table_head(&t, 4, "Median $\\times$ LB", "median × LB", 'r', 0);
+    arena_table_head(&t, 5, "95\\,\\% CI", "95 % CI", 'r', 0);
+    if (best) arena_table_head(&t, 6, "Mean $\\times$ best", "mean × best", 'r', 0);
+    if (fixed) arena_table_head(&t, 6 + (size_t)best, "Mean $\\times$ fixed", "mean × fixed", 'r', 0);
+    for (size_t i = 0; i < s->n_rows; i++) {
+        const struct arena_stats_row *r = &s->rows[i];
+        if (!r->n) continue;
+        if (i == 0 || strcmp(r->group, s->rows[i - 1].group) != 0) {
+            char head[600];
+            snprintf(head, sizeof head, "%s (%zu graph%s)", r->group, r->n, r->n == 1 ? "" : "s");
+            arena_table_span(&t, head);
+        }
+        char n[32], m[32], mci[64], md[32], mdci[64], b[32] = "", f[32] = "";
+        snprintf(n, sizeof n, "%zu", r->n);
+        fig4(m, sizeof m, r->lb.mean);
+        ci4(mci, sizeof mci, r->lb.mean_lo, r->lb.mean_hi);
+        fig4(md, sizeof md, r->lb.median);
+        ci4(mdci, sizeof mdci, r->lb.median_lo, r->lb.median_hi);
+        if (r->has_best) fig4(b, sizeof b, r->best.mean);
+        if (r->has_fixed) fig4(f, sizeof f, r->fixed.mean);
+        arena_table_row(&t);
+        arena_table_set(&t, 0, r->label, -1);
+        arena_table_set(&t, 1, n, -1);
+        arena_table_set(&t, 2, m, r->limit ? 0 : -1);
+        arena_table_set(&t, 3, mci, -1);
+        arena_table_set(&t, 4, md, -1);
+        arena_table_set(&t, 5, mdci, -1);
+        if (best) arena_table_set(&t, 6, b, -1);
+        if (fixed) arena_table_set(&t, 6 + (size_t)best, f, -1);
+    }
+    if (limit)
+        arena_table_note(&t, 0, "A search stopped at its budget on some of the graphs: there its arena"
+                                " is the best plan it found, not its answer.");
+    arena_table_line(&t, "Each group's planners are compared on the same graphs (n); the intervals"
+                         " are bootstrap 95 % CIs.");
+    if (best)
+        arena_table_line(&t, "× best: arena / the best bound a search proved for the same problem.");
+    if (fixed)
+        arena_table_line(&t, "× fixed: arena / the lower bound of the graph untransformed (stored"
+                             " order, no in-place rule, no patch).");
+    if (superseded)
+        arena_table_line(&t, "Each graph is its newest problem: older results of another problem"
+                             " under the same spec (a file changed between runs) are left out.");
+    struct plot_buf left = {0};
+    if (unpaired_list(s, &left)) {
+        struct plot_buf line = {0};
+        arena_plot_buf_printf(&line, "Left out, valid on fewer graphs than the planners of their"
+                                     " group (they would shrink its pairing): %s.", left.s);
+        arena_table_line(&t, line.s ? line.s : "");
+        if (line.oom) t.oom = 1;
+        arena_plot_buf_free(&line);
+    }
+    if (left.oom) t.oom = 1;
+    arena_plot_buf_free(&left);
+    struct plot_buf out = {0};
+    const char *about = "Arena / lower bound across graphs, per group and planner (bench stats).";
+    if (tex) arena_table_tex(&t, about, &out);
+    else arena_table_md(&t, about, &out);
+    int rc = out.oom || t.oom ? -1 : 0;
+    if (!rc) fputs(out.s ? out.s : "", stdout);
+    arena_plot_buf_free(&out);
+    arena_table_free(&t);
+    return rc;
+}
+
 struct stats_args {
     const char *run, *planner;
-    int csv, pairs;
+    int format, pairs;
     struct arena_bench_filters f; /* --db and the selection */
 };
 
 static const char *format_name(size_t i)
 {
-    static const char *const names[] = {"table", "csv"};
-    return i < 2 ? names[i] : NULL;
+    static const char *const names[] = {"table", "csv", "tex", "md"};
+    return i < 4 ? names[i] : NULL;
 }
 
 typedef struct stats_args S;
@@ -300,8 +423,10 @@ const struct arena_opt arena_bench_stats_options[] = {
      .in = ARENA_IN_STATS, ARENA_OPT_AT(S, planner),
      .help = "only these planners (comma-separated), paired among themselves"},
     {.name = "--format", .kind = ARENA_OPT_CHOICE, .name_of = format_name, .def = "table",
-     .in = ARENA_IN_STATS, ARENA_OPT_AT(S, csv),
-     .help = "csv prints the figures, a row per group and planner"},
+     .in = ARENA_IN_STATS, ARENA_OPT_AT(S, format),
+     .help = "csv prints the figures, a row per group and planner; tex (a booktabs tabular)"
+             " and md (Markdown) the table of a paper: a row per planner under each group's"
+             " name, mean and median x lower bound with the 95 % CI"},
     {.name = "--pairs", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_STATS, ARENA_OPT_AT(S, pairs),
      .help = "with --format csv: the win/tie/loss counts of every pair instead"},
 };
@@ -317,7 +442,7 @@ static int stats_parse(int argc, char **argv, struct stats_args *a)
                                        err, sizeof err);
     if (rc == ARENA_OPT_HELP) return ARENA_BENCH_HELP_ASKED;
     if (rc != ARENA_OK) return usage_error("stats: %s", err);
-    if (a->pairs && !a->csv)
+    if (a->pairs && a->format != FORMAT_CSV)
         return usage_error("stats: --pairs goes with --format csv (the table shows them)%s", "");
     return 0;
 }
@@ -369,10 +494,26 @@ static int stats_run(struct stats_args *a)
         arena_stats_free(&s);
         return 1;
     }
-    if (a->csv)
+    for (size_t i = 0; a->format != FORMAT_TABLE && i < s.n_rows; i++) /* a table says it under the group */
+        if (s.rows[i].n_superseded && (i == 0 || strcmp(s.rows[i].group, s.rows[i - 1].group)))
+            fprintf(stderr, "bench: stats: note: %s: %zu older result%s of another problem under"
+                            " the same spec left out (%s); each spec's newest problem is shown\n",
+                    s.rows[i].group, s.rows[i].n_superseded, s.rows[i].n_superseded == 1 ? "" : "s",
+                    s.rows[i].superseded);
+    struct plot_buf left = {0};
+    if (a->format != FORMAT_TABLE && unpaired_list(&s, &left)) /* a table says it under the group */
+        fprintf(stderr, "bench: stats: note: left out, valid on fewer graphs than the planners of"
+                        " their group (they would shrink its pairing): %s\n", left.s);
+    arena_plot_buf_free(&left);
+    if (a->format == FORMAT_CSV)
         print_csv(&s, a->pairs);
-    else
+    else if (a->format == FORMAT_TABLE)
         print_table(&s);
+    else if (print_paper(&s, a->format == FORMAT_TEX)) {
+        fprintf(stderr, "bench: stats: out of memory\n");
+        arena_stats_free(&s);
+        return 1;
+    }
     arena_stats_free(&s);
     return fflush(stdout) == 0 ? 0 : 2;
 }

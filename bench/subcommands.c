@@ -69,6 +69,17 @@ static int stats_main(int argc, char **argv, int full_argc, char **full_argv);
 static int plot_main(int argc, char **argv, int full_argc, char **full_argv);
 static int help_main(int argc, char **argv, int full_argc, char **full_argv);
 
+static const char run_exit_status[] =
+    "Exit status: 0 the run went to its end, every plan valid; 1 the run went to its end and"
+    " stored every result, some of them invalid (a plan the validator refused, a planner that"
+    " failed or crashed, a claim that does not hold; stored with valid = 0, the planners named"
+    " in one line on stderr): a finished run, which scripts/sweep and the Slurm scripts count"
+    " as one, and bench run exits 1 for nothing else; 2 usage, input, output or database"
+    " error, or nothing measured; 130/143 interrupted by SIGINT/SIGTERM (the first is"
+    " answered at once, and the command stops after the planner call under way; a second"
+    " ends it at once). --resume counts the invalid results it finds stored as if measured"
+    " again.";
+
 static const char exit_status[] =
     "Exit status: 0 every plan valid, 1 some plan invalid (stored as invalid), 2 usage,"
     " input, output or database error, or nothing measured, 130/143 interrupted by"
@@ -83,7 +94,8 @@ static const struct command commands[] = {
      .about = "Plans every graph with every chosen planner, checks each plan with the"
               " independent validator, times the planner with Google Benchmark, prints a table"
               " and stores every result in SQLite.",
-     .after = exit_status, .tables = planning_tables, .mask = ARENA_IN_RUN, .main = run_main},
+     .after = run_exit_status, .tables = planning_tables, .mask = ARENA_IN_RUN,
+     .main = run_main},
     {.name = "list",
      .usage = "list [--graph LIST] [--suite NAME|FILE] [--format table|csv]",
      .summary = "the graph families, suites and planners; with --graph, what it stands for",
@@ -134,7 +146,7 @@ static const struct command commands[] = {
               " table refuses the file (exit 2).",
      .tables = no_tables, .main = merge_main},
     {.name = "stats",
-     .usage = "stats [--db FILE] [--run ID|all] [--planner LIST] [--format table|csv]"
+     .usage = "stats [--db FILE] [--run ID|all] [--planner LIST] [--format table|csv|tex|md]"
               " [--pairs] [selection]",
      .summary = "arena / lower bound across graphs, with confidence intervals and pairs",
      .about = "Per group (by default a family's parameters but the seed, the seeds its graphs)"

@@ -126,6 +126,15 @@ static const char *const suite_exact_slack[] = {
     "slack:n=500,seed=1", "slack:n=500,seed=2", "slack:n=500,seed=3", "slack:n=500,seed=4", "slack:n=500,seed=5",
 };
 
+/* MLPerf Tiny's networks (issue 46) at their reference configurations,
+ * int8 as the reference .tflite files (graphs/ds_cnn.c and the others),
+ * then float32 as the float reference files. */
+static const char *const suite_mlperf_tiny[] = {
+    "ds-cnn", "mobilenetv1", "resnet8", "fc-autoencoder", "ds-tcn",
+    "ds-cnn:dtype=fp32", "mobilenetv1:dtype=fp32", "resnet8:dtype=fp32",
+    "fc-autoencoder:dtype=fp32", "ds-tcn:dtype=fp32",
+};
+
 /* The table: the suites in --list's order. `all` and `models` are built
  * per call (the models present); the others are their lists. */
 enum kind { FIXED, ALL, MODELS };
@@ -144,6 +153,8 @@ static const struct suite {
      sizeof suite_exact / sizeof suite_exact[0]},
     {"exact-slack", "the family slack at six sizes, five seeds each", FIXED, suite_exact_slack,
      sizeof suite_exact_slack / sizeof suite_exact_slack[0]},
+    {"mlperf-tiny", "MLPerf Tiny's five networks as their reference .tflite, int8 and fp32",
+     FIXED, suite_mlperf_tiny, sizeof suite_mlperf_tiny / sizeof suite_mlperf_tiny[0]},
     {"models", "the real models of scripts/fetch-models present in models/", MODELS,
      suite_models, N_MODELS},
 };

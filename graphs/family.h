@@ -58,6 +58,11 @@ extern const struct arena_family arena_family_nasnet;
 extern const struct arena_family arena_family_random_intervals;
 extern const struct arena_family arena_family_packed;
 extern const struct arena_family arena_family_slack;
+extern const struct arena_family arena_family_ds_cnn;
+extern const struct arena_family arena_family_mobilenetv1;
+extern const struct arena_family arena_family_resnet8;
+extern const struct arena_family arena_family_fc_autoencoder;
+extern const struct arena_family arena_family_ds_tcn;
 
 /* The family named name, or NULL. */
 const struct arena_family *arena_family_find(const char *name, size_t len);

@@ -62,6 +62,8 @@ struct arena_gtensor {
     unsigned char overflow;  /* bytes do not fit ARENA_SIZE_MAX */
     unsigned char is_input;  /* graph input: lives from step 0 */
     unsigned char is_output; /* graph output: lives to the last step */
+    unsigned char is_scratch; /* a kernel's scratch buffer (graphs/scratch.h),
+                                 not a tensor of the model */
     uint32_t line;       /* line in a graph file, 0 when built in code */
 };
 

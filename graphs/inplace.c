@@ -73,7 +73,12 @@ int arena_inplace_op_may(const struct arena_graph *g, uint32_t op, uint32_t t,
                          enum arena_inplace_rule r)
 {
     const struct arena_gop *o = &g->ops[op];
-    if (o->n_out != 1)
+    /* one output, not counting a kernel scratch buffer (graphs/scratch.h),
+     * which comes after the op's own */
+    size_t own = o->n_out;
+    while (own && g->tensors[g->refs[o->out_first + own - 1]].is_scratch)
+        own--;
+    if (own != 1)
         return 0;
     enum arena_inplace_kind k = arena_inplace_kind_of(o->kind, r);
     if (k == ARENA_INPLACE_KIND_NOT)

@@ -56,6 +56,7 @@ void arena_source_free(struct arena_source *s)
     free(s->warning);
     free(s->names); /* one block */
     free(s->index);
+    free(s->online_scratch);
     arena_order_result_free(&s->order);
     free((void *)s->problem.tensors);
     free((void *)s->problem.alias);
@@ -405,6 +406,20 @@ static int step_patch(struct pipe *x)
     return ARENA_OK;
 }
 
+/* The kernels' scratch buffers as tensors, before the order is chosen so
+ * that a best order counts them. */
+static int step_scratch(struct pipe *x)
+{
+    char why[512];
+    int rc = arena_graph_scratch(&x->l->g, x->opt->scratch, x->opt->scratch_policy,
+                                 &x->out->scratch, why, sizeof why);
+    if (rc)
+        return arena_errorf(x->err, x->errlen, 0, rc, "%s: %s", x->l->where, why);
+    x->out->tf.scratch = x->opt->scratch;
+    x->out->tf.scratch_policy = x->opt->scratch ? x->opt->scratch_policy : ARENA_SCRATCH_LIFETIME;
+    return ARENA_OK;
+}
+
 static int step_order(struct pipe *x)
 {
     char why[512];
@@ -429,6 +444,12 @@ static int step_problem(struct pipe *x)
     if (rc)
         return graph_fault(x, rc, &fault, why);
     o->tf.inplace = x->opt->inplace;
+    if (o->scratch.buffers && o->tf.scratch_policy == ARENA_SCRATCH_ONLINE) {
+        rc = arena_scratch_requests(&x->l->g, o->tf.scratch, x->opt->alignment,
+                                    &o->online_scratch, &o->n_online_scratch, why, sizeof why);
+        if (rc)
+            return arena_errorf(x->err, x->errlen, 0, rc, "%s: %s", x->l->where, why);
+    }
     if ((o->patch.spec.rows && arena_patch_stage_peak(&o->problem, &o->patch)) ||
         !(o->names = arena_graph_names(&x->l->g)))
         return arena_errorf(x->err, x->errlen, 0, ARENA_ENOMEM, "%s: out of memory",
@@ -444,6 +465,7 @@ static const struct step {
 } steps[] = {
     {"check", step_check},
     {"patch", step_patch},
+    {"scratch", step_scratch},
     {"order", step_order},
     {"problem", step_problem}, /* in-place rule, lifetimes, alignment */
 };
@@ -588,6 +610,26 @@ int arena_source_load_with(const char *text, const struct arena_load_options *op
     out->spec = spec;
     out->params = params;
     out->warning = l->model.warning;
+    size_t added = !out->scratch.buffers || out->tf.scratch_policy == ARENA_SCRATCH_ONLINE ? 0
+                   : out->tf.scratch_policy == ARENA_SCRATCH_TAIL ? 1 : out->scratch.buffers;
+    out->scratch_first = out->problem.n - added;
+    if (l->model.index && added) {
+        /* kernel scratch buffers come after the model's tensors and are
+         * none of them: no index in the model */
+        uint32_t *grown = realloc(l->model.index, out->problem.n * sizeof *grown);
+        if (!grown) {
+            loaded_free(l);
+            free(l);
+            free(spec);
+            free(params);
+            arena_source_free(out);
+            return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory loading '%.64s'",
+                                text);
+        }
+        for (size_t i = out->problem.n - added; i < out->problem.n; i++)
+            grown[i] = UINT32_MAX;
+        l->model.index = grown;
+    }
     out->index = l->model.index;
     l->model.warning = NULL;
     l->model.index = NULL;

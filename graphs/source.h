@@ -6,7 +6,7 @@
  * model, a graph file, a graph family) or a bare problem (a CSV, a problem
  * family); the graph is checked, its fixed-order bound taken, and then the
  * transformations of graphs/transforms.h are applied here and nowhere
- * else, once, in their order (patch, order, in-place), before the
+ * else, once, in their order (patch, scratch, order, in-place), before the
  * lifetimes make the problem. The readers know nothing of them.
  *
  * The same text, alignment and default seed always give the same problem; the
@@ -65,6 +65,17 @@ struct arena_source {
     struct arena_order_result order;
     struct arena_patch_report patch; /* the --patch transform's figures;
                                         patch.spec.rows 0: not patched */
+    struct arena_scratch_report scratch; /* the kernel scratch buffers the
+                                            --scratch rule added (all zero
+                                            under none) */
+    size_t scratch_first; /* the problem's tensors from this id on are
+                             those kernel scratch buffers (problem.n when
+                             there are none) */
+    /* Under the online policy, the requests TFLM will place itself: one
+     * record {size (aligned), step, step} per requesting op, in step
+     * order, not part of the problem; NULL and 0 otherwise. */
+    struct arena_tensor *online_scratch;
+    size_t n_online_scratch;
     struct arena_problem problem; /* owns its tensors and alias candidates */
     /* With arena_load_options.keep_graph, the transformed graph the
      * problem was made from (its tensor ids are the problem's, its order
@@ -96,6 +107,10 @@ struct arena_load_options {
      * rule's alias candidates (problem.alias, owned by the source). A bare
      * problem (a CSV, a problem family) has none under any rule. */
     enum arena_inplace_rule inplace;
+    /* The kernels' scratch buffers (graphs/scratch.h) and where they go: a
+     * graph's problem gains them as tensors; a bare problem has no ops. */
+    enum arena_scratch_rule scratch;
+    enum arena_scratch_policy scratch_policy;
     int keep_graph; /* keep the transformed graph in arena_source.graph */
 };
 

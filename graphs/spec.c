@@ -22,6 +22,9 @@ static const struct arena_family *const families[] = {
     &arena_family_unet,        &arena_family_transformer, &arena_family_random_dag,
     &arena_family_random_intervals, &arena_family_packed, &arena_family_slack,
     &arena_family_randwire,   &arena_family_nasnet,
+    /* MLPerf Tiny's networks */
+    &arena_family_ds_cnn, &arena_family_mobilenetv1, &arena_family_resnet8,
+    &arena_family_fc_autoencoder, &arena_family_ds_tcn,
 };
 #define N_FAMILIES (sizeof families / sizeof families[0])
 

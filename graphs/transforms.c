@@ -17,7 +17,8 @@ void arena_patch_text(const struct arena_patch_spec *p, char *buf, size_t len)
 
 int arena_transforms_any(const struct arena_transforms *t)
 {
-    return t->patch.rows || t->order != ARENA_ORDER_STORED || t->inplace != ARENA_INPLACE_NONE;
+    return t->patch.rows || t->order != ARENA_ORDER_STORED || t->inplace != ARENA_INPLACE_NONE ||
+           t->scratch != ARENA_SCRATCH_NONE;
 }
 
 /* Appends " · " (after the first item) and the item. */
@@ -30,8 +31,9 @@ static void item(char *buf, size_t len, const char *text)
 }
 
 void arena_transforms_text_label(const char *inplace, const char *order, uint64_t order_states,
-                                 const char *patch, uint64_t alignment, int with_alignment,
-                                 int with_states, char *buf, size_t len)
+                                 const char *patch, const char *scratch,
+                                 const char *scratch_policy, uint64_t alignment,
+                                 int with_alignment, int with_states, char *buf, size_t len)
 {
     if (!len)
         return;
@@ -62,6 +64,12 @@ void arena_transforms_text_label(const char *inplace, const char *order, uint64_
             snprintf(one, sizeof one, "patch %.100s", patch);
         item(buf, len, one);
     }
+    if (scratch && scratch[0] && strcmp(scratch, "none") != 0) {
+        int other = scratch_policy && scratch_policy[0] && strcmp(scratch_policy, "lifetime") != 0;
+        snprintf(one, sizeof one, "scratch %.60s%s%.20s", scratch, other ? " " : "",
+                 other ? scratch_policy : "");
+        item(buf, len, one);
+    }
     if (with_alignment) {
         snprintf(one, sizeof one, "align %llu", (unsigned long long)alignment);
         item(buf, len, one);
@@ -76,6 +84,9 @@ void arena_transforms_label(const struct arena_transforms *t, int with_alignment
     char patch[64];
     arena_patch_text(&t->patch, patch, sizeof patch);
     const char *rule = arena_inplace_name(t->inplace), *order = arena_order_mode_name(t->order);
+    const char *scratch = arena_scratch_name(t->scratch);
     arena_transforms_text_label(rule ? rule : "?", order ? order : "?", t->order_states, patch,
-                                t->alignment, with_alignment, with_states, buf, len);
+                                scratch ? scratch : "?",
+                                arena_scratch_policy_name(t->scratch_policy), t->alignment,
+                                with_alignment, with_states, buf, len);
 }

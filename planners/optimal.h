@@ -35,7 +35,11 @@ enum arena_optimal_rule {
     ARENA_OPTIMAL_SAT_DOMAINS = 1u << 16, /* offsets narrowed to the slack of the
                                              subset sums of each section */
     ARENA_OPTIMAL_SAT_TILING = 1u << 18,  /* full sections: "lies below" transitive */
-    ARENA_OPTIMAL_SAT_PHASES = 1u << 20,  /* the best greedy plan as the solver's phases */
+    ARENA_OPTIMAL_SAT_PHASES = 1u << 20,  /* the best greedy plan as the solver's phases
+                                             (the SAT and lcg engines) */
+    /* the lcg engine's inferences (planners/optimal/lcg/) */
+    ARENA_OPTIMAL_LCG_PROPAGATE = 1u << 21, /* an open pair whose one orientation would
+                                               pass the capacity forced the other way */
 
 };
 
@@ -46,8 +50,11 @@ enum arena_optimal_engine {
     ARENA_OPTIMAL_ENGINE_SEARCH = 1,    /* the canonical searches alone */
     ARENA_OPTIMAL_ENGINE_SAT = 2,       /* the SAT engine alone (after the greedy
                                            incumbents) */
+    ARENA_OPTIMAL_ENGINE_LCG = 3,       /* the lazy-clause-generation engine alone
+                                           (Z3 with a user propagator, after the
+                                           greedy incumbents) */
 };
-#define ARENA_OPTIMAL_ENGINES 3u
+#define ARENA_OPTIMAL_ENGINES 4u
 
 /* The SAT engine's memory budget: the solvers open at once (one per part
  * at most) hold at most this many bytes by the estimate made before each
@@ -57,7 +64,14 @@ enum arena_optimal_engine {
  * says so (ARENA_PLAN_NOTE_SAT_MEMORY); bench prints a note. */
 #define ARENA_OPTIMAL_SAT_MEMORY ((uint64_t)4 << 30)
 
-/* "portfolio", "search", "sat" (NULL for an unknown value). */
+/* The lcg engine's memory budget (planners/optimal/lcg/): Z3's allocations
+ * are capped at it (Z3's memory_max_size, one limit for the process), and a
+ * part with more pairs than it holds at an estimated 4 KiB each is not
+ * opened. Past it, Z3 reports an error: the part's engine rounds end and
+ * the plan says so (ARENA_PLAN_NOTE_LCG_FAILED). */
+#define ARENA_OPTIMAL_LCG_MEMORY ((uint64_t)1 << 30)
+
+/* "portfolio", "search", "sat", "lcg" (NULL for an unknown value). */
 const char *arena_optimal_engine_name(unsigned engine);
 
 struct arena_optimal_switch {
@@ -85,5 +99,21 @@ struct arena_plan_options;
  * optimal's (arena_planner_scratch). Returns ARENA_OK. */
 int arena_optimal_repair(const struct arena_problem *p, const struct arena_plan_options *opt,
                          void *scratch, size_t scratch_size, struct arena_plan *plan, uint64_t cap);
+
+/* An explanation of the lcg engine's propagator (tests): the edges it says
+ * hold, lo[i] lying below hi[i] (positions 0..m of the part, sizes z in
+ * units), which together must form a cycle or a chain whose sizes pass
+ * cap (units): a conflict's two chains, or a propagation's with the
+ * orientation it rules out as the last edge. */
+typedef void arena_optimal_lemma_fn(void *ctx, const uint32_t *lo, const uint32_t *hi, uint32_t n,
+                                    uint64_t cap, const uint64_t *z, uint32_t m);
+
+/* Planner optimal (scratch as its own) with every explanation of the lcg
+ * engine handed to fn as well (NULL: none; with opt->optimal_engine lcg),
+ * and Z3's memory capped at memory_mb MiB instead of
+ * ARENA_OPTIMAL_LCG_MEMORY (0: that). Returns as the planner's plan(). */
+int arena_optimal_lcg_lemmas(const struct arena_problem *p, const struct arena_plan_options *opt,
+                             void *scratch, size_t scratch_size, struct arena_plan *plan,
+                             arena_optimal_lemma_fn *fn, void *ctx, uint64_t memory_mb);
 
 #endif

@@ -29,6 +29,9 @@ enum arena_plan_note {
                                              memory could not be had (ulimit -v),
                                              so SAT was not run on it (or not to
                                              the end) */
+    ARENA_PLAN_NOTE_LCG_FAILED = 1u << 1, /* optimal: Z3 failed (out of memory, an
+                                             error) on a part, so the lcg engine's
+                                             rounds ended there */
 };
 
 /* Finishes a valid plan's claims from the problem's max-live lower bound:

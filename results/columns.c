@@ -82,6 +82,10 @@ void arena_db_config_sql(sqlite3 *db, struct arena_db_config_sql *o)
                  " ' ' || u.command || ' ' GLOB '* --order=best *' THEN 'best' ELSE 'stored' END");
     snprintf(o->order_budget, sizeof o->order_budget, "%s",
              arena_db_has_column(db, "results", "order_budget") ? "r.order_budget" : "NULL");
+    int has_scratch = arena_db_has_column(db, "results", "kernel_scratch");
+    snprintf(o->scratch, sizeof o->scratch, "%s", has_scratch ? "r.kernel_scratch" : "'none'");
+    snprintf(o->scratch_policy, sizeof o->scratch_policy, "%s",
+             has_scratch ? "r.scratch_policy" : "'lifetime'");
     snprintf(o->patch, sizeof o->patch, "%s",
              arena_db_has_column(db, "results", "patch")
                  ? "r.patch"
@@ -114,9 +118,13 @@ void arena_db_config_sql(sqlite3 *db, struct arena_db_config_sql *o)
     }
     snprintf(o->tag, sizeof o->tag, "%s", arena_db_has_column(db, "runs", "tag") ? "u.tag" : "''");
     snprintf(o->planner, sizeof o->planner, "%s",
-             arena_db_has_column(db, "results", "origin")
+             !arena_db_has_column(db, "results", "origin") ? "r.planner"
+             : arena_db_has_column(db, "results", "command_sha256")
                  ? "CASE r.origin WHEN 'plugin' THEN r.planner || ' (plugin ' ||"
-                   " substr(r.plugin_sha256, 1, 8) || ')' WHEN 'cmd' THEN r.planner || ' (cmd)'"
+                   " substr(r.plugin_sha256, 1, 8) || ')' WHEN 'cmd' THEN r.planner ||"
+                   " coalesce(' (cmd ' || substr(r.command_sha256, 1, 8) || ')', ' (cmd)')"
                    " ELSE r.planner END"
-                 : "r.planner");
+                 : "CASE r.origin WHEN 'plugin' THEN r.planner || ' (plugin ' ||"
+                   " substr(r.plugin_sha256, 1, 8) || ')' WHEN 'cmd' THEN r.planner || ' (cmd)'"
+                   " ELSE r.planner END");
 }

@@ -35,11 +35,13 @@ struct arena_db_config_sql {
     char inplace[32], order_mode[200], order_budget[32], patch[128], problem_fp[200];
     char lower_bound[64], fixed_lower_bound[48], order_bound[260], order_status[260];
     char tag[16];
+    char scratch[48], scratch_policy[48]; /* 'none', 'lifetime' before 15 */
     /* The planner as stats and plot name it: its name for a built-in
      * planner (and in a file before schema 14), else with its origin,
      * "NAME (plugin 1a2b3c4d)" (the first 8 hex digits of the shared
      * object's SHA-256: two builds of one plugin are two planners) or
-     * "NAME (cmd)". */
+     * "NAME (cmd 5e6f7a8b)" (of the command's SHA-256, schema 15: two
+     * commands under one name are two planners; "NAME (cmd)" before). */
     char planner[300];
 };
 void arena_db_config_sql(sqlite3 *db, struct arena_db_config_sql *out);

@@ -14,7 +14,7 @@ struct arena_figdb {
     sqlite3 *db;
     const char *path;
     int version;
-    int has_bound, has_seq, has_place_name, has_replays, has_noisy;
+    int has_bound, has_seq, has_place_name, has_replays, has_noisy, has_claims, has_self;
     struct arena_db_config_sql cfg; /* the configuration's columns */
     const char *note;
 };
@@ -75,6 +75,8 @@ int arena_figdb_open(const char *path, struct arena_figdb **out, char *err, size
     h->has_place_name = arena_db_has_column(h->db, "placements", "name");
     h->has_replays = arena_db_has_column(h->db, "replay_frames", "footprint_peak");
     h->has_noisy = arena_db_has_column(h->db, "results", "noisy");
+    h->has_claims = arena_db_has_column(h->db, "results", "claimed_status");
+    h->has_self = arena_db_has_column(h->db, "results", "self_ns");
     arena_db_config_sql(h->db, &h->cfg);
     if (rc) {
         arena_figdb_close(h);
@@ -163,13 +165,14 @@ static const char results_sql[] =
     " r.arena_bytes, r.ratio_lb, r.saving, r.frag_peak, r.frag_mean, r.plan_ns_median,"
     " r.plan_ns_mean, r.plan_ns_stddev, r.iterations, r.scratch_bytes, %s,"
     " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, %s, %s, %s, %s, %s,"
-    " %s, %s, %s, %s, %s"
+    " %s, %s, %s, %s, %s, g.fingerprint || ' ' || %s, %s, %s, %s, %s"
     " FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id"
     " WHERE ?1 = 0 OR r.run_id = ?1"
     " ORDER BY u.started_at DESC, u.id DESC, %s DESC";
 enum {
     C_STATUS = 15, C_SPEC = 18, C_FAMILY, C_PARAMS, C_ALIGN, C_TENSORS, C_NAIVE, C_LB, C_RULE,
-    C_ORDER, C_BUDGET, C_PATCH, C_FIXED, C_OB, C_OSTATUS, C_TAG, C_NOISY, C_ONCE
+    C_ORDER, C_BUDGET, C_PATCH, C_FIXED, C_OB, C_OSTATUS, C_TAG, C_NOISY, C_ONCE, C_PROBLEM,
+    C_CLAIMED, C_SELF, C_SCRATCH, C_SPOLICY
 };
 
 /* The entry of (base, config), or n when there is none. */
@@ -194,6 +197,7 @@ static void result_free(struct arena_fig_result *r)
 {
     free(r->planner);
     free(r->status);
+    free(r->claimed);
 }
 
 /* Keeps the first (newest) row of each graph x planner. */
@@ -269,6 +273,27 @@ static void seen_at(int64_t *first, size_t i, int64_t rid)
     if (rid < first[i]) first[i] = rid;
 }
 
+/* A result of an older problem under g's spec and configuration: counted,
+ * its planner named once; left out (1). */
+static int superseded(struct arena_fig_graph *g, const char *planner)
+{
+    g->superseded++;
+    const char *had = g->superseded_planners ? g->superseded_planners : "";
+    for (const char *p = had; *p;) { /* "a, b": each name once */
+        size_t len = strcspn(p, ",");
+        if (len == strlen(planner) && strncmp(p, planner, len) == 0) return 1;
+        p += len;
+        p += strspn(p, ", ");
+    }
+    size_t len = strlen(had) + strlen(planner) + 3;
+    char *grown = malloc(len);
+    if (!grown) return ARENA_ENOMEM;
+    snprintf(grown, len, "%s%s%s", had, *had ? ", " : "", planner);
+    free(g->superseded_planners);
+    g->superseded_planners = grown;
+    return 1;
+}
+
 /* Reads one row into d; 1 when a filter leaves it out. */
 static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_select *sel,
                     struct arena_fig_data *d, struct reading *w)
@@ -287,6 +312,8 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
     text_col(st, C_ORDER, cfg.order, sizeof cfg.order, "stored");
     cfg.order_budget = sqlite3_column_int64(st, C_BUDGET);
     text_col(st, C_PATCH, cfg.patch, sizeof cfg.patch, "");
+    text_col(st, C_SCRATCH, cfg.scratch, sizeof cfg.scratch, "none");
+    text_col(st, C_SPOLICY, cfg.scratch_policy, sizeof cfg.scratch_policy, "lifetime");
     cfg.alignment = sqlite3_column_int64(st, C_ALIGN);
     if (sel && (!arena_select_graph(sel, base, family ? family : "") ||
                 !arena_select_tag(sel, tag ? tag : "") || !arena_select_config(sel, &cfg)))
@@ -306,6 +333,10 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
     if (intern(&d->bases, &d->n_bases, &w->bcap, &w->bfirst, &w->bfcap, base, rid, &b))
         return ARENA_ENOMEM;
     size_t g = find_entry(d, b, c);
+    const char *problem = (const char *)sqlite3_column_text(st, C_PROBLEM);
+    if (!problem) problem = "";
+    if (g < d->n_graphs && strcmp(d->graphs[g].problem, problem) != 0)
+        return superseded(&d->graphs[g], planner);
     if (g == d->n_graphs) { /* the newest row of the problem states its facts */
         if (grow((void **)&d->graphs, &w->gcap, d->n_graphs, sizeof *d->graphs) ||
             grow((void **)&w->gfirst, &w->gfcap, d->n_graphs, sizeof *w->gfirst))
@@ -326,11 +357,12 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
         G->order_bound = sqlite3_column_int64(st, C_OB);
         G->order_limit = sqlite3_column_type(st, C_OSTATUS) == SQLITE_TEXT &&
                          strcmp((const char *)sqlite3_column_text(st, C_OSTATUS), "limit") == 0;
+        G->problem = strdup(problem);
         w->gfirst[d->n_graphs] = rid;
         g = d->n_graphs++;
         if (!G->family) G->family = strdup("");
         if (!G->params) G->params = strdup("");
-        if (!G->spec || !G->family || !G->params) return ARENA_ENOMEM;
+        if (!G->spec || !G->family || !G->params || !G->problem) return ARENA_ENOMEM;
     }
     seen_at(w->gfirst, g, rid);
     size_t p;
@@ -363,11 +395,14 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
     r->has_scratch = sqlite3_column_type(st, 14) != SQLITE_NULL;
     r->scratch = sqlite3_column_int64(st, 14);
     r->status = dup_text(st, C_STATUS);
+    r->claimed = dup_text(st, C_CLAIMED);
     r->has_bound = sqlite3_column_type(st, C_STATUS + 1) != SQLITE_NULL;
     r->bound = sqlite3_column_int64(st, C_STATUS + 1);
     r->nodes = sqlite3_column_int64(st, C_STATUS + 2);
     r->noisy = sqlite3_column_int(st, C_NOISY);
     r->timed_once = sqlite3_column_int(st, C_ONCE);
+    r->has_self_ns = sqlite3_column_type(st, C_SELF) != SQLITE_NULL;
+    r->self_ns = (double)sqlite3_column_int64(st, C_SELF);
     return r->planner ? ARENA_OK : ARENA_ENOMEM;
 }
 
@@ -446,6 +481,8 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, const struct arena_sele
              c->inplace, c->order_mode, c->order_budget, c->patch, c->fixed_lower_bound,
              c->order_bound, c->order_status, c->tag,
              h->has_noisy ? (h->has_bound ? "r.noisy, r.timed_once" : "r.noisy, 0") : "0, 0",
+             c->problem_fp, h->has_claims ? "r.claimed_status" : "NULL",
+             h->has_self ? "r.self_ns" : "NULL", c->scratch, c->scratch_policy,
              h->has_seq ? "r.seq" : "r.id");
     sqlite3_stmt *st;
     rc = prepare(h, sql, &st, err, errlen);
@@ -490,6 +527,8 @@ void arena_fig_data_free(struct arena_fig_data *d)
         free(d->graphs[i].spec);
         free(d->graphs[i].family);
         free(d->graphs[i].params);
+        free(d->graphs[i].problem);
+        free(d->graphs[i].superseded_planners);
     }
     for (size_t i = 0; i < d->n_results; i++) result_free(&d->results[i]);
     for (size_t i = 0; i < d->n_planners; i++) free(d->planners[i]);

@@ -11,7 +11,8 @@
  * as long as the columns it reads are there (results/columns.h); columns
  * added later read as their defaults.
  *
- * A result counts per graph x configuration x planner (results/select.h):
+ * A result counts per graph x configuration x planner (results/select.h),
+ * of the graph's newest problem (arena_fig_graph.problem):
  * a "graph" here is one graph in one configuration, the problem that was
  * planned, with that problem's bounds; the results of another
  * configuration of the same graph are another entry. */
@@ -47,6 +48,13 @@ struct arena_fig_graph {
     int64_t order_bound; /* proven least peak of any execution order, for
                             this problem (bench --order best); 0: none */
     int order_limit;     /* the order search stopped at its budget */
+    /* Its problem: the newest result's (results.problem_fingerprint). The
+     * results of another problem under the same spec and configuration (a
+     * file changed between runs) are older: left out, never compared with
+     * this problem's bounds, and counted here with their planners ("a, b"). */
+    char *problem;
+    size_t superseded;
+    char *superseded_planners;
 };
 
 struct arena_fig_result {
@@ -59,9 +67,14 @@ struct arena_fig_result {
     double ratio_lb, saving, frag_peak, frag_mean, ns_median, ns_mean, ns_stddev;
     int64_t iterations, scratch, bound, nodes;
     char *status;            /* optimal, feasible, infeasible, limit; NULL */
+    char *claimed;           /* a plugin's claimed status beyond what bench proved
+                                (results.claimed_status, schema 15); NULL none */
     int noisy;               /* the time is not one to quote (spread over 10 %, or
                                 one timed call): bench's '!'; 0 before schema 3 */
     int timed_once;          /* a search planner, timed by one call (schema 4) */
+    int has_self_ns;         /* a program (cmd:) reported its own planning time */
+    double self_ns;          /* that report, ns (schema 15: results.self_ns); its
+                                process time, interpreter start and all, is ns_median */
     size_t read_order;      /* the order read, newest first (internal) */
 };
 

@@ -10,8 +10,13 @@
  * the graphs' order columns (order_columns), then each result's
  * configuration and problem (configuration_columns), then runs.stopped
  * (runs_stopped), then planner optimal's engine (optimal_engine_column),
- * then each result's planner origin and timing (planner_origin_columns).
- * Version 13 had no results.origin, plugin_path, plugin_sha256,
+ * then each result's planner origin and timing (planner_origin_columns),
+ * then claims apart from proofs and a program's identity (claims_columns),
+ * then the kernel scratch rule, its policy and the device arena
+ * (scratch_columns). Version 15 had no results.kernel_scratch,
+ * scratch_policy nor device_arena.
+ * Version 14 had no results.claimed_status, claimed_bound nor
+ * command_sha256. Version 13 had no results.origin, plugin_path, plugin_sha256,
  * planner_command, timing nor self_ns. Version 12 had no
  * results.optimal_engine. Version 11 had no runs.stopped. Version 10 had no runs.tag nor results' order_mode, order_budget, patch,
  * problem_fingerprint, fixed_lower_bound and order columns. Version 9 had no graphs.exec_order nor the other order columns; version 8
@@ -29,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/digest.h"
 #include "results/store.h"
 #include "results/uuid.h"
 
@@ -326,6 +332,40 @@ static const char planner_origin_columns[] =
     "ALTER TABLE results ADD COLUMN timing TEXT NOT NULL DEFAULT 'in-process';\n"
     "ALTER TABLE results ADD COLUMN self_ns INTEGER;\n";
 
+/* 14 -> 15: claims apart from proofs, and a program's identity. A
+ * plugin's row whose bound is above its problem's max-live bound carried
+ * the plugin's word as status and bound: that word moves to claimed_status
+ * and claimed_bound, and status and bound become what bench proves from
+ * the max-live bound (bench/claims.h: optimal when the arena meets it,
+ * infeasible when it is above the capacity, limit when the plugin said it
+ * stopped or claimed infeasible with a plan above the capacity, else
+ * feasible). Rows whose bound is the max-live one hold bench's proofs
+ * already. A cmd row gets the hash of its command (arena_sha256, a
+ * function this connection defines for the migration). */
+#define PROBLEM_LB "coalesce(inplace_bound, (SELECT g.lower_bound FROM graphs g" \
+                   " WHERE g.id = results.graph_id))"
+static const char claims_columns[] =
+    "ALTER TABLE results ADD COLUMN claimed_status TEXT;\n"
+    "ALTER TABLE results ADD COLUMN claimed_bound INTEGER;\n"
+    "ALTER TABLE results ADD COLUMN command_sha256 TEXT;\n"
+    "UPDATE results SET claimed_status = status, claimed_bound = bound,"
+    " bound = " PROBLEM_LB ", status = CASE"
+    "  WHEN arena_bytes = " PROBLEM_LB " THEN 'optimal'"
+    "  WHEN capacity > 0 AND " PROBLEM_LB " > capacity THEN 'infeasible'"
+    "  WHEN status = 'limit' OR (status = 'infeasible' AND arena_bytes > capacity) THEN 'limit'"
+    "  ELSE 'feasible' END"
+    " WHERE origin = 'plugin' AND valid = 1 AND bound > " PROBLEM_LB ";\n"
+    "UPDATE results SET command_sha256 = arena_sha256(planner_command)"
+    " WHERE origin = 'cmd' AND planner_command IS NOT NULL;\n";
+
+/* 15 -> 16: the kernels' scratch buffers (bench --scratch) and the device
+ * arena. No older problem held any scratch: the defaults, and no device
+ * arena (NULL). */
+static const char scratch_columns[] =
+    "ALTER TABLE results ADD COLUMN kernel_scratch TEXT NOT NULL DEFAULT 'none';\n"
+    "ALTER TABLE results ADD COLUMN scratch_policy TEXT NOT NULL DEFAULT 'lifetime';\n"
+    "ALTER TABLE results ADD COLUMN device_arena INTEGER;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
@@ -333,7 +373,8 @@ static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, m
                                          schema_placement_names, run_identity,
                                          inplace_columns, order_columns,
                                          configuration_columns, runs_stopped,
-                                         optimal_engine_column, planner_origin_columns};
+                                         optimal_engine_column, planner_origin_columns,
+                                         claims_columns, scratch_columns};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 
@@ -389,11 +430,31 @@ int arena_schema_create(sqlite3 *db, char *err, size_t errlen)
     return rc != SQLITE_OK ? rc : stamp(db, ARENA_STORE_VERSION, err, errlen);
 }
 
+/* arena_sha256(text): its SHA-256 in hex (results/digest.h); NULL for NULL. */
+static void sha256_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const unsigned char *text = sqlite3_value_text(argv[0]);
+    if (!text) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    char hex[65];
+    arena_sha256_hex(text, (size_t)sqlite3_value_bytes(argv[0]), hex);
+    sqlite3_result_text(ctx, hex, 64, SQLITE_TRANSIENT);
+}
+
 int arena_schema_migrate(sqlite3 *db, int from, char *err, size_t errlen)
 {
     if (from < 1 || from >= ARENA_STORE_VERSION) {
         snprintf(err, errlen, "no migration from schema version %d", from);
         return SQLITE_ERROR;
+    }
+    int frc = sqlite3_create_function(db, "arena_sha256", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                      NULL, sha256_sql, NULL, NULL);
+    if (frc != SQLITE_OK) {
+        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+        return frc;
     }
     for (int v = from; v < ARENA_STORE_VERSION; v++) {
         int rc = exec(db, migrations[v], err, errlen);

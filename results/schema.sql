@@ -1,7 +1,11 @@
--- arenabench results database, schema version 14 (PRAGMA user_version = 14).
+-- arenabench results database, schema version 16 (PRAGMA user_version = 16).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 13 had no results.origin, plugin_path, plugin_sha256,
+-- earlier version: version 15 had no results.kernel_scratch, scratch_policy nor
+-- device_arena (no kernel scratch buffers in any problem); version 14 had no
+-- results.claimed_status, claimed_bound nor
+-- command_sha256 (a plugin's claimed status and bound were stored as status and
+-- bound); version 13 had no results.origin, plugin_path, plugin_sha256,
 -- planner_command, timing nor self_ns (every planner was built in and timed in
 -- process); version 12 had no results.optimal_engine; version 11 had no runs.stopped; version 10 had no runs.tag nor the results' configuration
 -- and problem columns (order_mode ... fixed_lower_bound), and updated a
@@ -97,7 +101,8 @@ CREATE TABLE results (
                                      -- a single timed call; not a figure to quote
     timed_once     INTEGER NOT NULL DEFAULT 0, -- 1: a search planner, timed by
                                      -- the wall time of one call
-    status         TEXT,             -- optimal, feasible, infeasible, limit; NULL
+    status         TEXT,             -- optimal, feasible, infeasible, limit: proven by
+                                     -- bench or a built-in engine (version 15); NULL
                                      -- when the plan is not valid
     bound          INTEGER,          -- proven lower bound (>= graphs.lower_bound)
     nodes          INTEGER,          -- search nodes spent, 0 for heuristics
@@ -160,8 +165,32 @@ CREATE TABLE results (
                                      -- inside a forked child, bench --isolate),
                                      -- process (cmd: the wall time of the program's
                                      -- process group, one call)
-    self_ns        INTEGER           -- cmd: the planning time the program reported
+    self_ns        INTEGER,          -- cmd: the planning time the program reported
                                      -- about itself (plan_ns=N on stderr); NULL none
+    -- What a planner from outside claims beyond what bench proved (version 15,
+    -- bench/claims.h). status and bound above hold proofs only: bench's own (the
+    -- max-live bound; optimal when a plan meets it, infeasible when it is above
+    -- the capacity) or a built-in engine's. A plugin's word is kept here,
+    -- labelled, and never divides another planner's arena.
+    claimed_status TEXT,             -- the status it gave (optimal, infeasible,
+                                     -- limit, feasible) when it claimed more than
+                                     -- bench proved; NULL: no such claim
+    claimed_bound  INTEGER,          -- the lower bound it gave; NULL: none
+    command_sha256 TEXT,             -- cmd: SHA-256 of planner_command, 64 hex digits
+                                     -- (its identity: two commands under one name are
+                                     -- two planners to stats and plot); NULL otherwise
+    -- The kernels' scratch buffers in the problem (version 16; bench --scratch,
+    -- graphs/scratch.h), part of the configuration like inplace:
+    kernel_scratch TEXT NOT NULL DEFAULT 'none', -- none, cmsis-nn:m4, cmsis-nn:m55,
+                                     -- reference
+    scratch_policy TEXT NOT NULL DEFAULT 'lifetime', -- lifetime (one buffer per op,
+                                     -- alive at its step) or tail (one buffer of the
+                                     -- largest request, alive throughout)
+    device_arena   INTEGER           -- the arena TFLM allocates for this plan shipped
+                                     -- as its offline plan: the tensors fixed, the
+                                     -- scratch buffers placed by TFLM's
+                                     -- GreedyMemoryPlanner (planners/device.h); NULL
+                                     -- without scratch buffers or under the tail
 );
 
 CREATE TABLE placements (

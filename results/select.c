@@ -30,19 +30,23 @@ int arena_config_cmp(const struct arena_config *a, const struct arena_config *b)
     if (!c) c = cmp_field(a->order, b->order, "stored");
     if (!c) c = cmp_i64(a->order_budget, b->order_budget);
     if (!c) c = cmp_field(a->patch, b->patch, "");
+    if (!c) c = cmp_field(a->scratch, b->scratch, "none");
+    if (!c) c = cmp_field(a->scratch_policy, b->scratch_policy, "lifetime");
     return c;
 }
 
 int arena_config_transforms(const struct arena_config *c)
 {
-    return strcmp(c->inplace, "none") != 0 || strcmp(c->order, "stored") != 0 || c->patch[0];
+    return strcmp(c->inplace, "none") != 0 || strcmp(c->order, "stored") != 0 || c->patch[0] ||
+           (c->scratch[0] && strcmp(c->scratch, "none") != 0);
 }
 
 void arena_config_label(const struct arena_config *c, int with_alignment, int with_budget,
                         char *buf, size_t len)
 {
     arena_transforms_text_label(c->inplace, c->order, (uint64_t)c->order_budget, c->patch,
-                                (uint64_t)c->alignment, with_alignment, with_budget, buf, len);
+                                c->scratch, c->scratch_policy, (uint64_t)c->alignment,
+                                with_alignment, with_budget, buf, len);
 }
 
 void arena_spec_base(const char *spec, char *buf, size_t len)

@@ -23,15 +23,18 @@ struct arena_config {
     char order[16];       /* stored, best */
     int64_t order_budget; /* the best order's state budget; 0: none recorded */
     char patch[48];       /* RxC:K[:stream]; "" none */
+    char scratch[24];     /* kernel scratch rule: none, cmsis-nn:m4, ... */
+    char scratch_policy[12]; /* lifetime, tail */
     int64_t alignment;
 };
 
-/* Order of configurations: alignment, rule, order, budget, patch. */
+/* Order of configurations: alignment, rule, order, budget, patch, scratch
+ * and its policy. */
 int arena_config_cmp(const struct arena_config *a, const struct arena_config *b);
 /* Whether it changes the problem beyond the alignment. */
 int arena_config_transforms(const struct arena_config *c);
 /* Its label (graphs/transforms.h's wording): "in-place depthwise · best
- * order · patch 4×4:13", "plain"; with_alignment adds "align N",
+ * order · patch 4×4:13 · scratch cmsis-nn:m4", "plain"; with_alignment adds "align N",
  * with_budget the best order's state budget. */
 void arena_config_label(const struct arena_config *c, int with_alignment, int with_budget,
                         char *buf, size_t len);

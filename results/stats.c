@@ -27,6 +27,7 @@ struct sample {
     struct arena_config cfg;
     struct arena_stats_options opt;
     int valid, limit;
+    int stale;           /* of an older problem under its spec: left out */
     double lb, best, arena, fixed; /* lb, best: the planned problem's */
 };
 
@@ -154,6 +155,14 @@ static int by_sample(const void *a, const void *b)
     return c ? c : cmp_i64(x->graph, y->graph);
 }
 
+/* Each spec's newest problem's samples, then the stale ones; each part by
+ * sample. */
+static int by_stale_sample(const void *a, const void *b)
+{
+    const struct sample *x = a, *y = b;
+    return x->stale != y->stale ? x->stale - y->stale : by_sample(a, b);
+}
+
 static int by_i64(const void *a, const void *b)
 {
     return cmp_i64(*(const int64_t *)a, *(const int64_t *)b);
@@ -215,7 +224,11 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
  * (results/columns.h), the four planner options, inplace, inplace_bound,
  * order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,
  * runs.tag, optimal_engine (before schema 13, planner optimal's rows were
- * its search's), then the tag's place in the partition. A result counts as
+ * its search's), problem_fingerprint again, kernel_scratch, scratch_policy, then the tag's place in the partitions (twice) and the
+ * join on it. A spec's problem (the graph row's fingerprint and the planned
+ * problem's) is its newest result's, per configuration (and tag when
+ * grouping by it): a result of another problem under that spec (a file
+ * changed between runs) is older, and is marked stale. A result counts as
  * valid only when it is possible (bench merge leaves others out:
  * results/merge_check.h): a whole number of bytes at or above its
  * problem's lower bound and its own proven bound; else it is a failure,
@@ -225,14 +238,19 @@ static const char query_fmt[] =
     "   r.status, r.bound, %s AS time_limit, %s AS node_limit, %s AS planner_seed,"
     "   %s AS capacity, %s AS inplace, %s AS lower_bound, %s AS order_mode,"
     "   %s AS order_budget, %s AS patch, %s AS problem_fp, %s AS fixed_lb, %s AS tag,"
-    "   %s AS optimal_engine, g.spec, g.alignment,"
+    "   %s AS optimal_engine, g.spec, g.alignment, g.fingerprint || ' ' || %s AS problem,"
+    "   %s AS kscratch, %s AS kpolicy,"
     "   CASE WHEN instr(u.started_at, '.') THEN u.started_at"
     "        ELSE replace(u.started_at, 'Z', '.000Z') END AS started"
     "   FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id),"
     " sel AS (SELECT * FROM allr WHERE ?1 IS NULL OR run_id = ?1),"
     " newest AS (SELECT *, row_number() OVER (PARTITION BY spec, alignment, inplace,"
     "   order_mode, order_budget, patch, planner, time_limit, node_limit, planner_seed,"
-    "   capacity, optimal_engine%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
+    "   capacity, optimal_engine, kscratch, kpolicy%s ORDER BY started DESC, run_id DESC,"
+    "   id DESC) AS k FROM sel),"
+    " latest AS (SELECT spec, alignment, inplace, order_mode, order_budget, patch, kscratch,"
+    "   kpolicy, tag, problem, row_number() OVER (PARTITION BY spec, alignment, inplace,"
+    "   order_mode, order_budget, patch, kscratch, kpolicy%s ORDER BY started DESC, run_id DESC, id DESC) AS k FROM sel),"
     " best AS (SELECT graph_id, problem_fp, max(bound) AS bound FROM allr WHERE valid = 1"
     "   AND typeof(arena_bytes) = 'integer' AND bound <= arena_bytes"
     "   GROUP BY graph_id, problem_fp)"
@@ -241,9 +259,14 @@ static const char query_fmt[] =
     "   n.valid = 1 AND typeof(n.arena_bytes) = 'integer' AND n.arena_bytes >= n.lower_bound"
     "   AND n.arena_bytes >= coalesce(n.bound, 0), n.arena_bytes, n.status IS 'limit', n.run_id,"
     "   n.time_limit, n.node_limit, n.planner_seed, n.capacity, n.inplace, n.order_mode,"
-    "   n.order_budget, n.patch, n.fixed_lb, n.tag, n.optimal_engine"
+    "   n.order_budget, n.patch, n.fixed_lb, n.tag, n.optimal_engine,"
+    "   n.problem IS NOT p.problem, n.kscratch, n.kpolicy"
     " FROM newest n JOIN graphs g ON g.id = n.graph_id"
     " LEFT JOIN best b ON b.graph_id = n.graph_id AND b.problem_fp IS n.problem_fp"
+    " LEFT JOIN latest p ON p.k = 1 AND p.spec = n.spec AND p.alignment = n.alignment"
+    "   AND p.inplace IS n.inplace AND p.order_mode IS n.order_mode"
+    "   AND p.order_budget IS n.order_budget AND p.patch IS n.patch"
+    "   AND p.kscratch IS n.kscratch AND p.kpolicy IS n.kpolicy%s"
     " WHERE n.k = 1";
 
 static int wanted(const struct arena_stats_query *q, const char *planner)
@@ -284,7 +307,7 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
                         struct sample **out, size_t *n, char *err, size_t errlen)
 {
     static const char *const opts[] = {"time_limit", "node_limit", "planner_seed", "capacity"};
-    enum { NC = 13 };
+    enum { NC = 15 };
     char col[NC][260];
     for (size_t i = 0; i < 4; i++)
         column(db, "results", "r", opts[i], "NULL", col[i], sizeof col[i]);
@@ -295,11 +318,15 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
     for (size_t i = 0; i < 8; i++) snprintf(col[4 + i], sizeof col[4 + i], "%s", cs[i]);
     column(db, "results", "r", "optimal_engine",
            "CASE WHEN r.planner = 'optimal' THEN 'search' END", col[12], sizeof col[12]);
+    snprintf(col[13], sizeof col[13], "%s", c.scratch);
+    snprintf(col[14], sizeof col[14], "%s", c.scratch_policy);
     const struct arena_select *sel = q ? q->select : NULL;
     int by_tag = sel && sel->group_by == ARENA_GROUP_TAG;
-    char sql[sizeof query_fmt + NC * 260 + sizeof c.planner + 16];
+    char sql[sizeof query_fmt + NC * 260 + sizeof c.planner + sizeof c.problem_fp + 64];
     snprintf(sql, sizeof sql, query_fmt, c.planner, col[0], col[1], col[2], col[3], col[4], col[5],
-             col[6], col[7], col[8], col[9], col[10], col[11], col[12], by_tag ? ", tag" : "");
+             col[6], col[7], col[8], col[9], col[10], col[11], col[12], c.problem_fp, col[13],
+             col[14], by_tag ? ", tag" : "",
+             by_tag ? ", tag" : "", by_tag ? " AND p.tag IS n.tag" : "");
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) rc = run ? sqlite3_bind_int64(st, 1, run) : sqlite3_bind_null(st, 1);
@@ -328,6 +355,8 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
         text_field(st, 17, cfg.order, sizeof cfg.order, "stored");
         cfg.order_budget = sqlite3_column_int64(st, 18);
         text_field(st, 19, cfg.patch, sizeof cfg.patch, "");
+        text_field(st, 24, cfg.scratch, sizeof cfg.scratch, "none");
+        text_field(st, 25, cfg.scratch_policy, sizeof cfg.scratch_policy, "lifetime");
         cfg.alignment = sqlite3_column_int64(st, 4);
         char base[4096];
         arena_spec_base(spec, base, sizeof base);
@@ -368,6 +397,7 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
                 o->capacity = sqlite3_column_int64(st, 15);
             if ((o->has_optimal_engine = sqlite3_column_type(st, 22) != SQLITE_NULL))
                 text_field(st, 22, o->optimal_engine, sizeof o->optimal_engine, "");
+            x->stale = sqlite3_column_int(st, 23);
             x->graph_key = keys[k];
             keys[k] = NULL;
             x->base = strdup(base);
@@ -440,7 +470,9 @@ struct group_work {
     double *lb;      /* their lower bounds */
     size_t *have;    /* rows with a valid result on each */
     size_t *start;   /* first sample of each configuration, and n */
-    int *shown;      /* configuration is a row: some valid result */
+    int *shown;      /* configuration is a row: some valid result, and not
+                        left out of the pairing */
+    size_t *n_valid; /* graphs (lower bound above 0) it has a valid result on */
     double *x;
     int64_t *runs;
 };
@@ -452,8 +484,42 @@ static void work_free(struct group_work *w)
     free(w->have);
     free(w->start);
     free(w->shown);
+    free(w->n_valid);
     free(w->x);
     free(w->runs);
+}
+
+/* The pairing never shrinks for a configuration valid on fewer graphs
+ * than the rest: those valid on the most graphs (m) pair on the graphs
+ * they all have (P); another stays a row only when it is valid on every
+ * graph of P, and is left out of the pairing otherwise (shown 0, counted
+ * in n_valid: hidden, and said). Uses have[] as scratch; leaves it 0. */
+static void leave_out_the_fewer(struct group_work *w, const struct sample *s, size_t configs,
+                                size_t n_graphs)
+{
+    size_t m = 0, top = 0, in_p = 0;
+    for (size_t c = 0; c < configs; c++) {
+        w->n_valid[c] = 0;
+        for (size_t i = w->start[c]; i < w->start[c + 1]; i++)
+            w->n_valid[c] += s[i].valid && s[i].lb > 0;
+        if (w->shown[c] && w->n_valid[c] > m) m = w->n_valid[c];
+    }
+    for (size_t c = 0; c < configs; c++) {
+        if (!w->shown[c] || w->n_valid[c] != m) continue;
+        top++;
+        for (size_t i = w->start[c]; i < w->start[c + 1]; i++)
+            if (s[i].valid && s[i].lb > 0) w->have[index_of(w->graphs, n_graphs, s[i].graph)]++;
+    }
+    for (size_t k = 0; k < n_graphs; k++) in_p += w->have[k] == top;
+    for (size_t c = 0; c < configs; c++) {
+        if (!w->shown[c] || w->n_valid[c] == m) continue;
+        size_t covers = 0;
+        for (size_t i = w->start[c]; i < w->start[c + 1]; i++)
+            covers += s[i].valid && s[i].lb > 0 &&
+                      w->have[index_of(w->graphs, n_graphs, s[i].graph)] == top;
+        if (covers < in_p) w->shown[c] = 0;
+    }
+    for (size_t k = 0; k < n_graphs; k++) w->have[k] = 0;
 }
 
 /* Whether sample i is on a graph every row of the group has. */
@@ -512,9 +578,10 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
     w.have = calloc(n, sizeof *w.have);
     w.start = malloc((n + 1) * sizeof *w.start);
     w.shown = calloc(n, sizeof *w.shown);
+    w.n_valid = calloc(n, sizeof *w.n_valid);
     w.x = malloc(n * sizeof *w.x);
     w.runs = malloc(n * sizeof *w.runs);
-    if (!w.graphs || !w.lb || !w.have || !w.start || !w.shown || !w.x || !w.runs) {
+    if (!w.graphs || !w.lb || !w.have || !w.start || !w.shown || !w.n_valid || !w.x || !w.runs) {
         work_free(&w);
         return ARENA_ENOMEM;
     }
@@ -527,13 +594,16 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
         while (b < n && cmp_row(&s[b], &s[a]) == 0) b++;
         w.start[configs] = a;
         for (size_t i = a; i < b; i++) w.shown[configs] |= s[i].valid;
-        rows += (size_t)w.shown[configs];
-        for (size_t i = a; i < b && w.shown[configs]; i++)
-            if (s[i].valid) w.have[index_of(w.graphs, n_graphs, s[i].graph)]++;
         configs++;
         a = b;
     }
     w.start[configs] = n;
+    leave_out_the_fewer(&w, s, configs, n_graphs);
+    for (size_t c = 0; c < configs; c++) {
+        rows += (size_t)w.shown[c];
+        for (size_t i = w.start[c]; i < w.start[c + 1] && w.shown[c]; i++)
+            if (s[i].valid) w.have[index_of(w.graphs, n_graphs, s[i].graph)]++;
+    }
     size_t n_used = 0;
     for (size_t k = 0; k < n_graphs; k++) n_used += w.lb[k] > 0 && w.have[k] == rows;
     int has_best = 0, has_fixed = arena_config_transforms(&s[0].cfg) && n_used > 0;
@@ -560,10 +630,13 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
         row->has_fixed = has_fixed;
         row->n_left_out = n_graphs - n_used;
         row->n_absent = n_graphs - (b - a);
+        row->n_valid = w.n_valid[c];
+        row->unpaired = !w.shown[c] && w.n_valid[c] > 0;
+        if (row->unpaired) row->n_left_out = n_graphs; /* none of them among its n */
         size_t m = 0;
         for (size_t i = a; i < b; i++) {
             row->n_failed += !s[i].valid;
-            if (!used(&w, n_graphs, rows, &s[i])) continue;
+            if (!w.shown[c] || !used(&w, n_graphs, rows, &s[i])) continue;
             row->limit += (size_t)s[i].limit;
             w.runs[m] = s[i].run;
             w.x[m++] = s[i].arena / s[i].lb;
@@ -572,11 +645,11 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
         row->runs = distinct(w.runs, m);
         if (rc == ARENA_OK && m) rc = describe(w.x, m, &row->lb);
         m = 0;
-        for (size_t i = a; i < b; i++)
+        for (size_t i = a; i < b && w.shown[c]; i++)
             if (used(&w, n_graphs, rows, &s[i])) w.x[m++] = s[i].arena / s[i].best;
         if (rc == ARENA_OK && m && has_best) rc = describe(w.x, m, &row->best);
         m = 0;
-        for (size_t i = a; i < b; i++)
+        for (size_t i = a; i < b && w.shown[c]; i++)
             if (used(&w, n_graphs, rows, &s[i])) w.x[m++] = s[i].arena / s[i].fixed;
         if (rc == ARENA_OK && m && has_fixed) rc = describe(w.x, m, &row->fixed);
     }
@@ -622,6 +695,34 @@ static int add_group(struct arena_stats *out, struct sample *s, size_t n)
     }
     work_free(&w);
     return rc;
+}
+
+/* The stale samples of group g (one of its samples) on its rows[0..n):
+ * how many, and their planners. */
+static int note_superseded(struct arena_stats_row *rows, size_t n, const struct sample *g,
+                           const struct sample *stale, size_t n_stale)
+{
+    size_t count = 0, len = 1;
+    for (size_t i = 0; i < n_stale; i++)
+        if (cmp_group(&stale[i], g) == 0) count++, len += strlen(stale[i].planner) + 2;
+    if (!count) return ARENA_OK;
+    for (size_t r = 0; r < n; r++) {
+        char *names = malloc(len);
+        if (!names) return ARENA_ENOMEM;
+        names[0] = '\0';
+        for (size_t i = 0; i < n_stale; i++) {
+            if (cmp_group(&stale[i], g) != 0) continue;
+            const char *p = stale[i].planner;
+            size_t k = strlen(p), seen = 0;
+            for (const char *q = strstr(names, p); q && !seen; q = strstr(q + 1, p))
+                seen = (q == names || q[-1] == ' ') && (q[k] == ',' || q[k] == '\0');
+            if (!seen) snprintf(names + strlen(names), len - strlen(names), "%s%s",
+                                names[0] ? ", " : "", p);
+        }
+        rows[r].n_superseded = count;
+        rows[r].superseded = names;
+    }
+    return ARENA_OK;
 }
 
 /* Appends " name=value" to buf (len bytes, used so far). */
@@ -780,11 +881,17 @@ int arena_stats_compute_query(const char *path, const struct arena_stats_query *
                      sqlite3_errmsg(db));
     sqlite3_close(db);
     if (status == ARENA_OK) status = number_graphs(s, n);
-    if (status == ARENA_OK) qsort(s, n, sizeof *s, by_sample);
-    for (size_t a = 0; status == ARENA_OK && a < n;) {
+    if (status == ARENA_OK) qsort(s, n, sizeof *s, by_stale_sample);
+    size_t fresh = 0; /* the samples of each spec's newest problem come first */
+    while (fresh < n && !s[fresh].stale) fresh++;
+    for (size_t a = 0; status == ARENA_OK && a < fresh;) {
         size_t b = a;
-        while (b < n && cmp_group(&s[b], &s[a]) == 0) b++;
+        while (b < fresh && cmp_group(&s[b], &s[a]) == 0) b++;
+        size_t first = out->n_rows;
         status = add_group(out, s + a, b - a);
+        if (status == ARENA_OK)
+            status = note_superseded(out->rows + first, out->n_rows - first, &s[a], s + fresh,
+                                     n - fresh);
         a = b;
     }
     if (status == ARENA_OK) status = label_rows(out);
@@ -811,6 +918,7 @@ static void free_rows(struct arena_stats_row *rows, size_t n)
         free(r->graph);
         free(r->family);
         free(r->params);
+        free(r->superseded);
     }
     free(rows);
 }

@@ -16,7 +16,12 @@
  * runs.id, then larger results.id within the run), never the largest
  * results.id, which merge hands out in merge order. A query may select one
  * run instead. When that newest result is not valid, the row has no valid
- * result on the graph (an older valid one does not stand in for it). Every
+ * result on the graph (an older valid one does not stand in for it). A
+ * spec's problem is that of its newest result in the configuration (the
+ * graph row's fingerprint and results.problem_fingerprint): a sample of
+ * another, older problem under the spec (a file changed between runs) is
+ * left out and counted (n_superseded), never paired or divided by the
+ * newer problem's bounds. Every
  * ratio is against the bounds of the problem the sample planned: its lower
  * bound (results.inplace_bound) and the best bound any valid result proved
  * for that problem (the graph row and results.problem_fingerprint); the
@@ -28,7 +33,11 @@
  * counts only if every row of the group has a valid result on it (and its
  * lower bound is above 0); the others are left out and counted, with why
  * (n_failed, n_absent per row). A configuration without any valid result in
- * the group is not a row; it is listed in hidden.
+ * the group is not a row; it is listed in hidden. Nor is one valid on
+ * fewer graphs than the rest, so that it never shrinks their pairing: the
+ * configurations valid on the most graphs pair on the graphs they all
+ * have, and another is a row only when it is valid on every one of those;
+ * else it is listed in hidden with unpaired set and its n_valid.
  *
  * Per row: the mean and median of arena / lower bound over its n graphs,
  * each with a bootstrap 95 % confidence interval (percentile method: 2000
@@ -110,6 +119,18 @@ struct arena_stats_row {
     size_t n_failed;   /* graphs of the group where this row's result is not valid */
     size_t n_absent;   /* graphs of the group this row has no result on */
     size_t runs;       /* distinct runs the n samples come from */
+    size_t n_valid;    /* graphs of the group (lower bound above 0) with a valid
+                          result of this row */
+    int unpaired;      /* hidden: valid on n_valid graphs, fewer than the rows,
+                          and not on all of theirs: left out of the pairing */
+    /* Results of an older problem under a spec of the group (a file changed
+     * between runs; the same in every row of the group): each spec's newest
+     * problem is the one shown (its newest result's, results.
+     * problem_fingerprint), the others are left out, never paired with it
+     * nor divided by its bounds. How many, and their planners ("a, b");
+     * NULL when none. */
+    size_t n_superseded;
+    char *superseded;
 };
 
 struct arena_stats_pair {
@@ -124,9 +145,10 @@ struct arena_stats {
     struct arena_stats_pair *pairs; /* by row, then other */
     size_t n_pairs;
     /* Configurations with results in a group but no valid one (every
-     * result failed): not rows, so they do not empty the pairing, but
-     * reported. n is 0; n_failed and n_absent say how they stand. In the
-     * order of rows. */
+     * result failed), or left out of its pairing (unpaired): not rows, so
+     * they do not empty or shrink the pairing, but reported. n is 0;
+     * n_valid, n_failed and n_absent say how they stand. In the order of
+     * rows. */
     struct arena_stats_row *hidden;
     size_t n_hidden;
     /* The selected runs a signal stopped (schema 12, runs.stopped), one

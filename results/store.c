@@ -20,7 +20,7 @@
 #include "results/migrate.h"
 #include "results/uuid.h"
 
-enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_COUNT };
+enum { ST_RUN, ST_GRAPH_INS, ST_GRAPH_SEL, ST_RESULT, ST_PLACE, ST_BEST, ST_OFFSETS, ST_COUNT };
 
 static const char *const statements[ST_COUNT] = {
     [ST_RUN] = "INSERT INTO runs (started_at, git_rev, compiler, cpu, host, command, seed,"
@@ -39,13 +39,21 @@ static const char *const statements[ST_COUNT] = {
                   " order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,"
                   " order_status, stored_order_peak, order_bound, order_states, order_ns,"
                   " optimal_engine, origin, plugin_path, plugin_sha256, planner_command, timing,"
-                  " self_ns, seq)"
+                  " self_ns, claimed_status, claimed_bound, command_sha256, kernel_scratch,"
+                  " scratch_policy, device_arena, seq)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
                   " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31,"
-                  " ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43,"
+                  " ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47, ?48,"
+                  " ?49,"
                   " (SELECT ifnull(max(seq), 0) + 1 FROM results WHERE run_id = ?1))",
     [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name,"
                  " shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    /* A result that is possible (results/merge_check.h) is a plan bench
+     * validated; min() picks its row's planner and run. */
+    [ST_BEST] = "SELECT min(arena_bytes), planner, run_id, id FROM results WHERE graph_id = ?1"
+                " AND problem_fingerprint = ?2 AND valid = 1 AND typeof(arena_bytes) = 'integer'"
+                " AND arena_bytes >= coalesce(inplace_bound, 0)",
+    [ST_OFFSETS] = "SELECT tensor, offset FROM placements WHERE result_id = ?1",
 };
 
 struct arena_store {
@@ -478,12 +486,15 @@ static int add_placements(struct arena_store *s, int64_t result_id, const struct
     return rc;
 }
 
-/* The result's configuration and problem: columns 25 to 36. */
+/* The result's configuration and problem: columns 25 to 36, 47 and 48. */
 static int bind_config(sqlite3_stmt *st, const struct arena_result_info *r)
 {
     const struct arena_source *src = r->src;
     const struct arena_transforms *tf = src ? &src->tf : NULL;
     int rc = bind_text(st, 25, tf ? arena_inplace_name(tf->inplace) : "none");
+    if (rc == SQLITE_OK) rc = bind_text(st, 47, tf ? arena_scratch_name(tf->scratch) : "none");
+    if (rc == SQLITE_OK)
+        rc = bind_text(st, 48, tf ? arena_scratch_policy_name(tf->scratch_policy) : "lifetime");
     if (rc == SQLITE_OK && r->inplace_bound) rc = bind_u64(st, 26, r->inplace_bound);
     if (!src) { /* NOT NULL columns: their defaults */
         if (rc == SQLITE_OK) rc = bind_text(st, 27, "stored");
@@ -521,7 +532,38 @@ static int bind_origin(sqlite3_stmt *st, const struct arena_result_info *r)
     if (rc == SQLITE_OK) rc = bind_text(st, 41, r->planner_command);
     if (rc == SQLITE_OK) rc = bind_text(st, 42, r->timing ? r->timing : "in-process");
     if (rc == SQLITE_OK && r->has_self_ns) rc = bind_u64(st, 43, r->self_ns);
+    if (rc == SQLITE_OK) rc = bind_text(st, 44, r->claimed_status);
+    if (rc == SQLITE_OK && r->claimed_status && r->claimed_bound)
+        rc = bind_u64(st, 45, r->claimed_bound);
+    if (rc == SQLITE_OK) rc = bind_text(st, 46, r->command_sha256);
     return rc;
+}
+
+int arena_store_best_valid(struct arena_store *s, int64_t graph_id,
+                           const struct arena_source *src, uint64_t *arena, char *planner,
+                           size_t len, int64_t *run_id, int64_t *result_id)
+{
+    char fp[17];
+    snprintf(fp, sizeof fp, "%016" PRIx64, src->planned_fingerprint);
+    sqlite3_stmt *st = s->st[ST_BEST];
+    int rc = sqlite3_bind_int64(st, 1, graph_id);
+    if (rc == SQLITE_OK) rc = bind_text(st, 2, fp);
+    int found = 0;
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        found = sqlite3_column_type(st, 0) == SQLITE_INTEGER;
+        if (found) {
+            const unsigned char *name = sqlite3_column_text(st, 1);
+            *arena = (uint64_t)sqlite3_column_int64(st, 0);
+            *run_id = sqlite3_column_int64(st, 2);
+            *result_id = sqlite3_column_int64(st, 3);
+            snprintf(planner, len, "%s", name ? (const char *)name : "");
+        }
+        rc = SQLITE_OK;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc != SQLITE_OK) return failed(s, "reading results", rc);
+    return found ? ARENA_OK : ARENA_ENOTFOUND;
 }
 
 int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
@@ -566,6 +608,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
     }
     if (rc == SQLITE_OK) rc = bind_config(st, r);
     if (rc == SQLITE_OK) rc = bind_text(st, 37, r->optimal_engine);
+    if (rc == SQLITE_OK && r->device_arena) rc = bind_u64(st, 49, r->device_arena);
     if (rc == SQLITE_OK) rc = bind_origin(st, r);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);
@@ -576,6 +619,68 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
     if ((rc = exec(s->db, "COMMIT")) != SQLITE_OK) return failed(s, "adding a result", rc);
     *id = rid;
     return ARENA_OK;
+}
+
+static const char find_sql[] =
+    "SELECT r.valid, coalesce(r.error, '') LIKE 'refused: %' FROM results r"
+    " JOIN graphs g ON g.id = r.graph_id JOIN runs u ON u.id = r.run_id"
+    " WHERE g.spec = ?1 AND g.fingerprint = ?2 AND g.alignment = ?3 AND r.planner = ?4"
+    " AND r.origin = ?5 AND r.plugin_sha256 IS ?6 AND r.planner_command IS ?7"
+    " AND r.inplace = ?8 AND r.order_mode = ?9 AND r.order_budget IS ?10 AND r.patch = ?11"
+    " AND r.problem_fingerprint = ?12 AND r.time_limit IS ?13 AND r.node_limit IS ?14"
+    " AND r.planner_seed IS ?15 AND r.capacity IS ?16 AND r.optimal_engine IS ?17"
+    " AND r.timing = ?18 AND u.tag = ?19"
+    " ORDER BY u.started_at DESC, r.id DESC LIMIT 1";
+
+int arena_store_find_result(struct arena_store *s, const struct arena_source *src,
+                            const struct arena_result_info *r, const char *tag, int *found,
+                            int *valid, int *refused)
+{
+    if (!s || !src || !r || !r->planner || !found || !valid || !refused) return ARENA_EINVAL;
+    *found = *valid = *refused = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, find_sql, -1, &st, NULL);
+    const struct arena_transforms *tf = &src->tf;
+    char fp[17], planned[17], patch[64];
+    snprintf(fp, sizeof fp, "%016" PRIx64, src->fingerprint);
+    snprintf(planned, sizeof planned, "%016" PRIx64, src->planned_fingerprint);
+    arena_patch_text(&tf->patch, patch, sizeof patch);
+    /* The values as arena_store_add_result binds them (bind_config, bind_origin). */
+    if (rc == SQLITE_OK) rc = bind_text(st, 1, src->spec);
+    if (rc == SQLITE_OK) rc = bind_text(st, 2, fp);
+    if (rc == SQLITE_OK) rc = bind_u64(st, 3, src->problem.alignment);
+    if (rc == SQLITE_OK) rc = bind_text(st, 4, r->planner);
+    if (rc == SQLITE_OK) rc = bind_text(st, 5, r->origin ? r->origin : "built-in");
+    if (rc == SQLITE_OK) rc = bind_text(st, 6, r->plugin_sha256);
+    if (rc == SQLITE_OK) rc = bind_text(st, 7, r->planner_command);
+    if (rc == SQLITE_OK) rc = bind_text(st, 8, arena_inplace_name(tf->inplace));
+    if (rc == SQLITE_OK) rc = bind_text(st, 9, arena_order_mode_name(tf->order));
+    if (rc == SQLITE_OK && tf->order == ARENA_ORDER_BEST)
+        rc = bind_u64(st, 10, tf->order_states ? tf->order_states : ARENA_ORDER_STATES_DEFAULT);
+    if (rc == SQLITE_OK) rc = bind_text(st, 11, patch);
+    if (rc == SQLITE_OK) rc = bind_text(st, 12, planned);
+    if (rc == SQLITE_OK && r->options) {
+        rc = bind_real(st, 13, r->options->time_limit);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 14, r->options->node_limit);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 15, r->options->seed);
+        if (rc == SQLITE_OK) rc = bind_u64(st, 16, r->options->capacity);
+    }
+    if (rc == SQLITE_OK) rc = bind_text(st, 17, r->optimal_engine);
+    if (rc == SQLITE_OK) rc = bind_text(st, 18, r->timing ? r->timing : "in-process");
+    if (rc == SQLITE_OK) rc = bind_text(st, 19, tag ? tag : "");
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            *found = 1;
+            *valid = sqlite3_column_int(st, 0) == 1;
+            *refused = sqlite3_column_int(st, 1) != 0;
+            rc = SQLITE_OK;
+        } else if (rc == SQLITE_DONE) {
+            rc = SQLITE_OK;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? ARENA_OK : failed(s, "looking up a stored result", rc);
 }
 
 /* ---- replays of real allocators (schema version 5) ---- */
@@ -654,4 +759,24 @@ int arena_store_add_replay(struct arena_store *s, int64_t run_id, int64_t graph_
     if ((rc = exec(s->db, "COMMIT")) != SQLITE_OK) return failed(s, "adding a replay", rc);
     *id = rid;
     return ARENA_OK;
+}
+
+int arena_store_plan_offsets(struct arena_store *s, int64_t result_id, size_t n,
+                             uint64_t *offsets)
+{
+    sqlite3_stmt *st = s->st[ST_OFFSETS];
+    int rc = sqlite3_bind_int64(st, 1, result_id);
+    size_t got = 0;
+    int whole = 1;
+    for (size_t i = 0; i < n; i++) offsets[i] = UINT64_MAX;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t t = sqlite3_column_int64(st, 0), off = sqlite3_column_int64(st, 1);
+        if (t < 0 || (uint64_t)t >= n || off < 0 || offsets[t] != UINT64_MAX) whole = 0;
+        else offsets[t] = (uint64_t)off, got++;
+        rc = SQLITE_OK;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc != SQLITE_DONE) return failed(s, "reading placements", rc);
+    return whole && got == n ? ARENA_OK : ARENA_ENOTFOUND;
 }

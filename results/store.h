@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 14
+#define ARENA_STORE_VERSION 16
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -113,6 +113,16 @@ struct arena_result_info {
     const char *origin, *plugin_path, *plugin_sha256, *planner_command, *timing;
     int has_self_ns;
     uint64_t self_ns;
+    /* Schema 15. A plugin's claim beyond what bench proved (bench/claims.h):
+     * the status it gave ("optimal", "infeasible", ...) and its bound (0:
+     * none), stored apart from status and bound, which hold only proofs;
+     * NULL: no such claim. command_sha256: a cmd's identity, the SHA-256 of
+     * planner_command (64 hex digits); NULL for other origins. */
+    const char *claimed_status;
+    uint64_t claimed_bound;
+    const char *command_sha256;
+    uint64_t device_arena; /* the arena TFLM allocates for the plan
+                              (planners/device.h); 0: NULL */
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of
@@ -120,6 +130,32 @@ struct arena_result_info {
 int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
                            const struct arena_result_info *r, const struct arena_problem *p,
                            const struct arena_plan *plan, int64_t *id);
+
+/* Whether the database already holds a result of r->planner on src's
+ * problem as r would be stored (bench --resume): the graph row (spec,
+ * fingerprint, alignment), the planner's name and origin (plugin SHA-256,
+ * command), the configuration and planned problem's fingerprint (src), the
+ * options it read (r->options, NULL: none), optimal_engine, timing and the
+ * run's tag (NULL: none). *found 0 when not; else 1, and *valid and
+ * *refused (an error starting "refused: ") tell the newest such result. */
+int arena_store_find_result(struct arena_store *s, const struct arena_source *src,
+                            const struct arena_result_info *r, const char *tag, int *found,
+                            int *valid, int *refused);
+
+/* The smallest arena among the valid results stored for graph row
+ * graph_id with src's planned problem (results.problem_fingerprint), with
+ * that result's planner (into planner, len bytes), run and id. ARENA_OK;
+ * ARENA_ENOTFOUND when there is none; ARENA_EDB. */
+int arena_store_best_valid(struct arena_store *s, int64_t graph_id,
+                           const struct arena_source *src, uint64_t *arena, char *planner,
+                           size_t len, int64_t *run_id, int64_t *result_id);
+
+/* The stored plan of result result_id: its placements' offsets, by tensor,
+ * into offsets[0..n). ARENA_OK when there is exactly one for each tensor
+ * 0..n-1; ARENA_ENOTFOUND when not (none stored, --no-placements, or
+ * another problem's); ARENA_EDB. */
+int arena_store_plan_offsets(struct arena_store *s, int64_t result_id, size_t n,
+                             uint64_t *offsets);
 
 /* One real allocator's replay of a graph (bench --replay; the figures are
  * the replay program's, bench/replay/replay_prog.h): the replays row and one

@@ -9,7 +9,7 @@
  *
  *   optimal_trace [ENGINE] < runs
  *
- * ENGINE: the planner's engines (portfolio, search, sat; default search,
+ * ENGINE: the planner's engines (portfolio, search, sat, lcg; default search,
  * the one engine of the revisions before the SAT engine, which compile this
  * file without the option and ignore it). */
 #include <stdio.h>
@@ -39,7 +39,7 @@ int main(int argc, char **argv)
         if (strcmp(engine, arena_optimal_engine_name(e)) == 0)
             engine_id = e;
     if (engine_id == ARENA_OPTIMAL_ENGINES) {
-        fprintf(stderr, "optimal_trace: no engine '%s' (portfolio, search, sat)\n", engine);
+        fprintf(stderr, "optimal_trace: no engine '%s' (portfolio, search, sat, lcg)\n", engine);
         return 2;
     }
 #else

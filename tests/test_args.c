@@ -353,7 +353,7 @@ Test(args, optimal_engine_names_the_engines)
     }
     cr_expect_eq(parse(&a, err, sizeof err, "--graph", "chain", "--optimal-engine", "cp", NULL),
                  ARENA_EINVAL);
-    cr_expect_str_eq(err, "--optimal-engine: 'cp' is not one of portfolio, search, sat");
+    cr_expect_str_eq(err, "--optimal-engine: 'cp' is not one of portfolio, search, sat, lcg");
     arena_bench_args_free(&a);
 }
 

@@ -287,19 +287,21 @@ Test(bench, csv_has_the_exact_header_and_a_row_per_graph_and_planner)
                          "saving,frag_peak,frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,"
                          "scratch_bytes,valid,noisy,timed_once,status,bound,gap,nodes,inplace,"
                          "inplace_bound,order,order_bound,order_status,patch,fixed_lower_bound,ratio_fixed,"
-                         "origin,origin_detail,plugin_sha256,timing,self_ns\n";
+                         "origin,origin_detail,plugin_sha256,timing,self_ns,claimed_status,"
+                         "claimed_bound,kernel_scratch,scratch_policy,device_arena\n";
     cr_expect_eq(strncmp(out, header, strlen(header)), 0, "%s", out);
     cr_expect_eq(count(out, "\n"), 1 + 4);
-    /* Specs hold commas, so the graph field is quoted; 34 fields per row,
-     * a built-in planner's origin built-in, timed in process. */
+    /* Specs hold commas, so the graph field is quoted; 39 fields per row,
+     * a built-in planner's origin built-in, timed in process, no claim, no
+     * kernel scratch. */
     char *line = strchr(out, '\n') + 1;
     cr_expect_eq(line[0], '"');
     const char *after = strchr(line + 1, '"');
     cr_assert(after);
     size_t commas = 0;
     for (const char *p = after; *p && *p != '\n'; p++) commas += *p == ',';
-    cr_expect_eq(commas, 33);
-    cr_expect(strstr(line, ",built-in,,,in-process,\n") != NULL, "%s", line);
+    cr_expect_eq(commas, 38);
+    cr_expect(strstr(line, ",built-in,,,in-process,,,,none,lifetime,\n") != NULL, "%s", line);
     cr_expect(strstr(line, ",naive,") != NULL);
     cr_expect(strstr(line, ",none,") != NULL && strstr(line, ",stored,,,,") != NULL, "%s", line);
     free(out);
@@ -1402,11 +1404,11 @@ Test(bench, a_search_planner_is_timed_once_with_options_status_bound_and_gap)
     char *out = slurp("s1", "out");
     cr_expect(strstr(out, ",fake-search,3,64,48,64,") != NULL, "%s", out);
     cr_expect(strstr(out, ",0,1,0,1,limit,48,0.333333,1,none,48,stored,,,,48,1.333333,"
-                          "built-in,,,in-process,\n") != NULL,
+                          "built-in,,,in-process,,,,none,lifetime,\n") != NULL,
               "%s", out);
     cr_expect(strstr(out, ",greedy-by-size,3,64,48,48,") != NULL, "%s", out);
     cr_expect(strstr(out, "optimal,48,0.000000,0,none,48,stored,,,,48,1.000000,built-in,,,"
-                          "in-process,\n") != NULL, "%s",
+                          "in-process,,,,none,lifetime,\n") != NULL, "%s",
               out);
     free(out);
     sqlite3 *db = td_db_open(db_path, 1);
@@ -1635,7 +1637,7 @@ Test(bench, csv_and_json_carry_the_order_and_the_inplace_rule)
                          "1", "--min-time", "0.001", NULL};
     cr_assert_eq(run("oc", csv), 0, "%s", slurp("oc", "err"));
     char *out = slurp("oc", "out");
-    cr_expect(strstr(out, ",none,306512,best,306512,optimal,,413184,0.830468,built-in,,,in-process,\n") != NULL, "%s",
+    cr_expect(strstr(out, ",none,306512,best,306512,optimal,,413184,0.830468,built-in,,,in-process,,,,none,lifetime,\n") != NULL, "%s",
               out);
     free(out);
     /* a chain's one order is certified; a bare problem has no order at all */
@@ -1655,7 +1657,7 @@ Test(bench, csv_and_json_carry_the_order_and_the_inplace_rule)
     cr_expect_str_eq(status, "certified");
     /* the bare problem: nothing to reorder, so its configuration is the
      * stored order; its fixed-order bound its own lower bound */
-    cr_expect(strstr(out, ",none,146176,stored,,,,146176,1.017623,built-in,,,in-process,\n") != NULL, "%s", out);
+    cr_expect(strstr(out, ",none,146176,stored,,,,146176,1.017623,built-in,,,in-process,,,,none,lifetime,\n") != NULL, "%s", out);
     free(out);
     const char *json[] = {"--graph", "random-dag:seed=2", "--planner", "greedy-by-size",
                           "--order", "best", "--format", "json", "--no-db", "--repetitions",
@@ -1674,7 +1676,7 @@ Test(bench, csv_and_json_carry_the_order_and_the_inplace_rule)
     out = slurp("ic", "out");
     /* below the fixed-order bound (the plain lower bound, 1,505,280 B), in
      * its own column */
-    cr_expect(strstr(out, ",depthwise,1404928,stored,,,,1505280,0.933333,built-in,,,in-process,\n") != NULL, "%s", out);
+    cr_expect(strstr(out, ",depthwise,1404928,stored,,,,1505280,0.933333,built-in,,,in-process,,,,none,lifetime,\n") != NULL, "%s", out);
     free(out);
 }
 
@@ -1837,4 +1839,41 @@ Test(bench, commands_take_their_own_options)
     cr_expect_str_eq(h, slurp("h8", "out"));
     cr_expect(strstr(h, "usage: bench export plan|tflite|problem DIR") && strstr(h, "--head N"),
               "%s", h);
+}
+
+/* The device arena (planners/device.h) under a lifetime scratch rule:
+ * DS-CNN under cmsis-nn:m55 asks for 192 B at the 10x4 conv (step 0) and
+ * 4,464 B at each depthwise conv. naive stacks the 14 tensors in id order
+ * (496 + 9 x 8,000 + 64 + 64 + 16 + 16 = 72,656 B) and the 5 buffers on
+ * top (90,704 B); TFLM puts each buffer right above the highest tensor
+ * alive at its step, inside that stack (the last depthwise's output ends
+ * at 64,496, its buffer at 68,960): 72,656 B. No figure under the tail
+ * policy nor without a rule. */
+/* bench's CSV for DS-CNN under cmsis-nn:m55 with planner and policy
+ * (malloc'd). */
+static char *ds_cnn_m55_csv(const char *tag, const char *planner, const char *policy)
+{
+    const char *args[] = {"--graph", "ds-cnn", "--planner", planner, "--scratch",
+                          "cmsis-nn:m55", "--scratch-policy", policy, "--format", "csv",
+                          "--no-db", "--repetitions", "1", "--min-time", "0.001", NULL};
+    cr_assert_eq(run(tag, args), 0, "%s", slurp(tag, "err"));
+    return slurp(tag, "out");
+}
+
+Test(bench, device_arena_places_the_scratch_as_tflm_does)
+{
+    char *out = ds_cnn_m55_csv("dev", "naive", "lifetime");
+    cr_expect(strstr(out, ",90704,") != NULL, "%s", out);
+    cr_expect(strstr(out, ",cmsis-nn:m55,lifetime,72656\n") != NULL, "%s", out);
+    free(out);
+    out = ds_cnn_m55_csv("devt", "naive", "tail");
+    cr_expect(strstr(out, ",cmsis-nn:m55,tail,\n") != NULL, "%s", out);
+    free(out);
+    /* online: greedy-by-size plans the tensors alone, 16,000 B (two 8,000 B
+     * maps at every conv); TFLM must put each 4,464 B depthwise buffer
+     * above both: 20,464 B on the device. */
+    out = ds_cnn_m55_csv("devo", "greedy-by-size", "online");
+    cr_expect(strstr(out, ",16000,16000,1.000000,") != NULL, "%s", out);
+    cr_expect(strstr(out, ",cmsis-nn:m55,online,20464\n") != NULL, "%s", out);
+    free(out);
 }

@@ -440,3 +440,32 @@ Test(configs, tags_select_and_group)
     cr_expect_eq(run_bench("bad", (const char *[]){"--graph", "chain", "--tag", "", "--no-db",
                                                      NULL}), 2);
 }
+
+/* The kernel scratch rule and its policy are configurations: three runs of
+ * one graph, none, cmsis-nn and cmsis-nn with the tail, are three groups
+ * in bench stats, each named, each against its own problem's bound. */
+Test(configs, kernel_scratch_configurations_are_kept_apart)
+{
+    char db[200], path[200];
+    td_path(db, sizeof db, "scratch.sqlite");
+    const char *const none[] = {NULL};
+    const char *const m4[] = {"--scratch", "cmsis-nn", NULL};
+    const char *const tail[] = {"--scratch", "cmsis-nn:m4", "--scratch-policy", "tail", NULL};
+    run_one("s0", db, "ds-tcn", none);
+    run_one("s1", db, "ds-tcn", m4);
+    run_one("s2", db, "ds-tcn", tail);
+    cr_assert_eq(run_bench("st", (const char *[]){"stats", "--db", db, "--format", "csv",
+                                                    "--planner", "naive", NULL}), 0);
+    struct csv t;
+    td_path(path, sizeof path, "st.out");
+    csv_read(path, &t);
+    cr_assert_eq(t.n, 3, "one row per configuration");
+    const char *want[] = {"plain", "scratch cmsis-nn:m4", "scratch cmsis-nn:m4 tail"};
+    for (size_t i = 0; i < 3; i++) {
+        size_t hits = 0;
+        for (size_t r = 0; r < t.n; r++)
+            hits += strcmp(t.rec[r][csv_col(&t, "config")], want[i]) == 0;
+        cr_expect_eq(hits, 1, "config '%s'", want[i]);
+    }
+    csv_free(&t);
+}

@@ -45,10 +45,12 @@ Test(families, registry_lists_every_family_with_its_defaults)
 {
     const char *names[] = {"mobilenetv2", "chain", "residual", "unet", "transformer",
                            "random-dag", "random-intervals", "packed", "slack", "randwire",
-                           "nasnet"};
-    cr_assert_eq(arena_family_count(), 11);
-    cr_expect_null(arena_family_at(11));
-    for (size_t i = 0; i < 11; i++) {
+                           "nasnet", "ds-cnn", "mobilenetv1", "resnet8", "fc-autoencoder",
+                           "ds-tcn"};
+    size_t n = sizeof names / sizeof names[0];
+    cr_assert_eq(arena_family_count(), n);
+    cr_expect_null(arena_family_at(n));
+    for (size_t i = 0; i < n; i++) {
         const struct arena_family_info *info = arena_family_at(i);
         cr_assert_not_null(info);
         cr_expect_str_eq(info->name, names[i]);
@@ -209,7 +211,7 @@ Test(families, spec_errors_name_the_valid_choices)
     expect_spec_error("foo:ops=3", ARENA_ENOTFOUND,
                       "unknown family 'foo' (valid: mobilenetv2, chain, residual, unet, "
                       "transformer, random-dag, random-intervals, packed, slack, randwire, "
-                      "nasnet)");
+                      "nasnet, ds-cnn, mobilenetv1, resnet8, fc-autoencoder, ds-tcn)");
     expect_spec_error("chain:x=1", ARENA_ENOTFOUND,
                       "chain: unknown key 'x' (valid: ops, min, max, dtype, seed)");
     expect_spec_error("random-intervals:n=10,lives=3", ARENA_ENOTFOUND,

@@ -200,3 +200,47 @@ Test(figdata, a_newer_schema_is_read_while_its_columns_are_there)
     cr_expect(strstr(err, want), "%s", err);
     cr_expect_null(strchr(err, '\n'));
 }
+
+/* One spec, two problems (a file rewritten 10x larger between two runs):
+ * the entry is the newest problem's, with its bound; the older problem's
+ * results are left out and counted, their planners named, so no table
+ * divides an old arena by the new bound (0.111 x lower bound). Fails on
+ * 3cf04c5 (round 4, finding 05). */
+Test(figdata, an_older_problem_under_one_spec_is_left_out_and_counted)
+{
+    char path[256], err[300] = "";
+    td_path(path, sizeof path, "two.sqlite");
+    struct arena_store *s = NULL;
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &s, err, sizeof err), ARENA_OK, "%s", err);
+    arena_store_close(s);
+    sqlite3 *db = td_db_open(path, 0);
+    char *msg = NULL;
+    cr_assert_eq(sqlite3_exec(db,
+        "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed, uuid)"
+        " VALUES (1, '2026-12-02T10:00:00.000Z', 'g', 'c', 'cpu', 'h', 'a', 1, 'u1'),"
+        " (2, '2026-12-02T11:00:00.000Z', 'g', 'c', 'cpu', 'h', 'b', 1, 'u2');"
+        "INSERT INTO graphs (id, spec, family, params, fingerprint, alignment, ops, tensors,"
+        " naive_bytes, lower_bound) VALUES (1, 'p.csv', 'csv', '', 'aa', 16, 0, 3, 256, 208),"
+        " (2, 'p.csv', 'csv', '', 'bb', 16, 0, 3, 2512, 2000);"
+        "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, bound, status,"
+        " seq, inplace_bound, problem_fingerprint) VALUES"
+        " (1, 1, 1, 'greedy-by-size', 224, 1, 208, 'feasible', 1, 208, 'aa'),"
+        " (2, 1, 1, 'optimal', 224, 1, 224, 'optimal', 2, 208, 'aa'),"
+        " (3, 2, 2, 'naive', 2512, 1, 2000, 'feasible', 1, 2000, 'bb');",
+        NULL, NULL, &msg), SQLITE_OK, "%s", msg);
+    sqlite3_close(db);
+    struct arena_figdb *h = NULL;
+    cr_assert_eq(arena_figdb_open(path, &h, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_fig_data d;
+    cr_assert_eq(arena_figdb_load(h, 0, NULL, &d, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert_eq(d.n_graphs, 1);
+    cr_expect_eq(d.graphs[0].lower_bound, 2000, "the newest problem's bound");
+    cr_expect_eq(d.n_results, 1, "only naive, of the newest problem: %zu", d.n_results);
+    cr_expect(find(&d, "p.csv", "naive") && !find(&d, "p.csv", "optimal"));
+    cr_expect_eq(d.graphs[0].superseded, 2);
+    cr_expect(d.graphs[0].superseded_planners &&
+                  strcmp(d.graphs[0].superseded_planners, "optimal, greedy-by-size") == 0,
+              "named newest first: %s", d.graphs[0].superseded_planners);
+    arena_fig_data_free(&d);
+    arena_figdb_close(h);
+}

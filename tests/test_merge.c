@@ -835,3 +835,152 @@ Test(merge, scripts_sweep_takes_paths_with_spaces_and_quotes)
     sqlite3_finalize(st);
     sqlite3_close(db);
 }
+
+/* tests/cmd/picky, a program planner (cmd:) that fails on every problem of
+ * 20 tensors and plans the others end to end; with PICKY_KILL_ONCE, it kills
+ * its bench once. Its cmd: planner, f, into buf. */
+static void picky_planner(const char *prefix, char *buf, size_t len)
+{
+    const char *picky = getenv("ARENA_PICKY");
+    if (!picky) cr_skip_test("ARENA_PICKY not set (run via meson test)");
+    snprintf(buf, len, "%scmd:f=sh '%s'", prefix, picky);
+}
+
+/* bench --resume and --missing (issue 43 §4): a run of 2 x 2 graphs with
+ * naive and a program that fails on the n=20 ones (exit 1); --missing over
+ * 3 x 2 graphs lists exactly the 4 jobs of n=40, says how many are stored
+ * and names the program's invalid results; --resume runs only those 4 (a
+ * second run of 4 results) and exits 1 again for the stored invalid ones;
+ * once more, it runs nothing. A job in another configuration is not the
+ * stored one: under another --tag all 12 run, and a program with another
+ * command reruns only its own 6. */
+Test(merge, resume_runs_only_what_is_not_stored_and_missing_lists_it)
+{
+    char db[160], planners[400], other[404];
+    td_path(db, sizeof db, "r.sqlite");
+    picky_planner("naive,", planners, sizeof planners);
+    snprintf(other, sizeof other, "%s ", planners);
+    const char *first[] = {"--graph", "random-intervals:n=20|30,seed=1..2", "--planner", planners,
+                           "--repetitions", "1", "--min-time", "0.001", "--quiet", "--db", db,
+                           NULL};
+    cr_assert_eq(run_bench("first", first), 1, "%s", run_bench_output("first", "err"));
+    char *err = run_bench_output("first", "err");
+    cr_expect(strstr(err, "bench: the run went to its end: invalid results (stored with valid ="
+                          " 0): f on 2 of 4 graphs\n"), "%s", err);
+    free(err);
+#define MORE "--graph", "random-intervals:n=20|30|40,seed=1..2", "--repetitions", "1", \
+             "--min-time", "0.001", "--quiet", "--db", db
+    const char *missing[] = {MORE, "--planner", planners, "--missing", NULL};
+    cr_assert_eq(run_bench("missing", missing), 0, "%s", run_bench_output("missing", "err"));
+    char *out = run_bench_output("missing", "out");
+    err = run_bench_output("missing", "err");
+    size_t lines = 0;
+    for (const char *p = out; (p = strchr(p, '\n')); p++) lines++;
+    cr_expect_eq(lines, 4, "%s", out);
+    cr_expect(strstr(out, "random-intervals:n=40,live=10,life=uniform,sizes=loguniform,min=16,"
+                          "max=65536,seed=2\tf\n"), "%s", out);
+    cr_expect_null(strstr(out, "n=30"), "%s", out);
+    cr_expect(strstr(err, " holds 8 of the 12 jobs"), "%s", err);
+    cr_expect(strstr(err, "invalid results (stored with valid = 0): f on 2 of 6 graphs"), "%s", err);
+    free(out);
+    free(err);
+    cr_expect_eq(count(db, "SELECT count(*) FROM runs"), 1, "--missing stored a run");
+    const char *resume[] = {MORE, "--planner", planners, "--resume", NULL};
+    for (int round = 0; round < 2; round++) {
+        cr_expect_eq(run_bench("resume", resume), 1, "%s", run_bench_output("resume", "err"));
+        cr_expect_eq(count(db, "SELECT count(*) FROM runs"), 2);
+        cr_expect_eq(count(db, "SELECT count(*) FROM results"), 12);
+        cr_expect_eq(count(db, "SELECT count(*) FROM results r JOIN graphs g ON g.id = r.graph_id"
+                               " WHERE r.run_id = 2 AND g.tensors = 40"), 4);
+        err = run_bench_output("resume", "err");
+        cr_expect(strstr(err, round ? "12 of the 12 jobs already stored" : "8 of the 12 jobs"
+                                                                             " already stored"),
+                  "%s", err);
+        cr_expect(strstr(err, "f on 2 of 6 graphs"), "%s", err);
+        free(err);
+    }
+    const char *tagged[] = {MORE, "--planner", planners, "--resume", "--tag", "x", NULL};
+    cr_expect_eq(run_bench("tagged", tagged), 1);
+    cr_expect_eq(count(db, "SELECT count(*) FROM results"), 24);
+    const char *changed[] = {MORE, "--planner", other, "--resume", NULL};
+    cr_expect_eq(run_bench("changed", changed), 1);
+    cr_expect_eq(count(db, "SELECT count(*) FROM results"), 30);
+    cr_expect_eq(count(db, "SELECT count(*) FROM results WHERE run_id = 4 AND planner = 'f'"), 6);
+#undef MORE
+}
+
+/* Issue 43 §4, round 4 #10: a sweep survives a failing planner and a
+ * killed shard. Two shards over 9 graphs x 3 planners; the program f fails
+ * on the three n=20 graphs (its shards exit 1: results, not failures) and,
+ * once, kills its bench on an n=40 graph. The sweep runs the other shard
+ * to its end (all its jobs stored), merges what both stored, names the
+ * killed shard, f's invalid results and the first missing job (the one
+ * killed), and exits 3; the same command again resumes: only the missing
+ * jobs run (no job stored twice in the shards), the merge is whole (27
+ * results) and the exit status is 1 (every job stored, f invalid on 3).
+ * At 3cf04c5 the first exit of 1 had parallel kill the other shard, and no
+ * merge was written. */
+Test(merge, a_sweep_survives_a_killed_shard_and_resumes, .timeout = 300)
+{
+    const char *bench_exe = getenv("ARENA_BENCH"), *sweep = getenv("ARENA_SWEEP");
+    if (!bench_exe || !sweep) cr_skip_test("ARENA_BENCH / ARENA_SWEEP not set (run via meson test)");
+    if (system("command -v parallel >/dev/null && command -v taskset >/dev/null") != 0)
+        cr_skip_test("GNU parallel or taskset missing (scripts/bootstrap installs parallel)");
+    char planners[400], out[160], cmd[2000], log[200], marker[200];
+    picky_planner("greedy-by-size,online-first-fit,", planners, sizeof planners);
+    td_path(out, sizeof out, "o.sqlite");
+    td_path(log, sizeof log, "sweep.err");
+    td_path(marker, sizeof marker, "killed.once");
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && PICKY_KILL_ONCE='%s' BENCH='%s' '%s' -j 2 -o o.sqlite"
+             " --graph 'random-intervals:n=20|30|40,seed=1..3' --planner \"%s\" --repetitions 1"
+             " --min-time 0.001 >/dev/null 2>'%s'",
+             td_dir, marker, bench_exe, sweep, planners, log);
+    int status = system(cmd);
+    char *text = td_slurp(log, NULL);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3, "sweep: status %d, want exit 3: %s",
+              status, text);
+    cr_expect(strstr(text, " of 2 was killed by signal 9; what it stored is merged"), "%s", text);
+    cr_expect(strstr(text, "sweep: invalid results (stored with valid = 0): f on 3 of 9 graphs"),
+              "%s", text);
+    cr_expect(strstr(text, "sweep:   random-intervals:n=40,"), "%s", text);
+    cr_expect(strstr(text, "rerun the same command to resume"), "%s", text);
+    free(text);
+    int64_t merged = count(out, "SELECT count(*) FROM results");
+    cr_expect(merged > 0 && merged < 27, "%lld results merged", (long long)merged);
+    /* The shard not killed went to its end: its database lacks nothing. */
+    int whole = 0;
+    for (int k = 1; k <= 2; k++) {
+        char shard[200], part[8];
+        snprintf(shard, sizeof shard, "%s.shards/shard-%d-of-2.sqlite", out, k);
+        snprintf(part, sizeof part, "%d/2", k);
+        const char *check[] = {"--graph", "random-intervals:n=20|30|40,seed=1..3", "--planner",
+                               planners, "--repetitions", "1", "--min-time", "0.001", "--shard",
+                               part, "--db", shard, "--missing", NULL};
+        cr_assert_eq(run_bench("check", check), 0);
+        char *lacks = run_bench_output("check", "out");
+        whole += lacks[0] == '\0';
+        free(lacks);
+    }
+    cr_expect_eq(whole, 1, "want one shard whole and one cut short");
+    cr_expect_eq(count(out, "SELECT count(*) FROM results WHERE planner = 'f' AND valid = 0"), 3);
+
+    status = system(cmd);
+    text = td_slurp(log, NULL);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "rerun: status %d, want exit 1: %s",
+              status, text);
+    cr_expect(strstr(text, "sweep: resuming the sweep in o.sqlite.shards/"), "%s", text);
+    cr_expect(strstr(text, "f on 3 of 9 graphs"), "%s", text);
+    free(text);
+    cr_expect_eq(count(out, "SELECT count(*) FROM results"), 27);
+    cr_expect_eq(count(out, "SELECT count(*) FROM (SELECT DISTINCT graph_id, planner FROM"
+                            " results)"), 27);
+    /* Nothing redone: the shards together hold each job once. */
+    int64_t in_shards = 0;
+    for (int k = 1; k <= 2; k++) {
+        char shard[200];
+        snprintf(shard, sizeof shard, "%s.shards/shard-%d-of-2.sqlite", out, k);
+        in_shards += count(shard, "SELECT count(*) FROM results");
+    }
+    cr_expect_eq(in_shards, 27);
+}

@@ -237,12 +237,13 @@ static void expect_optimal_by(const struct arena_problem *p, uint64_t want, cons
     cr_assert_eq(plan.bound, want, "%s (%s): bound %llu", who, by, (unsigned long long)plan.bound);
 }
 
-/* Both engines alone prove want (the portfolio is the search on problems
+/* Each engine alone proves want (the portfolio is the search on problems
  * this small: it proves them before the SAT engine's first round). */
 static void expect_optimal(const struct arena_problem *p, uint64_t want, const char *who)
 {
     expect_optimal_by(p, want, who, ARENA_OPTIMAL_ENGINE_SEARCH);
     expect_optimal_by(p, want, who, ARENA_OPTIMAL_ENGINE_SAT);
+    expect_optimal_by(p, want, who, ARENA_OPTIMAL_ENGINE_LCG);
 }
 
 Test(optimal, random_small_against_orders)
@@ -878,7 +879,8 @@ static const struct {
     uint64_t limit; /* its node limit; 0: the test's */
     uint32_t also_off; /* rules off in both runs (ARENA_OPTIMAL_*), 0: none */
     int sat; /* 1: a rule of the SAT engine, run with that engine alone (its
-                conflicts are the nodes); 0: the search alone */
+                conflicts are the nodes); 2: of the lcg engine, the same with
+                it; 0: the search alone */
 } rule_cases[] = {
     {"parts", HARD_AND_CHAIN, NULL, 0, 0, 0, 0},
     {"groups", HARD_TWICE_SPANNED, NULL, 0, 0, 0, 0},
@@ -899,6 +901,8 @@ static const struct {
     {"sat-domains", FROM_SPEC, "packed:n=80,seed=2", 1, 50000, 0, 1},
     {"sat-tiling", FROM_SPEC, SAT_PACKED_SPECS, 0, 60000, 0, 1},
     {"sat-phases", FROM_SPEC, SAT_PACKED_SPECS, 0, 60000, 0, 1},
+    /* proven in 110 conflicts with it, in 45,499 without */
+    {"lcg-propagate", FROM_SPEC, "slack:n=150,seed=2", 0, 5000, 0, 2},
 };
 
 /* Each lifetime's length in steps, malloc'd: what a file whose times are
@@ -1005,7 +1009,7 @@ static void rules_prune(int large)
         if ((rule_cases[c].limit != 0) != large)
             continue;
         const uint64_t limit = rule_cases[c].limit ? rule_cases[c].limit : 50000;
-        if (rule_cases[c].sat && !rule_cases[c].finds) {
+        if (rule_cases[c].sat == 1 && !rule_cases[c].finds) {
             sat_rule_pays(sw, rule_cases[c].spec, limit);
             continue;
         }
@@ -1018,7 +1022,9 @@ static void rules_prune(int large)
         struct arena_plan_options opt = {
             .node_limit = limit,
             .optimal_off = rule_cases[c].also_off,
-            .optimal_engine = rule_cases[c].sat ? ARENA_OPTIMAL_ENGINE_SAT : ARENA_OPTIMAL_ENGINE_SEARCH};
+            .optimal_engine = rule_cases[c].sat == 2   ? ARENA_OPTIMAL_ENGINE_LCG
+                              : rule_cases[c].sat == 1 ? ARENA_OPTIMAL_ENGINE_SAT
+                                                       : ARENA_OPTIMAL_ENGINE_SEARCH};
         cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &on, 0), ARENA_OK);
         expect_plan_valid(&p, &on, sw->name);
         if (rule_cases[c].finds) {
@@ -1506,7 +1512,7 @@ Test(optimal, repair_reaches_the_bound_from_a_worse_plan)
  * claim holds against the orders oracle (optimal: the optimum; feasible:
  * within the capacity; infeasible: the optimum is above it; the bound never
  * above the optimum). */
-Test(optimal, sat_plans_pass_the_validator)
+static void engine_plans_pass_the_validator(uint32_t engine)
 {
     static const uint64_t alignments[] = {16, 1, 8, 64};
     static const uint32_t sat_rules[] = {ARENA_OPTIMAL_SAT_DOMAINS, ARENA_OPTIMAL_SAT_TILING,
@@ -1523,7 +1529,7 @@ Test(optimal, sat_plans_pass_the_validator)
         rp_problem(k + 90000, n, shape, alignment, t);
         struct arena_problem p = {.n = n, .tensors = t, .alignment = alignment};
         uint64_t want = drop_optimum(t, n), lb = lower_bound(&p);
-        struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_SAT,
+        struct arena_plan_options opt = {.optimal_engine = engine,
                                          .node_limit = 1 + rp_below(&r, k % 3 ? 400 : 4)};
         for (size_t i = 0; i < sizeof sat_rules / sizeof sat_rules[0]; i++)
             if (rp_below(&r, 3) == 0)
@@ -1572,7 +1578,7 @@ Test(optimal, sat_plans_pass_the_validator)
         snprintf(spec, sizeof spec, "slack:n=%u,seed=%u", 40 + 10 * (k % 3), 1 + k / 3);
         struct arena_problem p = {0};
         build_spec(spec, &p);
-        struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_SAT,
+        struct arena_plan_options opt = {.optimal_engine = engine,
                                          .node_limit = 1 + 3 * k,
                                          .capacity = k % 3 == 0 ? 1048576 : 0};
         uint64_t *off = malloc(p.n * sizeof *off);
@@ -1587,6 +1593,17 @@ Test(optimal, sat_plans_pass_the_validator)
         free((void *)p.tensors);
     }
     cr_expect_gt(stopped, 5, "the limits stopped %zu solves only", stopped);
+}
+
+Test(optimal, sat_plans_pass_the_validator)
+{
+    engine_plans_pass_the_validator(ARENA_OPTIMAL_ENGINE_SAT);
+}
+
+/* The same for the lcg engine (its conflicts are Z3's). */
+Test(optimal, lcg_plans_pass_the_validator)
+{
+    engine_plans_pass_the_validator(ARENA_OPTIMAL_ENGINE_LCG);
 }
 
 /* With a node limit (conflicts for the SAT engine) the answer is the same
@@ -1667,7 +1684,7 @@ static size_t gap_problem(uint64_t k, struct arena_tensor *t)
     return n;
 }
 
-Test(optimal, sat_proves_optima_above_max_live)
+Test(optimal, engines_prove_optima_above_max_live)
 {
     char who[64];
     for (size_t g = 0; g < sizeof gap_seeds / sizeof gap_seeds[0]; g++) {
@@ -1678,18 +1695,23 @@ Test(optimal, sat_proves_optima_above_max_live)
         snprintf(who, sizeof who, "gap problem %llu", (unsigned long long)gap_seeds[g]);
         cr_assert_gt(want, lower_bound(&p), "%s: its optimum is max-live", who);
         expect_optimal(&p, want, who);
-        struct arena_plan plan;
-        struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_SAT,
-                                         .capacity = want - 16};
-        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x44), ARENA_OK);
-        expect_plan_valid(&p, &plan, who);
-        cr_expect_eq(plan.status, ARENA_PLAN_INFEASIBLE, "%s: %s a step below the optimum", who,
-                     arena_plan_status_name(plan.status));
-        opt.capacity = want;
-        cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x44), ARENA_OK);
-        expect_plan_valid(&p, &plan, who);
-        cr_expect_eq(plan.status, ARENA_PLAN_FEASIBLE, "%s", who);
-        cr_expect_leq(plan.arena, want, "%s", who);
+        static const uint32_t engines[] = {ARENA_OPTIMAL_ENGINE_SAT, ARENA_OPTIMAL_ENGINE_LCG};
+        for (size_t e = 0; e < 2; e++) {
+            struct arena_plan plan;
+            struct arena_plan_options opt = {.optimal_engine = engines[e], .capacity = want - 16,
+                                             .node_limit = TEST_NODES};
+            cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x44), ARENA_OK);
+            expect_plan_valid(&p, &plan, who);
+            cr_expect_eq(plan.status, ARENA_PLAN_INFEASIBLE, "%s (%s): %s a step below the optimum",
+                         who, arena_optimal_engine_name(engines[e]),
+                         arena_plan_status_name(plan.status));
+            opt.capacity = want;
+            cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x44), ARENA_OK);
+            expect_plan_valid(&p, &plan, who);
+            cr_expect_eq(plan.status, ARENA_PLAN_FEASIBLE, "%s (%s)", who,
+                         arena_optimal_engine_name(engines[e]));
+            cr_expect_leq(plan.arena, want, "%s", who);
+        }
     }
 }
 

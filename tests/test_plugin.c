@@ -41,16 +41,6 @@ static void lying_problem(char *path, size_t len)
     td_write("three.csv", "id,lower,upper,size\n0,0,2,64\n1,1,3,32\n2,3,4,16\n", path, len);
 }
 
-/* The SHA-256 of a file by sha256sum (coreutils), not by bench's code. */
-static void sha256sum(const char *path, char hex[65])
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "sha256sum '%s'", path);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    cr_assert_eq(fscanf(p, "%64s", hex), 1);
-    pclose(p);
-}
 
 /* The example plugin beside the built-in planner it copies: each result
  * valid, stored with the plugin's absolute path and the file's hash, and
@@ -66,7 +56,7 @@ Test(plugin, example_plans_beside_the_built_ins_and_its_origin_is_stored)
     cr_assert_eq(run_bench("run", args), 0, "%s", run_bench_output("run", "err"));
     char hex[65], abs[4096];
     cr_assert(realpath(example(), abs));
-    sha256sum(abs, hex);
+    td_sha256(abs, hex);
     sqlite3 *d = td_db_open(db, 1);
     char sql[4400];
     snprintf(sql, sizeof sql,
@@ -102,7 +92,7 @@ Test(plugin, stats_and_plot_name_it_with_its_origin)
                           "--min-time", "0.001", NULL};
     cr_assert_eq(run_bench("run", args), 0, "%s", run_bench_output("run", "err"));
     char hex[65], label[100];
-    sha256sum(example(), hex);
+    td_sha256(example(), hex);
     snprintf(label, sizeof label, "example-first-fit (plugin %.8s)", hex);
     const char *stats[] = {"stats", "--db", db, NULL};
     cr_assert_eq(run_bench("stats", stats), 0, "%s", run_bench_output("stats", "err"));
@@ -599,4 +589,218 @@ Test(plugin, a_scratch_overrun_and_a_wrong_arena_are_named)
                                      " offset + size): a plan states its arena exactly'"),
                      1, "in process: %d", inproc);
     }
+}
+
+/* ---- claims: checked, never trusted (bench/claims.h) ---- */
+
+/* plugin:claims.so:NAME (tests/plugins/claims.c) into buf. */
+static void claims_item(char *buf, size_t len, const char *name)
+{
+    plugin_path(buf, len, "claims");
+    strncat(buf, ":", len - strlen(buf) - 1);
+    strncat(buf, name, len - strlen(buf) - 1);
+}
+
+/* No ratio below 1 in `bench stats --format csv` of db: a figure below 1
+ * divides an arena by a "bound" that a valid plan beats. */
+static void expect_no_ratio_below_one(const char *db)
+{
+    const char *args[] = {"stats", "--db", db, "--format", "csv", NULL};
+    cr_assert_eq(run_bench("stats", args), 0, "%s", run_bench_output("stats", "err"));
+    char *out = run_bench_output("stats", "out");
+    const char *p = out;
+    char *field[64];
+    size_t nf = td_csv_record(&p, field, 64), want[4], nw = 0;
+    static const char *const ratios[] = {"mean_lb", "median_lb", "mean_best", "median_best"};
+    for (size_t i = 0; i < nf && i < 64; i++)
+        for (size_t k = 0; k < 4; k++)
+            if (strcmp(field[i], ratios[k]) == 0) want[nw++] = i;
+    for (size_t i = 0; i < nf && i < 64; i++) free(field[i]);
+    cr_assert_eq(nw, 4, "stats' CSV header: %s", out);
+    size_t rows = 0;
+    while (*p) {
+        size_t n = td_csv_record(&p, field, 64);
+        rows++;
+        for (size_t k = 0; k < nw; k++)
+            if (want[k] < n && field[want[k]][0])
+                cr_expect_geq(strtod(field[want[k]], NULL), 1.0, "row %zu, %s: %s", rows,
+                              ratios[k], out);
+        for (size_t i = 0; i < n && i < 64; i++) free(field[i]);
+    }
+    cr_expect_gt(rows, 0, "%s", out);
+    free(out);
+}
+
+/* A plugin's bound and "optimal" are its claims: on three.csv (lower bound
+ * 96 B at step 1, the end-to-end plan 112 B, greedy-by-size 96 B) a planner
+ * that is not a search has its bound not read at all, a search planner's
+ * "optimal" with bound 112 is stored as its claim beside bench's proofs
+ * (feasible, bound 96); once a valid plan of 96 B is known, in the run or
+ * in the database, the same claim contradicts it and is invalid with one
+ * line; stats never rates anyone below 1 x a bound. Fails on 3cf04c5:
+ * both liars were stored optimal with bound 112 and greedy-by-size rated
+ * 0.857 x best (round 4, finding 02). */
+Test(plugin, a_plugins_bound_and_optimal_are_its_claims_never_proofs)
+{
+    char db[160], csv[160], bound[600], optimal[600], both[1300];
+    td_path(db, sizeof db, "r.sqlite");
+    lying_problem(csv, sizeof csv);
+    claims_item(bound, sizeof bound, "claims-bound");
+    claims_item(optimal, sizeof optimal, "claims-optimal");
+    snprintf(both, sizeof both, "%s,%s", bound, optimal);
+    const char *first[] = {"--graph", csv, "--planner", both, "--db", db, "--min-time", "0.001",
+                           "--repetitions", "1", NULL};
+    cr_assert_eq(run_bench("first", first), 0, "%s", run_bench_output("first", "err"));
+    sqlite3 *d = td_db_open(db, 1);
+    cr_expect_eq(td_db_int(d, "SELECT count(*) FROM results WHERE planner = 'claims-bound' AND"
+                              " valid = 1 AND arena_bytes = 112 AND status = 'feasible' AND"
+                              " bound = 96 AND claimed_status IS NULL"), 1,
+                 "a planner that is no search sets no bound");
+    cr_expect_eq(td_db_int(d, "SELECT count(*) FROM results WHERE planner = 'claims-optimal' AND"
+                              " valid = 1 AND status = 'feasible' AND bound = 96 AND"
+                              " claimed_status = 'optimal' AND claimed_bound = 112"), 1,
+                 "its word is its claim, bench's proof its status");
+    sqlite3_close(d);
+    char *out = run_bench_output("first", "out");
+    cr_expect(strstr(out, "it claims optimal with a bound of 112 B, which bench did not prove"),
+              "%s", out);
+    free(out);
+    char fig[160], md[200];
+    td_path(fig, sizeof fig, "fig");
+    const char *plot[] = {"plot", "--db", db, "--out", fig, "--figures", "tables", "--quiet",
+                          NULL};
+    cr_assert_eq(run_bench("plot", plot), 0, "%s", run_bench_output("plot", "err"));
+    snprintf(md, sizeof md, "%s/comparison.md", fig);
+    char *table = td_slurp(md, NULL);
+    cr_assert(table, "no %s", md);
+    cr_expect(strstr(table, "| feasible (claims optimal) |") && !strstr(table, "optimum"),
+              "the claim labelled, no optimum: %s", table);
+    free(table);
+
+    char list[700];
+    snprintf(list, sizeof list, "greedy-by-size,%s", optimal);
+    const char *second[] = {"--graph", csv, "--planner", list, "--db", db, "--min-time", "0.001",
+                            "--repetitions", "1", NULL};
+    cr_expect_eq(run_bench("second", second), 1, "an invalid result: exit 1");
+    const char *third[] = {"--graph", csv, "--planner", optimal, "--db", db, "--min-time",
+                           "0.001", "--repetitions", "1", NULL};
+    cr_expect_eq(run_bench("third", third), 1, "an invalid result: exit 1");
+    d = td_db_open(db, 1);
+    cr_expect_eq(td_db_int(d, "SELECT count(*) FROM results WHERE planner = 'claims-optimal' AND"
+                              " valid = 0 AND error = 'planner claims a lower bound of 112 B, but"
+                              " a valid plan of this problem has 96 B (greedy-by-size, this run)'"),
+                 1, "contradicted by this run's plan");
+    cr_expect_eq(td_db_int(d, "SELECT count(*) FROM results WHERE planner = 'claims-optimal' AND"
+                              " valid = 0 AND error LIKE 'planner claims a lower bound of 112 B,"
+                              " but a valid plan of this problem has 96 B (greedy-by-size, run 2"
+                              " of %)'"),
+                 1, "contradicted by the database's plan");
+    sqlite3_close(d);
+    expect_no_ratio_below_one(db);
+}
+
+/* "No plan fits" at a capacity that a valid plan of the same problem meets
+ * is invalid with one line; with no such plan known, a guest's unproven
+ * infeasible is its claim, and the status is what bench proves: its plan is
+ * above the capacity, the decision undecided (limit). Fails on 3cf04c5:
+ * stored infeasible beside greedy-by-size's 96 B plan within 100 B. */
+Test(plugin, infeasible_at_a_capacity_a_valid_plan_meets_is_invalid)
+{
+    char db[160], csv[160], item[600], list[700];
+    td_path(db, sizeof db, "r.sqlite");
+    lying_problem(csv, sizeof csv);
+    claims_item(item, sizeof item, "claims-infeasible");
+    snprintf(list, sizeof list, "greedy-by-size,%s", item);
+    const char *args[] = {"--graph", csv, "--planner", list, "--capacity", "100", "--db", db,
+                          "--min-time", "0.001", "--repetitions", "1", NULL};
+    cr_expect_eq(run_bench("beside", args), 1, "an invalid result: exit 1");
+    char other[160];
+    td_path(other, sizeof other, "alone.sqlite");
+    const char *alone[] = {"--graph", csv, "--planner", item, "--capacity", "100", "--db", other,
+                           "--min-time", "0.001", "--repetitions", "1", "--format", "csv", NULL};
+    cr_assert_eq(run_bench("alone", alone), 0, "%s", run_bench_output("alone", "err"));
+    char *out = run_bench_output("alone", "out");
+    cr_expect(strstr(out, ",limit,96,") && strstr(out, ",infeasible,101,none,lifetime,\n"),
+              "bench's status, then the claim in its two columns (before the kernel scratch"
+              " rule, its policy and the device arena): %s", out);
+    free(out);
+    sqlite3 *d = td_db_open(db, 1);
+    cr_expect_eq(td_db_int(d, "SELECT count(*) FROM results WHERE planner = 'claims-infeasible'"
+                              " AND valid = 0 AND error = 'planner claims no plan fits the"
+                              " capacity 100 B, but a valid plan of this problem has 96 B"
+                              " (greedy-by-size, this run)'"), 1);
+    cr_expect_eq(td_db_int(d, "SELECT count(*) FROM results WHERE status = 'infeasible'"), 0);
+    sqlite3_close(d);
+    d = td_db_open(other, 1);
+    cr_expect_eq(td_db_int(d, "SELECT count(*) FROM results WHERE planner = 'claims-infeasible'"
+                              " AND valid = 1 AND status = 'limit' AND bound = 96 AND"
+                              " claimed_status = 'infeasible' AND claimed_bound = 101"), 1);
+    sqlite3_close(d);
+}
+
+/* Note bits are the built-in planners' (planners/problem.h): a plugin's are
+ * never read, so bench says nothing of a SAT engine it does not have. Fails
+ * on 3cf04c5 (round 4, finding 07). */
+Test(plugin, a_plugins_note_bits_are_never_read)
+{
+    char csv[160], item[600];
+    lying_problem(csv, sizeof csv);
+    claims_item(item, sizeof item, "sets-a-note");
+    const char *args[] = {"--graph", csv, "--planner", item, "--no-db", "--min-time", "0.001",
+                          "--repetitions", "1", NULL};
+    cr_assert_eq(run_bench("note", args), 0, "%s", run_bench_output("note", "err"));
+    char *err = run_bench_output("note", "err");
+    cr_expect(!strstr(err, "SAT engine") && !strstr(err, "note:"), "%s", err);
+    free(err);
+    char *out = run_bench_output("note", "out");
+    cr_expect(strstr(out, "sets-a-note"), "the plan is measured: %s", out);
+    free(out);
+}
+
+/* A search plugin is measured after the other planners of a graph, so its
+ * claims meet every plan bench makes of it, whatever the order of
+ * --planner: listed first, claims-optimal is still contradicted by
+ * greedy-by-size's 96 B plan, and stored after it. */
+Test(plugin, a_search_plugin_listed_first_is_checked_against_the_plans_after_it)
+{
+    char db[160], csv[160], item[600], list[700];
+    td_path(db, sizeof db, "r.sqlite");
+    lying_problem(csv, sizeof csv);
+    claims_item(item, sizeof item, "claims-optimal");
+    snprintf(list, sizeof list, "%s,greedy-by-size", item);
+    const char *args[] = {"--graph", csv, "--planner", list, "--db", db, "--min-time", "0.001",
+                          "--repetitions", "1", NULL};
+    cr_expect_eq(run_bench("first", args), 1, "an invalid result: exit 1");
+    cr_expect_eq(td_file_int(db, "SELECT count(*) FROM results WHERE planner = 'claims-optimal'"
+                                 " AND valid = 0 AND seq = 2 AND error LIKE '% has 96 B"
+                                 " (greedy-by-size, this run)'"), 1);
+}
+
+/* A plan the database holds is evidence only when its placements pass the
+ * validator with its arena: a row an older bench (or a hand) stored wrongly,
+ * here greedy-by-size's 96 B plan stored as 100 B, contradicts nothing,
+ * and bench says so in one line. */
+Test(plugin, a_stored_plan_is_evidence_only_when_its_placements_hold)
+{
+    char db[160], csv[160], item[600];
+    td_path(db, sizeof db, "r.sqlite");
+    lying_problem(csv, sizeof csv);
+    const char *greedy[] = {"--graph", csv, "--planner", "greedy-by-size", "--db", db,
+                            "--min-time", "0.001", "--repetitions", "1", "--quiet", NULL};
+    cr_assert_eq(run_bench("greedy", greedy), 0, "%s", run_bench_output("greedy", "err"));
+    sqlite3 *d = td_db_open(db, 0);
+    cr_assert_eq(sqlite3_exec(d, "UPDATE results SET arena_bytes = 100", NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(d);
+    claims_item(item, sizeof item, "claims-optimal");
+    const char *args[] = {"--graph", csv, "--planner", item, "--db", db, "--min-time", "0.001",
+                          "--repetitions", "1", "--quiet", NULL};
+    cr_assert_eq(run_bench("claim", args), 0, "%s", run_bench_output("claim", "err"));
+    cr_expect_eq(td_file_int(db, "SELECT count(*) FROM results WHERE planner = 'claims-optimal'"
+                                 " AND valid = 1 AND claimed_status = 'optimal'"), 1);
+    char *err = run_bench_output("claim", "err");
+    cr_expect(strstr(err, "(greedy-by-size, run 1 of ") &&
+                  strstr(err, "is stored valid, but its placements are not a valid plan of"),
+              "%s", err);
+    free(err);
 }

@@ -527,6 +527,88 @@ static int run(const char *dir, const char *cmd, const char *log)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* The rows of one bench table (its header line starts "  planner"): per
+ * row its planner, arena B, scratch B, valid and status, the columns that
+ * no machine changes (times and their spread do): the second field and the
+ * fourth, third and second from the end (gap is the last). n rows at most;
+ * the count read. */
+struct row {
+    char planner[64], arena[32], scratch[32], valid[8], status[24];
+};
+
+static size_t table_rows(const char *text, struct row *out, size_t n)
+{
+    const char *h = strstr(text, "\n  planner ");
+    size_t k = 0;
+    if (!h) return 0;
+    for (const char *l = strchr(h + 1, '\n'); l && *++l && k < n; l = strchr(l, '\n')) {
+        char line[512], *f[40];
+        size_t len = strcspn(l, "\n"), nf = 0;
+        if (len == 0 || len >= sizeof line || strncmp(l, "  ", 2) != 0 || strncmp(l, "```", 3) == 0) break;
+        memcpy(line, l, len);
+        line[len] = '\0';
+        for (char *save = NULL, *t = strtok_r(line, " ", &save); t && nf < 40; t = strtok_r(NULL, " ", &save))
+            f[nf++] = t;
+        if (nf < 8) break;
+        snprintf(out[k].planner, sizeof out[k].planner, "%s", f[0]);
+        snprintf(out[k].arena, sizeof out[k].arena, "%s", f[1]);
+        snprintf(out[k].scratch, sizeof out[k].scratch, "%s", f[nf - 4]);
+        snprintf(out[k].valid, sizeof out[k].valid, "%s", f[nf - 3]);
+        snprintf(out[k].status, sizeof out[k].status, "%s", f[nf - 2]);
+        k++;
+    }
+    return k;
+}
+
+/* Issue 45: README's example table ("What the first command prints") is
+ * what bench prints today in the columns no machine changes: arena B,
+ * scratch B, valid and status of every row shown (its scratch B had gone
+ * stale: greedy-by-size 4,144 where bench printed 6,624). */
+Test(readme, example_table_matches_bench_in_its_machine_independent_columns)
+{
+    FILE *f = fopen(ARENA_SOURCE_ROOT "/README.md", "r");
+    cr_assert_not_null(f);
+    static char readme[1 << 17];
+    size_t got = fread(readme, 1, sizeof readme - 1, f);
+    readme[got] = '\0';
+    fclose(f);
+    const char *sec = strstr(readme, "## What the first command prints");
+    cr_assert_not_null(sec, "README has no example table");
+    const char *block = strstr(sec, "```text\n");
+    cr_assert_not_null(block);
+    struct row want[32], have[64];
+    size_t nw = table_rows(block, want, 32);
+    cr_assert_geq(nw, 5, "README's table: %zu rows read", nw);
+    char list[1024] = "", cmd[2048], dir[] = "/tmp/arena-readme-table.XXXXXX", log[64];
+    for (size_t i = 0; i < nw; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "", want[i].planner);
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s/out", dir);
+    snprintf(cmd, sizeof cmd,
+             "'%s/bench/bench' --graph mobilenetv2 --planner %s --no-db --repetitions 1 --min-time 0.001"
+             " 2>/dev/null",
+             ARENA_BUILD_ROOT, list);
+    cr_assert_eq(run(dir, cmd, log), 0, "%s failed", cmd);
+    FILE *o = fopen(log, "r");
+    cr_assert_not_null(o);
+    static char text[1 << 16];
+    got = fread(text, 1, sizeof text - 1, o);
+    text[got] = '\0';
+    fclose(o);
+    remove(log);
+    rmdir(dir);
+    size_t nh = table_rows(strstr(text, "\n  planner ") ? text : "", have, 64);
+    cr_assert_eq(nh, nw, "bench printed %zu rows for README's %zu", nh, nw);
+    for (size_t i = 0; i < nw; i++) {
+        cr_expect_str_eq(have[i].planner, want[i].planner);
+        cr_expect_str_eq(have[i].arena, want[i].arena, "%s: arena B", want[i].planner);
+        cr_expect_str_eq(have[i].scratch, want[i].scratch, "%s: scratch B (README %s, bench %s)",
+                         want[i].planner, want[i].scratch, have[i].scratch);
+        cr_expect_str_eq(have[i].valid, want[i].valid, "%s: valid", want[i].planner);
+        cr_expect_str_eq(have[i].status, want[i].status, "%s: status", want[i].planner);
+    }
+}
+
 Test(readme, commands_run_verbatim)
 {
     struct pages ps = read_pages();

@@ -555,9 +555,14 @@ Test(stats, optimal_engines_are_separate_configurations_and_labelled)
     arena_stats_free(&st);
 }
 
-/* Paired: planner B failed on graph 2, C was not run on graph 3, so the
- * group compares A, B and C on graphs 1 and 4 only, and says why. D failed
- * everywhere: not a row (it would leave no graph), but reported. */
+/* Paired (issue 43 §4): A failed on graph 2 and B was not run on graph 3:
+ * valid on 3 graphs each, the most, they pair on graphs 1 and 4. C, valid
+ * on 1 and 4 only (absent on 2, failed on 3), has both: compared with them
+ * on those two. G, valid on 3 and 4 only, lacks graph 1: it would cut the
+ * others to graph 4, so it is left out (hidden, unpaired, its 2 valid
+ * graphs counted), and so is D, failed everywhere (no valid result). With
+ * only A and C asked for, A pairs on its 3 graphs and C, lacking graph 3,
+ * is left out: a planner valid on fewer graphs never shrinks the rest. */
 Test(stats, planners_are_compared_on_the_same_graphs)
 {
     char path[160];
@@ -566,38 +571,45 @@ Test(stats, planners_are_compared_on_the_same_graphs)
     int64_t run = add_run(s, "2026-12-02T10:00:00.000Z", "bench");
     for (unsigned seed = 1; seed <= 4; seed++) {
         int64_t g = add_graph(s, seed, 16, 1000);
-        add_result(s, run, g, "A", 1000 + 100 * seed, 1000, ARENA_PLAN_FEASIBLE);
-        add_result(s, run, g, "B", seed == 2 ? 0 : 1500, 1000, ARENA_PLAN_FEASIBLE);
-        if (seed != 3) add_result(s, run, g, "C", 1200, 1000, ARENA_PLAN_FEASIBLE);
+        add_result(s, run, g, "A", seed == 2 ? 0 : 1000 + 100 * seed, 1000, ARENA_PLAN_FEASIBLE);
+        if (seed != 3) add_result(s, run, g, "B", 1500, 1000, ARENA_PLAN_FEASIBLE);
+        if (seed != 2) add_result(s, run, g, "C", seed == 3 ? 0 : 1200, 1000, ARENA_PLAN_FEASIBLE);
+        if (seed >= 3) add_result(s, run, g, "G", 1300, 1000, ARENA_PLAN_FEASIBLE);
         add_result(s, run, g, "D", 0, 1000, ARENA_PLAN_FEASIBLE);
     }
     arena_store_close(s);
     struct arena_stats st;
     compute(path, NULL, &st);
     cr_assert_eq(st.n_rows, 3);
+    const char *rows[] = {"A", "B", "C"};
     for (size_t i = 0; i < 3; i++) {
+        cr_expect_str_eq(st.rows[i].label, rows[i]);
         cr_expect_eq(st.rows[i].n, 2, "row %zu", i);
         cr_expect_eq(st.rows[i].n_left_out, 2, "row %zu", i);
     }
     cr_expect(NEAR(st.rows[0].lb.mean, 1.25), "A on graphs 1 and 4: 1.1, 1.4 -> %g",
               st.rows[0].lb.mean);
-    cr_expect(st.rows[0].n_failed == 0 && st.rows[0].n_absent == 0);
-    cr_expect(st.rows[1].n_failed == 1 && st.rows[1].n_absent == 0);
-    cr_expect(st.rows[2].n_failed == 0 && st.rows[2].n_absent == 1);
+    cr_expect(st.rows[0].n_failed == 1 && st.rows[0].n_absent == 0);
+    cr_expect(st.rows[1].n_failed == 0 && st.rows[1].n_absent == 1);
+    cr_expect(st.rows[2].n_failed == 1 && st.rows[2].n_absent == 1);
     for (size_t i = 0; i < st.n_pairs; i++)
         cr_expect_eq(st.pairs[i].wins + st.pairs[i].ties + st.pairs[i].losses, 2);
-    cr_assert_eq(st.n_hidden, 1);
+    cr_assert_eq(st.n_hidden, 2);
     cr_expect_str_eq(st.hidden[0].label, "D");
-    cr_expect(st.hidden[0].n == 0 && st.hidden[0].n_failed == 4);
+    cr_expect(st.hidden[0].n == 0 && st.hidden[0].n_failed == 4 && !st.hidden[0].unpaired);
+    cr_expect_str_eq(st.hidden[1].label, "G");
+    cr_expect(st.hidden[1].n == 0 && st.hidden[1].unpaired && st.hidden[1].n_valid == 2);
     arena_stats_free(&st);
 
-    /* Without C, graph 3 comes back. */
-    const char *ab[] = {"A", "B"};
-    struct arena_stats_query q = {.planners = ab, .n_planners = 2};
+    const char *ac[] = {"A", "C"};
+    struct arena_stats_query q = {.planners = ac, .n_planners = 2};
     compute(path, &q, &st);
-    cr_assert_eq(st.n_rows, 2);
+    cr_assert_eq(st.n_rows, 1);
+    cr_expect_str_eq(st.rows[0].label, "A");
     cr_expect_eq(st.rows[0].n, 3);
     cr_expect_eq(st.rows[0].n_left_out, 1);
+    cr_assert_eq(st.n_hidden, 1);
+    cr_expect(st.hidden[0].unpaired && st.hidden[0].n_valid == 2, "C is left out");
     arena_stats_free(&st);
 }
 
@@ -733,4 +745,54 @@ Test(stats, a_newer_schema_is_read_while_its_columns_are_there)
              " results.status", ARENA_STORE_VERSION + 3, ARENA_STORE_VERSION);
     cr_expect(strstr(err, want), "%s", err);
     arena_stats_free(&st);
+}
+
+/* One spec, two problems (a file changed between two runs into one
+ * database): the newest problem's results are the ones ranked, the older
+ * problem's are left out and named, never divided by the newer problem's
+ * bound (which made 0.111 x lower bound). Fails on 3cf04c5 (round 4,
+ * finding 05: pooled as one graph). */
+Test(stats, an_older_problem_under_one_spec_is_left_out_and_named)
+{
+    char path[160];
+    td_path(path, sizeof path, "two.sqlite");
+    struct arena_store *s = store_open(path);
+    struct arena_source src = {0};
+    src.spec = "p.csv";
+    src.family = "csv";
+    src.params = "";
+    src.problem.n = 3;
+    src.problem.alignment = 16;
+    struct arena_bounds b = {.naive_bytes = 250, .lower_bound = 200, .largest = 100,
+                             .max_live = 2, .steps = 4};
+    int64_t old_graph = 0, new_graph = 0;
+    src.fingerprint = 0x1111;
+    cr_assert_eq(arena_store_add_graph(s, &src, &b, &old_graph), ARENA_OK);
+    b.naive_bytes = 2500, b.lower_bound = 2000, b.largest = 1000;
+    src.fingerprint = 0x2222;
+    cr_assert_eq(arena_store_add_graph(s, &src, &b, &new_graph), ARENA_OK);
+    cr_assert_neq(old_graph, new_graph);
+    int64_t run = add_run(s, "2026-12-01T10:00:00.000Z", "bench --graph p.csv");
+    add_result(s, run, old_graph, "greedy-by-size", 220, 200, ARENA_PLAN_FEASIBLE);
+    add_result(s, run, old_graph, "optimal", 200, 200, ARENA_PLAN_OPTIMAL);
+    run = add_run(s, "2026-12-02T10:00:00.000Z", "bench --graph p.csv");
+    add_result(s, run, new_graph, "naive", 2500, 2000, ARENA_PLAN_FEASIBLE);
+    arena_store_close(s);
+    struct arena_stats st;
+    compute(path, NULL, &st);
+    cr_assert_eq(st.n_rows, 1, "the older problem's planners are no rows: %zu rows", st.n_rows);
+    cr_expect_str_eq(st.rows[0].planner, "naive");
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.25), "naive x LB %.4f, against its own problem",
+              st.rows[0].lb.mean);
+    cr_expect_eq(st.rows[0].n_superseded, 2);
+    cr_expect(st.rows[0].superseded && strstr(st.rows[0].superseded, "greedy-by-size") &&
+                  strstr(st.rows[0].superseded, "optimal"),
+              "%s", st.rows[0].superseded ? st.rows[0].superseded : "(none)");
+    arena_stats_free(&st);
+    const char *args[] = {"stats", "--db", path, NULL};
+    cr_assert_eq(run_bench("stats", args), 0, "%s", run_bench_output("stats", "err"));
+    char *out = run_bench_output("stats", "out");
+    cr_expect(strstr(out, "2 older results of another problem under the same spec left out"
+                          " (greedy-by-size, optimal)"), "%s", out);
+    free(out);
 }

@@ -312,6 +312,42 @@ Test(store, migrates_version_11_adding_runs_stopped)
     sqlite3_close(db);
 }
 
+/* Version 15 is version 16 without results.device_arena: NULL, computed
+ * by none. */
+Test(store, migrates_version_15_adding_device_arena)
+{
+    char path[160];
+    older_db("v15.sqlite", path, sizeof path, TD_BACK_TO_V15
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');"
+             "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32, NULL,"
+             " NULL, NULL, NULL, NULL, NULL);"
+             "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq,"
+             " inplace, inplace_bound) VALUES (1, 1, 1, 'naive', 64, 1, 1, 'none', 32);");
+    sqlite3 *db = migrated(path);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND device_arena IS"
+                             " NULL AND kernel_scratch = 'none'"), 1);
+    sqlite3_close(db);
+}
+
+/* Version 14 is version 15 without the kernel scratch columns: a result of
+ * 14 planned no scratch buffer, and reads so. */
+Test(store, migrates_version_14_adding_kernel_scratch)
+{
+    char path[160];
+    older_db("v14.sqlite", path, sizeof path, TD_BACK_TO_V14
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');"
+             "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32, NULL,"
+             " NULL, NULL, NULL, NULL, NULL);"
+             "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq,"
+             " inplace, inplace_bound) VALUES (1, 1, 1, 'naive', 64, 1, 1, 'none', 32);");
+    sqlite3 *db = migrated(path);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND kernel_scratch ="
+                             " 'none' AND scratch_policy = 'lifetime'"), 1);
+    sqlite3_close(db);
+}
+
 /* Version 13 is version 14 without the results' planner origin and timing:
  * a result of 13 keeps its row and reads as what it was, a built-in planner
  * timed in process (no path, hash, command nor own figure); a plugin's and
@@ -867,4 +903,54 @@ Test(store, refuses_a_directory)
     struct stat st;
     cr_expect_neq(stat(inside, &st), 0, "a -wal file appeared");
     cr_expect_eq(rmdir(path), 0, "the directory stays empty");
+}
+
+
+/* Version 14 stored a plugin's word as status and bound. Migrated, a
+ * plugin's row whose bound is above its problem's max-live bound keeps
+ * that word as its claim and gets bench's proofs instead (a plan at the
+ * max-live bound optimal, else feasible; infeasible claimed with a plan
+ * above the capacity: limit); a plugin's row at the max-live bound and a
+ * built-in engine's proof are kept; a program's row gets its command's
+ * hash. Fails on 3cf04c5 (no such columns: round 4, finding 02). */
+Test(store, migrates_version_14_keeping_a_plugins_word_as_its_claim)
+{
+    char path[160];
+    older_db("v14.sqlite", path, sizeof path, TD_BACK_TO_V14
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');"
+             "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32, NULL,"
+             " NULL, NULL, NULL, NULL, NULL);"
+             "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq,"
+             " inplace, inplace_bound, status, bound, origin, plugin_sha256, planner_command,"
+             " capacity) VALUES"
+             " (1, 1, 1, 'liar', 64, 1, 1, 'none', 32, 'optimal', 64, 'plugin', 'ab', NULL, NULL),"
+             " (2, 1, 1, 'fair', 32, 1, 2, 'none', 32, 'optimal', 32, 'plugin', 'ab', NULL, NULL),"
+             " (3, 1, 1, 'optimal', 48, 1, 3, 'none', 32, 'optimal', 48, 'built-in', NULL, NULL,"
+             "  NULL),"
+             " (4, 1, 1, 'nofit', 64, 1, 4, 'none', 32, 'infeasible', 41, 'plugin', 'ab', NULL,"
+             "  40),"
+             " (5, 1, 1, 'prog', 64, 1, 5, 'none', 32, 'feasible', 32, 'cmd', NULL, 'sh a.sh',"
+             "  NULL);");
+    sqlite3 *db = migrated(path);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND status ="
+                             " 'feasible' AND bound = 32 AND claimed_status = 'optimal' AND"
+                             " claimed_bound = 64"), 1, "the liar's word is its claim");
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 2 AND status ="
+                             " 'optimal' AND bound = 32 AND claimed_status IS NULL"), 1,
+                 "an optimum at max-live is bench's proof");
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 3 AND status ="
+                             " 'optimal' AND bound = 48 AND claimed_status IS NULL"), 1,
+                 "a built-in engine's proof stands");
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 4 AND status = 'limit'"
+                             " AND bound = 32 AND claimed_status = 'infeasible' AND"
+                             " claimed_bound = 41"), 1, "undecided: its plan is above 40 B");
+    char hex[65], sql[300];
+    td_sha256_text("sh a.sh", hex);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM results WHERE id = 5 AND command_sha256 ="
+             " '%s' AND claimed_status IS NULL", hex);
+    cr_expect_eq(td_db_int(db, sql), 1);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE command_sha256 IS NOT NULL"),
+                 1, "only a program has a command's hash");
+    sqlite3_close(db);
 }

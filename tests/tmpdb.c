@@ -116,3 +116,20 @@ void td_write(const char *name, const char *text, char *path, size_t len)
     fputs(text, f);
     cr_assert_eq(fclose(f), 0, "%s", path);
 }
+
+void td_sha256(const char *path, char hex[65])
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "sha256sum < '%s'", path);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p, "%s", cmd);
+    cr_assert_eq(fscanf(p, "%64s", hex), 1, "%s", cmd);
+    pclose(p);
+}
+
+void td_sha256_text(const char *text, char hex[65])
+{
+    char path[200];
+    td_write("sha256.txt", text, path, sizeof path);
+    td_sha256(path, hex);
+}

@@ -24,10 +24,25 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* Back to version 13 (drops what version 14 added: the results' planner
+/* Back to version 15 (drops what version 16 added: the results' kernel
+ * scratch rule, its policy and the device arena). */
+#define TD_BACK_TO_V15                                                                       \
+    "ALTER TABLE results DROP COLUMN kernel_scratch;"                                         \
+    "ALTER TABLE results DROP COLUMN scratch_policy;"                                         \
+    "ALTER TABLE results DROP COLUMN device_arena; PRAGMA user_version = 15;"
+
+/* Back to version 14 (drops what version 15 added too: the results' claims
+ * and a program's identity). */
+#define TD_BACK_TO_V14                                                                       \
+    TD_BACK_TO_V15                                                                           \
+    "ALTER TABLE results DROP COLUMN claimed_status;"                                        \
+    "ALTER TABLE results DROP COLUMN claimed_bound;"                                         \
+    "ALTER TABLE results DROP COLUMN command_sha256; PRAGMA user_version = 14;"
+
+/* Back to version 13 (drops what version 14 added too: the results' planner
  * origin and timing columns). */
 #define TD_BACK_TO_V13                                                                       \
-    "ALTER TABLE results DROP COLUMN origin; ALTER TABLE results DROP COLUMN plugin_path;"   \
+    TD_BACK_TO_V14 "ALTER TABLE results DROP COLUMN origin; ALTER TABLE results DROP COLUMN plugin_path;"   \
     "ALTER TABLE results DROP COLUMN plugin_sha256;"                                         \
     "ALTER TABLE results DROP COLUMN planner_command;"                                       \
     "ALTER TABLE results DROP COLUMN timing; ALTER TABLE results DROP COLUMN self_ns;"       \
@@ -94,5 +109,10 @@ int64_t td_file_int(const char *path, const char *sql);
 
 /* Writes text to td_dir/name, its path into path (asserts). */
 void td_write(const char *name, const char *text, char *path, size_t len);
+
+/* The SHA-256 of the file at path, or of a text, by sha256sum (coreutils),
+ * not by bench's code: 64 hex digits and a NUL (asserts). */
+void td_sha256(const char *path, char hex[65]);
+void td_sha256_text(const char *text, char hex[65]);
 
 #endif

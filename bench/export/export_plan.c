@@ -647,6 +647,12 @@ int arena_export_tflites(const char *dir, const struct arena_source *src,
                             "%s: a patched plan cannot ship as a TFLM offline plan (the model"
                             " holds no patch ops); plan without --patch to ship it",
                             src->spec);
+    if (src->scratch_first < p->n) /* scratch tensors in the problem (lifetime, tail) */
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s: the plan places the kernels' scratch buffers, which TFLM plans"
+                            " online whatever the offline plan says: plan with --scratch none or"
+                            " --scratch-policy online to ship it",
+                            src->spec);
     char buf[4096], spec[97];
     uint32_t sub = 0;
     const char *path = arena_tflite_path(src->spec, buf, sizeof buf, &sub);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -114,6 +115,50 @@ static const char *size_name(size_t i)
     return i < 3 ? names[i] : NULL;
 }
 
+static int read_range(void *base, const struct arena_opt *o, const char *v, char *err,
+                      size_t errlen)
+{
+    P *p = base;
+    char *end;
+    errno = 0;
+    double lo = strtod(v, &end), hi = 0;
+    int ok = end != v && *end == ':' && errno == 0;
+    if (ok) {
+        const char *h = end + 1;
+        hi = strtod(h, &end);
+        ok = end != h && *end == '\0' && errno == 0 && isfinite(lo) && isfinite(hi) && lo >= 0 &&
+             hi > lo;
+    }
+    if (!ok)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s needs LO:HI, two ratios with 0 <= LO < HI (1:1.5), got '%s'",
+                            o->name, v);
+    p->range_lo = lo;
+    p->range_hi = hi;
+    return ARENA_OK;
+}
+
+static int read_label(void *base, const struct arena_opt *o, const char *v, char *err,
+                      size_t errlen)
+{
+    P *p = base;
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1])
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s needs NAME=TEXT (a planner and what to call it), got '%s'", o->name,
+                            v);
+    if (p->n_labels == sizeof p->labels / sizeof p->labels[0])
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: more than 64", o->name);
+    p->labels[p->n_labels++] = v;
+    return ARENA_OK;
+}
+
+static const char *per_graph_name(size_t i)
+{
+    static const char *const names[] = {"auto", "first", "each"};
+    return i < 3 ? names[i] : NULL;
+}
+
 static const char *color_by_name(size_t i)
 {
     static const char *const names[] = {"planner", "kind"};
@@ -142,8 +187,24 @@ const struct arena_opt arena_bench_plot_options[] = {
     {.name = "--figures", .kind = ARENA_OPT_CUSTOM, .arg = "LIST", .parse = read_figures,
      .name_of = figure_name, .values = "a comma list of", .unset = "all", .in = ARENA_IN_PLOT,
      .help = "the figures to draw (fixed: arena / the graph's bound untransformed, for a"
-             " configuration that transforms it)",
+             " configuration that transforms it; configs: every configuration side by side)",
      .see = "figures.md#files-written"},
+    {.name = "--per-graph", .kind = ARENA_OPT_CHOICE, .name_of = per_graph_name, .def = "auto",
+     .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, per_graph),
+     .help = "the per-graph figures and tables (arena, layout, live, replay, comparison): of the"
+             " first graph selected, in --out; or of each graph of the figures' configuration,"
+             " each in its own folder graphs/NAME/ (NAME: the graph as graphs.tex names it);"
+             " auto: each with --suite or --family, else first"},
+    {.name = "--label", .kind = ARENA_OPT_CUSTOM, .arg = "NAME=TEXT", .parse = read_label,
+     .unset = "the planner's name", .in = ARENA_IN_PLOT,
+     .help = "what every figure and table calls planner NAME (as stored: --planner's name),"
+             " e.g. --label 'lfbf=LFBF (ours)'; again for another planner; the CSV files keep"
+             " the stored names"},
+    {.name = "--range", .kind = ARENA_OPT_CUSTOM, .arg = "LO:HI", .parse = read_range,
+     .unset = "from the least ratio to 1.75 x the best median", .in = ARENA_IN_PLOT,
+     .help = "the ratio axis of the quality and fixed figures; by default it ends at 1.75"
+             " times the best planner's median when anything lies beyond (planners past it"
+             " are arrows with their medians), else at the largest ratio"},
     {.name = "--dpi", .kind = ARENA_OPT_UINT, .arg = "N", .min = 50, .max = 1200, .def = "200",
      .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, dpi),
      .help = "PNG resolution (200: 660 px one column, 1,400 px two)"},
@@ -246,6 +307,11 @@ static int add_shown(struct plot_ctx *c, const char *name)
     c->sel = g;
     struct plot_shown *s = &c->sel[c->n_sel++];
     s->name = name;
+    s->label = name;
+    for (size_t i = 0; i < c->o.n_labels; i++) { /* the last --label for it counts */
+        const char *l = c->o.labels[i], *eq = strchr(l, '=');
+        if ((size_t)(eq - l) == strlen(name) && strncmp(l, name, strlen(name)) == 0) s->label = eq + 1;
+    }
     style(c, s, place_of(c, name, &s->kind));
     return 0;
 }
@@ -313,6 +379,13 @@ static size_t entry_of(const struct plot_ctx *c, size_t b, size_t k)
     return c->d.n_graphs;
 }
 
+/* Whether the per-graph figures are drawn for each graph (--per-graph). */
+static int each_graph(const struct plot_ctx *c)
+{
+    if (c->o.per_graph) return c->o.per_graph == 2;
+    return c->o.f.sel.n_suites > 0 || c->o.f.sel.n_families > 0;
+}
+
 /* The figures' configuration and the per-graph figures' graph: the first
  * graph --graph names (every graph the data holds passed the filters),
  * else the first measured; the first configuration measured that has it. */
@@ -337,7 +410,7 @@ static int choose_graph(struct plot_ctx *c)
                     arena_plot_want(c, "live") || arena_plot_want(c, "tables");
     struct plot_buf sp = {0};
     arena_plot_caret(&sp, c->d.bases[base]);
-    if (hits > 1 && per_graph)
+    if (hits > 1 && per_graph && !each_graph(c))
         arena_plot_note(c, "%zu graphs selected; per-graph figures show %s (choose with --graph)",
                         hits, sp.s ? sp.s : "");
     arena_plot_buf_free(&sp);
@@ -352,6 +425,17 @@ static int choose_graph(struct plot_ctx *c)
                         " (choose with --inplace, --order, --patch, --alignment)",
                         c->d.n_configs, all.s ? all.s : "", c->d.configs[c->cfg].label);
         arena_plot_buf_free(&all);
+    }
+    for (size_t i = 0; i < c->d.n_graphs; i++) {
+        const struct arena_fig_graph *e = &c->d.graphs[i];
+        if (!e->superseded) continue;
+        struct plot_buf name = {0};
+        arena_plot_caret(&name, e->spec);
+        arena_plot_note(c, "%s (%s): %zu older result%s of another problem under this spec left out"
+                           " (%s): only its newest problem's results are shown",
+                        name.s ? name.s : "", c->d.configs[e->config].label, e->superseded,
+                        e->superseded == 1 ? "" : "s", e->superseded_planners);
+        arena_plot_buf_free(&name);
     }
     return 0;
 }
@@ -372,28 +456,99 @@ static int styles_csv(struct plot_ctx *c)
 
 /* ------------------------------------------------------------ driver */
 
+/* Removes path and, for a folder, everything in it (links not followed). */
+static void remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    DIR *d = S_ISDIR(st.st_mode) ? opendir(path) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        remove_tree(sub);
+    }
+    if (d) closedir(d);
+    remove(path);
+}
+
+/* The temporary folder is bench plot's own (mkdtemp): everything in it
+ * goes. */
 static void remove_tmp(struct plot_ctx *c)
 {
-    if (!c->tmp) return;
-    for (size_t i = 0; i < c->n_written; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", c->tmp, c->written[i]);
-        remove(path);
+    if (c->tmp) remove_tree(c->tmp);
+}
+
+/* Makes the folders of path below root (root exists): 0 or -1. */
+static int make_parents(const char *root, const char *rel)
+{
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/%s", root, rel);
+    if (n < 0 || (size_t)n >= sizeof path) return -1;
+    for (char *s = path + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+        *s = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) return -1;
+        *s = '/';
     }
-    static const char *const logs[] = {"arena", "layout", "live", "scaling", "quality", "replay", "stats",
-                                       "fixed"};
-    static const char *const fmts[] = {"png", "pdf", "svg"};
-    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/.%s.log", c->tmp, logs[i]);
-        remove(path);
-        for (int s = 1; s <= 2; s++)
-            for (size_t f = 0; f < 3; f++) {
-                snprintf(path, sizeof path, "%s/%s-%dcol.%s", c->tmp, logs[i], s, fmts[f]);
-                remove(path);
-            }
+    return 0;
+}
+
+/* The per-graph figures of every graph of the figures' configuration,
+ * each into graphs/NAME/ (a name two graphs share gets -2, -3, ...). */
+static int per_graph_each(struct plot_ctx *c)
+{
+    size_t *rows = malloc((c->d.n_graphs + 1) * sizeof *rows), n = 0;
+    char (*dirs)[256] = calloc(c->d.n_graphs + 1, sizeof *dirs);
+    if (!rows || !dirs) {
+        free(rows);
+        free(dirs);
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return 1;
     }
-    rmdir(c->tmp);
+    for (size_t g = 0; g < c->d.n_graphs; g++)
+        if (arena_plot_in_config(c, g)) rows[n++] = g;
+    int rc = 0;
+    for (size_t k = 0; k < n && !rc; k++) {
+        struct plot_buf name = {0};
+        arena_plot_graph_name(c, rows, n, rows[k], &name);
+        /* a folder name: the graph's name with every byte but letters,
+         * digits and . = + - as _ */
+        char slug[200];
+        size_t j = 0;
+        for (const char *p = name.s ? name.s : "graph"; *p && j + 1 < 180; p++)
+            slug[j++] = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                                (*p >= '0' && *p <= '9') || strchr(".=+-", *p)
+                            ? *p
+                            : '_';
+        slug[j] = '\0';
+        if (!j || slug[0] == '.') slug[0] = '_', slug[j ? j : 1] = '\0';
+        arena_plot_buf_free(&name);
+        snprintf(dirs[k], sizeof dirs[k], "%s", slug);
+        for (int again = 2, clash = 1; clash; again++) {
+            clash = 0;
+            for (size_t i = 0; i < k; i++) clash |= strcmp(dirs[i], dirs[k]) == 0;
+            if (clash) snprintf(dirs[k], sizeof dirs[k], "%s-%d", slug, again);
+        }
+        snprintf(c->sub, sizeof c->sub, "graphs/%s", dirs[k]);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/graphs", c->tmp);
+        mkdir(path, 0777);
+        snprintf(path, sizeof path, "%s/%s", c->tmp, c->sub);
+        if (mkdir(path, 0777) != 0) {
+            snprintf(c->err, sizeof c->err, "cannot make %.900s (%s)", path, strerror(errno));
+            rc = 1;
+            break;
+        }
+        c->graph = rows[k];
+        rc = arena_plot_per_graph(c);
+    }
+    if (!rc && n)
+        arena_plot_note(c, "per-graph figures of %zu graph%s, each in %s/graphs/NAME/", n,
+                        n == 1 ? "" : "s", c->o.out);
+    c->sub[0] = '\0';
+    free(rows);
+    free(dirs);
+    return rc;
 }
 
 static int run(struct plot_ctx *c)
@@ -428,6 +583,18 @@ static int run(struct plot_ctx *c)
     if (!c->n_sel) {
         snprintf(c->err, sizeof c->err, "the selected runs have no planners to show");
         return 2;
+    }
+    for (size_t i = 0; i < c->o.n_labels; i++) {
+        const char *l = c->o.labels[i], *eq = strchr(l, '=');
+        size_t k = 0;
+        while (k < c->n_sel && !((size_t)(eq - l) == strlen(c->sel[k].name) &&
+                                 strncmp(l, c->sel[k].name, (size_t)(eq - l)) == 0))
+            k++;
+        if (k == c->n_sel) {
+            snprintf(c->err, sizeof c->err, "--label %.200s: no planner '%.*s' shown", l,
+                     (int)(eq - l < 200 ? eq - l : 200), l);
+            return 2;
+        }
     }
     if (index_results(c)) {
         snprintf(c->err, sizeof c->err, "out of memory");
@@ -486,12 +653,17 @@ static int run(struct plot_ctx *c)
     rc = styles_csv(c);
     if (!rc && (arena_plot_want(c, "arena") || arena_plot_want(c, "layout") ||
                 arena_plot_want(c, "live") || arena_plot_want(c, "tables") ||
-                arena_plot_want(c, "replay")))
-        rc = arena_plot_per_graph(c);
+                arena_plot_want(c, "replay"))) {
+        size_t first = c->graph;
+        rc = each_graph(c) ? per_graph_each(c) : arena_plot_per_graph(c);
+        c->graph = first;
+    }
+    if (!rc && arena_plot_want(c, "tables")) rc = arena_plot_suite_table(c);
     if (!rc && arena_plot_want(c, "scaling")) rc = arena_plot_fig_scaling(c);
     if (!rc && arena_plot_want(c, "quality")) rc = arena_plot_fig_quality(c);
     if (!rc && arena_plot_want(c, "fixed")) rc = arena_plot_fig_fixed(c);
     if (!rc && arena_plot_want(c, "stats")) rc = arena_plot_fig_stats(c);
+    if (!rc && arena_plot_want(c, "configs")) rc = arena_plot_fig_configs(c);
     if (rc) {
         remove_tmp(c);
         if (made) rmdir(c->o.out);
@@ -501,14 +673,14 @@ static int run(struct plot_ctx *c)
         char from[4096], to[4096];
         snprintf(from, sizeof from, "%s/%s", c->tmp, c->written[i]);
         snprintf(to, sizeof to, "%s/%s", c->o.out, c->written[i]);
-        if (rename(from, to) != 0) {
+        if (make_parents(c->o.out, c->written[i]) != 0 || rename(from, to) != 0) {
             snprintf(c->err, sizeof c->err, "cannot move %s into %s (%s)", c->written[i],
                      c->o.out, strerror(errno));
             remove_tmp(c);
             return 1;
         }
     }
-    rmdir(c->tmp);
+    remove_tmp(c); /* the emptied folders left */
     return 0;
 }
 
@@ -550,6 +722,7 @@ int arena_bench_plot_main(int argc, char **argv)
     free(c.sel);
     free(c.by);
     arena_plot_buf_free(&c.notes);
+    arena_plot_buf_free(&c.caption);
     arena_fig_data_free(&c.d);
     arena_figdb_close(c.db);
     arena_bench_filters_free(&c.o.f);

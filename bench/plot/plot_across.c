@@ -133,6 +133,63 @@ static double quality_xstep(double lo, double hi, double names, int size)
     return arena_plot_nice_step(hi - lo, 1);
 }
 
+/* How a figure names the planners left out of its pairing (results/stats.h's
+ * rule), before the list "NAME: N of M graphs; ...". */
+#define UNPAIRED "left out, valid on fewer graphs than the others: "
+
+/* Whether graph g of the configuration can be compared on (a lower bound,
+ * and with fixed a fixed-order bound, above 0), and whether planner i has
+ * a valid result on it. */
+static int valid_on(struct plot_ctx *c, size_t g, size_t i, int fixed)
+{
+    const struct arena_fig_result *r = arena_plot_find(c, g, c->sel[i].name);
+    return arena_plot_in_config(c, g) && r && r->ok && c->d.graphs[g].lower_bound > 0 &&
+           (!fixed || c->d.graphs[g].fixed_lower_bound > 0);
+}
+
+/* The pairing rule of results/stats.h over the planners qidx[0..nq): those
+ * valid on the most graphs pair on the graphs they all have; another is
+ * kept only when it is valid on every one of those. The others leave
+ * qidx (its order kept) and are listed in out as "NAME: N of M graphs",
+ * M the configuration's graphs, "; " apart. Returns the planners kept. */
+static size_t leave_out_the_fewer(struct plot_ctx *c, size_t *qidx, size_t nq, int fixed,
+                                  struct plot_buf *out)
+{
+    size_t G = c->d.n_graphs, most = 0, top = 0, in_cfg = 0, kept = 0;
+    size_t *nv = calloc(nq + 1, sizeof *nv), *have = calloc(G + 1, sizeof *have);
+    if (!nv || !have) {
+        free(nv);
+        free(have);
+        out->oom = 1;
+        return nq;
+    }
+    for (size_t g = 0; g < G; g++) in_cfg += (size_t)arena_plot_in_config(c, g);
+    for (size_t k = 0; k < nq; k++) {
+        for (size_t g = 0; g < G; g++) nv[k] += (size_t)valid_on(c, g, qidx[k], fixed);
+        if (nv[k] > most) most = nv[k];
+    }
+    for (size_t k = 0; k < nq; k++)
+        if (nv[k] == most) {
+            top++;
+            for (size_t g = 0; g < G; g++) have[g] += (size_t)valid_on(c, g, qidx[k], fixed);
+        }
+    for (size_t k = 0; k < nq; k++) {
+        int keep = 1;
+        for (size_t g = 0; g < G && keep && nv[k] < most; g++)
+            keep = have[g] < top || valid_on(c, g, qidx[k], fixed);
+        if (keep) {
+            qidx[kept++] = qidx[k];
+            continue;
+        }
+        arena_plot_buf_add(out, out->len ? "; " : "");
+        arena_plot_caret(out, c->sel[qidx[k]].name);
+        arena_plot_buf_printf(out, ": %zu of %zu graphs", nv[k], in_cfg);
+    }
+    free(nv);
+    free(have);
+    return kept;
+}
+
 /* The quality figure (NAME quality), or with fixed the same of arena /
  * fixed-order bound (NAME fixed), for the configuration c->cfg. */
 static int quality_figure(struct plot_ctx *c, int fixed)
@@ -144,9 +201,10 @@ static int quality_figure(struct plot_ctx *c, int fixed)
     int *use = calloc(G + 1, sizeof *use);
     size_t *qidx = malloc((c->n_sel + 1) * sizeof *qidx);
     int rc = 0;
-    struct plot_buf left = {0}, b = {0}, gp = {0}, yt = {0}, cap = {0}, sub = {0};
+    struct plot_buf left = {0}, b = {0}, gp = {0}, yt = {0}, cap = {0}, sub = {0}, unpaired = {0},
+                    foot = {0};
     char **lab = calloc(c->n_sel + 1, sizeof *lab);
-    double *v = malloc((G + 1) * sizeof *v);
+    double *v = malloc((G + 1) * sizeof *v), *med = NULL, *whi = NULL;
     if (!best || !use || !qidx || !lab || !v) {
         snprintf(c->err, sizeof c->err, "out of memory");
         rc = 1;
@@ -169,24 +227,29 @@ static int quality_figure(struct plot_ctx *c, int fixed)
      * a valid result anywhere (said in a note). */
     size_t nq = 0;
     int skipped_naive = 0;
-    struct plot_buf none = {0};
+    struct plot_buf none = {0}, absent = {0};
     for (size_t i = 0; i < c->n_sel; i++) {
         if (!c->planners_given && strcmp(c->sel[i].name, "naive") == 0) {
             skipped_naive = 1;
             continue;
         }
-        int any = 0;
+        int any = 0, ran = 0;
         for (size_t g = 0; g < G && !any; g++) {
             const struct arena_fig_result *r = arena_plot_find(c, g, c->sel[i].name);
             any = arena_plot_in_config(c, g) && r && r->ok;
+            ran |= arena_plot_in_config(c, g) && r;
         }
-        if (!any) {
-            if (none.len) arena_plot_buf_add(&none, ", ");
-            arena_plot_caret(&none, c->sel[i].name);
+        if (!any) { /* a planner never run here did not fail here */
+            struct plot_buf *to = ran ? &none : &absent;
+            if (to->len) arena_plot_buf_add(to, ", ");
+            arena_plot_caret(to, c->sel[i].name);
             continue;
         }
         qidx[nq++] = i;
     }
+    /* A planner valid on fewer graphs than the rest never shrinks their
+     * pairing: it is left out, and named in the figure with its count. */
+    nq = leave_out_the_fewer(c, qidx, nq, fixed, &unpaired);
     /* Paired: graphs where every planner of the figure has a valid result. */
     size_t paired = 0, measured_graphs = 0;
     for (size_t g = 0; g < G; g++) {
@@ -217,10 +280,11 @@ static int quality_figure(struct plot_ctx *c, int fixed)
     if (paired < 2 || !nq) {
         arena_plot_note(c,
                         "%s figure skipped: %zu graph%s with a valid result of every planner shown"
-                        "%s (needs two; try bench --graph all)%s%s",
+                        "%s (needs two; try bench --graph all)%s%s%s%s",
                         name, paired, paired == 1 ? "" : "s",
                         fixed ? " and a fixed-order bound" : "", left.len ? "; " : "",
-                        left.len ? left.s : "");
+                        left.len ? left.s : "", unpaired.len ? "; " UNPAIRED : "",
+                        unpaired.len ? unpaired.s : "");
         goto done;
     }
     size_t seeds = count_seeds(c, use);
@@ -231,12 +295,17 @@ static int quality_figure(struct plot_ctx *c, int fixed)
                           c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
     if (skipped_naive) arena_plot_buf_add(&cap, "; naive left out (--planner all shows it)");
     if (none.len) arena_plot_buf_printf(&cap, "; no valid result: %s", none.s);
+    if (absent.len) arena_plot_buf_printf(&cap, "; not run in this configuration: %s", absent.s);
+    if (unpaired.len) arena_plot_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
     arena_plot_note(c, "%s: %s", name, cap.s);
     /* Data and quartiles. */
     /* paired, graphs, seeds, runs: what the figure covers, on every row. */
     arena_plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
                            "graphs,seeds,runs,planner,graph,config,fixed_lower_bound\n");
-    double qmax = 1, qmin = 1;
+    double qmax = 1, qmin = 1, best_med = INFINITY;
+    med = calloc(nq + 1, sizeof *med);
+    whi = calloc(nq + 1, sizeof *whi);
+    if (!med || !whi) rc = 1;
     struct plot_buf arr = {0};
     arena_plot_buf_printf(
         &arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n", nq,
@@ -283,13 +352,41 @@ static int quality_figure(struct plot_ctx *c, int fixed)
             "Q1[%zu] = %.17g; Q3[%zu] = %.17g; MED[%zu] = %.17g; LO[%zu] = %.17g; "
             "HI[%zu] = %.17g\n",
             k + 1, q1, k + 1, q3, k + 1, arena_plot_quantile(v, nv, 0.5), k + 1, lo, k + 1, hi);
+        if (med && whi) {
+            med[k] = arena_plot_quantile(v, nv, 0.5);
+            whi[k] = v[nv - 1];
+            best_med = fmin(best_med, med[k]);
+        }
         struct plot_buf l = {0};
-        arena_plot_buf_add(&l, c->sel[qidx[k]].name);
+        arena_plot_buf_add(&l, c->sel[qidx[k]].label);
         if (limits == paired) arena_plot_buf_add(&l, " (limit)");
         else if (limits) arena_plot_buf_printf(&l, " (%zu limit)", limits);
         lab[k] = l.s;
         if (!lab[k]) rc = 1;
     }
+    /* The range: --range, else from the least ratio to the larger of the
+     * largest and ARENA_PLOT_BAND times the best median, where planners
+     * worth telling apart sit; a planner whose median is beyond it is an
+     * arrow at the edge with its median, a whisker beyond it ends in an
+     * arrowhead. Log only when nothing is cut and the ratios span over 3. */
+    double xlo = qmin - 0.02, xhi = 1 + (qmax - 1) * 1.1 + 0.02; /* all of it */
+    double band_end = ARENA_PLOT_BAND * best_med;
+    int cut = 0, logx = 0;
+    if (c->o.range_hi > 0) {
+        xlo = c->o.range_lo;
+        xhi = c->o.range_hi;
+        cut = 1;
+    } else if (best_med == best_med && qmax > band_end) {
+        xhi = band_end;
+        cut = 1;
+    } else {
+        logx = qmax > 3;
+    }
+    if (cut && c->o.range_hi > 0)
+        arena_plot_buf_printf(&cap, "; axis %g to %g (--range)", xlo, xhi);
+    else if (cut)
+        arena_plot_buf_printf(&cap, "; axis to %.3g (%g x the best median), medians beyond it"
+                                    " as arrows", xhi, ARENA_PLOT_BAND);
     char csv_name[32];
     snprintf(csv_name, sizeof csv_name, "%s.csv", name);
     if (rc || (rc = arena_plot_put(c, csv_name, &b))) {
@@ -301,16 +398,23 @@ static int quality_figure(struct plot_ctx *c, int fixed)
                        : better ? "Arena / best proven bound"
                                 : "Arena / lower bound";
     arena_plot_buf_printf(&sub, "%s", cap.s);
-    double h1 = fmin(4.2, fmax(1.8, 1.0 + 0.2 * (double)nq)), h2 = fmax(2.4, 1.2 + 0.27 * (double)nq);
+    double fh[2];
+    arena_plot_gp_foot(&foot, UNPAIRED, unpaired.s ? unpaired.s : "", fh);
+    double h1 = fmin(4.2, fmax(1.8, 1.0 + 0.2 * (double)nq)) + fh[0],
+           h2 = fmax(2.4, 1.2 + 0.27 * (double)nq) + fh[1];
     arena_plot_gp_head(c, &gp, name, what, sub.s ? sub.s : "", cap.s, h1, h2);
+    arena_plot_buf_add(&gp, foot.s ? foot.s : "");
     arena_plot_gp_common(c, &gp);
     arena_plot_gp_styles(&gp, c->sel, qidx, lab, nq, 40);
     arena_plot_buf_add(&gp, arr.s ? arr.s : "");
     arena_plot_buf_free(&arr);
-    int logx = qmax > 3;
+    arena_plot_buf_printf(&gp, "array OFF[%zu]; array CUTHI[%zu]\n", nq, nq);
+    for (size_t k = 0; k < nq && med && whi; k++)
+        arena_plot_buf_printf(&gp, "OFF[%zu] = %d; CUTHI[%zu] = %d\n", k + 1,
+                              cut && med[k] > xhi, k + 1, cut && whi[k] > xhi);
+    arena_plot_buf_printf(&gp, "RLO = %.17g; RHI = %.17g; CUT = %d\n", xlo, xhi, cut);
     double names = 0;
     for (size_t k = 0; k < nq; k++) names = fmax(names, arena_plot_label_em(lab[k], QUALITY_WRAP_EM));
-    double xlo = qmin - 0.02, xhi = 1 + (qmax - 1) * 1.1 + 0.02; /* quality.gp's linear xrange */
     arena_plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", quality_xstep(xlo, xhi, names, 1),
                           quality_xstep(xlo, xhi, names, 2));
     arena_plot_buf_printf(&gp,
@@ -336,8 +440,13 @@ done:
     free(use);
     free(qidx);
     free(v);
+    free(med);
+    free(whi);
     arena_plot_buf_free(&left);
+    arena_plot_buf_free(&unpaired);
+    arena_plot_buf_free(&foot);
     arena_plot_buf_free(&none);
+    arena_plot_buf_free(&absent);
     arena_plot_buf_free(&b);
     arena_plot_buf_free(&gp);
     arena_plot_buf_free(&yt);
@@ -491,7 +600,8 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
     size_t G = c->d.n_graphs, nf = 0;
     size_t *cfg = malloc((G + 1) * sizeof *cfg);
     char **names = NULL, **size = calloc(G + 1, sizeof *size);
-    int rc = 0;
+    int rc = 0, own[256] = {0}; /* own[i]: shown planner i timed by its own report */
+    char *lab[256] = {0};
     if (!cfg || !size || configs(c, flavour_drop, cfg, &names, &nf)) {
         free(cfg);
         free(size);
@@ -549,7 +659,7 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
     struct plot_buf b = {0};
     arena_plot_buf_add(
         &b, "panel,row,tensors,plan_ns_median,plan_ns_min,plan_ns_max,seeds,limit,noisy,planner,"
-            "size,graphs,config\n");
+            "size,graphs,config,own_report\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
     size_t limits = 0;
     /* Per panel, planner and size: the median tensors and the median of
@@ -577,13 +687,18 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
             for (size_t x = 0; x < m; x++) {
                 if (done_[x]) continue;
                 size_t k = 0, lim = 0, noisy = 0;
+                int own_here = 0; /* these times are the program's own report */
                 struct plot_buf gl = {0};
                 for (size_t y = x; y < m; y++) {
                     if (done_[y] || strcmp(size[gs[y]], size[gs[x]]) != 0) continue;
                     done_[y] = 1;
                     const struct arena_fig_result *r = arena_plot_find(c, gs[y], c->sel[i].name);
                     tv[k] = (double)c->d.graphs[gs[y]].tensors;
-                    nv[k++] = r->ns_median;
+                    /* a program's own report of its planning time, not its
+                     * process's (an interpreter's start would be all of it) */
+                    nv[k++] = r->has_self_ns ? r->self_ns : r->ns_median;
+                    if (r->has_self_ns && i < 256) own[i] = 1;
+                    own_here |= r->has_self_ns;
                     lim += (size_t)arena_plot_is_limit(r);
                     noisy += (size_t)r->noisy;
                     if (gl.len) arena_plot_buf_add(&gl, ";");
@@ -606,7 +721,7 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
                 arena_plot_csv(&b, gl.s ? gl.s : "");
                 arena_plot_buf_add(&b, ",");
                 arena_plot_csv(&b, arena_plot_config_label(c));
-                arena_plot_buf_add(&b, "\n");
+                arena_plot_buf_printf(&b, ",%d\n", own_here);
                 arena_plot_buf_free(&gl);
             }
             free(done_);
@@ -620,9 +735,17 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
     double x0, x1, y0, y1;
     size_t idx_all[256], nshow = c->n_sel < 256 ? c->n_sel : 256;
     for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
+    /* a program timed by its own report says so in the legend */
+    for (size_t i = 0; i < nshow; i++) {
+        struct plot_buf l = {0};
+        arena_plot_buf_add(&l, c->sel[i].label);
+        if (own[i]) arena_plot_buf_add(&l, " (own report)");
+        lab[i] = l.s;
+    }
     size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
     double longest = limits ? arena_plot_text_em("stopped at limit") : 0;
-    for (size_t i = 0; i < nshow; i++) longest = fmax(longest, arena_plot_text_em(c->sel[i].name));
+    for (size_t i = 0; i < nshow; i++)
+        longest = fmax(longest, arena_plot_text_em(lab[i] ? lab[i] : c->sel[i].name));
     size_t nk = nshow + (limits ? 1 : 0), kc1 = arena_plot_key_columns(1, longest, 2),
            kc2 = arena_plot_key_columns(2, longest, 3);
     double kh1 = (double)((nk + kc1 - 1) / kc1) * 0.15, kh2 = (double)((nk + kc2 - 1) / kc2) * 0.17;
@@ -653,7 +776,7 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
     arena_plot_gp_head(c, &gp, "scaling", "Planning time against problem size", sub, NULL, h[0],
                        h[1]);
     arena_plot_gp_common(c, &gp);
-    arena_plot_gp_styles(&gp, c->sel, idx_all, NULL, nshow, 40);
+    arena_plot_gp_styles(&gp, c->sel, idx_all, lab, nshow, 40);
     arena_plot_buf_printf(
         &gp,
         "NP = %zu; NP1 = %zu; X0 = %.17g; X1 = %.17g; Y0 = %.17g; Y1 = %.17g; KC1 = %zu;"
@@ -695,6 +818,7 @@ done:
     free(size);
     free(cfg);
     free_names(names, nf);
+    for (size_t i = 0; i < 256; i++) free(lab[i]);
     return rc;
 }
 
@@ -712,7 +836,7 @@ struct stats_grid {
 };
 
 static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, char *const *lab,
-                       const char *sub)
+                       const char *sub, double foot)
 {
     double em = (s == 1 ? 7 : 8) / 72.0, w = s == 1 ? 3.3 : 7.0, slot = 1.463 * em;
     q->left = s == 1 ? 0.45 : 0.55;
@@ -744,10 +868,15 @@ static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, ch
         longest = fmax(longest, arena_plot_text_em(t.s ? t.s : ""));
         arena_plot_buf_free(&t);
     }
-    q->bottom = 0.15 + longest * em;
-    q->ph = s == 1 ? 0.95 : 1.25;
+    q->bottom = 0.15 + longest * em + foot;
+    /* The panels take at least a third of the page, in the PNG too (whose
+     * title comes off them): the turned labels under them (up to 26
+     * characters), the foot and the title would leave a one-column panel a
+     * sliver. */
+    double fixed = q->top + (double)q->rows * q->gy + q->bottom, title = arena_plot_title_inches(sub, s);
+    q->ph = fmax(s == 1 ? 0.95 : 1.25, (fixed / 2 + 1.5 * title) / (double)q->rows + 0.05);
     q->h = q->top + (double)q->rows * (q->ph + q->gy) + q->bottom;
-    q->ph_png = q->ph - arena_plot_title_inches(sub, s) / (double)q->rows;
+    q->ph_png = q->ph - title / (double)q->rows;
     q->title_chars = (size_t)(q->pw / (0.62 * em));
 }
 
@@ -757,7 +886,7 @@ static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, ch
  * panel is a group (the graphs' configuration, seeds apart); a point is a
  * row (a planner with its options, named by its label, under the x axis).
  * A group whose rows share fewer than two graphs is left out (the notes
- * say so); a row whose mean is over 3x the panel's best is drawn as a mark
+ * say so); a row whose mean is over ARENA_PLOT_BAND x the panel's best (or --range's end) is drawn as a mark
  * at the panel's top with its mean, its scale not the panel's. */
 int arena_plot_fig_stats(struct plot_ctx *c)
 {
@@ -769,8 +898,9 @@ int arena_plot_fig_stats(struct plot_ctx *c)
     struct arena_stats s = {0};
     char **gnames = NULL, *lab[256] = {0};
     size_t *gfirst = NULL, *rpanel = NULL, *rslot = NULL, *pgroup = NULL, idx[256];
-    int *off = NULL; /* a row over 3x its panel's best mean: marked, not drawn to scale */
-    struct plot_buf b = {0}, gp = {0}, notes = {0}, cap = {0};
+    int *off = NULL; /* a row over ARENA_PLOT_BAND x its panel's best mean (over --range's
+                        end): marked, not drawn to scale */
+    struct plot_buf b = {0}, gp = {0}, notes = {0}, cap = {0}, unpaired = {0}, foot = {0};
     int rc = 0;
     if (!planners) {
         snprintf(c->err, sizeof c->err, "out of memory");
@@ -838,17 +968,28 @@ int arena_plot_fig_stats(struct plot_ctx *c)
         paired_total += paired;
         for (size_t k = a; k < e; k++) {
             rpanel[k] = np;
-            if (s.rows[k].lb.mean > 3 * bestmean) {
+            if (s.rows[k].lb.mean > (c->o.range_hi > 0 ? c->o.range_hi : ARENA_PLOT_BAND * bestmean)) {
                 off[k] = 1;
                 if (out.len) arena_plot_buf_add(&out, ", ");
                 arena_plot_caret(&out, s.rows[k].label);
             }
         }
-        for (size_t h = 0; h < s.n_hidden; h++)
-            if (strcmp(s.hidden[h].group, s.rows[a].group) == 0) {
-                if (failed.len) arena_plot_buf_add(&failed, ", ");
-                arena_plot_caret(&failed, s.hidden[h].label);
+        for (size_t h = 0; h < s.n_hidden; h++) {
+            const struct arena_stats_row *u = &s.hidden[h];
+            if (strcmp(u->group, s.rows[a].group) != 0) continue;
+            if (u->unpaired) { /* named in the figure: the foot */
+                arena_plot_buf_add(&unpaired, unpaired.len ? "; " : "");
+                arena_plot_caret(&unpaired, u->label);
+                arena_plot_buf_printf(&unpaired, ": %zu of %zu graphs", u->n_valid, graphs);
+                if (ng > 1) {
+                    arena_plot_buf_add(&unpaired, " of ");
+                    arena_plot_buf_add(&unpaired, sh.s ? sh.s : "");
+                }
+                continue;
             }
+            if (failed.len) arena_plot_buf_add(&failed, ", ");
+            arena_plot_caret(&failed, u->label);
+        }
         if (paired < graphs || out.len || failed.len) {
             arena_plot_buf_printf(&notes, "%s%s: ", notes.len ? "; " : "", sh.s ? sh.s : "");
             const char *sep = "";
@@ -857,8 +998,12 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                 sep = ", ";
             }
             if (out.len) {
-                arena_plot_buf_printf(&notes, "%s%s over 3x the best mean (marked at the top)", sep,
-                                      out.s);
+                if (c->o.range_hi > 0)
+                    arena_plot_buf_printf(&notes, "%s%s over %g (--range; marked at the top)", sep,
+                                          out.s, c->o.range_hi);
+                else
+                    arena_plot_buf_printf(&notes, "%s%s over %gx the best mean (marked at the top)",
+                                          sep, out.s, ARENA_PLOT_BAND);
                 sep = ", ";
             }
             if (failed.len)
@@ -889,7 +1034,13 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                     lim += s.rows[m].limit;
                 }
             struct plot_buf l = {0};
-            arena_plot_buf_add(&l, s.rows[k].label);
+            size_t nl = strlen(c->sel[i].name); /* --label for the planner, its options kept */
+            if (c->sel[i].label != c->sel[i].name && strncmp(s.rows[k].label, c->sel[i].name, nl) == 0) {
+                arena_plot_buf_add(&l, c->sel[i].label);
+                arena_plot_buf_add(&l, s.rows[k].label + nl);
+            } else {
+                arena_plot_buf_add(&l, s.rows[k].label);
+            }
             if (lim) arena_plot_buf_printf(&l, " (%zu limit)", lim);
             lab[slot - 1] = l.s;
             if (!l.s) rc = 1;
@@ -918,8 +1069,31 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                           arena_plot_config_label(c), np, np == 1 ? "" : "s", paired_total,
                           c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
     if (notes.len) arena_plot_buf_printf(&cap, "; left out: %s", notes.s);
+    if (unpaired.len) {
+        arena_plot_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
+        arena_plot_note(c, "stats: %s%s", UNPAIRED, unpaired.s);
+    }
+    double fh[2];
+    arena_plot_gp_foot(&foot, UNPAIRED, unpaired.s ? unpaired.s : "", fh);
     struct stats_grid gr[2];
-    for (int k = 0; k < 2; k++) stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "");
+    for (int k = 0; k < 2; k++)
+        stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);
+    /* The rows a one-column figure has no room for are named in its foot,
+     * never left out silently. */
+    if (gr[0].slots < lab_n) {
+        struct plot_buf more = {0};
+        arena_plot_buf_add(&more, "not shown at one column (no room): ");
+        for (size_t i = gr[0].slots; i < lab_n; i++) {
+            if (i > gr[0].slots) arena_plot_buf_add(&more, ", ");
+            arena_plot_caret(&more, lab[i]);
+        }
+        arena_plot_buf_free(&foot);
+        arena_plot_gp_foot_sizes(&foot, UNPAIRED, unpaired.s ? unpaired.s : "",
+                                 unpaired.s ? unpaired.s : "", more.s, fh);
+        arena_plot_buf_free(&more);
+        for (int k = 0; k < 2; k++)
+            stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);
+    }
     for (int k = 0; k < 2; k++) {
         if (!(c->o.sizes & (k + 1))) continue;
         if (gr[k].shown < np)
@@ -931,6 +1105,7 @@ int arena_plot_fig_stats(struct plot_ctx *c)
     }
     arena_plot_gp_head(c, &gp, "stats", "Arena / lower bound across graphs: mean, bootstrap 95% CI",
                        cap.s ? cap.s : "", cap.s, gr[0].h, gr[1].h);
+    arena_plot_buf_add(&gp, foot.s ? foot.s : "");
     arena_plot_gp_common(c, &gp);
     arena_plot_gp_styles(&gp, c->sel, idx, lab, lab_n, 40);
     arena_plot_buf_printf(&gp, "NP = %zu; array PT1[%zu]; array PT2[%zu]\n", np, np, np);
@@ -969,6 +1144,7 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                 hi = fmax(hi, s.rows[k].lb.mean_hi);
             }
         if (!(lo <= hi)) lo = hi = 1;
+        lo = fmin(lo, 1); /* 1x, the bound, is on every panel's axis */
         double r = fmax(hi - lo, 0.01 * hi);
         lo -= 0.05 * r;
         hi += 0.05 * r;
@@ -1028,5 +1204,7 @@ done:
     arena_plot_buf_free(&gp);
     arena_plot_buf_free(&notes);
     arena_plot_buf_free(&cap);
+    arena_plot_buf_free(&unpaired);
+    arena_plot_buf_free(&foot);
     return rc;
 }

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 const char *const arena_plot_figure_names[] = {"arena",  "layout", "live",  "scaling", "quality",
-                                               "tables", "replay", "stats", "fixed"};
+                                               "tables", "replay", "stats", "fixed", "configs"};
 _Static_assert(sizeof arena_plot_figure_names / sizeof arena_plot_figure_names[0] == PLOT_NFIGS,
                "PLOT_NFIGS counts arena_plot_figure_names");
 
@@ -95,6 +95,14 @@ void arena_plot_fmt_bytes(char *out, size_t n, double b)
     else snprintf(out, n, "%.0f B", b);
 }
 
+void arena_plot_fmt_time(char *out, size_t n, double ns)
+{
+    double u;
+    const char *name;
+    arena_plot_time_unit(ns, &u, &name);
+    snprintf(out, n, "%.3g %s", ns / u, name);
+}
+
 int arena_plot_by_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -109,8 +117,21 @@ double arena_plot_quantile(const double *v, size_t n, double p)
     return i + 1 >= n ? v[n - 1] : v[i] + (h - (double)i) * (v[i + 1] - v[i]);
 }
 
+/* The folder the current figures go to: tmp, or tmp/sub. */
+static void here(const struct plot_ctx *c, char *dir, size_t n)
+{
+    if (c->sub[0]) snprintf(dir, n, "%s/%s", c->tmp, c->sub);
+    else snprintf(dir, n, "%s", c->tmp);
+}
+
+/* name, or sub/name: the path written below tmp (and --out). */
 static int add_written(struct plot_ctx *c, const char *name)
 {
+    char rel[1024];
+    if (c->sub[0]) {
+        snprintf(rel, sizeof rel, "%s/%s", c->sub, name);
+        name = rel;
+    }
     char **g = realloc(c->written, (c->n_written + 1) * sizeof *g);
     if (!g || !(g[c->n_written] = strdup(name))) {
         if (g) c->written = g;
@@ -129,8 +150,9 @@ int arena_plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b)
         snprintf(c->err, sizeof c->err, "out of memory writing %s", name);
         return 1;
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", c->tmp, name);
+    char path[4096], dir[3072];
+    here(c, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     if (arena_plot_write_file(path, b->s ? b->s : "", b->len, c->err, sizeof c->err)) return 1;
     return add_written(c, name);
 }
@@ -189,6 +211,8 @@ void arena_plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name
                           : c->o.sizes == 2 ? "2"
                                             : "1 2");
     for (const char *p = c->o.formats; *p; p++) arena_plot_buf_addn(b, *p == ',' ? " " : p, 1);
+    arena_plot_buf_free(&c->caption);
+    arena_plot_buf_printf(&c->caption, "%s: %s", title, sub ? sub : "");
     arena_plot_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
     arena_plot_gq(b, title, 0);
     for (int k = 0; k < 2; k++) {
@@ -231,6 +255,59 @@ double arena_plot_title_inches(const char *sub, int size)
     return (double)(sub_wrap(NULL, sub, size) + 1) * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
 }
 
+void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2])
+{
+    arena_plot_gp_foot_sizes(b, lead, items, items, NULL, h);
+}
+
+void arena_plot_gp_foot_sizes(struct plot_buf *b, const char *lead, const char *items1,
+                              const char *items2, const char *more1, double h[2])
+{
+    for (int k = 0; k < 2; k++) {
+        const char *items = k ? items2 : items1;
+        struct plot_buf all = {0};
+        if (items[0]) arena_plot_buf_printf(&all, "%s%s", lead, items);
+        if (!k && more1 && more1[0]) arena_plot_buf_printf(&all, "%s%s", all.len ? "; " : "", more1);
+        const char *text = all.s ? all.s : "";
+        size_t lead_len = items[0] ? strlen(lead) : 0;
+        double em = (k ? 8 : 7) / 72.0, room = ((k ? 7.0 : 3.3) - 0.25) / em;
+        struct plot_buf lines = {0};
+        size_t n = 0;
+        for (const char *p = text; *p && n < 4;) {
+            /* The longest run that fits and ends in the lead or after an
+             * item ("; "), else at any space; a word wider than the page is
+             * cut where it must be. */
+            size_t strong = 0, any = 0, end = strlen(p);
+            for (size_t i = 1; i <= end; i++) {
+                if (p[i] != ' ' && p[i] != '\0') continue;
+                char *head = strndup(p, i);
+                double w = head ? arena_plot_text_em(head) : 0;
+                free(head);
+                if (w > room) break;
+                any = i;
+                if (p[i] == '\0' || (size_t)(p - text) + i < lead_len || p[i - 1] == ';') strong = i;
+            }
+            size_t take = strong ? strong : any ? any : arena_plot_utf8_prefix(p, (size_t)room);
+            int last = n == 3 && p[take];
+            struct plot_buf t = {0};
+            arena_plot_buf_addn(&t, p, take);
+            if (last) arena_plot_buf_add(&t, "...");
+            arena_plot_buf_printf(&lines, "FOOT%d[%zu] = ", k + 1, ++n);
+            arena_plot_gq(&lines, t.s ? t.s : "", 0);
+            arena_plot_buf_add(&lines, "\n");
+            arena_plot_buf_free(&t);
+            p += take;
+            while (*p == ' ') p++;
+        }
+        arena_plot_buf_printf(b, "FN%d = %zu; array FOOT%d[%zu]\n", k + 1, n, k + 1, n ? n : 1);
+        arena_plot_buf_add(b, lines.s ? lines.s : "");
+        if (lines.oom || all.oom) b->oom = 1;
+        arena_plot_buf_free(&lines);
+        h[k] = n ? (double)n * (k ? 8 : 7) * 1.25 / 72 + 0.1 : 0;
+        arena_plot_buf_free(&all);
+    }
+}
+
 void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b)
 {
     static const char *const none[1] = {""};
@@ -252,7 +329,7 @@ void arena_plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, cons
         n, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         const struct plot_shown *s = &sel[idx[i]];
-        const char *l = lab ? lab[i] : s->name;
+        const char *l = lab ? lab[i] : s->label;
         arena_plot_buf_printf(b, "name[%zu] = ", i + 1);
         arena_plot_gq(b, l, 0);
         arena_plot_buf_printf(b, "; name1[%zu] = ", i + 1);
@@ -269,6 +346,66 @@ int arena_plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp,
     return arena_plot_draw_from(c, name, name, gp, keys, vals, nkeys);
 }
 
+void arena_plot_selection_text(const struct plot_ctx *c, struct plot_buf *b)
+{
+    const struct arena_select *sel = &c->o.f.sel;
+    static const char *const one[] = {"suite", "family", "graph", "tag"},
+                             *const many[] = {"suites", "families", "graphs", "tags"};
+    const size_t n[] = {sel->n_suites, sel->n_families, sel->n_graphs, sel->n_tags};
+    size_t said = 0;
+    for (size_t k = 0; k < 4; k++) {
+        if (!n[k]) continue;
+        arena_plot_buf_printf(b, "%s%s ", said++ ? "; " : "", n[k] > 1 ? many[k] : one[k]);
+        for (size_t i = 0; i < n[k]; i++) {
+            const char *item = k == 0   ? sel->suites[i].name
+                               : k == 1 ? sel->families[i]
+                               : k == 2 ? sel->graphs[i]
+                                        : sel->tags[i];
+            if (i) arena_plot_buf_add(b, ", ");
+            arena_plot_caret(b, item ? item : "");
+        }
+    }
+    if (!said) arena_plot_buf_add(b, "every graph");
+    if (c->d.n_runs == 1) arena_plot_buf_printf(b, "; run %lld", (long long)c->d.runs[0]);
+    else arena_plot_buf_printf(b, "; %zu runs", c->d.n_runs);
+}
+
+/* NAME.caption.tex: \caption{...} of the figure drawn last. */
+static int write_caption(struct plot_ctx *c, const char *name)
+{
+    struct plot_buf sel = {0}, text = {0}, b = {0};
+    arena_plot_selection_text(c, &sel);
+    const char *cap = c->caption.s ? c->caption.s : name, *cfg = arena_plot_config_label(c);
+    arena_plot_buf_add(&text, cap);
+    if (!strstr(cap, cfg)) { /* every caption names its configuration */
+        arena_plot_buf_add(&text, " \xC2\xB7 ");
+        arena_plot_buf_add(&text, cfg);
+    }
+    arena_plot_buf_printf(&text, " (selection: %s).", sel.s ? sel.s : "");
+    arena_plot_buf_printf(&b,
+                          "%% The caption of %s-1col and -2col (.pdf, .svg, .png), written by bench"
+                          " plot:\n%% \\begin{figure} \\includegraphics{%s-1col.pdf}"
+                          " \\input{%s.caption.tex} \\end{figure}\n\\caption{",
+                          name, name, name);
+    /* a spec is one long word: LaTeX may break it after a comma */
+    struct plot_buf t = {0};
+    arena_plot_tex(&t, text.s ? text.s : "");
+    for (const char *p = t.s ? t.s : ""; *p; p++) {
+        arena_plot_buf_addn(&b, p, 1);
+        if (*p == ',') arena_plot_buf_add(&b, "\\allowbreak{}");
+    }
+    arena_plot_buf_free(&t);
+    arena_plot_buf_add(&b, "}\n");
+    char file[96];
+    snprintf(file, sizeof file, "%s.caption.tex", name);
+    int rc = sel.oom || text.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
+                                 : arena_plot_put(c, file, &b);
+    arena_plot_buf_free(&sel);
+    arena_plot_buf_free(&text);
+    arena_plot_buf_free(&b);
+    return rc;
+}
+
 int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
                          const char *const *keys, const char *const *vals, size_t nkeys)
 {
@@ -279,9 +416,10 @@ int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, 
     snprintf(file, sizeof file, "%s.gp", name);
     snprintf(log, sizeof log, ".%s.log", name);
     if (arena_plot_put(c, file, gp)) return 1;
-    int rc = arena_plot_run_gnuplot(c->tmp, file, log, c->err, sizeof c->err);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", c->tmp, log);
+    char path[4096], dir[3072];
+    here(c, dir, sizeof dir);
+    int rc = arena_plot_run_gnuplot(dir, file, log, c->err, sizeof c->err);
+    snprintf(path, sizeof path, "%s/%s", dir, log);
     if (rc == 0) remove(path);
     if (rc) return 1;
     static const char *const fmts[] = {"png", "pdf", "svg"};
@@ -291,7 +429,7 @@ int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, 
             if (!arena_plot_in_list(c->o.formats, fmts[f])) continue;
             char out[128];
             snprintf(out, sizeof out, "%s-%dcol.%s", name, s, fmts[f]);
-            snprintf(path, sizeof path, "%s/%s", c->tmp, out);
+            snprintf(path, sizeof path, "%s/%s", dir, out);
             struct stat st;
             if (stat(path, &st) != 0 || st.st_size == 0) {
                 snprintf(c->err, sizeof c->err, "gnuplot wrote no %s", out);
@@ -300,7 +438,7 @@ int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, 
             if (add_written(c, out)) return 1;
         }
     }
-    return 0;
+    return write_caption(c, name);
 }
 
 void arena_plot_csv_num(struct plot_buf *b, int has, double v)

@@ -162,8 +162,12 @@ void arena_plot_tex(struct plot_buf *b, const char *t)
     }
     for (const char *p = s; *p; p++) {
         /* the signs of configuration labels, in math mode: no package needed */
-        if (strncmp(p, "\xC3\x97", 2) == 0 || strncmp(p, "\xC2\xB7", 2) == 0) {
-            arena_plot_buf_add(b, p[0] == '\xC3' ? "$\\times$" : "$\\cdot$");
+        const char *math = strncmp(p, "\xC3\x97", 2) == 0   ? "$\\times$"
+                           : strncmp(p, "\xC2\xB7", 2) == 0 ? "$\\cdot$"
+                           : strncmp(p, "\xC2\xB5", 2) == 0 ? "$\\mu$"
+                                                             : NULL;
+        if (math) {
+            arena_plot_buf_add(b, math);
             p++;
             continue;
         }

@@ -20,7 +20,8 @@
 #include "results/figdata.h"
 
 #define PLOT_PROG "bench: plot"
-#define PLOT_NFIGS 9 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed */
+#define PLOT_NFIGS 10 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed,
+                       configs */
 
 struct plot_opts {
     const char *graph, *planners, *out, *formats; /* graph: the first --graph */
@@ -31,11 +32,16 @@ struct plot_opts {
     int sizes;   /* bit 1: one column, bit 2: two */
     int want[PLOT_NFIGS];
     int dpi, color_by_kind, quiet;
+    int per_graph; /* --per-graph: 0 auto, 1 first, 2 each */
+    double range_lo, range_hi; /* --range LO:HI; range_hi 0: chosen from the data */
+    const char *labels[64]; /* --label NAME=TEXT, as given */
+    size_t n_labels;
 };
 
 /* A planner shown, in the order shown. */
 struct plot_shown {
     const char *name;
+    const char *label; /* what figures and tables call it: --label's text, else name */
     const char *kind;
     unsigned color;
     int dt, pt;
@@ -54,12 +60,22 @@ struct plot_ctx {
     int64_t ref;  /* best proven figure of that graph, 0 none */
     int ref_opt;
     char *tmp;    /* temporary folder inside out */
+    char sub[512]; /* "" or the folder below tmp (and --out) the per-graph
+                      figures of one graph go to: graphs/NAME */
     const char *tpl;
     struct plot_buf notes;
+    struct plot_buf caption; /* the figure being drawn: "Title: subtitle" (arena_plot_gp_head) */
     char **written;
     size_t n_written;
     char err[1200];
 };
+
+/* The quality and stats figures' axis ends, unless --range says, at this
+ * many times the best planner's median (mean), when anything lies beyond:
+ * the band where planners worth telling apart sit keeps most of the axis
+ * (on the exact suite 1 to 1.5 is two thirds of it); what lies beyond is
+ * an arrow with its value. */
+#define ARENA_PLOT_BAND 1.75
 
 /* ---- plot_figure.c: notes and selection */
 
@@ -98,6 +114,8 @@ void arena_plot_time_unit(double max, double *u, const char **name);
 double arena_plot_nice_step(double max, int n);
 /* b bytes as text with its unit. */
 void arena_plot_fmt_bytes(char *out, size_t n, double b);
+/* ns nanoseconds as text in the unit that fits it: "114 ns", "4.4 µs". */
+void arena_plot_fmt_time(char *out, size_t n, double ns);
 /* qsort order of doubles, ascending. */
 int arena_plot_by_double(const void *a, const void *b);
 /* Linear-interpolated quantile of sorted v[0..n). */
@@ -115,6 +133,19 @@ void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
 /* Inches the PNG title with subtitle sub takes at the top at size 1 or 2
  * (common.gp's TOP(s)): a PNG's plots have that much less height. */
 double arena_plot_title_inches(const char *sub, int size);
+/* A figure's foot: lead then items ("; "-separated), set at the bottom left
+ * of the page in every format (PDF and SVG carry no title, so what a reader
+ * must see goes here), wrapped to the page's width at each size, an item
+ * kept on one line when it fits, at most 4 lines, the last cut with "...";
+ * nothing when items is "". Writes FN1, FN2 (its lines) and the string
+ * arrays FOOT1, FOOT2 into b, which the templates draw (common.gp's FOOTH,
+ * FOOTY); h[0], h[1] receive the inches it takes at one and two columns
+ * (0: no text). */
+void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2]);
+/* The same with items of each size (items1 at one column, items2 at two)
+ * and, at one column, more1 after them ("; " apart; NULL or "": none). */
+void arena_plot_gp_foot_sizes(struct plot_buf *b, const char *lead, const char *items1,
+                              const char *items2, const char *more1, double h[2]);
 /* The width of text from the database as figures show it (arena_plot_caret),
  * in ems of DejaVu Sans: its own advances for ASCII, 1 em for any other
  * character. */
@@ -127,7 +158,15 @@ size_t arena_plot_key_columns(int size, double longest, size_t most);
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
 void arena_plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
                           char *const *lab, size_t n, size_t max1);
-/* Writes NAME.gp from head + template NAME.gp (TPL.gp) and runs gnuplot on it. */
+/* The selection the figures are of, as text: "suite models", "family
+ * nasnet; tag exact", "graphs A; B", or "every graph", then the runs
+ * ("run 3", "4 runs"). */
+void arena_plot_selection_text(const struct plot_ctx *c, struct plot_buf *b);
+/* Writes NAME.gp from head + template NAME.gp (TPL.gp) and runs gnuplot on
+ * it; then NAME.caption.tex beside the figures: \caption{...} naming the
+ * figure, its graphs and configuration (the subtitle of the PNG) and the
+ * selection, for a paper to \input inside its figure environment (PDF and
+ * SVG carry no title). */
 int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
                          const char *const *keys, const char *const *vals, size_t nkeys);
 int arena_plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp,
@@ -157,6 +196,15 @@ int arena_plot_fig_replay(struct plot_ctx *c, const size_t *idx,
 /* plot_tables.c: comparison.tex and comparison.md. */
 int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
                       size_t n);
+/* plot_suite.c: graphs.tex, graphs.md and graphs.csv, every graph of the
+ * figures' configuration x every planner shown. */
+int arena_plot_suite_table(struct plot_ctx *c);
+/* The name of graph entry e among the graph entries rows[0..n) as tables and
+ * folders show it: a file without the folder all of them share, a family's
+ * graph without the parameters every graph of its family among them
+ * shares (its family's name when it is alone). */
+void arena_plot_graph_name(const struct plot_ctx *c, const size_t *rows, size_t n, size_t e,
+                           struct plot_buf *b);
 /* plot_across.c */
 int arena_plot_fig_scaling(struct plot_ctx *c);
 int arena_plot_fig_quality(struct plot_ctx *c);
@@ -165,5 +213,9 @@ int arena_plot_fig_quality(struct plot_ctx *c);
  * first that does: how far below the fixed-order bound each planner gets. */
 int arena_plot_fig_fixed(struct plot_ctx *c);
 int arena_plot_fig_stats(struct plot_ctx *c);
+/* plot_configs.c: configs-W.* and configs.tex/.md/.csv, every configuration
+ * of the selection side by side per planner, against the plain fixed-order
+ * bound. */
+int arena_plot_fig_configs(struct plot_ctx *c);
 
 #endif

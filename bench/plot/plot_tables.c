@@ -78,7 +78,7 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
             P++;
         }
     int has_ref = 0, all_opt = 1, ordered = 0, fixed = 0, limits = 0, noisy = 0, once = 0;
-    double amax = 0, nsmax = 0, smax = 0;
+    double amax = 0, smax = 0;
     for (size_t p = 0; p < P; p++) {
         const struct arena_fig_graph *g = &c->d.graphs[part[p].entry];
         if (part[p].ref) {
@@ -90,22 +90,25 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
     }
     for (size_t i = 0; i < R; i++) {
         if (row[i]->ok) amax = fmax(amax, (double)row[i]->arena);
-        if (row[i]->has_ns) nsmax = fmax(nsmax, row[i]->ns_median);
         if (row[i]->has_scratch) smax = fmax(smax, (double)row[i]->scratch);
         limits |= arena_plot_is_limit(row[i]);
         noisy |= row[i]->has_ns && row[i]->noisy;
         once |= row[i]->has_ns && row[i]->timed_once;
     }
-    /* bench's own table marks a time not to quote with '!'; so do these. */
-    static const char noisy_note[] = "! after a time: its spread over the repetitions is above 10 %, or it"
+    /* bench's own table marks a time not to quote with '!'; these with a
+     * footnote mark beside the number (each time in its own unit). */
+    static const char noisy_note[] = "its spread over the repetitions is above 10 %, or it"
                                      " is one timed call: not a figure to quote (rerun on an idle machine,"
                                      " one shard a core, with a longer --min-time).";
     static const char once_note[] = "A search planner's time is one call (up to its time limit).";
-    double AU, SU, TU;
-    const char *aun, *sun, *tun;
+    static const char self_note[] = "own report: the planning time a program (cmd:) says it took;"
+                                    " process: its whole run, its interpreter's start included.";
+    int self = 0;
+    for (size_t i = 0; i < R; i++) self |= row[i]->has_ns && row[i]->has_self_ns;
+    double AU, SU;
+    const char *aun, *sun;
     arena_plot_byte_unit(amax, &AU, &aun);
     arena_plot_byte_unit(smax, &SU, &sun);
-    arena_plot_time_unit(nsmax, &TU, &tun);
     char runs[64];
     if (c->d.n_runs == 1) snprintf(runs, sizeof runs, "Run %lld", (long long)c->d.runs[0]);
     else snprintf(runs, sizeof runs, "%zu runs (newest result of each planner)", c->d.n_runs);
@@ -151,6 +154,13 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                                                      : "least peak of any execution order, proven");
             if (arena_config_transforms(&c->d.configs[g->config].c) && g->fixed_lower_bound > 0)
                 arena_plot_buf_printf(&b, ", fixed-order bound %s (the graph untransformed)", fb);
+            if (g->superseded) {
+                arena_plot_buf_printf(&b, "; %zu older result%s of another problem under this"
+                                          " spec left out (", g->superseded,
+                                      g->superseded == 1 ? "" : "s");
+                text(&b, g->superseded_planners);
+                arena_plot_buf_add(&b, ")");
+            }
             arena_plot_buf_add(&b, "\n");
         }
         if (!tex) {
@@ -158,20 +168,21 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                 arena_plot_buf_add(&b,
                                    "\n(limit): the search stopped at its budget; its plan is valid"
                                    " but not the planner's answer.\n");
-            if (noisy) arena_plot_buf_printf(&b, "\n%s\n", noisy_note);
+            if (noisy) arena_plot_buf_printf(&b, "\n\xE2\x80\xA0 after a time: %s\n", noisy_note);
             if (once) arena_plot_buf_printf(&b, "\n%s\n", once_note);
+            if (self) arena_plot_buf_printf(&b, "\n%s\n", self_note);
             if (fixed)
                 arena_plot_buf_add(&b, "\n× fixed-order bound: arena / the lower bound of the graph"
                                        " untransformed (stored order, no in-place rule, no patch):"
                                        " below 1 where the configuration's transformations pay.\n");
             arena_plot_buf_printf(&b,
                                   "\n| planner | configuration | arena (%s) | × lower bound |%s%s%s"
-                                  " saving | frag. peak | frag. mean | plan time (%s) |"
+                                  " saving | frag. peak | frag. mean | plan time |"
                                   " scratch (%s) | valid | status |\n",
                                   aun,
                                   has_ref ? (all_opt ? " × optimum |" : " × best bound |") : "",
                                   ordered ? " × best-order bound |" : "",
-                                  fixed ? " × fixed-order bound |" : "", tun, sun);
+                                  fixed ? " × fixed-order bound |" : "", sun);
             arena_plot_buf_printf(&b, "|:--|:--|--:|--:|%s%s%s--:|--:|--:|--:|--:|:-:|:-:|\n",
                                   has_ref ? "--:|" : "", ordered ? "--:|" : "",
                                   fixed ? "--:|" : "");
@@ -180,22 +191,25 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                 arena_plot_buf_add(&b,
                                    "% (limit): the search stopped at its budget; its plan is valid"
                                    " but not the planner's answer\n");
-            if (noisy) arena_plot_buf_printf(&b, "%% %s\n", noisy_note);
+            if (noisy) arena_plot_buf_printf(&b, "%% dagger after a time: %s\n", noisy_note);
             if (once) arena_plot_buf_printf(&b, "%% %s\n", once_note);
             if (fixed)
                 arena_plot_buf_add(&b,
                                    "% x fixed: arena / the lower bound of the graph untransformed"
                                    " (stored order, no in-place rule, no patch)\n");
-            arena_plot_buf_printf(&b, "\\begin{tabular}{llrr%s%s%srrrrrcc}\n\\toprule\n",
+            arena_plot_buf_add(&b, "% needs \\usepackage{booktabs}; wider than a column at"
+                                   " \\footnotesize: set it across the page, \\begin{table*}\n"
+                                   "{\\footnotesize\\setlength{\\tabcolsep}{3pt}%\n");
+            arena_plot_buf_printf(&b, "\\begin{tabular}{lrr%s%s%srrrrrcc}\n\\toprule\n",
                                   has_ref ? "r" : "", ordered ? "r" : "", fixed ? "r" : "");
             arena_plot_buf_printf(
                 &b,
-                "Planner & Configuration & Arena (%s) & $\\times$ LB & %s%s%s"
-                "Saving & Frag.\\ peak & Frag.\\ mean & Time (%s) & Scratch (%s)"
+                "Planner & Arena (%s) & $\\times$ LB & %s%s%s"
+                "Saving & Frag.\\ peak & Frag.\\ mean & Time & Scratch (%s)"
                 " & Valid & Status \\\\\n\\midrule\n",
                 aun, has_ref ? (all_opt ? "$\\times$ opt. & " : "$\\times$ bound & ") : "",
                 ordered ? "$\\times$ OB & " : "", fixed ? "$\\times$ fixed & " : "",
-                strcmp(tun, "\xC2\xB5s") == 0 ? "$\\mu$s" : tun, sun);
+                sun);
         }
         for (size_t i = 0; i < R; i++) {
             const struct arena_fig_result *r = row[i];
@@ -203,7 +217,7 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
             const struct arena_fig_graph *g = &c->d.graphs[pt->entry];
             const struct arena_fig_config *cf = &c->d.configs[g->config];
             char a[40] = "--", rt[40] = "--", o[40] = "--", ob[40] = "--", fx[40] = "--",
-                 sv[40] = "--", fp[40] = "--", fm[40] = "--", t[40] = "--", sc[40] = "--";
+                 sv[40] = "--", fp[40] = "--", fm[40] = "--", t[160] = "--", sc[40] = "--";
             if (r->ok) {
                 snprintf(a, sizeof a, AU == 1 ? "%.0f" : "%.2f", (double)r->arena / AU);
                 if (g->lower_bound > 0)
@@ -220,18 +234,42 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                     snprintf(fm, sizeof fm, "%.3f", r->frag_mean);
                 }
             }
-            if (r->has_ns) snprintf(t, sizeof t, "%.3g%s", r->ns_median / TU, r->noisy ? "!" : "");
+            if (r->has_ns) {
+                struct plot_buf tb = {0};
+                char v[32];
+                if (r->has_self_ns) { /* a program's own figure first, its process's beside it */
+                    arena_plot_fmt_time(v, sizeof v, r->self_ns);
+                    text(&tb, v);
+                    arena_plot_buf_add(&tb, " (own report), process ");
+                }
+                arena_plot_fmt_time(v, sizeof v, r->ns_median);
+                text(&tb, v);
+                if (r->noisy) arena_plot_buf_add(&tb, tex ? "$^{\\dagger}$" : "\xE2\x80\xA0");
+                snprintf(t, sizeof t, "%s", tb.s ? tb.s : "");
+                arena_plot_buf_free(&tb);
+            }
             if (r->has_scratch)
                 snprintf(sc, sizeof sc, r->scratch == 0 ? "0" : SU == 1 ? "%.0f" : "%.1f",
                          (double)r->scratch / SU);
             const char *status = r->status ? r->status : "--";
-            char *label = arena_plot_label_of(c->sel[row_sel[i]].name, r);
+            char *label = arena_plot_label_of(c->sel[row_sel[i]].label, r);
             /* One row in either format: Markdown cells are "| x", LaTeX's "& x". */
             const char *sep = tex ? " & " : " | ";
+            if (tex && (i == 0 || row_part[i] != row_part[i - 1])) {
+                /* LaTeX names each configuration above its rows: a column
+                 * of its own would not fit the page */
+                if (i) arena_plot_buf_add(&b, "\\midrule\n");
+                arena_plot_buf_printf(&b, "\\multicolumn{%d}{l}{\\emph{",
+                                      10 + has_ref + ordered + fixed);
+                text(&b, cf->label);
+                arena_plot_buf_add(&b, "}} \\\\\n");
+            }
             if (!tex) arena_plot_buf_add(&b, "| ");
             text(&b, label ? label : "");
-            arena_plot_buf_add(&b, sep);
-            text(&b, cf->label);
+            if (!tex) {
+                arena_plot_buf_add(&b, sep);
+                text(&b, cf->label);
+            }
             const char *cells[] = {a, rt, o, ob, fx, sv, fp, fm, t, sc, r->ok ? "yes" : "no"};
             for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
                 if ((cells[k] != o || has_ref) && (cells[k] != ob || ordered) &&
@@ -239,10 +277,38 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                     arena_plot_buf_printf(&b, "%s%s", sep, cells[k]);
             arena_plot_buf_add(&b, sep);
             text(&b, status);
+            if (r->claimed) { /* a plugin's word beside bench's proof, labelled */
+                arena_plot_buf_add(&b, " (claims ");
+                text(&b, r->claimed);
+                arena_plot_buf_add(&b, ")");
+            }
             arena_plot_buf_add(&b, tex ? " \\\\\n" : " |\n");
             free(label);
         }
-        if (tex) arena_plot_buf_add(&b, "\\bottomrule\n\\end{tabular}\n");
+        if (tex) {
+            /* what the marks mean, under the table where a reader sees it */
+            arena_plot_buf_add(&b, "\\bottomrule\n\\end{tabular}%\n");
+            if (noisy || limits || once || self) {
+                arena_plot_buf_add(&b, "\\par\\smallskip\\parbox{\\linewidth}{\\raggedright ");
+                if (noisy) {
+                    arena_plot_buf_add(&b, "$^{\\dagger}$After a time: ");
+                    arena_plot_tex(&b, noisy_note);
+                }
+                if (limits)
+                    arena_plot_buf_add(&b, " (limit): the search stopped at its budget; its plan is"
+                                           " valid but not the planner's answer.");
+                if (once) {
+                    arena_plot_buf_add(&b, " ");
+                    arena_plot_tex(&b, once_note);
+                }
+                if (self) {
+                    arena_plot_buf_add(&b, " ");
+                    arena_plot_tex(&b, self_note);
+                }
+                arena_plot_buf_add(&b, "}%\n");
+            }
+            arena_plot_buf_add(&b, "}\n");
+        }
         rc = arena_plot_put(c, tex ? "comparison.tex" : "comparison.md", &b);
         arena_plot_buf_free(&b);
     }

@@ -25,6 +25,14 @@ int arena_optimal_out_of_time_by(struct run *r, double margin)
     return r->stopped;
 }
 
+double arena_optimal_seconds_left(const struct run *r)
+{
+    if (r->opt->time_limit <= 0)
+        return -1;
+    double left = r->opt->time_limit - elapsed(&r->start);
+    return left > 0 ? left : 0;
+}
+
 int arena_optimal_out_of_time(struct run *r)
 {
     return arena_optimal_out_of_time_by(r, 0);
@@ -47,6 +55,24 @@ int arena_optimal_spend_work(struct run *r, uint64_t units)
         }
     }
     return 0;
+}
+
+uint64_t arena_optimal_conflicts_left(struct run *r, uint64_t want)
+{
+    if (r->opt->node_limit == 0)
+        return want;
+    if (r->nodes >= r->opt->node_limit) {
+        r->stopped = 1;
+        return 0;
+    }
+    return r->opt->node_limit - r->nodes < want ? r->opt->node_limit - r->nodes : want;
+}
+
+void arena_optimal_spend_conflicts(struct run *r, uint64_t conflicts)
+{
+    r->nodes += conflicts;
+    if (r->opt->node_limit != 0 && r->nodes >= r->opt->node_limit)
+        r->stopped = 1;
 }
 
 int arena_optimal_spend_node(struct run *r)

@@ -110,6 +110,10 @@ struct part_state {
     int sat_minimise;       /* the target was refuted: the solver's top is the
                                best plan less a step, the target a level */
     int sat_skipped;        /* the encoding passes the memory budget */
+    /* the lcg engine (planners/optimal/lcg/) */
+    struct arena_lcg *lcg;     /* its solver at the target, or NULL */
+    struct arena_lcg *lcg_min; /* minimising: its solver below the best plan, or NULL */
+    int lcg_failed;            /* it could not run here (memory, Z3) */
 };
 
 struct work {
@@ -225,6 +229,10 @@ struct run {
        offsets (p->n; malloc'd by optimal_plan), or NULL: the part's best
        plan */
     uint64_t *phase_offsets;
+    /* the lcg engine's explanations, also to this (tests; NULL: none) */
+    arena_optimal_lemma_fn *lemma_hook;
+    void *lemma_ctx;
+    uint64_t lcg_memory_mb; /* the lcg engine's cap on Z3's memory (MiB) */
 };
 
 /* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (options.optimal_off). */
@@ -277,6 +285,16 @@ int arena_optimal_out_of_time(struct run *r);
  * cannot be stopped once begun (the SAT engine's: its solver collects its
  * clauses without asking). */
 int arena_optimal_out_of_time_by(struct run *r, double margin);
+/* budget.c: seconds left of the time limit (at most 0 once passed), or
+ * -1 without one. */
+double arena_optimal_seconds_left(const struct run *r);
+/* budget.c: of `want` conflicts, those the node limit leaves (the
+ * engines count conflicts as nodes); 0, and r->stopped set, when it has
+ * run out. */
+uint64_t arena_optimal_conflicts_left(struct run *r, uint64_t want);
+/* budget.c: counts an engine's conflicts as nodes; r->stopped once the
+ * node limit is reached. */
+void arena_optimal_spend_conflicts(struct run *r, uint64_t conflicts);
 /* budget.c: counts one node; nonzero when a global budget has run out. */
 int arena_optimal_spend_node(struct run *r);
 /* budget.c: counts units of work (no node); reads opt->stop every call and
@@ -299,6 +317,10 @@ void arena_optimal_rerank_group(struct run *r, const struct group *g);
  * keeps the preorder's ranks (the search stays complete) */
 #define RANK_SAVE_PER_TENSOR 8u
 enum outcome arena_optimal_keep_plan(struct run *r, struct arena_plan *plan);
+/* The offsets in w->off of the loaded part are a plan within cap: every
+ * tensor below it, every pair whose lifetimes meet apart (the engines'
+ * decoded models are checked so before keep_plan). */
+int arena_optimal_part_fits(const struct run *r, uint64_t cap);
 
 /* inference.c: section inference, dominance, symmetry */
 void arena_optimal_sort_by_lo(struct work *w, size_t m);

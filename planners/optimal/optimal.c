@@ -136,6 +136,7 @@
 #include "planners/greedy_common.h"
 #include "planners/layout.h"
 #include "planners/optimal/internal.h"
+#include "planners/optimal/lcg/lcg.h"
 #include "planners/optimal/sat/sat.h"
 #include "planners/tables.h"
 
@@ -303,7 +304,10 @@ const struct arena_optimal_switch arena_optimal_switches[] = {
      "SAT: offsets within the slack of a subset sum of each section's other tensors"},
     {"sat-tiling", ARENA_OPTIMAL_SAT_TILING,
      "SAT: in sections full at the capacity, \"lies below\" made transitive"},
-    {"sat-phases", ARENA_OPTIMAL_SAT_PHASES, "SAT: the best greedy plan as the solver's first phases"},
+    {"sat-phases", ARENA_OPTIMAL_SAT_PHASES,
+     "SAT and lcg: the best greedy plan as the solver's first phases"},
+    {"lcg-propagate", ARENA_OPTIMAL_LCG_PROPAGATE,
+     "lcg: an open pair whose one orientation would pass the capacity forced the other way"},
 };
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
@@ -321,6 +325,7 @@ static const char *const engine_names[ARENA_OPTIMAL_ENGINES] = {
     [ARENA_OPTIMAL_ENGINE_PORTFOLIO] = "portfolio",
     [ARENA_OPTIMAL_ENGINE_SEARCH] = "search",
     [ARENA_OPTIMAL_ENGINE_SAT] = "sat",
+    [ARENA_OPTIMAL_ENGINE_LCG] = "lcg",
 };
 
 const char *arena_optimal_engine_name(unsigned engine)
@@ -720,6 +725,87 @@ static void sat_round(struct run *r, uint64_t cap, struct part_result *res,
     st->done = done;
 }
 
+/* The lcg engine could not run on the part (memory, Z3): its rounds end
+ * there, and the plan says so. */
+static void lcg_give_up(struct part_state *st, struct arena_plan *plan)
+{
+    arena_lcg_close(st->lcg);
+    arena_lcg_close(st->lcg_min);
+    st->lcg = st->lcg_min = NULL;
+    st->lcg_failed = 1;
+    plan->notes |= ARENA_PLAN_NOTE_LCG_FAILED;
+}
+
+/* Opens *s at cap bytes with the best greedy plan as phases (or plan);
+ * 0, or -1 when it could not be opened (st given up, or a budget ran out). */
+static int lcg_open(struct run *r, uint64_t cap, struct part_state *st, struct arena_lcg **s,
+                    struct arena_plan *plan)
+{
+    struct arena_plan greedy = {.offsets = r->phase_offsets};
+    enum arena_lcg_open o = arena_lcg_open(r, cap, r->phase_offsets != NULL ? &greedy : plan, s);
+    if (o == ARENA_LCG_SKIPPED)
+        lcg_give_up(st, plan);
+    return o == ARENA_LCG_READY ? 0 : -1;
+}
+
+/* A round of the lcg engine, `budget` conflicts, on the loaded part whose
+ * best plan lies above the target (the proven bound, or the capacity): a
+ * solver at the target (a plan there ends the part; none raises the bound
+ * a step, and the next round opens one at the new target: its learnt
+ * clauses would not hold higher up), and, minimising, one whose top is
+ * the best plan less a step (a plan lowers its top, its clauses kept;
+ * none proves the best plan optimal), half the conflicts each. */
+static void lcg_round(struct run *r, uint64_t cap, struct part_result *res, struct part_state *st,
+                      uint64_t budget, struct arena_plan *plan)
+{
+    uint64_t target = cap ? cap : res->proven, spare = 0;
+    int done = 0, failed = 0;
+    int minimise = !cap && r->part_arena - r->step > target;
+    uint64_t share = minimise ? budget / 2 : budget;
+
+    if (st->lcg != NULL && arena_lcg_top(st->lcg) != target) {
+        arena_lcg_close(st->lcg); /* the bound rose past it */
+        st->lcg = NULL;
+    }
+    if (st->lcg == NULL && lcg_open(r, target, st, &st->lcg, plan) != 0)
+        return;
+    enum outcome o = arena_lcg_solve(r, st->lcg, share, plan, &failed);
+    if (failed) {
+        lcg_give_up(st, plan);
+        return;
+    }
+    if (o == FOUND) {
+        done = 1;
+    } else if (o == EXHAUSTED) {
+        done = none_up_to(r, res, target, cap, &spare, &spare);
+        arena_lcg_close(st->lcg);
+        st->lcg = NULL;
+        target = cap ? cap : res->proven;
+    }
+    uint64_t below = r->part_arena - r->step;
+    if (!done && !r->stopped && !cap && below > target) {
+        if (st->lcg_min != NULL && arena_lcg_top(st->lcg_min) > below)
+            arena_lcg_lower_top(st->lcg_min, below);
+        if (st->lcg_min == NULL && lcg_open(r, below, st, &st->lcg_min, plan) != 0)
+            return;
+        uint64_t top = arena_lcg_top(st->lcg_min);
+        o = arena_lcg_solve(r, st->lcg_min, share, plan, &failed);
+        if (failed) {
+            lcg_give_up(st, plan);
+            return;
+        }
+        if (o == FOUND && r->part_arena - r->step > target) {
+            arena_lcg_lower_top(st->lcg_min, r->part_arena - r->step);
+        } else if (o == FOUND) {
+            done = r->part_arena <= target;
+        } else if (o == EXHAUSTED) { /* no plan within its top: the optimum is above */
+            res->proven = max_u64(res->proven, step_above(top, r->step));
+            done = r->part_arena <= res->proven;
+        }
+    }
+    st->done = done;
+}
+
 /* The highest end of part ids[a..b) in plan. */
 static uint64_t part_top(const struct run *r, size_t a, size_t b, const struct arena_plan *plan)
 {
@@ -772,10 +858,13 @@ static uint64_t node_cost(const struct work *w, size_t m)
     return c;
 }
 
-static int optimal_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
-                        void *scratch, size_t scratch_size, struct arena_plan *plan)
+/* The planner, with the lcg engine's explanations also to fn (NULL: none). */
+static int plan_with(const struct arena_problem *p, const struct arena_plan_options *opt,
+                     void *scratch, size_t scratch_size, struct arena_plan *plan,
+                     arena_optimal_lemma_fn *fn, void *ctx, uint64_t memory_mb)
 {
-    struct run r = {.p = p, .opt = opt, .align = p->alignment};
+    struct run r = {.p = p, .opt = opt, .align = p->alignment, .lemma_hook = fn, .lemma_ctx = ctx,
+                    .lcg_memory_mb = memory_mb ? memory_mb : ARENA_OPTIMAL_LCG_MEMORY >> 20};
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     struct work w;
     arena_layout_carve(layout, p, &w, scratch, scratch_size);
@@ -853,28 +942,37 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
             arena_optimal_part_load(&r, a, b);
             r.node_cost = node_cost(&w, b - a);
             uint64_t before = r.nodes;
-            if (opt->optimal_engine != ARENA_OPTIMAL_ENGINE_SAT)
+            unsigned engine = opt->optimal_engine;
+            if (engine == ARENA_OPTIMAL_ENGINE_PORTFOLIO || engine == ARENA_OPTIMAL_ENGINE_SEARCH)
                 solve_part(&r, a, b, cap, &res, st, plan);
             /* the SAT engine's round: alone, its conflicts double each
              * round; in the portfolio, from the search's round
              * SAT_FROM_ROUND on, as many conflicts as take about the time
              * of the search's round just run (SAT_NODES_PER_CONFLICT) */
-            int sat = opt->optimal_engine == ARENA_OPTIMAL_ENGINE_SAT;
+            int sat = engine == ARENA_OPTIMAL_ENGINE_SAT, lcg = engine == ARENA_OPTIMAL_ENGINE_LCG;
             uint64_t conflicts = sat ? st->sat_budget : (r.nodes - before) / SAT_NODES_PER_CONFLICT;
             r.part_arena = part_top(&r, a, b, plan);
-            if (opt->optimal_engine != ARENA_OPTIMAL_ENGINE_SEARCH && !st->done &&
+            /* the lcg engine alone: its conflicts double each round, as SAT's */
+            if (lcg && !st->done && !st->lcg_failed && !r.stopped &&
+                r.part_arena > (cap ? cap : res.proven)) {
+                lcg_round(&r, cap, &res, st, max_u64(st->sat_budget, SAT_CONFLICTS_FIRST), plan);
+                st->sat_budget = twice(max_u64(st->sat_budget, SAT_CONFLICTS_FIRST));
+            }
+            if ((engine == ARENA_OPTIMAL_ENGINE_PORTFOLIO || sat) && !st->done &&
                 !st->sat_skipped && !r.stopped && (sat || st->round > SAT_FROM_ROUND) &&
                 r.part_arena > (cap ? cap : res.proven)) {
                 sat_round(&r, cap, &res, w.part_state, parts, st,
                           max_u64(conflicts, SAT_CONFLICTS_FIRST), plan);
                 st->sat_budget = twice(max_u64(st->sat_budget, SAT_CONFLICTS_FIRST));
             }
-            busy |= !st->done && !(opt->optimal_engine == ARENA_OPTIMAL_ENGINE_SAT &&
-                                   st->sat_skipped);
+            busy |= !st->done && !(sat && st->sat_skipped) && !(lcg && st->lcg_failed);
         }
     }
-    for (size_t q = 0; q < parts; q++)
+    for (size_t q = 0; q < parts; q++) {
         arena_sat_close(w.part_state[q].sat);
+        arena_lcg_close(w.part_state[q].lcg);
+        arena_lcg_close(w.part_state[q].lcg_min);
+    }
     free(r.phase_offsets);
     uint64_t arena = 0;
     for (size_t q = 0; q < parts; q++)
@@ -889,6 +987,19 @@ static int optimal_plan(const struct arena_problem *p, const struct arena_plan_o
     else
         plan->status = arena <= res.proven ? ARENA_PLAN_OPTIMAL : ARENA_PLAN_LIMIT;
     return ARENA_OK;
+}
+
+static int optimal_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
+                        void *scratch, size_t scratch_size, struct arena_plan *plan)
+{
+    return plan_with(p, opt, scratch, scratch_size, plan, NULL, NULL, 0);
+}
+
+int arena_optimal_lcg_lemmas(const struct arena_problem *p, const struct arena_plan_options *opt,
+                             void *scratch, size_t scratch_size, struct arena_plan *plan,
+                             arena_optimal_lemma_fn *fn, void *ctx, uint64_t memory_mb)
+{
+    return plan_with(p, opt, scratch, scratch_size, plan, fn, ctx, memory_mb);
 }
 
 int arena_optimal_repair(const struct arena_problem *p, const struct arena_plan_options *opt,

@@ -389,6 +389,19 @@ uint32_t arena_optimal_split_scope(struct run *r, const struct group *g)
 
 /* A search found a plan of the current part (every tensor placed): writes
  * it into plan->offsets when it improves the part. FOUND. */
+int arena_optimal_part_fits(const struct run *r, uint64_t cap)
+{
+    const struct work *w = r->w;
+    for (size_t k = 0; k < r->m; k++) {
+        if (w->off[k] + w->size[k] > cap)
+            return 0;
+        for (uint32_t j = (uint32_t)k + 1; j < w->fwd_end[k]; j++)
+            if (w->off[k] + w->size[k] > w->off[j] && w->off[j] + w->size[j] > w->off[k])
+                return 0;
+    }
+    return 1;
+}
+
 enum outcome arena_optimal_keep_plan(struct run *r, struct arena_plan *plan)
 {
     const struct work *w = r->w;

@@ -26,3 +26,9 @@ sx(s, inch) = inch / W(s)
 sy(s, inch) = inch / Ht(s)
 # Inches the PNG title takes at the top (TL1, TL2: its lines at each size).
 TOP(s) = (s == 1 ? TL1 : TL2) * FS(s) * 1.2 / 72 + 0.1
+# A figure's foot (bench plot's FOOT1/FOOT2, FN1/FN2 lines): what a reader
+# must see in PDF and SVG too, at the bottom left; FOOTH(s) inches it takes,
+# FOOTY(s, k) the middle of its k-th line from the bottom (0 first).
+LH(s) = FS(s) * 1.25 / 72
+FOOTH(s) = (s == 1 ? FN1 : FN2) == 0 ? 0 : (s == 1 ? FN1 : FN2) * LH(s) + 0.1
+FOOTY(s, k) = 0.06 + (k + 0.5) * LH(s)

@@ -5,7 +5,9 @@
 # The rows' labels stand under the bottom panel of each column, turned, a
 # slot each; a panel's title ends with n, the graphs it covers. A row whose
 # mean is over 3x the panel's best is not drawn to the panel's scale: a
-# triangle at the panel's top, with its mean, marks it. bench plot lays the
+# triangle at the panel's top, with its mean, marks it. A row valid on fewer
+# graphs than the others of its panel is left out of it and named, with its
+# count, in the foot (FOOT, under the labels). bench plot lays the
 # panels out (per size Cs columns, NPSs panels, SLOTSs rows shown, margins
 # and gaps in inches, XTICSs the labels) and picks each panel's y range
 # (Y0, Y1) and tic step (YSs) so that the tic labels fit.
@@ -23,6 +25,8 @@ do for [S in SIZES] { do for [F in FORMATS] {
   set datafile separator comma
   set multiplot title ttl
   set label 2 YLABEL at screen sx(s, 0.1), screen T + sy(s, 0.12) left
+  fn = s == 1 ? FN1 : FN2
+  do for [i=1:fn] { ft = s == 1 ? FOOT1[i] : FOOT2[i]; set label 10000 + i ft at screen sx(s, 0.1), screen sy(s, FOOTY(s, fn - i)) left }
   set border 3; set key off; set ytics nomirror; set format y '%g×'
   set grid ytics lc rgb '#dddddd' lw 0.5
   set y2range [0:1]; unset y2tics
@@ -42,7 +46,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
            with points pt 9 ps 0.7 lc rgb '#000000', \
          'stats.csv' skip 1 using ($1 == p && $2 <= NS && $12 == 1 ? $2 : NaN):(0.9):(sprintf('%.2f×', $4)) axes x1y2 \
            with labels rotate by 90 right
-    unset label 2
+    unset label 2; do for [i=1:fn] { unset label 10000 + i }
   }
   unset multiplot; set output
 }}

@@ -325,15 +325,7 @@ enum outcome arena_sat_solve_units(struct run *r, struct arena_sat *s, uint64_t 
     s->r = r;
     if (arena_optimal_out_of_time(r))
         return LIMITED;
-    uint64_t left = conflicts;
-    if (r->opt->node_limit != 0) {
-        if (r->nodes >= r->opt->node_limit) {
-            r->stopped = 1;
-            return LIMITED;
-        }
-        if (r->opt->node_limit - r->nodes < left)
-            left = r->opt->node_limit - r->nodes;
-    }
+    uint64_t left = arena_optimal_conflicts_left(r, conflicts);
     if (left == 0)
         return LIMITED;
     int act = 0;
@@ -352,7 +344,7 @@ enum outcome arena_sat_solve_units(struct run *r, struct arena_sat *s, uint64_t 
         return LIMITED;
     uint64_t before = s->conflicts;
     int res = arena_cadical_solve(s->solver);
-    r->nodes += s->conflicts - before;
+    arena_optimal_spend_conflicts(r, s->conflicts - before);
     s->broken = res < 0;
     if (res == 20) {
         if (act != 0) { /* the level is proven empty: retired for good */
@@ -361,11 +353,7 @@ enum outcome arena_sat_solve_units(struct run *r, struct arena_sat *s, uint64_t 
         }
         return EXHAUSTED;
     }
-    if (res == 10)
-        return FOUND;
-    if (r->opt->node_limit != 0 && r->nodes >= r->opt->node_limit)
-        r->stopped = 1;
-    return LIMITED;
+    return res == 10 ? FOUND : LIMITED;
 }
 
 enum outcome arena_sat_solve(struct run *r, struct arena_sat *s, uint64_t cap,
@@ -383,17 +371,11 @@ enum outcome arena_sat_solve(struct run *r, struct arena_sat *s, uint64_t cap,
      * keep the encoding honest; a fault shows as a failed assert there).
      * Past NDEBUG the solver is marked broken, so no more budget goes to
      * asking it again: the caller skips the part. */
-    for (uint32_t k = 0; k < s->in.m; k++) {
-        int fits = w->off[k] + w->size[k] <= cap;
-        for (uint32_t j = k + 1; j < w->fwd_end[k] && fits; j++)
-            fits = w->off[k] + w->size[k] <= w->off[j] || w->off[j] + w->size[j] <= w->off[k];
-        assert(fits);
-        if (!fits) {
-            s->broken = ARENA_SAT_UNDECODED;
-            return LIMITED;
-        }
-    }
-    return arena_optimal_keep_plan(r, plan);
+    int fits = arena_optimal_part_fits(r, cap);
+    assert(fits);
+    if (!fits)
+        s->broken = ARENA_SAT_UNDECODED;
+    return fits ? arena_optimal_keep_plan(r, plan) : LIMITED;
 }
 
 void arena_sat_lower_top(struct run *r, struct arena_sat *s, uint64_t cap)

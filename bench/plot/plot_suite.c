@@ -1,0 +1,234 @@
+/* plot_suite.c — `bench plot`'s graphs x planners table: graphs.tex
+ * (booktabs), graphs.md and graphs.csv, a row per graph of the selection in
+ * the figures' configuration and a column per planner shown, each cell the
+ * arena / the lower bound of that graph's problem, with the lower bound
+ * beside the graph's name and a geometric-mean row under them. A planner
+ * not run on a graph in this configuration and one that ran without a
+ * valid plan read differently ("n/r", "--"); a mean is given only over
+ * every graph of the table, never over a planner's own subset. */
+#include "bench/plot/plot_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/plot/table.h"
+
+enum { MARK_LIMIT = 0, MARK_PART = 1 };
+
+/* The part of spec shown: without the folder every graph of the table
+ * shares (models/a.tflite, models/b.onnx -> a.tflite, b.onnx). */
+static size_t common_dir(const struct plot_ctx *c, const size_t *rows, size_t n)
+{
+    if (!n) return 0;
+    const char *first = c->d.graphs[rows[0]].spec;
+    const char *slash = strrchr(first, '/');
+    size_t len = slash ? (size_t)(slash - first) + 1 : 0;
+    for (size_t i = 1; i < n && len; i++) {
+        const char *s = c->d.graphs[rows[i]].spec;
+        while (len && (strncmp(s, first, len) != 0 || first[len - 1] != '/')) len--;
+    }
+    return len;
+}
+
+/* Whether pair (k=v, len bytes) is among the params of every row of
+ * family f: said once for the table, not on each row. */
+static int shared_pair(const struct plot_ctx *c, const size_t *rows, size_t n, const char *f,
+                       const char *pair, size_t len)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct arena_fig_graph *g = &c->d.graphs[rows[i]];
+        if (strcmp(g->family, f) != 0) continue;
+        int found = 0;
+        for (const char *p = g->params; *p && !found;) {
+            size_t l = strcspn(p, ",");
+            found = l == len && strncmp(p, pair, len) == 0;
+            p += l + (p[l] == ',');
+        }
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* The full specs are in the table's comment and in graphs.csv. */
+void arena_plot_graph_name(const struct plot_ctx *c, const size_t *rows, size_t n, size_t e,
+                           struct plot_buf *b)
+{
+    size_t cut = common_dir(c, rows, n);
+    const struct arena_fig_graph *g = &c->d.graphs[e];
+    size_t fl = strlen(g->family);
+    if (!*g->family || strncmp(g->spec, g->family, fl) != 0 || g->spec[fl] != ':') {
+        arena_plot_buf_add(b, g->spec + cut);
+        return;
+    }
+    arena_plot_buf_add(b, g->family);
+    const char *sep = ":";
+    for (const char *p = g->params; *p;) {
+        size_t l = strcspn(p, ",");
+        if (!shared_pair(c, rows, n, g->family, p, l)) {
+            arena_plot_buf_add(b, sep);
+            arena_plot_buf_addn(b, p, l);
+            sep = ",";
+        }
+        p += l + (p[l] == ',');
+    }
+}
+
+/* "1.44 MiB", "612 KiB", "96 B": three figures in the value's own unit. */
+static void bytes3(char *out, size_t n, double b)
+{
+    const char *u = "B";
+    if (b >= 1048576) b /= 1048576, u = "MiB";
+    else if (b >= 1024) b /= 1024, u = "KiB";
+    snprintf(out, n, b >= 100 || strcmp(u, "B") == 0 ? "%.0f %s" : b >= 10 ? "%.1f %s" : "%.2f %s", b, u);
+}
+
+int arena_plot_suite_table(struct plot_ctx *c)
+{
+    size_t *rows = malloc((c->d.n_graphs + 1) * sizeof *rows), n = 0;
+    double *logsum = calloc(c->n_sel + 1, sizeof *logsum);
+    size_t *valid = calloc(c->n_sel + 1, sizeof *valid);
+    if (!rows || !logsum || !valid) {
+        free(rows);
+        free(logsum);
+        free(valid);
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return 1;
+    }
+    for (size_t g = 0; g < c->d.n_graphs; g++)
+        if (arena_plot_in_config(c, g) && c->d.graphs[g].lower_bound > 0) rows[n++] = g;
+    size_t cut = common_dir(c, rows, n);
+    struct arena_table t;
+    arena_table_init(&t, 2 + c->n_sel, 2);
+    arena_table_head(&t, 0, "Graph", "graph", 'l', 0);
+    arena_table_head(&t, 1, "LB", "lower bound", 'r', 0);
+    struct plot_buf csv = {0};
+    arena_plot_buf_add(&csv, "graph,lower_bound");
+    for (size_t i = 0; i < c->n_sel; i++) {
+        struct plot_buf tx = {0}, md = {0};
+        arena_plot_tex(&tx, c->sel[i].label);
+        arena_plot_md(&md, c->sel[i].label);
+        arena_table_head(&t, 2 + i, tx.s ? tx.s : "", md.s ? md.s : "", 'r', 1);
+        arena_plot_buf_free(&tx);
+        arena_plot_buf_free(&md);
+        const char *what[] = {" arena", " x_lower_bound", " status"};
+        for (size_t k = 0; k < 3; k++) {
+            struct plot_buf h = {0};
+            arena_plot_buf_printf(&h, "%s%s", c->sel[i].name, what[k]);
+            arena_plot_buf_add(&csv, ",");
+            arena_plot_csv(&csv, h.s ? h.s : "");
+            arena_plot_buf_free(&h);
+        }
+    }
+    arena_plot_buf_add(&csv, "\n");
+    int absent = 0, failed = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct arena_fig_graph *g = &c->d.graphs[rows[k]];
+        char lb[32];
+        bytes3(lb, sizeof lb, (double)g->lower_bound);
+        struct plot_buf name = {0};
+        arena_plot_graph_name(c, rows, n, rows[k], &name);
+        arena_table_row(&t);
+        arena_table_set(&t, 0, name.s ? name.s : "", -1);
+        arena_plot_buf_free(&name);
+        arena_table_set(&t, 1, lb, -1);
+        arena_plot_csv(&csv, g->spec);
+        arena_plot_buf_printf(&csv, ",%lld", (long long)g->lower_bound);
+        for (size_t i = 0; i < c->n_sel; i++) {
+            const struct arena_fig_result *r = arena_plot_find(c, rows[k], c->sel[i].name);
+            char x[32] = "n/r";
+            int mark = -1;
+            const char *status = "not run";
+            if (r && r->ok) {
+                double ratio = (double)r->arena / (double)g->lower_bound;
+                snprintf(x, sizeof x, "%.3f", ratio);
+                logsum[i] += log(ratio);
+                valid[i]++;
+                status = arena_plot_is_limit(r) ? "limit" : "valid";
+                if (arena_plot_is_limit(r)) mark = MARK_LIMIT;
+                arena_plot_buf_printf(&csv, ",%lld", (long long)r->arena);
+                arena_plot_csv_num(&csv, 1, ratio);
+            } else {
+                if (r) snprintf(x, sizeof x, "--"), status = "no valid result", failed = 1;
+                else absent = 1;
+                arena_plot_buf_add(&csv, ",,");
+            }
+            arena_plot_buf_printf(&csv, ",%s", status);
+            arena_table_set(&t, 2 + i, x, mark);
+        }
+        arena_plot_buf_add(&csv, "\n");
+    }
+    arena_table_row(&t);
+    arena_table_rule(&t);
+    arena_table_set(&t, 0, "geometric mean", -1);
+    arena_plot_buf_add(&csv, "geometric mean,");
+    for (size_t i = 0; i < c->n_sel; i++) {
+        char x[32] = "--";
+        int mark = -1;
+        if (n && valid[i] == n) {
+            double m = exp(logsum[i] / (double)n);
+            snprintf(x, sizeof x, "%.3f", m);
+            arena_plot_buf_add(&csv, ",");
+            arena_plot_csv_num(&csv, 1, m);
+            arena_plot_buf_add(&csv, ",");
+        } else {
+            mark = MARK_PART;
+            arena_plot_buf_add(&csv, ",,,");
+        }
+        arena_table_set(&t, 2 + i, x, mark);
+    }
+    arena_plot_buf_add(&csv, "\n");
+    arena_table_note(&t, MARK_LIMIT,
+                     "The search stopped at its budget: a valid plan, not the planner's answer.");
+    for (size_t i = 0; i < c->n_sel; i++)
+        if (valid[i] != n) {
+            char note[160];
+            snprintf(note, sizeof note,
+                     "A valid plan on fewer than the %zu graphs: no mean over a subset of them.", n);
+            arena_table_note(&t, MARK_PART, note);
+        }
+    int limits = 0;
+    for (size_t i = 0; i < t.nrows * t.ncols; i++) limits |= t.mark[i] == MARK_LIMIT;
+    if (!limits) {
+        free(t.note[MARK_LIMIT]);
+        t.note[MARK_LIMIT] = NULL;
+    }
+    if (failed) arena_table_line(&t, "--: run in this configuration, without a valid plan.");
+    if (absent) arena_table_line(&t, "n/r: not run in this configuration.");
+    struct plot_buf about = {0}, md = {0}, tex = {0};
+    arena_plot_buf_printf(&about,
+                          "Arena / lower bound of each graph's problem (LB: that bound), %zu graph%s"
+                          " in configuration ",
+                          n, n == 1 ? "" : "s");
+    arena_plot_caret(&about, arena_plot_config_label(c));
+    if (c->d.n_runs == 1) arena_plot_buf_printf(&about, ", run %lld", (long long)c->d.runs[0]);
+    else arena_plot_buf_printf(&about, ", %zu runs (newest result of each)", c->d.n_runs);
+    if (cut) {
+        struct plot_buf d = {0};
+        arena_plot_buf_addn(&d, c->d.graphs[rows[0]].spec, cut);
+        arena_plot_buf_add(&about, "; graphs in ");
+        arena_plot_caret(&about, d.s ? d.s : "");
+        arena_plot_buf_free(&d);
+    }
+    arena_plot_buf_add(&about, ". The graphs:");
+    for (size_t k = 0; k < n; k++) {
+        arena_plot_buf_add(&about, k ? "; " : " ");
+        arena_plot_caret(&about, c->d.graphs[rows[k]].spec);
+    }
+    arena_plot_buf_add(&about, ".");
+    arena_table_tex(&t, about.s ? about.s : "", &tex);
+    arena_table_md(&t, about.s ? about.s : "", &md);
+    int rc = csv.oom || md.oom || tex.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1) : 0;
+    if (!rc) rc = arena_plot_put(c, "graphs.csv", &csv);
+    if (!rc) rc = arena_plot_put(c, "graphs.md", &md);
+    if (!rc) rc = arena_plot_put(c, "graphs.tex", &tex);
+    arena_plot_buf_free(&csv);
+    arena_plot_buf_free(&md);
+    arena_plot_buf_free(&tex);
+    arena_plot_buf_free(&about);
+    arena_table_free(&t);
+    free(rows);
+    free(logsum);
+    free(valid);
+    return rc;
+}

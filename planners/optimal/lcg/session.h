@@ -1,0 +1,106 @@
+/* session.h — one solver of the lcg engine: the part's pairs, the
+ * orientation graph with its longest chains and trail (graph.c), the
+ * propagator's state (propagator.c) and Z3 (z3.c), shared by the files of
+ * planners/optimal/lcg/. Internal to that folder.
+ *
+ * Index spaces: positions k (0..m) of the part, by first step; pairs p
+ * (0..P) of positions whose lifetimes meet, k < j < fwd_end[k], pair p =
+ * pair_at[k] + j - k - 1; Z3's term ids are the pairs' numbers. */
+#ifndef ARENA_OPTIMAL_LCG_SESSION_H
+#define ARENA_OPTIMAL_LCG_SESSION_H
+
+#include "planners/optimal/lcg/lcg.h"
+#include "planners/optimal/lcg/z3.h"
+
+/* A pair's orientation: open, its lower position below, its higher below. */
+enum { OPEN = 0, LOW_BELOW = 1, HIGH_BELOW = 2 };
+
+/* One undo entry: a head or tail value (node, old value and link), or a
+ * pair's orientation (old value OPEN). */
+struct lcg_undo {
+    uint64_t old;
+    uint32_t what; /* node or pair */
+    uint32_t by;   /* the old link (heads, tails) */
+    uint32_t kind; /* UNDO_HEAD, UNDO_TAIL, UNDO_PAIR */
+};
+enum { UNDO_HEAD, UNDO_TAIL, UNDO_PAIR };
+
+/* Test hook: each explanation (planners/optimal.h). */
+typedef arena_optimal_lemma_fn lcg_lemma_fn;
+
+struct arena_lcg {
+    struct run *r;
+    struct lcg_z3 *z3;
+    struct lcg_z3_hooks hooks;
+    uint32_t m, pairs;
+    uint64_t unit;     /* bytes per unit */
+    uint64_t cap;      /* units: the top */
+    uint64_t *z;       /* m: sizes in units */
+    uint32_t *pair_at; /* m */
+    uint32_t *pair_lo, *pair_hi; /* pairs: its two positions, lo < hi */
+    unsigned char *flip; /* pairs: the term true means "hi below lo" (so its
+                            first value, false, is the incumbent's order) */
+    unsigned char *state; /* pairs: OPEN, LOW_BELOW, HIGH_BELOW */
+    uint32_t *nb_at;   /* m + 1: k's neighbours are nb[nb_at[k] .. nb_at[k + 1]) */
+    uint32_t *nb, *nb_pair; /* 2 pairs: the neighbour and the pair */
+    /* longest chains */
+    uint64_t *head;    /* m: the longest chain of sizes below k (k's least offset) */
+    uint64_t *tail;    /* m: k's size and the longest chain above it */
+    uint32_t *head_by; /* m: the tensor right below k on its head chain, or NONE */
+    uint32_t *tail_by; /* m: the tensor right above k on its tail chain, or NONE */
+    uint32_t *stack;   /* m: nodes whose value rose, to pass it on */
+    unsigned char *queued; /* m */
+    uint32_t *rose;    /* 2m: nodes whose head (2k) or tail (2k+1) rose in this update */
+    uint32_t nrose;
+    uint32_t *stamp;   /* m: the walks' visited marks */
+    uint32_t epoch;
+    unsigned *expl;    /* 2m + 1: an explanation's term ids */
+    uint32_t *elo, *ehi; /* 2m + 1: the same as edges (the lemma hook) */
+    /* trail */
+    struct lcg_undo *trail;
+    size_t trail_len, trail_cap;
+    size_t *scope_at;  /* trail length at each push */
+    size_t scopes, scope_cap;
+    /* the propagator */
+    int propagates;    /* rule lcg-propagate */
+    int conflicted;    /* a conflict was reported in this scope: record, infer
+                          nothing, until Z3 backtracks */
+    int failed;        /* memory or Z3 failed: the solver is done */
+    int have_model;
+    uint64_t *model;   /* m: the offsets (units) of the last final check */
+    uint32_t *proposed; /* pairs: the round (fixed hook) that last forced it */
+    uint32_t round;
+    uint64_t polls;    /* hook calls, for reading the budgets */
+    uint64_t lemmas;   /* explanations handed to Z3 */
+    lcg_lemma_fn *lemma_hook;
+    void *lemma_ctx;
+    void *block;       /* the one allocation holding the arrays above but the
+                          trail and scopes */
+};
+
+/* graph.c */
+/* Asserts "a lies below b" (pair p): records it, raises the heads above
+ * it and the tails below it. Returns NONE, or a tensor whose head and
+ * tail now pass the capacity (the update stops there). -1 in *oom when
+ * the trail could not grow. */
+uint32_t arena_lcg_graph_assert(struct arena_lcg *s, uint32_t p, uint32_t a, uint32_t b, int *oom);
+/* Records pair p's orientation only (nothing inferred). */
+int arena_lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient);
+void arena_lcg_graph_push(struct arena_lcg *s, int *oom);
+void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes);
+/* The explanation of "u's head chain, then (u below v), then v's tail
+ * chain" (u == v: one tensor's two chains): term ids in s->expl, edges in
+ * s->elo/ehi; returns their number (the edge u -> v, when u != v, is not
+ * among the ids: it is what the caller rules out, and comes last among
+ * the edges). */
+uint32_t arena_lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v);
+/* The orientation of pair p (one of whose positions is a) that puts a below. */
+static inline unsigned char lcg_orient(const struct arena_lcg *s, uint32_t p, uint32_t a)
+{
+    return s->pair_lo[p] == a ? LOW_BELOW : HIGH_BELOW;
+}
+
+/* propagator.c */
+void arena_lcg_hooks_init(struct arena_lcg *s);
+
+#endif

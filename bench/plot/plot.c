@@ -138,6 +138,21 @@ static int read_range(void *base, const struct arena_opt *o, const char *v, char
     return ARENA_OK;
 }
 
+static int read_label(void *base, const struct arena_opt *o, const char *v, char *err,
+                      size_t errlen)
+{
+    P *p = base;
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1])
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s needs NAME=TEXT (a planner and what to call it), got '%s'", o->name,
+                            v);
+    if (p->n_labels == sizeof p->labels / sizeof p->labels[0])
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: more than 64", o->name);
+    p->labels[p->n_labels++] = v;
+    return ARENA_OK;
+}
+
 static const char *per_graph_name(size_t i)
 {
     static const char *const names[] = {"auto", "first", "each"};
@@ -180,6 +195,11 @@ const struct arena_opt arena_bench_plot_options[] = {
              " first graph selected, in --out; or of each graph of the figures' configuration,"
              " each in its own folder graphs/NAME/ (NAME: the graph as graphs.tex names it);"
              " auto: each with --suite or --family, else first"},
+    {.name = "--label", .kind = ARENA_OPT_CUSTOM, .arg = "NAME=TEXT", .parse = read_label,
+     .unset = "the planner's name", .in = ARENA_IN_PLOT,
+     .help = "what every figure and table calls planner NAME (as stored: --planner's name),"
+             " e.g. --label 'lfbf=LFBF (ours)'; again for another planner; the CSV files keep"
+             " the stored names"},
     {.name = "--range", .kind = ARENA_OPT_CUSTOM, .arg = "LO:HI", .parse = read_range,
      .unset = "from the least ratio to 1.75 x the best median", .in = ARENA_IN_PLOT,
      .help = "the ratio axis of the quality and fixed figures; by default it ends at 1.75"
@@ -287,6 +307,11 @@ static int add_shown(struct plot_ctx *c, const char *name)
     c->sel = g;
     struct plot_shown *s = &c->sel[c->n_sel++];
     s->name = name;
+    s->label = name;
+    for (size_t i = 0; i < c->o.n_labels; i++) { /* the last --label for it counts */
+        const char *l = c->o.labels[i], *eq = strchr(l, '=');
+        if ((size_t)(eq - l) == strlen(name) && strncmp(l, name, strlen(name)) == 0) s->label = eq + 1;
+    }
     style(c, s, place_of(c, name, &s->kind));
     return 0;
 }
@@ -558,6 +583,18 @@ static int run(struct plot_ctx *c)
     if (!c->n_sel) {
         snprintf(c->err, sizeof c->err, "the selected runs have no planners to show");
         return 2;
+    }
+    for (size_t i = 0; i < c->o.n_labels; i++) {
+        const char *l = c->o.labels[i], *eq = strchr(l, '=');
+        size_t k = 0;
+        while (k < c->n_sel && !((size_t)(eq - l) == strlen(c->sel[k].name) &&
+                                 strncmp(l, c->sel[k].name, (size_t)(eq - l)) == 0))
+            k++;
+        if (k == c->n_sel) {
+            snprintf(c->err, sizeof c->err, "--label %.200s: no planner '%.*s' shown", l,
+                     (int)(eq - l < 200 ? eq - l : 200), l);
+            return 2;
+        }
     }
     if (index_results(c)) {
         snprintf(c->err, sizeof c->err, "out of memory");

@@ -358,7 +358,7 @@ static int quality_figure(struct plot_ctx *c, int fixed)
             best_med = fmin(best_med, med[k]);
         }
         struct plot_buf l = {0};
-        arena_plot_buf_add(&l, c->sel[qidx[k]].name);
+        arena_plot_buf_add(&l, c->sel[qidx[k]].label);
         if (limits == paired) arena_plot_buf_add(&l, " (limit)");
         else if (limits) arena_plot_buf_printf(&l, " (%zu limit)", limits);
         lab[k] = l.s;
@@ -738,7 +738,7 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
     /* a program timed by its own report says so in the legend */
     for (size_t i = 0; i < nshow; i++) {
         struct plot_buf l = {0};
-        arena_plot_buf_add(&l, c->sel[i].name);
+        arena_plot_buf_add(&l, c->sel[i].label);
         if (own[i]) arena_plot_buf_add(&l, " (own report)");
         lab[i] = l.s;
     }
@@ -1034,7 +1034,13 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                     lim += s.rows[m].limit;
                 }
             struct plot_buf l = {0};
-            arena_plot_buf_add(&l, s.rows[k].label);
+            size_t nl = strlen(c->sel[i].name); /* --label for the planner, its options kept */
+            if (c->sel[i].label != c->sel[i].name && strncmp(s.rows[k].label, c->sel[i].name, nl) == 0) {
+                arena_plot_buf_add(&l, c->sel[i].label);
+                arena_plot_buf_add(&l, s.rows[k].label + nl);
+            } else {
+                arena_plot_buf_add(&l, s.rows[k].label);
+            }
             if (lim) arena_plot_buf_printf(&l, " (%zu limit)", lim);
             lab[slot - 1] = l.s;
             if (!l.s) rc = 1;

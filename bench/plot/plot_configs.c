@@ -179,7 +179,7 @@ static int write_tables(struct plot_ctx *c, const struct cfgs *s, const char *ab
     for (size_t p = 0; p < s->np; p++) {
         const char *name = c->sel[s->planner[p]].name;
         arena_table_row(&t);
-        arena_table_set(&t, 0, name, -1);
+        arena_table_set(&t, 0, c->sel[s->planner[p]].label, -1);
         for (size_t k = 0; k < s->nk; k++) {
             char v[32];
             int run = s->run[p * s->nk + k];
@@ -265,7 +265,7 @@ static int draw(struct plot_ctx *c, const struct cfgs *s, const char *about)
         }
         if (!m) continue;
         if (yt.len > 1) arena_plot_buf_add(&yt, ", ");
-        arena_plot_gq(&yt, c->sel[s->planner[p]].name, 1);
+        arena_plot_gq(&yt, c->sel[s->planner[p]].label, 1);
         arena_plot_buf_printf(&yt, " %.2f", (first + y - 1) / 2);
         y += 0.6; /* between planners */
     }
@@ -354,7 +354,7 @@ int arena_plot_fig_configs(struct plot_ctx *c)
         for (size_t p = 0; p < s.np; p++) {
             if (s.run[p * s.nk + k] != list_ran) continue;
             arena_plot_buf_add(&about, sep);
-            arena_plot_caret(&about, c->sel[s.planner[p]].name);
+            arena_plot_caret(&about, c->sel[s.planner[p]].label);
             sep = ", ";
         }
         arena_plot_buf_add(&about, list_ran ? " run" : "");

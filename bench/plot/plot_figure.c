@@ -329,7 +329,7 @@ void arena_plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, cons
         n, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         const struct plot_shown *s = &sel[idx[i]];
-        const char *l = lab ? lab[i] : s->name;
+        const char *l = lab ? lab[i] : s->label;
         arena_plot_buf_printf(b, "name[%zu] = ", i + 1);
         arena_plot_gq(b, l, 0);
         arena_plot_buf_printf(b, "; name1[%zu] = ", i + 1);

@@ -562,7 +562,7 @@ int arena_plot_per_graph(struct plot_ctx *c)
     }
     size_t n = graph_rows(c, idx, res);
     for (size_t i = 0; i < n; i++)
-        if (!(lab[i] = arena_plot_label_of(c->sel[idx[i]].name, res[i]))) {
+        if (!(lab[i] = arena_plot_label_of(c->sel[idx[i]].label, res[i]))) {
             snprintf(c->err, sizeof c->err, "out of memory");
             rc = 1;
             goto done;

@@ -34,11 +34,14 @@ struct plot_opts {
     int dpi, color_by_kind, quiet;
     int per_graph; /* --per-graph: 0 auto, 1 first, 2 each */
     double range_lo, range_hi; /* --range LO:HI; range_hi 0: chosen from the data */
+    const char *labels[64]; /* --label NAME=TEXT, as given */
+    size_t n_labels;
 };
 
 /* A planner shown, in the order shown. */
 struct plot_shown {
     const char *name;
+    const char *label; /* what figures and tables call it: --label's text, else name */
     const char *kind;
     unsigned color;
     int dt, pt;

@@ -31,7 +31,7 @@ int arena_plot_fig_replay(struct plot_ctx *c, const size_t *idx,
     for (size_t i = 0; i < n; i++)
         if (res[i]->ok && (!best || res[i]->arena < best->arena)) {
             best = res[i];
-            best_name = c->sel[idx[i]].name;
+            best_name = c->sel[idx[i]].label;
         }
     double ymin = (double)g->lower_bound, ymax = ymin;
     int64_t frames = 1;

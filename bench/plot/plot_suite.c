@@ -106,8 +106,8 @@ int arena_plot_suite_table(struct plot_ctx *c)
     arena_plot_buf_add(&csv, "graph,lower_bound");
     for (size_t i = 0; i < c->n_sel; i++) {
         struct plot_buf tx = {0}, md = {0};
-        arena_plot_tex(&tx, c->sel[i].name);
-        arena_plot_md(&md, c->sel[i].name);
+        arena_plot_tex(&tx, c->sel[i].label);
+        arena_plot_md(&md, c->sel[i].label);
         arena_table_head(&t, 2 + i, tx.s ? tx.s : "", md.s ? md.s : "", 'r', 1);
         arena_plot_buf_free(&tx);
         arena_plot_buf_free(&md);

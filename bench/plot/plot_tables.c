@@ -252,7 +252,7 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                 snprintf(sc, sizeof sc, r->scratch == 0 ? "0" : SU == 1 ? "%.0f" : "%.1f",
                          (double)r->scratch / SU);
             const char *status = r->status ? r->status : "--";
-            char *label = arena_plot_label_of(c->sel[row_sel[i]].name, r);
+            char *label = arena_plot_label_of(c->sel[row_sel[i]].label, r);
             /* One row in either format: Markdown cells are "| x", LaTeX's "& x". */
             const char *sep = tex ? " & " : " | ";
             if (tex && (i == 0 || row_part[i] != row_part[i - 1])) {

@@ -662,8 +662,8 @@ const struct arena_opt arena_bench_options[] = {
      .help = "the kernels' scratch buffers (TFLM plans them beside the tensors) as tensors of"
              " the problem, each alive during its op: as TFLM's CMSIS-NN kernels ask for them"
              " (CMSIS-NN v7.0.0; m4: a Cortex-M with DSP, the default; m55: MVE) or its"
-             " reference kernels; int8 ops (fp32 ops: none); for graphs whose convs state"
-             " windows (the families)",
+             " reference kernels; int8 ops (fp32 ops: none); convs need their window (the"
+             " families state it, the .tflite reader reads it; dilated convs are refused)",
      .see = "configurations.md#kernel-scratch-buffers---scratch"},
     {.name = "--scratch-policy", .kind = ARENA_OPT_CHOICE, .name_of = scratch_policy_name,
      .def = "lifetime", .in = LOADS, ARENA_OPT_AT(A, scratch_policy),

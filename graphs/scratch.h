@@ -33,7 +33,8 @@
  * fp32 ops run TFLM's reference kernels under every rule: 0 for the kinds
  * above. int16 and fp16 tensors are refused under cmsis-nn (their s16
  * functions are not modelled). A conv or depthwise conv must state its
- * window (graph.h), else it is refused.
+ * window (graph.h: the families and the .tflite reader state it), else it
+ * is refused.
  *
  * Where the scratch goes is a policy:
  *  - lifetime (TFLM's way): one tensor per requesting op, alive at that

@@ -340,6 +340,76 @@ static void op_kind(struct reader *r, uint32_t opcode, char *buf, size_t cap)
     }
 }
 
+/* Dim d of tensor t's stored shape (0 when it has fewer). */
+static uint64_t shape_dim(struct reader *r, uint32_t t, size_t d)
+{
+    struct arena_fb *fb = &r->fb;
+    struct arena_fb_table tt;
+    struct arena_fb_vec shape;
+    if (arena_fb_vec_table(fb, &r->tensors, t, "Tensor", &tt) ||
+        arena_fb_vector(fb, &tt, 0, "shape", 4, &shape) || d >= shape.n)
+        return 0;
+    int32_t v = arena_fb_vec_i32(fb, &shape, d);
+    return v > 0 ? (uint64_t)v : 0;
+}
+
+/* Rows of padding before a k-row window at stride s from in to out rows:
+ * VALID none, SAME TensorFlow's split, the smaller half before. */
+static uint32_t pad_before(int8_t padding, uint64_t in, uint64_t out, uint32_t k, uint32_t s)
+{
+    uint64_t need = out ? (out - 1) * s + k : 0;
+    return padding == 0 && need > in ? (uint32_t)((need - in) / 2) : 0;
+}
+
+/* The window of a CONV_2D, DEPTHWISE_CONV_2D or *_POOL_2D op k (graph.h),
+ * read from its options (padding, strides; a pool's filter size) and its
+ * filter's shape, so a transform sized by geometry (kernel scratch) sees
+ * it. A dilated conv, or a shape the window cannot describe (not NHWC,
+ * batch above 1), states none. */
+static void op_window(struct reader *r, const struct arena_fb_table *op, const char *kind,
+                      const struct arena_fb_vec *in, const struct arena_fb_vec *out)
+{
+    struct arena_fb *fb = &r->fb;
+    int conv = strcmp(kind, "CONV_2D") == 0, dw = strcmp(kind, "DEPTHWISE_CONV_2D") == 0;
+    int pool = strcmp(kind, "AVERAGE_POOL_2D") == 0 || strcmp(kind, "MAX_POOL_2D") == 0;
+    if (!conv && !dw && !pool)
+        return;
+    struct arena_fb_table o;
+    int present = 0;
+    uint32_t x, y, f = 0;
+    if (arena_fb_table_at(fb, op, 4, "builtin_options", &o, &present) || !present ||
+        in->n < (pool ? 1u : 2u) || out->n < 1 ||
+        !tensor_index(r, arena_fb_vec_i32(fb, in, 0), "inputs", 0, &x) ||
+        !tensor_index(r, arena_fb_vec_i32(fb, out, 0), "outputs", 0, &y) ||
+        (!pool && !tensor_index(r, arena_fb_vec_i32(fb, in, 1), "inputs", 1, &f)))
+        return;
+    int8_t padding = 0;
+    int32_t sw = 1, sh = 1, fw = 0, fh = 0, dil_w = 1, dil_h = 1;
+    arena_fb_i8(fb, &o, 0, "padding", 0, &padding);
+    arena_fb_i32(fb, &o, 1, "stride_w", 1, &sw);
+    arena_fb_i32(fb, &o, 2, "stride_h", 1, &sh);
+    if (pool) {
+        arena_fb_i32(fb, &o, 3, "filter_width", 0, &fw);
+        arena_fb_i32(fb, &o, 4, "filter_height", 0, &fh);
+    } else {
+        arena_fb_i32(fb, &o, conv ? 4 : 5, "dilation_w_factor", 1, &dil_w);
+        arena_fb_i32(fb, &o, conv ? 5 : 6, "dilation_h_factor", 1, &dil_h);
+        fh = (int32_t)shape_dim(r, f, 1);
+        fw = (int32_t)shape_dim(r, f, 2);
+    }
+    if (fb->rc || sw <= 0 || sh <= 0 || fw <= 0 || fh <= 0 || dil_w != 1 || dil_h != 1 ||
+        shape_dim(r, x, 0) != 1 || shape_dim(r, y, 0) != 1 || !shape_dim(r, x, 3))
+        return;
+    uint64_t ih = shape_dim(r, x, 1), iw = shape_dim(r, x, 2), oh = shape_dim(r, y, 1),
+             ow = shape_dim(r, y, 2), c = shape_dim(r, x, 3);
+    struct arena_gop_window w = {
+        .kh = (uint32_t)fh, .kw = (uint32_t)fw, .sh = (uint32_t)sh, .sw = (uint32_t)sw,
+        .pad_top = pad_before(padding, ih, oh, (uint32_t)fh, (uint32_t)sh),
+        .pad_left = pad_before(padding, iw, ow, (uint32_t)fw, (uint32_t)sw),
+        .macs_per_out = (uint64_t)fh * (uint64_t)fw * (conv ? c : 1)};
+    arena_graph_op_window_set(r->g, &w);
+}
+
 /* Pass 3: the ops, every one in stored order, with their planned tensors. */
 static void add_ops(struct reader *r, const unsigned char *folded)
 {
@@ -378,6 +448,8 @@ static void add_ops(struct reader *r, const unsigned char *folded)
         int rc = arena_graph_op_add(r->g, name, kind, r->refs, n_in, r->refs + n_in, n_out);
         if (rc)
             arena_fb_fail(fb, rc, "operator", "%s", arena_strerror(rc));
+        else if (!folded[k])
+            op_window(r, &op, kind, &in, &out);
     }
 }
 

@@ -288,3 +288,36 @@ Test(models, export_plan_face_detection_short_range) { export_plan_holds(models[
 /* The same on an ONNX model: the PP-OCR direction classifier (216 arena
  * tensors, 471 nodes of which 256 fold). */
 Test(models, export_plan_ppocr_cls) { export_plan_holds(zoo[8].file); }
+
+/* The reader states a conv's window from its options and its filter's
+ * shape (for --scratch): face_detection_short_range's first conv (op2,
+ * after the two DEQUANTIZEs of its fp16 weights) is 5x5 stride 2 from
+ * 128x128x3 to 64x64x24, SAME: (63 x 2 + 5 - 128) = 3 rows of padding, 1
+ * before; the first depthwise conv (op6) 3x3 stride 1 on 64x64x24, 1
+ * before. Read with flatc and TFLite's schema.fbs to write these down. */
+Test(models, conv_windows_from_options_and_filters)
+{
+    const char *path = model_path("face_detection_short_range.tflite");
+    struct arena_load_options o = {.alignment = 16, .seed = 1, .keep_graph = 1};
+    struct arena_source s;
+    char err[512];
+    cr_assert_eq(arena_source_load_with(path, &o, &s, err, sizeof err), ARENA_OK, "%s", err);
+    const struct arena_graph *g = s.graph;
+    const struct arena_gop *conv = NULL, *dw = NULL;
+    for (size_t i = 0; i < g->n_ops; i++) {
+        if (strcmp(g->ops[i].name, "op2") == 0) conv = &g->ops[i];
+        if (strcmp(g->ops[i].name, "op6") == 0) dw = &g->ops[i];
+    }
+    cr_assert(conv && dw);
+    cr_expect_str_eq(conv->kind, "CONV_2D");
+    cr_expect(conv->win.kh == 5 && conv->win.kw == 5 && conv->win.sh == 2 && conv->win.sw == 2 &&
+                  conv->win.pad_top == 1 && conv->win.pad_left == 1 &&
+                  conv->win.macs_per_out == 75,
+              "conv window %u x %u / %u, pad %u %u, %llu MACs", conv->win.kh, conv->win.kw,
+              conv->win.sh, conv->win.pad_top, conv->win.pad_left,
+              (unsigned long long)conv->win.macs_per_out);
+    cr_expect_str_eq(dw->kind, "DEPTHWISE_CONV_2D");
+    cr_expect(dw->win.kh == 3 && dw->win.kw == 3 && dw->win.sh == 1 && dw->win.pad_top == 1 &&
+                  dw->win.pad_left == 1 && dw->win.macs_per_out == 9);
+    arena_source_free(&s);
+}

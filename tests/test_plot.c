@@ -2117,6 +2117,13 @@ Test(plot, configurations_side_by_side_against_the_plain_fixed_order_bound)
     cr_expect(strstr(md, "| greedy-by-breadth |") && strstr(md, "n/r |") && strstr(md, "not run in this configuration"),
               "configs.md does not tell 'not run' apart: %s", md);
     free(md);
+    /* configs.tex compiles where it says it fits, its rows read back */
+    if (run("command -v pdflatex >/dev/null 2>&1") == 0) {
+        const char *rows[] = {"greedy-by-breadth", "n/r", "optimum"};
+        check_table_tex(full, "configs", rows, 3);
+    } else {
+        cr_log_warn("pdflatex is not installed: configs.tex not compiled (scripts/bootstrap installs it)");
+    }
     /* the fixed figure of the best order: greedy-by-breadth never ran
      * there, which its caption says, never that it has no valid result */
     cr_assert_eq(bench_run("cfg-fixed", (const char *[]){"plot", "--db", db, "--run", "all", "--figures", "fixed",

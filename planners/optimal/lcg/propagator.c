@@ -6,12 +6,14 @@
  * (head[u] + z[u] + tail[v] > C for "u below v") is forced the other way,
  * with u's head chain and v's tail chain as the reason.
  *
- * After a conflict is reported, Z3 may still hand over assignments of the
- * same propagation round before it backtracks: they are recorded (so the
- * pop undoes them) and nothing is inferred from them until that pop. An
- * earlier version inferred on: its lemmas, rechecked outside, were wrong
- * 1.2 % of the time (issue 47), as the graph then holds orientations whose
- * chains no longer match the values.
+ * After a conflict is reported, Z3 still hands over assignments of the
+ * same propagation round before it backtracks (about 130,000 in 3 s on
+ * slack:n=220,seed=1): they are recorded (so the pop undoes them) and
+ * nothing is inferred from them until that pop. The prototype of issue 47
+ * inferred on and produced wrong lemmas (1,453 of 126,008). Here the values
+ * never exceed what the links' chains support, and the lemma test finds no
+ * wrong explanation with this rule removed either: a precaution kept, not
+ * a fix a test shows.
  *
  * Budgets: every POLL_EVERY hook calls, opt->stop and the clock are read
  * (budget.c), and Z3 is interrupted when either says stop. */

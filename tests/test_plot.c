@@ -2375,6 +2375,135 @@ Test(plot, a_one_column_stats_figure_names_every_row_it_has_no_room_for)
     check_legible(path, 7);
 }
 
+/* The rows a one-column stats figure leaves out are built-ins, the last of
+ * them, never the user's own planners (a plugin or a program, listed last):
+ * many.sqlite with its seven x- clones stored as programs (cmd:), drawn at
+ * one column: every program's row has a slot shown (stats.csv's row, at most
+ * stats.gp's SLOTS1), the foot after "room):" names no program, and some
+ * built-in is what is left out. */
+Test(plot, a_one_column_stats_figure_leaves_out_built_ins_before_the_users_planners)
+{
+    need(S_MANY_PLOT);
+    need_pdftotext();
+    char db[160], out[160], path[512], cmd[1024];
+    path_in(path, sizeof path, "many.sqlite");
+    fmt(db, sizeof db, "%s/many-users-%d.sqlite", dir, (int)getpid());
+    fmt(out, sizeof out, "%s/many-users-%d", dir, (int)getpid());
+    fmt(cmd, sizeof cmd, "cp '%s' '%s'", path, db);
+    cr_assert_eq(run(cmd), 0);
+    sqlite3 *h = NULL;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(h, "UPDATE results SET origin = 'cmd', timing = 'process',"
+                                 " planner_command = 'python3 ' || planner || '.py' WHERE planner LIKE 'x-%'",
+                              NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(h));
+    sqlite3_close(h);
+    cr_assert_eq(bench_run("many-users", (const char *[]){"plot", "--db", db, "--run", "all", "--figures", "stats",
+                     "--format", "pdf", "--size", "one", "--out", out, "--quiet", NULL}), 0);
+    fmt(path, sizeof path, "%s/stats.gp", out);
+    char *gp = slurp(path, NULL);
+    cr_assert_not_null(gp, "no %s", path);
+    const char *at = strstr(gp, "SLOTS1 = ");
+    cr_assert_not_null(at, "%s: no SLOTS1", path);
+    size_t slots = strtoul(at + 9, NULL, 10);
+    free(gp);
+    fmt(path, sizeof path, "%s/stats.csv", out);
+    struct csv t = read_csv(path);
+    size_t cr = col(&t, "row", path), cp = col(&t, "planner", path), users = 0, left = 0;
+    for (size_t r = 1; r < t.rows; r++) {
+        size_t row = strtoul(t.cell[r][cr], NULL, 10);
+        int user = strstr(t.cell[r][cp], " (cmd") != NULL;
+        users += (size_t)user;
+        left += (size_t)(row > slots);
+        cr_expect(!user || row <= slots, "%s: the program '%s' is in row %zu, past the %zu shown", path,
+                  t.cell[r][cp], row, slots);
+    }
+    cr_expect_geq(users, 7, "%zu rows of programs (7 clones stored as cmd:)", users);
+    cr_expect_gt(left, 0, "nothing left out: the test needs more rows than one column holds");
+    fmt(path, sizeof path, "%s/stats-1col.pdf", out);
+    struct pt_doc doc;
+    char err[256];
+    cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+    double foot = -1; /* the top of the foot's first line: the words from there down are the foot */
+    for (size_t k = 0; k < doc.pages[0].nwords; k++)
+        if (strcmp(doc.pages[0].words[k].text, "room):") == 0) foot = doc.pages[0].words[k].y0 - 1;
+    cr_expect_geq(foot, 0, "%s: no foot naming the rows left out", path);
+    for (size_t k = 0; foot >= 0 && k < doc.pages[0].nwords; k++) {
+        const struct pt_word *w = &doc.pages[0].words[k];
+        if (w->y0 >= foot)
+            cr_expect(strncmp(w->text, "x-", 2) != 0 && strncmp(w->text, "(cmd", 4) != 0,
+                      "%s: the foot leaves out a program ('%s')", path, w->text);
+    }
+    pt_free(&doc);
+    check_legible(path, 7);
+}
+
+/* The layout figure's plans a size has no room for are named in its own
+ * text (a foot, "not shown (no room): ..."), not on stderr only: every
+ * planner of layout.csv whose panel is past layout.gp's NPS1 (NPS2) is
+ * named in the foot of the one-column (two-column) PDF, the foot says
+ * nothing at a size that shows every panel, and the words stay legible
+ * and inside the page. */
+Test(plot, the_layout_figure_names_the_plans_it_has_no_room_for)
+{
+    need(S_MANY_PLOT);
+    need_pdftotext();
+    char path[512];
+    fmt(path, sizeof path, "%s/many-out/layout.gp", dir);
+    char *gp = slurp(path, NULL);
+    cr_assert_not_null(gp, "no %s", path);
+    size_t shown[2];
+    for (int k = 0; k < 2; k++) {
+        char key[16];
+        fmt(key, sizeof key, "NPS%d = ", k + 1);
+        const char *at = strstr(gp, key);
+        cr_assert_not_null(at, "%s: no %s", path, key);
+        shown[k] = strtoul(at + strlen(key), NULL, 10);
+    }
+    free(gp);
+    fmt(path, sizeof path, "%s/many-out/layout.csv", dir);
+    struct csv t = read_csv(path);
+    size_t cpanel = col(&t, "panel", path), cplanner = col(&t, "planner", path), panels = 0;
+    for (size_t r = 1; r < t.rows; r++) {
+        size_t p = strtoul(t.cell[r][cpanel], NULL, 10);
+        if (p > panels) panels = p;
+    }
+    cr_assert_gt(panels, shown[0], "%zu plans all fit one column: the test needs more", panels);
+    for (int k = 0; k < 2; k++) {
+        fmt(path, sizeof path, "%s/many-out/layout-%dcol.pdf", dir, k + 1);
+        struct pt_doc doc;
+        char err[256];
+        cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+        double foot = -1; /* the top of the foot: the words from there down */
+        for (size_t w = 0; w < doc.pages[0].nwords; w++)
+            if (strcmp(doc.pages[0].words[w].text, "room):") == 0) foot = doc.pages[0].words[w].y0 - 1;
+        if (shown[k] >= panels) {
+            cr_expect_lt(foot, 0, "%s: a foot though every plan is drawn", path);
+            pt_free(&doc);
+            continue;
+        }
+        cr_expect_geq(foot, 0, "%s: no foot naming the %zu plans not drawn", path, panels - shown[k]);
+        size_t prev = 0;
+        for (size_t r = 1; r < t.rows && foot >= 0; r++) {
+            size_t p = strtoul(t.cell[r][cpanel], NULL, 10);
+            if (p <= shown[k] || p == prev) continue;
+            prev = p;
+            char first[128];
+            fmt(first, sizeof first, "%.*s", (int)strcspn(t.cell[r][cplanner], " "), t.cell[r][cplanner]);
+            int found = 0;
+            for (size_t w = 0; w < doc.pages[0].nwords && !found; w++) {
+                const struct pt_word *x = &doc.pages[0].words[w];
+                size_t n = strlen(first);
+                found = x->y0 >= foot && strncmp(x->text, first, n) == 0 &&
+                        (x->text[n] == '\0' || strcmp(x->text + n, ",") == 0);
+            }
+            cr_expect(found, "%s: the plan of '%s' (panel %zu, %zu shown) is not named in the foot", path,
+                      t.cell[r][cplanner], p, shown[k]);
+        }
+        pt_free(&doc);
+        check_legible(path, k ? 8 : 7);
+    }
+}
+
 /* Issue 45, names: --label NAME=TEXT is what every figure and table calls
  * the planner (the arena and quality figures' PDF text, comparison.md,
  * graphs.md), while the CSV files keep the stored name; a label for a

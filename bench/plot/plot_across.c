@@ -880,6 +880,43 @@ static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, ch
     q->title_chars = (size_t)(q->pw / (0.62 * em));
 }
 
+/* A planner of the user's own: a plugin or a program (cmd:), whose stored
+ * name carries its origin, "NAME (plugin 1a2b3c4d)", "NAME (cmd ...)". */
+static int stats_user_planner(const char *name)
+{
+    const char *p = strrchr(name, '(');
+    return p && p > name && p[-1] == ' ' &&
+           (strncmp(p, "(plugin ", 8) == 0 || strncmp(p, "(cmd", 4) == 0);
+}
+
+/* Reorders the n slots (labels lab, planners idx, the rows' slots rslot[0..nr))
+ * so that the first keep hold the user's planners and as many built-ins as
+ * are left room, in their order, the built-ins that do not fit last. */
+static void stats_keep_users(const struct plot_ctx *c, size_t keep, size_t n, char **lab,
+                             size_t *idx, size_t *rslot, size_t nr)
+{
+    size_t users = 0, pos[256], at = 0;
+    for (size_t i = 0; i < n; i++) users += (size_t)stats_user_planner(c->sel[idx[i]].name);
+    size_t builtins = keep > users ? keep - users : 0, seen = 0;
+    for (size_t i = 0; i < n; i++) /* the built-ins that fit */
+        if (!stats_user_planner(c->sel[idx[i]].name) && seen++ < builtins) pos[i] = at++;
+    for (size_t i = 0; i < n; i++)
+        if (stats_user_planner(c->sel[idx[i]].name)) pos[i] = at++;
+    seen = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!stats_user_planner(c->sel[idx[i]].name) && seen++ >= builtins) pos[i] = at++;
+    char *l2[256];
+    size_t i2[256];
+    for (size_t i = 0; i < n; i++) {
+        l2[pos[i]] = lab[i];
+        i2[pos[i]] = idx[i];
+    }
+    memcpy(lab, l2, n * sizeof *lab);
+    memcpy(idx, i2, n * sizeof *idx);
+    for (size_t k = 0; k < nr; k++)
+        if (rslot[k]) rslot[k] = pos[rslot[k] - 1] + 1;
+}
+
 /* The stats chart draws what `bench stats` computes: arena_stats_compute_query
  * (results/stats.h) on the same database, run selection and planners, so
  * its numbers are those of bench stats --format csv by construction. A
@@ -1045,6 +1082,38 @@ int arena_plot_fig_stats(struct plot_ctx *c)
             lab[slot - 1] = l.s;
             if (!l.s) rc = 1;
         }
+    arena_plot_buf_printf(&cap, "%s: %zu group%s, %zu paired graphs, %zu run%s",
+                          arena_plot_config_label(c), np, np == 1 ? "" : "s", paired_total,
+                          c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
+    if (notes.len) arena_plot_buf_printf(&cap, "; left out: %s", notes.s);
+    if (unpaired.len) {
+        arena_plot_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
+        arena_plot_note(c, "stats: %s%s", UNPAIRED, unpaired.s);
+    }
+    double fh[2];
+    arena_plot_gp_foot(&foot, UNPAIRED, unpaired.s ? unpaired.s : "", fh);
+    struct stats_grid gr[2];
+    for (int k = 0; k < 2; k++)
+        stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);
+    /* The rows a one-column figure has no room for are named in its foot,
+     * never left out silently, and they are built-ins (the last of them)
+     * before any planner of the user's own (a plugin or a program, listed
+     * last): the slots are reordered, at both sizes alike. */
+    if (gr[0].slots < lab_n) {
+        stats_keep_users(c, gr[0].slots, lab_n, lab, idx, rslot, R);
+        struct plot_buf more = {0};
+        arena_plot_buf_add(&more, "not shown at one column (no room): ");
+        for (size_t i = gr[0].slots; i < lab_n; i++) {
+            if (i > gr[0].slots) arena_plot_buf_add(&more, ", ");
+            arena_plot_caret(&more, lab[i]);
+        }
+        arena_plot_buf_free(&foot);
+        arena_plot_gp_foot_sizes(&foot, UNPAIRED, unpaired.s ? unpaired.s : "",
+                                 unpaired.s ? unpaired.s : "", more.s, fh);
+        arena_plot_buf_free(&more);
+        for (int k = 0; k < 2; k++)
+            stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);
+    }
     arena_plot_buf_add(
         &b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,off_scale,"
             "group,planner,label,config\n");
@@ -1065,42 +1134,14 @@ int arena_plot_fig_stats(struct plot_ctx *c)
         arena_plot_buf_add(&b, "\n");
     }
     if (rc || (rc = arena_plot_put(c, "stats.csv", &b))) goto done;
-    arena_plot_buf_printf(&cap, "%s: %zu group%s, %zu paired graphs, %zu run%s",
-                          arena_plot_config_label(c), np, np == 1 ? "" : "s", paired_total,
-                          c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
-    if (notes.len) arena_plot_buf_printf(&cap, "; left out: %s", notes.s);
-    if (unpaired.len) {
-        arena_plot_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
-        arena_plot_note(c, "stats: %s%s", UNPAIRED, unpaired.s);
-    }
-    double fh[2];
-    arena_plot_gp_foot(&foot, UNPAIRED, unpaired.s ? unpaired.s : "", fh);
-    struct stats_grid gr[2];
-    for (int k = 0; k < 2; k++)
-        stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);
-    /* The rows a one-column figure has no room for are named in its foot,
-     * never left out silently. */
-    if (gr[0].slots < lab_n) {
-        struct plot_buf more = {0};
-        arena_plot_buf_add(&more, "not shown at one column (no room): ");
-        for (size_t i = gr[0].slots; i < lab_n; i++) {
-            if (i > gr[0].slots) arena_plot_buf_add(&more, ", ");
-            arena_plot_caret(&more, lab[i]);
-        }
-        arena_plot_buf_free(&foot);
-        arena_plot_gp_foot_sizes(&foot, UNPAIRED, unpaired.s ? unpaired.s : "",
-                                 unpaired.s ? unpaired.s : "", more.s, fh);
-        arena_plot_buf_free(&more);
-        for (int k = 0; k < 2; k++)
-            stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);
-    }
     for (int k = 0; k < 2; k++) {
         if (!(c->o.sizes & (k + 1))) continue;
         if (gr[k].shown < np)
             arena_plot_note(c, "%s stats figure shows the first %zu of its %zu panels",
                             k ? "two-column" : "one-column", gr[k].shown, np);
         if (gr[k].slots < lab_n)
-            arena_plot_note(c, "%s stats figure shows the first %zu of its %zu rows (planners)",
+            arena_plot_note(c, "%s stats figure shows %zu of its %zu rows (planners; built-ins left out"
+                               " first, named in its foot)",
                             k ? "two-column" : "one-column", gr[k].slots, lab_n);
     }
     arena_plot_gp_head(c, &gp, "stats", "Arena / lower bound across graphs: mean, bootstrap 95% CI",

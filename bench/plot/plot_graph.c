@@ -182,7 +182,8 @@ struct grid {
     double w, h, left, right, bottom, gx, gy, pw, ph, xstep;
 };
 
-static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, const char *sub)
+static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, const char *sub,
+                        double foot)
 {
     double em = (s == 1 ? 7 : 8) / 72.0;
     q->w = s == 1 ? 3.3 : 7.0;
@@ -196,9 +197,9 @@ static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, const c
     double label = digits * 0.636 * em;
     q->left = q->gx = s == 1 ? 0.5 : 0.62;
     q->right = fmax(0.08, label / 2 + 0.03);
-    q->bottom = s == 1 ? 0.36 : 0.42;
+    q->bottom = (s == 1 ? 0.36 : 0.42) + foot;
     q->gy = s == 1 ? 0.2 : 0.24;
-    q->h = s == 1 ? fmin(4.3, 0.55 + 0.62 * (double)q->rows) : 0.7 + 1.3 * (double)q->rows;
+    q->h = (s == 1 ? fmin(4.3, 0.55 + 0.62 * (double)q->rows) : 0.7 + 1.3 * (double)q->rows) + foot;
     q->pw = (q->w - q->left - q->right - (double)(q->cols - 1) * q->gx) / (double)q->cols;
     q->ph = (q->h - q->bottom - arena_plot_title_inches(sub, s) - (double)(q->rows - 1) * q->gy) /
                 (double)q->rows -
@@ -474,18 +475,42 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
         free(gs);
         arena_plot_buf_add(&st, sub);
         struct grid gr[2];
-        for (int k = 0; k < 2; k++) layout_grid(&gr[k], k + 1, np, steps, st.s ? st.s : "");
+        for (int k = 0; k < 2; k++) layout_grid(&gr[k], k + 1, np, steps, st.s ? st.s : "", 0);
+        /* The plans a size has no room for (the largest arenas) are named in
+         * its foot, in the figure's own text. */
+        struct plot_buf foot = {0}, gone[2] = {{0}};
+        double fh[2] = {0, 0};
+        if (gr[0].shown < np || gr[1].shown < np) {
+            for (int k = 0; k < 2; k++)
+                for (size_t i = gr[k].shown; i < np; i++) {
+                    if (i > gr[k].shown) arena_plot_buf_add(&gone[k], ", ");
+                    arena_plot_caret(&gone[k], plab[i]);
+                }
+            arena_plot_gp_foot_sizes(&foot, "not shown (no room): ", gone[0].s ? gone[0].s : "",
+                                     gone[1].s ? gone[1].s : "", NULL, fh);
+            for (int k = 0; k < 2; k++)
+                layout_grid(&gr[k], k + 1, np, steps, st.s ? st.s : "", fh[k]);
+        } else {
+            arena_plot_gp_foot(&foot, "", "", fh);
+        }
+        arena_plot_buf_free(&gone[0]);
+        arena_plot_buf_free(&gone[1]);
         if (gr[0].shown < np && (c->o.sizes & 1))
-            arena_plot_note(
-                c,
-                "one-column layout figure shows the first %zu of its %zu plans (two columns: %zu)",
-                gr[0].shown, np, gr[1].shown);
+            arena_plot_note(c,
+                            "one-column layout figure shows the first %zu of its %zu plans (two"
+                            " columns: %zu); its foot names the rest",
+                            gr[0].shown, np, gr[1].shown);
         else if (gr[1].shown < np && (c->o.sizes & 2))
-            arena_plot_note(c, "two-column layout figure shows the first %zu of its %zu plans",
+            arena_plot_note(c,
+                            "two-column layout figure shows the first %zu of its %zu plans; its"
+                            " foot names the rest",
                             gr[1].shown, np);
         arena_plot_gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL,
                            gr[0].h, gr[1].h);
         arena_plot_buf_free(&st);
+        arena_plot_buf_add(&gp, foot.s ? foot.s : "");
+        if (foot.oom) gp.oom = 1;
+        arena_plot_buf_free(&foot);
         arena_plot_gp_common(c, &gp);
         arena_plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
         arena_plot_buf_printf(&gp, "NP = %zu; STEPS = %lld; LB = %lld; REF = %lld\n", np,

@@ -7,7 +7,8 @@
 # GYs in inches) and picks the tics so that their labels fit (XSTEPs, YTs).
 # Data: layout.csv (panel, tensor, size, first, last, offset, x, dx, y, dy,
 # ...: the rectangle's centre and half sizes, in steps and in the panel's
-# unit U[i]); panel i is rows ROW0[i] to ROW1[i].
+# unit U[i]); panel i is rows ROW0[i] to ROW1[i]. The plans a size has no
+# room for are named in its foot (FOOT, common.gp's FOOTY), under the panels.
 do for [S in SIZES] { do for [F in FORMATS] {
   s = S + 0
   eval setup(s, F)
@@ -23,6 +24,8 @@ do for [S in SIZES] { do for [F in FORMATS] {
   set xtics 0, (s == 1 ? XSTEP1 : XSTEP2) nomirror out scale 0.5
   set style fill solid 0.8 border lc rgb '#222222'
   set format x '%g'; set border 3
+  fn = s == 1 ? FN1 : FN2
+  do for [k=1:fn] { ft = s == 1 ? FOOT1[k] : FOOT2[k]; set label 10000 + k ft at screen sx(s, 0.1), screen sy(s, FOOTY(s, fn - k)) left }
   do for [i=1:NPS] {
     cx = (i - 1) % C; ry = (i - 1) / C
     set yrange [0:(s == 1 ? YMAX1[i] : YMAX2[i])]
@@ -34,6 +37,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
     set arrow 1 from 0, LB / U[i] to STEPS, LB / U[i] nohead dt 2 lc rgb '#333333' lw 0.8 front
     if (REF > 0 && REF != LB) { set arrow 2 from 0, REF / U[i] to STEPS, REF / U[i] nohead dt 4 lc rgb '#000000' lw 0.8 front }
     plot 'layout.csv' skip 1 every ::ROW0[i]::ROW1[i] using 7:9:8:10 with boxxyerror lw 0.2 fc rgb col[i]
+    do for [k=1:fn] { unset label 10000 + k }
   }
   unset multiplot; set output
 }}

@@ -41,10 +41,7 @@ static int build(const struct arena_key_value *v, struct arena_graph *g, char *e
         snprintf(name, sizeof name, "block%llu/pointwise", (unsigned long long)b);
         x = arena_nn_conv(&m, name, x, 1, 1, 1, ARENA_NN_SAME, f);
     }
-    x = arena_nn_global_pool(&m, "avgpool", x);
-    x = arena_nn_flatten(&m, "flatten", x);
-    x = arena_nn_dense(&m, "logits", x, v[K_CLASSES].u);
-    arena_nn_softmax(&m, "softmax", x);
+    arena_nn_classifier(&m, x, v[K_CLASSES].u);
     return g->status;
 }
 

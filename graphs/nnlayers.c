@@ -121,3 +121,11 @@ uint32_t arena_nn_softmax(struct arena_nn *m, const char *name, uint32_t in)
         m->g->tensors[y].is_output = 1;
     return y;
 }
+
+uint32_t arena_nn_classifier(struct arena_nn *m, uint32_t in, uint64_t classes)
+{
+    uint32_t x = arena_nn_global_pool(m, "avgpool", in);
+    x = arena_nn_flatten(m, "flatten", x);
+    x = arena_nn_dense(m, "logits", x, classes);
+    return arena_nn_softmax(m, "softmax", x);
+}

@@ -38,5 +38,8 @@ uint32_t arena_nn_dense(struct arena_nn *m, const char *name, uint32_t in, uint6
 uint32_t arena_nn_add(struct arena_nn *m, const char *name, uint32_t a, uint32_t b);
 /* "softmax" of the graph's last tensor, marked a graph output. */
 uint32_t arena_nn_softmax(struct arena_nn *m, const char *name, uint32_t in);
+/* The classifier head the converter lays out after a CNN's last map:
+ * "avgpool" (global), "flatten", "logits" (classes units), "softmax". */
+uint32_t arena_nn_classifier(struct arena_nn *m, uint32_t in, uint64_t classes);
 
 #endif

@@ -54,10 +54,7 @@ static int build(const struct arena_key_value *v, struct arena_graph *g, char *e
         snprintf(name, sizeof name, "stack%u/add", s);
         x = arena_nn_add(&m, name, shortcut, y);
     }
-    x = arena_nn_global_pool(&m, "avgpool", x);
-    x = arena_nn_flatten(&m, "flatten", x);
-    x = arena_nn_dense(&m, "logits", x, v[K_CLASSES].u);
-    arena_nn_softmax(&m, "softmax", x);
+    arena_nn_classifier(&m, x, v[K_CLASSES].u);
     return g->status;
 }
 

@@ -2262,9 +2262,11 @@ Test(plot, one_column_stats_panels_take_a_third_of_the_page_with_a_tic_at_1x)
                   gp_number(gp, "TL1", &tl),
               "%s: the layout's numbers are not there", path);
     free(gp);
-    double rows = ceil(np / cols), title = tl * 7 * 1.2 / 72 + 0.1; /* common.gp's TOP(1) */
+    double rows = ceil(np / cols);
     for (int png = 0; png < 2; png++) {
-        double top = 1 - ((png ? title : 0) + t) / h, bottom = b / h;
+        /* common.gp's TOP(1): the PNG's title lines, PDF and SVG one less */
+        double title = (png ? tl : tl - 1) * 7 * 1.2 / 72 + 0.1;
+        double top = 1 - (title + t) / h, bottom = b / h;
         double panels = rows * ((top - bottom) / rows - gy / h);
         cr_expect_geq(panels, 1.0 / 3, "one column %s: the panels take %.0f %% of the page", png ? "PNG" : "PDF",
                       100 * panels);
@@ -2502,6 +2504,62 @@ Test(plot, the_layout_figure_names_the_plans_it_has_no_room_for)
         pt_free(&doc);
         check_legible(path, k ? 8 : 7);
     }
+}
+
+/* Every PDF names its configuration in its own text (a line at the top;
+ * NAME.caption.tex has the long caption): two configurations of one
+ * database (plain, in-place elementwise) drawn at both widths, each PDF's
+ * words read back, "configuration:" then the configuration's words, in the
+ * page and legible; the plain figures never say elementwise. The PNG title
+ * is the title and that line only (quality.gp's TL1, TL2: 2 lines; it
+ * wrapped to 4 and was cut). */
+Test(plot, every_pdf_names_its_configuration_in_its_own_text)
+{
+    load_setup();
+    if (!have_gnuplot) cr_skip_test("gnuplot is not installed");
+    need_pdftotext();
+    char db[160], out[2][200], path[512];
+    fmt(db, sizeof db, "%s/conf-%d.sqlite", dir, (int)getpid());
+    const char *g = "mobilenetv2:alpha=0.35|0.5,res=96";
+    cr_assert_eq(bench_run("conf-plain", (const char *[]){"--graph", g, "--planner", "greedy-by-size,greedy-by-breadth",
+                     "--db", db, "--repetitions", "1", "--min-time", "0.001", "--quiet", NULL}), 0);
+    cr_assert_eq(bench_run("conf-inplace", (const char *[]){"--graph", g, "--planner", "greedy-by-size,greedy-by-breadth",
+                     "--inplace", "elementwise", "--db", db, "--repetitions", "1", "--min-time", "0.001", "--quiet",
+                     NULL}), 0);
+    const char *rule[2] = {"none", "elementwise"};
+    for (int k = 0; k < 2; k++) {
+        fmt(out[k], sizeof out[k], "%s/conf-out-%d-%s", dir, (int)getpid(), rule[k]);
+        cr_assert_eq(bench_run("conf-plot", (const char *[]){"plot", "--db", db, "--run", "all", "--inplace", rule[k],
+                         "--figures", "arena,layout,live,quality", "--format", "pdf,png", "--dpi", "60", "--out", out[k],
+                         "--quiet", NULL}), 0, "bench plot --inplace %s failed", rule[k]);
+    }
+    const char *names[] = {"arena", "layout", "live", "quality"};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < 4; i++)
+            for (int w = 1; w <= 2; w++) {
+                fmt(path, sizeof path, "%s/%s-%dcol.pdf", out[k], names[i], w);
+                struct pt_doc doc;
+                char err[256];
+                cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+                const struct pt_page *p = &doc.pages[0];
+                int said = 0, inplace = 0;
+                for (size_t j = 0; j < p->nwords; j++) {
+                    if (strcmp(p->words[j].text, "configuration:") != 0 || j + 1 == p->nwords) continue;
+                    const char *next = p->words[j + 1].text;
+                    said = k ? strcmp(next, "in-place") == 0 : strcmp(next, "plain") == 0;
+                    cr_expect(pt_word_inside(&p->words[j + 1], p), "%s: '%s' leaves the page", path, next);
+                }
+                for (size_t j = 0; j < p->nwords; j++) inplace |= strstr(p->words[j].text, "elementwise") != NULL;
+                cr_expect(said, "%s: no 'configuration: %s' in its text", path, k ? "in-place ..." : "plain");
+                cr_expect(inplace == k, "%s: 'elementwise' %s", path, k ? "is not in its text" : "in a plain figure");
+                pt_free(&doc);
+                check_legible(path, w == 1 ? 7 : 8);
+            }
+    fmt(path, sizeof path, "%s/quality.gp", out[1]);
+    char *gp = slurp(path, NULL);
+    cr_assert_not_null(gp, "no %s", path);
+    cr_expect(strstr(gp, "TL1 = 2; TL2 = 2") != NULL, "%s: the PNG title is not two lines", path);
+    free(gp);
 }
 
 /* Issue 45, names: --label NAME=TEXT is what every figure and table calls

@@ -764,7 +764,7 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
         double em = (k ? 8 : 7) / 72.0, kh = k ? kh2 : kh1;
         size_t rows = k ? R2 : 1, cols = k ? (NP < 2 ? NP : 2) : (NP1 < 2 ? NP1 : 2);
         double ph =
-            (h[k] - 0.5 - kh - arena_plot_title_inches(sub, k + 1) - (double)(rows - 1) * 0.5) /
+            (h[k] - 0.5 - kh - arena_plot_title_inches(k + 1) - (double)(rows - 1) * 0.5) /
                 (double)rows -
             0.16;
         double pw = ((k ? 7.0 : 3.3) - (k ? 0.85 : 0.62) - 0.15 - (double)(cols - 1) * (k ? 0.6 : 0.3)) / (double)cols;
@@ -836,7 +836,7 @@ struct stats_grid {
 };
 
 static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, char *const *lab,
-                       const char *sub, double foot)
+                       double foot)
 {
     double em = (s == 1 ? 7 : 8) / 72.0, w = s == 1 ? 3.3 : 7.0, slot = 1.463 * em;
     q->left = s == 1 ? 0.45 : 0.55;
@@ -873,7 +873,7 @@ static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, ch
      * title comes off them): the turned labels under them (up to 26
      * characters), the foot and the title would leave a one-column panel a
      * sliver. */
-    double fixed = q->top + (double)q->rows * q->gy + q->bottom, title = arena_plot_title_inches(sub, s);
+    double fixed = q->top + (double)q->rows * q->gy + q->bottom, title = arena_plot_title_inches(s);
     q->ph = fmax(s == 1 ? 0.95 : 1.25, (fixed / 2 + 1.5 * title) / (double)q->rows + 0.05);
     q->h = q->top + (double)q->rows * (q->ph + q->gy) + q->bottom;
     q->ph_png = q->ph - title / (double)q->rows;
@@ -1094,7 +1094,7 @@ int arena_plot_fig_stats(struct plot_ctx *c)
     arena_plot_gp_foot(&foot, UNPAIRED, unpaired.s ? unpaired.s : "", fh);
     struct stats_grid gr[2];
     for (int k = 0; k < 2; k++)
-        stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);
+        stats_grid(&gr[k], k + 1, np, lab_n, lab, fh[k]);
     /* The rows a one-column figure has no room for are named in its foot,
      * never left out silently, and they are built-ins (the last of them)
      * before any planner of the user's own (a plugin or a program, listed
@@ -1112,7 +1112,7 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                                  unpaired.s ? unpaired.s : "", more.s, fh);
         arena_plot_buf_free(&more);
         for (int k = 0; k < 2; k++)
-            stats_grid(&gr[k], k + 1, np, lab_n, lab, cap.s ? cap.s : "", fh[k]);
+            stats_grid(&gr[k], k + 1, np, lab_n, lab, fh[k]);
     }
     arena_plot_buf_add(
         &b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,off_scale,"

@@ -157,38 +157,23 @@ int arena_plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b)
     return add_written(c, name);
 }
 
-/* The PNG subtitle wrapped at spaces to the width at size 1 or 2 (46 and 86
- * characters: about 0.62 em a character), at most three lines, the last
- * cut with "...": written into b as a gnuplot string expression (b NULL:
- * not written); returns its lines. */
-static size_t sub_wrap(struct plot_buf *b, const char *sub, int size)
+/* The figure's line naming its configuration, one line at size 1 or 2 (46
+ * and 86 characters: about 0.62 em a character), cut with "..." at a
+ * character where longer (the caption file has it whole): written into b
+ * as a gnuplot string. */
+static void conf_line(struct plot_buf *b, const char *text, int size)
 {
-    size_t m = size == 2 ? 86 : 46, lines = 0;
-    const char *p = sub;
-    while (*p || !lines) {
-        /* m characters, not bytes: a cut never splits one */
-        size_t rest = arena_plot_utf8_chars(p), take = strlen(p);
-        if (rest > m) {
-            size_t cut = arena_plot_utf8_prefix(p, m), half = arena_plot_utf8_prefix(p, m / 2);
-            take = cut;
-            while (take > half && p[take] != ' ') take--;
-            if (p[take] != ' ') take = cut;
-        }
-        if (lines == 2 && rest > m) take = arena_plot_utf8_prefix(p, m - 3);
-        if (b) {
-            struct plot_buf t = {0};
-            arena_plot_buf_addn(&t, p, take);
-            if (lines == 2 && rest > m) arena_plot_buf_add(&t, "...");
-            if (lines) arena_plot_buf_add(b, " . \"\\n\" . ");
-            arena_plot_gq(b, t.s ? t.s : "", 0);
-            arena_plot_buf_free(&t);
-        }
-        lines++;
-        p += take;
-        while (*p == ' ') p++;
-        if (lines == 3) break;
+    size_t m = size == 2 ? 86 : 46;
+    struct plot_buf t = {0};
+    if (arena_plot_utf8_chars(text) > m) {
+        arena_plot_buf_addn(&t, text, arena_plot_utf8_prefix(text, m - 3));
+        arena_plot_buf_add(&t, "...");
+    } else {
+        arena_plot_buf_add(&t, text);
     }
-    return lines;
+    arena_plot_gq(b, t.s ? t.s : "", 0);
+    if (t.oom) b->oom = 1;
+    arena_plot_buf_free(&t);
 }
 
 /* The head of NAME.gp: how to redraw it, its caption, the figure's facts
@@ -215,12 +200,21 @@ void arena_plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name
     arena_plot_buf_printf(&c->caption, "%s: %s", title, sub ? sub : "");
     arena_plot_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
     arena_plot_gq(b, title, 0);
+    /* The long subtitle goes to the caption (NAME.caption.tex) only; the
+     * figure carries its configuration on one line in every format, under
+     * the title in the PNG. */
+    struct plot_buf conf = {0};
+    if (strcmp(name, "configs") == 0)
+        arena_plot_buf_printf(&conf, "configurations: the %zu of the selection", c->d.n_configs);
+    else
+        arena_plot_buf_printf(&conf, "configuration: %s", arena_plot_config_label(c));
     for (int k = 0; k < 2; k++) {
-        arena_plot_buf_add(b, k ? "\nSUB2 = " : "\nSUB1 = ");
-        size_t lines = sub_wrap(b, sub, k + 1);
-        arena_plot_buf_printf(b, "\nTL%d = %zu", k + 1, lines + 1);
+        arena_plot_buf_printf(b, "\nCONF%d = ", k + 1);
+        conf_line(b, conf.s ? conf.s : "", k + 1);
     }
-    arena_plot_buf_add(b, "\n");
+    if (conf.oom) b->oom = 1;
+    arena_plot_buf_free(&conf);
+    arena_plot_buf_add(b, "\nTL1 = 2; TL2 = 2\n");
 }
 
 double arena_plot_text_em(const char *text)
@@ -250,9 +244,9 @@ size_t arena_plot_key_columns(int size, double longest, size_t most)
     return k < 1 ? 1 : k > most ? most : k;
 }
 
-double arena_plot_title_inches(const char *sub, int size)
+double arena_plot_title_inches(int size)
 {
-    return (double)(sub_wrap(NULL, sub, size) + 1) * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
+    return 2.0 * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
 }
 
 void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2])

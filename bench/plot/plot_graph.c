@@ -182,8 +182,7 @@ struct grid {
     double w, h, left, right, bottom, gx, gy, pw, ph, xstep;
 };
 
-static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, const char *sub,
-                        double foot)
+static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, double foot)
 {
     double em = (s == 1 ? 7 : 8) / 72.0;
     q->w = s == 1 ? 3.3 : 7.0;
@@ -197,11 +196,11 @@ static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, const c
     double label = digits * 0.636 * em;
     q->left = q->gx = s == 1 ? 0.5 : 0.62;
     q->right = fmax(0.08, label / 2 + 0.03);
-    q->bottom = (s == 1 ? 0.36 : 0.42) + foot;
+    q->bottom = (s == 1 ? 0.4 : 0.42) + foot; /* the x label inside the page */
     q->gy = s == 1 ? 0.2 : 0.24;
     q->h = (s == 1 ? fmin(4.3, 0.55 + 0.62 * (double)q->rows) : 0.7 + 1.3 * (double)q->rows) + foot;
     q->pw = (q->w - q->left - q->right - (double)(q->cols - 1) * q->gx) / (double)q->cols;
-    q->ph = (q->h - q->bottom - arena_plot_title_inches(sub, s) - (double)(q->rows - 1) * q->gy) /
+    q->ph = (q->h - q->bottom - arena_plot_title_inches(s) - (double)(q->rows - 1) * q->gy) /
                 (double)q->rows -
             0.14;
     int n = (int)floor(q->pw / (label + em));
@@ -475,7 +474,7 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
         free(gs);
         arena_plot_buf_add(&st, sub);
         struct grid gr[2];
-        for (int k = 0; k < 2; k++) layout_grid(&gr[k], k + 1, np, steps, st.s ? st.s : "", 0);
+        for (int k = 0; k < 2; k++) layout_grid(&gr[k], k + 1, np, steps, 0);
         /* The plans a size has no room for (the largest arenas) are named in
          * its foot, in the figure's own text. */
         struct plot_buf foot = {0}, gone[2] = {{0}};
@@ -489,7 +488,7 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
             arena_plot_gp_foot_sizes(&foot, "not shown (no room): ", gone[0].s ? gone[0].s : "",
                                      gone[1].s ? gone[1].s : "", NULL, fh);
             for (int k = 0; k < 2; k++)
-                layout_grid(&gr[k], k + 1, np, steps, st.s ? st.s : "", fh[k]);
+                layout_grid(&gr[k], k + 1, np, steps, fh[k]);
         } else {
             arena_plot_gp_foot(&foot, "", "", fh);
         }

@@ -130,9 +130,10 @@ int arena_plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b);
 void arena_plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
                         const char *sub, const char *caption, double h1, double h2);
 void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
-/* Inches the PNG title with subtitle sub takes at the top at size 1 or 2
- * (common.gp's TOP(s)): a PNG's plots have that much less height. */
-double arena_plot_title_inches(const char *sub, int size);
+/* Inches the PNG title (its title and configuration lines) takes at the
+ * top at size 1 or 2 (common.gp's TOP(s)): a PNG's plots have that much
+ * less height; a PDF's or SVG's (the configuration line alone) one line less. */
+double arena_plot_title_inches(int size);
 /* A figure's foot: lead then items ("; "-separated), set at the bottom left
  * of the page in every format (PDF and SVG carry no title, so what a reader
  * must see goes here), wrapped to the page's width at each size, an item

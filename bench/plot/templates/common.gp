@@ -6,8 +6,9 @@
 # (pixels at 96 dpi), so fontscale 0.75 sets PDF text at exactly F points
 # and dpi / 96 sets PNG text at F points of its dpi; the SVG terminal
 # writes font-size F in a page of 72 units an inch. No text is rotated.
-# The PNG carries a title (for a README); PDF and SVG carry none (papers
-# caption their figures).
+# Every format names the figure's configuration on one line at the top
+# (CONF1, CONF2); the PNG puts its title (for a README) above it. The long
+# caption is NAME.caption.tex's (papers caption their figures).
 W(s) = s == 1 ? 3.3 : 7.0
 Ht(s) = s == 1 ? H1 : H2
 FS(s) = s == 1 ? 7 : 8
@@ -19,13 +20,14 @@ term(s, f) = f eq 'png' ? \
     sprintf("set terminal svg size %d,%d noenhanced font 'DejaVu Sans,%d' background 'white'", \
             int(W(s) * 72 + 0.5), int(Ht(s) * 72 + 0.5), FS(s))
 setup(s, f) = 'reset; ' . term(s, f) . sprintf("; set output '%s-%dcol.%s'", NAME, s, f)
-title_of(s, f) = f eq 'png' ? TITLE . "\n" . (s == 1 ? SUB1 : SUB2) : ''
+title_of(s, f) = (f eq 'png' ? TITLE . "\n" : '') . (s == 1 ? CONF1 : CONF2)
 # Byte units (U) are written as floats: gnuplot divides integers as integers.
 # Inches as a fraction of the page, across and up.
 sx(s, inch) = inch / W(s)
 sy(s, inch) = inch / Ht(s)
-# Inches the PNG title takes at the top (TL1, TL2: its lines at each size).
-TOP(s) = (s == 1 ? TL1 : TL2) * FS(s) * 1.2 / 72 + 0.1
+# Inches the title takes at the top (TL1, TL2: the PNG's lines at each size;
+# PDF and SVG one less, the configuration's line alone) in format F.
+TOP(s) = ((s == 1 ? TL1 : TL2) - (F eq 'png' ? 0 : 1)) * FS(s) * 1.2 / 72 + 0.1
 # A figure's foot (bench plot's FOOT1/FOOT2, FN1/FN2 lines): what a reader
 # must see in PDF and SVG too, at the bottom left; FOOTH(s) inches it takes,
 # FOOTY(s, k) the middle of its k-th line from the bottom (0 first).

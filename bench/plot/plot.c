@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench/args.h"
+#include "bench/core/args.h"
 #include "bench/subcommands.h"
 #include "planners/planner.h"
 #include "planners/status.h"

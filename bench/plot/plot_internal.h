@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/filters.h"
+#include "bench/core/filters.h"
 #include "bench/plot/plot.h"
 #include "results/figdata.h"
 

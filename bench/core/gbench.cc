@@ -1,7 +1,7 @@
 // gbench.cc — the C API of gbench.h over Google Benchmark (the only C++ in
 // arenabench). It forwards flags, registers C callbacks and copies each
 // benchmark's aggregates out of a reporter; all decisions live in C.
-#include "bench/gbench.h"
+#include "bench/core/gbench.h"
 
 #include <benchmark/benchmark.h>
 #include <regex.h>

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/output.h"
+#include "bench/core/output.h"
 
 struct table_state {
     size_t rows; /* the units are stated under a table with rows only */

@@ -4,7 +4,7 @@
  * is in out_common.c. */
 #include <string.h>
 
-#include "bench/output.h"
+#include "bench/core/output.h"
 
 extern const struct arena_output arena_output_table; /* out_table.c */
 extern const struct arena_output arena_output_csv;   /* out_csv.c */

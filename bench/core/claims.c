@@ -1,10 +1,10 @@
 /* claims.c — a plan's claims, checked against what bench knows (claims.h). */
-#include "bench/claims.h"
+#include "bench/core/claims.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/options.h"
+#include "bench/core/options.h"
 
 void arena_claims_read(struct arena_plan *plan, int guest, int search)
 {

@@ -1,6 +1,6 @@
 /* isolate.c — a planner's calls in a forked child (isolate.h). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
-#include "bench/isolate.h"
+#include "bench/external/isolate.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,7 +17,7 @@
 #include <sys/prctl.h>
 #endif
 
-#include "bench/subprocess.h"
+#include "bench/external/subprocess.h"
 
 /* The first message: scratch_bytes()'s and plan()'s status, what the
  * planner wrote of its inputs, the plan's fields; then n offsets. */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/output.h"
+#include "bench/core/output.h"
 #include "planners/planner.h"
 
 struct json_state {

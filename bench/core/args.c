@@ -2,7 +2,7 @@
  * replay): one table, a row each, read by options.c; the readers of the
  * rows whose values are more than a kind and bounds; the checks across
  * options once every row is read. */
-#include "bench/args.h"
+#include "bench/core/args.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/plugin.h"
+#include "bench/external/plugin.h"
 #include "results/digest.h"
 #include "bench/replay/replay.h"
-#include "bench/suites.h"
+#include "bench/core/suites.h"
 #include "graphs/sweep.h"
 #include "planners/optimal.h"
 

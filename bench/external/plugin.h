@@ -7,7 +7,7 @@
  * (SHA-256) as it is loaded, its ABI version checked before anything else
  * is read, and each of its tables checked once, here at the front door:
  * a name of 1 to 64 bytes of [A-Za-z0-9._+-], a plan function, a known
- * kind. `cmd:NAME=COMMAND` names an external program (bench/cmd.h) that
+ * kind. `cmd:NAME=COMMAND` names an external program (bench/external/cmd.h) that
  * plans each problem in a process of its own.
  *
  * Every refusal is one line naming the item and what is wrong (for the ABI,
@@ -37,7 +37,7 @@ struct arena_planner_origin {
                       command as given (its identity, results.command_sha256); else NULL */
     char *command; /* cmd: the command, as given; else NULL */
     struct arena_planner *own; /* cmd: its table (name, summary; plan NULL:
-                                  bench/cmd.c runs it), owned; else NULL */
+                                  bench/external/cmd.c runs it), owned; else NULL */
 };
 void arena_planner_origin_free(struct arena_planner_origin *o);
 

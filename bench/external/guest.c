@@ -1,6 +1,6 @@
 /* guest.c — a planner's own copy of its inputs, and the check after its
  * calls (guest.h). */
-#include "bench/guest.h"
+#include "bench/external/guest.h"
 
 #include <inttypes.h>
 #include <stdio.h>

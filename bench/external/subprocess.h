@@ -1,5 +1,5 @@
 /* subprocess.h — one run of another program: bench's replay programs
- * (bench/replay/) and external planners (bench/cmd.h) go through here.
+ * (bench/replay/) and external planners (bench/external/cmd.h) go through here.
  *
  * The program starts in a process group of its own (a terminal's ^C
  * reaches bench alone, and bench ends the program with everything it

@@ -1,6 +1,6 @@
 /* plugin.c — planners from shared objects (plugin.h): load, hash, check. */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "bench/plugin.h"
+#include "bench/external/plugin.h"
 
 #include <dlfcn.h>
 #include <errno.h>

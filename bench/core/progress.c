@@ -1,6 +1,6 @@
 /* progress.c — the progress line, the periodic lines and the answer to a
  * signal (progress.h). */
-#include "bench/progress.h"
+#include "bench/core/progress.h"
 #include "bench/plot/plot.h" /* arena_plot_utf8_chars, arena_plot_utf8_prefix */
 
 #include <errno.h>

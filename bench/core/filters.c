@@ -1,14 +1,14 @@
 /* filters.c — what bench stats and bench plot read: the database and the
  * selection, one row each (filters.h). */
-#include "bench/filters.h"
+#include "bench/core/filters.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/args.h"
-#include "bench/suites.h"
+#include "bench/core/args.h"
+#include "bench/core/suites.h"
 #include "graphs/transforms.h"
 #include "planners/status.h"
 

@@ -1,5 +1,5 @@
 /* cmd.c — planners that are external programs (cmd.h). */
-#include "bench/cmd.h"
+#include "bench/external/cmd.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "bench/subprocess.h"
+#include "bench/external/subprocess.h"
 #include "graphs/files.h"
 
 extern char **environ;

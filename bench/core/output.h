@@ -41,7 +41,7 @@ struct arena_bench_row {
     enum arena_plan_status status;
     uint64_t bound; /* proven lower bound, >= the max-live bound */
     uint64_t nodes; /* search nodes spent, 0 for heuristics */
-    /* Where the planner comes from (bench/plugin.h): "built-in", "plugin",
+    /* Where the planner comes from (bench/external/plugin.h): "built-in", "plugin",
      * "cmd"; origin_detail the plugin's path or the command (NULL for a
      * built-in planner), plugin_sha256 the plugin's hash; how the time was
      * taken: "in-process", "isolated" (in a forked child), "process" (a
@@ -49,7 +49,7 @@ struct arena_bench_row {
     const char *origin, *origin_detail, *plugin_sha256, *timing;
     int has_self_ns;
     uint64_t self_ns;
-    /* A guest's claims beyond what bench proved (bench/claims.h): the
+    /* A guest's claims beyond what bench proved (bench/core/claims.h): the
      * status it gave ("optimal", ...) and its bound (0 none); NULL: none. */
     const char *claimed_status;
     uint64_t claimed_bound;
@@ -89,8 +89,8 @@ const struct arena_output *arena_output_find(const char *name); /* NULL if none 
  * no rule, no patch): below 1 where the transformations pay. origin is
  * built-in, plugin or cmd, origin_detail the plugin's path or the command,
  * timing in-process, isolated or process, self_ns a program's own time
- * (bench/plugin.h, bench/cmd.h); claimed_status and claimed_bound a
- * plugin's claim beyond what bench proved (bench/claims.h), else empty;
+ * (bench/external/plugin.h, bench/external/cmd.h); claimed_status and claimed_bound a
+ * plugin's claim beyond what bench proved (bench/core/claims.h), else empty;
  * kernel_scratch the --scratch rule, scratch_policy its --scratch-policy,
  * device_arena the arena TFLM allocates for the plan (empty when not
  * computed). */

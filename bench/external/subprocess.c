@@ -1,5 +1,5 @@
 /* subprocess.c — one run of another program, its output collected (subprocess.h). */
-#include "bench/subprocess.h"
+#include "bench/external/subprocess.h"
 
 #include <errno.h>
 #include <fcntl.h>

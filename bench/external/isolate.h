@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/guest.h"
+#include "bench/external/guest.h"
 #include "planners/planner.h"
 
 struct arena_isolate_spec {

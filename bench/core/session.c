@@ -1,6 +1,6 @@
 /* session.c — what bench's planning commands share while one runs
  * (session.h): the signals, messages, stdout, the graphs, the database. */
-#include "bench/session.h"
+#include "bench/core/session.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench/suites.h"
+#include "bench/core/suites.h"
 #include "graphs/sweep.h"
 
 /* The signal that asked us to stop (0: none); a second signal exits. */

@@ -1,7 +1,7 @@
 /* suites.c — the named graph suites (suites.h): one table, each suite's
  * name, summary and items written once; and the --graph list rule that
  * splits a --graph value or a suite file's line into items. */
-#include "bench/suites.h"
+#include "bench/core/suites.h"
 
 #include <errno.h>
 #include <stdio.h>

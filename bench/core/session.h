@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/args.h"
-#include "bench/progress.h"
-#include "bench/runinfo.h"
+#include "bench/core/args.h"
+#include "bench/core/progress.h"
+#include "bench/core/runinfo.h"
 #include "graphs/source.h"
 #include "planners/alias.h"
 #include "results/store.h"

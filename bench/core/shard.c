@@ -1,9 +1,9 @@
-/* shard.c — deterministic parts of a sweep (bench/shard.h). A hash alone
+/* shard.c — deterministic parts of a sweep (bench/core/shard.h). A hash alone
  * (job i to part hash % N, as Slurm users often do by task id) is machine
  * independent but leaves parts uneven for small sweeps; dealing the jobs in
  * hash order keeps the hash's independence from input order and makes the
  * parts even. */
-#include "bench/shard.h"
+#include "bench/core/shard.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * the governor and load at start; and --pin (sched_setaffinity, as
  * Google Benchmark's users and pyperf's --affinity do). */
 #define _GNU_SOURCE /* sched_setaffinity, sched_getcpu, CPU_SET */
-#include "bench/runinfo.h"
+#include "bench/core/runinfo.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* options.c — the one reader and printer of every bench command's options
  * (options.h): a row says what its option takes, and this file parses,
  * checks and shows every row the same way. */
-#include "bench/options.h"
+#include "bench/core/options.h"
 
 #include <assert.h>
 #include <errno.h>

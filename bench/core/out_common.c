@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "bench/output.h"
+#include "bench/core/output.h"
 
 void arena_fmt_grouped(uint64_t v, char *buf, size_t len)
 {

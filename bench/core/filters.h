@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "bench/options.h"
+#include "bench/core/options.h"
 #include "results/select.h"
 
 #define ARENA_FILTER_MAX 64

@@ -8,10 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/options.h"
-#include "bench/output.h"
-#include "bench/plugin.h"
-#include "bench/progress.h"
+#include "bench/core/options.h"
+#include "bench/core/output.h"
+#include "bench/external/plugin.h"
+#include "bench/core/progress.h"
 #include "graphs/exec_order.h"
 #include "graphs/inplace.h"
 #include "graphs/scratch.h"
@@ -38,7 +38,7 @@ struct arena_bench_args {
     const struct arena_planner **planners; /* resolved, in order, no repeats, no two of
                                               one name */
     struct arena_planner_origin *origins;  /* n_planners: where each comes from
-                                              (bench/plugin.h), owned */
+                                              (bench/external/plugin.h), owned */
     size_t n_planners;
     struct arena_plugin_lib *libs;         /* the shared objects loaded, closed by
                                               arena_bench_args_free */

@@ -29,17 +29,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/args.h"
-#include "bench/claims.h"
-#include "bench/cmd.h"
-#include "bench/gbench.h"
-#include "bench/guest.h"
-#include "bench/isolate.h"
-#include "bench/output.h"
-#include "bench/progress.h"
-#include "bench/session.h"
-#include "bench/shard.h"
-#include "bench/suites.h"
+#include "bench/core/args.h"
+#include "bench/core/claims.h"
+#include "bench/external/cmd.h"
+#include "bench/core/gbench.h"
+#include "bench/external/guest.h"
+#include "bench/external/isolate.h"
+#include "bench/core/output.h"
+#include "bench/core/progress.h"
+#include "bench/core/session.h"
+#include "bench/core/shard.h"
+#include "bench/core/suites.h"
 #include "planners/device.h"
 #include "planners/alias.h"
 #include "planners/optimal.h"
@@ -563,7 +563,7 @@ static int start_gbench(struct bench *b)
 }
 
 /* --shard: part[g * n_planners + k] for every graph g and planner k
- * (bench/shard.h); all 1 without --shard. */
+ * (bench/core/shard.h); all 1 without --shard. */
 static int shard_parts(const struct bench *b, unsigned *part)
 {
     size_t np = b->s.args.n_planners, n = b->s.n_graphs * np;
@@ -618,7 +618,7 @@ static int register_jobs(struct bench *b)
     }
     /* Per graph, a search plugin comes after the other planners: its
      * claims are checked against every plan bench makes of the graph
-     * (bench/claims.h), whatever the order of --planner. */
+     * (bench/core/claims.h), whatever the order of --planner. */
     for (size_t g = 0; g < b->s.n_graphs; g++) {
         for (size_t i = 0; i < 2 * np; i++) {
             size_t k = i % np;

@@ -4,7 +4,7 @@
 #ifndef ARENA_BENCH_H
 #define ARENA_BENCH_H
 
-#include "bench/args.h"
+#include "bench/core/args.h"
 
 /* Runs bench with argv (argv[0] is the program name; argv[1] may name a
  * command, subcommands.c) and returns its exit status: 0 every plan valid, 1 some plan invalid, 2 usage, input, output or

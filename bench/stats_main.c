@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/args.h"
-#include "bench/filters.h"
+#include "bench/core/args.h"
+#include "bench/core/filters.h"
 #include "bench/plot/table.h"
 #include "results/stats.h"
 

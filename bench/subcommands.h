@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "bench/options.h"
+#include "bench/core/options.h"
 
 /* What a command's entry point returns when it met --help: the table
  * prints the help (so no command calls back into the table). */

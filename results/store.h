@@ -117,7 +117,7 @@ struct arena_result_info {
     const char *origin, *plugin_path, *plugin_sha256, *planner_command, *timing;
     int has_self_ns;
     uint64_t self_ns;
-    /* Schema 15. A plugin's claim beyond what bench proved (bench/claims.h):
+    /* Schema 15. A plugin's claim beyond what bench proved (bench/core/claims.h):
      * the status it gave ("optimal", "infeasible", ...) and its bound (0:
      * none), stored apart from status and bound, which hold only proofs;
      * NULL: no such claim. command_sha256: a cmd's identity, the SHA-256 of

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/args.h"
+#include "bench/core/args.h"
 #include "bench/subcommands.h"
-#include "bench/suites.h"
+#include "bench/core/suites.h"
 #include "planners/optimal.h"
 
 #define MAX_ARGS 16

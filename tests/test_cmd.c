@@ -1,4 +1,4 @@
-/* test_cmd.c — planners that are external programs (bench/cmd.c), end to
+/* test_cmd.c — planners that are external programs (bench/external/cmd.c), end to
  * end: bench runs in a child process on a real database with cmd: planners
  * beside built-in ones, and the tests read what it stored. The examples of
  * examples/cmd/ run as a user runs them (python3, the standard library). */

@@ -12,8 +12,8 @@
 
 #include "bench/bench.h"
 #include "bench/export/export_plan.h"
-#include "bench/plugin.h"
-#include "bench/session.h"
+#include "bench/external/plugin.h"
+#include "bench/core/session.h"
 #include "graphs/files.h"
 #include "planners/planner.h"
 

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "bench/export/export_tflite.h"
-#include "bench/guest.h"
-#include "bench/isolate.h"
+#include "bench/external/guest.h"
+#include "bench/external/isolate.h"
 #include "graphs/names.h"
 #include "graphs/read_whole.h"
 #include "graphs/source.h"

@@ -80,8 +80,8 @@ struct arena_plan_options;
  * name without extension (or the family), FP the fingerprint's 8 hex digits,
  * n the subgraph of a .tflite model. Prints each header's path on out
  * (NULL: quiet). Each planner plans its own copy of the problem and
- * options, checked after the call (bench/guest.h); with isolate, in a
- * forked child as bench run calls a plugin (bench/isolate.h: a crash, an
+ * options, checked after the call (bench/external/guest.h); with isolate, in a
+ * forked child as bench run calls a plugin (bench/external/isolate.h: a crash, an
  * exit or a call past opt's time limit is that planner's failure). opt
  * goes to every planner (NULL: the defaults; give search planners a time
  * limit). ARENA_ECONFLICT when a planner gives no valid plan (it refused,

@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "bench/options.h"
+#include "bench/core/options.h"
 
 /* `bench plot` from its command word on: an exit status, or
  * ARENA_BENCH_HELP_ASKED (subcommands.h) after --help. */

@@ -952,7 +952,8 @@ int arena_plot_fig_stats(struct plot_ctx *c)
     sel.patch = k->patch;
     sel.alignment = k->alignment;
     struct arena_stats_query q = {.run = run, .planners = planners, .n_planners = S,
-                                  .select = &sel};
+                                  .select = &sel, .renames = c->o.labels,
+                                  .n_renames = c->o.n_labels};
     char why[sizeof c->err];
     rc = arena_stats_compute_query(c->o.f.db, &q, &s, why, sizeof why);
     if (rc == ARENA_EDB) { /* a database bench plot reads but bench stats does not */
@@ -1070,14 +1071,8 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                     rslot[m] = slot;
                     lim += s.rows[m].limit;
                 }
-            struct plot_buf l = {0};
-            size_t nl = strlen(c->sel[i].name); /* --label for the planner, its options kept */
-            if (c->sel[i].label != c->sel[i].name && strncmp(s.rows[k].label, c->sel[i].name, nl) == 0) {
-                arena_plot_buf_add(&l, c->sel[i].label);
-                arena_plot_buf_add(&l, s.rows[k].label + nl);
-            } else {
-                arena_plot_buf_add(&l, s.rows[k].label);
-            }
+            struct plot_buf l = {0}; /* stats labels the rows, --label included */
+            arena_plot_buf_add(&l, s.rows[k].label);
             if (lim) arena_plot_buf_printf(&l, " (%zu limit)", lim);
             lab[slot - 1] = l.s;
             if (!l.s) rc = 1;

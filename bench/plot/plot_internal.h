@@ -15,9 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/filters.h"
+#include "bench/core/filters.h"
 #include "bench/plot/plot.h"
 #include "results/figdata.h"
+#include "results/planner_label.h"
 
 #define PLOT_PROG "bench: plot"
 #define PLOT_NFIGS 10 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed,
@@ -34,14 +35,16 @@ struct plot_opts {
     int dpi, color_by_kind, quiet;
     int per_graph; /* --per-graph: 0 auto, 1 first, 2 each */
     double range_lo, range_hi; /* --range LO:HI; range_hi 0: chosen from the data */
-    const char *labels[64]; /* --label NAME=TEXT, as given */
+    struct arena_label_rename labels[64]; /* --label SPEC=TEXT (results/planner_label.h) */
     size_t n_labels;
 };
 
 /* A planner shown, in the order shown. */
 struct plot_shown {
     const char *name;
-    const char *label; /* what figures and tables call it: --label's text, else name */
+    char *label; /* what figures and tables call it: its label among the planners
+                    shown (the keys of its spec that differ, results/planner_label.h),
+                    renamed by --label; malloc'd */
     const char *kind;
     unsigned color;
     int dt, pt;
@@ -53,6 +56,7 @@ struct plot_ctx {
     struct arena_fig_data d;
     struct plot_shown *sel;
     size_t n_sel;
+    size_t extra_places; /* styles given after the registry's (plot.c: place_of) */
     const struct arena_fig_result **by; /* n_graphs x n_sel, see arena_plot_find() */
     int planners_given;
     size_t cfg;   /* the configuration of the figures (one each) */

@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/output.h"
-#include "bench/subprocess.h"
+#include "bench/core/output.h"
+#include "bench/external/subprocess.h"
 #include "planners/planner.h"
 
 

@@ -6,7 +6,7 @@
 
 #include "bench/bench.h"
 #include "bench/replay/replay.h"
-#include "bench/session.h"
+#include "bench/core/session.h"
 
 static int replay_graphs(struct arena_session *s)
 {

@@ -11,10 +11,6 @@
 
 #include "bench/core/options.h"
 
-/* What a command's entry point returns when it met --help: the table
- * prints the help (so no command calls back into the table). */
-#define ARENA_BENCH_HELP_ASKED (-1)
-
 /* The entry points that live in files of their own, each taking argv from
  * its command word on and returning an exit status (0 done, 1 see the
  * command, 2 usage, input or database error) or ARENA_BENCH_HELP_ASKED;

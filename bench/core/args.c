@@ -14,7 +14,7 @@
 #include "bench/external/planner_keys.h"
 #include "bench/external/plugin.h"
 #include "results/digest.h"
-#include "bench/replay/replay.h"
+#include "bench/core/allocators.h"
 #include "bench/core/suites.h"
 #include "graphs/sweep.h"
 #include "planners/optimal.h"

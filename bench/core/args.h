@@ -18,8 +18,6 @@
 #include "graphs/patch.h"
 #include "planners/planner.h"
 
-#define ARENA_BENCH_DB_DEFAULT "results/arenabench.sqlite"
-
 /* What the command line asks for: `bench [run]`, `bench list`, `bench
  * export`, `bench replay` (or their old spellings, --list, --export-*,
  * --replay, --founding-table, in a line without a command). */

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/core/args.h"
 #include "bench/core/suites.h"
 #include "graphs/transforms.h"
 #include "planners/status.h"

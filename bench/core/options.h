@@ -90,6 +90,12 @@ struct arena_opt_table {
 };
 
 #define ARENA_OPT_HELP 1 /* arena_opt_parse met --help or -h */
+/* What a command's entry point returns when it met --help: the command
+ * table (bench/subcommands.c) prints the help, so no command calls back
+ * into the table. */
+#define ARENA_BENCH_HELP_ASKED (-1)
+/* --db's default, for every command that writes or reads results. */
+#define ARENA_BENCH_DB_DEFAULT "results/arenabench.sqlite"
 
 /* Reads argv[first..argc) against the rows of t[0..nt) whose `in` meets
  * mask, then reads the default of every such row not given. Arguments

@@ -1,7 +1,6 @@
 /* progress.c — the progress line, the periodic lines and the answer to a
  * signal (progress.h). */
 #include "bench/core/progress.h"
-#include "bench/plot/plot.h" /* arena_plot_utf8_chars, arena_plot_utf8_prefix */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "bench/base/utf8.h"
 
 const char *arena_progress_mode_name(size_t i)
 {
@@ -101,11 +102,11 @@ static void draw(struct arena_progress *p)
     const char *on = strstr(p->what, " on ");
     const char *graph = on && p->current < p->total ? on + 4 : p->what;
     int plen = on && p->current < p->total ? (int)(on - p->what) : 0;
-    int room = 80 - 40 - plen, glen = (int)arena_plot_utf8_chars(graph);
+    int room = 80 - 40 - plen, glen = (int)arena_utf8_chars(graph);
     if (room < 12) room = 12;
     int cut = glen > room;
     fprintf(p->err, "\r\033[K[%zu/%zu] %.*s%s %.*s  %s  %s", p->done, p->total,
-            cut ? (int)arena_plot_utf8_prefix(graph, (size_t)room - 3) : (int)strlen(graph), graph,
+            cut ? (int)arena_utf8_prefix(graph, (size_t)room - 3) : (int)strlen(graph), graph,
             cut ? "..." : "", plen, p->what, el, eta);
     fflush(p->err);
     p->shown = 1;

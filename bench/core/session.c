@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/base/pairset.h"
 #include "bench/core/suites.h"
 #include "graphs/sweep.h"
 
@@ -173,55 +174,6 @@ void arena_session_end(struct arena_session *s)
     sigaction(SIGTERM, &s->old_term, NULL);
 }
 
-/* A set of (text, number) pairs, open addressing on FNV-1a: drops repeated
- * specs of a sweep in linear time (a sweep may name 10^6 of them). The
- * texts are borrowed. */
-struct seen {
-    const char **text;
-    uint64_t *num;
-    size_t cap, n;
-};
-
-static uint64_t seen_hash(const char *t, uint64_t num)
-{
-    uint64_t h = 0xcbf29ce484222325ull ^ num;
-    for (; *t; t++) h = (h ^ (unsigned char)*t) * 0x100000001b3ull;
-    return h;
-}
-
-/* 1 added, 0 already there, -1 out of memory. */
-static int seen_add(struct seen *s, const char *t, uint64_t num)
-{
-    if (2 * (s->n + 1) > s->cap) {
-        struct seen grown = {NULL, NULL, s->cap ? 2 * s->cap : 64, 0};
-        grown.text = calloc(grown.cap, sizeof *grown.text);
-        grown.num = calloc(grown.cap, sizeof *grown.num);
-        if (!grown.text || !grown.num) {
-            free(grown.text);
-            free(grown.num);
-            return -1;
-        }
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->text[i]) seen_add(&grown, s->text[i], s->num[i]);
-        free(s->text);
-        free(s->num);
-        *s = grown;
-    }
-    size_t i = (size_t)seen_hash(t, num) & (s->cap - 1);
-    for (; s->text[i]; i = (i + 1) & (s->cap - 1))
-        if (s->num[i] == num && strcmp(s->text[i], t) == 0) return 0;
-    s->text[i] = t;
-    s->num[i] = num;
-    s->n++;
-    return 1;
-}
-
-static void seen_free(struct seen *s)
-{
-    free(s->text);
-    free(s->num);
-}
-
 void arena_session_items_free(char **items, size_t n)
 {
     for (size_t i = 0; i < n; i++) free(items[i]);
@@ -233,7 +185,7 @@ int arena_session_expand(const struct arena_bench_args *a, char ***items, size_t
 {
     *items = NULL;
     *n = 0;
-    struct seen seen = {0};
+    struct arena_pairset seen = {0};
     for (size_t i = 0; i < a->n_graphs; i++) {
         size_t k = 1;
         const char *const *list = arena_bench_suite(a->graphs[i], &k);
@@ -248,19 +200,19 @@ int arena_session_expand(const struct arena_bench_args *a, char ***items, size_t
             if (rc == ARENA_OK && !grown) rc = ARENA_ENOMEM;
             if (grown) *items = grown;
             for (size_t x = 0; rc == ARENA_OK && x < n_specs; x++) {
-                int added = seen_add(&seen, specs[x], 0);
+                int added = arena_pairset_add(&seen, specs[x], 0);
                 if (added < 0) rc = ARENA_ENOMEM;
                 else if (added) (*items)[(*n)++] = specs[x], specs[x] = NULL;
             }
             arena_session_items_free(specs, n_specs); /* the repeats, or all on error */
             if (rc != ARENA_OK) {
                 if (rc == ARENA_ENOMEM) snprintf(err, errlen, "out of memory");
-                seen_free(&seen);
+                arena_pairset_free(&seen);
                 return rc;
             }
         }
     }
-    seen_free(&seen);
+    arena_pairset_free(&seen);
     return ARENA_OK;
 }
 
@@ -296,7 +248,7 @@ int arena_session_load(struct arena_session *s)
         return 2;
     }
     int status = 0;
-    struct seen loaded = {0}; /* (canonical spec, fingerprint) of the graphs kept */
+    struct arena_pairset loaded = {0}; /* (canonical spec, fingerprint) of the graphs kept */
     for (size_t i = 0; i < n && !status && !stop_signal; i++) {
         struct arena_session_graph *g = &s->graphs[s->n_graphs];
         char err[512] = "";
@@ -332,7 +284,7 @@ int arena_session_load(struct arena_session *s)
             status = 2;
             break;
         }
-        int added = seen_add(&loaded, g->src.spec, g->src.fingerprint);
+        int added = arena_pairset_add(&loaded, g->src.spec, g->src.fingerprint);
         if (added <= 0) { /* the same canonical spec and problem: kept once */
             arena_source_free(&g->src);
             arena_alias_merge_free(&g->merge);
@@ -344,7 +296,7 @@ int arena_session_load(struct arena_session *s)
         }
         s->n_graphs++;
     }
-    seen_free(&loaded);
+    arena_pairset_free(&loaded);
     arena_session_items_free(items, n);
     if (status) return status;
     if (stop_signal) return 128 + stop_signal;

@@ -38,6 +38,8 @@
 #include "graphs/transforms.h"
 #include "planners/problem.h"
 
+struct arena_bench_args; /* bench/core/args.h */
+
 struct arena_export {
     const char *title;        /* one line for the files' comments (graph, planner) */
     const char *prefix;       /* C prefix of every name in the files, an identifier */
@@ -104,5 +106,10 @@ int arena_export_tflites(const char *dir, const struct arena_source *src,
                          const struct arena_planner *const *planners, size_t n_planners,
                          int isolate, const struct arena_plan_options *opt, FILE *out, char *err,
                          size_t errlen);
+
+/* `bench export` once its command line is parsed (export_main.c), as
+ * arena_bench_run (bench/bench.h) for the run: writes every graph x
+ * planner's files, untimed; the same exit statuses. */
+int arena_bench_export(const struct arena_bench_args *a, int argc, char **argv);
 
 #endif

@@ -224,7 +224,7 @@ int arena_cmd_plan(const char *spec, const char *command, const char *csv_path,
     free(env);
     free(vars);
     char last[220] = "", ended[160];
-    read_stderr(sp.err.data, &t->has_self_ns, &t->self_ns, last, sizeof last);
+    read_stderr(sp.err.s, &t->has_self_ns, &t->self_ns, last, sizeof last);
     arena_spawn_describe(sp.status, ended, sizeof ended);
     t->wall_ns = sp.wall_s * 1e9;
     if (rc != ARENA_OK)
@@ -243,7 +243,7 @@ int arena_cmd_plan(const char *spec, const char *command, const char *csv_path,
         rc = arena_errorf(why, whylen, 0, ARENA_EINVAL, "the program %s%s%s", ended,
                           last[0] ? ": " : "", last);
     else
-        rc = arena_cmd_read_offsets(sp.out.data ? sp.out.data : "", p, plan, why, whylen) ==
+        rc = arena_cmd_read_offsets(sp.out.s ? sp.out.s : "", p, plan, why, whylen) ==
                      ARENA_OK
                  ? ARENA_OK
                  : ARENA_EINVAL;

@@ -15,22 +15,11 @@
 
 extern char **environ;
 
-int arena_buf_put(struct arena_buf *b, const char *s, size_t n)
+/* Adds n bytes of s to b: ARENA_OK, or ARENA_ENOMEM. */
+static int buf_put(struct arena_buf *b, const char *s, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *d = realloc(b->data, cap);
-        if (!d)
-            return ARENA_ENOMEM;
-        b->data = d;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-    return ARENA_OK;
+    arena_buf_addn(b, s, n);
+    return b->oom ? ARENA_ENOMEM : ARENA_OK;
 }
 
 /* Keeps the last keep bytes of what b and s hold together. */
@@ -38,14 +27,14 @@ static int buf_tail(struct arena_buf *b, const char *s, size_t n, size_t keep)
 {
     if (n >= keep) {
         b->len = 0;
-        return arena_buf_put(b, s + n - keep, keep);
+        return buf_put(b, s + n - keep, keep);
     }
     if (b->len + n > keep) {
         size_t drop = b->len + n - keep;
-        memmove(b->data, b->data + drop, b->len - drop);
+        memmove(b->s, b->s + drop, b->len - drop);
         b->len -= drop;
     }
-    return arena_buf_put(b, s, n);
+    return buf_put(b, s, n);
 }
 
 static void cloexec(int fd)
@@ -75,10 +64,8 @@ void arena_spawn_describe(int status, char *buf, size_t len)
 
 void arena_spawn_free(struct arena_spawn *s)
 {
-    free(s->out.data);
-    free(s->err.data);
-    memset(&s->out, 0, sizeof s->out);
-    memset(&s->err, 0, sizeof s->err);
+    arena_buf_free(&s->out);
+    arena_buf_free(&s->err);
 }
 
 int arena_spawn_run(struct arena_spawn *s, const struct arena_plan_options *opt, char *err,
@@ -196,7 +183,7 @@ int arena_spawn_run(struct arena_spawn *s, const struct arena_plan_options *opt,
                                       "more than %zu bytes on stdout", s->out_max);
                     break;
                 }
-                if (arena_buf_put(&s->out, chunk, (size_t)r) != ARENA_OK) {
+                if (buf_put(&s->out, chunk, (size_t)r) != ARENA_OK) {
                     rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "output too large");
                     break;
                 }

@@ -13,14 +13,8 @@
 
 #include <stddef.h>
 
+#include "bench/base/buf.h"
 #include "planners/planner.h"
-
-/* A growing byte buffer, always NUL-terminated once it holds anything. */
-struct arena_buf {
-    char *data;
-    size_t len, cap;
-};
-int arena_buf_put(struct arena_buf *b, const char *s, size_t n); /* ARENA_OK, ARENA_ENOMEM */
 
 /* How a run ended: on its own, by the caller's stop flag, at the time limit. */
 enum arena_spawn_end { ARENA_SPAWN_RAN = 0, ARENA_SPAWN_STOPPED, ARENA_SPAWN_TIMED_OUT };
@@ -35,7 +29,7 @@ struct arena_spawn {
                           "more than N bytes on stdout"), the group killed */
     size_t err_keep;   /* stderr's last err_keep bytes are kept */
     /* results */
-    struct arena_buf out, err; /* freed by arena_spawn_free */
+    struct arena_buf out, err; /* freed by arena_spawn_free; .s NULL when empty */
     int status;        /* waitpid's */
     enum arena_spawn_end end;
     double wall_s;     /* from the start to the program's exit with its output

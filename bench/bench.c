@@ -60,6 +60,7 @@ struct job {
     const struct arena_planner *pl;
     const struct arena_planner_origin *origin;
     enum call call;
+    struct arena_plan_options opt; /* the run's options with this planner's key values */
     struct arena_guest guest; /* its own problem, options, scratch, offsets */
     size_t scratch_size;      /* what it asked for */
     struct arena_plan plan;   /* of the problem the planner sees; offsets the guest's */
@@ -153,7 +154,7 @@ static int job_setup(void *ctx)
         j->prepared = 1;
         /* The planner's inputs are copies (guest.h); an isolated child asks
          * for its scratch itself, so a plugin's code runs in the child only. */
-        j->prep_rc = arena_guest_init(&j->guest, p, &b->s.args.options);
+        j->prep_rc = arena_guest_init(&j->guest, p, &j->opt, j->pl->n_keys);
         if (j->prep_rc == ARENA_OK && j->call == PROGRAM) j->prep_rc = write_problem(j, p);
         if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS)
             j->prep_rc = arena_planner_scratch(j->pl, &j->guest.p, &j->scratch_size);
@@ -187,13 +188,13 @@ static int job_iter(void *ctx)
                                           .min_time = a->min_time,
                                           .once = j->pl->kind == ARENA_KIND_SEARCH,
                                           .time_limit = a->options.time_limit};
-        j->call_rc = arena_isolate_plan(j->pl, &j->guest, p, &a->options, &j->plan, &spec,
+        j->call_rc = arena_isolate_plan(j->pl, &j->guest, p, &j->opt, &j->plan, &spec,
                                         &j->child, j->call_why, sizeof j->call_why);
         j->rc = j->child.plan_rc;
         j->scratch_size = j->child.scratch_size;
         if (j->call_rc == ARENA_OK) j->prep_rc = j->child.scratch_rc; /* as in process */
     } else {
-        j->call_rc = arena_cmd_plan(j->pl->name, j->origin->command, j->csv, p, &a->options,
+        j->call_rc = arena_cmd_plan(j->origin->spec, j->origin->command, j->csv, p, &j->opt,
                                     &j->plan, &j->program, j->call_why, sizeof j->call_why);
         j->rc = ARENA_OK;
     }
@@ -312,6 +313,7 @@ static void result_identity(const struct bench *b, const struct job *j,
                             struct arena_result_info *info)
 {
     info->planner = j->pl->name;
+    info->planner_spec = j->origin->spec;
     /* Only a search planner reads the options (planner.h): for the others
      * they change nothing and are not part of the result. A program is
      * handed them all (cmd.h). */
@@ -339,7 +341,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
      * (a signal that comes after it is not taken for a write of the flag). */
     struct arena_guest_fault fault = {0};
     int faulted = j->call == IN_PROCESS && j->prepared && j->prep_rc == ARENA_OK &&
-                  arena_guest_check(&j->guest, planned_problem(g), &b->s.args.options, &j->plan,
+                  arena_guest_check(&j->guest, planned_problem(g), &j->opt, &j->plan,
                                     &fault);
     arena_session_stop_flag_mend();
     arena_session_guest_leave();
@@ -413,8 +415,10 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     }
     if (refused) b->refused++;
     else if (!valid) b->any_invalid = 1, b->invalid_of[j->k]++;
-    uint64_t device = 0;
+    uint64_t device = 0, whole = 0;
     if (valid && device_arena(&g->src, shown, &device) != ARENA_OK) device = 0;
+    if (valid && g->src.has_head)
+        whole = arena_tflm_whole(&g->src.head, device ? device : shown->arena);
     double nan = NAN;
     /* The figures: Google Benchmark's in process; an isolated child's own;
      * a program's process group's wall time, one call. */
@@ -455,6 +459,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                     st->iterations == 1),
         .timed_once = once,
         .device_arena = device,
+        .head_bytes = g->src.has_head ? g->src.head.head : 0,
+        .whole_arena = whole,
         .status = j->plan.status,
         .bound = j->plan.bound,
         .nodes = j->plan.nodes,
@@ -491,6 +497,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .has_self_ns = row.has_self_ns,
             .self_ns = row.self_ns,
             .device_arena = row.device_arena,
+            .head_bytes = row.head_bytes,
+            .whole_arena = row.whole_arena,
             .claimed_status = row.claimed_status,
             .claimed_bound = row.claimed_bound,
         };
@@ -630,6 +638,8 @@ static int register_jobs(struct bench *b)
             j->k = k;
             j->pl = b->s.args.planners[k];
             j->origin = &b->s.args.origins[k];
+            j->opt = b->s.args.options;
+            j->opt.values = j->origin->values;
             j->call = j->origin->origin == ARENA_ORIGIN_CMD ? PROGRAM
                       : j->origin->origin == ARENA_ORIGIN_PLUGIN && !b->s.args.in_process
                           ? ISOLATED

@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 16
+#define ARENA_STORE_VERSION 17
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -78,6 +78,10 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
  * Integers above 2^63-1 cannot be stored: ARENA_EDB, and the error says so. */
 struct arena_result_info {
     const char *planner;
+    /* The canonical planner spec (include/arenabench/planner.h): planner,
+     * then every key with its value ("optimal:engine=portfolio,off=none");
+     * NULL reads as planner. Stored from schema 17 (column planner_spec). */
+    const char *planner_spec;
     int valid;                           /* 1 valid, 0 invalid or failed */
     const char *error;                   /* NULL when valid */
     const struct arena_metrics *metrics; /* NULL when the plan is not valid */
@@ -123,6 +127,9 @@ struct arena_result_info {
     const char *command_sha256;
     uint64_t device_arena; /* the arena TFLM allocates for the plan
                               (planners/device.h); 0: NULL */
+    /* Schema 17: TFLM's persistent records beside the planned section and
+     * the whole arena they make with it (graphs/tflm_head.h); 0: NULL. */
+    uint64_t head_bytes, whole_arena;
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/external/planner_keys.h"
 #include "bench/external/plugin.h"
 #include "results/digest.h"
 #include "bench/core/allocators.h"
@@ -88,8 +89,13 @@ static int add_planner(A *a, const struct arena_planner *pl, struct arena_planne
     if (!o) o = &none;
     for (size_t i = 0; i < a->n_planners; i++) {
         if (a->planners[i] == pl) {
-            arena_planner_origin_free(o);
-            return ARENA_OK;
+            /* the same planner with other keys is another configuration
+             * (a sweep); with the same canonical spec, a repeat (check) */
+            if (!o->keys && !a->origins[i].keys) {
+                arena_planner_origin_free(o);
+                return ARENA_OK;
+            }
+            continue;
         }
         if (strcmp(a->planners[i]->name, pl->name) != 0) continue;
         char was[600], now[600];
@@ -129,11 +135,21 @@ static int add_all(A *a, char *err, size_t errlen)
 static int add_plugin(A *a, const char *item, char *err, size_t errlen)
 {
     char path[4096];
-    const char *name = NULL;
+    const char *name = NULL, *keys = NULL;
     if (snprintf(path, sizeof path, "%s", item) >= (int)sizeof path)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--planner plugin:%.80s...: path too long",
                             item);
     char *colon = strrchr(path, ':');
+    if (access(path, F_OK) != 0 && colon && strchr(colon, '=')) { /* :k=v,... */
+        *colon = '\0';
+        keys = colon + 1;
+        colon = strrchr(path, ':');
+        if (access(path, F_OK) == 0 || !colon)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--planner plugin:%s: keys go with one planner:"
+                                " plugin:PATH.so:NAME:key=value",
+                                item);
+    }
     if (access(path, F_OK) != 0 && colon) {
         *colon = '\0';
         name = colon + 1;
@@ -162,8 +178,9 @@ static int add_plugin(A *a, const char *item, char *err, size_t errlen)
                                 path, pl->name);
         struct arena_planner_origin o = {.origin = ARENA_ORIGIN_PLUGIN,
                                          .path = strdup(lib->path),
-                                         .sha256 = strdup(lib->sha256)};
-        if (!o.path || !o.sha256) {
+                                         .sha256 = strdup(lib->sha256),
+                                         .keys = keys ? strdup(keys) : NULL};
+        if (!o.path || !o.sha256 || (keys && !o.keys)) {
             arena_planner_origin_free(&o);
             return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
         }
@@ -185,31 +202,41 @@ static int add_plugin(A *a, const char *item, char *err, size_t errlen)
 /* cmd:NAME=COMMAND (item holds what follows "cmd:"). */
 static int add_cmd(A *a, const char *item, char *err, size_t errlen)
 {
-    const char *eq = strchr(item, '=');
-    size_t len = eq ? (size_t)(eq - item) : 0;
-    if (!eq || !arena_planner_name_ok(item, len))
+    size_t len = strcspn(item, ":=");
+    if (!item[len] || !arena_planner_name_ok(item, len))
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                            "--planner cmd:%s: not cmd:NAME=COMMAND with NAME 1 to 64 bytes of"
-                            " letters, digits, '.', '_', '+', '-'",
+                            "--planner cmd:%s: not cmd:NAME[:key=value,...]=COMMAND with NAME 1"
+                            " to 64 bytes of letters, digits, '.', '_', '+', '-'",
                             item);
-    const char *command = eq + 1;
-    while (*command == ' ' || *command == '\t') command++;
-    if (!*command)
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--planner cmd:%s: empty command", item);
-    for (const char *c = command; *c; c++)
-        if ((unsigned char)*c < 0x20 && *c != '\t')
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                                "--planner cmd:%.*s: the command holds a line break or a control"
-                                " character", (int)len, item);
     char name[65];
     snprintf(name, sizeof name, "%.*s", (int)len, item);
-    if (arena_planner_find(name))
+    char *keys = NULL;
+    const char *command = item + len + 1;
+    if (item[len] == ':') {
+        int rc = arena_planner_keys_cmd(name, item + len + 1, &keys, &command, err, errlen);
+        if (rc != ARENA_OK) return rc;
+    }
+    while (*command == ' ' || *command == '\t') command++;
+    const char *bad = NULL;
+    for (const char *c = command; *c && !bad; c++)
+        if ((unsigned char)*c < 0x20 && *c != '\t') bad = c;
+    if (!*command || bad || arena_planner_find(name)) {
+        free(keys);
+        if (!*command)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--planner cmd:%s: empty command",
+                                item);
+        if (bad)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--planner cmd:%s: the command holds a line break or a control"
+                                " character", name);
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "--planner cmd:%s: '%s' is the name of a built-in planner; choose"
                             " another",
                             name, name);
+    }
     struct arena_planner_origin o = {.origin = ARENA_ORIGIN_CMD, .command = strdup(command),
-                                     .sha256 = malloc(65), .own = calloc(1, sizeof *o.own)};
+                                     .sha256 = malloc(65), .own = calloc(1, sizeof *o.own),
+                                     .keys = keys};
     if (o.sha256) arena_sha256_hex(command, strlen(command), o.sha256);
     if (o.own) {
         o.own->name = strdup(name);
@@ -223,16 +250,34 @@ static int add_cmd(A *a, const char *item, char *err, size_t errlen)
     return add_planner(a, o.own, &o, err, errlen);
 }
 
-/* A comma list of names; "all" anywhere in it stands for every built-in
+/* Whether the comma-separated piece at p (len bytes) is a key=value of
+ * the planner before it: a '=' and no ':' (a planner's name holds no '=';
+ * plugin: and cmd: items hold a ':'). */
+static int key_piece(const char *p, size_t len)
+{
+    return memchr(p, '=', len) && !memchr(p, ':', len);
+}
+
+/* A comma list of planners; "all" anywhere in it stands for every built-in
  * planner in registry order (so "greedy-by-size,all" puts that one first);
- * plugin:PATH[:NAME] runs to the next comma, cmd:NAME=COMMAND to the end
- * of the value (its command may hold commas). */
+ * NAME:key=value,key=value takes the pieces with a '=' after it as its
+ * keys; plugin:PATH[:NAME[:key=value,...]] runs to the next piece that is
+ * not a key, cmd:NAME[:key=value,...]=COMMAND to the end of the value (its
+ * command may hold commas). */
 static int add_planners(A *a, const char *v, char *err, size_t errlen)
 {
     for (const char *p = v;;) {
         if (strncmp(p, "cmd:", 4) == 0) return add_cmd(a, p + 4, err, errlen);
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        size_t len = strcspn(p, ",");
+        if (len && key_piece(p, len))
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--planner: '%.*s' is a key with no planner before it"
+                                " (NAME:key=value,key=value)",
+                                (int)len, p);
+        while (p[len] == ',' && key_piece(p + len + 1, strcspn(p + len + 1, ",")) &&
+               memchr(p, ':', len))
+            len += 1 + strcspn(p + len + 1, ",");
+        const char *comma = p[len] ? p + len : NULL;
         char name[4200];
         if (len == 0 || len >= sizeof name)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--planner: bad item in '%s'", v);
@@ -244,6 +289,8 @@ static int add_planners(A *a, const char *v, char *err, size_t errlen)
         } else if (strncmp(name, "plugin:", 7) == 0) {
             rc = add_plugin(a, name + 7, err, errlen);
         } else {
+            char *colon = strchr(name, ':');
+            if (colon) *colon = '\0';
             const struct arena_planner *pl = arena_planner_find(name);
             if (!pl) {
                 char known[512] = "";
@@ -257,11 +304,35 @@ static int add_planners(A *a, const char *v, char *err, size_t errlen)
                                     " plugin:PATH.so, cmd:NAME=COMMAND)",
                                     name, known);
             }
-            rc = add_planner(a, pl, NULL, err, errlen);
+            struct arena_planner_origin o = {.keys = colon ? strdup(colon + 1) : NULL};
+            if (colon && !o.keys) return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+            rc = add_planner(a, pl, &o, err, errlen);
         }
         if (rc != ARENA_OK || !comma) return rc;
         p = comma + 1;
     }
+}
+
+/* Once --seed is known: each planner's values and canonical spec; a
+ * planner given twice with one canonical spec runs once. */
+static int resolve_planners(A *a, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < a->n_planners; i++) {
+        int rc = arena_planner_keys_resolve(a->planners[i], &a->origins[i], a->seed, err, errlen);
+        if (rc != ARENA_OK) return rc;
+        size_t j = 0;
+        while (j < i && !(a->planners[j] == a->planners[i] &&
+                          strcmp(a->origins[j].spec, a->origins[i].spec) == 0))
+            j++;
+        if (j == i) continue;
+        arena_planner_origin_free(&a->origins[i]);
+        memmove(&a->origins[i], &a->origins[i + 1], (a->n_planners - i - 1) * sizeof *a->origins);
+        memmove(&a->planners[i], &a->planners[i + 1],
+                (a->n_planners - i - 1) * sizeof *a->planners);
+        a->n_planners--;
+        i--;
+    }
+    return ARENA_OK;
 }
 
 static int read_planners(void *base, const struct arena_opt *o, const char *v, char *err,
@@ -811,6 +882,14 @@ static int check(A *a, char *err, size_t errlen)
         return ARENA_ENOMEM;
     if (a->n_planners == 0 && a->command != ARENA_BENCH_REPLAY && !a->export_dir)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "no planner is registered");
+    int rc = resolve_planners(a, err, errlen);
+    if (rc != ARENA_OK) return rc;
+    for (size_t k = 0; a->command == ARENA_BENCH_EXPORT && k < a->n_planners; k++)
+        if (a->origins[k].keys)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "--planner %s: bench export plans each planner with its default"
+                                " keys; give the bare name",
+                                a->origins[k].spec);
     for (size_t k = 0; a->command == ARENA_BENCH_EXPORT && k < a->n_planners; k++)
         if (a->origins[k].origin == ARENA_ORIGIN_CMD && !a->export_dir)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,

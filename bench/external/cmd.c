@@ -141,41 +141,72 @@ static void read_stderr(const char *text, int *has_ns, uint64_t *ns, char *last,
     }
 }
 
-/* environ with ARENA_TIME_LIMIT and ARENA_SEED set (malloc'd array; the
- * two strings in vars). */
-static char **environment(const struct arena_plan_options *opt, char vars[2][64])
+/* Whether environ's entry e is one bench sets for the program. */
+static int ours(const char *e)
 {
-    size_t n = 0;
+    return strncmp(e, "ARENA_TIME_LIMIT=", 17) == 0 || strncmp(e, "ARENA_SEED=", 11) == 0 ||
+           strncmp(e, "ARENA_PLANNER_SPEC=", 19) == 0 || strncmp(e, "ARENA_KEY_", 10) == 0;
+}
+
+/* environ with ARENA_TIME_LIMIT, ARENA_SEED, ARENA_PLANNER_SPEC and one
+ * ARENA_KEY_<KEY>=value per key of spec set (a malloc'd array; its own
+ * strings in one block, *vars, freed by the caller). */
+static char **environment(const struct arena_plan_options *opt, const char *spec, char **vars)
+{
+    size_t n = 0, keys = 0;
     while (environ[n]) n++;
-    char **env = malloc((n + 3) * sizeof *env);
-    if (!env) return NULL;
-    size_t k = 0;
+    const char *colon = strchr(spec, ':');
+    for (const char *c = colon; c; c = strchr(c + 1, ',')) keys++;
+    size_t room = 3 * 64 + 2 * strlen(spec) + 16 * keys + 32;
+    char **env = malloc((n + 4 + keys) * sizeof *env);
+    *vars = malloc(room);
+    if (!env || !*vars) {
+        free(env);
+        free(*vars);
+        return NULL;
+    }
+    size_t k = 0, at = 0;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "ARENA_TIME_LIMIT=", 17) != 0 &&
-            strncmp(environ[i], "ARENA_SEED=", 11) != 0)
-            env[k++] = environ[i];
-    snprintf(vars[0], 64, "ARENA_TIME_LIMIT=%g", opt->time_limit);
-    snprintf(vars[1], 64, "ARENA_SEED=%llu", (unsigned long long)opt->seed);
-    env[k++] = vars[0];
-    env[k++] = vars[1];
+        if (!ours(environ[i])) env[k++] = environ[i];
+    char *v = *vars;
+    env[k++] = v + at;
+    at += (size_t)snprintf(v + at, room - at, "ARENA_TIME_LIMIT=%g", opt->time_limit) + 1;
+    env[k++] = v + at;
+    at += (size_t)snprintf(v + at, room - at, "ARENA_SEED=%llu", (unsigned long long)opt->seed) + 1;
+    env[k++] = v + at;
+    at += (size_t)snprintf(v + at, room - at, "ARENA_PLANNER_SPEC=%s", spec) + 1;
+    /* the keys: "k=v" pieces after the name's ':', their names in capitals */
+    for (const char *p = colon ? colon + 1 : NULL; p && *p;) {
+        size_t len = strcspn(p, ",");
+        env[k++] = v + at;
+        at += (size_t)snprintf(v + at, room - at, "ARENA_KEY_");
+        for (size_t i = 0; i < len; i++) {
+            char c = p[i];
+            int in_name = memchr(p, '=', i) == NULL;
+            v[at++] = in_name && c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+        }
+        v[at++] = '\0';
+        p += len + (p[len] == ',');
+    }
     env[k] = NULL;
     return env;
 }
 
-int arena_cmd_plan(const char *name, const char *command, const char *csv_path,
+int arena_cmd_plan(const char *spec, const char *command, const char *csv_path,
                    const struct arena_problem *p, const struct arena_plan_options *opt,
                    struct arena_plan *plan, struct arena_cmd_timing *t, char *why,
                    size_t whylen)
 {
     memset(t, 0, sizeof *t);
     size_t len = strlen(command) + 8;
-    char *script = malloc(len), align[32], cap[32], vars[2][64];
-    char **env = environment(opt, vars);
+    char *script = malloc(len), align[32], cap[32], *vars = NULL, name[80];
+    char **env = environment(opt, spec, &vars);
     if (!script || !env) {
         free(script);
         free(env);
         return arena_errorf(why, whylen, 0, ARENA_ENOMEM, "out of memory");
     }
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
     snprintf(script, len, "%s \"$@\"", command);
     snprintf(align, sizeof align, "%llu", (unsigned long long)p->alignment);
     snprintf(cap, sizeof cap, "%llu", (unsigned long long)opt->capacity);
@@ -191,6 +222,7 @@ int arena_cmd_plan(const char *name, const char *command, const char *csv_path,
     int rc = arena_spawn_run(&sp, &run, err, sizeof err);
     free(script);
     free(env);
+    free(vars);
     char last[220] = "", ended[160];
     read_stderr(sp.err.s, &t->has_self_ns, &t->self_ns, last, sizeof last);
     arena_spawn_describe(sp.status, ended, sizeof ended);

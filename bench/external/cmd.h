@@ -13,8 +13,11 @@
  *    offset must be a multiple of it) and the capacity in bytes (bench
  *    --capacity; 0: minimise the arena; above 0, a plan above it is an
  *    invalid result: a program that finds none exits non-zero). Its
- *    environment also holds ARENA_TIME_LIMIT (seconds, bench --time-limit)
- *    and ARENA_SEED (bench --seed). Its stdin is empty; it runs in a process
+ *    environment also holds ARENA_TIME_LIMIT (seconds, bench --time-limit),
+ *    ARENA_SEED (bench --seed), ARENA_PLANNER_SPEC (its canonical spec,
+ *    "NAME" or "NAME:k=v,...", keys in name order) and, for each key of
+ *    `cmd:NAME:k=v,...=COMMAND`, ARENA_KEY_<K>=v, K the key's name in
+ *    capitals (ARENA_KEY_BEAM=8). Its stdin is empty; it runs in a process
  *    group of its own;
  *  - the program writes one `id,offset` line per tensor on stdout (a first
  *    line `id,offset` is a header; blank lines and lines starting with '#'
@@ -57,11 +60,12 @@ int arena_cmd_write_problem(const struct arena_problem *p, const char *path, cha
 
 /* Runs the command for the problem in csv_path (p's, written by
  * arena_cmd_write_problem) with opt's capacity, seed, time limit and stop
- * flag. ARENA_OK with plan->offsets and plan->arena filled (buffers 0,
- * status feasible; not yet validated) and *t; ARENA_ENOTFOUND when the
+ * flag, spec its canonical planner spec (NAME, its $0, and its keys).
+ * ARENA_OK with plan->offsets and plan->arena filled (buffers 0, status
+ * feasible; not yet validated) and *t; ARENA_ENOTFOUND when the
  * stop flag ended it; else ARENA_EINVAL (the program failed, see above) or
  * ARENA_EIO / ARENA_ENOMEM (bench could not run it), with one line in why. */
-int arena_cmd_plan(const char *name, const char *command, const char *csv_path,
+int arena_cmd_plan(const char *spec, const char *command, const char *csv_path,
                    const struct arena_problem *p, const struct arena_plan_options *opt,
                    struct arena_plan *plan, struct arena_cmd_timing *t, char *why,
                    size_t whylen);

@@ -30,12 +30,13 @@ static size_t round_up(size_t bytes)
 }
 
 int arena_guest_init(struct arena_guest *g, const struct arena_problem *p,
-                     const struct arena_plan_options *opt)
+                     const struct arena_plan_options *opt, size_t n_values)
 {
     memset(g, 0, sizeof *g);
     size_t n = p->n, na = p->n_alias;
     size_t spans = p->span ? n * sizeof *g->span : 0;
-    size_t bytes = n * sizeof *g->tensors + spans + na * sizeof *g->alias;
+    size_t nv = opt->values ? n_values : 0;
+    size_t bytes = nv * sizeof *g->values + n * sizeof *g->tensors + spans + na * sizeof *g->alias;
     size_t offs = round_up((n ? n : 1) * sizeof *g->offsets);
     g->mem = malloc(bytes ? bytes : 1);
     g->offsets_mem = malloc(offs + 2 * ARENA_GUEST_GUARD);
@@ -43,10 +44,13 @@ int arena_guest_init(struct arena_guest *g, const struct arena_problem *p,
         arena_guest_free(g);
         return ARENA_ENOMEM;
     }
-    /* the tensors first: every array holds 8-byte-aligned records */
-    g->tensors = g->mem;
+    /* the values, then the tensors: every array holds 8-byte-aligned records */
+    g->values = nv ? g->mem : NULL;
+    g->n_values = nv;
+    if (nv) memcpy(g->values, opt->values, nv * sizeof *g->values);
+    g->tensors = (struct arena_tensor *)((char *)g->mem + nv * sizeof *g->values);
     g->span = p->span ? (uint64_t *)(g->tensors + n) : NULL;
-    g->alias = na ? (struct arena_alias *)((char *)g->mem + n * sizeof *g->tensors + spans) : NULL;
+    g->alias = na ? (struct arena_alias *)((char *)(g->tensors + n) + spans) : NULL;
     if (n) memcpy(g->tensors, p->tensors, n * sizeof *g->tensors);
     if (g->span) memcpy(g->span, p->span, n * sizeof *g->span);
     if (na) memcpy(g->alias, p->alias, na * sizeof *g->alias);
@@ -55,6 +59,7 @@ int arena_guest_init(struct arena_guest *g, const struct arena_problem *p,
     g->p.alias = g->alias;
     g->p.span = g->span;
     g->opt = *opt;
+    g->opt.values = g->values;
     unsigned char *o = g->offsets_mem;
     guard_fill(o);
     guard_fill(o + ARENA_GUEST_GUARD + offs);
@@ -130,7 +135,8 @@ static const char *const tensor_field[] = {"size", "first", "last"};
 static const char *const alias_field[] = {"out", "in"};
 static const char *const option_field[] = {"time_limit", "node_limit", "seed", "capacity",
                                            "stop (the pointer)", "optimal_off",
-                                           "optimal_engine"};
+                                           "optimal_engine", "values (the pointer)"};
+static const char *const value_field[] = {"u", "r", "choice"};
 
 static int check_problem(const struct arena_guest *g, const struct arena_problem *p,
                          struct arena_guest_fault *f)
@@ -165,11 +171,20 @@ static int check_options(const struct arena_guest *g, const struct arena_plan_op
 {
     const struct arena_plan_options *c = &g->opt;
     uint64_t was[] = {bits(opt->time_limit), opt->node_limit, opt->seed, opt->capacity,
-                      (uintptr_t)opt->stop, opt->optimal_off, opt->optimal_engine};
+                      (uintptr_t)opt->stop, opt->optimal_off, opt->optimal_engine,
+                      (uintptr_t)g->values};
     uint64_t now[] = {bits(c->time_limit), c->node_limit, c->seed, c->capacity,
-                      (uintptr_t)c->stop, c->optimal_off, c->optimal_engine};
+                      (uintptr_t)c->stop, c->optimal_off, c->optimal_engine,
+                      (uintptr_t)c->values};
     for (uint32_t k = 0; k < sizeof was / sizeof was[0]; k++)
         if (was[k] != now[k]) return fault(f, ARENA_GUEST_OPTIONS, k, 0, was[k], now[k]);
+    for (size_t i = 0; i < g->n_values; i++) {
+        const struct arena_key_value *a = &opt->values[i], *b = &g->values[i];
+        if (a->u != b->u) return fault(f, ARENA_GUEST_VALUE, 0, i, a->u, b->u);
+        if (bits(a->r) != bits(b->r)) return fault(f, ARENA_GUEST_VALUE, 1, i, bits(a->r), bits(b->r));
+        if (a->choice != b->choice)
+            return fault(f, ARENA_GUEST_VALUE, 2, i, a->choice, b->choice);
+    }
     if (c->stop && *c->stop != 0) return fault(f, ARENA_GUEST_STOP, 0, 0, 0, (uint64_t)*c->stop);
     return 0;
 }
@@ -235,6 +250,16 @@ void arena_guest_describe(const struct arena_guest_fault *f, char *buf, size_t l
             snprintf(buf, len,
                      "planner wrote to its options: %s was %" PRIu64 ", is %" PRIu64 " %s",
                      option_field[f->field], f->was, f->now, ro);
+        break;
+    case ARENA_GUEST_VALUE:
+        if (f->field == 1)
+            snprintf(buf, len, "planner wrote to its options: key value %" PRIu64 "'s r was %g,"
+                               " is %g %s",
+                     f->index, from_bits(f->was), from_bits(f->now), ro);
+        else
+            snprintf(buf, len, "planner wrote to its options: key value %" PRIu64 "'s %s was %"
+                               PRIu64 ", is %" PRIu64 " %s",
+                     f->index, value_field[f->field], f->was, f->now, ro);
         break;
     case ARENA_GUEST_STOP:
         snprintf(buf, len, "planner wrote %" PRIu64 " to its options' stop flag, which only a"

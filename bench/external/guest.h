@@ -29,7 +29,8 @@
 
 struct arena_guest {
     struct arena_problem p;         /* the planner's copy of the problem */
-    struct arena_plan_options opt;  /* the planner's copy of the options */
+    struct arena_plan_options opt;  /* the planner's copy of the options (its
+                                       values: the copy below) */
     uint64_t *offsets;              /* p.n entries (one when p.n is 0), guarded */
     void *scratch;                  /* scratch_size bytes, guarded; NULL until
                                        given (arena_guest_scratch, _scratch_at) */
@@ -38,13 +39,16 @@ struct arena_guest {
     struct arena_tensor *tensors;
     struct arena_alias *alias;
     uint64_t *span;
+    struct arena_key_value *values; /* n_values, the options' key values */
+    size_t n_values;
     void *mem, *offsets_mem, *scratch_mem; /* scratch_mem: malloc'd here, or NULL */
 };
 
-/* Copies p and opt into g and allocates the offsets. ARENA_OK or
- * ARENA_ENOMEM (g then holds nothing to free). */
+/* Copies p and opt (with its n_values key values: the planner's n_keys)
+ * into g and allocates the offsets. ARENA_OK or ARENA_ENOMEM (g then holds
+ * nothing to free). */
 int arena_guest_init(struct arena_guest *g, const struct arena_problem *p,
-                     const struct arena_plan_options *opt);
+                     const struct arena_plan_options *opt, size_t n_values);
 /* Frees what g holds (scratch given with arena_guest_scratch_at aside). */
 void arena_guest_free(struct arena_guest *g);
 
@@ -64,6 +68,7 @@ enum arena_guest_what {
     ARENA_GUEST_ALIAS,          /* alias pair index (field: out, in) */
     ARENA_GUEST_SPAN,           /* span[index] */
     ARENA_GUEST_OPTIONS,        /* a field of struct arena_plan_options (field) */
+    ARENA_GUEST_VALUE,          /* key value index (field: u, r, choice) */
     ARENA_GUEST_STOP,           /* the stop flag: set with no signal */
     ARENA_GUEST_PLAN,           /* plan->n or plan->offsets, the pointers (field) */
     ARENA_GUEST_SCRATCH_BEFORE, /* the guard zone before the scratch, byte index */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planners/keys.h"
+
 const char *arena_origin_name(int origin)
 {
     switch (origin) {
@@ -25,6 +27,9 @@ void arena_planner_origin_free(struct arena_planner_origin *o)
     free(o->path);
     free(o->sha256);
     free(o->command);
+    free(o->keys);
+    free(o->spec);
+    free(o->values);
     if (o->own) {
         free((char *)o->own->name);
         free((char *)o->own->summary);
@@ -88,6 +93,10 @@ static int check_tables(const char *path, const struct arena_plugin *pg, char *e
                                 "plugin:%s: planner '%s' has kind %d, none of offsets,"
                                 " shared-objects, search, online",
                                 path, pl->name, (int)pl->kind);
+        char owner[160], why[400];
+        snprintf(owner, sizeof owner, "planner '%s'", pl->name);
+        if (arena_keys_check(owner, pl->keys, pl->n_keys, why, sizeof why))
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "plugin:%s: %s", path, why);
         for (uint32_t k = 0; k < i; k++)
             if (strcmp(pg->planners[k]->name, pl->name) == 0)
                 return arena_errorf(err, errlen, 0, ARENA_EINVAL,

@@ -38,6 +38,13 @@ struct arena_planner_origin {
     char *command; /* cmd: the command, as given; else NULL */
     struct arena_planner *own; /* cmd: its table (name, summary; plan NULL:
                                   bench/external/cmd.c runs it), owned; else NULL */
+    /* The planner's spec (bench/external/planner_keys.h): the keys as given
+     * after NAME: (NULL for none); once the options are read, the canonical
+     * spec and the values, n_keys of the planner's table (NULL when it has
+     * none). */
+    char *keys;
+    char *spec;
+    struct arena_key_value *values;
 };
 void arena_planner_origin_free(struct arena_planner_origin *o);
 

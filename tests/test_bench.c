@@ -74,10 +74,17 @@ static pid_t spawn_with(const char *tag, const char *const *args,
                 _exit(98);
             }
             const struct arena_planner **named = a.planners;
+            struct arena_planner_origin *origins = a.origins;
             size_t n_named = a.n_planners;
             a.planners = (const struct arena_planner **)planners;
             a.n_planners = n_planners;
+            /* built in, no keys: each stored under its name (the parsed
+             * origins are the named planners', not these) */
+            a.origins = calloc(n_planners, sizeof *a.origins);
+            if (!a.origins) _exit(97);
             rc = arena_bench_run(&a, argc, argv);
+            free(a.origins);
+            a.origins = origins;
             a.planners = named;
             a.n_planners = n_named;
             arena_bench_args_free(&a);

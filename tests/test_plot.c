@@ -1849,6 +1849,23 @@ static int doc_has(const struct pt_doc *doc, const char *w)
     return 0;
 }
 
+/* Figure NAME's PDFs in folder full, one and two columns: legible (7 pt,
+ * 8 pt), each holding every word of words[0..n) in its text. */
+static void figure_words(const char *full, const char *name, const char *const *words, size_t n)
+{
+    char path[512];
+    for (int w = 1; w <= 2; w++) {
+        fmt(path, sizeof path, "%s/%s-%dcol.pdf", full, name, w);
+        check_legible(path, w == 1 ? 7 : 8);
+        struct pt_doc doc;
+        char err[256];
+        cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+        for (size_t i = 0; i < n; i++)
+            cr_expect(doc_has(&doc, words[i]), "%s: no '%s' in its text", path, words[i]);
+        pt_free(&doc);
+    }
+}
+
 /* A generated table compiled in the float its first lines ask for (table
  * when it says it fits one column, else table*): pdflatex succeeds, nothing
  * is too wide, every word lies inside the column or the page's text, and
@@ -2138,16 +2155,7 @@ Test(plot, configurations_side_by_side_against_the_plain_fixed_order_bound)
     free(fixed_gp);
     /* the figure, at both widths */
     const char *words[] = {"plain", "best", "order", "optimum", "greedy-by-breadth", "optimal"};
-    for (int w = 1; w <= 2; w++) {
-        fmt(path, sizeof path, "%s/configs-%dcol.pdf", full, w);
-        check_legible(path, w == 1 ? 7 : 8);
-        struct pt_doc doc;
-        char err[256];
-        cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
-        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-            cr_expect(doc_has(&doc, words[i]), "%s: no '%s' in its text", path, words[i]);
-        pt_free(&doc);
-    }
+    figure_words(full, "configs", words, sizeof words / sizeof words[0]);
 }
 
 static void expect_usage_error(const char *const *args, const char *needle, const char *what);
@@ -3797,14 +3805,5 @@ Test(plot, the_mcu_figure_stacks_tflms_whole_arena_against_sram_sizes)
         cr_expect(fabs(sum - strtod(b.cell[r][4], NULL)) < 1e-9, "bar %zu: parts %g, whole %s", r, sum, b.cell[r][4]);
     }
     const char *words[] = {"ds-cnn", "fc-autoencoder", "128", "KiB", "head", "scratch", "SRAM"};
-    for (int w = 1; w <= 2; w++) {
-        fmt(path, sizeof path, "%s/mcu-%dcol.pdf", full, w);
-        check_legible(path, w == 1 ? 7 : 8);
-        struct pt_doc doc;
-        char err[256];
-        cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
-        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-            cr_expect(doc_has(&doc, words[i]), "%s: no '%s' in its text", path, words[i]);
-        pt_free(&doc);
-    }
+    figure_words(full, "mcu", words, sizeof words / sizeof words[0]);
 }

@@ -173,7 +173,8 @@ static void export_with_head(struct arena_source *src, const struct arena_plan *
 /* ResNet-8 (MLPerf Tiny's image classification) under cmsis-nn:m4: its
  * seven 3x3 convs and its average pool ask for scratch (im2col, 4c), 8
  * buffers each alive during its op only, planned by greedy-by-size with the
- * activations (49,728 B, its lower bound), behind TFLM's head of 1,616 B.
+ * activations (49,728 B, its lower bound), behind TFLM's head of 1,604 B
+ * (graphs/tflm_head.h; the export rounds it up to 16: 1,616 B).
  * On the Cortex-M4 every buffer, scratch included, is written with its own
  * pattern when its op starts and read back intact at its last step, the
  * ops run in order reading their inputs intact, and the head is never

@@ -114,7 +114,7 @@ static int draw(struct plot_ctx *c, const size_t *rows, size_t n, const char *ab
         if (m) {
             arena_buf_printf(&lab, "set label %zu ", ++groups);
             arena_plot_gq(&lab, name.s ? name.s : "", 0);
-            arena_buf_printf(&lab, " at first 0, first %.2f left offset 0.3, 0\n", header);
+            arena_buf_printf(&lab, " at first 0, first %.2f left offset 0.3, 0 front\n", header);
             y += 0.5;
             bars += m;
         } else {

@@ -25,7 +25,7 @@ do for [S in SIZES] { do for [F in FORMATS] {
   @GROUPS@
   do for [k=1:NSRAM] {
     if (SRAM[k] <= XMAX) {
-      set arrow 10 + k from first SRAM[k], graph 0 to first SRAM[k], graph 1 nohead dt 2 lw 1 lc rgb '#333333' front
+      set arrow 10 + k from first SRAM[k], graph 0 to first SRAM[k], graph 1 nohead dt 2 lw 1 lc rgb '#333333' back
       set label 20 + k SRAMN[k] at first SRAM[k], graph 1 center offset 0, 0.6 + (k - 1) % 3 tc rgb '#333333'
     }
   }

@@ -18,6 +18,10 @@
 struct arena_result {
     /* ---- which planner, on which problem ---- */
     const char *planner; /* the planner's name */
+    /* The canonical planner spec (include/arenabench/planner.h): planner,
+     * then every key with its value ("optimal:engine=portfolio,off=none");
+     * NULL reads as planner. Stored from schema 17 (column planner_spec). */
+    const char *planner_spec;
     /* The problem planned: its graph and configuration (src->tf: the
      * in-place rule, the order mode and budget, the patch), fingerprint,
      * fixed-order bound and order search's outcome. NULL (the store only):
@@ -38,7 +42,7 @@ struct arena_result {
     enum arena_plan_status status;
     uint64_t bound; /* proven lower bound, >= the max-live bound */
     uint64_t nodes; /* search nodes spent, 0 for heuristics */
-    /* A guest's claims beyond what bench proved (bench/claims.h): the status
+    /* A guest's claims beyond what bench proved (bench/core/claims.h): the status
      * it gave ("optimal", "infeasible", ...) and its bound (0: none), kept
      * apart from status and bound, which hold only proofs; NULL: no claim. */
     const char *claimed_status;
@@ -48,6 +52,11 @@ struct arena_result {
      * where TFLM's own planner puts them (planners/device.h); 0 when not
      * computed (no scratch rule, the tail policy, or no valid plan). */
     uint64_t device_arena;
+    /* Under a scratch rule, for a graph (graphs/tflm_head.h): TFLM's
+     * persistent records beside the planned section and the whole arena
+     * they make with the device arena (else the plan's arena); 0 when not
+     * computed (stored as NULL). */
+    uint64_t head_bytes, whole_arena;
 
     /* ---- the timing ---- */
     double plan_ns_median, plan_ns_mean, plan_ns_stddev; /* NaN: not measured */

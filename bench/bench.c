@@ -42,6 +42,7 @@
 #include "bench/core/suites.h"
 #include "planners/device.h"
 #include "planners/alias.h"
+#include "planners/keys.h"
 #include "planners/optimal.h"
 #include "planners/planner.h"
 #include "results/store.h"
@@ -320,9 +321,12 @@ static void result_identity(const struct bench *b, const struct job *j,
      * handed them all (cmd.h). */
     info->options = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM ? &b->s.args.options
                                                                             : NULL;
-    /* only planner optimal reads its engine option */
-    info->optimal_engine = strcmp(j->pl->name, "optimal") == 0
-                               ? arena_optimal_engine_name(b->s.args.options.optimal_engine)
+    /* the column of schema 16, until schema 17 stores planner_spec alone: a
+     * built-in planner's key engine (optimal's) */
+    size_t e = arena_keys_find(j->pl->keys, j->pl->n_keys, "engine", 6);
+    info->optimal_engine = j->origin->origin == ARENA_ORIGIN_BUILTIN && e < j->pl->n_keys &&
+                                   j->pl->keys[e].kind == ARENA_KEY_CHOICE && j->origin->values
+                               ? j->pl->keys[e].choices[j->origin->values[e].choice]
                                : NULL;
     info->origin = arena_origin_name(j->origin->origin);
     info->plugin_path = j->origin->path;

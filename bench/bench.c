@@ -29,19 +29,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/args.h"
-#include "bench/claims.h"
-#include "bench/cmd.h"
-#include "bench/gbench.h"
-#include "bench/guest.h"
-#include "bench/isolate.h"
-#include "bench/output.h"
-#include "bench/progress.h"
-#include "bench/session.h"
-#include "bench/shard.h"
-#include "bench/suites.h"
+#include "bench/core/args.h"
+#include "bench/core/claims.h"
+#include "bench/external/cmd.h"
+#include "bench/core/gbench.h"
+#include "bench/external/guest.h"
+#include "bench/external/isolate.h"
+#include "bench/core/output.h"
+#include "bench/core/progress.h"
+#include "bench/core/session.h"
+#include "bench/core/shard.h"
+#include "bench/core/suites.h"
 #include "planners/device.h"
 #include "planners/alias.h"
+#include "planners/keys.h"
 #include "planners/optimal.h"
 #include "planners/planner.h"
 #include "results/store.h"
@@ -60,6 +61,7 @@ struct job {
     const struct arena_planner *pl;
     const struct arena_planner_origin *origin;
     enum call call;
+    struct arena_plan_options opt; /* the run's options with this planner's key values */
     struct arena_guest guest; /* its own problem, options, scratch, offsets */
     size_t scratch_size;      /* what it asked for */
     struct arena_plan plan;   /* of the problem the planner sees; offsets the guest's */
@@ -153,7 +155,7 @@ static int job_setup(void *ctx)
         j->prepared = 1;
         /* The planner's inputs are copies (guest.h); an isolated child asks
          * for its scratch itself, so a plugin's code runs in the child only. */
-        j->prep_rc = arena_guest_init(&j->guest, p, &b->s.args.options);
+        j->prep_rc = arena_guest_init(&j->guest, p, &j->opt, j->pl->n_keys);
         if (j->prep_rc == ARENA_OK && j->call == PROGRAM) j->prep_rc = write_problem(j, p);
         if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS)
             j->prep_rc = arena_planner_scratch(j->pl, &j->guest.p, &j->scratch_size);
@@ -187,20 +189,20 @@ static int job_iter(void *ctx)
                                           .min_time = a->min_time,
                                           .once = j->pl->kind == ARENA_KIND_SEARCH,
                                           .time_limit = a->options.time_limit};
-        j->call_rc = arena_isolate_plan(j->pl, &j->guest, p, &a->options, &j->plan, &spec,
+        j->call_rc = arena_isolate_plan(j->pl, &j->guest, p, &j->opt, &j->plan, &spec,
                                         &j->child, j->call_why, sizeof j->call_why);
         j->rc = j->child.plan_rc;
         j->scratch_size = j->child.scratch_size;
         if (j->call_rc == ARENA_OK) j->prep_rc = j->child.scratch_rc; /* as in process */
     } else {
-        j->call_rc = arena_cmd_plan(j->pl->name, j->origin->command, j->csv, p, &a->options,
+        j->call_rc = arena_cmd_plan(j->origin->spec, j->origin->command, j->csv, p, &j->opt,
                                     &j->plan, &j->program, j->call_why, sizeof j->call_why);
         j->rc = ARENA_OK;
     }
     return j->call_rc == ARENA_ENOTFOUND; /* stopped by a signal */
 }
 
-static void emit(struct bench *b, struct arena_session_graph *g, const struct arena_bench_row *row)
+static void emit(struct bench *b, struct arena_session_graph *g, const struct arena_result *r)
 {
     if (!b->out) return;
     arena_progress_clear(&b->s.progress);
@@ -208,7 +210,7 @@ static void emit(struct bench *b, struct arena_session_graph *g, const struct ar
         g->header_done = 1;
         if (b->out->graph) b->out->graph(stdout, b->out_state, &g->src, &g->bounds);
     }
-    b->out->row(stdout, b->out_state, row);
+    b->out->row(stdout, b->out_state, r);
     arena_session_stdout_ok(&b->s);
 }
 
@@ -309,17 +311,22 @@ static const char *claims_wrong(struct bench *b, struct job *j, enum arena_plan_
 /* The fields of j's result that say which planner, in which configuration
  * and how timed: what job_done stores and what --resume looks for. */
 static void result_identity(const struct bench *b, const struct job *j,
-                            struct arena_result_info *info)
+                            struct arena_result *info)
 {
     info->planner = j->pl->name;
+    info->planner_spec = j->origin->spec;
+    info->src = &b->s.graphs[j->g].src;
     /* Only a search planner reads the options (planner.h): for the others
      * they change nothing and are not part of the result. A program is
      * handed them all (cmd.h). */
     info->options = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM ? &b->s.args.options
                                                                             : NULL;
-    /* only planner optimal reads its engine option */
-    info->optimal_engine = strcmp(j->pl->name, "optimal") == 0
-                               ? arena_optimal_engine_name(b->s.args.options.optimal_engine)
+    /* the column of schema 16, until schema 17 stores planner_spec alone: a
+     * built-in planner's key engine (optimal's) */
+    size_t e = arena_keys_find(j->pl->keys, j->pl->n_keys, "engine", 6);
+    info->optimal_engine = j->origin->origin == ARENA_ORIGIN_BUILTIN && e < j->pl->n_keys &&
+                                   j->pl->keys[e].kind == ARENA_KEY_CHOICE && j->origin->values
+                               ? j->pl->keys[e].choices[j->origin->values[e].choice]
                                : NULL;
     info->origin = arena_origin_name(j->origin->origin);
     info->plugin_path = j->origin->path;
@@ -339,7 +346,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
      * (a signal that comes after it is not taken for a write of the flag). */
     struct arena_guest_fault fault = {0};
     int faulted = j->call == IN_PROCESS && j->prepared && j->prep_rc == ARENA_OK &&
-                  arena_guest_check(&j->guest, planned_problem(g), &b->s.args.options, &j->plan,
+                  arena_guest_check(&j->guest, planned_problem(g), &j->opt, &j->plan,
                                     &fault);
     arena_session_stop_flag_mend();
     arena_session_guest_leave();
@@ -413,8 +420,10 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     }
     if (refused) b->refused++;
     else if (!valid) b->any_invalid = 1, b->invalid_of[j->k]++;
-    uint64_t device = 0;
+    uint64_t device = 0, whole = 0;
     if (valid && device_arena(&g->src, shown, &device) != ARENA_OK) device = 0;
+    if (valid && g->src.has_head)
+        whole = arena_tflm_whole(&g->src.head, device ? device : shown->arena);
     double nan = NAN;
     /* The figures: Google Benchmark's in process; an isolated child's own;
      * a program's process group's wall time, one call. */
@@ -435,17 +444,16 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     int once = j->call == PROGRAM || (j->once && j->call == IN_PROCESS) ||
                (j->call == ISOLATED && j->pl->kind == ARENA_KIND_SEARCH);
     double spread = valid && st->mean_ns > 0 ? st->stddev_ns / st->mean_ns : nan;
-    struct arena_bench_row row = {
-        .src = &g->src,
+    /* The one record: stored first, then shown. */
+    struct arena_result res = {
         .bounds = &g->bounds,
-        .planner = j->pl->name,
         .valid = valid,
         .refused = refused,
         .error = valid ? NULL : error,
         .metrics = valid ? &m : NULL,
-        .median_ns = valid ? st->median_ns : nan,
-        .mean_ns = valid ? st->mean_ns : nan,
-        .stddev_ns = valid ? st->stddev_ns : nan,
+        .plan_ns_median = valid ? st->median_ns : nan,
+        .plan_ns_mean = valid ? st->mean_ns : nan,
+        .plan_ns_stddev = valid ? st->stddev_ns : nan,
         .iterations = valid ? st->iterations : 0,
         .repetitions = st->repetitions,
         .scratch_bytes = j->scratch_size,
@@ -455,52 +463,26 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                     st->iterations == 1),
         .timed_once = once,
         .device_arena = device,
+        .head_bytes = g->src.has_head ? g->src.head.head : 0,
+        .whole_arena = whole,
         .status = j->plan.status,
         .bound = j->plan.bound,
         .nodes = j->plan.nodes,
-        .origin = arena_origin_name(j->origin->origin),
-        .origin_detail = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->path
-                                                                  : j->origin->command,
-        .plugin_sha256 = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->sha256 : NULL,
-        .timing = timing_name[j->call],
         .has_self_ns = valid && j->call == PROGRAM && j->program.has_self_ns,
         .self_ns = j->program.self_ns,
         .claimed_status = claim.has ? arena_plan_status_name(claim.status) : NULL,
         .claimed_bound = claim.has ? claim.bound : 0,
+        .names = g->src.names,
+        .shares = g->merged ? g->merge.takes : NULL,
     };
+    result_identity(b, j, &res);
     if (b->s.store) {
-        struct arena_result_info info = {
-            .planner = row.planner,
-            .valid = valid,
-            .error = row.error,
-            .metrics = row.metrics,
-            .plan_ns_median = row.median_ns,
-            .plan_ns_mean = row.mean_ns,
-            .plan_ns_stddev = row.stddev_ns,
-            .iterations = row.iterations,
-            .scratch_bytes = row.scratch_bytes,
-            .noisy = row.noisy,
-            .timed_once = row.timed_once,
-            .status = row.status,
-            .bound = row.bound,
-            .nodes = row.nodes,
-            .names = g->src.names,
-            .src = &g->src,
-            .inplace_bound = g->bounds.inplace_bound,
-            .shares = g->merged ? g->merge.takes : NULL,
-            .has_self_ns = row.has_self_ns,
-            .self_ns = row.self_ns,
-            .device_arena = row.device_arena,
-            .claimed_status = row.claimed_status,
-            .claimed_bound = row.claimed_bound,
-        };
-        result_identity(b, j, &info);
         const struct arena_plan *keep =
             planned && !b->s.args.no_placements && (!g->merged || j->full) ? shown : NULL;
         int64_t id = 0;
         int rc = arena_session_store_run_and_graph(&b->s, g);
         if (rc == ARENA_OK)
-            rc = arena_store_add_result(b->s.store, b->s.run_id, g->db_id, &info, p, keep, &id);
+            rc = arena_store_add_result(b->s.store, b->s.run_id, g->db_id, &res, p, keep, &id);
         if (rc != ARENA_OK) {
             /* Not shown, since it is not stored; the run stops here. */
             b->s.db_failed = 1;
@@ -530,7 +512,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                  " its %llu MiB, failed, or the part has too many pairs",
                           j->pl->name, g->src.spec,
                           (unsigned long long)(ARENA_OPTIMAL_LCG_MEMORY >> 20));
-    emit(b, g, &row);
+    emit(b, g, &res);
     arena_progress_step(&b->s.progress);
     release(j);
 }
@@ -561,7 +543,7 @@ static int start_gbench(struct bench *b)
 }
 
 /* --shard: part[g * n_planners + k] for every graph g and planner k
- * (bench/shard.h); all 1 without --shard. */
+ * (bench/core/shard.h); all 1 without --shard. */
 static int shard_parts(const struct bench *b, unsigned *part)
 {
     size_t np = b->s.args.n_planners, n = b->s.n_graphs * np;
@@ -583,11 +565,10 @@ static int shard_parts(const struct bench *b, unsigned *part)
  * would store it (result_identity, and the problem); counts what it finds. */
 static int find_stored(struct bench *b, const struct job *j, int *found)
 {
-    struct arena_result_info info = {0};
+    struct arena_result info = {0};
     result_identity(b, j, &info);
     int valid = 0, refused = 0;
-    int rc = arena_store_find_result(b->s.store, &b->s.graphs[j->g].src, &info, b->s.args.tag,
-                                     found, &valid, &refused);
+    int rc = arena_store_find_result(b->s.store, &info, b->s.args.tag, found, &valid, &refused);
     if (rc != ARENA_OK) {
         arena_session_say(&b->s, "%s: %s", b->s.args.db, arena_store_error(b->s.store));
         return rc;
@@ -616,7 +597,7 @@ static int register_jobs(struct bench *b)
     }
     /* Per graph, a search plugin comes after the other planners: its
      * claims are checked against every plan bench makes of the graph
-     * (bench/claims.h), whatever the order of --planner. */
+     * (bench/core/claims.h), whatever the order of --planner. */
     for (size_t g = 0; g < b->s.n_graphs; g++) {
         for (size_t i = 0; i < 2 * np; i++) {
             size_t k = i % np;
@@ -630,6 +611,8 @@ static int register_jobs(struct bench *b)
             j->k = k;
             j->pl = b->s.args.planners[k];
             j->origin = &b->s.args.origins[k];
+            j->opt = b->s.args.options;
+            j->opt.values = j->origin->values;
             j->call = j->origin->origin == ARENA_ORIGIN_CMD ? PROGRAM
                       : j->origin->origin == ARENA_ORIGIN_PLUGIN && !b->s.args.in_process
                           ? ISOLATED

@@ -245,12 +245,14 @@ struct run {
     double member_until;
     uint64_t member_polls;
     int member_over;
+    unsigned engine; /* key engine: ARENA_OPTIMAL_ENGINE_* */
+    uint32_t off;    /* key off: the ARENA_OPTIMAL_* bits of the rules off */
 };
 
-/* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (options.optimal_off). */
+/* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (not in key off). */
 static inline int rule_on(const struct run *r, uint32_t bit)
 {
-    return (r->opt->optimal_off & bit) == 0;
+    return (r->off & bit) == 0;
 }
 
 /* FOUND: a plan within cap; EXHAUSTED: none exists (a proof); LIMITED: a

@@ -10,11 +10,10 @@
 #include "graphs/graph.h"
 #include "graphs/source.h"
 
-enum arena_key_type {
-    ARENA_KEY_UINT,   /* decimal integer in [min, max] */
-    ARENA_KEY_REAL,   /* decimal number in [rmin, rmax] */
-    ARENA_KEY_CHOICE, /* one of choices[] */
-};
+/* TEMPORARY (helper knobs): the kinds and values come from the public
+ * header until helper spec's shared parser lands. */
+#include "arenabench/planner.h"
+#define arena_key_type arena_key_kind
 
 #define ARENA_FAMILY_MAX_KEYS 12
 
@@ -28,12 +27,6 @@ struct arena_family_key {
     const char *not_below; /* ARENA_KEY_UINT: name of a key this one must be >= */
 };
 
-/* A parsed value; which member is set follows the key's type. */
-struct arena_key_value {
-    uint64_t u;
-    double r;
-    size_t choice;
-};
 
 struct arena_family {
     struct arena_family_info info;

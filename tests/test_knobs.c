@@ -356,23 +356,11 @@ static void expect_default_arenas(const char *suite, size_t *missing)
         }
         if (!have)
             continue;
-        const struct arena_planner *pl = must_find(w[i].planner);
-        struct arena_key_value values[8];
-        cr_assert_leq(pl->n_keys, 8);
-        key_values(pl, 1, NULL, values);
-        struct arena_plan_options opt = arena_plan_options_default;
-        opt.seed = 1;
-        opt.values = pl->n_keys ? values : NULL;
         uint64_t *off = calloc(src.problem.n ? src.problem.n : 1, sizeof *off);
         cr_assert_not_null(off);
-        struct arena_plan plan = {0};
-        cr_assert_eq(run_planner(pl, &src.problem, &opt, off, &plan, 0xa5), ARENA_OK, "%s on %s",
-                     w[i].planner, w[i].graph);
-        char who[256];
-        snprintf(who, sizeof who, "%s on %s", w[i].planner, w[i].graph);
-        expect_plan_valid(&src.problem, &plan, who);
-        cr_assert_eq(plan.arena, w[i].arena, "%s: arena %" PRIu64 " B, before the keys %" PRIu64 " B",
-                     who, plan.arena, w[i].arena);
+        struct arena_plan plan = plan_with(w[i].planner, NULL, &src.problem, off);
+        cr_assert_eq(plan.arena, w[i].arena, "%s on %s: arena %" PRIu64 " B, before the keys %" PRIu64
+                     " B", w[i].planner, w[i].graph, plan.arena, w[i].arena);
         free(off);
     }
     if (have)

@@ -57,7 +57,7 @@ const char *arena_group_by_name(enum arena_group_by g);
 int arena_group_by_parse(const char *s, enum arena_group_by *out);
 
 /* A named set of graphs: the items bench --graph takes (specs, sweeps,
- * paths), bench/suites.c's or a user's file. */
+ * paths), bench/core/suites.c's or a user's file. */
 struct arena_suite_items {
     const char *name;
     const char *const *items;

@@ -21,8 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench/args.h"
-#include "bench/subcommands.h"
 #include "planners/planner.h"
 #include "planners/status.h"
 #include "results/figdata.h"
@@ -357,20 +355,20 @@ static int choose_planners(struct plot_ctx *c)
         for (k = 0; k < c->d.n_planners; k++)
             if (strlen(c->d.planners[k]) == len && strncmp(c->d.planners[k], p, len) == 0) break;
         if (k == c->d.n_planners) {
-            struct plot_buf b = {0};
+            struct arena_buf b = {0};
             for (size_t j = 0; j < c->d.n_planners; j++) {
-                if (j) arena_plot_buf_add(&b, " ");
+                if (j) arena_buf_add(&b, " ");
                 arena_plot_caret(&b, c->d.planners[j]);
             }
-            struct plot_buf w = {0};
-            arena_plot_buf_addn(&w, p, len);
-            struct plot_buf ws = {0};
+            struct arena_buf w = {0};
+            arena_buf_addn(&w, p, len);
+            struct arena_buf ws = {0};
             arena_plot_caret(&ws, w.s ? w.s : "");
             snprintf(c->err, sizeof c->err, "unknown planner '%s' in the selected runs (planners: %s)",
                      ws.s ? ws.s : "", b.s ? b.s : "");
-            arena_plot_buf_free(&b);
-            arena_plot_buf_free(&w);
-            arena_plot_buf_free(&ws);
+            arena_buf_free(&b);
+            arena_buf_free(&w);
+            arena_buf_free(&ws);
             return 2;
         }
         for (size_t j = 0; j < c->n_sel; j++)
@@ -422,49 +420,49 @@ static int choose_graph(struct plot_ctx *c)
     if (c->graph == c->d.n_graphs) c->graph = 0;
     int per_graph = arena_plot_want(c, "arena") || arena_plot_want(c, "layout") ||
                     arena_plot_want(c, "live") || arena_plot_want(c, "tables");
-    struct plot_buf sp = {0};
+    struct arena_buf sp = {0};
     arena_plot_caret(&sp, c->d.bases[base]);
     if (hits > 1 && per_graph && !each_graph(c))
         arena_plot_note(c, "%zu graphs selected; per-graph figures show %s (choose with --graph)",
                         hits, sp.s ? sp.s : "");
-    arena_plot_buf_free(&sp);
+    arena_buf_free(&sp);
     if (c->d.n_configs > 1) {
-        struct plot_buf all = {0};
+        struct arena_buf all = {0};
         for (size_t i = 0; i < c->d.n_configs; i++) {
-            if (i) arena_plot_buf_add(&all, "; ");
+            if (i) arena_buf_add(&all, "; ");
             arena_plot_caret(&all, c->d.configs[i].label);
         }
         arena_plot_note(c,
                         "%zu configurations (%s): each figure shows %s, the tables every one"
                         " (choose with --inplace, --order, --patch, --alignment)",
                         c->d.n_configs, all.s ? all.s : "", c->d.configs[c->cfg].label);
-        arena_plot_buf_free(&all);
+        arena_buf_free(&all);
     }
     for (size_t i = 0; i < c->d.n_graphs; i++) {
         const struct arena_fig_graph *e = &c->d.graphs[i];
         if (!e->superseded) continue;
-        struct plot_buf name = {0};
+        struct arena_buf name = {0};
         arena_plot_caret(&name, e->spec);
         arena_plot_note(c, "%s (%s): %zu older result%s of another problem under this spec left out"
                            " (%s): only its newest problem's results are shown",
                         name.s ? name.s : "", c->d.configs[e->config].label, e->superseded,
                         e->superseded == 1 ? "" : "s", e->superseded_planners);
-        arena_plot_buf_free(&name);
+        arena_buf_free(&name);
     }
     return 0;
 }
 
 static int styles_csv(struct plot_ctx *c)
 {
-    struct plot_buf b = {0};
-    arena_plot_buf_add(&b, "planner,kind,color,dash,point\n");
+    struct arena_buf b = {0};
+    arena_buf_add(&b, "planner,kind,color,dash,point\n");
     for (size_t i = 0; i < c->n_sel; i++) {
         arena_plot_csv(&b, c->sel[i].name);
-        arena_plot_buf_printf(&b, ",%s,#%06X,%d,%d\n", c->sel[i].kind, c->sel[i].color,
+        arena_buf_printf(&b, ",%s,#%06X,%d,%d\n", c->sel[i].kind, c->sel[i].color,
                               c->sel[i].dt, c->sel[i].pt);
     }
     int rc = arena_plot_put(c, "styles.csv", &b);
-    arena_plot_buf_free(&b);
+    arena_buf_free(&b);
     return rc;
 }
 
@@ -523,7 +521,7 @@ static int per_graph_each(struct plot_ctx *c)
         if (arena_plot_in_config(c, g)) rows[n++] = g;
     int rc = 0;
     for (size_t k = 0; k < n && !rc; k++) {
-        struct plot_buf name = {0};
+        struct arena_buf name = {0};
         arena_plot_graph_name(c, rows, n, rows[k], &name);
         /* a folder name: the graph's name with every byte but letters,
          * digits and . = + - as _ */
@@ -536,7 +534,7 @@ static int per_graph_each(struct plot_ctx *c)
                             : '_';
         slug[j] = '\0';
         if (!j || slug[0] == '.') slug[0] = '_', slug[j ? j : 1] = '\0';
-        arena_plot_buf_free(&name);
+        arena_buf_free(&name);
         snprintf(dirs[k], sizeof dirs[k], "%s", slug);
         for (int again = 2, clash = 1; clash; again++) {
             clash = 0;
@@ -578,17 +576,17 @@ static int run(struct plot_ctx *c)
         struct arena_fig_data all;
         char why[200];
         if (arena_figdb_load(c->db, c->o.run, &rest, &all, why, sizeof why) == ARENA_OK) {
-            struct plot_buf b = {0}, w = {0};
+            struct arena_buf b = {0}, w = {0};
             arena_plot_caret(&w, c->o.graph);
             for (size_t i = 0; i < all.n_bases && i < 8; i++) {
-                if (i) arena_plot_buf_add(&b, "; ");
+                if (i) arena_buf_add(&b, "; ");
                 arena_plot_caret(&b, all.bases[i]);
             }
-            if (all.n_bases > 8) arena_plot_buf_add(&b, "; ...");
+            if (all.n_bases > 8) arena_buf_add(&b, "; ...");
             snprintf(c->err, sizeof c->err, "unknown graph '%s' in the selected runs (graphs: %s)",
                      w.s ? w.s : "", b.s ? b.s : "");
-            arena_plot_buf_free(&b);
-            arena_plot_buf_free(&w);
+            arena_buf_free(&b);
+            arena_buf_free(&w);
         }
         arena_fig_data_free(&all);
     }
@@ -718,10 +716,10 @@ int arena_bench_plot_main(int argc, char **argv)
     } else if (!c.o.quiet) {
         for (size_t i = 0; i < c.n_written; i++) printf("%s/%s\n", c.o.out, c.written[i]);
         if (c.notes.s) fputs(c.notes.s, stderr);
-        struct plot_buf g = {0};
+        struct arena_buf g = {0};
         if (c.d.n_graphs) {
             arena_plot_caret(&g, c.d.graphs[c.graph].spec);
-            arena_plot_buf_add(&g, " \xC2\xB7 ");
+            arena_buf_add(&g, " \xC2\xB7 ");
             arena_plot_caret(&g, arena_plot_config_label(&c));
         }
         if (c.d.n_runs == 1)
@@ -730,7 +728,7 @@ int arena_bench_plot_main(int argc, char **argv)
         else
             fprintf(stderr, PLOT_PROG ": %zu files in %s (%zu runs, graph %s)\n", c.n_written, c.o.out,
                     c.d.n_runs, g.s ? g.s : "");
-        arena_plot_buf_free(&g);
+        arena_buf_free(&g);
         if (fflush(stdout) != 0) rc = 1;
     }
     for (size_t i = 0; i < c.n_written; i++) free(c.written[i]);
@@ -739,8 +737,8 @@ int arena_bench_plot_main(int argc, char **argv)
     for (size_t i = 0; i < c.n_sel; i++) free(c.sel[i].label);
     free(c.sel);
     free(c.by);
-    arena_plot_buf_free(&c.notes);
-    arena_plot_buf_free(&c.caption);
+    arena_buf_free(&c.notes);
+    arena_buf_free(&c.caption);
     arena_fig_data_free(&c.d);
     arena_figdb_close(c.db);
     arena_bench_filters_free(&c.o.f);

@@ -21,6 +21,7 @@
 #include "bench/bench.h"
 #include "bench/core/progress.h"
 #include "bench/core/suites.h"
+#include "bench/external/planner_keys.h"
 #include "graphs/source.h"
 #include "planners/planner.h"
 #include "results/store.h"
@@ -74,17 +75,18 @@ static pid_t spawn_with(const char *tag, const char *const *args,
                 _exit(98);
             }
             const struct arena_planner **named = a.planners;
-            struct arena_planner_origin *origins = a.origins;
             size_t n_named = a.n_planners;
             a.planners = (const struct arena_planner **)planners;
             a.n_planners = n_planners;
-            /* built in, no keys: each stored under its name (the parsed
-             * origins are the named planners', not these) */
-            a.origins = calloc(n_planners, sizeof *a.origins);
-            if (!a.origins) _exit(97);
+            /* each stand-in's spec and key values (its defaults), in place
+             * of those of the planner named at its place */
+            for (size_t k = 0; k < n_planners && k < n_named; k++)
+                if (arena_planner_keys_resolve(planners[k], &a.origins[k], a.seed, why,
+                                               sizeof why) != ARENA_OK) {
+                    fprintf(stderr, "test: %s\n", why);
+                    _exit(98);
+                }
             rc = arena_bench_run(&a, argc, argv);
-            free(a.origins);
-            a.origins = origins;
             a.planners = named;
             a.n_planners = n_named;
             arena_bench_args_free(&a);

@@ -29,17 +29,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/args.h"
-#include "bench/claims.h"
-#include "bench/cmd.h"
-#include "bench/gbench.h"
-#include "bench/guest.h"
-#include "bench/isolate.h"
-#include "bench/output.h"
-#include "bench/progress.h"
-#include "bench/session.h"
-#include "bench/shard.h"
-#include "bench/suites.h"
+#include "bench/core/args.h"
+#include "bench/core/claims.h"
+#include "bench/external/cmd.h"
+#include "bench/core/gbench.h"
+#include "bench/external/guest.h"
+#include "bench/external/isolate.h"
+#include "bench/core/output.h"
+#include "bench/core/progress.h"
+#include "bench/core/session.h"
+#include "bench/core/shard.h"
+#include "bench/core/suites.h"
 #include "planners/device.h"
 #include "planners/alias.h"
 #include "planners/optimal.h"
@@ -60,6 +60,7 @@ struct job {
     const struct arena_planner *pl;
     const struct arena_planner_origin *origin;
     enum call call;
+    struct arena_plan_options opt; /* the run's options with this planner's key values */
     struct arena_guest guest; /* its own problem, options, scratch, offsets */
     size_t scratch_size;      /* what it asked for */
     struct arena_plan plan;   /* of the problem the planner sees; offsets the guest's */
@@ -153,7 +154,7 @@ static int job_setup(void *ctx)
         j->prepared = 1;
         /* The planner's inputs are copies (guest.h); an isolated child asks
          * for its scratch itself, so a plugin's code runs in the child only. */
-        j->prep_rc = arena_guest_init(&j->guest, p, &b->s.args.options);
+        j->prep_rc = arena_guest_init(&j->guest, p, &j->opt, j->pl->n_keys);
         if (j->prep_rc == ARENA_OK && j->call == PROGRAM) j->prep_rc = write_problem(j, p);
         if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS)
             j->prep_rc = arena_planner_scratch(j->pl, &j->guest.p, &j->scratch_size);
@@ -187,13 +188,13 @@ static int job_iter(void *ctx)
                                           .min_time = a->min_time,
                                           .once = j->pl->kind == ARENA_KIND_SEARCH,
                                           .time_limit = a->options.time_limit};
-        j->call_rc = arena_isolate_plan(j->pl, &j->guest, p, &a->options, &j->plan, &spec,
+        j->call_rc = arena_isolate_plan(j->pl, &j->guest, p, &j->opt, &j->plan, &spec,
                                         &j->child, j->call_why, sizeof j->call_why);
         j->rc = j->child.plan_rc;
         j->scratch_size = j->child.scratch_size;
         if (j->call_rc == ARENA_OK) j->prep_rc = j->child.scratch_rc; /* as in process */
     } else {
-        j->call_rc = arena_cmd_plan(j->pl->name, j->origin->command, j->csv, p, &a->options,
+        j->call_rc = arena_cmd_plan(j->origin->spec, j->origin->command, j->csv, p, &j->opt,
                                     &j->plan, &j->program, j->call_why, sizeof j->call_why);
         j->rc = ARENA_OK;
     }
@@ -312,6 +313,7 @@ static void result_identity(const struct bench *b, const struct job *j,
                             struct arena_result_info *info)
 {
     info->planner = j->pl->name;
+    info->planner_spec = j->origin->spec;
     /* Only a search planner reads the options (planner.h): for the others
      * they change nothing and are not part of the result. A program is
      * handed them all (cmd.h). */
@@ -339,7 +341,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
      * (a signal that comes after it is not taken for a write of the flag). */
     struct arena_guest_fault fault = {0};
     int faulted = j->call == IN_PROCESS && j->prepared && j->prep_rc == ARENA_OK &&
-                  arena_guest_check(&j->guest, planned_problem(g), &b->s.args.options, &j->plan,
+                  arena_guest_check(&j->guest, planned_problem(g), &j->opt, &j->plan,
                                     &fault);
     arena_session_stop_flag_mend();
     arena_session_guest_leave();
@@ -561,7 +563,7 @@ static int start_gbench(struct bench *b)
 }
 
 /* --shard: part[g * n_planners + k] for every graph g and planner k
- * (bench/shard.h); all 1 without --shard. */
+ * (bench/core/shard.h); all 1 without --shard. */
 static int shard_parts(const struct bench *b, unsigned *part)
 {
     size_t np = b->s.args.n_planners, n = b->s.n_graphs * np;
@@ -616,7 +618,7 @@ static int register_jobs(struct bench *b)
     }
     /* Per graph, a search plugin comes after the other planners: its
      * claims are checked against every plan bench makes of the graph
-     * (bench/claims.h), whatever the order of --planner. */
+     * (bench/core/claims.h), whatever the order of --planner. */
     for (size_t g = 0; g < b->s.n_graphs; g++) {
         for (size_t i = 0; i < 2 * np; i++) {
             size_t k = i % np;
@@ -630,6 +632,8 @@ static int register_jobs(struct bench *b)
             j->k = k;
             j->pl = b->s.args.planners[k];
             j->origin = &b->s.args.origins[k];
+            j->opt = b->s.args.options;
+            j->opt.values = j->origin->values;
             j->call = j->origin->origin == ARENA_ORIGIN_CMD ? PROGRAM
                       : j->origin->origin == ARENA_ORIGIN_PLUGIN && !b->s.args.in_process
                           ? ISOLATED

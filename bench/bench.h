@@ -4,7 +4,9 @@
 #ifndef ARENA_BENCH_H
 #define ARENA_BENCH_H
 
-#include "bench/args.h"
+#include "bench/core/args.h"
+#include "bench/export/export_plan.h" /* arena_bench_export */
+#include "bench/replay/replay.h"      /* arena_bench_replay */
 
 /* Runs bench with argv (argv[0] is the program name; argv[1] may name a
  * command, subcommands.c) and returns its exit status: 0 every plan valid, 1 some plan invalid, 2 usage, input, output or
@@ -26,11 +28,9 @@ int arena_bench_main(int argc, char **argv);
  * arena_bench_main; a->command, a->help and a->version are ignored. */
 int arena_bench_run(const struct arena_bench_args *a, int argc, char **argv);
 
-/* The other planning commands the same way: `bench list` (list.c),
- * `bench export` (export/export_main.c), `bench replay`
- * (replay/replay_main.c). */
+/* The other planning commands the same way: `bench list` (list.c); `bench
+ * export` and `bench replay` are declared by their folders' headers
+ * (export/export_plan.h, replay/replay.h), included above. */
 int arena_bench_list(const struct arena_bench_args *a);
-int arena_bench_export(const struct arena_bench_args *a, int argc, char **argv);
-int arena_bench_replay(const struct arena_bench_args *a, int argc, char **argv);
 
 #endif

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/session.h"
-#include "bench/suites.h"
+#include "bench/core/session.h"
+#include "bench/core/suites.h"
 #include "graphs/family.h"
 #include "graphs/source.h"
 #include "planners/planner.h"

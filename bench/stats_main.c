@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/args.h"
-#include "bench/filters.h"
+#include "bench/core/args.h"
+#include "bench/core/filters.h"
 #include "bench/plot/table.h"
 #include "results/stats.h"
 
@@ -305,12 +305,12 @@ static void ci4(char *out, size_t n, double lo, double hi)
 /* The configurations left out of their group's pairing, valid on fewer
  * graphs than its rows (results/stats.h): "f: 6 of 9 graphs of GROUP; ...",
  * into out; whether there is one. */
-static int unpaired_list(const struct arena_stats *s, struct plot_buf *out)
+static int unpaired_list(const struct arena_stats *s, struct arena_buf *out)
 {
     for (size_t i = 0; i < s->n_hidden; i++) {
         const struct arena_stats_row *h = &s->hidden[i];
         if (!h->unpaired) continue;
-        arena_plot_buf_printf(out, "%s%s: %zu of %zu graphs of %s", out->len ? "; " : "", h->label,
+        arena_buf_printf(out, "%s%s: %zu of %zu graphs of %s", out->len ? "; " : "", h->label,
                               h->n_valid, h->n + h->n_left_out, h->group);
     }
     return out->len > 0;
@@ -377,24 +377,24 @@ static int print_paper(const struct arena_stats *s, int tex)
     if (superseded)
         arena_table_line(&t, "Each graph is its newest problem: older results of another problem"
                              " under the same spec (a file changed between runs) are left out.");
-    struct plot_buf left = {0};
+    struct arena_buf left = {0};
     if (unpaired_list(s, &left)) {
-        struct plot_buf line = {0};
-        arena_plot_buf_printf(&line, "Left out, valid on fewer graphs than the planners of their"
+        struct arena_buf line = {0};
+        arena_buf_printf(&line, "Left out, valid on fewer graphs than the planners of their"
                                      " group (they would shrink its pairing): %s.", left.s);
         arena_table_line(&t, line.s ? line.s : "");
         if (line.oom) t.oom = 1;
-        arena_plot_buf_free(&line);
+        arena_buf_free(&line);
     }
     if (left.oom) t.oom = 1;
-    arena_plot_buf_free(&left);
-    struct plot_buf out = {0};
+    arena_buf_free(&left);
+    struct arena_buf out = {0};
     const char *about = "Arena / lower bound across graphs, per group and planner (bench stats).";
     if (tex) arena_table_tex(&t, about, &out);
     else arena_table_md(&t, about, &out);
     int rc = out.oom || t.oom ? -1 : 0;
     if (!rc) fputs(out.s ? out.s : "", stdout);
-    arena_plot_buf_free(&out);
+    arena_buf_free(&out);
     arena_table_free(&t);
     return rc;
 }
@@ -500,11 +500,11 @@ static int stats_run(struct stats_args *a)
                             " the same spec left out (%s); each spec's newest problem is shown\n",
                     s.rows[i].group, s.rows[i].n_superseded, s.rows[i].n_superseded == 1 ? "" : "s",
                     s.rows[i].superseded);
-    struct plot_buf left = {0};
+    struct arena_buf left = {0};
     if (a->format != FORMAT_TABLE && unpaired_list(&s, &left)) /* a table says it under the group */
         fprintf(stderr, "bench: stats: note: left out, valid on fewer graphs than the planners of"
                         " their group (they would shrink its pairing): %s\n", left.s);
-    arena_plot_buf_free(&left);
+    arena_buf_free(&left);
     if (a->format == FORMAT_CSV)
         print_csv(&s, a->pairs);
     else if (a->format == FORMAT_TABLE)

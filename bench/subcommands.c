@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/args.h"
+#include "bench/core/args.h"
 #include "bench/bench.h"
-#include "bench/filters.h"
+#include "bench/core/filters.h"
 #include "bench/plot/plot.h"
-#include "bench/runinfo.h"
-#include "bench/session.h"
+#include "bench/core/runinfo.h"
+#include "bench/core/session.h"
 
 struct command {
     const char *name;

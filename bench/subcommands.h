@@ -9,11 +9,7 @@
 
 #include <stdio.h>
 
-#include "bench/options.h"
-
-/* What a command's entry point returns when it met --help: the table
- * prints the help (so no command calls back into the table). */
-#define ARENA_BENCH_HELP_ASKED (-1)
+#include "bench/core/options.h"
 
 /* The entry points that live in files of their own, each taking argv from
  * its command word on and returning an exit status (0 done, 1 see the

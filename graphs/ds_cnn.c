@@ -18,11 +18,11 @@
 
 enum { K_FILTERS, K_BLOCKS, K_CLASSES, K_DTYPE };
 
-static const struct arena_family_key keys[] = {
-    [K_FILTERS] = {.name = "filters", .type = ARENA_KEY_UINT, .def = "64", .min = 1, .max = 4096},
-    [K_BLOCKS] = {.name = "blocks", .type = ARENA_KEY_UINT, .def = "4", .min = 1, .max = 64},
-    [K_CLASSES] = {.name = "classes", .type = ARENA_KEY_UINT, .def = "12", .min = 1, .max = 1000},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+static const struct arena_key keys[] = {
+    [K_FILTERS] = {.name = "filters", .kind = ARENA_KEY_UINT, .def = "64", .min = 1, .max = 4096},
+    [K_BLOCKS] = {.name = "blocks", .kind = ARENA_KEY_UINT, .def = "4", .min = 1, .max = 64},
+    [K_CLASSES] = {.name = "classes", .kind = ARENA_KEY_UINT, .def = "12", .min = 1, .max = 1000},
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
 };
 

@@ -18,9 +18,9 @@
 
 enum { K_FILTERS, K_DTYPE };
 
-static const struct arena_family_key keys[] = {
-    [K_FILTERS] = {.name = "filters", .type = ARENA_KEY_UINT, .def = "128", .min = 1, .max = 4096},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+static const struct arena_key keys[] = {
+    [K_FILTERS] = {.name = "filters", .kind = ARENA_KEY_UINT, .def = "128", .min = 1, .max = 4096},
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
 };
 

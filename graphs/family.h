@@ -8,37 +8,24 @@
 #include <stdint.h>
 
 #include "graphs/graph.h"
+#include "planners/keys.h"
 #include "graphs/source.h"
 
-enum arena_key_type {
-    ARENA_KEY_UINT,   /* decimal integer in [min, max] */
-    ARENA_KEY_REAL,   /* decimal number in [rmin, rmax] */
-    ARENA_KEY_CHOICE, /* one of choices[] */
-};
-
+/* A family's keys are struct arena_key (include/arenabench/planner.h), the
+ * table planners declare theirs in, parsed by the one parser both share
+ * (planners/keys.h). */
 #define ARENA_FAMILY_MAX_KEYS 12
 
-struct arena_family_key {
-    const char *name;
-    enum arena_key_type type;
-    const char *def; /* default as text; NULL for `seed` (the caller's seed) */
-    uint64_t min, max;
-    double rmin, rmax;
-    const char *const *choices; /* NULL-terminated, for ARENA_KEY_CHOICE */
-    const char *not_below; /* ARENA_KEY_UINT: name of a key this one must be >= */
-};
-
-/* A parsed value; which member is set follows the key's type. */
-struct arena_key_value {
-    uint64_t u;
-    double r;
-    size_t choice;
+/* A UINT key that must not be below another ("max" not below "min"). */
+struct arena_key_floor {
+    const char *key, *floor;
 };
 
 struct arena_family {
     struct arena_family_info info;
-    const struct arena_family_key *keys;
+    const struct arena_key *keys;
     size_t n_keys;
+    const struct arena_key_floor *floors; /* NULL, or pairs up to a {NULL} */
     /* Exactly one of these two is set. Both get the values in key order and
      * write one line into err on failure (a bad combination of values). */
     int (*build_graph)(const struct arena_key_value *v, struct arena_graph *g, char *err,

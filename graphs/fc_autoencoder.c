@@ -18,12 +18,12 @@
 
 enum { K_INPUT, K_WIDTH, K_BOTTLENECK, K_DTYPE };
 
-static const struct arena_family_key keys[] = {
-    [K_INPUT] = {.name = "input", .type = ARENA_KEY_UINT, .def = "640", .min = 1, .max = 1 << 24},
-    [K_WIDTH] = {.name = "width", .type = ARENA_KEY_UINT, .def = "128", .min = 1, .max = 1 << 24},
-    [K_BOTTLENECK] = {.name = "bottleneck", .type = ARENA_KEY_UINT, .def = "8", .min = 1,
+static const struct arena_key keys[] = {
+    [K_INPUT] = {.name = "input", .kind = ARENA_KEY_UINT, .def = "640", .min = 1, .max = 1 << 24},
+    [K_WIDTH] = {.name = "width", .kind = ARENA_KEY_UINT, .def = "128", .min = 1, .max = 1 << 24},
+    [K_BOTTLENECK] = {.name = "bottleneck", .kind = ARENA_KEY_UINT, .def = "8", .min = 1,
                       .max = 1 << 24},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
 };
 

@@ -22,11 +22,11 @@
 
 enum { K_ALPHA, K_RES, K_CLASSES, K_DTYPE };
 
-static const struct arena_family_key keys[] = {
-    [K_ALPHA] = {.name = "alpha", .type = ARENA_KEY_REAL, .def = "0.25", .rmin = 0.25, .rmax = 1},
-    [K_RES] = {.name = "res", .type = ARENA_KEY_UINT, .def = "96", .min = 32, .max = 224},
-    [K_CLASSES] = {.name = "classes", .type = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1001},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+static const struct arena_key keys[] = {
+    [K_ALPHA] = {.name = "alpha", .kind = ARENA_KEY_REAL, .def = "0.25", .rmin = 0.25, .rmax = 1},
+    [K_RES] = {.name = "res", .kind = ARENA_KEY_UINT, .def = "96", .min = 32, .max = 224},
+    [K_CLASSES] = {.name = "classes", .kind = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1001},
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
 };
 

@@ -35,13 +35,13 @@ static const uint64_t resolutions[] = {96, 128, 160, 192, 224};
 
 enum { K_ALPHA, K_RES, K_DTYPE, K_CLASSES, K_FUSED };
 
-static const struct arena_family_key keys[] = {
-    [K_ALPHA] = {.name = "alpha", .type = ARENA_KEY_REAL, .def = "1", .rmin = 0.35, .rmax = 1.4},
-    [K_RES] = {.name = "res", .type = ARENA_KEY_UINT, .def = "224", .min = 96, .max = 224},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+static const struct arena_key keys[] = {
+    [K_ALPHA] = {.name = "alpha", .kind = ARENA_KEY_REAL, .def = "1", .rmin = 0.35, .rmax = 1.4},
+    [K_RES] = {.name = "res", .kind = ARENA_KEY_UINT, .def = "224", .min = 96, .max = 224},
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
-    [K_CLASSES] = {.name = "classes", .type = ARENA_KEY_UINT, .def = "1000", .min = 1000, .max = 1001},
-    [K_FUSED] = {.name = "fused", .type = ARENA_KEY_UINT, .def = "1", .min = 0, .max = 1},
+    [K_CLASSES] = {.name = "classes", .kind = ARENA_KEY_UINT, .def = "1000", .min = 1000, .max = 1001},
+    [K_FUSED] = {.name = "fused", .kind = ARENA_KEY_UINT, .def = "1", .min = 0, .max = 1},
 };
 
 static const struct {

@@ -54,17 +54,17 @@ static const char *const cell_names[] = {"random", "nasnet-a", "amoeba-a", "dart
 
 #define MAX_BLOCKS 8
 
-static const struct arena_family_key keys[] = {
-    [K_CELL] = {.name = "cell", .type = ARENA_KEY_CHOICE, .def = "random", .choices = cell_names},
-    [K_BLOCKS] = {.name = "blocks", .type = ARENA_KEY_UINT, .def = "5", .min = 1,
+static const struct arena_key keys[] = {
+    [K_CELL] = {.name = "cell", .kind = ARENA_KEY_CHOICE, .def = "random", .choices = cell_names},
+    [K_BLOCKS] = {.name = "blocks", .kind = ARENA_KEY_UINT, .def = "5", .min = 1,
                   .max = MAX_BLOCKS},
-    [K_CELLS] = {.name = "cells", .type = ARENA_KEY_UINT, .def = "20", .min = 1, .max = 64},
-    [K_CHANNELS] = {.name = "channels", .type = ARENA_KEY_UINT, .def = "36", .min = 2,
+    [K_CELLS] = {.name = "cells", .kind = ARENA_KEY_UINT, .def = "20", .min = 1, .max = 64},
+    [K_CHANNELS] = {.name = "channels", .kind = ARENA_KEY_UINT, .def = "36", .min = 2,
                     .max = 1u << 16},
-    [K_RES] = {.name = "res", .type = ARENA_KEY_UINT, .def = "32", .min = 1, .max = 1u << 14},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+    [K_RES] = {.name = "res", .kind = ARENA_KEY_UINT, .def = "32", .min = 1, .max = 1u << 14},
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
-    [K_SEED] = {.name = "seed", .type = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
+    [K_SEED] = {.name = "seed", .kind = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
 };
 
 enum op { SEP3, SEP5, SEP7, DIL3, DIL5, AVG3, MAX3, SKIP, C7x1 };

@@ -24,16 +24,16 @@
 
 enum { K_N, K_STEPS, K_HEIGHT, K_UNIT, K_FILL, K_SEED };
 
-static const struct arena_family_key keys[] = {
-    [K_N] = {.name = "n", .type = ARENA_KEY_UINT, .def = "200", .min = 1, .max = 10000000},
-    [K_STEPS] = {.name = "steps", .type = ARENA_KEY_UINT, .def = "1000", .min = 1,
+static const struct arena_key keys[] = {
+    [K_N] = {.name = "n", .kind = ARENA_KEY_UINT, .def = "200", .min = 1, .max = 10000000},
+    [K_STEPS] = {.name = "steps", .kind = ARENA_KEY_UINT, .def = "1000", .min = 1,
                  .max = (uint64_t)1 << 31},
-    [K_HEIGHT] = {.name = "height", .type = ARENA_KEY_UINT, .def = "1048576", .min = 1,
+    [K_HEIGHT] = {.name = "height", .kind = ARENA_KEY_UINT, .def = "1048576", .min = 1,
                   .max = (uint64_t)1 << 40},
-    [K_UNIT] = {.name = "unit", .type = ARENA_KEY_UINT, .def = "16", .min = 1,
+    [K_UNIT] = {.name = "unit", .kind = ARENA_KEY_UINT, .def = "16", .min = 1,
                 .max = (uint64_t)1 << 40},
-    [K_FILL] = {.name = "fill", .type = ARENA_KEY_REAL, .def = "1", .rmin = 0.01, .rmax = 1},
-    [K_SEED] = {.name = "seed", .type = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
+    [K_FILL] = {.name = "fill", .kind = ARENA_KEY_REAL, .def = "1", .rmin = 0.01, .rmax = 1},
+    [K_SEED] = {.name = "seed", .kind = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
 };
 
 struct rect {

@@ -18,15 +18,14 @@ static const char *const sizes[] = {"loguniform", "uniform", "pow2", NULL};
 
 enum { K_N, K_LIVE, K_LIFE, K_SIZES, K_MIN, K_MAX, K_SEED };
 
-static const struct arena_family_key keys[] = {
-    [K_N] = {.name = "n", .type = ARENA_KEY_UINT, .def = "1000", .min = 1, .max = 100000000},
-    [K_LIVE] = {.name = "live", .type = ARENA_KEY_UINT, .def = "10", .min = 1, .max = 100000000},
-    [K_LIFE] = {.name = "life", .type = ARENA_KEY_CHOICE, .def = "uniform", .choices = lives},
-    [K_SIZES] = {.name = "sizes", .type = ARENA_KEY_CHOICE, .def = "loguniform", .choices = sizes},
-    [K_MIN] = {.name = "min", .type = ARENA_KEY_UINT, .def = "16", .min = 1, .max = (uint64_t)1 << 40},
-    [K_MAX] = {.name = "max", .type = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40,
-               .not_below = "min"},
-    [K_SEED] = {.name = "seed", .type = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
+static const struct arena_key keys[] = {
+    [K_N] = {.name = "n", .kind = ARENA_KEY_UINT, .def = "1000", .min = 1, .max = 100000000},
+    [K_LIVE] = {.name = "live", .kind = ARENA_KEY_UINT, .def = "10", .min = 1, .max = 100000000},
+    [K_LIFE] = {.name = "life", .kind = ARENA_KEY_CHOICE, .def = "uniform", .choices = lives},
+    [K_SIZES] = {.name = "sizes", .kind = ARENA_KEY_CHOICE, .def = "loguniform", .choices = sizes},
+    [K_MIN] = {.name = "min", .kind = ARENA_KEY_UINT, .def = "16", .min = 1, .max = (uint64_t)1 << 40},
+    [K_MAX] = {.name = "max", .kind = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40},
+    [K_SEED] = {.name = "seed", .kind = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
 };
 
 static unsigned floor_log2(uint64_t x)
@@ -109,5 +108,6 @@ const struct arena_family arena_family_random_intervals = {
                        "the caller's seed when absent)"},
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
+    .floors = (const struct arena_key_floor[]){{"max", "min"}, {NULL, NULL}},
     .build_problem = build,
 };

@@ -28,18 +28,18 @@ enum { K_CELLS, K_NODES, K_WIRING, K_K, K_P, K_CHANNELS, K_RES, K_DTYPE, K_SEED 
 
 static const char *const wirings[] = {"ws", "er", NULL};
 
-static const struct arena_family_key keys[] = {
-    [K_CELLS] = {.name = "cells", .type = ARENA_KEY_UINT, .def = "3", .min = 1, .max = 8},
-    [K_NODES] = {.name = "nodes", .type = ARENA_KEY_UINT, .def = "32", .min = 2, .max = 256},
-    [K_WIRING] = {.name = "wiring", .type = ARENA_KEY_CHOICE, .def = "ws", .choices = wirings},
-    [K_K] = {.name = "k", .type = ARENA_KEY_UINT, .def = "4", .min = 2, .max = 254},
-    [K_P] = {.name = "p", .type = ARENA_KEY_REAL, .def = "0.75", .rmin = 0, .rmax = 1},
-    [K_CHANNELS] = {.name = "channels", .type = ARENA_KEY_UINT, .def = "78", .min = 1,
+static const struct arena_key keys[] = {
+    [K_CELLS] = {.name = "cells", .kind = ARENA_KEY_UINT, .def = "3", .min = 1, .max = 8},
+    [K_NODES] = {.name = "nodes", .kind = ARENA_KEY_UINT, .def = "32", .min = 2, .max = 256},
+    [K_WIRING] = {.name = "wiring", .kind = ARENA_KEY_CHOICE, .def = "ws", .choices = wirings},
+    [K_K] = {.name = "k", .kind = ARENA_KEY_UINT, .def = "4", .min = 2, .max = 254},
+    [K_P] = {.name = "p", .kind = ARENA_KEY_REAL, .def = "0.75", .rmin = 0, .rmax = 1},
+    [K_CHANNELS] = {.name = "channels", .kind = ARENA_KEY_UINT, .def = "78", .min = 1,
                     .max = 1u << 20},
-    [K_RES] = {.name = "res", .type = ARENA_KEY_UINT, .def = "56", .min = 1, .max = 1u << 16},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+    [K_RES] = {.name = "res", .kind = ARENA_KEY_UINT, .def = "56", .min = 1, .max = 1u << 16},
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
-    [K_SEED] = {.name = "seed", .type = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
+    [K_SEED] = {.name = "seed", .kind = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
 };
 
 /* The WS graph as an n x n symmetric adjacency matrix. */

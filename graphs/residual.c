@@ -12,15 +12,14 @@
 
 enum { K_OPS, K_SKIP, K_MIN, K_MAX, K_DTYPE, K_SEED };
 
-static const struct arena_family_key keys[] = {
-    [K_OPS] = {.name = "ops", .type = ARENA_KEY_UINT, .def = "16", .min = 1, .max = 10000000},
-    [K_SKIP] = {.name = "skip", .type = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1000000},
-    [K_MIN] = {.name = "min", .type = ARENA_KEY_UINT, .def = "1024", .min = 1, .max = (uint64_t)1 << 40},
-    [K_MAX] = {.name = "max", .type = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40,
-               .not_below = "min"},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+static const struct arena_key keys[] = {
+    [K_OPS] = {.name = "ops", .kind = ARENA_KEY_UINT, .def = "16", .min = 1, .max = 10000000},
+    [K_SKIP] = {.name = "skip", .kind = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1000000},
+    [K_MIN] = {.name = "min", .kind = ARENA_KEY_UINT, .def = "1024", .min = 1, .max = (uint64_t)1 << 40},
+    [K_MAX] = {.name = "max", .kind = ARENA_KEY_UINT, .def = "65536", .min = 1, .max = (uint64_t)1 << 40},
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
-    [K_SEED] = {.name = "seed", .type = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
+    [K_SEED] = {.name = "seed", .kind = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = UINT64_MAX},
 };
 
 static int build(const struct arena_key_value *v, struct arena_graph *g, char *err, size_t errlen)
@@ -71,5 +70,6 @@ const struct arena_family arena_family_residual = {
                        "the caller's seed when absent)"},
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
+    .floors = (const struct arena_key_floor[]){{"max", "min"}, {NULL, NULL}},
     .build_graph = build,
 };

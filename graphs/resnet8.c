@@ -22,11 +22,11 @@
 
 enum { K_WIDTH, K_RES, K_CLASSES, K_DTYPE };
 
-static const struct arena_family_key keys[] = {
-    [K_WIDTH] = {.name = "width", .type = ARENA_KEY_UINT, .def = "16", .min = 1, .max = 1024},
-    [K_RES] = {.name = "res", .type = ARENA_KEY_UINT, .def = "32", .min = 4, .max = 1024},
-    [K_CLASSES] = {.name = "classes", .type = ARENA_KEY_UINT, .def = "10", .min = 1, .max = 1000},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+static const struct arena_key keys[] = {
+    [K_WIDTH] = {.name = "width", .kind = ARENA_KEY_UINT, .def = "16", .min = 1, .max = 1024},
+    [K_RES] = {.name = "res", .kind = ARENA_KEY_UINT, .def = "32", .min = 4, .max = 1024},
+    [K_CLASSES] = {.name = "classes", .kind = ARENA_KEY_UINT, .def = "10", .min = 1, .max = 1000},
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
 };
 

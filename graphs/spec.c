@@ -6,9 +6,10 @@
  * family's defaults (the `seed` key: the caller's seed). The canonical form
  * lists every key in the family's order with its value normalised (integers
  * in decimal, numbers in the shortest form that reads back exactly, choices
- * by name), so two spellings of the same graph have one canonical text. */
-#include <errno.h>
-#include <math.h>
+ * by name), so two spellings of the same graph have one canonical text.
+ * The key=value part is the parser planners' specs share (planners/keys.h);
+ * what is a family's own is here: the registry and the floors (max not
+ * below min). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,108 +64,18 @@ static void append(char *buf, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
-static void format_real(double r, char *buf, size_t cap)
+/* A family's floors: a key that must not be below another. */
+static int check_floors(const struct arena_family *f, const struct arena_key_value *v, char *err,
+                        size_t errlen)
 {
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, cap, "%.*g", prec, r);
-        if (strtod(buf, NULL) == r)
-            return;
+    for (const struct arena_key_floor *fl = f->floors; fl && fl->key; fl++) {
+        size_t k = arena_keys_find(f->keys, f->n_keys, fl->key, strlen(fl->key));
+        size_t lo = arena_keys_find(f->keys, f->n_keys, fl->floor, strlen(fl->floor));
+        if (k < f->n_keys && lo < f->n_keys && v[k].u < v[lo].u)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: %s %llu exceeds %s %llu",
+                                f->info.name, fl->floor, (unsigned long long)v[lo].u, fl->key,
+                                (unsigned long long)v[k].u);
     }
-}
-
-static void format_value(const struct arena_family_key *k, const struct arena_key_value *v,
-                         char *buf, size_t cap)
-{
-    switch (k->type) {
-    case ARENA_KEY_UINT: snprintf(buf, cap, "%llu", (unsigned long long)v->u); break;
-    case ARENA_KEY_REAL: format_real(v->r, buf, cap); break;
-    case ARENA_KEY_CHOICE: snprintf(buf, cap, "%s", k->choices[v->choice]); break;
-    }
-}
-
-/* Decimal as the README promises: digits with at most one '.', then an
- * optional exponent (e, sign, digits). No sign, hex float, inf or nan, which
- * strtod would take. */
-static int is_decimal(const char *s)
-{
-    size_t digits = 0;
-    for (; *s >= '0' && *s <= '9'; s++)
-        digits++;
-    if (*s == '.')
-        for (s++; *s >= '0' && *s <= '9'; s++)
-            digits++;
-    if (digits == 0)
-        return 0;
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (*s < '0' || *s > '9')
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    return *s == '\0';
-}
-
-static int parse_value(const struct arena_family *f, const struct arena_family_key *k,
-                       const char *s, size_t len, struct arena_key_value *v, char *err,
-                       size_t errlen)
-{
-    char text[64];
-    if (len == 0)
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s' has an empty value", f->info.name,
-                   k->name);
-    if (len >= sizeof text)
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': value too long", f->info.name,
-                   k->name);
-    memcpy(text, s, len);
-    text[len] = '\0';
-    if (k->type == ARENA_KEY_CHOICE) {
-        for (size_t i = 0; k->choices[i]; i++)
-            if (strcmp(k->choices[i], text) == 0) {
-                v->choice = i;
-                return ARENA_OK;
-            }
-        char list[256] = "";
-        for (size_t i = 0; k->choices[i]; i++)
-            append(list, sizeof list, "%s%s", i ? ", " : "", k->choices[i]);
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': '%s' is not one of %s",
-                   f->info.name, k->name, text, list);
-    }
-    if (k->type == ARENA_KEY_UINT) {
-        for (size_t i = 0; i < len; i++)
-            if (text[i] < '0' || text[i] > '9')
-                return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                           "%s: key '%s': '%s' is not a non-negative integer", f->info.name,
-                           k->name, text);
-        errno = 0;
-        unsigned long long u = strtoull(text, NULL, 10);
-        if (errno == ERANGE || u < k->min || u > k->max)
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': %s is outside %llu..%llu",
-                       f->info.name, k->name, text, (unsigned long long)k->min,
-                       (unsigned long long)k->max);
-        v->u = u;
-        return ARENA_OK;
-    }
-    if (!is_decimal(text))
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                            "%s: key '%s': '%s' is not a decimal number", f->info.name, k->name,
-                            text);
-    char lo[32], hi[32];
-    format_real(k->rmin, lo, sizeof lo);
-    format_real(k->rmax, hi, sizeof hi);
-    errno = 0;
-    double r = strtod(text, NULL);
-    if (errno == ERANGE || !isfinite(r)) /* subnormal, or past DBL_MAX */
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                            "%s: key '%s': %s is out of range (%s a double); valid %s..%s",
-                            f->info.name, k->name, text,
-                            isfinite(r) ? "too close to 0 for" : "too large for", lo, hi);
-    if (r < k->rmin || r > k->rmax)
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s': %s is outside %s..%s", f->info.name,
-                   k->name, text, lo, hi);
-    v->r = r;
     return ARENA_OK;
 }
 
@@ -184,73 +95,19 @@ int arena_spec_parse(const char *text, uint64_t seed, struct arena_spec *out, ch
         return arena_errorf(err, errlen, 0, ARENA_ENOTFOUND, "unknown family '%.*s' (valid: %s)",
                    (int)(flen > 64 ? 64 : flen), text, list);
     }
-    int given[ARENA_FAMILY_MAX_KEYS] = {0};
     struct arena_key_value v[ARENA_FAMILY_MAX_KEYS];
     memset(v, 0, sizeof v);
     const char *p = colon ? colon + 1 : text + flen;
-    while (*p) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *eq = memchr(p, '=', len);
-        if (!eq)
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: '%.*s' is not key=value", f->info.name,
-                       (int)(len > 64 ? 64 : len), p);
-        size_t klen = (size_t)(eq - p);
-        size_t ki = 0;
-        while (ki < f->n_keys &&
-               !(strlen(f->keys[ki].name) == klen && memcmp(f->keys[ki].name, p, klen) == 0))
-            ki++;
-        if (ki == f->n_keys) {
-            char list[256] = "";
-            for (size_t i = 0; i < f->n_keys; i++)
-                append(list, sizeof list, "%s%s", i ? ", " : "", f->keys[i].name);
-            return arena_errorf(err, errlen, 0, ARENA_ENOTFOUND, "%s: unknown key '%.*s' (valid: %s)",
-                       f->info.name, (int)(klen > 64 ? 64 : klen), p, list);
-        }
-        if (given[ki])
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: key '%s' given twice", f->info.name,
-                       f->keys[ki].name);
-        int rc = parse_value(f, &f->keys[ki], eq + 1, len - klen - 1, &v[ki], err, errlen);
-        if (rc)
-            return rc;
-        given[ki] = 1;
-        p = end ? end + 1 : p + len;
-        if (end && !*p)
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: trailing ',' in spec", f->info.name);
-    }
-    for (size_t i = 0; i < f->n_keys; i++) {
-        if (given[i])
-            continue;
-        if (!f->keys[i].def) {
-            v[i].u = seed;
-            continue;
-        }
-        char dummy[8];
-        int rc = parse_value(f, &f->keys[i], f->keys[i].def, strlen(f->keys[i].def), &v[i],
-                             dummy, sizeof dummy);
-        if (rc)
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: bad default for key '%s'", f->info.name,
-                       f->keys[i].name);
-    }
-    for (size_t i = 0; i < f->n_keys; i++) {
-        const char *lo_name = f->keys[i].not_below;
-        if (!lo_name)
-            continue;
-        size_t lo = 0;
-        while (lo < f->n_keys && strcmp(f->keys[lo].name, lo_name) != 0)
-            lo++;
-        if (lo < f->n_keys && v[i].u < v[lo].u)
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: %s %llu exceeds %s %llu", f->info.name,
-                       lo_name, (unsigned long long)v[lo].u, f->keys[i].name,
-                       (unsigned long long)v[i].u);
-    }
+    int rc = arena_keys_parse(f->info.name, f->keys, f->n_keys, p, strlen(p), seed, v, err, errlen);
+    if (!rc)
+        rc = check_floors(f, v, err, errlen);
+    if (rc)
+        return rc;
     out->family = f;
     memcpy(out->values, v, sizeof v);
-    for (size_t i = 0; i < f->n_keys; i++) {
-        char val[64];
-        format_value(&f->keys[i], &v[i], val, sizeof val);
-        append(out->params, sizeof out->params, "%s%s=%s", i ? "," : "", f->keys[i].name, val);
-    }
+    if (arena_keys_format(f->keys, f->n_keys, v, out->params, sizeof out->params))
+        return arena_errorf(err, errlen, 0, ARENA_EOVERFLOW, "%s: canonical spec too long",
+                            f->info.name);
     return ARENA_OK;
 }
 

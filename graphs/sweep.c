@@ -58,7 +58,7 @@ static int parse_digits(const char *s, size_t len, uint64_t *out)
     return 1;
 }
 
-static const struct arena_family_key *find_key(const struct arena_family *f, const char *name,
+static const struct arena_key *find_key(const struct arena_family *f, const char *name,
                                                size_t len)
 {
     for (size_t i = 0; i < f->n_keys; i++)
@@ -81,7 +81,7 @@ static int parse_key(const struct arena_family *f, const char *piece, size_t len
     k->alts = calloc(n_alts, sizeof *k->alts);
     if (!k->alts) return ARENA_ENOMEM;
     k->count = 0;
-    const struct arena_family_key *fk = find_key(f, k->name, k->name_len);
+    const struct arena_key *fk = find_key(f, k->name, k->name_len);
     const char *p = v;
     for (size_t a = 0; a < n_alts; a++) {
         const char *bar = memchr(p, '|', (size_t)(v + vlen - p));
@@ -106,7 +106,7 @@ static int parse_key(const struct arena_family *f, const char *piece, size_t len
         if (dots) {
             *sweep = 1;
             uint64_t lo = 0, hi = 0;
-            if (fk && fk->type != ARENA_KEY_UINT)
+            if (fk && fk->kind != ARENA_KEY_UINT)
                 return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                     "%s: key '%.*s': a range A..B needs an integer key; list the"
                                     " values with '|'",

@@ -19,13 +19,13 @@
 
 enum { K_SEQ, K_WIDTH, K_HEADS, K_BLOCKS, K_MLP, K_DTYPE };
 
-static const struct arena_family_key keys[] = {
-    [K_SEQ] = {.name = "seq", .type = ARENA_KEY_UINT, .def = "128", .min = 1, .max = 1 << 20},
-    [K_WIDTH] = {.name = "width", .type = ARENA_KEY_UINT, .def = "256", .min = 1, .max = 1 << 20},
-    [K_HEADS] = {.name = "heads", .type = ARENA_KEY_UINT, .def = "4", .min = 1, .max = 4096},
-    [K_BLOCKS] = {.name = "blocks", .type = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1000000},
-    [K_MLP] = {.name = "mlp", .type = ARENA_KEY_UINT, .def = "4", .min = 1, .max = 64},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+static const struct arena_key keys[] = {
+    [K_SEQ] = {.name = "seq", .kind = ARENA_KEY_UINT, .def = "128", .min = 1, .max = 1 << 20},
+    [K_WIDTH] = {.name = "width", .kind = ARENA_KEY_UINT, .def = "256", .min = 1, .max = 1 << 20},
+    [K_HEADS] = {.name = "heads", .kind = ARENA_KEY_UINT, .def = "4", .min = 1, .max = 4096},
+    [K_BLOCKS] = {.name = "blocks", .kind = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1000000},
+    [K_MLP] = {.name = "mlp", .kind = ARENA_KEY_UINT, .def = "4", .min = 1, .max = 64},
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
 };
 

@@ -11,12 +11,12 @@
 
 enum { K_LEVELS, K_CONVS, K_RES, K_CHANNELS, K_DTYPE };
 
-static const struct arena_family_key keys[] = {
-    [K_LEVELS] = {.name = "levels", .type = ARENA_KEY_UINT, .def = "4", .min = 1, .max = 16},
-    [K_CONVS] = {.name = "convs", .type = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1000000},
-    [K_RES] = {.name = "res", .type = ARENA_KEY_UINT, .def = "128", .min = 2, .max = 65536},
-    [K_CHANNELS] = {.name = "channels", .type = ARENA_KEY_UINT, .def = "16", .min = 1, .max = 65536},
-    [K_DTYPE] = {.name = "dtype", .type = ARENA_KEY_CHOICE, .def = "int8",
+static const struct arena_key keys[] = {
+    [K_LEVELS] = {.name = "levels", .kind = ARENA_KEY_UINT, .def = "4", .min = 1, .max = 16},
+    [K_CONVS] = {.name = "convs", .kind = ARENA_KEY_UINT, .def = "2", .min = 1, .max = 1000000},
+    [K_RES] = {.name = "res", .kind = ARENA_KEY_UINT, .def = "128", .min = 2, .max = 65536},
+    [K_CHANNELS] = {.name = "channels", .kind = ARENA_KEY_UINT, .def = "16", .min = 1, .max = 65536},
+    [K_DTYPE] = {.name = "dtype", .kind = ARENA_KEY_CHOICE, .def = "int8",
                  .choices = arena_dtype_choices},
 };
 

@@ -1,5 +1,6 @@
 /* planner.c — the checked entry points every caller goes through. */
 #include "planners/planner.h"
+#include "planners/keys.h"
 
 int arena_planner_scratch(const struct arena_planner *pl, const struct arena_problem *p,
                           size_t *bytes)
@@ -63,5 +64,16 @@ int arena_planner_run(const struct arena_planner *pl, const struct arena_problem
     if (scratch_size < need || (need > 0 && !scratch))
         return ARENA_ENOMEM;
     arena_plan_reset(plan);
-    return pl->plan(p, opt ? opt : &arena_plan_options_default, scratch, scratch_size, plan);
+    if (!opt)
+        opt = &arena_plan_options_default;
+    if (pl->n_keys == 0 || opt->values)
+        return pl->plan(p, opt, scratch, scratch_size, plan);
+    /* no values given: the planner's defaults (seed: opt->seed) */
+    struct arena_key_value v[ARENA_PLANNER_MAX_KEYS];
+    if (pl->n_keys > ARENA_PLANNER_MAX_KEYS ||
+        arena_keys_defaults(pl->name, pl->keys, pl->n_keys, opt->seed, v, NULL, 0) != ARENA_OK)
+        return ARENA_EINVAL;
+    struct arena_plan_options with = *opt;
+    with.values = v;
+    return pl->plan(p, &with, scratch, scratch_size, plan);
 }

@@ -53,7 +53,8 @@ int arena_planner_scratch(const struct arena_planner *pl, const struct arena_pro
 void arena_plan_reset(struct arena_plan *plan);
 
 /* Checks the problem and the plan's capacity, then plans. opt NULL means
- * arena_plan_options_default. ARENA_ENOMEM when scratch_size is below what
+ * arena_plan_options_default; opt->values NULL, the planner's default key
+ * values (its seed key: opt->seed). ARENA_ENOMEM when scratch_size is below what
  * arena_planner_scratch() reports. */
 int arena_planner_run(const struct arena_planner *pl, const struct arena_problem *p,
                       const struct arena_plan_options *opt, void *scratch, size_t scratch_size,

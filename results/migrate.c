@@ -115,7 +115,7 @@ static const char migrate_3_to_4[] =
     "UPDATE results SET status = CASE WHEN arena_bytes = bound THEN 'optimal'"
     " ELSE 'feasible' END WHERE bound IS NOT NULL;\n";
 
-/* The machine's state when a run starts (bench/runinfo.h): the CPU
+/* The machine's state when a run starts (bench/core/runinfo.h): the CPU
  * frequency governor ("unknown" where cpufreq is absent, as in most VMs) and
  * the 1-minute load average (NULL when /proc/loadavg cannot be read). Rows of
  * earlier versions get NULL for both: nobody recorded them. Version 6 adds
@@ -336,7 +336,7 @@ static const char planner_origin_columns[] =
  * plugin's row whose bound is above its problem's max-live bound carried
  * the plugin's word as status and bound: that word moves to claimed_status
  * and claimed_bound, and status and bound become what bench proves from
- * the max-live bound (bench/claims.h: optimal when the arena meets it,
+ * the max-live bound (bench/core/claims.h: optimal when the arena meets it,
  * infeasible when it is above the capacity, limit when the plugin said it
  * stopped or claimed infeasible with a plan above the capacity, else
  * feasible). Rows whose bound is the max-live one hold bench's proofs

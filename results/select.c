@@ -10,6 +10,7 @@
 #include "graphs/sweep.h"
 #include "graphs/transforms.h"
 #include "planners/status.h"
+#include "results/planner_label.h"
 
 static int cmp_i64(int64_t a, int64_t b)
 {
@@ -196,10 +197,7 @@ int arena_select_graph(const struct arena_select *s, const char *base, const cha
 
 int arena_planner_label_is(const char *label, const char *name)
 {
-    if (strcmp(label, name) == 0)
-        return 1;
-    size_t n = strlen(name);
-    return strncmp(label, name, n) == 0 && strncmp(label + n, " (", 2) == 0;
+    return arena_planner_spec_names(label, name, strlen(name));
 }
 
 int arena_select_planner(const struct arena_select *s, const char *planner)

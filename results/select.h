@@ -57,7 +57,7 @@ const char *arena_group_by_name(enum arena_group_by g);
 int arena_group_by_parse(const char *s, enum arena_group_by *out);
 
 /* A named set of graphs: the items bench --graph takes (specs, sweeps,
- * paths), bench/suites.c's or a user's file. */
+ * paths), bench/core/suites.c's or a user's file. */
 struct arena_suite_items {
     const char *name;
     const char *const *items;
@@ -99,9 +99,11 @@ int arena_spec_matches(const char *item, const char *base);
 
 /* The graph filters of s (graphs, families, suites) on a graph. */
 int arena_select_graph(const struct arena_select *s, const char *base, const char *family);
-/* Whether a planner as stats and plot name it (results/columns.h: "NAME",
- * "NAME (plugin 1a2b3c4d)", "NAME (cmd)") is the one named: the whole
- * label, or NAME alone (every origin of that name). */
+/* Whether a planner as stats and plot name it (results/columns.h: its
+ * spec, "NAME:k=v,...", then " (plugin 1a2b3c4d)" or " (cmd ...)" unless
+ * built in) is the one named: the whole identity, NAME alone (every spec and
+ * origin of that name), or a spec whose every key given agrees
+ * (arena_planner_spec_names). */
 int arena_planner_label_is(const char *label, const char *name);
 /* The planner, tag and configuration filters (the planner by
  * arena_planner_label_is). */

@@ -761,13 +761,26 @@ static int option_text(const struct arena_stats_options *o, int k, char *buf, si
 /* Group labels and row labels: a field is shown when its values differ
  * between the rows shown (for an option: two set values differ, or one
  * planner has rows with and without it). */
-static int label_rows(struct arena_stats *out)
+static int label_rows(struct arena_stats *out, const struct arena_stats_query *q)
 {
     size_t n = out->n_rows + out->n_hidden;
     struct arena_stats_row **all = malloc((n ? n : 1) * sizeof *all);
-    if (!all) return ARENA_ENOMEM;
+    const char **ids = malloc((n ? n : 1) * sizeof *ids);
+    char **names = calloc(n ? n : 1, sizeof *names);
+    size_t *id_of = malloc((n ? n : 1) * sizeof *id_of), n_ids = 0;
+    if (!all || !ids || !names || !id_of) {
+        free(all), free(ids), free(names), free(id_of);
+        return ARENA_ENOMEM;
+    }
     for (size_t i = 0; i < out->n_rows; i++) all[i] = &out->rows[i];
     for (size_t i = 0; i < out->n_hidden; i++) all[out->n_rows + i] = &out->hidden[i];
+    for (size_t i = 0; i < n; i++) { /* the distinct planners shown, labelled together */
+        size_t k = 0;
+        while (k < n_ids && strcmp(ids[k], all[i]->planner) != 0) k++;
+        if (k == n_ids) ids[n_ids++] = all[i]->planner;
+        id_of[i] = k;
+    }
+    int rc = arena_planner_labels(ids, n_ids, q ? q->renames : NULL, q ? q->n_renames : 0, names);
     int align_varies = 0, config_varies = 0, budget_varies = 0;
     const struct arena_config *best = NULL; /* budgets differ among best orders only */
     for (size_t i = 0; i < n; i++) {
@@ -791,7 +804,6 @@ static int label_rows(struct arena_stats *out)
                     varies[k] = 1;
         }
     }
-    int rc = ARENA_OK;
     for (size_t i = 0; i < n && rc == ARENA_OK; i++) {
         struct arena_stats_row *r = all[i];
         char buf[1024], cfg[256];
@@ -801,7 +813,7 @@ static int label_rows(struct arena_stats *out)
         if (config_varies || arena_config_transforms(&r->config))
             snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " \xC2\xB7 %s", cfg);
         r->group = strdup(buf);
-        snprintf(buf, sizeof buf, "%s", r->planner);
+        snprintf(buf, sizeof buf, "%s", names[id_of[i]]);
         for (int k = 0; k < OPTIONS; k++) {
             char v[64], w[64];
             if (!varies[k]) continue;
@@ -819,7 +831,8 @@ static int label_rows(struct arena_stats *out)
         r->label = strdup(buf);
         if (!r->group || !r->label || !r->config_label) rc = ARENA_ENOMEM;
     }
-    free(all);
+    for (size_t k = 0; k < n_ids; k++) free(names[k]);
+    free(all), free(ids), free(names), free(id_of);
     return rc;
 }
 
@@ -894,7 +907,7 @@ int arena_stats_compute_query(const char *path, const struct arena_stats_query *
                                      n - fresh);
         a = b;
     }
-    if (status == ARENA_OK) status = label_rows(out);
+    if (status == ARENA_OK) status = label_rows(out, q);
     for (size_t i = 0; i < n; i++) free_sample(&s[i]);
     free(s);
     if (status == ARENA_ENOMEM) arena_errorf(err, errlen, 0, ARENA_ENOMEM, "%s: out of memory", path);

@@ -60,6 +60,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "results/planner_label.h"
 #include "results/select.h"
 
 #define ARENA_STATS_RESAMPLES 2000
@@ -85,7 +86,8 @@ struct arena_stats_row {
     char *group;             /* label of the group: its graphs (key), then " · " and
                                 the configuration's label when the configurations
                                 shown differ or it is not plain */
-    char *planner;           /* the planner's name */
+    char *planner;           /* the planner's identity (results/columns.h): its
+                                canonical spec, with its origin unless built in */
     size_t n;                /* samples: graphs (seeds) every row of the group has;
                                 0 when there is none (then lb and best are NaN) */
     struct arena_stat lb;    /* arena / lower bound */
@@ -97,9 +99,12 @@ struct arena_stats_row {
                                 untransformed: below 1 where the configuration's
                                 transformations pay; valid when has_fixed */
     /* The configuration field by field. */
-    char *label;   /* planner, plus " name=value" for each option whose value
-                      differs between the rows shown ("hill-climb node_limit=500";
-                      "unrecorded" for a NULL beside set values of one planner) */
+    char *label;   /* the planner's label among the rows shown (its name and the
+                      keys of its spec that differ between them, or its --label:
+                      results/planner_label.h), plus " name=value" for each option
+                      whose value differs between the rows shown ("hill-climb, seed=3
+                      node_limit=500"; "unrecorded" for a NULL beside set values of
+                      one planner) */
     char *key;     /* the group's graphs: family:params without the seed (a
                       file's path), a family, a suite or a tag (group_by) */
     char *graph;   /* family:params without the seed, or a file's path (the
@@ -171,6 +176,10 @@ struct arena_stats_query {
     /* Filters and grouping (select.h); NULL: every result, grouped by
      * graph. */
     const struct arena_select *select;
+    /* --label SPEC=TEXT: what rows call the planners they name
+     * (results/planner_label.h); none: their labels. */
+    const struct arena_label_rename *renames;
+    size_t n_renames;
 };
 
 /* Reads the database at path (read-only; any schema with the columns

@@ -78,6 +78,10 @@ int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
  * Integers above 2^63-1 cannot be stored: ARENA_EDB, and the error says so. */
 struct arena_result_info {
     const char *planner;
+    /* The canonical planner spec (include/arenabench/planner.h): planner,
+     * then every key with its value ("optimal:engine=portfolio,off=none");
+     * NULL reads as planner. Stored from schema 17 (column planner_spec). */
+    const char *planner_spec;
     int valid;                           /* 1 valid, 0 invalid or failed */
     const char *error;                   /* NULL when valid */
     const struct arena_metrics *metrics; /* NULL when the plan is not valid */
@@ -113,7 +117,7 @@ struct arena_result_info {
     const char *origin, *plugin_path, *plugin_sha256, *planner_command, *timing;
     int has_self_ns;
     uint64_t self_ns;
-    /* Schema 15. A plugin's claim beyond what bench proved (bench/claims.h):
+    /* Schema 15. A plugin's claim beyond what bench proved (bench/core/claims.h):
      * the status it gave ("optimal", "infeasible", ...) and its bound (0:
      * none), stored apart from status and bound, which hold only proofs;
      * NULL: no such claim. command_sha256: a cmd's identity, the SHA-256 of

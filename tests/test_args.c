@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/args.h"
+#include "bench/core/args.h"
 #include "bench/subcommands.h"
-#include "bench/suites.h"
+#include "bench/core/suites.h"
 #include "planners/optimal.h"
 
 #define MAX_ARGS 16
@@ -516,4 +516,50 @@ Test(args, patch)
     arena_bench_args_free(&a);
     cr_expect(strstr(help_of(""), "--patch RxC:K") != NULL);
     cr_expect(strstr(help_of(""), "interrupted by SIGINT") != NULL, "both halves");
+}
+
+/* --planner NAME:key=value,...: the keys that follow a planner's ':' are
+ * its own (a piece with '=' and no ':'), parsed against its table once
+ * --seed is known; its canonical spec is the bare name when it has no keys;
+ * a planner given twice with one canonical spec runs once; every error is
+ * one line naming the planner, the key and the valid keys. */
+Test(args, planner_keys)
+{
+    struct arena_bench_args a;
+    char err[400] = "";
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner",
+                       "naive,greedy-by-size,naive", NULL),
+                 ARENA_OK, "%s", err);
+    cr_assert_eq(a.n_planners, 2u);
+    cr_expect_str_eq(a.origins[0].spec, "naive");
+    cr_expect_str_eq(a.origins[1].spec, "greedy-by-size");
+    cr_expect_null(a.origins[0].values);
+    arena_bench_args_free(&a);
+    static const struct {
+        const char *planners, *says;
+    } bad[] = {
+        {"naive:beam=8", "--planner naive: unknown key 'beam' (valid: none, it has no keys)"},
+        {"naive,beam=8", "--planner: 'beam=8' is a key with no planner before it"},
+        {"beam=8", "--planner: 'beam=8' is a key with no planner before it"},
+        {"cmd:x:Beam=1=true", "--planner cmd:x: keys are key=value pairs"},
+        {"cmd:x:beam=1,beam=2=true", "--planner cmd:x: key 'beam' given twice"},
+        {"cmd:x:beam= 1=true", "--planner cmd:x: key 'beam': a value is 1 or more"},
+    };
+    for (size_t c = 0; c < sizeof bad / sizeof bad[0]; c++) {
+        err[0] = '\0';
+        cr_expect_neq(parse(&a, err, sizeof err, "--graph", "chain", "--planner",
+                            bad[c].planners, NULL),
+                      ARENA_OK, "%s", bad[c].planners);
+        cr_expect(strstr(err, bad[c].says) != NULL, "'%s' lacks '%s'", err, bad[c].says);
+        cr_expect_null(strchr(err, '\n'));
+        arena_bench_args_free(&a);
+    }
+    /* a program's keys: in name order in its spec, the command after them */
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner",
+                       "cmd:mine:z=1,beam=8.5=python3 x.py --a=b,c", NULL),
+                 ARENA_OK, "%s", err);
+    cr_assert_eq(a.n_planners, 1u);
+    cr_expect_str_eq(a.origins[0].spec, "mine:beam=8.5,z=1");
+    cr_expect_str_eq(a.origins[0].command, "python3 x.py --a=b,c");
+    arena_bench_args_free(&a);
 }

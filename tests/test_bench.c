@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/progress.h"
-#include "bench/suites.h"
+#include "bench/core/progress.h"
+#include "bench/core/suites.h"
 #include "graphs/source.h"
 #include "planners/planner.h"
 #include "results/store.h"

@@ -1,4 +1,4 @@
-/* test_cmd.c — planners that are external programs (bench/cmd.c), end to
+/* test_cmd.c — planners that are external programs (bench/external/cmd.c), end to
  * end: bench runs in a child process on a real database with cmd: planners
  * beside built-in ones, and the tests read what it stored. The examples of
  * examples/cmd/ run as a user runs them (python3, the standard library). */
@@ -390,4 +390,24 @@ Test(cmd, two_commands_under_one_name_are_two_planners)
         cr_expect(strstr(md, row), "%s not in: %s", row, md);
     }
     free(md);
+}
+
+/* A program's keys reach it in its environment: ARENA_KEY_<K> per key and
+ * its canonical spec in ARENA_PLANNER_SPEC (keys in name order); one that
+ * finds them as documented plans, else it exits non-zero (invalid). */
+Test(cmd, keys_reach_the_program_in_its_environment)
+{
+    char db[160], csv[160];
+    td_path(db, sizeof db, "r.sqlite");
+    three(csv, sizeof csv);
+    const char *args[] = {"--graph", csv, "--planner",
+                          "cmd:env-check:x=a+b,beam=8=test \"$ARENA_KEY_BEAM\" = 8 &&"
+                          " test \"$ARENA_KEY_X\" = a+b &&"
+                          " test \"$ARENA_PLANNER_SPEC\" = env-check:beam=8,x=a+b &&"
+                          " printf '0,0\\n1,64\\n2,0\\n';:",
+                          "--db", db, "--min-time", "0.001", NULL};
+    cr_expect_eq(run_bench("keys", args), 0, "%s", run_bench_output("keys", "err"));
+    cr_expect_eq(td_file_int(db, "SELECT count(*) FROM results WHERE planner = 'env-check' AND"
+                                 " valid = 1"),
+                 1, "%s", run_bench_output("keys", "err"));
 }

@@ -17,7 +17,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "bench/args.h"
+#include "bench/core/args.h"
 #include "bench/bench.h"
 #include "bench/export/export_plan.h"
 #include "graphs/family.h"

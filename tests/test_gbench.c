@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/gbench.h"
+#include "bench/core/gbench.h"
 
 struct counter {
     uint64_t calls;   /* timed calls */

@@ -1,4 +1,4 @@
-/* test_options.c — each option is described once (bench/options.h): the
+/* test_options.c — each option is described once (bench/core/options.h): the
  * Markdown tables in docs/ are the tables the option rows print (a block
  * between "<!-- options: NAME" and "<!-- end options -->", written by
  * scripts/docs-options), every table has its block, and each command's
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/options.h"
+#include "bench/core/options.h"
 #include "bench/subcommands.h"
 
 #define MAX_BLOCKS 16

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/output.h"
-#include "bench/progress.h"
+#include "bench/core/output.h"
+#include "bench/core/progress.h"
 
 /* Runs a format as bench does: its state zeroed, optional calls skipped. */
 struct fmt {

@@ -1,5 +1,5 @@
-/* test_plugin.c — planners from shared objects (bench/plugin.c) and their
- * calls in a forked child (bench/isolate.c), end to end: bench runs in a
+/* test_plugin.c — planners from shared objects (bench/external/plugin.c) and their
+ * calls in a forked child (bench/external/isolate.c), end to end: bench runs in a
  * child process on a real database, and the tests read what it stored.
  *
  * The plugins are built by meson from tests/plugins/ and examples/plugin/
@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/plugin.h"
+#include "bench/external/plugin.h"
 #include "tests/run_bench.h"
 #include "tests/tmpdb.h"
 
@@ -591,7 +591,7 @@ Test(plugin, a_scratch_overrun_and_a_wrong_arena_are_named)
     }
 }
 
-/* ---- claims: checked, never trusted (bench/claims.h) ---- */
+/* ---- claims: checked, never trusted (bench/core/claims.h) ---- */
 
 /* plugin:claims.so:NAME (tests/plugins/claims.c) into buf. */
 static void claims_item(char *buf, size_t len, const char *name)

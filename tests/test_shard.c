@@ -1,4 +1,4 @@
-/* test_shard.c — bench/shard.c: the N parts of a job list are disjoint,
+/* test_shard.c — bench/core/shard.c: the N parts of a job list are disjoint,
  * cover it, differ in size by at most one, and do not depend on the order
  * the jobs come in; the hash is FNV-1a 64 (the reference value of "a" and
  * of the empty string worked from the FNV definition below). */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/shard.h"
+#include "bench/core/shard.h"
 
 /* FNV-1a 64: offset basis 0xcbf29ce484222325, prime 0x100000001b3. The job
  * ("", "") hashes the one NUL byte: (basis ^ 0) * prime. */

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
+#include "bench/core/args.h"
+#include "bench/core/session.h"
 #include "bench/export/export_plan.h"
-#include "bench/plugin.h"
-#include "bench/session.h"
+#include "bench/external/plugin.h"
 #include "graphs/files.h"
 #include "planners/planner.h"
 

@@ -11,13 +11,14 @@
 #include <unistd.h>
 
 #include "bench/export/export_tflite.h"
-#include "bench/guest.h"
-#include "bench/isolate.h"
+#include "bench/external/guest.h"
+#include "bench/external/isolate.h"
 #include "graphs/names.h"
 #include "graphs/read_whole.h"
 #include "graphs/source.h"
 #include "graphs/tflite.h"
 #include "planners/alias.h"
+#include "planners/keys.h"
 #include "planners/planner.h"
 
 #define IDENT_MAX 64
@@ -447,7 +448,17 @@ static int guest_plan(const struct arena_planner *pl, const struct arena_problem
                       const struct arena_plan_options *opt, int isolate, struct arena_guest *g,
                       struct arena_plan *mp, char *why, size_t whylen)
 {
-    int rc = arena_guest_init(g, pp, opt);
+    /* the planner's default key values (bench export takes no keys) */
+    struct arena_key_value values[ARENA_PLANNER_MAX_KEYS];
+    struct arena_plan_options with = *opt;
+    if (pl->n_keys && !opt->values) {
+        if (pl->n_keys > ARENA_PLANNER_MAX_KEYS ||
+            arena_keys_defaults(pl->name, pl->keys, pl->n_keys, opt->seed, values, why, whylen))
+            return ARENA_ECONFLICT;
+        with.values = values;
+        opt = &with;
+    }
+    int rc = arena_guest_init(g, pp, opt, pl->n_keys);
     if (rc)
         return arena_errorf(why, whylen, 0, rc, "%s", arena_strerror(rc));
     *mp = (struct arena_plan){.n = pp->n, .offsets = g->offsets};

@@ -38,6 +38,8 @@
 #include "graphs/transforms.h"
 #include "planners/problem.h"
 
+struct arena_bench_args; /* bench/core/args.h */
+
 struct arena_export {
     const char *title;        /* one line for the files' comments (graph, planner) */
     const char *prefix;       /* C prefix of every name in the files, an identifier */
@@ -80,8 +82,8 @@ struct arena_plan_options;
  * name without extension (or the family), FP the fingerprint's 8 hex digits,
  * n the subgraph of a .tflite model. Prints each header's path on out
  * (NULL: quiet). Each planner plans its own copy of the problem and
- * options, checked after the call (bench/guest.h); with isolate, in a
- * forked child as bench run calls a plugin (bench/isolate.h: a crash, an
+ * options, checked after the call (bench/external/guest.h); with isolate, in a
+ * forked child as bench run calls a plugin (bench/external/isolate.h: a crash, an
  * exit or a call past opt's time limit is that planner's failure). opt
  * goes to every planner (NULL: the defaults; give search planners a time
  * limit). ARENA_ECONFLICT when a planner gives no valid plan (it refused,
@@ -104,5 +106,10 @@ int arena_export_tflites(const char *dir, const struct arena_source *src,
                          const struct arena_planner *const *planners, size_t n_planners,
                          int isolate, const struct arena_plan_options *opt, FILE *out, char *err,
                          size_t errlen);
+
+/* `bench export` once its command line is parsed (export_main.c), as
+ * arena_bench_run (bench/bench.h) for the run: writes every graph x
+ * planner's files, untimed; the same exit statuses. */
+int arena_bench_export(const struct arena_bench_args *a, int argc, char **argv);
 
 #endif

@@ -21,8 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench/args.h"
-#include "bench/subcommands.h"
 #include "planners/planner.h"
 #include "planners/status.h"
 #include "results/figdata.h"
@@ -142,14 +140,13 @@ static int read_label(void *base, const struct arena_opt *o, const char *v, char
                       size_t errlen)
 {
     P *p = base;
-    const char *eq = strchr(v, '=');
-    if (!eq || eq == v || !eq[1])
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                            "%s needs NAME=TEXT (a planner and what to call it), got '%s'", o->name,
-                            v);
     if (p->n_labels == sizeof p->labels / sizeof p->labels[0])
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: more than 64", o->name);
-    p->labels[p->n_labels++] = v;
+    if (arena_label_rename_parse(v, &p->labels[p->n_labels]) != ARENA_OK)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "%s needs SPEC=TEXT (a planner's name or spec and what to call it),"
+                            " got '%s'", o->name, v);
+    p->n_labels++;
     return ARENA_OK;
 }
 
@@ -195,11 +192,12 @@ const struct arena_opt arena_bench_plot_options[] = {
              " first graph selected, in --out; or of each graph of the figures' configuration,"
              " each in its own folder graphs/NAME/ (NAME: the graph as graphs.tex names it);"
              " auto: each with --suite or --family, else first"},
-    {.name = "--label", .kind = ARENA_OPT_CUSTOM, .arg = "NAME=TEXT", .parse = read_label,
-     .unset = "the planner's name", .in = ARENA_IN_PLOT,
-     .help = "what every figure and table calls planner NAME (as stored: --planner's name),"
-             " e.g. --label 'lfbf=LFBF (ours)'; again for another planner; the CSV files keep"
-             " the stored names"},
+    {.name = "--label", .kind = ARENA_OPT_CUSTOM, .arg = "SPEC=TEXT", .parse = read_label,
+     .unset = "its name and the keys that differ", .in = ARENA_IN_PLOT,
+     .help = "what every figure and table calls the planners SPEC names (a name, or a spec:"
+             " 'optimal:off=stack=No stacks'), followed by the keys that differ among the"
+             " planners shown and SPEC does not give, e.g. --label 'lfbf=LFBF (ours)'; again"
+             " for another planner; the CSV files keep the stored specs"},
     {.name = "--range", .kind = ARENA_OPT_CUSTOM, .arg = "LO:HI", .parse = read_range,
      .unset = "from the least ratio to 1.75 x the best median", .in = ARENA_IN_PLOT,
      .help = "the ratio axis of the quality and fixed figures; by default it ends at 1.75"
@@ -280,24 +278,28 @@ static void style(struct plot_ctx *c, struct plot_shown *s, size_t place)
     s->pt = points[p % 15];
 }
 
-/* Registry place of a planner; after the registry, the order measured. */
-static size_t place_of(const struct plot_ctx *c, const char *name, const char **kind)
+/* The built-in planner of identity id (its spec, no origin), or NULL. */
+static const struct arena_planner *built_in(const char *id)
 {
-    size_t n = arena_planner_count();
-    for (size_t i = 0; i < n; i++) {
-        const struct arena_planner *p = arena_planner_at(i);
-        if (strcmp(p->name, name) == 0) {
-            *kind = arena_planner_kind_name(p->kind);
-            return i;
-        }
-    }
-    *kind = "unknown";
-    size_t extra = 0;
-    for (size_t i = 0; i < c->d.n_planners; i++) {
-        if (strcmp(c->d.planners[i], name) == 0) break;
-        if (!arena_planner_find(c->d.planners[i])) extra++;
-    }
-    return n + extra;
+    char name[80];
+    if (strchr(id, ' ')) return NULL; /* "NAME (plugin ...)", "NAME (cmd ...)" */
+    arena_planner_id_name(id, name, sizeof name);
+    return arena_planner_find(name);
+}
+
+/* Registry place of the planner shown last; after the registry, the order
+ * shown: planners from outside, and a built-in planner's second spec and
+ * on (an ablation's specs each get a style of their own). */
+static size_t place_of(struct plot_ctx *c, const char **kind)
+{
+    size_t n = arena_planner_count(), me = c->n_sel - 1;
+    const struct arena_planner *own = built_in(c->sel[me].name);
+    *kind = own ? arena_planner_kind_name(own->kind) : "unknown";
+    size_t before = 0;
+    for (size_t i = 0; own && i < me; i++) before += built_in(c->sel[i].name) == own;
+    for (size_t i = 0; own && !before && i < n; i++)
+        if (arena_planner_at(i) == own) return i;
+    return n + c->extra_places++;
 }
 
 static int add_shown(struct plot_ctx *c, const char *name)
@@ -307,13 +309,23 @@ static int add_shown(struct plot_ctx *c, const char *name)
     c->sel = g;
     struct plot_shown *s = &c->sel[c->n_sel++];
     s->name = name;
-    s->label = name;
-    for (size_t i = 0; i < c->o.n_labels; i++) { /* the last --label for it counts */
-        const char *l = c->o.labels[i], *eq = strchr(l, '=');
-        if ((size_t)(eq - l) == strlen(name) && strncmp(l, name, strlen(name)) == 0) s->label = eq + 1;
-    }
-    style(c, s, place_of(c, name, &s->kind));
+    s->label = NULL; /* label_shown, once every planner shown is known */
+    style(c, s, place_of(c, &s->kind));
     return 0;
+}
+
+/* Every planner shown gets its label among them (results/planner_label.h). */
+static int label_shown(struct plot_ctx *c)
+{
+    const char **ids = malloc((c->n_sel ? c->n_sel : 1) * sizeof *ids);
+    char **labels = malloc((c->n_sel ? c->n_sel : 1) * sizeof *labels);
+    int rc = ids && labels ? 0 : -1;
+    for (size_t i = 0; !rc && i < c->n_sel; i++) ids[i] = c->sel[i].name;
+    if (!rc) rc = arena_planner_labels(ids, c->n_sel, c->o.labels, c->o.n_labels, labels) ? -1 : 0;
+    for (size_t i = 0; !rc && i < c->n_sel; i++) c->sel[i].label = labels[i];
+    free(ids);
+    free(labels);
+    return rc;
 }
 
 static int choose_planners(struct plot_ctx *c)
@@ -323,12 +335,12 @@ static int choose_planners(struct plot_ctx *c)
         c->planners_given = list != NULL;
         size_t n = arena_planner_count();
         for (size_t i = 0; i < n; i++) {
-            const char *name = arena_planner_at(i)->name;
-            for (size_t k = 0; k < c->d.n_planners; k++)
-                if (strcmp(c->d.planners[k], name) == 0 && add_shown(c, c->d.planners[k])) return -1;
+            const struct arena_planner *p = arena_planner_at(i);
+            for (size_t k = 0; k < c->d.n_planners; k++) /* its specs, in the order measured */
+                if (built_in(c->d.planners[k]) == p && add_shown(c, c->d.planners[k])) return -1;
         }
         for (size_t k = 0; k < c->d.n_planners; k++)
-            if (!arena_planner_find(c->d.planners[k]) && add_shown(c, c->d.planners[k])) return -1;
+            if (!built_in(c->d.planners[k]) && add_shown(c, c->d.planners[k])) return -1;
         return 0;
     }
     c->planners_given = 1;
@@ -343,20 +355,20 @@ static int choose_planners(struct plot_ctx *c)
         for (k = 0; k < c->d.n_planners; k++)
             if (strlen(c->d.planners[k]) == len && strncmp(c->d.planners[k], p, len) == 0) break;
         if (k == c->d.n_planners) {
-            struct plot_buf b = {0};
+            struct arena_buf b = {0};
             for (size_t j = 0; j < c->d.n_planners; j++) {
-                if (j) arena_plot_buf_add(&b, " ");
+                if (j) arena_buf_add(&b, " ");
                 arena_plot_caret(&b, c->d.planners[j]);
             }
-            struct plot_buf w = {0};
-            arena_plot_buf_addn(&w, p, len);
-            struct plot_buf ws = {0};
+            struct arena_buf w = {0};
+            arena_buf_addn(&w, p, len);
+            struct arena_buf ws = {0};
             arena_plot_caret(&ws, w.s ? w.s : "");
             snprintf(c->err, sizeof c->err, "unknown planner '%s' in the selected runs (planners: %s)",
                      ws.s ? ws.s : "", b.s ? b.s : "");
-            arena_plot_buf_free(&b);
-            arena_plot_buf_free(&w);
-            arena_plot_buf_free(&ws);
+            arena_buf_free(&b);
+            arena_buf_free(&w);
+            arena_buf_free(&ws);
             return 2;
         }
         for (size_t j = 0; j < c->n_sel; j++)
@@ -408,49 +420,49 @@ static int choose_graph(struct plot_ctx *c)
     if (c->graph == c->d.n_graphs) c->graph = 0;
     int per_graph = arena_plot_want(c, "arena") || arena_plot_want(c, "layout") ||
                     arena_plot_want(c, "live") || arena_plot_want(c, "tables");
-    struct plot_buf sp = {0};
+    struct arena_buf sp = {0};
     arena_plot_caret(&sp, c->d.bases[base]);
     if (hits > 1 && per_graph && !each_graph(c))
         arena_plot_note(c, "%zu graphs selected; per-graph figures show %s (choose with --graph)",
                         hits, sp.s ? sp.s : "");
-    arena_plot_buf_free(&sp);
+    arena_buf_free(&sp);
     if (c->d.n_configs > 1) {
-        struct plot_buf all = {0};
+        struct arena_buf all = {0};
         for (size_t i = 0; i < c->d.n_configs; i++) {
-            if (i) arena_plot_buf_add(&all, "; ");
+            if (i) arena_buf_add(&all, "; ");
             arena_plot_caret(&all, c->d.configs[i].label);
         }
         arena_plot_note(c,
                         "%zu configurations (%s): each figure shows %s, the tables every one"
                         " (choose with --inplace, --order, --patch, --alignment)",
                         c->d.n_configs, all.s ? all.s : "", c->d.configs[c->cfg].label);
-        arena_plot_buf_free(&all);
+        arena_buf_free(&all);
     }
     for (size_t i = 0; i < c->d.n_graphs; i++) {
         const struct arena_fig_graph *e = &c->d.graphs[i];
         if (!e->superseded) continue;
-        struct plot_buf name = {0};
+        struct arena_buf name = {0};
         arena_plot_caret(&name, e->spec);
         arena_plot_note(c, "%s (%s): %zu older result%s of another problem under this spec left out"
                            " (%s): only its newest problem's results are shown",
                         name.s ? name.s : "", c->d.configs[e->config].label, e->superseded,
                         e->superseded == 1 ? "" : "s", e->superseded_planners);
-        arena_plot_buf_free(&name);
+        arena_buf_free(&name);
     }
     return 0;
 }
 
 static int styles_csv(struct plot_ctx *c)
 {
-    struct plot_buf b = {0};
-    arena_plot_buf_add(&b, "planner,kind,color,dash,point\n");
+    struct arena_buf b = {0};
+    arena_buf_add(&b, "planner,kind,color,dash,point\n");
     for (size_t i = 0; i < c->n_sel; i++) {
         arena_plot_csv(&b, c->sel[i].name);
-        arena_plot_buf_printf(&b, ",%s,#%06X,%d,%d\n", c->sel[i].kind, c->sel[i].color,
+        arena_buf_printf(&b, ",%s,#%06X,%d,%d\n", c->sel[i].kind, c->sel[i].color,
                               c->sel[i].dt, c->sel[i].pt);
     }
     int rc = arena_plot_put(c, "styles.csv", &b);
-    arena_plot_buf_free(&b);
+    arena_buf_free(&b);
     return rc;
 }
 
@@ -509,7 +521,7 @@ static int per_graph_each(struct plot_ctx *c)
         if (arena_plot_in_config(c, g)) rows[n++] = g;
     int rc = 0;
     for (size_t k = 0; k < n && !rc; k++) {
-        struct plot_buf name = {0};
+        struct arena_buf name = {0};
         arena_plot_graph_name(c, rows, n, rows[k], &name);
         /* a folder name: the graph's name with every byte but letters,
          * digits and . = + - as _ */
@@ -522,7 +534,7 @@ static int per_graph_each(struct plot_ctx *c)
                             : '_';
         slug[j] = '\0';
         if (!j || slug[0] == '.') slug[0] = '_', slug[j ? j : 1] = '\0';
-        arena_plot_buf_free(&name);
+        arena_buf_free(&name);
         snprintf(dirs[k], sizeof dirs[k], "%s", slug);
         for (int again = 2, clash = 1; clash; again++) {
             clash = 0;
@@ -557,17 +569,17 @@ static int run(struct plot_ctx *c)
         struct arena_fig_data all;
         char why[200];
         if (arena_figdb_load(c->db, c->o.run, &rest, &all, why, sizeof why) == ARENA_OK) {
-            struct plot_buf b = {0}, w = {0};
+            struct arena_buf b = {0}, w = {0};
             arena_plot_caret(&w, c->o.graph);
             for (size_t i = 0; i < all.n_bases && i < 8; i++) {
-                if (i) arena_plot_buf_add(&b, "; ");
+                if (i) arena_buf_add(&b, "; ");
                 arena_plot_caret(&b, all.bases[i]);
             }
-            if (all.n_bases > 8) arena_plot_buf_add(&b, "; ...");
+            if (all.n_bases > 8) arena_buf_add(&b, "; ...");
             snprintf(c->err, sizeof c->err, "unknown graph '%s' in the selected runs (graphs: %s)",
                      w.s ? w.s : "", b.s ? b.s : "");
-            arena_plot_buf_free(&b);
-            arena_plot_buf_free(&w);
+            arena_buf_free(&b);
+            arena_buf_free(&w);
         }
         arena_fig_data_free(&all);
     }
@@ -578,16 +590,19 @@ static int run(struct plot_ctx *c)
         return 2;
     }
     for (size_t i = 0; i < c->o.n_labels; i++) {
-        const char *l = c->o.labels[i], *eq = strchr(l, '=');
+        const struct arena_label_rename *l = &c->o.labels[i];
         size_t k = 0;
-        while (k < c->n_sel && !((size_t)(eq - l) == strlen(c->sel[k].name) &&
-                                 strncmp(l, c->sel[k].name, (size_t)(eq - l)) == 0))
-            k++;
+        while (k < c->n_sel && !arena_planner_spec_names(c->sel[k].name, l->spec, l->spec_len)) k++;
         if (k == c->n_sel) {
-            snprintf(c->err, sizeof c->err, "--label %.200s: no planner '%.*s' shown", l,
-                     (int)(eq - l < 200 ? eq - l : 200), l);
+            int n = (int)(l->spec_len < 200 ? l->spec_len : 200);
+            snprintf(c->err, sizeof c->err, "--label %.*s=%.200s: no planner '%.*s' shown", n,
+                     l->spec, l->text, n, l->spec);
             return 2;
         }
+    }
+    if (label_shown(c)) {
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return 1;
     }
     if (index_results(c)) {
         snprintf(c->err, sizeof c->err, "out of memory");
@@ -698,10 +713,10 @@ int arena_bench_plot_main(int argc, char **argv)
     } else if (!c.o.quiet) {
         for (size_t i = 0; i < c.n_written; i++) printf("%s/%s\n", c.o.out, c.written[i]);
         if (c.notes.s) fputs(c.notes.s, stderr);
-        struct plot_buf g = {0};
+        struct arena_buf g = {0};
         if (c.d.n_graphs) {
             arena_plot_caret(&g, c.d.graphs[c.graph].spec);
-            arena_plot_buf_add(&g, " \xC2\xB7 ");
+            arena_buf_add(&g, " \xC2\xB7 ");
             arena_plot_caret(&g, arena_plot_config_label(&c));
         }
         if (c.d.n_runs == 1)
@@ -710,16 +725,17 @@ int arena_bench_plot_main(int argc, char **argv)
         else
             fprintf(stderr, PLOT_PROG ": %zu files in %s (%zu runs, graph %s)\n", c.n_written, c.o.out,
                     c.d.n_runs, g.s ? g.s : "");
-        arena_plot_buf_free(&g);
+        arena_buf_free(&g);
         if (fflush(stdout) != 0) rc = 1;
     }
     for (size_t i = 0; i < c.n_written; i++) free(c.written[i]);
     free(c.written);
     free(c.tmp);
+    for (size_t i = 0; i < c.n_sel; i++) free(c.sel[i].label);
     free(c.sel);
     free(c.by);
-    arena_plot_buf_free(&c.notes);
-    arena_plot_buf_free(&c.caption);
+    arena_buf_free(&c.notes);
+    arena_buf_free(&c.caption);
     arena_fig_data_free(&c.d);
     arena_figdb_close(c.db);
     arena_bench_filters_free(&c.o.f);

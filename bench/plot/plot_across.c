@@ -27,26 +27,26 @@ static int param_is(const char *kv, size_t len, const char *const *keys)
  * " align=N" when with_align. */
 static char *config_of(const struct arena_fig_graph *g, const char *const *drop, int with_align)
 {
-    struct plot_buf b = {0};
+    struct arena_buf b = {0};
     if (!g->params[0]) {
-        arena_plot_buf_add(&b, g->spec);
+        arena_buf_add(&b, g->spec);
     } else {
-        arena_plot_buf_add(&b, g->family);
+        arena_buf_add(&b, g->family);
         int first = 1;
         for (const char *p = g->params; *p;) {
             const char *e = strchr(p, ',');
             size_t len = e ? (size_t)(e - p) : strlen(p);
             if (!param_is(p, len, drop)) {
-                arena_plot_buf_add(&b, first ? ":" : ",");
-                arena_plot_buf_addn(&b, p, len);
+                arena_buf_add(&b, first ? ":" : ",");
+                arena_buf_addn(&b, p, len);
                 first = 0;
             }
             p += len + (e ? 1 : 0);
         }
     }
-    if (with_align) arena_plot_buf_printf(&b, " align=%lld", (long long)g->alignment);
+    if (with_align) arena_buf_printf(&b, " align=%lld", (long long)g->alignment);
     if (b.oom) {
-        arena_plot_buf_free(&b);
+        arena_buf_free(&b);
         return NULL;
     }
     return b.s;
@@ -71,19 +71,19 @@ static int seed_of(const struct arena_fig_graph *g, char *out, size_t n)
  * seed) as "n=200,..."; "" for a file or a graph without them. */
 static char *size_of(const struct arena_fig_graph *g, const char *const *keys)
 {
-    struct plot_buf b = {0};
-    arena_plot_buf_add(&b, "");
+    struct arena_buf b = {0};
+    arena_buf_add(&b, "");
     for (const char *p = g->params; *p;) {
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         if (param_is(p, len, keys)) {
-            if (b.len) arena_plot_buf_add(&b, ",");
-            arena_plot_buf_addn(&b, p, len);
+            if (b.len) arena_buf_add(&b, ",");
+            arena_buf_addn(&b, p, len);
         }
         p += len + (e ? 1 : 0);
     }
     if (b.oom) {
-        arena_plot_buf_free(&b);
+        arena_buf_free(&b);
         return NULL;
     }
     return b.s;
@@ -153,7 +153,7 @@ static int valid_on(struct plot_ctx *c, size_t g, size_t i, int fixed)
  * qidx (its order kept) and are listed in out as "NAME: N of M graphs",
  * M the configuration's graphs, "; " apart. Returns the planners kept. */
 static size_t leave_out_the_fewer(struct plot_ctx *c, size_t *qidx, size_t nq, int fixed,
-                                  struct plot_buf *out)
+                                  struct arena_buf *out)
 {
     size_t G = c->d.n_graphs, most = 0, top = 0, in_cfg = 0, kept = 0;
     size_t *nv = calloc(nq + 1, sizeof *nv), *have = calloc(G + 1, sizeof *have);
@@ -181,9 +181,9 @@ static size_t leave_out_the_fewer(struct plot_ctx *c, size_t *qidx, size_t nq, i
             qidx[kept++] = qidx[k];
             continue;
         }
-        arena_plot_buf_add(out, out->len ? "; " : "");
+        arena_buf_add(out, out->len ? "; " : "");
         arena_plot_caret(out, c->sel[qidx[k]].name);
-        arena_plot_buf_printf(out, ": %zu of %zu graphs", nv[k], in_cfg);
+        arena_buf_printf(out, ": %zu of %zu graphs", nv[k], in_cfg);
     }
     free(nv);
     free(have);
@@ -201,7 +201,7 @@ static int quality_figure(struct plot_ctx *c, int fixed)
     int *use = calloc(G + 1, sizeof *use);
     size_t *qidx = malloc((c->n_sel + 1) * sizeof *qidx);
     int rc = 0;
-    struct plot_buf left = {0}, b = {0}, gp = {0}, yt = {0}, cap = {0}, sub = {0}, unpaired = {0},
+    struct arena_buf left = {0}, b = {0}, gp = {0}, yt = {0}, cap = {0}, sub = {0}, unpaired = {0},
                     foot = {0};
     char **lab = calloc(c->n_sel + 1, sizeof *lab);
     double *v = malloc((G + 1) * sizeof *v), *med = NULL, *whi = NULL;
@@ -227,7 +227,7 @@ static int quality_figure(struct plot_ctx *c, int fixed)
      * a valid result anywhere (said in a note). */
     size_t nq = 0;
     int skipped_naive = 0;
-    struct plot_buf none = {0}, absent = {0};
+    struct arena_buf none = {0}, absent = {0};
     for (size_t i = 0; i < c->n_sel; i++) {
         if (!c->planners_given && strcmp(c->sel[i].name, "naive") == 0) {
             skipped_naive = 1;
@@ -240,8 +240,8 @@ static int quality_figure(struct plot_ctx *c, int fixed)
             ran |= arena_plot_in_config(c, g) && r;
         }
         if (!any) { /* a planner never run here did not fail here */
-            struct plot_buf *to = ran ? &none : &absent;
-            if (to->len) arena_plot_buf_add(to, ", ");
+            struct arena_buf *to = ran ? &none : &absent;
+            if (to->len) arena_buf_add(to, ", ");
             arena_plot_caret(to, c->sel[i].name);
             continue;
         }
@@ -272,9 +272,9 @@ static int quality_figure(struct plot_ctx *c, int fixed)
             failed += arena_plot_in_config(c, g) && !(r && r->ok);
         }
         if (failed) {
-            arena_plot_buf_add(&left, left.len ? ", " : "");
+            arena_buf_add(&left, left.len ? ", " : "");
             arena_plot_caret(&left, c->sel[qidx[k]].name);
-            arena_plot_buf_printf(&left, " failed or missing on %zu", failed);
+            arena_buf_printf(&left, " failed or missing on %zu", failed);
         }
     }
     if (paired < 2 || !nq) {
@@ -288,26 +288,26 @@ static int quality_figure(struct plot_ctx *c, int fixed)
         goto done;
     }
     size_t seeds = count_seeds(c, use);
-    arena_plot_buf_printf(&cap, "%s: %zu of %zu graphs", arena_plot_config_label(c), paired,
+    arena_buf_printf(&cap, "%s: %zu of %zu graphs", arena_plot_config_label(c), paired,
                           in_cfg);
-    if (left.len) arena_plot_buf_printf(&cap, " (paired: %s)", left.s);
-    arena_plot_buf_printf(&cap, ", %zu seed%s, %zu run%s", seeds, seeds == 1 ? "" : "s",
+    if (left.len) arena_buf_printf(&cap, " (paired: %s)", left.s);
+    arena_buf_printf(&cap, ", %zu seed%s, %zu run%s", seeds, seeds == 1 ? "" : "s",
                           c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
-    if (skipped_naive) arena_plot_buf_add(&cap, "; naive left out (--planner all shows it)");
-    if (none.len) arena_plot_buf_printf(&cap, "; no valid result: %s", none.s);
-    if (absent.len) arena_plot_buf_printf(&cap, "; not run in this configuration: %s", absent.s);
-    if (unpaired.len) arena_plot_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
+    if (skipped_naive) arena_buf_add(&cap, "; naive left out (--planner all shows it)");
+    if (none.len) arena_buf_printf(&cap, "; no valid result: %s", none.s);
+    if (absent.len) arena_buf_printf(&cap, "; not run in this configuration: %s", absent.s);
+    if (unpaired.len) arena_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
     arena_plot_note(c, "%s: %s", name, cap.s);
     /* Data and quartiles. */
     /* paired, graphs, seeds, runs: what the figure covers, on every row. */
-    arena_plot_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
+    arena_buf_add(&b, "row,ratio,limit,ratio_lb,arena_bytes,lower_bound,best_bound,run,paired,"
                            "graphs,seeds,runs,planner,graph,config,fixed_lower_bound\n");
     double qmax = 1, qmin = 1, best_med = INFINITY;
     med = calloc(nq + 1, sizeof *med);
     whi = calloc(nq + 1, sizeof *whi);
     if (!med || !whi) rc = 1;
-    struct plot_buf arr = {0};
-    arena_plot_buf_printf(
+    struct arena_buf arr = {0};
+    arena_buf_printf(
         &arr, "array Q1[%zu]; array Q3[%zu]; array MED[%zu]; array LO[%zu]; array HI[%zu]\n", nq,
         nq, nq, nq, nq);
     for (size_t k = 0; k < nq; k++) {
@@ -323,21 +323,21 @@ static int quality_figure(struct plot_ctx *c, int fixed)
             limits += (size_t)arena_plot_is_limit(r);
             qmax = fmax(qmax, ratio);
             qmin = fmin(qmin, ratio);
-            arena_plot_buf_printf(&b, "%zu,%.17g,%d,%.17g,%lld,%lld,", k + 1, ratio,
+            arena_buf_printf(&b, "%zu,%.17g,%d,%.17g,%lld,%lld,", k + 1, ratio,
                                   arena_plot_is_limit(r),
                                   (double)r->arena / (double)gr->lower_bound, (long long)r->arena,
                                   (long long)gr->lower_bound);
-            if (best[g] > (double)gr->lower_bound) arena_plot_buf_printf(&b, "%.17g", best[g]);
-            arena_plot_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired,
+            if (best[g] > (double)gr->lower_bound) arena_buf_printf(&b, "%.17g", best[g]);
+            arena_buf_printf(&b, ",%lld,%zu,%zu,%zu,%zu,", (long long)r->run_id, paired,
                                   in_cfg, seeds, c->d.n_runs);
             arena_plot_csv(&b, c->sel[qidx[k]].name);
-            arena_plot_buf_add(&b, ",");
+            arena_buf_add(&b, ",");
             arena_plot_csv(&b, gr->spec);
-            arena_plot_buf_add(&b, ",");
+            arena_buf_add(&b, ",");
             arena_plot_csv(&b, arena_plot_config_label(c));
             if (gr->fixed_lower_bound > 0)
-                arena_plot_buf_printf(&b, ",%lld\n", (long long)gr->fixed_lower_bound);
-            else arena_plot_buf_add(&b, ",\n");
+                arena_buf_printf(&b, ",%lld\n", (long long)gr->fixed_lower_bound);
+            else arena_buf_add(&b, ",\n");
         }
         qsort(v, nv, sizeof *v, arena_plot_by_double);
         double q1 = arena_plot_quantile(v, nv, 0.25), q3 = arena_plot_quantile(v, nv, 0.75),
@@ -347,7 +347,7 @@ static int quality_figure(struct plot_ctx *c, int fixed)
             if (v[i] >= q1 - 1.5 * iq && v[i] < lo) lo = v[i];
             if (v[i] <= q3 + 1.5 * iq && v[i] > hi) hi = v[i];
         }
-        arena_plot_buf_printf(
+        arena_buf_printf(
             &arr,
             "Q1[%zu] = %.17g; Q3[%zu] = %.17g; MED[%zu] = %.17g; LO[%zu] = %.17g; "
             "HI[%zu] = %.17g\n",
@@ -357,10 +357,10 @@ static int quality_figure(struct plot_ctx *c, int fixed)
             whi[k] = v[nv - 1];
             best_med = fmin(best_med, med[k]);
         }
-        struct plot_buf l = {0};
-        arena_plot_buf_add(&l, c->sel[qidx[k]].label);
-        if (limits == paired) arena_plot_buf_add(&l, " (limit)");
-        else if (limits) arena_plot_buf_printf(&l, " (%zu limit)", limits);
+        struct arena_buf l = {0};
+        arena_buf_add(&l, c->sel[qidx[k]].label);
+        if (limits == paired) arena_buf_add(&l, " (limit)");
+        else if (limits) arena_buf_printf(&l, " (%zu limit)", limits);
         lab[k] = l.s;
         if (!lab[k]) rc = 1;
     }
@@ -383,48 +383,48 @@ static int quality_figure(struct plot_ctx *c, int fixed)
         logx = qmax > 3;
     }
     if (cut && c->o.range_hi > 0)
-        arena_plot_buf_printf(&cap, "; axis %g to %g (--range)", xlo, xhi);
+        arena_buf_printf(&cap, "; axis %g to %g (--range)", xlo, xhi);
     else if (cut)
-        arena_plot_buf_printf(&cap, "; axis to %.3g (%g x the best median), medians beyond it"
+        arena_buf_printf(&cap, "; axis to %.3g (%g x the best median), medians beyond it"
                                     " as arrows", xhi, ARENA_PLOT_BAND);
     char csv_name[32];
     snprintf(csv_name, sizeof csv_name, "%s.csv", name);
     if (rc || (rc = arena_plot_put(c, csv_name, &b))) {
         if (!c->err[0]) snprintf(c->err, sizeof c->err, "out of memory");
-        arena_plot_buf_free(&arr);
+        arena_buf_free(&arr);
         goto done;
     }
     const char *what = fixed    ? "Arena / fixed-order bound (the graph untransformed)"
                        : better ? "Arena / best proven bound"
                                 : "Arena / lower bound";
-    arena_plot_buf_printf(&sub, "%s", cap.s);
+    arena_buf_printf(&sub, "%s", cap.s);
     double fh[2];
     arena_plot_gp_foot(&foot, UNPAIRED, unpaired.s ? unpaired.s : "", fh);
     double h1 = fmin(4.2, fmax(1.8, 1.0 + 0.2 * (double)nq)) + fh[0],
            h2 = fmax(2.4, 1.2 + 0.27 * (double)nq) + fh[1];
     arena_plot_gp_head(c, &gp, name, what, sub.s ? sub.s : "", cap.s, h1, h2);
-    arena_plot_buf_add(&gp, foot.s ? foot.s : "");
+    arena_buf_add(&gp, foot.s ? foot.s : "");
     arena_plot_gp_common(c, &gp);
     arena_plot_gp_styles(&gp, c->sel, qidx, lab, nq, 40);
-    arena_plot_buf_add(&gp, arr.s ? arr.s : "");
-    arena_plot_buf_free(&arr);
-    arena_plot_buf_printf(&gp, "array OFF[%zu]; array CUTHI[%zu]\n", nq, nq);
+    arena_buf_add(&gp, arr.s ? arr.s : "");
+    arena_buf_free(&arr);
+    arena_buf_printf(&gp, "array OFF[%zu]; array CUTHI[%zu]\n", nq, nq);
     for (size_t k = 0; k < nq && med && whi; k++)
-        arena_plot_buf_printf(&gp, "OFF[%zu] = %d; CUTHI[%zu] = %d\n", k + 1,
+        arena_buf_printf(&gp, "OFF[%zu] = %d; CUTHI[%zu] = %d\n", k + 1,
                               cut && med[k] > xhi, k + 1, cut && whi[k] > xhi);
-    arena_plot_buf_printf(&gp, "RLO = %.17g; RHI = %.17g; CUT = %d\n", xlo, xhi, cut);
+    arena_buf_printf(&gp, "RLO = %.17g; RHI = %.17g; CUT = %d\n", xlo, xhi, cut);
     double names = 0;
     for (size_t k = 0; k < nq; k++) names = fmax(names, arena_plot_label_em(lab[k], QUALITY_WRAP_EM));
-    arena_plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", quality_xstep(xlo, xhi, names, 1),
+    arena_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n", quality_xstep(xlo, xhi, names, 1),
                           quality_xstep(xlo, xhi, names, 2));
-    arena_plot_buf_printf(&gp,
+    arena_buf_printf(&gp,
                           "QMAX = %.17g; XMIN = %.17g; LOGX = %d; XLABEL = '%s'; DATA = '%s'\n",
                           qmax, qmin, logx,
                           fixed    ? "arena / fixed-order bound"
                           : better ? "arena / best proven bound"
                                    : "arena / lower bound",
                           csv_name);
-    arena_plot_buf_printf(&gp, "LOGTICS1 = \"%s\"; LOGTICS2 = \"%s\"\n",
+    arena_buf_printf(&gp, "LOGTICS1 = \"%s\"; LOGTICS2 = \"%s\"\n",
                           qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)"
                                     : "(0.5, 1, 2, 5, 10, 20)",
                           qmax > 30 ? "(0.5, 1, 10, 100, 1000, 10000, 100000)"
@@ -442,16 +442,16 @@ done:
     free(v);
     free(med);
     free(whi);
-    arena_plot_buf_free(&left);
-    arena_plot_buf_free(&unpaired);
-    arena_plot_buf_free(&foot);
-    arena_plot_buf_free(&none);
-    arena_plot_buf_free(&absent);
-    arena_plot_buf_free(&b);
-    arena_plot_buf_free(&gp);
-    arena_plot_buf_free(&yt);
-    arena_plot_buf_free(&cap);
-    arena_plot_buf_free(&sub);
+    arena_buf_free(&left);
+    arena_buf_free(&unpaired);
+    arena_buf_free(&foot);
+    arena_buf_free(&none);
+    arena_buf_free(&absent);
+    arena_buf_free(&b);
+    arena_buf_free(&gp);
+    arena_buf_free(&yt);
+    arena_buf_free(&cap);
+    arena_buf_free(&sub);
     return rc;
 }
 
@@ -522,8 +522,8 @@ static char *short_label(char *const *names, size_t n, size_t i)
     const char *me = names[i];
     const char *colon = strchr(me, ':'), *space = strchr(me, ' ');
     size_t flen = colon ? (size_t)(colon - me) : space ? (size_t)(space - me) : strlen(me);
-    struct plot_buf b = {0};
-    arena_plot_buf_addn(&b, me, flen);
+    struct arena_buf b = {0};
+    arena_buf_addn(&b, me, flen);
     if (colon) {
         const char *items = colon + 1, *end = space ? space : me + strlen(me);
         int first = 1;
@@ -547,16 +547,16 @@ static char *short_label(char *const *names, size_t n, size_t i)
             for (size_t j = 0; j < n; j++)
                 if (j != i && strncmp(names[j], me, flen) == 0 && names[j][flen] == ':') alone = 0;
             if (!shared && !alone) {
-                arena_plot_buf_add(&b, first ? ":" : ",");
-                arena_plot_buf_addn(&b, p, len);
+                arena_buf_add(&b, first ? ":" : ",");
+                arena_buf_addn(&b, p, len);
                 first = 0;
             }
             p += len + (e ? 1 : 0);
         }
     }
-    if (space) arena_plot_buf_add(&b, space);
+    if (space) arena_buf_add(&b, space);
     if (b.oom) {
-        arena_plot_buf_free(&b);
+        arena_buf_free(&b);
         return NULL;
     }
     return b.s;
@@ -564,12 +564,12 @@ static char *short_label(char *const *names, size_t n, size_t i)
 
 /* Decade ticks from lo to hi: "(label value, ...)" and the range; a
  * label every every decades (the others ticks without one). */
-static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, int every, double *r0, double *r1)
+static void decade_tics(struct arena_buf *b, double lo, double hi, int ns, int every, double *r0, double *r1)
 {
     int a = (int)floor(log10(lo) + 1e-9), z = (int)ceil(log10(hi) - 1e-9);
     if (z <= a) z = a + 1;
     if (every < 1) every = 1;
-    arena_plot_buf_add(b, "(");
+    arena_buf_add(b, "(");
     for (int e = a; e <= z; e++) {
         double v = pow(10, e);
         char l[32];
@@ -583,9 +583,9 @@ static void decade_tics(struct plot_buf *b, double lo, double hi, int ns, int ev
             else if (e >= 3) snprintf(l, sizeof l, "%gk", v / 1e3);
             else snprintf(l, sizeof l, "%g", v);
         }
-        arena_plot_buf_printf(b, "%s'%s' %.17g", e == a ? "" : ", ", (e - a) % every ? "" : l, v);
+        arena_buf_printf(b, "%s'%s' %.17g", e == a ? "" : ", ", (e - a) % every ? "" : l, v);
     }
-    arena_plot_buf_add(b, ")");
+    arena_buf_add(b, ")");
     *r0 = 0.97 * pow(10, a);
     *r1 = 1.03 * pow(10, z);
 }
@@ -656,8 +656,8 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
     if (np > 2 && (c->o.sizes & 1))
         arena_plot_note(c, "one-column scaling figure shows the first 2 of its panels");
     size_t NP = np > 4 ? 4 : np;
-    struct plot_buf b = {0};
-    arena_plot_buf_add(
+    struct arena_buf b = {0};
+    arena_buf_add(
         &b, "panel,row,tensors,plan_ns_median,plan_ns_min,plan_ns_max,seeds,limit,noisy,planner,"
             "size,graphs,config,own_report\n");
     double t0 = 0, t1 = 0, n0 = 0, n1 = 0;
@@ -688,7 +688,7 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
                 if (done_[x]) continue;
                 size_t k = 0, lim = 0, noisy = 0;
                 int own_here = 0; /* these times are the program's own report */
-                struct plot_buf gl = {0};
+                struct arena_buf gl = {0};
                 for (size_t y = x; y < m; y++) {
                     if (done_[y] || strcmp(size[gs[y]], size[gs[x]]) != 0) continue;
                     done_[y] = 1;
@@ -701,8 +701,8 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
                     own_here |= r->has_self_ns;
                     lim += (size_t)arena_plot_is_limit(r);
                     noisy += (size_t)r->noisy;
-                    if (gl.len) arena_plot_buf_add(&gl, ";");
-                    arena_plot_buf_add(&gl, c->d.graphs[gs[y]].spec);
+                    if (gl.len) arena_buf_add(&gl, ";");
+                    arena_buf_add(&gl, c->d.graphs[gs[y]].spec);
                 }
                 qsort(tv, k, sizeof *tv, arena_plot_by_double);
                 qsort(nv, k, sizeof *nv, arena_plot_by_double);
@@ -712,34 +712,34 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
                 if (nv[0] > 0 && (!n0 || nv[0] < n0)) n0 = nv[0];
                 if (nv[k - 1] > n1) n1 = nv[k - 1];
                 limits += lim;
-                arena_plot_buf_printf(&b, "%zu,%zu,%.17g,%.17g,%.17g,%.17g,%zu,%zu,%zu,", p + 1,
+                arena_buf_printf(&b, "%zu,%zu,%.17g,%.17g,%.17g,%.17g,%zu,%zu,%zu,", p + 1,
                                       i + 1, t, ns, nv[0], nv[k - 1], k, lim, noisy);
                 arena_plot_csv(&b, c->sel[i].name);
-                arena_plot_buf_add(&b, ",");
+                arena_buf_add(&b, ",");
                 arena_plot_csv(&b, size[gs[x]]);
-                arena_plot_buf_add(&b, ",");
+                arena_buf_add(&b, ",");
                 arena_plot_csv(&b, gl.s ? gl.s : "");
-                arena_plot_buf_add(&b, ",");
+                arena_buf_add(&b, ",");
                 arena_plot_csv(&b, arena_plot_config_label(c));
-                arena_plot_buf_printf(&b, ",%d\n", own_here);
-                arena_plot_buf_free(&gl);
+                arena_buf_printf(&b, ",%d\n", own_here);
+                arena_buf_free(&gl);
             }
             free(done_);
         }
     rc = arena_plot_put(c, "scaling.csv", &b);
-    arena_plot_buf_free(&b);
+    arena_buf_free(&b);
     if (rc) goto done;
     if (!(n0 > 0)) n0 = 1, n1 = 10;
     if (!(t0 > 0)) t0 = 1, t1 = 10;
-    struct plot_buf gp = {0}, xt[2] = {{0}}, ytb[2] = {{0}};
+    struct arena_buf gp = {0}, xt[2] = {{0}}, ytb[2] = {{0}};
     double x0, x1, y0, y1;
     size_t idx_all[256], nshow = c->n_sel < 256 ? c->n_sel : 256;
     for (size_t i = 0; i < nshow; i++) idx_all[i] = i;
     /* a program timed by its own report says so in the legend */
     for (size_t i = 0; i < nshow; i++) {
-        struct plot_buf l = {0};
-        arena_plot_buf_add(&l, c->sel[i].label);
-        if (own[i]) arena_plot_buf_add(&l, " (own report)");
+        struct arena_buf l = {0};
+        arena_buf_add(&l, c->sel[i].label);
+        if (own[i]) arena_buf_add(&l, " (own report)");
         lab[i] = l.s;
     }
     size_t NP1 = NP > 2 ? 2 : NP, R2 = (NP + 1) / 2;
@@ -777,36 +777,36 @@ int arena_plot_fig_scaling(struct plot_ctx *c)
                        h[1]);
     arena_plot_gp_common(c, &gp);
     arena_plot_gp_styles(&gp, c->sel, idx_all, lab, nshow, 40);
-    arena_plot_buf_printf(
+    arena_buf_printf(
         &gp,
         "NP = %zu; NP1 = %zu; X0 = %.17g; X1 = %.17g; Y0 = %.17g; Y1 = %.17g; KC1 = %zu;"
         " KC2 = %zu\n",
         NP, NP1, x0, x1, y0, y1, kc1, kc2);
     for (int k = 0; k < 2; k++)
-        arena_plot_buf_printf(&gp, "XTICS%d = \"%s\"; YTICS%d = \"%s\"\n", k + 1,
+        arena_buf_printf(&gp, "XTICS%d = \"%s\"; YTICS%d = \"%s\"\n", k + 1,
                               xt[k].s ? xt[k].s : "()", k + 1, ytb[k].s ? ytb[k].s : "()");
-    arena_plot_buf_printf(&gp, "array PT[%zu]; array PT1[%zu]\n", NP, NP);
+    arena_buf_printf(&gp, "array PT[%zu]; array PT1[%zu]\n", NP, NP);
     for (size_t p = 0; p < NP; p++) {
         char *sl = short_label(names, nf, order[p]);
-        arena_plot_buf_printf(&gp, "PT[%zu] = ", p + 1);
+        arena_buf_printf(&gp, "PT[%zu] = ", p + 1);
         arena_plot_gq_cut(&gp, sl ? sl : names[order[p]], 60, "...");
-        arena_plot_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
+        arena_buf_printf(&gp, "; PT1[%zu] = ", p + 1);
         arena_plot_gq_cut(&gp, sl ? sl : names[order[p]], 22, "...");
-        arena_plot_buf_add(&gp, "\n");
+        arena_buf_add(&gp, "\n");
         free(sl);
     }
     const char *keys[] = {"LIMITKEY"};
     const char *vals[] = {limits ? ", \\\n       NaN with points pt 2 ps 1 lc rgb '#000000' title"
                                    " 'stopped at limit'"
                                  : ""};
-    arena_plot_buf_printf(&gp, "NL = %zu\n", limits);
+    arena_buf_printf(&gp, "NL = %zu\n", limits);
     rc = xt[0].oom || ytb[0].oom || xt[1].oom || ytb[1].oom
              ? 1
              : arena_plot_draw(c, "scaling", &gp, keys, vals, 1);
-    arena_plot_buf_free(&gp);
+    arena_buf_free(&gp);
     for (int k = 0; k < 2; k++) {
-        arena_plot_buf_free(&xt[k]);
-        arena_plot_buf_free(&ytb[k]);
+        arena_buf_free(&xt[k]);
+        arena_buf_free(&ytb[k]);
     }
 done:
     free(count);
@@ -861,12 +861,12 @@ static void stats_grid(struct stats_grid *q, int s, size_t np, size_t nslots, ch
     q->name_chars = 26;
     double longest = 0;
     for (size_t i = 0; i < q->slots; i++) {
-        struct plot_buf t = {0};
+        struct arena_buf t = {0};
         arena_plot_caret(&t, lab[i]);
-        if (t.s && arena_plot_utf8_chars(t.s) > q->name_chars)
-            t.s[arena_plot_utf8_prefix(t.s, q->name_chars)] = '\0';
+        if (t.s && arena_utf8_chars(t.s) > q->name_chars)
+            t.s[arena_utf8_prefix(t.s, q->name_chars)] = '\0';
         longest = fmax(longest, arena_plot_text_em(t.s ? t.s : ""));
-        arena_plot_buf_free(&t);
+        arena_buf_free(&t);
     }
     q->bottom = 0.15 + longest * em + foot;
     /* The panels take at least a third of the page, in the PNG too (whose
@@ -937,7 +937,7 @@ int arena_plot_fig_stats(struct plot_ctx *c)
     size_t *gfirst = NULL, *rpanel = NULL, *rslot = NULL, *pgroup = NULL, idx[256];
     int *off = NULL; /* a row over ARENA_PLOT_BAND x its panel's best mean (over --range's
                         end): marked, not drawn to scale */
-    struct plot_buf b = {0}, gp = {0}, notes = {0}, cap = {0}, unpaired = {0}, foot = {0};
+    struct arena_buf b = {0}, gp = {0}, notes = {0}, cap = {0}, unpaired = {0}, foot = {0};
     int rc = 0;
     if (!planners) {
         snprintf(c->err, sizeof c->err, "out of memory");
@@ -952,7 +952,8 @@ int arena_plot_fig_stats(struct plot_ctx *c)
     sel.patch = k->patch;
     sel.alignment = k->alignment;
     struct arena_stats_query q = {.run = run, .planners = planners, .n_planners = S,
-                                  .select = &sel};
+                                  .select = &sel, .renames = c->o.labels,
+                                  .n_renames = c->o.n_labels};
     char why[sizeof c->err];
     rc = arena_stats_compute_query(c->o.f.db, &q, &s, why, sizeof why);
     if (rc == ARENA_EDB) { /* a database bench plot reads but bench stats does not */
@@ -988,26 +989,26 @@ int arena_plot_fig_stats(struct plot_ctx *c)
         size_t a = gfirst[f], e = gfirst[f + 1];
         size_t paired = s.rows[a].n, graphs = paired + s.rows[a].n_left_out;
         char *sl = short_label(gnames, ng, f);
-        struct plot_buf sh = {0};
+        struct arena_buf sh = {0};
         arena_plot_caret(&sh, sl ? sl : gnames[f]);
         free(sl);
         if (paired < 2) { /* one seed has no spread to show */
-            arena_plot_buf_printf(&notes, "%s%s: %zu paired graph%s (a panel needs two)",
+            arena_buf_printf(&notes, "%s%s: %zu paired graph%s (a panel needs two)",
                                   notes.len ? "; " : "", sh.s ? sh.s : "", paired,
                                   paired == 1 ? "" : "s");
-            arena_plot_buf_free(&sh);
+            arena_buf_free(&sh);
             continue;
         }
         double bestmean = INFINITY;
         for (size_t k = a; k < e; k++) bestmean = fmin(bestmean, s.rows[k].lb.mean);
-        struct plot_buf out = {0}, failed = {0};
+        struct arena_buf out = {0}, failed = {0};
         pgroup[np++] = f;
         paired_total += paired;
         for (size_t k = a; k < e; k++) {
             rpanel[k] = np;
             if (s.rows[k].lb.mean > (c->o.range_hi > 0 ? c->o.range_hi : ARENA_PLOT_BAND * bestmean)) {
                 off[k] = 1;
-                if (out.len) arena_plot_buf_add(&out, ", ");
+                if (out.len) arena_buf_add(&out, ", ");
                 arena_plot_caret(&out, s.rows[k].label);
             }
         }
@@ -1015,40 +1016,40 @@ int arena_plot_fig_stats(struct plot_ctx *c)
             const struct arena_stats_row *u = &s.hidden[h];
             if (strcmp(u->group, s.rows[a].group) != 0) continue;
             if (u->unpaired) { /* named in the figure: the foot */
-                arena_plot_buf_add(&unpaired, unpaired.len ? "; " : "");
+                arena_buf_add(&unpaired, unpaired.len ? "; " : "");
                 arena_plot_caret(&unpaired, u->label);
-                arena_plot_buf_printf(&unpaired, ": %zu of %zu graphs", u->n_valid, graphs);
+                arena_buf_printf(&unpaired, ": %zu of %zu graphs", u->n_valid, graphs);
                 if (ng > 1) {
-                    arena_plot_buf_add(&unpaired, " of ");
-                    arena_plot_buf_add(&unpaired, sh.s ? sh.s : "");
+                    arena_buf_add(&unpaired, " of ");
+                    arena_buf_add(&unpaired, sh.s ? sh.s : "");
                 }
                 continue;
             }
-            if (failed.len) arena_plot_buf_add(&failed, ", ");
+            if (failed.len) arena_buf_add(&failed, ", ");
             arena_plot_caret(&failed, u->label);
         }
         if (paired < graphs || out.len || failed.len) {
-            arena_plot_buf_printf(&notes, "%s%s: ", notes.len ? "; " : "", sh.s ? sh.s : "");
+            arena_buf_printf(&notes, "%s%s: ", notes.len ? "; " : "", sh.s ? sh.s : "");
             const char *sep = "";
             if (paired < graphs) {
-                arena_plot_buf_printf(&notes, "%zu of %zu graphs paired", paired, graphs);
+                arena_buf_printf(&notes, "%zu of %zu graphs paired", paired, graphs);
                 sep = ", ";
             }
             if (out.len) {
                 if (c->o.range_hi > 0)
-                    arena_plot_buf_printf(&notes, "%s%s over %g (--range; marked at the top)", sep,
+                    arena_buf_printf(&notes, "%s%s over %g (--range; marked at the top)", sep,
                                           out.s, c->o.range_hi);
                 else
-                    arena_plot_buf_printf(&notes, "%s%s over %gx the best mean (marked at the top)",
+                    arena_buf_printf(&notes, "%s%s over %gx the best mean (marked at the top)",
                                           sep, out.s, ARENA_PLOT_BAND);
                 sep = ", ";
             }
             if (failed.len)
-                arena_plot_buf_printf(&notes, "%s%s with no valid result", sep, failed.s);
+                arena_buf_printf(&notes, "%s%s with no valid result", sep, failed.s);
         }
-        arena_plot_buf_free(&sh);
-        arena_plot_buf_free(&out);
-        arena_plot_buf_free(&failed);
+        arena_buf_free(&sh);
+        arena_buf_free(&out);
+        arena_buf_free(&failed);
     }
     if (!np) {
         arena_plot_note(
@@ -1070,24 +1071,18 @@ int arena_plot_fig_stats(struct plot_ctx *c)
                     rslot[m] = slot;
                     lim += s.rows[m].limit;
                 }
-            struct plot_buf l = {0};
-            size_t nl = strlen(c->sel[i].name); /* --label for the planner, its options kept */
-            if (c->sel[i].label != c->sel[i].name && strncmp(s.rows[k].label, c->sel[i].name, nl) == 0) {
-                arena_plot_buf_add(&l, c->sel[i].label);
-                arena_plot_buf_add(&l, s.rows[k].label + nl);
-            } else {
-                arena_plot_buf_add(&l, s.rows[k].label);
-            }
-            if (lim) arena_plot_buf_printf(&l, " (%zu limit)", lim);
+            struct arena_buf l = {0}; /* stats labels the rows, --label included */
+            arena_buf_add(&l, s.rows[k].label);
+            if (lim) arena_buf_printf(&l, " (%zu limit)", lim);
             lab[slot - 1] = l.s;
             if (!l.s) rc = 1;
         }
-    arena_plot_buf_printf(&cap, "%s: %zu group%s, %zu paired graphs, %zu run%s",
+    arena_buf_printf(&cap, "%s: %zu group%s, %zu paired graphs, %zu run%s",
                           arena_plot_config_label(c), np, np == 1 ? "" : "s", paired_total,
                           c->d.n_runs, c->d.n_runs == 1 ? "" : "s");
-    if (notes.len) arena_plot_buf_printf(&cap, "; left out: %s", notes.s);
+    if (notes.len) arena_buf_printf(&cap, "; left out: %s", notes.s);
     if (unpaired.len) {
-        arena_plot_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
+        arena_buf_printf(&cap, "; %s%s", UNPAIRED, unpaired.s);
         arena_plot_note(c, "stats: %s%s", UNPAIRED, unpaired.s);
     }
     double fh[2];
@@ -1101,37 +1096,37 @@ int arena_plot_fig_stats(struct plot_ctx *c)
      * last): the slots are reordered, at both sizes alike. */
     if (gr[0].slots < lab_n) {
         stats_keep_users(c, gr[0].slots, lab_n, lab, idx, rslot, R);
-        struct plot_buf more = {0};
-        arena_plot_buf_add(&more, "not shown at one column (no room): ");
+        struct arena_buf more = {0};
+        arena_buf_add(&more, "not shown at one column (no room): ");
         for (size_t i = gr[0].slots; i < lab_n; i++) {
-            if (i > gr[0].slots) arena_plot_buf_add(&more, ", ");
+            if (i > gr[0].slots) arena_buf_add(&more, ", ");
             arena_plot_caret(&more, lab[i]);
         }
-        arena_plot_buf_free(&foot);
+        arena_buf_free(&foot);
         arena_plot_gp_foot_sizes(&foot, UNPAIRED, unpaired.s ? unpaired.s : "",
                                  unpaired.s ? unpaired.s : "", more.s, fh);
-        arena_plot_buf_free(&more);
+        arena_buf_free(&more);
         for (int k = 0; k < 2; k++)
             stats_grid(&gr[k], k + 1, np, lab_n, lab, fh[k]);
     }
-    arena_plot_buf_add(
+    arena_buf_add(
         &b, "panel,row,n,mean,mean_lo,mean_hi,median,median_lo,median_hi,graphs,limit,off_scale,"
             "group,planner,label,config\n");
     for (size_t k = 0; k < R; k++) {
         const struct arena_stats_row *r = &s.rows[k];
         if (!rpanel[k] || !rslot[k]) continue;
-        arena_plot_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,%d,",
+        arena_buf_printf(&b, "%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,%d,",
                               rpanel[k], rslot[k], r->n, r->lb.mean, r->lb.mean_lo, r->lb.mean_hi,
                               r->lb.median, r->lb.median_lo, r->lb.median_hi, r->n + r->n_left_out,
                               r->limit, off[k]);
         arena_plot_csv(&b, r->group);
-        arena_plot_buf_add(&b, ",");
+        arena_buf_add(&b, ",");
         arena_plot_csv(&b, r->planner);
-        arena_plot_buf_add(&b, ",");
+        arena_buf_add(&b, ",");
         arena_plot_csv(&b, r->label);
-        arena_plot_buf_add(&b, ",");
+        arena_buf_add(&b, ",");
         arena_plot_csv(&b, arena_plot_config_label(c));
-        arena_plot_buf_add(&b, "\n");
+        arena_buf_add(&b, "\n");
     }
     if (rc || (rc = arena_plot_put(c, "stats.csv", &b))) goto done;
     for (int k = 0; k < 2; k++) {
@@ -1146,36 +1141,36 @@ int arena_plot_fig_stats(struct plot_ctx *c)
     }
     arena_plot_gp_head(c, &gp, "stats", "Arena / lower bound across graphs: mean, bootstrap 95% CI",
                        cap.s ? cap.s : "", cap.s, gr[0].h, gr[1].h);
-    arena_plot_buf_add(&gp, foot.s ? foot.s : "");
+    arena_buf_add(&gp, foot.s ? foot.s : "");
     arena_plot_gp_common(c, &gp);
     arena_plot_gp_styles(&gp, c->sel, idx, lab, lab_n, 40);
-    arena_plot_buf_printf(&gp, "NP = %zu; array PT1[%zu]; array PT2[%zu]\n", np, np, np);
+    arena_buf_printf(&gp, "NP = %zu; array PT1[%zu]; array PT2[%zu]\n", np, np, np);
     for (int k = 0; k < 2; k++) {
         const struct stats_grid *q = &gr[k];
-        arena_plot_buf_printf(
+        arena_buf_printf(
             &gp,
             "C%d = %zu; NPS%d = %zu; SLOTS%d = %zu; L%d = %.3f; R%d = %.3f; B%d = %.3f;"
             " T%d = %.3f; GX%d = %.3f; GY%d = %.3f\nXTICS%d = \"(",
             k + 1, q->cols, k + 1, q->shown, k + 1, q->slots, k + 1, q->left, k + 1, q->right,
             k + 1, q->bottom, k + 1, q->top, k + 1, q->gx, k + 1, q->gy, k + 1);
         for (size_t i = 0; i < q->slots; i++) {
-            struct plot_buf t = {0};
+            struct arena_buf t = {0};
             arena_plot_gq_cut(&t, lab[i], q->name_chars, "..");
             /* a string inside the double-quoted XTICS: its backslashes and quotes escaped */
             for (const char *x = t.s ? t.s : ""; *x; x++) {
-                if (*x == '\\' || *x == '"') arena_plot_buf_add(&gp, "\\");
-                arena_plot_buf_addn(&gp, x, 1);
+                if (*x == '\\' || *x == '"') arena_buf_add(&gp, "\\");
+                arena_buf_addn(&gp, x, 1);
             }
-            arena_plot_buf_printf(&gp, " %zu%s", i + 1, i + 1 < q->slots ? ", " : "");
-            arena_plot_buf_free(&t);
+            arena_buf_printf(&gp, " %zu%s", i + 1, i + 1 < q->slots ? ", " : "");
+            arena_buf_free(&t);
         }
-        arena_plot_buf_add(&gp, ")\"\n");
+        arena_buf_add(&gp, ")\"\n");
     }
-    arena_plot_buf_add(&gp, "YLABEL = 'mean arena / lower bound, bootstrap 95 % CI'\n");
+    arena_buf_add(&gp, "YLABEL = 'mean arena / lower bound, bootstrap 95 % CI'\n");
     /* Each panel's y range over the intervals drawn (rows off its scale
      * apart), 5 % more each way, and its tic step at each size: labels
      * (1.163 em boxes) 0.4 em apart at least. */
-    arena_plot_buf_printf(&gp, "array Y0[%zu]; array Y1[%zu]; array YS1[%zu]; array YS2[%zu]\n", np,
+    arena_buf_printf(&gp, "array Y0[%zu]; array Y1[%zu]; array YS1[%zu]; array YS2[%zu]\n", np,
                           np, np, np);
     for (size_t p = 0; p < np; p++) {
         double lo = INFINITY, hi = -INFINITY;
@@ -1189,45 +1184,45 @@ int arena_plot_fig_stats(struct plot_ctx *c)
         double r = fmax(hi - lo, 0.01 * hi);
         lo -= 0.05 * r;
         hi += 0.05 * r;
-        arena_plot_buf_printf(&gp, "Y0[%zu] = %.17g; Y1[%zu] = %.17g", p + 1, lo, p + 1, hi);
+        arena_buf_printf(&gp, "Y0[%zu] = %.17g; Y1[%zu] = %.17g", p + 1, lo, p + 1, hi);
         for (int k = 0; k < 2; k++) {
             double em = (k ? 8 : 7) / 72.0;
             int fit = (int)floor(gr[k].ph_png / (1.563 * em));
-            arena_plot_buf_printf(&gp, "; YS%d[%zu] = %.17g", k + 1, p + 1,
+            arena_buf_printf(&gp, "; YS%d[%zu] = %.17g", k + 1, p + 1,
                                   arena_plot_nice_step(hi - lo, fit < 1 ? 1 : fit));
         }
-        arena_plot_buf_add(&gp, "\n");
+        arena_buf_add(&gp, "\n");
     }
     for (size_t p = 0; p < np; p++) {
         const struct arena_stats_row *r = &s.rows[gfirst[pgroup[p]]];
         char *sl = short_label(gnames, ng, pgroup[p]);
-        struct plot_buf t = {0}, n = {0};
+        struct arena_buf t = {0}, n = {0};
         arena_plot_caret(&t, sl ? sl : r->group);
-        arena_plot_buf_printf(&n, " (n=%zu", r->n);
-        if (r->n_left_out) arena_plot_buf_printf(&n, " of %zu", r->n + r->n_left_out);
-        arena_plot_buf_add(&n, ")");
+        arena_buf_printf(&n, " (n=%zu", r->n);
+        if (r->n_left_out) arena_buf_printf(&n, " of %zu", r->n + r->n_left_out);
+        arena_buf_add(&n, ")");
         /* n is what matters, and the end of the label tells panels of one
          * family apart: a label too long loses its start, never n. */
         for (int k = 0; k < 2; k++) {
-            size_t room = gr[k].title_chars > arena_plot_utf8_chars(n.s) + 4
-                              ? gr[k].title_chars - arena_plot_utf8_chars(n.s)
+            size_t room = gr[k].title_chars > arena_utf8_chars(n.s) + 4
+                              ? gr[k].title_chars - arena_utf8_chars(n.s)
                               : 4;
-            size_t have = t.s ? arena_plot_utf8_chars(t.s) : 0;
-            struct plot_buf title = {0};
+            size_t have = t.s ? arena_utf8_chars(t.s) : 0;
+            struct arena_buf title = {0};
             if (have > room) {
-                arena_plot_buf_add(&title, "...");
-                arena_plot_buf_add(&title, t.s + arena_plot_utf8_prefix(t.s, have - (room - 3)));
+                arena_buf_add(&title, "...");
+                arena_buf_add(&title, t.s + arena_utf8_prefix(t.s, have - (room - 3)));
             } else {
-                arena_plot_buf_add(&title, t.s ? t.s : "");
+                arena_buf_add(&title, t.s ? t.s : "");
             }
-            arena_plot_buf_add(&title, n.s ? n.s : "");
-            arena_plot_buf_printf(&gp, "%sPT%d[%zu] = ", k ? "; " : "", k + 1, p + 1);
+            arena_buf_add(&title, n.s ? n.s : "");
+            arena_buf_printf(&gp, "%sPT%d[%zu] = ", k ? "; " : "", k + 1, p + 1);
             arena_plot_gq(&gp, title.s ? title.s : "", 0);
-            arena_plot_buf_free(&title);
+            arena_buf_free(&title);
         }
-        arena_plot_buf_free(&n);
-        arena_plot_buf_add(&gp, "\n");
-        arena_plot_buf_free(&t);
+        arena_buf_free(&n);
+        arena_buf_add(&gp, "\n");
+        arena_buf_free(&t);
         free(sl);
     }
     rc = arena_plot_draw(c, "stats", &gp, NULL, NULL, 0);
@@ -1241,11 +1236,11 @@ done:
     free(pgroup);
     free(off);
     arena_stats_free(&s);
-    arena_plot_buf_free(&b);
-    arena_plot_buf_free(&gp);
-    arena_plot_buf_free(&notes);
-    arena_plot_buf_free(&cap);
-    arena_plot_buf_free(&unpaired);
-    arena_plot_buf_free(&foot);
+    arena_buf_free(&b);
+    arena_buf_free(&gp);
+    arena_buf_free(&notes);
+    arena_buf_free(&cap);
+    arena_buf_free(&unpaired);
+    arena_buf_free(&foot);
     return rc;
 }

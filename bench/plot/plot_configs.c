@@ -165,15 +165,15 @@ static int write_tables(struct plot_ctx *c, const struct cfgs *s, const char *ab
     struct arena_table t;
     arena_table_init(&t, 1 + s->nk, 1);
     arena_table_head(&t, 0, "Planner", "planner", 'l', 0);
-    struct plot_buf csv = {0};
-    arena_plot_buf_add(&csv, "planner,config,x_plain_fixed_bound,graphs,limit,run\n");
+    struct arena_buf csv = {0};
+    arena_buf_add(&csv, "planner,config,x_plain_fixed_bound,graphs,limit,run\n");
     for (size_t k = 0; k < s->nk; k++) {
-        struct plot_buf tx = {0}, md = {0};
+        struct arena_buf tx = {0}, md = {0};
         arena_plot_tex(&tx, c->d.configs[k].label);
         arena_plot_md(&md, c->d.configs[k].label);
         arena_table_head(&t, 1 + k, tx.s ? tx.s : "", md.s ? md.s : "", 'r', 1);
-        arena_plot_buf_free(&tx);
-        arena_plot_buf_free(&md);
+        arena_buf_free(&tx);
+        arena_buf_free(&md);
     }
     int absent = 0, limits = 0;
     for (size_t p = 0; p < s->np; p++) {
@@ -189,10 +189,10 @@ static int write_tables(struct plot_ctx *c, const struct cfgs *s, const char *ab
             absent |= !run;
             limits |= lim > 0;
             arena_plot_csv(&csv, name);
-            arena_plot_buf_add(&csv, ",");
+            arena_buf_add(&csv, ",");
             arena_plot_csv(&csv, c->d.configs[k].label);
             arena_plot_csv_num(&csv, run && s->n, s->value[p * s->nk + k]);
-            arena_plot_buf_printf(&csv, ",%zu,%zu,%d\n", run ? s->n : 0, lim, run);
+            arena_buf_printf(&csv, ",%zu,%zu,%d\n", run ? s->n : 0, lim, run);
         }
     }
     const char *extra[] = {"proven optimum", "lower bound"};
@@ -206,10 +206,10 @@ static int write_tables(struct plot_ctx *c, const struct cfgs *s, const char *ab
             cell(b, sizeof b, v, 1);
             arena_table_set(&t, 1 + k, b, -1);
             arena_plot_csv(&csv, extra[x]);
-            arena_plot_buf_add(&csv, ",");
+            arena_buf_add(&csv, ",");
             arena_plot_csv(&csv, c->d.configs[k].label);
             arena_plot_csv_num(&csv, v == v, v);
-            arena_plot_buf_printf(&csv, ",%zu,0,1\n", s->n);
+            arena_buf_printf(&csv, ",%zu,0,1\n", s->n);
         }
     }
     if (limits)
@@ -219,16 +219,16 @@ static int write_tables(struct plot_ctx *c, const struct cfgs *s, const char *ab
     int unproven = 0;
     for (size_t k = 0; k < s->nk; k++) unproven |= !(s->opt[k] == s->opt[k]);
     if (unproven) arena_table_line(&t, "--: not proven on every graph.");
-    struct plot_buf md = {0}, tex = {0};
+    struct arena_buf md = {0}, tex = {0};
     arena_table_tex(&t, about, &tex);
     arena_table_md(&t, about, &md);
     int rc = csv.oom || md.oom || tex.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1) : 0;
     if (!rc) rc = arena_plot_put(c, "configs.csv", &csv);
     if (!rc) rc = arena_plot_put(c, "configs.md", &md);
     if (!rc) rc = arena_plot_put(c, "configs.tex", &tex);
-    arena_plot_buf_free(&csv);
-    arena_plot_buf_free(&md);
-    arena_plot_buf_free(&tex);
+    arena_buf_free(&csv);
+    arena_buf_free(&md);
+    arena_buf_free(&tex);
     arena_table_free(&t);
     return rc;
 }
@@ -239,9 +239,9 @@ static int write_tables(struct plot_ctx *c, const struct cfgs *s, const char *ab
  * line. */
 static int draw(struct plot_ctx *c, const struct cfgs *s, const char *about)
 {
-    struct plot_buf data = {0}, yt = {0}, gp = {0}, styles = {0};
-    arena_plot_buf_add(&data, "y,config,ratio,optimum,limit,planner,configuration\n");
-    arena_plot_buf_add(&yt, "(");
+    struct arena_buf data = {0}, yt = {0}, gp = {0}, styles = {0};
+    arena_buf_add(&data, "y,config,ratio,optimum,limit,planner,configuration\n");
+    arena_buf_add(&yt, "(");
     double y = 1, xmax = 1;
     size_t bars = 0;
     for (size_t p = 0; p < s->np; p++) {
@@ -250,31 +250,31 @@ static int draw(struct plot_ctx *c, const struct cfgs *s, const char *about)
         for (size_t k = 0; k < s->nk; k++) {
             if (!s->run[p * s->nk + k]) continue;
             double v = s->value[p * s->nk + k];
-            arena_plot_buf_printf(&data, "%.2f,%zu", y, k + 1);
+            arena_buf_printf(&data, "%.2f,%zu", y, k + 1);
             arena_plot_csv_num(&data, 1, v);
             arena_plot_csv_num(&data, s->opt[k] == s->opt[k], s->opt[k]);
-            arena_plot_buf_printf(&data, ",%zu,", s->limit[p * s->nk + k]);
+            arena_buf_printf(&data, ",%zu,", s->limit[p * s->nk + k]);
             arena_plot_csv(&data, c->sel[s->planner[p]].name);
-            arena_plot_buf_add(&data, ",");
+            arena_buf_add(&data, ",");
             arena_plot_csv(&data, c->d.configs[k].label);
-            arena_plot_buf_add(&data, "\n");
+            arena_buf_add(&data, "\n");
             if (v > xmax) xmax = v;
             y += 1;
             m++;
             bars++;
         }
         if (!m) continue;
-        if (yt.len > 1) arena_plot_buf_add(&yt, ", ");
+        if (yt.len > 1) arena_buf_add(&yt, ", ");
         arena_plot_gq(&yt, c->sel[s->planner[p]].label, 1);
-        arena_plot_buf_printf(&yt, " %.2f", (first + y - 1) / 2);
+        arena_buf_printf(&yt, " %.2f", (first + y - 1) / 2);
         y += 0.6; /* between planners */
     }
-    arena_plot_buf_add(&yt, ")");
+    arena_buf_add(&yt, ")");
     for (size_t k = 0; k < s->nk; k++) {
-        arena_plot_buf_printf(&styles, "CCOL[%zu] = %u; CPAT[%zu] = %d; CNAME[%zu] = ", k + 1,
+        arena_buf_printf(&styles, "CCOL[%zu] = %u; CPAT[%zu] = %d; CNAME[%zu] = ", k + 1,
                               config_color[k % NSTYLE], k + 1, config_pattern[k % NSTYLE], k + 1);
         arena_plot_gq(&styles, c->d.configs[k].label, 0);
-        arena_plot_buf_add(&styles, "\n");
+        arena_buf_add(&styles, "\n");
     }
     double longest = 0;
     for (size_t k = 0; k < s->nk; k++)
@@ -288,11 +288,11 @@ static int draw(struct plot_ctx *c, const struct cfgs *s, const char *about)
     double h2 = fmax(2.4, 1.0 + 0.16 * rows + k2);
     arena_plot_gp_head(c, &gp, "configs", "Configurations side by side", about, about, h1, h2);
     arena_plot_gp_common(c, &gp);
-    arena_plot_buf_printf(&gp, "NC = %zu; array CCOL[NC]; array CPAT[NC]; array CNAME[NC]\n", s->nk);
-    arena_plot_buf_add(&gp, styles.s ? styles.s : "");
-    arena_plot_buf_printf(&gp, "YMAX = %.2f; XMAX = %.17g; NK = %zu; KC1 = %zu; KC2 = %zu\n", y - 0.6,
+    arena_buf_printf(&gp, "NC = %zu; array CCOL[NC]; array CPAT[NC]; array CNAME[NC]\n", s->nk);
+    arena_buf_add(&gp, styles.s ? styles.s : "");
+    arena_buf_printf(&gp, "YMAX = %.2f; XMAX = %.17g; NK = %zu; KC1 = %zu; KC2 = %zu\n", y - 0.6,
                           xmax, nk, kc1, kc2);
-    arena_plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n",
+    arena_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n",
                           arena_plot_nice_step(xmax * 1.25, 4), arena_plot_nice_step(xmax * 1.2, 8));
     const char *keys[] = {"YTICS"};
     const char *vals[] = {yt.s ? yt.s : "()"};
@@ -300,10 +300,10 @@ static int draw(struct plot_ctx *c, const struct cfgs *s, const char *about)
                                               : arena_plot_put(c, "configs-bars.csv", &data);
     (void)bars;
     if (!rc) rc = arena_plot_draw(c, "configs", &gp, keys, vals, 1);
-    arena_plot_buf_free(&data);
-    arena_plot_buf_free(&yt);
-    arena_plot_buf_free(&gp);
-    arena_plot_buf_free(&styles);
+    arena_buf_free(&data);
+    arena_buf_free(&yt);
+    arena_buf_free(&gp);
+    arena_buf_free(&styles);
     return rc;
 }
 
@@ -326,18 +326,18 @@ int arena_plot_fig_configs(struct plot_ctx *c)
         cfgs_free(&s);
         return 0;
     }
-    struct plot_buf about = {0};
-    arena_plot_buf_printf(&about,
+    struct arena_buf about = {0};
+    arena_buf_printf(&about,
                           "Arena / the plain fixed-order bound (the graph untransformed), geometric"
                           " mean over %zu graph%s; configurations: ",
                           s.n, s.n == 1 ? "" : "s");
     for (size_t k = 0; k < s.nk; k++) {
-        if (k) arena_plot_buf_add(&about, "; ");
+        if (k) arena_buf_add(&about, "; ");
         arena_plot_caret(&about, c->d.configs[k].label);
     }
     size_t left = s.nb - s.n;
     if (left)
-        arena_plot_buf_printf(&about, " (%zu graph%s left out: a planner without a valid result there)",
+        arena_buf_printf(&about, " (%zu graph%s left out: a planner without a valid result there)",
                               left, left == 1 ? "" : "s");
     /* who was not run where, said in the figure's own caption and never
      * left to look like a failure: per configuration the shorter list,
@@ -347,21 +347,21 @@ int arena_plot_fig_configs(struct plot_ctx *c)
         for (size_t p = 0; p < s.np; p++) ran += (size_t)s.run[p * s.nk + k];
         if (ran == s.np) continue;
         int list_ran = ran <= s.np - ran;
-        arena_plot_buf_add(&about, "; ");
+        arena_buf_add(&about, "; ");
         arena_plot_caret(&about, c->d.configs[k].label);
-        arena_plot_buf_add(&about, list_ran ? ": only " : ": not run: ");
+        arena_buf_add(&about, list_ran ? ": only " : ": not run: ");
         const char *sep = "";
         for (size_t p = 0; p < s.np; p++) {
             if (s.run[p * s.nk + k] != list_ran) continue;
-            arena_plot_buf_add(&about, sep);
+            arena_buf_add(&about, sep);
             arena_plot_caret(&about, c->sel[s.planner[p]].label);
             sep = ", ";
         }
-        arena_plot_buf_add(&about, list_ran ? " run" : "");
+        arena_buf_add(&about, list_ran ? " run" : "");
     }
     int rc = about.oom ? 1 : write_tables(c, &s, about.s);
     if (!rc) rc = draw(c, &s, about.s);
-    arena_plot_buf_free(&about);
+    arena_buf_free(&about);
     cfgs_free(&s);
     return rc;
 }

@@ -26,7 +26,7 @@ void arena_plot_note(struct plot_ctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    arena_plot_buf_printf(&c->notes, PLOT_PROG ": %s\n", line);
+    arena_buf_printf(&c->notes, PLOT_PROG ": %s\n", line);
 }
 
 int arena_plot_want(const struct plot_ctx *c, const char *fig)
@@ -194,7 +194,7 @@ static int add_written(struct plot_ctx *c, const char *name)
 }
 
 /* Writes b as tmp/name; 0 or 1 (err set). */
-int arena_plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b)
+int arena_plot_put(struct plot_ctx *c, const char *name, struct arena_buf *b)
 {
     if (b->oom) {
         snprintf(c->err, sizeof c->err, "out of memory writing %s", name);
@@ -213,21 +213,21 @@ int arena_plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b)
  * each, the selection as brief when sel is longer than a line, each cut
  * with "..." at a character where still longer (the caption file has them
  * whole). Written into b as a gnuplot string; the lines' count returned. */
-static int conf_lines(struct plot_buf *b, const char *conf, const char *sel, const char *brief,
+static int conf_lines(struct arena_buf *b, const char *conf, const char *sel, const char *brief,
                       int size)
 {
     size_t m = size == 2 ? 86 : 46;
-    if (arena_plot_utf8_chars(conf) + 3 + arena_plot_utf8_chars(sel) <= m) {
-        struct plot_buf t = {0};
-        arena_plot_buf_printf(&t, "%s \xC2\xB7 %s", conf, sel);
+    if (arena_utf8_chars(conf) + 3 + arena_utf8_chars(sel) <= m) {
+        struct arena_buf t = {0};
+        arena_buf_printf(&t, "%s \xC2\xB7 %s", conf, sel);
         arena_plot_gq(b, t.s ? t.s : "", 0);
         if (t.oom) b->oom = 1;
-        arena_plot_buf_free(&t);
+        arena_buf_free(&t);
         return 1;
     }
     arena_plot_gq_cut(b, conf, m, "...");
-    arena_plot_buf_add(b, " . \"\\n\" . "); /* gnuplot: the two strings, a line each */
-    arena_plot_gq_cut(b, arena_plot_utf8_chars(sel) <= m ? sel : brief, m, "...");
+    arena_buf_add(b, " . \"\\n\" . "); /* gnuplot: the two strings, a line each */
+    arena_plot_gq_cut(b, arena_utf8_chars(sel) <= m ? sel : brief, m, "...");
     return 2;
 }
 
@@ -244,12 +244,12 @@ static int per_graph_figure(const char *name)
  * graphs.tex and its folder name it among the configuration's graphs,
  * "graph mobilenetv2:alpha=0.35; run 3"), else arena_plot_selection_text's
  * (brief the same). */
-static void figure_selection(const struct plot_ctx *c, const char *name, struct plot_buf *b,
-                             struct plot_buf *brief)
+static void figure_selection(const struct plot_ctx *c, const char *name, struct arena_buf *b,
+                             struct arena_buf *brief)
 {
     if (!per_graph_figure(name) || !c->d.n_graphs) {
         arena_plot_selection_text(c, b);
-        arena_plot_buf_add(brief, b->s ? b->s : "");
+        arena_buf_add(brief, b->s ? b->s : "");
         return;
     }
     size_t *rows = malloc(c->d.n_graphs * sizeof *rows), n = 0;
@@ -259,67 +259,67 @@ static void figure_selection(const struct plot_ctx *c, const char *name, struct 
     }
     for (size_t g = 0; g < c->d.n_graphs; g++)
         if (arena_plot_in_config(c, g)) rows[n++] = g;
-    struct plot_buf runs = {0};
-    if (c->d.n_runs == 1) arena_plot_buf_printf(&runs, "; run %lld", (long long)c->d.runs[0]);
-    else arena_plot_buf_printf(&runs, "; %zu runs", c->d.n_runs);
-    arena_plot_buf_add(b, "graph ");
+    struct arena_buf runs = {0};
+    if (c->d.n_runs == 1) arena_buf_printf(&runs, "; run %lld", (long long)c->d.runs[0]);
+    else arena_buf_printf(&runs, "; %zu runs", c->d.n_runs);
+    arena_buf_add(b, "graph ");
     arena_plot_caret(b, c->d.graphs[c->graph].spec);
-    arena_plot_buf_add(b, runs.s ? runs.s : "");
-    struct plot_buf g = {0};
+    arena_buf_add(b, runs.s ? runs.s : "");
+    struct arena_buf g = {0};
     arena_plot_graph_name(c, rows, n, c->graph, &g);
-    arena_plot_buf_add(brief, "graph ");
+    arena_buf_add(brief, "graph ");
     arena_plot_caret(brief, g.s ? g.s : "");
-    arena_plot_buf_add(brief, runs.s ? runs.s : "");
+    arena_buf_add(brief, runs.s ? runs.s : "");
     if (runs.oom || g.oom) b->oom = 1;
-    arena_plot_buf_free(&runs);
-    arena_plot_buf_free(&g);
+    arena_buf_free(&runs);
+    arena_buf_free(&g);
     free(rows);
 }
 
 /* The head of NAME.gp: how to redraw it, its caption, the figure's facts
  * as gnuplot variables, then common.gp. */
-void arena_plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
+void arena_plot_gp_head(struct plot_ctx *c, struct arena_buf *b, const char *name, const char *title,
                         const char *sub, const char *caption, double h1, double h2)
 {
-    arena_plot_buf_printf(
+    arena_buf_printf(
         b,
         "# %s.gp: written by bench plot from the templates common.gp and %s.gp.\n"
         "# Redraw every size and format: cd into this folder, then gnuplot %s.gp\n",
         name, name, name);
     if (caption) { /* quoted: gnuplot continues a comment line that ends in \ */
-        arena_plot_buf_add(b, "# caption: ");
+        arena_buf_add(b, "# caption: ");
         arena_plot_gq(b, caption, 0);
-        arena_plot_buf_add(b, "\n");
+        arena_buf_add(b, "\n");
     }
-    arena_plot_buf_printf(b, "NAME = '%s'\nSIZES = '%s'\nFORMATS = '", name,
+    arena_buf_printf(b, "NAME = '%s'\nSIZES = '%s'\nFORMATS = '", name,
                           c->o.sizes == 1   ? "1"
                           : c->o.sizes == 2 ? "2"
                                             : "1 2");
-    for (const char *p = c->o.formats; *p; p++) arena_plot_buf_addn(b, *p == ',' ? " " : p, 1);
-    arena_plot_buf_free(&c->caption);
-    arena_plot_buf_printf(&c->caption, "%s: %s", title, sub ? sub : "");
-    arena_plot_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
+    for (const char *p = c->o.formats; *p; p++) arena_buf_addn(b, *p == ',' ? " " : p, 1);
+    arena_buf_free(&c->caption);
+    arena_buf_printf(&c->caption, "%s: %s", title, sub ? sub : "");
+    arena_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
     arena_plot_gq(b, title, 0);
     /* The long subtitle goes to the caption (NAME.caption.tex) only; the
      * figure carries its configuration and selection on one or two lines
      * in every format, under the title in the PNG. */
-    struct plot_buf conf = {0}, sel = {0}, brief = {0};
+    struct arena_buf conf = {0}, sel = {0}, brief = {0};
     if (strcmp(name, "configs") == 0)
-        arena_plot_buf_printf(&conf, "configurations: the %zu of the selection", c->d.n_configs);
+        arena_buf_printf(&conf, "configurations: the %zu of the selection", c->d.n_configs);
     else
-        arena_plot_buf_printf(&conf, "configuration: %s", arena_plot_config_label(c));
+        arena_buf_printf(&conf, "configuration: %s", arena_plot_config_label(c));
     figure_selection(c, name, &sel, &brief);
     int lines[2];
     for (int k = 0; k < 2; k++) {
-        arena_plot_buf_printf(b, "\nCONF%d = ", k + 1);
+        arena_buf_printf(b, "\nCONF%d = ", k + 1);
         lines[k] = conf_lines(b, conf.s ? conf.s : "", sel.s ? sel.s : "",
                               brief.s ? brief.s : "", k + 1);
     }
     if (conf.oom || sel.oom || brief.oom) b->oom = 1;
-    arena_plot_buf_free(&conf);
-    arena_plot_buf_free(&sel);
-    arena_plot_buf_free(&brief);
-    arena_plot_buf_printf(b, "\nTL1 = %d; TL2 = %d\n", 1 + lines[0], 1 + lines[1]);
+    arena_buf_free(&conf);
+    arena_buf_free(&sel);
+    arena_buf_free(&brief);
+    arena_buf_printf(b, "\nTL1 = %d; TL2 = %d\n", 1 + lines[0], 1 + lines[1]);
 }
 
 double arena_plot_text_em(const char *text)
@@ -332,13 +332,13 @@ double arena_plot_text_em(const char *text)
         575, 774, 751, 294, 294, 655, 557, 862, 748, 787, 603, 787, 694, 634, 610, 731, 684, 988, 685,
         610, 685, 390, 336, 390, 837, 500, 500, 612, 634, 549, 634, 615, 352, 634, 633, 277, 277, 579,
         277, 974, 633, 611, 634, 634, 411, 520, 392, 633, 591, 817, 591, 591, 524, 636, 336, 636, 837};
-    struct plot_buf t = {0};
+    struct arena_buf t = {0};
     arena_plot_caret(&t, text);
     double em = 0;
     for (const unsigned char *p = (const unsigned char *)(t.s ? t.s : ""); *p; p++)
         if (*p >= 32 && *p < 127) em += adv[*p - 32] / 1000.0;
         else if ((*p & 0xC0) != 0x80) em += 1.0; /* a character past ASCII: as wide as an em */
-    arena_plot_buf_free(&t);
+    arena_buf_free(&t);
     return em;
 }
 
@@ -354,23 +354,23 @@ double arena_plot_title_inches(int size)
     return 3.0 * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
 }
 
-void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2])
+void arena_plot_gp_foot(struct arena_buf *b, const char *lead, const char *items, double h[2])
 {
     arena_plot_gp_foot_sizes(b, lead, items, items, NULL, h);
 }
 
-void arena_plot_gp_foot_sizes(struct plot_buf *b, const char *lead, const char *items1,
+void arena_plot_gp_foot_sizes(struct arena_buf *b, const char *lead, const char *items1,
                               const char *items2, const char *more1, double h[2])
 {
     for (int k = 0; k < 2; k++) {
         const char *items = k ? items2 : items1;
-        struct plot_buf all = {0};
-        if (items[0]) arena_plot_buf_printf(&all, "%s%s", lead, items);
-        if (!k && more1 && more1[0]) arena_plot_buf_printf(&all, "%s%s", all.len ? "; " : "", more1);
+        struct arena_buf all = {0};
+        if (items[0]) arena_buf_printf(&all, "%s%s", lead, items);
+        if (!k && more1 && more1[0]) arena_buf_printf(&all, "%s%s", all.len ? "; " : "", more1);
         const char *text = all.s ? all.s : "";
         size_t lead_len = items[0] ? strlen(lead) : 0;
         double em = (k ? 8 : 7) / 72.0, room = ((k ? 7.0 : 3.3) - 0.25) / em;
-        struct plot_buf lines = {0};
+        struct arena_buf lines = {0};
         size_t n = 0;
         for (const char *p = text; *p && n < 4;) {
             /* The longest run that fits and ends in the lead or after an
@@ -386,42 +386,42 @@ void arena_plot_gp_foot_sizes(struct plot_buf *b, const char *lead, const char *
                 any = i;
                 if (p[i] == '\0' || (size_t)(p - text) + i < lead_len || p[i - 1] == ';') strong = i;
             }
-            size_t take = strong ? strong : any ? any : arena_plot_utf8_prefix(p, (size_t)room);
+            size_t take = strong ? strong : any ? any : arena_utf8_prefix(p, (size_t)room);
             int last = n == 3 && p[take];
-            struct plot_buf t = {0};
-            arena_plot_buf_addn(&t, p, take);
-            if (last) arena_plot_buf_add(&t, "...");
-            arena_plot_buf_printf(&lines, "FOOT%d[%zu] = ", k + 1, ++n);
+            struct arena_buf t = {0};
+            arena_buf_addn(&t, p, take);
+            if (last) arena_buf_add(&t, "...");
+            arena_buf_printf(&lines, "FOOT%d[%zu] = ", k + 1, ++n);
             arena_plot_gq(&lines, t.s ? t.s : "", 0);
-            arena_plot_buf_add(&lines, "\n");
-            arena_plot_buf_free(&t);
+            arena_buf_add(&lines, "\n");
+            arena_buf_free(&t);
             p += take;
             while (*p == ' ') p++;
         }
-        arena_plot_buf_printf(b, "FN%d = %zu; array FOOT%d[%zu]\n", k + 1, n, k + 1, n ? n : 1);
-        arena_plot_buf_add(b, lines.s ? lines.s : "");
+        arena_buf_printf(b, "FN%d = %zu; array FOOT%d[%zu]\n", k + 1, n, k + 1, n ? n : 1);
+        arena_buf_add(b, lines.s ? lines.s : "");
         if (lines.oom || all.oom) b->oom = 1;
-        arena_plot_buf_free(&lines);
+        arena_buf_free(&lines);
         h[k] = n ? (double)n * (k ? 8 : 7) * 1.25 / 72 + 0.1 : 0;
-        arena_plot_buf_free(&all);
+        arena_buf_free(&all);
     }
 }
 
-void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b)
+void arena_plot_gp_common(struct plot_ctx *c, struct arena_buf *b)
 {
     static const char *const none[1] = {""};
-    arena_plot_buf_add(b, "\n");
+    arena_buf_add(b, "\n");
     if (arena_plot_template_fill(c->tpl, "common", none, none, 0, b, c->err, sizeof c->err))
         b->oom = 1;
-    arena_plot_buf_add(b, "\n");
+    arena_buf_add(b, "\n");
 }
 
 /* Style arrays name[], name1[] (cut to max1 characters), col[], dt[], pt[]
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
-void arena_plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
+void arena_plot_gp_styles(struct arena_buf *b, const struct plot_shown *sel, const size_t *idx,
                           char *const *lab, size_t n, size_t max1)
 {
-    arena_plot_buf_printf(
+    arena_buf_printf(
         b,
         "N = %zu\narray name[%zu]; array name1[%zu]; array col[%zu]; array dt[%zu]; "
         "array pt[%zu]\n",
@@ -429,23 +429,23 @@ void arena_plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, cons
     for (size_t i = 0; i < n; i++) {
         const struct plot_shown *s = &sel[idx[i]];
         const char *l = lab ? lab[i] : s->label;
-        arena_plot_buf_printf(b, "name[%zu] = ", i + 1);
+        arena_buf_printf(b, "name[%zu] = ", i + 1);
         arena_plot_gq(b, l, 0);
-        arena_plot_buf_printf(b, "; name1[%zu] = ", i + 1);
+        arena_buf_printf(b, "; name1[%zu] = ", i + 1);
         arena_plot_gq_cut(b, l, max1, "..");
-        arena_plot_buf_printf(b, "; col[%zu] = %u; dt[%zu] = %d; pt[%zu] = %d\n", i + 1, s->color,
+        arena_buf_printf(b, "; col[%zu] = %u; dt[%zu] = %d; pt[%zu] = %d\n", i + 1, s->color,
                               i + 1, s->dt, i + 1, s->pt);
     }
 }
 
 /* Writes NAME.gp from head + template and runs gnuplot on it. */
-int arena_plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp,
+int arena_plot_draw(struct plot_ctx *c, const char *name, struct arena_buf *gp,
                     const char *const *keys, const char *const *vals, size_t nkeys)
 {
     return arena_plot_draw_from(c, name, name, gp, keys, vals, nkeys);
 }
 
-void arena_plot_selection_text(const struct plot_ctx *c, struct plot_buf *b)
+void arena_plot_selection_text(const struct plot_ctx *c, struct arena_buf *b)
 {
     const struct arena_select *sel = &c->o.f.sel;
     static const char *const one[] = {"suite", "family", "graph", "tag"},
@@ -454,61 +454,61 @@ void arena_plot_selection_text(const struct plot_ctx *c, struct plot_buf *b)
     size_t said = 0;
     for (size_t k = 0; k < 4; k++) {
         if (!n[k]) continue;
-        arena_plot_buf_printf(b, "%s%s ", said++ ? "; " : "", n[k] > 1 ? many[k] : one[k]);
+        arena_buf_printf(b, "%s%s ", said++ ? "; " : "", n[k] > 1 ? many[k] : one[k]);
         for (size_t i = 0; i < n[k]; i++) {
             const char *item = k == 0   ? sel->suites[i].name
                                : k == 1 ? sel->families[i]
                                : k == 2 ? sel->graphs[i]
                                         : sel->tags[i];
-            if (i) arena_plot_buf_add(b, ", ");
+            if (i) arena_buf_add(b, ", ");
             arena_plot_caret(b, item ? item : "");
         }
     }
-    if (!said) arena_plot_buf_add(b, "every graph");
-    if (c->d.n_runs == 1) arena_plot_buf_printf(b, "; run %lld", (long long)c->d.runs[0]);
-    else arena_plot_buf_printf(b, "; %zu runs", c->d.n_runs);
+    if (!said) arena_buf_add(b, "every graph");
+    if (c->d.n_runs == 1) arena_buf_printf(b, "; run %lld", (long long)c->d.runs[0]);
+    else arena_buf_printf(b, "; %zu runs", c->d.n_runs);
 }
 
 /* NAME.caption.tex: \caption{...} of the figure drawn last. */
 static int write_caption(struct plot_ctx *c, const char *name)
 {
-    struct plot_buf sel = {0}, text = {0}, b = {0};
+    struct arena_buf sel = {0}, text = {0}, b = {0};
     arena_plot_selection_text(c, &sel);
     const char *cap = c->caption.s ? c->caption.s : name, *cfg = arena_plot_config_label(c);
-    arena_plot_buf_add(&text, cap);
+    arena_buf_add(&text, cap);
     if (!strstr(cap, cfg)) { /* every caption names its configuration */
-        arena_plot_buf_add(&text, " \xC2\xB7 ");
-        arena_plot_buf_add(&text, cfg);
+        arena_buf_add(&text, " \xC2\xB7 ");
+        arena_buf_add(&text, cfg);
     }
-    arena_plot_buf_printf(&text, " (selection: %s).", sel.s ? sel.s : "");
-    arena_plot_buf_printf(&b,
+    arena_buf_printf(&text, " (selection: %s).", sel.s ? sel.s : "");
+    arena_buf_printf(&b,
                           "%% The caption of %s-1col and -2col (.pdf, .svg, .png), written by bench"
                           " plot:\n%% \\begin{figure} \\includegraphics{%s-1col.pdf}"
                           " \\input{%s.caption.tex} \\end{figure}\n\\caption{",
                           name, name, name);
     /* a spec is one long word: LaTeX may break it after a comma */
-    struct plot_buf t = {0};
+    struct arena_buf t = {0};
     arena_plot_tex(&t, text.s ? text.s : "");
     for (const char *p = t.s ? t.s : ""; *p; p++) {
-        arena_plot_buf_addn(&b, p, 1);
-        if (*p == ',') arena_plot_buf_add(&b, "\\allowbreak{}");
+        arena_buf_addn(&b, p, 1);
+        if (*p == ',') arena_buf_add(&b, "\\allowbreak{}");
     }
-    arena_plot_buf_free(&t);
-    arena_plot_buf_add(&b, "}\n");
+    arena_buf_free(&t);
+    arena_buf_add(&b, "}\n");
     char file[96];
     snprintf(file, sizeof file, "%s.caption.tex", name);
     int rc = sel.oom || text.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
                                  : arena_plot_put(c, file, &b);
-    arena_plot_buf_free(&sel);
-    arena_plot_buf_free(&text);
-    arena_plot_buf_free(&b);
+    arena_buf_free(&sel);
+    arena_buf_free(&text);
+    arena_buf_free(&b);
     return rc;
 }
 
-int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
+int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct arena_buf *gp,
                          const char *const *keys, const char *const *vals, size_t nkeys)
 {
-    arena_plot_buf_printf(gp, "\n# ---- %s.gp\n", tpl);
+    arena_buf_printf(gp, "\n# ---- %s.gp\n", tpl);
     if (arena_plot_template_fill(c->tpl, tpl, keys, vals, nkeys, gp, c->err, sizeof c->err))
         return 1;
     char file[64], log[64];
@@ -540,25 +540,25 @@ int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, 
     return write_caption(c, name);
 }
 
-void arena_plot_csv_num(struct plot_buf *b, int has, double v)
+void arena_plot_csv_num(struct arena_buf *b, int has, double v)
 {
-    if (has) arena_plot_buf_printf(b, ",%.17g", v);
-    else arena_plot_buf_add(b, ",");
+    if (has) arena_buf_printf(b, ",%.17g", v);
+    else arena_buf_add(b, ",");
 }
 
 /* arena_plot_gq of text cut to max characters, the cut ending in mark. */
-void arena_plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark)
+void arena_plot_gq_cut(struct arena_buf *b, const char *text, size_t max, const char *mark)
 {
-    struct plot_buf t = {0};
+    struct arena_buf t = {0};
     arena_plot_caret(&t, text);
     size_t m = strlen(mark);
-    if (t.s && arena_plot_utf8_chars(t.s) > max && max > m) {
-        t.len = arena_plot_utf8_prefix(t.s, max - m);
+    if (t.s && arena_utf8_chars(t.s) > max && max > m) {
+        t.len = arena_utf8_prefix(t.s, max - m);
         t.s[t.len] = '\0';
-        arena_plot_buf_add(&t, mark);
+        arena_buf_add(&t, mark);
     }
     arena_plot_gq(b, t.s ? t.s : "", 0);
-    arena_plot_buf_free(&t);
+    arena_buf_free(&t);
 }
 
 int arena_plot_in_list(const char *list, const char *word)
@@ -575,9 +575,9 @@ int arena_plot_in_list(const char *list, const char *word)
 
 char *arena_plot_label_of(const char *name, const struct arena_fig_result *r)
 {
-    struct plot_buf b = {0};
-    arena_plot_buf_add(&b, name);
-    if (arena_plot_is_limit(r)) arena_plot_buf_add(&b, " (limit)");
+    struct arena_buf b = {0};
+    arena_buf_add(&b, name);
+    if (arena_plot_is_limit(r)) arena_buf_add(&b, " (limit)");
     return b.s;
 }
 
@@ -602,22 +602,22 @@ double arena_plot_label_em(const char *t, double wrap_em)
     return w;
 }
 
-void arena_plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n, double wrap_em)
+void arena_plot_ytics_names(struct arena_buf *b, char *const *lab, size_t n, double wrap_em)
 {
-    arena_plot_buf_add(b, "(");
+    arena_buf_add(b, "(");
     for (size_t i = 0; i < n; i++) {
-        if (i) arena_plot_buf_add(b, ", ");
+        if (i) arena_buf_add(b, ", ");
         const char *at = label_break(lab[i], wrap_em);
         char *head = at ? strndup(lab[i], (size_t)(at - lab[i])) : NULL;
         if (head) {
             arena_plot_gq(b, head, 1);
-            arena_plot_buf_add(b, ".\"\\n\".");
+            arena_buf_add(b, ".\"\\n\".");
             arena_plot_gq(b, at + 1, 1);
             free(head);
         } else {
             arena_plot_gq(b, lab[i], 1);
         }
-        arena_plot_buf_printf(b, " %zu", i + 1);
+        arena_buf_printf(b, " %zu", i + 1);
     }
-    arena_plot_buf_add(b, ")");
+    arena_buf_add(b, ")");
 }

@@ -1,4 +1,4 @@
-/* plot_gp.c — text for bench plot: buffers, escaping for gnuplot, LaTeX,
+/* plot_gp.c — text for bench plot: escaping for gnuplot, LaTeX,
  * Markdown and CSV, the .gp templates, and the gnuplot process. */
 #include "bench/plot/plot.h"
 
@@ -11,149 +11,63 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-void arena_plot_buf_addn(struct plot_buf *b, const char *text, size_t n)
-{
-    if (b->oom) return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1) cap *= 2;
-        char *g = realloc(b->s, cap);
-        if (!g) {
-            b->oom = 1;
-            return;
-        }
-        b->s = g;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, text, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
+#include "bench/base/utf8.h"
 
-void arena_plot_buf_add(struct plot_buf *b, const char *text)
-{
-    arena_plot_buf_addn(b, text, strlen(text));
-}
-
-void arena_plot_buf_printf(struct plot_buf *b, const char *fmt, ...)
-{
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n < sizeof small) {
-        arena_plot_buf_addn(b, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        b->oom = 1;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    arena_plot_buf_addn(b, big, (size_t)n);
-    free(big);
-}
-
-void arena_plot_buf_free(struct plot_buf *b)
-{
-    free(b->s);
-    memset(b, 0, sizeof *b);
-}
-
-/* Bytes of the valid UTF-8 character at t (1 to 4), or 0 when t starts no
- * valid one: a stray continuation byte, a sequence cut short, an overlong
- * form, a surrogate or a code point past U+10FFFF. */
-static size_t utf8_char(const unsigned char *t)
-{
-    unsigned c = t[0];
-    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (n <= 1) return n;
-    unsigned long cp = c & (0x7Fu >> n);
-    for (size_t i = 1; i < n; i++) {
-        if ((t[i] & 0xC0) != 0x80) return 0;
-        cp = cp << 6 | (t[i] & 0x3Fu);
-    }
-    static const unsigned long least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    return n;
-}
-
-void arena_plot_caret(struct plot_buf *b, const char *t)
+void arena_plot_caret(struct arena_buf *b, const char *t)
 {
     if (!t || !*t) {
-        arena_plot_buf_add(b, "(empty)");
+        arena_buf_add(b, "(empty)");
         return;
     }
     while (*t) {
         unsigned char c = (unsigned char)*t;
         char two[3] = {'^', 0, 0};
-        size_t n = utf8_char((const unsigned char *)t);
+        size_t n = arena_utf8_char(t);
         if (c < 32) {
             two[1] = (char)(c + 64);
-            arena_plot_buf_add(b, two);
+            arena_buf_add(b, two);
         } else if (c == 127) {
-            arena_plot_buf_add(b, "^?");
+            arena_buf_add(b, "^?");
         } else if (n == 0) { /* not UTF-8: U+FFFD, one per byte */
-            arena_plot_buf_add(b, "\xEF\xBF\xBD");
+            arena_buf_add(b, "\xEF\xBF\xBD");
             n = 1;
         } else {
-            arena_plot_buf_addn(b, t, n);
+            arena_buf_addn(b, t, n);
         }
         t += n ? n : 1;
     }
 }
 
-size_t arena_plot_utf8_chars(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
-size_t arena_plot_utf8_prefix(const char *s, size_t max)
-{
-    size_t at = 0;
-    for (size_t k = 0; k < max && s[at]; k++)
-        do at++;
-        while (((unsigned char)s[at] & 0xC0) == 0x80);
-    return at;
-}
-
 /* Applies fn to arena_plot_caret(t): every escape below starts from shown text. */
 static char *shown(const char *t)
 {
-    struct plot_buf c = {0};
+    struct arena_buf c = {0};
     arena_plot_caret(&c, t);
     if (c.oom) {
-        arena_plot_buf_free(&c);
+        arena_buf_free(&c);
         return NULL;
     }
     return c.s;
 }
 
-void arena_plot_gq(struct plot_buf *b, const char *t, int format)
+void arena_plot_gq(struct arena_buf *b, const char *t, int format)
 {
     char *s = shown(t);
     if (!s) {
         b->oom = 1;
         return;
     }
-    arena_plot_buf_add(b, "'");
+    arena_buf_add(b, "'");
     for (const char *p = s; *p; p++) {
-        if (*p == '\'') arena_plot_buf_add(b, "''");
-        else if (*p == '%' && format) arena_plot_buf_add(b, "%%");
-        else arena_plot_buf_addn(b, p, 1);
+        if (*p == '\'') arena_buf_add(b, "''");
+        else if (*p == '%' && format) arena_buf_add(b, "%%");
+        else arena_buf_addn(b, p, 1);
     }
-    arena_plot_buf_add(b, "'");
+    arena_buf_add(b, "'");
     free(s);
 }
 
-void arena_plot_tex(struct plot_buf *b, const char *t)
+void arena_plot_tex(struct arena_buf *b, const char *t)
 {
     char *s = shown(t);
     if (!s) {
@@ -167,41 +81,41 @@ void arena_plot_tex(struct plot_buf *b, const char *t)
                            : strncmp(p, "\xC2\xB5", 2) == 0 ? "$\\mu$"
                                                              : NULL;
         if (math) {
-            arena_plot_buf_add(b, math);
+            arena_buf_add(b, math);
             p++;
             continue;
         }
         switch (*p) {
         case '\\':
-            arena_plot_buf_add(b, "\\textbackslash{}");
+            arena_buf_add(b, "\\textbackslash{}");
             break;
         case '&': case '%': case '$': case '#': case '_': case '{': case '}':
-            arena_plot_buf_addn(b, "\\", 1);
-            arena_plot_buf_addn(b, p, 1);
+            arena_buf_addn(b, "\\", 1);
+            arena_buf_addn(b, p, 1);
             break;
         case '~':
-            arena_plot_buf_add(b, "\\textasciitilde{}");
+            arena_buf_add(b, "\\textasciitilde{}");
             break;
         case '^':
-            arena_plot_buf_add(b, "\\textasciicircum{}");
+            arena_buf_add(b, "\\textasciicircum{}");
             break;
         case '|':
-            arena_plot_buf_add(b, "\\textbar{}");
+            arena_buf_add(b, "\\textbar{}");
             break;
         case '<':
-            arena_plot_buf_add(b, "\\textless{}");
+            arena_buf_add(b, "\\textless{}");
             break;
         case '>':
-            arena_plot_buf_add(b, "\\textgreater{}");
+            arena_buf_add(b, "\\textgreater{}");
             break;
         default:
-            arena_plot_buf_addn(b, p, 1);
+            arena_buf_addn(b, p, 1);
         }
     }
     free(s);
 }
 
-void arena_plot_md(struct plot_buf *b, const char *t)
+void arena_plot_md(struct arena_buf *b, const char *t)
 {
     char *s = shown(t);
     if (!s) {
@@ -209,13 +123,13 @@ void arena_plot_md(struct plot_buf *b, const char *t)
         return;
     }
     for (const char *p = s; *p; p++) {
-        if (strchr("\\`*_{}<>|#~![]", *p)) arena_plot_buf_add(b, "\\");
-        arena_plot_buf_addn(b, p, 1);
+        if (strchr("\\`*_{}<>|#~![]", *p)) arena_buf_add(b, "\\");
+        arena_buf_addn(b, p, 1);
     }
     free(s);
 }
 
-void arena_plot_md_code(struct plot_buf *b, const char *t)
+void arena_plot_md_code(struct arena_buf *b, const char *t)
 {
     char *s = shown(t);
     if (!s) {
@@ -228,27 +142,27 @@ void arena_plot_md_code(struct plot_buf *b, const char *t)
         if (run > longest) longest = run;
     }
     int pad = n && (s[0] == '`' || s[n - 1] == '`');
-    for (size_t i = 0; i <= longest; i++) arena_plot_buf_add(b, "`");
-    if (pad) arena_plot_buf_add(b, " ");
-    arena_plot_buf_add(b, s);
-    if (pad) arena_plot_buf_add(b, " ");
-    for (size_t i = 0; i <= longest; i++) arena_plot_buf_add(b, "`");
+    for (size_t i = 0; i <= longest; i++) arena_buf_add(b, "`");
+    if (pad) arena_buf_add(b, " ");
+    arena_buf_add(b, s);
+    if (pad) arena_buf_add(b, " ");
+    for (size_t i = 0; i <= longest; i++) arena_buf_add(b, "`");
     free(s);
 }
 
-void arena_plot_csv(struct plot_buf *b, const char *t)
+void arena_plot_csv(struct arena_buf *b, const char *t)
 {
     if (!t) return;
     if (!strpbrk(t, ",\"\r\n")) {
-        arena_plot_buf_add(b, t);
+        arena_buf_add(b, t);
         return;
     }
-    arena_plot_buf_add(b, "\"");
+    arena_buf_add(b, "\"");
     for (const char *p = t; *p; p++) {
-        if (*p == '"') arena_plot_buf_add(b, "\"");
-        arena_plot_buf_addn(b, p, 1);
+        if (*p == '"') arena_buf_add(b, "\"");
+        arena_buf_addn(b, p, 1);
     }
-    arena_plot_buf_add(b, "\"");
+    arena_buf_add(b, "\"");
 }
 
 const char *arena_plot_template_dir(void)
@@ -266,23 +180,23 @@ static char *read_all(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
-    struct plot_buf b = {0};
+    struct arena_buf b = {0};
     char chunk[4096];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) arena_plot_buf_addn(&b, chunk, n);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) arena_buf_addn(&b, chunk, n);
     int bad = ferror(f) || b.oom;
     fclose(f);
     if (bad) {
-        arena_plot_buf_free(&b);
+        arena_buf_free(&b);
         return NULL;
     }
-    if (!b.s) arena_plot_buf_add(&b, "");
+    if (!b.s) arena_buf_add(&b, "");
     *len = b.len;
     return b.s;
 }
 
 int arena_plot_template_fill(const char *dir, const char *name, const char *const *keys,
-                             const char *const *values, size_t n, struct plot_buf *out, char *err,
+                             const char *const *values, size_t n, struct arena_buf *out, char *err,
                              size_t errlen)
 {
     char path[4096];
@@ -297,14 +211,14 @@ int arena_plot_template_fill(const char *dir, const char *name, const char *cons
     for (const char *p = t; *p && rc == 0;) {
         const char *at = strchr(p, '@');
         if (!at) {
-            arena_plot_buf_add(out, p);
+            arena_buf_add(out, p);
             break;
         }
-        arena_plot_buf_addn(out, p, (size_t)(at - p));
+        arena_buf_addn(out, p, (size_t)(at - p));
         const char *end = at + 1;
         while ((*end >= 'A' && *end <= 'Z') || *end == '_' || (*end >= '0' && *end <= '9')) end++;
         if (*end != '@' || end == at + 1) { /* not a placeholder: an @ of the script */
-            arena_plot_buf_addn(out, at, 1);
+            arena_buf_addn(out, at, 1);
             p = at + 1;
             continue;
         }
@@ -318,7 +232,7 @@ int arena_plot_template_fill(const char *dir, const char *name, const char *cons
             rc = -1;
             break;
         }
-        arena_plot_buf_add(out, values[k]);
+        arena_buf_add(out, values[k]);
         p = end + 1;
     }
     free(t);

@@ -15,11 +15,11 @@
 static size_t graph_rows(struct plot_ctx *c, size_t *idx, const struct arena_fig_result **res)
 {
     size_t n = 0;
-    struct plot_buf miss = {0};
+    struct arena_buf miss = {0};
     for (size_t i = 0; i < c->n_sel; i++) {
         const struct arena_fig_result *r = arena_plot_find(c, c->graph, c->sel[i].name);
         if (!r) {
-            if (miss.len) arena_plot_buf_add(&miss, ", ");
+            if (miss.len) arena_buf_add(&miss, ", ");
             arena_plot_caret(&miss, c->sel[i].name);
             continue;
         }
@@ -27,23 +27,23 @@ static size_t graph_rows(struct plot_ctx *c, size_t *idx, const struct arena_fig
         res[n++] = r;
     }
     if (miss.len) {
-        struct plot_buf g = {0};
+        struct arena_buf g = {0};
         arena_plot_caret(&g, c->d.graphs[c->graph].spec);
         arena_plot_note(c, "not measured on %s: %s", g.s ? g.s : "", miss.s);
-        arena_plot_buf_free(&g);
+        arena_buf_free(&g);
     }
-    arena_plot_buf_free(&miss);
+    arena_buf_free(&miss);
     return n;
 }
 
 /* The figure's subtitle: the graph and its configuration. */
 static char *graph_sub(const struct plot_ctx *c)
 {
-    struct plot_buf b = {0};
-    arena_plot_buf_add(&b, c->d.graphs[c->graph].spec);
-    arena_plot_buf_add(&b, " \xC2\xB7 ");
-    arena_plot_buf_add(&b, arena_plot_config_label(c));
-    if (b.oom) arena_plot_buf_free(&b);
+    struct arena_buf b = {0};
+    arena_buf_add(&b, c->d.graphs[c->graph].spec);
+    arena_buf_add(&b, " \xC2\xB7 ");
+    arena_buf_add(&b, arena_plot_config_label(c));
+    if (b.oom) arena_buf_free(&b);
     return b.s;
 }
 
@@ -51,17 +51,17 @@ static int write_arena_csv(struct plot_ctx *c, const size_t *idx, const struct a
                            size_t n)
 {
     const struct arena_fig_graph *g = &c->d.graphs[c->graph];
-    struct plot_buf b = {0};
-    arena_plot_buf_add(&b,
+    struct arena_buf b = {0};
+    arena_buf_add(&b,
                        "row,ok,limit,arena_bytes,lower_bound,naive_bytes,ratio_lb,saving,frag_peak,"
                        "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,iterations,"
                        "scratch_bytes,bound,nodes,run,status,planner,config\n");
     for (size_t i = 0; i < n; i++) {
         const struct arena_fig_result *r = res[i];
-        arena_plot_buf_printf(&b, "%zu,%d,%d", i + 1, r->ok, arena_plot_is_limit(r));
-        if (r->ok) arena_plot_buf_printf(&b, ",%lld", (long long)r->arena);
-        else arena_plot_buf_add(&b, ",");
-        arena_plot_buf_printf(&b, ",%lld,%lld", (long long)g->lower_bound, (long long)g->naive);
+        arena_buf_printf(&b, "%zu,%d,%d", i + 1, r->ok, arena_plot_is_limit(r));
+        if (r->ok) arena_buf_printf(&b, ",%lld", (long long)r->arena);
+        else arena_buf_add(&b, ",");
+        arena_buf_printf(&b, ",%lld,%lld", (long long)g->lower_bound, (long long)g->naive);
         arena_plot_csv_num(&b, r->has_ratio, r->ratio_lb);
         arena_plot_csv_num(&b, r->has_saving, r->saving);
         arena_plot_csv_num(&b, r->has_frag, r->frag_peak);
@@ -69,21 +69,21 @@ static int write_arena_csv(struct plot_ctx *c, const size_t *idx, const struct a
         arena_plot_csv_num(&b, r->has_ns, r->ns_median);
         arena_plot_csv_num(&b, r->has_ns, r->ns_mean);
         arena_plot_csv_num(&b, r->has_ns, r->ns_stddev);
-        arena_plot_buf_printf(&b, ",%lld", (long long)r->iterations);
+        arena_buf_printf(&b, ",%lld", (long long)r->iterations);
         arena_plot_csv_num(&b, r->has_scratch, (double)r->scratch);
         if (r->has_bound)
-            arena_plot_buf_printf(&b, ",%lld,%lld", (long long)r->bound, (long long)r->nodes);
-        else arena_plot_buf_add(&b, ",,");
-        arena_plot_buf_printf(&b, ",%lld,", (long long)r->run_id);
+            arena_buf_printf(&b, ",%lld,%lld", (long long)r->bound, (long long)r->nodes);
+        else arena_buf_add(&b, ",,");
+        arena_buf_printf(&b, ",%lld,", (long long)r->run_id);
         arena_plot_csv(&b, r->status ? r->status : "");
-        arena_plot_buf_add(&b, ",");
+        arena_buf_add(&b, ",");
         arena_plot_csv(&b, c->sel[idx[i]].name);
-        arena_plot_buf_add(&b, ",");
+        arena_buf_add(&b, ",");
         arena_plot_csv(&b, arena_plot_config_label(c));
-        arena_plot_buf_add(&b, "\n");
+        arena_buf_add(&b, "\n");
     }
     int rc = arena_plot_put(c, "arena.csv", &b);
-    arena_plot_buf_free(&b);
+    arena_buf_free(&b);
     return rc;
 }
 
@@ -111,13 +111,13 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
     if (h1 < 1.8) h1 = 1.8;
     if (h1 > 4.4) h1 = 4.4;
     if (h2 < 2.4) h2 = 2.4;
-    struct plot_buf gp = {0}, yt = {0}, refkey = {0};
+    struct arena_buf gp = {0}, yt = {0}, refkey = {0};
     char *sub = graph_sub(c);
     arena_plot_gp_head(c, &gp, "arena", "Arena per planner", sub ? sub : g->spec, NULL, h1, h2);
     free(sub);
     arena_plot_gp_common(c, &gp);
     arena_plot_gp_styles(&gp, c->sel, idx, lab, n, 40);
-    arena_plot_buf_printf(
+    arena_buf_printf(
         &gp,
         "U = %.1f; UNAME = '%s'; XMAX = %.17g; LB = %lld; NAIVE = %lld; REF = %lld;"
         " NK = %zu; KC1 = %zu; KC2 = %zu\n",
@@ -125,15 +125,15 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
         kc2);
     /* --order best: the bound is the best order's peak (and the search's
      * proven bound, drawn apart when it stopped at its budget below it) */
-    arena_plot_buf_printf(&gp, "OB = %lld; LBTITLE = '%s'\n",
+    arena_buf_printf(&gp, "OB = %lld; LBTITLE = '%s'\n",
                           (long long)(g->order_limit ? g->order_bound : 0),
                           g->order_bound > 0 ? "lower bound, best order" : "lower bound");
-    arena_plot_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n",
+    arena_buf_printf(&gp, "XSTEP1 = %.17g; XSTEP2 = %.17g\n",
                           arena_plot_nice_step(xmax / U * 1.04, 4),
                           arena_plot_nice_step(xmax / U * 1.5, 8));
     arena_plot_ytics_names(&yt, lab, n, 0);
     if (c->ref)
-        arena_plot_buf_printf(&refkey,
+        arena_buf_printf(&refkey,
                               ", \\\n       NaN with lines dt 4 lw 1.2 lc rgb '#000000' title '%s'",
                               c->ref_opt ? "optimum" : "best bound");
     const char *obkey = ob ? ", \\\n       NaN with lines dt 5 lw 1 lc rgb '#333333' title"
@@ -143,28 +143,28 @@ static int fig_arena(struct plot_ctx *c, const size_t *idx, const struct arena_f
     const char *vals[] = {yt.s ? yt.s : "()", refkey.s ? refkey.s : "", obkey};
     int rc = yt.oom || refkey.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
                                   : arena_plot_draw(c, "arena", &gp, keys, vals, 3);
-    arena_plot_buf_free(&gp);
-    arena_plot_buf_free(&yt);
-    arena_plot_buf_free(&refkey);
+    arena_buf_free(&gp);
+    arena_buf_free(&yt);
+    arena_buf_free(&refkey);
     return rc;
 }
 
 /* Explicit byte ticks for a panel up to top (in units): 0, step, ..., the
  * last with the unit's name, at most nt steps; *ymax keeps the top tick's
  * label below the panel's top by the fraction clear of its height. */
-static void byte_ticks(struct plot_buf *b, double top, const char *uname, int nt, double clear, double *ymax)
+static void byte_ticks(struct arena_buf *b, double top, const char *uname, int nt, double clear, double *ymax)
 {
     double step = arena_plot_nice_step(top, nt);
     if (step > top) /* one step: the 1, 2, 5 value below top, not above it */
         step /= step / pow(10, floor(log10(step) + 1e-9)) > 3 ? 2.5 : 2;
     int k = (int)floor(top / step + 1e-9);
     if (k < 1) k = 1;
-    arena_plot_buf_add(b, "(");
+    arena_buf_add(b, "(");
     for (int i = 0; i <= k; i++) {
-        if (i == k) arena_plot_buf_printf(b, "'%g %s' %.17g", step * i, uname, step * i);
-        else arena_plot_buf_printf(b, "'%g' %.17g, ", step * i, step * i);
+        if (i == k) arena_buf_printf(b, "'%g %s' %.17g", step * i, uname, step * i);
+        else arena_buf_printf(b, "'%g' %.17g, ", step * i, step * i);
     }
-    arena_plot_buf_add(b, ")");
+    arena_buf_add(b, ")");
     *ymax = fmax(top * 1.1, step * k / (1 - fmin(clear, 0.5)) * 1.04);
 }
 
@@ -212,13 +212,13 @@ static void layout_grid(struct grid *q, int s, size_t np, int64_t steps, double 
 }
 
 /* NAME[k] = the line, its \x01 (a space that does not break) a space. */
-static void put_line(struct plot_buf *b, const char *name, size_t k, struct plot_buf *line)
+static void put_line(struct arena_buf *b, const char *name, size_t k, struct arena_buf *line)
 {
     for (char *x = line->s; x && *x; x++)
         if (*x == '\x01') *x = ' ';
-    arena_plot_buf_printf(b, "%s[%zu] = ", name, k);
+    arena_buf_printf(b, "%s[%zu] = ", name, k);
     arena_plot_gq(b, line->s ? line->s : "", 0);
-    arena_plot_buf_add(b, "\n");
+    arena_buf_add(b, "\n");
 }
 
 /* The plans res[from..n) (smallest arena first) not drawn, after "not
@@ -226,45 +226,45 @@ static void put_line(struct plot_buf *b, const char *name, size_t k, struct plot
  * arena ("a, b 1.25 MiB;"), wrapped at spaces into lines of at most m
  * characters (a longer word alone on its line), written as gnuplot array
  * NAME[] with its count in NAMEN; returns the lines. */
-static size_t rest_lines(struct plot_buf *gp, const char *name, char *const *lab,
+static size_t rest_lines(struct arena_buf *gp, const char *name, char *const *lab,
                          const struct arena_fig_result **res, size_t from, size_t n, size_t m)
 {
-    struct plot_buf text = {0}, line = {0}, all = {0};
-    arena_plot_buf_add(&text, "not drawn:");
+    struct arena_buf text = {0}, line = {0}, all = {0};
+    arena_buf_add(&text, "not drawn:");
     for (size_t i = from; i < n; i++) {
-        arena_plot_buf_add(&text, " ");
+        arena_buf_add(&text, " ");
         arena_plot_caret(&text, lab[i]);
         if (i + 1 < n && res[i + 1]->arena == res[i]->arena) {
-            arena_plot_buf_add(&text, ",");
+            arena_buf_add(&text, ",");
             continue;
         }
         char bytes[32];
         arena_plot_fmt_bytes(bytes, sizeof bytes, (double)res[i]->arena);
         *strchr(bytes, ' ') = '\x01'; /* kept with its unit on one line */
-        arena_plot_buf_printf(&text, " %s%s", bytes, i + 1 < n ? ";" : "");
+        arena_buf_printf(&text, " %s%s", bytes, i + 1 < n ? ";" : "");
     }
     size_t lines = 0;
     for (const char *p = from < n && text.s ? text.s : ""; *p;) {
         size_t w = strcspn(p, " ");
-        struct plot_buf word = {0};
-        arena_plot_buf_addn(&word, p, w);
-        size_t have = line.s ? arena_plot_utf8_chars(line.s) : 0;
-        if (line.len && have + 1 + arena_plot_utf8_chars(word.s ? word.s : "") > m) {
+        struct arena_buf word = {0};
+        arena_buf_addn(&word, p, w);
+        size_t have = line.s ? arena_utf8_chars(line.s) : 0;
+        if (line.len && have + 1 + arena_utf8_chars(word.s ? word.s : "") > m) {
             put_line(&all, name, ++lines, &line);
-            arena_plot_buf_free(&line);
+            arena_buf_free(&line);
         }
-        if (line.len) arena_plot_buf_add(&line, " ");
-        arena_plot_buf_add(&line, word.s ? word.s : "");
-        arena_plot_buf_free(&word);
+        if (line.len) arena_buf_add(&line, " ");
+        arena_buf_add(&line, word.s ? word.s : "");
+        arena_buf_free(&word);
         p += w;
         while (*p == ' ') p++;
     }
     if (line.len) put_line(&all, name, ++lines, &line);
-    arena_plot_buf_free(&line);
-    arena_plot_buf_free(&text);
-    arena_plot_buf_printf(gp, "%sN = %zu; array %s[%zu]\n", name, lines, name, lines ? lines : 1);
-    arena_plot_buf_add(gp, all.s ? all.s : "");
-    arena_plot_buf_free(&all);
+    arena_buf_free(&line);
+    arena_buf_free(&text);
+    arena_buf_printf(gp, "%sN = %zu; array %s[%zu]\n", name, lines, name, lines ? lines : 1);
+    arena_buf_add(gp, all.s ? all.s : "");
+    arena_buf_free(&all);
     return lines;
 }
 
@@ -309,21 +309,21 @@ static int fig_live(struct plot_ctx *c, size_t *pidx, char **plab, const struct 
     arena_plot_byte_unit(fmax(top[0], top[1]), &U, &un);
     /* live: the same in the axis' unit, a plain column for gnuplot (an
      * expression per row costs it two system calls each) */
-    struct plot_buf b = {0};
-    arena_plot_buf_add(&b, "step,live_bytes,live\n");
+    struct arena_buf b = {0};
+    arena_buf_add(&b, "step,live_bytes,live\n");
     live = 0;
     for (int64_t s = 0; s <= steps; s++) {
         live += delta[s];
-        arena_plot_buf_printf(&b, "%lld,%lld,%.17g\n", (long long)s, (long long)live,
+        arena_buf_printf(&b, "%lld,%lld,%.17g\n", (long long)s, (long long)live,
                               (double)live / U);
     }
     free(delta);
     int rc = arena_plot_put(c, "live.csv", &b);
-    arena_plot_buf_free(&b);
+    arena_buf_free(&b);
     if (rc) return rc;
     /* Legend: live bytes, the K drawn, the best proven figure. */
     size_t kc[2], keyrows[2];
-    struct plot_buf gp = {0}, refkey = {0}, refline = {0}, rest = {0};
+    struct arena_buf gp = {0}, refkey = {0}, refline = {0}, rest = {0};
     size_t rl[2];
     for (int k = 0; k < 2; k++) {
         double longest = arena_plot_text_em("best bound");
@@ -340,36 +340,36 @@ static int fig_live(struct plot_ctx *c, size_t *pidx, char **plab, const struct 
     free(gs);
     arena_plot_gp_common(c, &gp);
     arena_plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
-    arena_plot_buf_printf(
+    arena_buf_printf(
         &gp,
         "U = %.1f; UNAME = '%s'; STEPS = %lld; REF = %lld; K1 = %zu; K2 = %zu; KC1 = %zu;"
         " KC2 = %zu\narray ARENA[%zu]\n",
         U, un, (long long)steps, (long long)c->ref, K[0], K[1], kc[0], kc[1], np ? np : 1);
     for (size_t i = 0; i < np; i++)
-        arena_plot_buf_printf(&gp, "ARENA[%zu] = %lld\n", i + 1, (long long)pres[i]->arena);
-    arena_plot_buf_add(&gp, rest.s ? rest.s : "REST1N = 0; REST2N = 0\n");
-    arena_plot_buf_free(&rest);
+        arena_buf_printf(&gp, "ARENA[%zu] = %lld\n", i + 1, (long long)pres[i]->arena);
+    arena_buf_add(&gp, rest.s ? rest.s : "REST1N = 0; REST2N = 0\n");
+    arena_buf_free(&rest);
     for (int k = 0; k < 2; k++) {
-        struct plot_buf t = {0};
+        struct arena_buf t = {0};
         double y;
         byte_ticks(&t, top[k] / U, un, k ? 6 : 4, 0, &y);
-        arena_plot_buf_printf(&gp, "YMAX%d = %.17g; YT%d = \"%s\"\n", k + 1, y, k + 1,
+        arena_buf_printf(&gp, "YMAX%d = %.17g; YT%d = \"%s\"\n", k + 1, y, k + 1,
                               t.s ? t.s : "()");
-        arena_plot_buf_free(&t);
+        arena_buf_free(&t);
     }
     if (c->ref) {
-        arena_plot_buf_printf(&refkey,
+        arena_buf_printf(&refkey,
                               ", \\\n       NaN with lines lc rgb '#000000' dt 4 lw 1 title '%s'",
                               c->ref_opt ? "optimum" : "best bound");
-        arena_plot_buf_add(&refline, ", \\\n       REF / U with lines lc rgb '#000000' dt 4 lw 1");
+        arena_buf_add(&refline, ", \\\n       REF / U with lines lc rgb '#000000' dt 4 lw 1");
     }
     const char *keys[] = {"REFKEY", "REFLINE"};
     const char *vals[] = {refkey.s ? refkey.s : "", refline.s ? refline.s : ""};
     rc = refkey.oom || refline.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1)
                                    : arena_plot_draw(c, "live", &gp, keys, vals, 2);
-    arena_plot_buf_free(&refline);
-    arena_plot_buf_free(&gp);
-    arena_plot_buf_free(&refkey);
+    arena_buf_free(&refline);
+    arena_buf_free(&gp);
+    arena_buf_free(&refkey);
     return rc;
 }
 
@@ -411,11 +411,11 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
     }
     if (rc) goto done;
     if (!np) {
-        struct plot_buf s = {0};
+        struct arena_buf s = {0};
         arena_plot_caret(&s, g->spec);
         arena_plot_note(c, "layout and live figures skipped: no placements of a valid plan for %s",
                         s.s ? s.s : "");
-        arena_plot_buf_free(&s);
+        arena_buf_free(&s);
         goto done;
     }
     int64_t steps = 0;
@@ -432,57 +432,57 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
          * panel's byte unit: centre and half sizes), a panel's rows in one
          * run: layout.gp reads plain columns of rows ROW0[i]..ROW1[i], no
          * expression per row (gnuplot's costs two system calls each). */
-        struct plot_buf b = {0}, rows = {0};
-        arena_plot_buf_add(&b,
+        struct arena_buf b = {0}, rows = {0};
+        arena_buf_add(&b,
                            "panel,tensor,size,first,last,offset,x,dx,y,dy,planner,name,config\n");
         size_t row = 0;
-        arena_plot_buf_printf(&rows, "array ROW0[%zu]; array ROW1[%zu]\n", np, np);
+        arena_buf_printf(&rows, "array ROW0[%zu]; array ROW1[%zu]\n", np, np);
         for (size_t i = 0; i < np; i++) {
             double U;
             const char *un;
             arena_plot_byte_unit(fmax((double)pres[i]->arena, (double)g->lower_bound), &U, &un);
-            arena_plot_buf_printf(&rows, "ROW0[%zu] = %zu; ROW1[%zu] = %zu\n", i + 1, row, i + 1,
+            arena_buf_printf(&rows, "ROW0[%zu] = %zu; ROW1[%zu] = %zu\n", i + 1, row, i + 1,
                                   row + npl[i] - 1);
             for (size_t k = 0; k < npl[i]; k++, row++) {
                 const struct arena_fig_place *p = &pl[i][k];
-                arena_plot_buf_printf(
+                arena_buf_printf(
                     &b, "%zu,%lld,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,", i + 1,
                     (long long)p->tensor, (long long)p->size, (long long)p->first,
                     (long long)p->last, (long long)p->offset, (double)(p->first + p->last + 1) / 2,
                     (double)(p->last + 1 - p->first) / 2,
                     ((double)p->offset + (double)p->size / 2) / U, (double)p->size / 2 / U);
                 arena_plot_csv(&b, c->sel[pidx[i]].name);
-                arena_plot_buf_add(&b, ",");
+                arena_buf_add(&b, ",");
                 if (p->name) arena_plot_csv(&b, p->name);
-                arena_plot_buf_add(&b, ",");
+                arena_buf_add(&b, ",");
                 arena_plot_csv(&b, arena_plot_config_label(c));
-                arena_plot_buf_add(&b, "\n");
+                arena_buf_add(&b, "\n");
             }
         }
         rc = arena_plot_put(c, "layout.csv", &b);
-        arena_plot_buf_free(&b);
+        arena_buf_free(&b);
         if (rc) goto done;
-        struct plot_buf gp = {0};
+        struct arena_buf gp = {0};
         char sub[64];
         snprintf(sub, sizeof sub, " (dashed: lower bound%s)",
                  c->ref && c->ref != g->lower_bound ? (c->ref_opt ? "; dash-dot: optimum"
                                                                   : "; dash-dot: best bound")
                                                     : "");
-        struct plot_buf st = {0};
+        struct arena_buf st = {0};
         char *gs = graph_sub(c);
-        arena_plot_buf_add(&st, gs ? gs : g->spec);
+        arena_buf_add(&st, gs ? gs : g->spec);
         free(gs);
-        arena_plot_buf_add(&st, sub);
+        arena_buf_add(&st, sub);
         struct grid gr[2];
         for (int k = 0; k < 2; k++) layout_grid(&gr[k], k + 1, np, steps, 0);
         /* The plans a size has no room for (the largest arenas) are named in
          * its foot, in the figure's own text. */
-        struct plot_buf foot = {0}, gone[2] = {{0}};
+        struct arena_buf foot = {0}, gone[2] = {{0}};
         double fh[2] = {0, 0};
         if (gr[0].shown < np || gr[1].shown < np) {
             for (int k = 0; k < 2; k++)
                 for (size_t i = gr[k].shown; i < np; i++) {
-                    if (i > gr[k].shown) arena_plot_buf_add(&gone[k], ", ");
+                    if (i > gr[k].shown) arena_buf_add(&gone[k], ", ");
                     arena_plot_caret(&gone[k], plab[i]);
                 }
             arena_plot_gp_foot_sizes(&foot, "not shown (no room): ", gone[0].s ? gone[0].s : "",
@@ -492,8 +492,8 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
         } else {
             arena_plot_gp_foot(&foot, "", "", fh);
         }
-        arena_plot_buf_free(&gone[0]);
-        arena_plot_buf_free(&gone[1]);
+        arena_buf_free(&gone[0]);
+        arena_buf_free(&gone[1]);
         if (gr[0].shown < np && (c->o.sizes & 1))
             arena_plot_note(c,
                             "one-column layout figure shows the first %zu of its %zu plans (two"
@@ -506,23 +506,23 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
                             gr[1].shown, np);
         arena_plot_gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL,
                            gr[0].h, gr[1].h);
-        arena_plot_buf_free(&st);
-        arena_plot_buf_add(&gp, foot.s ? foot.s : "");
+        arena_buf_free(&st);
+        arena_buf_add(&gp, foot.s ? foot.s : "");
         if (foot.oom) gp.oom = 1;
-        arena_plot_buf_free(&foot);
+        arena_buf_free(&foot);
         arena_plot_gp_common(c, &gp);
         arena_plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
-        arena_plot_buf_printf(&gp, "NP = %zu; STEPS = %lld; LB = %lld; REF = %lld\n", np,
+        arena_buf_printf(&gp, "NP = %zu; STEPS = %lld; LB = %lld; REF = %lld\n", np,
                               (long long)steps, (long long)g->lower_bound, (long long)c->ref);
-        arena_plot_buf_add(&gp, rows.s ? rows.s : "");
-        arena_plot_buf_free(&rows);
-        arena_plot_buf_printf(&gp,
+        arena_buf_add(&gp, rows.s ? rows.s : "");
+        arena_buf_free(&rows);
+        arena_buf_printf(&gp,
                               "array LT1[%zu]; array LT2[%zu]; array U[%zu]; array YMAX1[%zu];"
                               " array YMAX2[%zu]; array YT1[%zu]; array YT2[%zu]\n",
                               np, np, np, np, np, np, np);
         for (int k = 0; k < 2; k++) {
             const struct grid *q = &gr[k];
-            arena_plot_buf_printf(
+            arena_buf_printf(
                 &gp,
                 "C%d = %zu; NPS%d = %zu; L%d = %.3f; R%d = %.3f; B%d = %.3f; GX%d = %.3f;"
                 " GY%d = %.3f; XSTEP%d = %.17g\n",
@@ -534,22 +534,22 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
             const char *un;
             double top = fmax((double)pres[i]->arena, (double)g->lower_bound);
             arena_plot_byte_unit(top, &U, &un);
-            arena_plot_buf_printf(&gp, "LT1[%zu] = ", i + 1);
+            arena_buf_printf(&gp, "LT1[%zu] = ", i + 1);
             arena_plot_gq_cut(&gp, plab[i], gr[0].title_chars, "...");
-            arena_plot_buf_printf(&gp, "; LT2[%zu] = ", i + 1);
+            arena_buf_printf(&gp, "; LT2[%zu] = ", i + 1);
             arena_plot_gq_cut(&gp, plab[i], gr[1].title_chars, "...");
             for (int k = 0; k < 2; k++) {
-                struct plot_buf t = {0};
+                struct arena_buf t = {0};
                 double y;
                 byte_ticks(&t, top / U, un, gr[k].yticks, gr[k].clear, &y);
-                arena_plot_buf_printf(&gp, "; YT%d[%zu] = \"%s\"; YMAX%d[%zu] = %.17g", k + 1,
+                arena_buf_printf(&gp, "; YT%d[%zu] = \"%s\"; YMAX%d[%zu] = %.17g", k + 1,
                                       i + 1, t.s ? t.s : "()", k + 1, i + 1, y);
-                arena_plot_buf_free(&t);
+                arena_buf_free(&t);
             }
-            arena_plot_buf_printf(&gp, "\nU[%zu] = %.1f\n", i + 1, U);
+            arena_buf_printf(&gp, "\nU[%zu] = %.1f\n", i + 1, U);
         }
         rc = arena_plot_draw(c, "layout", &gp, NULL, NULL, 0);
-        arena_plot_buf_free(&gp);
+        arena_buf_free(&gp);
         if (rc) goto done;
     }
     if (arena_plot_want(c, "live")) {
@@ -605,14 +605,14 @@ int arena_plot_per_graph(struct plot_ctx *c)
         if (r->graph == c->graph && r->ok && c->ref && r->arena == c->ref) c->ref_opt = 1;
     }
     if (c->ref && !(c->ref_opt || c->ref > g->lower_bound)) c->ref = 0;
-    struct plot_buf bad = {0};
+    struct arena_buf bad = {0};
     for (size_t i = 0; i < n; i++)
         if (!res[i]->ok) {
-            if (bad.len) arena_plot_buf_add(&bad, ", ");
+            if (bad.len) arena_buf_add(&bad, ", ");
             arena_plot_caret(&bad, c->sel[idx[i]].name);
         }
     if (bad.len) arena_plot_note(c, "invalid or failed plans left out of the figures: %s", bad.s);
-    arena_plot_buf_free(&bad);
+    arena_buf_free(&bad);
     if (n && (arena_plot_want(c, "arena") || arena_plot_want(c, "tables")))
         rc = write_arena_csv(c, idx, res, n);
     if (!rc && n && arena_plot_want(c, "arena")) rc = fig_arena(c, idx, res, lab, n);

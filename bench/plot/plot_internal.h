@@ -15,9 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/filters.h"
+#include "bench/base/utf8.h"
+#include "bench/core/filters.h"
 #include "bench/plot/plot.h"
 #include "results/figdata.h"
+#include "results/planner_label.h"
 
 #define PLOT_PROG "bench: plot"
 #define PLOT_NFIGS 10 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed,
@@ -34,14 +36,16 @@ struct plot_opts {
     int dpi, color_by_kind, quiet;
     int per_graph; /* --per-graph: 0 auto, 1 first, 2 each */
     double range_lo, range_hi; /* --range LO:HI; range_hi 0: chosen from the data */
-    const char *labels[64]; /* --label NAME=TEXT, as given */
+    struct arena_label_rename labels[64]; /* --label SPEC=TEXT (results/planner_label.h) */
     size_t n_labels;
 };
 
 /* A planner shown, in the order shown. */
 struct plot_shown {
     const char *name;
-    const char *label; /* what figures and tables call it: --label's text, else name */
+    char *label; /* what figures and tables call it: its label among the planners
+                    shown (the keys of its spec that differ, results/planner_label.h),
+                    renamed by --label; malloc'd */
     const char *kind;
     unsigned color;
     int dt, pt;
@@ -53,6 +57,7 @@ struct plot_ctx {
     struct arena_fig_data d;
     struct plot_shown *sel;
     size_t n_sel;
+    size_t extra_places; /* styles given after the registry's (plot.c: place_of) */
     const struct arena_fig_result **by; /* n_graphs x n_sel, see arena_plot_find() */
     int planners_given;
     size_t cfg;   /* the configuration of the figures (one each) */
@@ -66,8 +71,8 @@ struct plot_ctx {
     int all_configs; /* the figure drawn is of every configuration (configs):
                         its files go to the top of --out */
     const char *tpl;
-    struct plot_buf notes;
-    struct plot_buf caption; /* the figure being drawn: "Title: subtitle" (arena_plot_gp_head) */
+    struct arena_buf notes;
+    struct arena_buf caption; /* the figure being drawn: "Title: subtitle" (arena_plot_gp_head) */
     char **written;
     size_t n_written;
     char err[1200];
@@ -133,12 +138,12 @@ double arena_plot_quantile(const double *v, size_t n, double p);
 /* ---- plot_figure.c: files and scripts */
 
 /* Writes b as tmp/name; 0 or 1 (err set). */
-int arena_plot_put(struct plot_ctx *c, const char *name, struct plot_buf *b);
+int arena_plot_put(struct plot_ctx *c, const char *name, struct arena_buf *b);
 /* The head of NAME.gp: how to redraw it, its caption, the figure's facts
  * as gnuplot variables, then common.gp. */
-void arena_plot_gp_head(struct plot_ctx *c, struct plot_buf *b, const char *name, const char *title,
+void arena_plot_gp_head(struct plot_ctx *c, struct arena_buf *b, const char *name, const char *title,
                         const char *sub, const char *caption, double h1, double h2);
-void arena_plot_gp_common(struct plot_ctx *c, struct plot_buf *b);
+void arena_plot_gp_common(struct plot_ctx *c, struct arena_buf *b);
 /* Inches the PNG title takes at the top at size 1 or 2 at most (common.gp's
  * TOP(s): its title, then its configuration and selection on one line or
  * two): a PNG's plots have up to that much less height; a PDF's or SVG's
@@ -152,10 +157,10 @@ double arena_plot_title_inches(int size);
  * arrays FOOT1, FOOT2 into b, which the templates draw (common.gp's FOOTH,
  * FOOTY); h[0], h[1] receive the inches it takes at one and two columns
  * (0: no text). */
-void arena_plot_gp_foot(struct plot_buf *b, const char *lead, const char *items, double h[2]);
+void arena_plot_gp_foot(struct arena_buf *b, const char *lead, const char *items, double h[2]);
 /* The same with items of each size (items1 at one column, items2 at two)
  * and, at one column, more1 after them ("; " apart; NULL or "": none). */
-void arena_plot_gp_foot_sizes(struct plot_buf *b, const char *lead, const char *items1,
+void arena_plot_gp_foot_sizes(struct arena_buf *b, const char *lead, const char *items1,
                               const char *items2, const char *more1, double h[2]);
 /* The width of text from the database as figures show it (arena_plot_caret),
  * in ems of DejaVu Sans: its own advances for ASCII, 1 em for any other
@@ -167,30 +172,30 @@ double arena_plot_text_em(const char *text);
 size_t arena_plot_key_columns(int size, double longest, size_t most);
 /* Style arrays name[], name1[] (cut to max1 characters), col[], dt[], pt[]
  * for the shown planners at idx[0..n), labels lab (NULL: the names). */
-void arena_plot_gp_styles(struct plot_buf *b, const struct plot_shown *sel, const size_t *idx,
+void arena_plot_gp_styles(struct arena_buf *b, const struct plot_shown *sel, const size_t *idx,
                           char *const *lab, size_t n, size_t max1);
 /* The selection the figures are of, as text: "suite models", "family
  * nasnet; tag exact", "graphs A; B", or "every graph", then the runs
  * ("run 3", "4 runs"). */
-void arena_plot_selection_text(const struct plot_ctx *c, struct plot_buf *b);
+void arena_plot_selection_text(const struct plot_ctx *c, struct arena_buf *b);
 /* Writes NAME.gp from head + template NAME.gp (TPL.gp) and runs gnuplot on
  * it; then NAME.caption.tex beside the figures: \caption{...} naming the
  * figure, its graphs and configuration (the subtitle of the PNG) and the
  * selection, for a paper to \input inside its figure environment (PDF and
  * SVG carry no title). */
-int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct plot_buf *gp,
+int arena_plot_draw_from(struct plot_ctx *c, const char *name, const char *tpl, struct arena_buf *gp,
                          const char *const *keys, const char *const *vals, size_t nkeys);
-int arena_plot_draw(struct plot_ctx *c, const char *name, struct plot_buf *gp,
+int arena_plot_draw(struct plot_ctx *c, const char *name, struct arena_buf *gp,
                     const char *const *keys, const char *const *vals, size_t nkeys);
 /* ",v" with v in full precision, or "," when !has. */
-void arena_plot_csv_num(struct plot_buf *b, int has, double v);
+void arena_plot_csv_num(struct arena_buf *b, int has, double v);
 /* arena_plot_gq of text cut to max characters (UTF-8 ones: a cut never splits
  * one), the cut ending in mark ("..." or ".."). */
-void arena_plot_gq_cut(struct plot_buf *b, const char *text, size_t max, const char *mark);
+void arena_plot_gq_cut(struct arena_buf *b, const char *text, size_t max, const char *mark);
 /* A planner's label in the per-graph figures: its name, "(limit)" added. */
 char *arena_plot_label_of(const char *name, const struct arena_fig_result *r);
 /* gnuplot ytics naming places 1..n with lab. */
-void arena_plot_ytics_names(struct plot_buf *b, char *const *lab, size_t n, double wrap_em);
+void arena_plot_ytics_names(struct arena_buf *b, char *const *lab, size_t n, double wrap_em);
 /* The widest line of label t in em once arena_plot_ytics_names has broken it
  * at wrap_em (0: never broken). */
 double arena_plot_label_em(const char *t, double wrap_em);
@@ -215,7 +220,7 @@ int arena_plot_suite_table(struct plot_ctx *c);
  * graph without the parameters every graph of its family among them
  * shares (its family's name when it is alone). */
 void arena_plot_graph_name(const struct plot_ctx *c, const size_t *rows, size_t n, size_t e,
-                           struct plot_buf *b);
+                           struct arena_buf *b);
 /* plot_across.c */
 int arena_plot_fig_scaling(struct plot_ctx *c);
 int arena_plot_fig_quality(struct plot_ctx *c);

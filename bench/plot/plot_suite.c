@@ -52,22 +52,22 @@ static int shared_pair(const struct plot_ctx *c, const size_t *rows, size_t n, c
 
 /* The full specs are in the table's comment and in graphs.csv. */
 void arena_plot_graph_name(const struct plot_ctx *c, const size_t *rows, size_t n, size_t e,
-                           struct plot_buf *b)
+                           struct arena_buf *b)
 {
     size_t cut = common_dir(c, rows, n);
     const struct arena_fig_graph *g = &c->d.graphs[e];
     size_t fl = strlen(g->family);
     if (!*g->family || strncmp(g->spec, g->family, fl) != 0 || g->spec[fl] != ':') {
-        arena_plot_buf_add(b, g->spec + cut);
+        arena_buf_add(b, g->spec + cut);
         return;
     }
-    arena_plot_buf_add(b, g->family);
+    arena_buf_add(b, g->family);
     const char *sep = ":";
     for (const char *p = g->params; *p;) {
         size_t l = strcspn(p, ",");
         if (!shared_pair(c, rows, n, g->family, p, l)) {
-            arena_plot_buf_add(b, sep);
-            arena_plot_buf_addn(b, p, l);
+            arena_buf_add(b, sep);
+            arena_buf_addn(b, p, l);
             sep = ",";
         }
         p += l + (p[l] == ',');
@@ -102,38 +102,38 @@ int arena_plot_suite_table(struct plot_ctx *c)
     arena_table_init(&t, 2 + c->n_sel, 2);
     arena_table_head(&t, 0, "Graph", "graph", 'l', 0);
     arena_table_head(&t, 1, "LB", "lower bound", 'r', 0);
-    struct plot_buf csv = {0};
-    arena_plot_buf_add(&csv, "graph,lower_bound");
+    struct arena_buf csv = {0};
+    arena_buf_add(&csv, "graph,lower_bound");
     for (size_t i = 0; i < c->n_sel; i++) {
-        struct plot_buf tx = {0}, md = {0};
+        struct arena_buf tx = {0}, md = {0};
         arena_plot_tex(&tx, c->sel[i].label);
         arena_plot_md(&md, c->sel[i].label);
         arena_table_head(&t, 2 + i, tx.s ? tx.s : "", md.s ? md.s : "", 'r', 1);
-        arena_plot_buf_free(&tx);
-        arena_plot_buf_free(&md);
+        arena_buf_free(&tx);
+        arena_buf_free(&md);
         const char *what[] = {" arena", " x_lower_bound", " status"};
         for (size_t k = 0; k < 3; k++) {
-            struct plot_buf h = {0};
-            arena_plot_buf_printf(&h, "%s%s", c->sel[i].name, what[k]);
-            arena_plot_buf_add(&csv, ",");
+            struct arena_buf h = {0};
+            arena_buf_printf(&h, "%s%s", c->sel[i].name, what[k]);
+            arena_buf_add(&csv, ",");
             arena_plot_csv(&csv, h.s ? h.s : "");
-            arena_plot_buf_free(&h);
+            arena_buf_free(&h);
         }
     }
-    arena_plot_buf_add(&csv, "\n");
+    arena_buf_add(&csv, "\n");
     int absent = 0, failed = 0;
     for (size_t k = 0; k < n; k++) {
         const struct arena_fig_graph *g = &c->d.graphs[rows[k]];
         char lb[32];
         bytes3(lb, sizeof lb, (double)g->lower_bound);
-        struct plot_buf name = {0};
+        struct arena_buf name = {0};
         arena_plot_graph_name(c, rows, n, rows[k], &name);
         arena_table_row(&t);
         arena_table_set(&t, 0, name.s ? name.s : "", -1);
-        arena_plot_buf_free(&name);
+        arena_buf_free(&name);
         arena_table_set(&t, 1, lb, -1);
         arena_plot_csv(&csv, g->spec);
-        arena_plot_buf_printf(&csv, ",%lld", (long long)g->lower_bound);
+        arena_buf_printf(&csv, ",%lld", (long long)g->lower_bound);
         for (size_t i = 0; i < c->n_sel; i++) {
             const struct arena_fig_result *r = arena_plot_find(c, rows[k], c->sel[i].name);
             char x[32] = "n/r";
@@ -146,38 +146,38 @@ int arena_plot_suite_table(struct plot_ctx *c)
                 valid[i]++;
                 status = arena_plot_is_limit(r) ? "limit" : "valid";
                 if (arena_plot_is_limit(r)) mark = MARK_LIMIT;
-                arena_plot_buf_printf(&csv, ",%lld", (long long)r->arena);
+                arena_buf_printf(&csv, ",%lld", (long long)r->arena);
                 arena_plot_csv_num(&csv, 1, ratio);
             } else {
                 if (r) snprintf(x, sizeof x, "--"), status = "no valid result", failed = 1;
                 else absent = 1;
-                arena_plot_buf_add(&csv, ",,");
+                arena_buf_add(&csv, ",,");
             }
-            arena_plot_buf_printf(&csv, ",%s", status);
+            arena_buf_printf(&csv, ",%s", status);
             arena_table_set(&t, 2 + i, x, mark);
         }
-        arena_plot_buf_add(&csv, "\n");
+        arena_buf_add(&csv, "\n");
     }
     arena_table_row(&t);
     arena_table_rule(&t);
     arena_table_set(&t, 0, "geometric mean", -1);
-    arena_plot_buf_add(&csv, "geometric mean,");
+    arena_buf_add(&csv, "geometric mean,");
     for (size_t i = 0; i < c->n_sel; i++) {
         char x[32] = "--";
         int mark = -1;
         if (n && valid[i] == n) {
             double m = exp(logsum[i] / (double)n);
             snprintf(x, sizeof x, "%.3f", m);
-            arena_plot_buf_add(&csv, ",");
+            arena_buf_add(&csv, ",");
             arena_plot_csv_num(&csv, 1, m);
-            arena_plot_buf_add(&csv, ",");
+            arena_buf_add(&csv, ",");
         } else {
             mark = MARK_PART;
-            arena_plot_buf_add(&csv, ",,,");
+            arena_buf_add(&csv, ",,,");
         }
         arena_table_set(&t, 2 + i, x, mark);
     }
-    arena_plot_buf_add(&csv, "\n");
+    arena_buf_add(&csv, "\n");
     arena_table_note(&t, MARK_LIMIT,
                      "The search stopped at its budget: a valid plan, not the planner's answer.");
     for (size_t i = 0; i < c->n_sel; i++)
@@ -195,37 +195,37 @@ int arena_plot_suite_table(struct plot_ctx *c)
     }
     if (failed) arena_table_line(&t, "--: run in this configuration, without a valid plan.");
     if (absent) arena_table_line(&t, "n/r: not run in this configuration.");
-    struct plot_buf about = {0}, md = {0}, tex = {0};
-    arena_plot_buf_printf(&about,
+    struct arena_buf about = {0}, md = {0}, tex = {0};
+    arena_buf_printf(&about,
                           "Arena / lower bound of each graph's problem (LB: that bound), %zu graph%s"
                           " in configuration ",
                           n, n == 1 ? "" : "s");
     arena_plot_caret(&about, arena_plot_config_label(c));
-    if (c->d.n_runs == 1) arena_plot_buf_printf(&about, ", run %lld", (long long)c->d.runs[0]);
-    else arena_plot_buf_printf(&about, ", %zu runs (newest result of each)", c->d.n_runs);
+    if (c->d.n_runs == 1) arena_buf_printf(&about, ", run %lld", (long long)c->d.runs[0]);
+    else arena_buf_printf(&about, ", %zu runs (newest result of each)", c->d.n_runs);
     if (cut) {
-        struct plot_buf d = {0};
-        arena_plot_buf_addn(&d, c->d.graphs[rows[0]].spec, cut);
-        arena_plot_buf_add(&about, "; graphs in ");
+        struct arena_buf d = {0};
+        arena_buf_addn(&d, c->d.graphs[rows[0]].spec, cut);
+        arena_buf_add(&about, "; graphs in ");
         arena_plot_caret(&about, d.s ? d.s : "");
-        arena_plot_buf_free(&d);
+        arena_buf_free(&d);
     }
-    arena_plot_buf_add(&about, ". The graphs:");
+    arena_buf_add(&about, ". The graphs:");
     for (size_t k = 0; k < n; k++) {
-        arena_plot_buf_add(&about, k ? "; " : " ");
+        arena_buf_add(&about, k ? "; " : " ");
         arena_plot_caret(&about, c->d.graphs[rows[k]].spec);
     }
-    arena_plot_buf_add(&about, ".");
+    arena_buf_add(&about, ".");
     arena_table_tex(&t, about.s ? about.s : "", &tex);
     arena_table_md(&t, about.s ? about.s : "", &md);
     int rc = csv.oom || md.oom || tex.oom ? (snprintf(c->err, sizeof c->err, "out of memory"), 1) : 0;
     if (!rc) rc = arena_plot_put(c, "graphs.csv", &csv);
     if (!rc) rc = arena_plot_put(c, "graphs.md", &md);
     if (!rc) rc = arena_plot_put(c, "graphs.tex", &tex);
-    arena_plot_buf_free(&csv);
-    arena_plot_buf_free(&md);
-    arena_plot_buf_free(&tex);
-    arena_plot_buf_free(&about);
+    arena_buf_free(&csv);
+    arena_buf_free(&md);
+    arena_buf_free(&tex);
+    arena_buf_free(&about);
     arena_table_free(&t);
     free(rows);
     free(logsum);

@@ -114,22 +114,22 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
     else snprintf(runs, sizeof runs, "%zu runs (newest result of each planner)", c->d.n_runs);
     int rc = 0;
     for (int tex = 0; tex < 2 && !rc; tex++) {
-        struct plot_buf b = {0};
-        void (*text)(struct plot_buf *, const char *) = tex ? arena_plot_tex : arena_plot_md;
+        struct arena_buf b = {0};
+        void (*text)(struct arena_buf *, const char *) = tex ? arena_plot_tex : arena_plot_md;
         if (!tex) {
-            arena_plot_buf_printf(&b, "%s, graph ", runs);
+            arena_buf_printf(&b, "%s, graph ", runs);
             arena_plot_md_code(&b, c->d.bases[base]);
-            arena_plot_buf_add(&b,
+            arena_buf_add(&b,
                                ", a row per planner and configuration; each ratio is against its"
                                " own problem's bounds:\n\n");
         } else {
-            struct plot_buf sp = {0};
+            struct arena_buf sp = {0};
             arena_plot_caret(&sp, c->d.bases[base]);
-            arena_plot_buf_printf(&b,
+            arena_buf_printf(&b,
                                   "%% arenabench %s, graph %s; each ratio against its own"
                                   " problem's bounds\n",
                                   runs, sp.s ? sp.s : "");
-            arena_plot_buf_free(&sp);
+            arena_buf_free(&sp);
         }
         /* each configuration's problem, one line */
         for (size_t p = 0; p < P; p++) {
@@ -140,42 +140,42 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
             arena_plot_fmt_bytes(ref, sizeof ref, (double)part[p].ref);
             arena_plot_fmt_bytes(ob, sizeof ob, (double)g->order_bound);
             arena_plot_fmt_bytes(fb, sizeof fb, (double)g->fixed_lower_bound);
-            arena_plot_buf_add(&b, tex ? "% " : "- ");
+            arena_buf_add(&b, tex ? "% " : "- ");
             if (tex) arena_plot_caret(&b, c->d.configs[g->config].label);
             else arena_plot_md(&b, c->d.configs[g->config].label);
-            arena_plot_buf_printf(&b, ": %lld tensors, naive %s, lower bound %s",
+            arena_buf_printf(&b, ": %lld tensors, naive %s, lower bound %s",
                                   (long long)g->tensors, naive, lb);
             if (part[p].ref)
-                arena_plot_buf_printf(&b, ", %s %s", part[p].ref_opt ? "optimum" : "best bound",
+                arena_buf_printf(&b, ", %s %s", part[p].ref_opt ? "optimum" : "best bound",
                                       ref);
             if (g->order_bound > 0)
-                arena_plot_buf_printf(&b, ", best-order bound %s (%s)", ob,
+                arena_buf_printf(&b, ", best-order bound %s (%s)", ob,
                                       g->order_limit ? "the order search's proven bound"
                                                      : "least peak of any execution order, proven");
             if (arena_config_transforms(&c->d.configs[g->config].c) && g->fixed_lower_bound > 0)
-                arena_plot_buf_printf(&b, ", fixed-order bound %s (the graph untransformed)", fb);
+                arena_buf_printf(&b, ", fixed-order bound %s (the graph untransformed)", fb);
             if (g->superseded) {
-                arena_plot_buf_printf(&b, "; %zu older result%s of another problem under this"
+                arena_buf_printf(&b, "; %zu older result%s of another problem under this"
                                           " spec left out (", g->superseded,
                                       g->superseded == 1 ? "" : "s");
                 text(&b, g->superseded_planners);
-                arena_plot_buf_add(&b, ")");
+                arena_buf_add(&b, ")");
             }
-            arena_plot_buf_add(&b, "\n");
+            arena_buf_add(&b, "\n");
         }
         if (!tex) {
             if (limits)
-                arena_plot_buf_add(&b,
+                arena_buf_add(&b,
                                    "\n(limit): the search stopped at its budget; its plan is valid"
                                    " but not the planner's answer.\n");
-            if (noisy) arena_plot_buf_printf(&b, "\n\xE2\x80\xA0 after a time: %s\n", noisy_note);
-            if (once) arena_plot_buf_printf(&b, "\n%s\n", once_note);
-            if (self) arena_plot_buf_printf(&b, "\n%s\n", self_note);
+            if (noisy) arena_buf_printf(&b, "\n\xE2\x80\xA0 after a time: %s\n", noisy_note);
+            if (once) arena_buf_printf(&b, "\n%s\n", once_note);
+            if (self) arena_buf_printf(&b, "\n%s\n", self_note);
             if (fixed)
-                arena_plot_buf_add(&b, "\n× fixed-order bound: arena / the lower bound of the graph"
+                arena_buf_add(&b, "\n× fixed-order bound: arena / the lower bound of the graph"
                                        " untransformed (stored order, no in-place rule, no patch):"
                                        " below 1 where the configuration's transformations pay.\n");
-            arena_plot_buf_printf(&b,
+            arena_buf_printf(&b,
                                   "\n| planner | configuration | arena (%s) | × lower bound |%s%s%s"
                                   " saving | frag. peak | frag. mean | plan time |"
                                   " scratch (%s) | valid | status |\n",
@@ -183,26 +183,26 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                                   has_ref ? (all_opt ? " × optimum |" : " × best bound |") : "",
                                   ordered ? " × best-order bound |" : "",
                                   fixed ? " × fixed-order bound |" : "", sun);
-            arena_plot_buf_printf(&b, "|:--|:--|--:|--:|%s%s%s--:|--:|--:|--:|--:|:-:|:-:|\n",
+            arena_buf_printf(&b, "|:--|:--|--:|--:|%s%s%s--:|--:|--:|--:|--:|:-:|:-:|\n",
                                   has_ref ? "--:|" : "", ordered ? "--:|" : "",
                                   fixed ? "--:|" : "");
         } else {
             if (limits)
-                arena_plot_buf_add(&b,
+                arena_buf_add(&b,
                                    "% (limit): the search stopped at its budget; its plan is valid"
                                    " but not the planner's answer\n");
-            if (noisy) arena_plot_buf_printf(&b, "%% dagger after a time: %s\n", noisy_note);
-            if (once) arena_plot_buf_printf(&b, "%% %s\n", once_note);
+            if (noisy) arena_buf_printf(&b, "%% dagger after a time: %s\n", noisy_note);
+            if (once) arena_buf_printf(&b, "%% %s\n", once_note);
             if (fixed)
-                arena_plot_buf_add(&b,
+                arena_buf_add(&b,
                                    "% x fixed: arena / the lower bound of the graph untransformed"
                                    " (stored order, no in-place rule, no patch)\n");
-            arena_plot_buf_add(&b, "% needs \\usepackage{booktabs}; wider than a column at"
+            arena_buf_add(&b, "% needs \\usepackage{booktabs}; wider than a column at"
                                    " \\footnotesize: set it across the page, \\begin{table*}\n"
                                    "{\\footnotesize\\setlength{\\tabcolsep}{3pt}%\n");
-            arena_plot_buf_printf(&b, "\\begin{tabular}{lrr%s%s%srrrrrcc}\n\\toprule\n",
+            arena_buf_printf(&b, "\\begin{tabular}{lrr%s%s%srrrrrcc}\n\\toprule\n",
                                   has_ref ? "r" : "", ordered ? "r" : "", fixed ? "r" : "");
-            arena_plot_buf_printf(
+            arena_buf_printf(
                 &b,
                 "Planner & Arena (%s) & $\\times$ LB & %s%s%s"
                 "Saving & Frag.\\ peak & Frag.\\ mean & Time & Scratch (%s)"
@@ -235,18 +235,18 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
                 }
             }
             if (r->has_ns) {
-                struct plot_buf tb = {0};
+                struct arena_buf tb = {0};
                 char v[32];
                 if (r->has_self_ns) { /* a program's own figure first, its process's beside it */
                     arena_plot_fmt_time(v, sizeof v, r->self_ns);
                     text(&tb, v);
-                    arena_plot_buf_add(&tb, " (own report), process ");
+                    arena_buf_add(&tb, " (own report), process ");
                 }
                 arena_plot_fmt_time(v, sizeof v, r->ns_median);
                 text(&tb, v);
-                if (r->noisy) arena_plot_buf_add(&tb, tex ? "$^{\\dagger}$" : "\xE2\x80\xA0");
+                if (r->noisy) arena_buf_add(&tb, tex ? "$^{\\dagger}$" : "\xE2\x80\xA0");
                 snprintf(t, sizeof t, "%s", tb.s ? tb.s : "");
-                arena_plot_buf_free(&tb);
+                arena_buf_free(&tb);
             }
             if (r->has_scratch)
                 snprintf(sc, sizeof sc, r->scratch == 0 ? "0" : SU == 1 ? "%.0f" : "%.1f",
@@ -258,59 +258,59 @@ int arena_plot_tables(struct plot_ctx *c, const size_t *idx, const struct arena_
             if (tex && (i == 0 || row_part[i] != row_part[i - 1])) {
                 /* LaTeX names each configuration above its rows: a column
                  * of its own would not fit the page */
-                if (i) arena_plot_buf_add(&b, "\\midrule\n");
-                arena_plot_buf_printf(&b, "\\multicolumn{%d}{l}{\\emph{",
+                if (i) arena_buf_add(&b, "\\midrule\n");
+                arena_buf_printf(&b, "\\multicolumn{%d}{l}{\\emph{",
                                       10 + has_ref + ordered + fixed);
                 text(&b, cf->label);
-                arena_plot_buf_add(&b, "}} \\\\\n");
+                arena_buf_add(&b, "}} \\\\\n");
             }
-            if (!tex) arena_plot_buf_add(&b, "| ");
+            if (!tex) arena_buf_add(&b, "| ");
             text(&b, label ? label : "");
             if (!tex) {
-                arena_plot_buf_add(&b, sep);
+                arena_buf_add(&b, sep);
                 text(&b, cf->label);
             }
             const char *cells[] = {a, rt, o, ob, fx, sv, fp, fm, t, sc, r->ok ? "yes" : "no"};
             for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
                 if ((cells[k] != o || has_ref) && (cells[k] != ob || ordered) &&
                     (cells[k] != fx || fixed))
-                    arena_plot_buf_printf(&b, "%s%s", sep, cells[k]);
-            arena_plot_buf_add(&b, sep);
+                    arena_buf_printf(&b, "%s%s", sep, cells[k]);
+            arena_buf_add(&b, sep);
             text(&b, status);
             if (r->claimed) { /* a plugin's word beside bench's proof, labelled */
-                arena_plot_buf_add(&b, " (claims ");
+                arena_buf_add(&b, " (claims ");
                 text(&b, r->claimed);
-                arena_plot_buf_add(&b, ")");
+                arena_buf_add(&b, ")");
             }
-            arena_plot_buf_add(&b, tex ? " \\\\\n" : " |\n");
+            arena_buf_add(&b, tex ? " \\\\\n" : " |\n");
             free(label);
         }
         if (tex) {
             /* what the marks mean, under the table where a reader sees it */
-            arena_plot_buf_add(&b, "\\bottomrule\n\\end{tabular}%\n");
+            arena_buf_add(&b, "\\bottomrule\n\\end{tabular}%\n");
             if (noisy || limits || once || self) {
-                arena_plot_buf_add(&b, "\\par\\smallskip\\parbox{\\linewidth}{\\raggedright ");
+                arena_buf_add(&b, "\\par\\smallskip\\parbox{\\linewidth}{\\raggedright ");
                 if (noisy) {
-                    arena_plot_buf_add(&b, "$^{\\dagger}$After a time: ");
+                    arena_buf_add(&b, "$^{\\dagger}$After a time: ");
                     arena_plot_tex(&b, noisy_note);
                 }
                 if (limits)
-                    arena_plot_buf_add(&b, " (limit): the search stopped at its budget; its plan is"
+                    arena_buf_add(&b, " (limit): the search stopped at its budget; its plan is"
                                            " valid but not the planner's answer.");
                 if (once) {
-                    arena_plot_buf_add(&b, " ");
+                    arena_buf_add(&b, " ");
                     arena_plot_tex(&b, once_note);
                 }
                 if (self) {
-                    arena_plot_buf_add(&b, " ");
+                    arena_buf_add(&b, " ");
                     arena_plot_tex(&b, self_note);
                 }
-                arena_plot_buf_add(&b, "}%\n");
+                arena_buf_add(&b, "}%\n");
             }
-            arena_plot_buf_add(&b, "}\n");
+            arena_buf_add(&b, "}\n");
         }
         rc = arena_plot_put(c, tex ? "comparison.tex" : "comparison.md", &b);
-        arena_plot_buf_free(&b);
+        arena_buf_free(&b);
     }
     free(part);
     free(row_part);

@@ -200,65 +200,65 @@ static size_t part_end(const struct arena_table *t, size_t from)
 
 /* ---------------------------------------------------------------- LaTeX */
 
-static void tex_cell(const struct arena_table *t, struct plot_buf *b, size_t r, size_t c)
+static void tex_cell(const struct arena_table *t, struct arena_buf *b, size_t r, size_t c)
 {
     const char *s = t->cell[r * t->ncols + c];
     if (s && *s) arena_plot_tex(b, s);
     int m = t->mark[r * t->ncols + c];
-    if (m >= 0) arena_plot_buf_add(b, tex_marks[m]);
+    if (m >= 0) arena_buf_add(b, tex_marks[m]);
 }
 
-static void tex_comment(struct plot_buf *b, const char *text)
+static void tex_comment(struct arena_buf *b, const char *text)
 {
     for (const char *p = text; p && *p;) {
         size_t n = strcspn(p, "\n");
-        struct plot_buf line = {0};
-        arena_plot_buf_addn(&line, p, n);
-        arena_plot_buf_add(b, "% ");
+        struct arena_buf line = {0};
+        arena_buf_addn(&line, p, n);
+        arena_buf_add(b, "% ");
         arena_plot_caret(b, line.s ? line.s : "");
-        arena_plot_buf_add(b, "\n");
-        arena_plot_buf_free(&line);
+        arena_buf_add(b, "\n");
+        arena_buf_free(&line);
         p += n + (p[n] == '\n');
     }
 }
 
 /* One tabular of columns [0, key) and [from, to). */
-static void tex_part(const struct arena_table *t, struct plot_buf *b, size_t from, size_t to)
+static void tex_part(const struct arena_table *t, struct arena_buf *b, size_t from, size_t to)
 {
     size_t cols[512], n = 0;
     for (size_t c = 0; c < t->key && n < 512; c++) cols[n++] = c;
     for (size_t c = from; c < to && n < 512; c++) cols[n++] = c;
-    arena_plot_buf_add(b, "\\begin{tabular}{");
-    for (size_t i = 0; i < n; i++) arena_plot_buf_addn(b, &t->align[cols[i]], 1);
-    arena_plot_buf_add(b, "}\n\\toprule\n");
+    arena_buf_add(b, "\\begin{tabular}{");
+    for (size_t i = 0; i < n; i++) arena_buf_addn(b, &t->align[cols[i]], 1);
+    arena_buf_add(b, "}\n\\toprule\n");
     for (size_t i = 0; i < n; i++) {
-        if (i) arena_plot_buf_add(b, " & ");
+        if (i) arena_buf_add(b, " & ");
         if (turned(t, cols[i]))
-            arena_plot_buf_printf(b, "\\rotatebox{90}{%s}", t->tex_head[cols[i]]);
+            arena_buf_printf(b, "\\rotatebox{90}{%s}", t->tex_head[cols[i]]);
         else
-            arena_plot_buf_add(b, t->tex_head[cols[i]]);
+            arena_buf_add(b, t->tex_head[cols[i]]);
     }
-    arena_plot_buf_add(b, " \\\\\n\\midrule\n");
+    arena_buf_add(b, " \\\\\n\\midrule\n");
     for (size_t r = 0; r < t->nrows; r++) {
-        if (t->span[r] == 2) arena_plot_buf_add(b, "\\midrule\n");
+        if (t->span[r] == 2) arena_buf_add(b, "\\midrule\n");
         if (t->span[r] == 1) {
-            if (r) arena_plot_buf_add(b, "\\midrule\n");
-            arena_plot_buf_printf(b, "\\multicolumn{%zu}{l}{", n);
+            if (r) arena_buf_add(b, "\\midrule\n");
+            arena_buf_printf(b, "\\multicolumn{%zu}{l}{", n);
             tex_cell(t, b, r, 0);
-            arena_plot_buf_add(b, "} \\\\\n");
+            arena_buf_add(b, "} \\\\\n");
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            if (i) arena_plot_buf_add(b, " & ");
+            if (i) arena_buf_add(b, " & ");
             tex_cell(t, b, r, cols[i]);
         }
-        arena_plot_buf_add(b, " \\\\\n");
+        arena_buf_add(b, " \\\\\n");
     }
-    arena_plot_buf_add(b, "\\bottomrule\n");
-    arena_plot_buf_add(b, "\\end{tabular}");
+    arena_buf_add(b, "\\bottomrule\n");
+    arena_buf_add(b, "\\end{tabular}");
 }
 
-void arena_table_tex(const struct arena_table *t, const char *comment, struct plot_buf *b)
+void arena_table_tex(const struct arena_table *t, const char *comment, struct arena_buf *b)
 {
     if (t->oom) {
         b->oom = 1;
@@ -278,20 +278,20 @@ void arena_table_tex(const struct arena_table *t, const char *comment, struct pl
     const char *where = widest <= ARENA_TABLE_ONE_COLUMN_PT
                             ? "fits one column (3.3 in): \\begin{table}"
                             : "wider than a column: set it across the page, \\begin{table*}";
-    arena_plot_buf_printf(b,
+    arena_buf_printf(b,
                           "%% needs \\usepackage{booktabs,graphicx}; about %.1f in wide at"
                           " \\footnotesize: %s\n",
                           widest / 72.0, where);
     if (parts > 1)
-        arena_plot_buf_printf(b, "%% %zu tabulars one below the other: the page holds no more"
+        arena_buf_printf(b, "%% %zu tabulars one below the other: the page holds no more"
                                  " columns beside each other\n", parts);
-    arena_plot_buf_printf(b, "{\\footnotesize\\setlength{\\tabcolsep}{%.0fpt}%%\n", TABCOLSEP_PT);
+    arena_buf_printf(b, "{\\footnotesize\\setlength{\\tabcolsep}{%.0fpt}%%\n", TABCOLSEP_PT);
     size_t k = 0;
     for (size_t from = t->key; k < parts; k++) {
         size_t to = from < t->ncols ? part_end(t, from) : from;
-        if (k) arena_plot_buf_add(b, "\\par\\medskip\n");
+        if (k) arena_buf_add(b, "\\par\\medskip\n");
         tex_part(t, b, from, to);
-        arena_plot_buf_add(b, "%\n");
+        arena_buf_add(b, "%\n");
         from = to;
     }
     /* the notes under the table, as wide as the float (a column, or the
@@ -299,27 +299,27 @@ void arena_table_tex(const struct arena_table *t, const char *comment, struct pl
     int any = 0;
     for (int m = 0; m < ARENA_TABLE_MARKS; m++) any |= t->note[m] != NULL;
     if (any || t->nlines) {
-        arena_plot_buf_add(b, "\\par\\smallskip\\parbox{\\linewidth}{\\raggedright ");
+        arena_buf_add(b, "\\par\\smallskip\\parbox{\\linewidth}{\\raggedright ");
         const char *sep = "";
         for (int m = 0; m < ARENA_TABLE_MARKS; m++) {
             if (!t->note[m]) continue;
-            arena_plot_buf_printf(b, "%s%s", sep, tex_marks[m]);
+            arena_buf_printf(b, "%s%s", sep, tex_marks[m]);
             arena_plot_tex(b, t->note[m]);
             sep = " ";
         }
         for (size_t i = 0; i < t->nlines; i++) {
-            arena_plot_buf_add(b, sep);
+            arena_buf_add(b, sep);
             arena_plot_tex(b, t->lines[i]);
             sep = " ";
         }
-        arena_plot_buf_add(b, "}%\n");
+        arena_buf_add(b, "}%\n");
     }
-    arena_plot_buf_add(b, "}\n");
+    arena_buf_add(b, "}\n");
 }
 
 /* ---------------------------------------------------------------- Markdown */
 
-void arena_table_md(const struct arena_table *t, const char *comment, struct plot_buf *b)
+void arena_table_md(const struct arena_table *t, const char *comment, struct arena_buf *b)
 {
     if (t->oom) {
         b->oom = 1;
@@ -327,38 +327,38 @@ void arena_table_md(const struct arena_table *t, const char *comment, struct plo
     }
     if (comment) {
         arena_plot_md(b, comment);
-        arena_plot_buf_add(b, "\n\n");
+        arena_buf_add(b, "\n\n");
     }
-    arena_plot_buf_add(b, "|");
-    for (size_t c = 0; c < t->ncols; c++) arena_plot_buf_printf(b, " %s |", t->md_head[c]);
-    arena_plot_buf_add(b, "\n|");
-    for (size_t c = 0; c < t->ncols; c++) arena_plot_buf_add(b, t->align[c] == 'r' ? "--:|" : ":--|");
-    arena_plot_buf_add(b, "\n");
+    arena_buf_add(b, "|");
+    for (size_t c = 0; c < t->ncols; c++) arena_buf_printf(b, " %s |", t->md_head[c]);
+    arena_buf_add(b, "\n|");
+    for (size_t c = 0; c < t->ncols; c++) arena_buf_add(b, t->align[c] == 'r' ? "--:|" : ":--|");
+    arena_buf_add(b, "\n");
     for (size_t r = 0; r < t->nrows; r++) {
-        arena_plot_buf_add(b, "|");
+        arena_buf_add(b, "|");
         for (size_t c = 0; c < t->ncols; c++) {
             const char *s = t->cell[r * t->ncols + c];
             int m = t->mark[r * t->ncols + c];
-            arena_plot_buf_add(b, " ");
-            if (t->span[r] == 1 && c == 0) arena_plot_buf_add(b, "**");
+            arena_buf_add(b, " ");
+            if (t->span[r] == 1 && c == 0) arena_buf_add(b, "**");
             if (s && *s) arena_plot_md(b, s);
-            if (t->span[r] == 1 && c == 0) arena_plot_buf_add(b, "**");
-            if (m >= 0) arena_plot_buf_add(b, md_marks[m]);
-            arena_plot_buf_add(b, " |");
+            if (t->span[r] == 1 && c == 0) arena_buf_add(b, "**");
+            if (m >= 0) arena_buf_add(b, md_marks[m]);
+            arena_buf_add(b, " |");
         }
-        arena_plot_buf_add(b, "\n");
+        arena_buf_add(b, "\n");
     }
     for (int m = 0; m < ARENA_TABLE_MARKS; m++) {
         if (!t->note[m]) continue;
-        arena_plot_buf_add(b, "\n");
-        arena_plot_buf_add(b, md_marks[m]);
-        arena_plot_buf_add(b, " ");
+        arena_buf_add(b, "\n");
+        arena_buf_add(b, md_marks[m]);
+        arena_buf_add(b, " ");
         arena_plot_md(b, t->note[m]);
-        arena_plot_buf_add(b, "\n");
+        arena_buf_add(b, "\n");
     }
     for (size_t i = 0; i < t->nlines; i++) {
-        arena_plot_buf_add(b, "\n");
+        arena_buf_add(b, "\n");
         arena_plot_md(b, t->lines[i]);
-        arena_plot_buf_add(b, "\n");
+        arena_buf_add(b, "\n");
     }
 }

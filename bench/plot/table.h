@@ -69,9 +69,9 @@ void arena_table_line(struct arena_table *t, const char *text);
 /* The LaTeX: comment lines (caption of the data, each line of comment
  * prefixed "% "), the width it needs and where it fits, then the
  * tabular(s) in a \footnotesize group, the notes under each. */
-void arena_table_tex(const struct arena_table *t, const char *comment, struct plot_buf *b);
+void arena_table_tex(const struct arena_table *t, const char *comment, struct arena_buf *b);
 /* The Markdown: comment as a paragraph (NULL none), the table, the notes. */
-void arena_table_md(const struct arena_table *t, const char *comment, struct plot_buf *b);
+void arena_table_md(const struct arena_table *t, const char *comment, struct arena_buf *b);
 /* The estimated width in points of the tabular that holds columns
  * [0, key) and [from, to) (as arena_table_tex sets them). */
 double arena_table_width(const struct arena_table *t, size_t from, size_t to);

@@ -16,12 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/output.h"
-#include "bench/subprocess.h"
+#include "bench/core/output.h"
+#include "bench/external/subprocess.h"
 #include "planners/planner.h"
 
-
-static const char *const names[ARENA_REPLAY_ALLOCATORS] = {"glibc", "jemalloc", "mimalloc"};
 
 /* What each allocator's own footprint figure counts, for table headings:
  * glibc's mallinfo2 arena + hblkhd, jemalloc's stats.resident, mimalloc's
@@ -32,42 +30,6 @@ static const char *const figures[ARENA_REPLAY_ALLOCATORS] = {"brk heap + mmapped
 /* The Debian package that brings each allocator (none for glibc). */
 static const char *const packages[ARENA_REPLAY_ALLOCATORS] = {NULL, "libjemalloc-dev",
                                                               "libmimalloc-dev"};
-
-const char *arena_replay_allocator_name(unsigned i)
-{
-    return i < ARENA_REPLAY_ALLOCATORS ? names[i] : NULL;
-}
-
-int arena_replay_parse(const char *list, unsigned *mask, char *err, size_t errlen)
-{
-    *mask = 0;
-    const char *p = list;
-    for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 3 && strncmp(p, "all", 3) == 0) {
-            *mask |= (1u << ARENA_REPLAY_ALLOCATORS) - 1;
-        } else {
-            unsigned i = 0;
-            while (i < ARENA_REPLAY_ALLOCATORS &&
-                   !(strlen(names[i]) == len && strncmp(p, names[i], len) == 0))
-                i++;
-            if (i == ARENA_REPLAY_ALLOCATORS) {
-                char known[128] = "";
-                for (unsigned k = 0; k < ARENA_REPLAY_ALLOCATORS; k++)
-                    snprintf(known + strlen(known), sizeof known - strlen(known), "%s, ",
-                             names[k]);
-                return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                                    "unknown allocator '%.*s' in '%s' (known: %sor all)",
-                                    (int)len, p, list, known);
-            }
-            *mask |= 1u << i;
-        }
-        if (!comma)
-            return ARENA_OK;
-        p = comma + 1;
-    }
-}
 
 void arena_replay_result_free(struct arena_replay_result *r)
 {
@@ -115,7 +77,7 @@ static int find_program(const char *name, char *path, size_t len, char *err, siz
             return ARENA_OK;
     }
     unsigned i = 0;
-    while (i < ARENA_REPLAY_ALLOCATORS && strcmp(names[i], name) != 0)
+    while (i < ARENA_REPLAY_ALLOCATORS && strcmp(arena_replay_allocator_name(i), name) != 0)
         i++;
     const char *pkg = i < ARENA_REPLAY_ALLOCATORS ? packages[i] : NULL;
     return arena_errorf(err, errlen, 0, ARENA_ENOTFOUND,
@@ -133,13 +95,13 @@ static int problem_text(const struct arena_problem *p, struct arena_buf *b)
 {
     char line[96];
     int k = snprintf(line, sizeof line, "arenabench-replay-problem 1\n%zu\n", p->n);
-    int rc = arena_buf_put(b, line, (size_t)k);
-    for (size_t i = 0; rc == ARENA_OK && i < p->n; i++) {
+    arena_buf_addn(b, line, (size_t)k);
+    for (size_t i = 0; !b->oom && i < p->n; i++) {
         k = snprintf(line, sizeof line, "%llu %u %u\n", (unsigned long long)p->tensors[i].size,
                      p->tensors[i].first, p->tensors[i].last);
-        rc = arena_buf_put(b, line, (size_t)k);
+        arena_buf_addn(b, line, (size_t)k);
     }
-    return rc;
+    return b->oom ? ARENA_ENOMEM : ARENA_OK;
 }
 
 /* ---- reading its figures ---- */
@@ -259,17 +221,17 @@ int arena_replay_run(const char *name, const struct arena_problem *p, uint64_t f
     struct arena_buf in = {0};
     rc = problem_text(p, &in);
     if (rc != ARENA_OK) {
-        free(in.data);
+        arena_buf_free(&in);
         return arena_errorf(err, errlen, 0, rc, "out of memory");
     }
     char fr[32], prog[64];
     snprintf(fr, sizeof fr, "%llu", (unsigned long long)frames);
     snprintf(prog, sizeof prog, "arena-replay-%s", name);
     char *argv[] = {prog, fr, NULL};
-    struct arena_spawn sp = {.path = path, .argv = argv, .in = in.data, .in_len = in.len,
+    struct arena_spawn sp = {.path = path, .argv = argv, .in = in.s, .in_len = in.len,
                              .out_max = (size_t)1 << 30, .err_keep = 4096};
     rc = arena_spawn_run(&sp, opt, err, errlen);
-    free(in.data);
+    arena_buf_free(&in);
     if (rc == ARENA_OK && sp.end == ARENA_SPAWN_TIMED_OUT)
         rc = arena_errorf(err, errlen, 0, ARENA_EIO,
                           "--replay %s: stopped at the time limit (--time-limit %g s), the"
@@ -281,9 +243,9 @@ int arena_replay_run(const char *name, const struct arena_problem *p, uint64_t f
     else if (rc == ARENA_OK && !(WIFEXITED(sp.status) && WEXITSTATUS(sp.status) == 0)) {
         /* The program's own line, or the loader's (a missing library). */
         char first[600] = "";
-        if (sp.err.data) {
-            size_t k = strcspn(sp.err.data, "\n");
-            snprintf(first, sizeof first, "%.*s", (int)(k < 599 ? k : 599), sp.err.data);
+        if (sp.err.s) {
+            size_t k = strcspn(sp.err.s, "\n");
+            snprintf(first, sizeof first, "%.*s", (int)(k < 599 ? k : 599), sp.err.s);
         }
         if (WIFEXITED(sp.status))
             rc = arena_errorf(err, errlen, 0, ARENA_EIO, "--replay %s: %s exited with status %d%s%s",
@@ -293,7 +255,7 @@ int arena_replay_run(const char *name, const struct arena_problem *p, uint64_t f
                               name, path, WIFSIGNALED(sp.status) ? WTERMSIG(sp.status) : 0,
                               first[0] ? ": " : "", first);
     } else if (rc == ARENA_OK) {
-        rc = sp.out.data ? parse_output(name, sp.out.data, p->n, frames, out, err, errlen)
+        rc = sp.out.s ? parse_output(name, sp.out.s, p->n, frames, out, err, errlen)
                          : arena_errorf(err, errlen, 0, ARENA_EFORMAT,
                                         "--replay %s: its program printed nothing", name);
     } else {
@@ -339,17 +301,18 @@ static int replay_one(unsigned i, const struct arena_source *src,
                       char *err, size_t errlen)
 {
     const struct arena_problem *p = &src->problem;
-    int rc = arena_replay_run(names[i], p, frames, opt, r, err, errlen);
+    const char *name = arena_replay_allocator_name(i);
+    int rc = arena_replay_run(name, p, frames, opt, r, err, errlen);
     if (rc != ARENA_OK)
         return rc;
     if (r->calls_per_frame != 2 * (uint64_t)p->n)
         rc = arena_errorf(err, errlen, 0, ARENA_EINVAL,
                           "--replay %s on %s: %llu calls per frame, not 2 x %zu tensors",
-                          names[i], src->spec, (unsigned long long)r->calls_per_frame, p->n);
+                          name, src->spec, (unsigned long long)r->calls_per_frame, p->n);
     else if (r->live_peak != bounds->lower_bound)
         rc = arena_errorf(err, errlen, 0, ARENA_EINVAL,
                           "--replay %s on %s: live peak %llu B, not the lower bound %llu B",
-                          names[i], src->spec, (unsigned long long)r->live_peak,
+                          name, src->spec, (unsigned long long)r->live_peak,
                           (unsigned long long)bounds->lower_bound);
     if (rc == ARENA_OK && store) {
         struct arena_replay_info info = {

@@ -12,21 +12,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench/core/allocators.h"
 #include "graphs/source.h"
 #include "planners/problem.h"
 #include "results/store.h"
 
-#define ARENA_REPLAY_FRAMES_DEFAULT 100
-#define ARENA_REPLAY_FRAMES_MAX 1000000
-
-/* The allocators, in the order of tables: glibc, jemalloc, mimalloc. */
-#define ARENA_REPLAY_ALLOCATORS 3
-const char *arena_replay_allocator_name(unsigned i); /* NULL past the end */
-
-/* Parses a comma list of allocator names, or all, into a bit mask (bit i =
- * allocator i). ARENA_EINVAL with one line in err naming the known ones, which
- * the caller starts with its option's name. */
-int arena_replay_parse(const char *list, unsigned *mask, char *err, size_t errlen);
+struct arena_bench_args; /* bench/core/args.h */
 
 /* What one replay program reported. */
 struct arena_replay_result {
@@ -74,5 +65,10 @@ int arena_founding_table(const struct arena_source *src, const struct arena_boun
                          unsigned mask, uint64_t frames, int with_sibling,
                          const struct arena_plan_options *opt, struct arena_store *store,
                          int64_t run_id, int64_t graph_id, FILE *out);
+
+/* `bench replay` (and --founding-table) once its command line is parsed
+ * (replay_main.c), as arena_bench_run (bench/bench.h) for the run; the
+ * same exit statuses. */
+int arena_bench_replay(const struct arena_bench_args *a, int argc, char **argv);
 
 #endif

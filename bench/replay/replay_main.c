@@ -4,9 +4,9 @@
  * Benchmark's timing; every replay stored as it finishes. */
 #include <stdio.h>
 
-#include "bench/bench.h"
+#include "bench/core/args.h"
+#include "bench/core/session.h"
 #include "bench/replay/replay.h"
-#include "bench/session.h"
 
 static int replay_graphs(struct arena_session *s)
 {

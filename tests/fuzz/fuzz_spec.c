@@ -24,7 +24,7 @@ static int is_small(const struct arena_spec *s)
     const struct arena_family *f = s->family;
     for (size_t i = 0; i < f->n_keys; i++) {
         const char *name = f->keys[i].name;
-        if (f->keys[i].type != ARENA_KEY_UINT || strcmp(name, "seed") == 0 ||
+        if (f->keys[i].kind != ARENA_KEY_UINT || strcmp(name, "seed") == 0 ||
             strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
             continue;
         if (s->values[i].u > SMALL)

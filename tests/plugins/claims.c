@@ -1,5 +1,5 @@
 /* claims.c — planners whose plans are valid but whose claims are not, for
- * the tests of what bench believes (bench/claims.h): each makes the plan of
+ * the tests of what bench believes (bench/core/claims.h): each makes the plan of
  * every tensor end to end, and says more about it than it proves. */
 #include <arenabench/planner.h>
 #include <stddef.h>

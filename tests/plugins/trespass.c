@@ -1,6 +1,6 @@
 /* trespass.c — planners that write to what they are handed, or step out of
- * the call: for the tests of the guest check (bench/guest.h) and of the
- * isolated child (bench/isolate.h). Each makes a valid plan of what it
+ * the call: for the tests of the guest check (bench/external/guest.h) and of the
+ * isolated child (bench/external/isolate.h). Each makes a valid plan of what it
  * sees, every tensor end to end, unless it says otherwise. */
 #define _POSIX_C_SOURCE 200809L
 #include <arenabench/planner.h>

@@ -415,8 +415,10 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     }
     if (refused) b->refused++;
     else if (!valid) b->any_invalid = 1, b->invalid_of[j->k]++;
-    uint64_t device = 0;
+    uint64_t device = 0, whole = 0;
     if (valid && device_arena(&g->src, shown, &device) != ARENA_OK) device = 0;
+    if (valid && g->src.has_head)
+        whole = arena_tflm_whole(&g->src.head, device ? device : shown->arena);
     double nan = NAN;
     /* The figures: Google Benchmark's in process; an isolated child's own;
      * a program's process group's wall time, one call. */
@@ -457,6 +459,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                     st->iterations == 1),
         .timed_once = once,
         .device_arena = device,
+        .head_bytes = g->src.has_head ? g->src.head.head : 0,
+        .whole_arena = whole,
         .status = j->plan.status,
         .bound = j->plan.bound,
         .nodes = j->plan.nodes,
@@ -493,6 +497,8 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
             .has_self_ns = row.has_self_ns,
             .self_ns = row.self_ns,
             .device_arena = row.device_arena,
+            .head_bytes = row.head_bytes,
+            .whole_arena = row.whole_arena,
             .claimed_status = row.claimed_status,
             .claimed_bound = row.claimed_bound,
         };

@@ -1,6 +1,7 @@
 /* graph.c — building a graph and checking it (see graph.h for the rules). */
 #include "graphs/graph.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -573,4 +574,18 @@ void arena_gen_op(struct arena_graph *g, const char *prefix, size_t i, const cha
     char name[64];
     snprintf(name, sizeof name, "%s%zu", prefix, i);
     arena_graph_op_add(g, name, kind, in, n_in, &out, 1);
+}
+
+int arena_op_kind_key(const char *kind, char *key, size_t cap)
+{
+    size_t k = 0;
+    for (const char *c = kind; *c; c++) {
+        if (*c == '_' || *c == '-')
+            continue;
+        if (k + 1 >= cap)
+            return 0;
+        key[k++] = (char)tolower((unsigned char)*c);
+    }
+    key[k] = '\0';
+    return 1;
 }

@@ -127,6 +127,12 @@ uint32_t arena_gen_tensor(struct arena_graph *g, const char *prefix, size_t i,
                           enum arena_dtype dtype, uint32_t rank, const uint64_t *dims);
 void arena_gen_op(struct arena_graph *g, const char *prefix, size_t i, const char *kind,
                   const uint32_t *in, size_t n_in, uint32_t out);
+
+/* An op kind as the tables of graphs/ match it: lower case, '_' and '-'
+ * dropped ("DEPTHWISE_CONV_2D" and "depthwise_conv_2d" are both
+ * "depthwiseconv2d"). 1 and key written, or 0 when it does not fit cap
+ * (longer than any kind a table names). */
+int arena_op_kind_key(const char *kind, char *key, size_t cap);
 /* States the spatial window of the op added last (ARENA_EINVAL when there
  * is none, or kh, kw, sh or sw is 0). */
 int arena_graph_op_window_set(struct arena_graph *g, const struct arena_gop_window *w);

@@ -1,7 +1,6 @@
 /* inplace.c — the in-place rules (inplace.h). */
 #include "graphs/inplace.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,15 +52,8 @@ enum arena_inplace_kind arena_inplace_kind_of(const char *kind, enum arena_inpla
     if (r == ARENA_INPLACE_NONE || !kind)
         return ARENA_INPLACE_KIND_NOT;
     char key[32];
-    size_t k = 0;
-    for (const char *c = kind; *c; c++) {
-        if (*c == '_' || *c == '-')
-            continue;
-        if (k + 1 >= sizeof key)
-            return ARENA_INPLACE_KIND_NOT; /* longer than any kind in the tables */
-        key[k++] = (char)tolower((unsigned char)*c);
-    }
-    key[k] = '\0';
+    if (!arena_op_kind_key(kind, key, sizeof key))
+        return ARENA_INPLACE_KIND_NOT; /* longer than any kind in the tables */
     if (in_table(key, elementwise, sizeof elementwise / sizeof elementwise[0]))
         return ARENA_INPLACE_KIND_EQUAL;
     if (r == ARENA_INPLACE_DEPTHWISE && in_table(key, depthwise, sizeof depthwise / sizeof depthwise[0]))

@@ -5,7 +5,6 @@
  * pooling}.cc (which of them each op calls, with which dims). */
 #include "graphs/scratch.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,15 +80,8 @@ static const struct {
 static enum kind kind_of(const char *kind)
 {
     char key[40];
-    size_t k = 0;
-    for (const char *c = kind; *c; c++) {
-        if (*c == '_' || *c == '-')
-            continue;
-        if (k + 1 >= sizeof key)
-            return OTHER;
-        key[k++] = (char)tolower((unsigned char)*c);
-    }
-    key[k] = '\0';
+    if (!arena_op_kind_key(kind, key, sizeof key))
+        return OTHER;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(key, kinds[i].key) == 0)
             return kinds[i].kind;

@@ -455,6 +455,10 @@ static int step_problem(struct pipe *x)
         return arena_errorf(x->err, x->errlen, 0, ARENA_ENOMEM, "%s: out of memory",
                             x->l->where);
     o->ops = x->l->g.n_ops;
+    if (o->tf.scratch != ARENA_SCRATCH_NONE) {
+        o->has_head = 1;
+        arena_tflm_head_of(&x->l->g, o->scratch.buffers, &o->head);
+    }
     return ARENA_OK;
 }
 

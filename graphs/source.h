@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "graphs/tflm_head.h"
 #include "graphs/transforms.h"
 #include "planners/problem.h"
 
@@ -76,6 +77,11 @@ struct arena_source {
      * order, not part of the problem; NULL and 0 otherwise. */
     struct arena_tensor *online_scratch;
     size_t n_online_scratch;
+    /* Under a --scratch rule other than none, for a graph: TFLM's
+     * persistent records of the model on a 32-bit Cortex-M (the head,
+     * graphs/tflm_head.h); has_head 0 otherwise. */
+    int has_head;
+    struct arena_tflm_head head;
     struct arena_problem problem; /* owns its tensors and alias candidates */
     /* With arena_load_options.keep_graph, the transformed graph the
      * problem was made from (its tensor ids are the problem's, its order

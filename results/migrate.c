@@ -13,7 +13,9 @@
  * then each result's planner origin and timing (planner_origin_columns),
  * then claims apart from proofs and a program's identity (claims_columns),
  * then the kernel scratch rule, its policy and the device arena
- * (scratch_columns). Version 15 had no results.kernel_scratch,
+ * (scratch_columns), then TFLM's persistent records and the whole arena
+ * (head_columns). Version 16 had no results.head_bytes nor whole_arena.
+ * Version 15 had no results.kernel_scratch,
  * scratch_policy nor device_arena.
  * Version 14 had no results.claimed_status, claimed_bound nor
  * command_sha256. Version 13 had no results.origin, plugin_path, plugin_sha256,
@@ -366,6 +368,12 @@ static const char scratch_columns[] =
     "ALTER TABLE results ADD COLUMN scratch_policy TEXT NOT NULL DEFAULT 'lifetime';\n"
     "ALTER TABLE results ADD COLUMN device_arena INTEGER;\n";
 
+/* 16 -> 17: TFLM's persistent records (the head) and the whole arena.
+ * Older rows computed neither: NULL. */
+static const char head_columns[] =
+    "ALTER TABLE results ADD COLUMN head_bytes INTEGER;\n"
+    "ALTER TABLE results ADD COLUMN whole_arena INTEGER;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
@@ -374,7 +382,7 @@ static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, m
                                          inplace_columns, order_columns,
                                          configuration_columns, runs_stopped,
                                          optimal_engine_column, planner_origin_columns,
-                                         claims_columns, scratch_columns};
+                                         claims_columns, scratch_columns, head_columns};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

@@ -1,7 +1,8 @@
--- arenabench results database, schema version 16 (PRAGMA user_version = 16).
+-- arenabench results database, schema version 17 (PRAGMA user_version = 17).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 15 had no results.kernel_scratch, scratch_policy nor
+-- earlier version: version 16 had no results.head_bytes nor whole_arena (TFLM's
+-- persistent records were not computed); version 15 had no results.kernel_scratch, scratch_policy nor
 -- device_arena (no kernel scratch buffers in any problem); version 14 had no
 -- results.claimed_status, claimed_bound nor
 -- command_sha256 (a plugin's claimed status and bound were stored as status and
@@ -186,11 +187,18 @@ CREATE TABLE results (
     scratch_policy TEXT NOT NULL DEFAULT 'lifetime', -- lifetime (one buffer per op,
                                      -- alive at its step) or tail (one buffer of the
                                      -- largest request, alive throughout)
-    device_arena   INTEGER           -- the arena TFLM allocates for this plan shipped
+    device_arena   INTEGER,          -- the arena TFLM allocates for this plan shipped
                                      -- as its offline plan: the tensors fixed, the
                                      -- scratch buffers placed by TFLM's
                                      -- GreedyMemoryPlanner (planners/device.h); NULL
                                      -- without scratch buffers or under the tail
+    -- TFLM's persistent records beside the planned section on a 32-bit Cortex-M
+    -- (version 17; graphs/tflm_head.h), computed under a --scratch rule for a
+    -- graph; NULL otherwise:
+    head_bytes     INTEGER,          -- the records after AllocateTensors
+    whole_arena    INTEGER           -- the arena TFLM needs in all: head + the
+                                     -- device arena (else the plan's arena), or
+                                     -- what planning needs when that is more
 );
 
 CREATE TABLE placements (

@@ -40,11 +40,11 @@ static const char *const statements[ST_COUNT] = {
                   " order_status, stored_order_peak, order_bound, order_states, order_ns,"
                   " optimal_engine, origin, plugin_path, plugin_sha256, planner_command, timing,"
                   " self_ns, claimed_status, claimed_bound, command_sha256, kernel_scratch,"
-                  " scratch_policy, device_arena, seq)"
+                  " scratch_policy, device_arena, head_bytes, whole_arena, seq)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
                   " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31,"
                   " ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47, ?48,"
-                  " ?49,"
+                  " ?49, ?50, ?51,"
                   " (SELECT ifnull(max(seq), 0) + 1 FROM results WHERE run_id = ?1))",
     [ST_PLACE] = "INSERT INTO placements (result_id, tensor, size, first, last, offset, name,"
                  " shares) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -609,6 +609,8 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
     if (rc == SQLITE_OK) rc = bind_config(st, r);
     if (rc == SQLITE_OK) rc = bind_text(st, 37, r->optimal_engine);
     if (rc == SQLITE_OK && r->device_arena) rc = bind_u64(st, 49, r->device_arena);
+    if (rc == SQLITE_OK && r->head_bytes) rc = bind_u64(st, 50, r->head_bytes);
+    if (rc == SQLITE_OK && r->whole_arena) rc = bind_u64(st, 51, r->whole_arena);
     if (rc == SQLITE_OK) rc = bind_origin(st, r);
     if (rc == SQLITE_OK) rc = step_done(st);
     else sqlite3_clear_bindings(st);

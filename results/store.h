@@ -16,7 +16,7 @@
 #include "graphs/source.h"
 #include "planners/problem.h"
 
-#define ARENA_STORE_VERSION 16
+#define ARENA_STORE_VERSION 17
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -127,6 +127,9 @@ struct arena_result_info {
     const char *command_sha256;
     uint64_t device_arena; /* the arena TFLM allocates for the plan
                               (planners/device.h); 0: NULL */
+    /* Schema 17: TFLM's persistent records beside the planned section and
+     * the whole arena they make with it (graphs/tflm_head.h); 0: NULL. */
+    uint64_t head_bytes, whole_arena;
 };
 
 /* Inserts the result and, when plan is not NULL, one placement per tensor of

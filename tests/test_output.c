@@ -144,9 +144,9 @@ Test(output, csv_rows_quote_specs_and_leave_missing_figures_empty)
     cr_expect_str_eq(out, ARENA_CSV_HEADER "\n"
                           "\"odd:name=\"\"x\"\",k=2\",naive,2,48,48,48,1.000000,0.000000,"
                           "0.000000,0.250000,10.0,11.0,,0,1,0,0,optimal,48,0.000000,0,none,48,"
-                          "stored,,,,,,built-in,,,in-process,,,,none,lifetime,\n"
+                          "stored,,,,,,built-in,,,in-process,,,,none,lifetime,,,\n"
                           "\"odd:name=\"\"x\"\",k=2\",broken,2,48,48,,,,,,,,,64,0,0,0,,,,,none,48,"
-                          "stored,,,,,,built-in,,,in-process,,,,none,lifetime,\n");
+                          "stored,,,,,,built-in,,,in-process,,,,none,lifetime,,,\n");
     free(out);
 }
 
@@ -291,10 +291,10 @@ Test(output, table_and_csv_flag_noisy_timings_once_timings_status_and_gap)
     out = written(f);
     fclose(f);
     cr_expect(strstr(out, ",jittery,") &&
-                  strstr(out, ",1,1,0,optimal,48,0.000000,0,none,48,stored,,,,,,built-in,,,in-process,,,,none,lifetime,\n"),
+                  strstr(out, ",1,1,0,optimal,48,0.000000,0,none,48,stored,,,,,,built-in,,,in-process,,,,none,lifetime,,,\n"),
               "%s", out);
     cr_expect(strstr(out, ",searcher,") &&
-                  strstr(out, ",1,0,1,limit,48,0.250000,12345,none,48,stored,,,,,,built-in,,,in-process,,,,none,lifetime,\n"),
+                  strstr(out, ",1,0,1,limit,48,0.250000,12345,none,48,stored,,,,,,built-in,,,in-process,,,,none,lifetime,,,\n"),
               "%s", out);
     free(out);
 }

@@ -312,6 +312,25 @@ Test(store, migrates_version_11_adding_runs_stopped)
     sqlite3_close(db);
 }
 
+/* Version 16 is version 17 without results.head_bytes and whole_arena:
+ * NULL, computed by none. */
+Test(store, migrates_version_16_adding_the_head)
+{
+    char path[160];
+    older_db("v16.sqlite", path, sizeof path, TD_BACK_TO_V16
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain', 1, 'u1');"
+             "INSERT INTO graphs VALUES (1, 'chain', 'chain', '', '00', 16, 3, 4, 64, 32, NULL,"
+             " NULL, NULL, NULL, NULL, NULL);"
+             "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq,"
+             " inplace, inplace_bound, kernel_scratch, device_arena) VALUES (1, 1, 1, 'naive',"
+             " 64, 1, 1, 'none', 32, 'cmsis-nn:m4', 80);");
+    sqlite3 *db = migrated(path);
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND head_bytes IS"
+                             " NULL AND whole_arena IS NULL AND device_arena = 80"), 1);
+    sqlite3_close(db);
+}
+
 /* Version 15 is version 16 without results.device_arena: NULL, computed
  * by none. */
 Test(store, migrates_version_15_adding_device_arena)

@@ -24,9 +24,16 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* Back to version 15 (drops what version 16 added: the results' kernel
+/* Back to version 16 (drops what version 17 added: the results' head and
+ * whole arena). */
+#define TD_BACK_TO_V16                                                                       \
+    "ALTER TABLE results DROP COLUMN head_bytes;"                                             \
+    "ALTER TABLE results DROP COLUMN whole_arena; PRAGMA user_version = 16;"
+
+/* Back to version 15 (drops what version 16 added too: the results' kernel
  * scratch rule, its policy and the device arena). */
 #define TD_BACK_TO_V15                                                                       \
+    TD_BACK_TO_V16                                                                           \
     "ALTER TABLE results DROP COLUMN kernel_scratch;"                                         \
     "ALTER TABLE results DROP COLUMN scratch_policy;"                                         \
     "ALTER TABLE results DROP COLUMN device_arena; PRAGMA user_version = 15;"

@@ -90,6 +90,10 @@ static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
     fprintf(out, ",%s,%s,", arena_scratch_name(r->src->tf.scratch),
             arena_scratch_policy_name(r->src->tf.scratch_policy));
     if (r->device_arena) fprintf(out, "%llu", (unsigned long long)r->device_arena);
+    fputc(',', out);
+    if (r->head_bytes) fprintf(out, "%llu", (unsigned long long)r->head_bytes);
+    fputc(',', out);
+    if (r->whole_arena) fprintf(out, "%llu", (unsigned long long)r->whole_arena);
     fputc('\n', out);
 }
 

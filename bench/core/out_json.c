@@ -117,6 +117,9 @@ static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
     }
     if (r->device_arena)
         fprintf(out, ", \"device_arena\": %llu", (unsigned long long)r->device_arena);
+    if (r->head_bytes)
+        fprintf(out, ", \"head_bytes\": %llu, \"whole_arena\": %llu",
+                (unsigned long long)r->head_bytes, (unsigned long long)r->whole_arena);
     real(out, "ratio_lb", m ? m->ratio_lb : NAN);
     real(out, "saving", m ? m->saving : NAN);
     real(out, "frag_peak", m ? m->frag_peak : NAN);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/core/output.h"
+#include "graphs/tflm_head.h"
 
 struct table_state {
     size_t rows; /* the units are stated under a table with rows only */
@@ -219,6 +220,19 @@ static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
                      " the scratch placed by TFLM (%+.1f%%)\n",
                 dev, dev_h, r->metrics && r->metrics->arena
                     ? 100.0 * ((double)r->device_arena / (double)r->metrics->arena - 1.0) : 0.0);
+    }
+    if (r->whole_arena) {
+        char head[32], whole[32], whole_h[32];
+        const char *fits = "none of them";
+        arena_fmt_grouped(r->head_bytes, head, sizeof head);
+        arena_fmt_grouped(r->whole_arena, whole, sizeof whole);
+        arena_fmt_bytes(r->whole_arena, whole_h, sizeof whole_h);
+        for (int k = ARENA_SRAM_SIZES - 1; k >= 0; k--)
+            if (r->whole_arena <= arena_sram_sizes[k])
+                fits = arena_sram_names[k];
+        fprintf(out, "    whole arena %s B (%s) with TFLM's head of %s B (32-bit Cortex-M);"
+                     " smallest SRAM of 128, 256, 320, 512 KiB, 1 MiB it fits: %s\n",
+                whole, whole_h, head, fits);
     }
     origin_line(out, state, r);
 }

@@ -58,6 +58,10 @@ struct arena_bench_row {
      * where TFLM's own planner puts them (planners/device.h); 0 when not
      * computed (no scratch rule, the tail policy, or no valid plan). */
     uint64_t device_arena;
+    /* Under a scratch rule, for a graph (graphs/tflm_head.h): TFLM's
+     * persistent records and the whole arena they make with the device
+     * arena (else the plan's arena); 0 when not computed. */
+    uint64_t head_bytes, whole_arena;
 };
 
 /* arena / bound - 1; NaN when there is no valid plan or no bound. */
@@ -93,13 +97,15 @@ const struct arena_output *arena_output_find(const char *name); /* NULL if none 
  * plugin's claim beyond what bench proved (bench/core/claims.h), else empty;
  * kernel_scratch the --scratch rule, scratch_policy its --scratch-policy,
  * device_arena the arena TFLM allocates for the plan (empty when not
- * computed). */
+ * computed), head_bytes TFLM's persistent records and whole_arena all it
+ * needs (empty without a scratch rule or a graph). */
 #define ARENA_CSV_HEADER                                                                       \
     "graph,planner,tensors,naive_bytes,lower_bound,arena_bytes,ratio_lb,saving,frag_peak,"      \
     "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,scratch_bytes,valid,noisy,"           \
     "timed_once,status,bound,gap,nodes,inplace,inplace_bound,order,order_bound,order_status,"   \
     "patch,fixed_lower_bound,ratio_fixed,origin,origin_detail,plugin_sha256,timing,self_ns,"    \
-    "claimed_status,claimed_bound,kernel_scratch,scratch_policy,device_arena"
+    "claimed_status,claimed_bound,kernel_scratch,scratch_policy,device_arena,head_bytes,"       \
+    "whole_arena"
 
 /* Shared formatting: "1,505,280" and "1.44 MiB" (KiB = 1024 B). */
 void arena_fmt_grouped(uint64_t v, char *buf, size_t len);

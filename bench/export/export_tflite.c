@@ -83,6 +83,184 @@ static int is_plan_entry(struct arena_fb *fb, const struct arena_fb_vec *metas, 
     return !fb->rc && name.n == len && memcmp(fb->data + name.pos, ARENA_TFLM_OFFLINE_PLAN, len) == 0;
 }
 
+/* What the copy keeps of the model, read and checked. */
+struct model {
+    size_t pos[MODEL_FIELDS], aim[MODEL_FIELDS]; /* each field's slot, where it points */
+    struct arena_fb_vec sgs, bufs, metas;
+    size_t total, first, count; /* tensors: all, the planned subgraph's first and count */
+    size_t kept;                /* metadata entries kept: all but an old plan */
+};
+
+/* Reads the Model table of fb: fields, subgraphs, buffers, metadata. 0 or
+ * fb's error. */
+static int read_model(struct arena_fb *fb, const struct arena_tflite_plan *plan, struct model *m)
+{
+    arena_fb_context(fb, "Model");
+    struct arena_fb_table model;
+    arena_fb_root(fb, &model);
+    for (unsigned id = MODEL_FIELDS; id < model.vt_fields && !fb->rc; id++)
+        if (field4(fb, &model, id, "field") || fb->rc)
+            return arena_fb_fail(fb, ARENA_EFORMAT, "field",
+                                 "field %u is newer than this writer (it knows 0-7)", id);
+    /* the old fields: a scalar (version) and offsets, each aimed anew */
+    static const char *const names[MODEL_FIELDS] = {
+        "version", "operator_codes", "subgraphs", "description",
+        "buffers", "metadata_buffer", "metadata", "signature_defs"};
+    for (unsigned id = 0; id < MODEL_FIELDS; id++) {
+        m->aim[id] = 0;
+        m->pos[id] = field4(fb, &model, id, names[id]);
+        if (m->pos[id] && id != F_VERSION)
+            m->aim[id] = target(fb, m->pos[id], names[id]);
+    }
+    arena_fb_vector(fb, &model, 2, "subgraphs", 4, &m->sgs);
+    arena_fb_vector(fb, &model, F_BUFFERS, "buffers", 4, &m->bufs);
+    arena_fb_vector(fb, &model, F_METADATA, "metadata", 4, &m->metas);
+    if (fb->rc)
+        return fb->rc;
+    if (plan->subgraph >= m->sgs.n)
+        return arena_fb_fail(fb, ARENA_EINVAL, "subgraphs", "no subgraph %lu: the model has %zu",
+                             (unsigned long)plan->subgraph, m->sgs.n);
+    /* The plan's buffer is appended to the buffers. In a model with none,
+     * it would become buffer 0, which every tensor without data names (the
+     * reader takes buffer 0 of a model without buffers as "no data"): the
+     * copy would read as another graph. TFLite's converter always writes
+     * the empty buffer 0, so such a file is refused, not patched. */
+    if (m->bufs.n == 0)
+        return arena_fb_fail(fb, ARENA_EFORMAT, "buffers",
+                             "the model has no buffers (not even the empty buffer 0 every"
+                             " TFLite model has): no room for a plan");
+    /* tensors per subgraph, and where the planned subgraph's start */
+    m->total = m->first = m->count = 0;
+    for (size_t s = 0; s < m->sgs.n && !fb->rc; s++) {
+        struct arena_fb_table t;
+        struct arena_fb_vec tensors;
+        arena_fb_context(fb, "subgraph %zu", s);
+        arena_fb_vec_table(fb, &m->sgs, s, "SubGraph", &t);
+        arena_fb_vector(fb, &t, 0, "tensors", 4, &tensors);
+        if (s == plan->subgraph) {
+            m->first = m->total;
+            m->count = tensors.n;
+        }
+        m->total += tensors.n; /* each 4 bytes of the file: no overflow */
+    }
+    /* buffers kept after the FlatBuffer (offset > 1) would move with it */
+    for (size_t i = 0; i < m->bufs.n && !fb->rc; i++) {
+        struct arena_fb_table b;
+        uint64_t off = 0;
+        arena_fb_context(fb, "Model, buffer %zu", i);
+        arena_fb_vec_table(fb, &m->bufs, i, "Buffer", &b);
+        arena_fb_u64(fb, &b, 1, "offset", 0, &off);
+        if (!fb->rc && off > 1)
+            arena_fb_fail(fb, ARENA_EFORMAT, "offset",
+                          "data stored outside the FlatBuffer (byte %llu of the file): not "
+                          "supported", (unsigned long long)off);
+    }
+    m->kept = 0;
+    for (size_t i = 0; i < m->metas.n && !fb->rc; i++)
+        m->kept += !is_plan_entry(fb, &m->metas, i);
+    return fb->rc;
+}
+
+/* The front part's layout (export_tflite.h): where each piece starts. */
+struct front {
+    size_t nb, nm, name_len; /* buffers, metadata entries, the entry's name */
+    size_t vt_model, model_at, bufvec, metavec, md_vt, md, str, buf_vt, buf, vec, values, size;
+};
+
+static void lay_out(const struct model *m, struct front *f)
+{
+    f->nb = m->bufs.n + 1;
+    f->nm = m->kept + 1;
+    f->name_len = strlen(ARENA_TFLM_OFFLINE_PLAN);
+    f->vt_model = 8;
+    f->model_at = 28;
+    f->bufvec = 64;
+    f->metavec = f->bufvec + 4 + 4 * f->nb;
+    f->md_vt = f->metavec + 4 + 4 * f->nm;
+    f->md = f->md_vt + 8;
+    f->str = f->md + 12;
+    f->buf_vt = up(f->str + 4 + f->name_len + 1, 4);
+    f->buf = f->buf_vt + 8;
+    f->vec = up(f->buf + 8 + 4, 16) - 4; /* the int32 values start 16-aligned */
+    f->values = 3 + m->total;
+    f->size = up(f->vec + 4 + 4 * f->values, 16);
+}
+
+/* Writes the front part into b (zeroed, f->size bytes, the model copied
+ * after it): the new Model table, its buffers and metadata vectors, the
+ * plan's Metadata and Buffer, and the plan's values (plan_at: each tensor
+ * of the planned subgraph's offset, -1 when not planned). */
+static void write_front(struct arena_fb *fb, const unsigned char *data, const struct model *m,
+                        const struct front *f, const int32_t *plan_at, unsigned char *b)
+{
+    const size_t front = f->size;
+    put32(b, 0, (uint32_t)f->model_at);
+    memcpy(b + 4, "TFL3", 4);
+    /* Model: vtable, then the table, every field in slot 4 + 4 id */
+    put16(b, f->vt_model, 4 + 2 * MODEL_FIELDS);
+    put16(b, f->vt_model + 2, 4 + 4 * MODEL_FIELDS);
+    put32(b, f->model_at, (uint32_t)(f->model_at - f->vt_model));
+    for (unsigned id = 0; id < MODEL_FIELDS; id++) {
+        size_t slot = f->model_at + 4 + 4 * (size_t)id;
+        uint32_t v;
+        if (id == F_BUFFERS)
+            v = (uint32_t)(f->bufvec - slot);
+        else if (id == F_METADATA)
+            v = (uint32_t)(f->metavec - slot);
+        else if (!m->pos[id])
+            continue;
+        else if (id == F_VERSION)
+            v = get32(data + m->pos[id]);
+        else
+            v = (uint32_t)(front + m->aim[id] - slot);
+        put16(b, f->vt_model + 4 + 2 * (size_t)id, 4 + 4 * id);
+        put32(b, slot, v);
+    }
+    /* buffers: the old ones re-aimed, then the plan's */
+    put32(b, f->bufvec, (uint32_t)f->nb);
+    for (size_t i = 0; i < m->bufs.n; i++) {
+        size_t e = f->bufvec + 4 + 4 * i, old = m->bufs.pos + 4 * i;
+        put32(b, e, (uint32_t)(front + old + get32(data + old) - e));
+    }
+    put32(b, f->bufvec + 4 + 4 * m->bufs.n, (uint32_t)(f->buf - (f->bufvec + 4 + 4 * m->bufs.n)));
+    /* metadata: the old entries but an old plan, then the new one */
+    put32(b, f->metavec, (uint32_t)f->nm);
+    size_t e = f->metavec + 4;
+    for (size_t i = 0; i < m->metas.n; i++) {
+        if (is_plan_entry(fb, &m->metas, i))
+            continue;
+        size_t old = m->metas.pos + 4 * i;
+        put32(b, e, (uint32_t)(front + old + get32(data + old) - e));
+        e += 4;
+    }
+    put32(b, e, (uint32_t)(f->md - e));
+    /* Metadata {name, buffer} */
+    put16(b, f->md_vt, 8);
+    put16(b, f->md_vt + 2, 12);
+    put16(b, f->md_vt + 4, 4);
+    put16(b, f->md_vt + 6, 8);
+    put32(b, f->md, (uint32_t)(f->md - f->md_vt));
+    put32(b, f->md + 4, (uint32_t)(f->str - (f->md + 4)));
+    put32(b, f->md + 8, (uint32_t)m->bufs.n);
+    put32(b, f->str, (uint32_t)f->name_len);
+    memcpy(b + f->str + 4, ARENA_TFLM_OFFLINE_PLAN, f->name_len); /* NUL: calloc */
+    /* Buffer {data} */
+    put16(b, f->buf_vt, 6);
+    put16(b, f->buf_vt + 2, 8);
+    put16(b, f->buf_vt + 4, 4);
+    put32(b, f->buf, (uint32_t)(f->buf - f->buf_vt));
+    put32(b, f->buf + 4, (uint32_t)(f->vec - (f->buf + 4)));
+    put32(b, f->vec, (uint32_t)(4 * f->values));
+    size_t v = f->vec + 4;
+    put32(b, v, 0);
+    put32(b, v + 4, (uint32_t)m->sgs.n);
+    put32(b, v + 8, (uint32_t)m->total);
+    for (size_t t = 0; t < m->total; t++) {
+        int32_t o = t >= m->first && t - m->first < m->count ? plan_at[t - m->first] : -1;
+        put32(b, v + 12 + 4 * t, (uint32_t)o);
+    }
+}
+
 int arena_tflite_with_plan(const unsigned char *data, size_t size, const char *name,
                            const struct arena_tflite_plan *plan, unsigned char **out,
                            size_t *out_size, char *err, size_t errlen)
@@ -94,103 +272,33 @@ int arena_tflite_with_plan(const unsigned char *data, size_t size, const char *n
     if (!arena_tflite_is_model(data, size))
         return arena_fb_fail(&fb, ARENA_EFORMAT, "header",
                              "not a TensorFlow Lite model: bytes 4-7 are not \"TFL3\"");
-    arena_fb_context(&fb, "Model");
-    struct arena_fb_table model;
-    arena_fb_root(&fb, &model);
-    for (unsigned id = MODEL_FIELDS; id < model.vt_fields && !fb.rc; id++)
-        if (field4(&fb, &model, id, "field") || fb.rc)
-            return arena_fb_fail(&fb, ARENA_EFORMAT, "field",
-                                 "field %u is newer than this writer (it knows 0-7)", id);
-    /* the old fields: a scalar (version) and offsets, each aimed anew */
-    static const char *const names[MODEL_FIELDS] = {
-        "version", "operator_codes", "subgraphs", "description",
-        "buffers", "metadata_buffer", "metadata", "signature_defs"};
-    size_t pos[MODEL_FIELDS], aim[MODEL_FIELDS] = {0};
-    for (unsigned id = 0; id < MODEL_FIELDS; id++) {
-        pos[id] = field4(&fb, &model, id, names[id]);
-        if (pos[id] && id != F_VERSION)
-            aim[id] = target(&fb, pos[id], names[id]);
-    }
-    struct arena_fb_vec sgs, bufs, metas;
-    arena_fb_vector(&fb, &model, 2, "subgraphs", 4, &sgs);
-    arena_fb_vector(&fb, &model, F_BUFFERS, "buffers", 4, &bufs);
-    arena_fb_vector(&fb, &model, F_METADATA, "metadata", 4, &metas);
-    if (fb.rc)
-        return fb.rc;
-    if (plan->subgraph >= sgs.n)
-        return arena_fb_fail(&fb, ARENA_EINVAL, "subgraphs", "no subgraph %lu: the model has %zu",
-                             (unsigned long)plan->subgraph, sgs.n);
-    /* The plan's buffer is appended to the buffers. In a model with none,
-     * it would become buffer 0, which every tensor without data names (the
-     * reader takes buffer 0 of a model without buffers as "no data"): the
-     * copy would read as another graph. TFLite's converter always writes
-     * the empty buffer 0, so such a file is refused, not patched. */
-    if (bufs.n == 0)
-        return arena_fb_fail(&fb, ARENA_EFORMAT, "buffers",
-                             "the model has no buffers (not even the empty buffer 0 every"
-                             " TFLite model has): no room for a plan");
-    /* tensors per subgraph, and where the planned subgraph's start */
-    size_t total = 0, first = 0, count = 0;
-    for (size_t s = 0; s < sgs.n && !fb.rc; s++) {
-        struct arena_fb_table t;
-        struct arena_fb_vec tensors;
-        arena_fb_context(&fb, "subgraph %zu", s);
-        arena_fb_vec_table(&fb, &sgs, s, "SubGraph", &t);
-        arena_fb_vector(&fb, &t, 0, "tensors", 4, &tensors);
-        if (s == plan->subgraph) {
-            first = total;
-            count = tensors.n;
-        }
-        total += tensors.n; /* each 4 bytes of the file: no overflow */
-    }
-    /* buffers kept after the FlatBuffer (offset > 1) would move with it */
-    for (size_t i = 0; i < bufs.n && !fb.rc; i++) {
-        struct arena_fb_table b;
-        uint64_t off = 0;
-        arena_fb_context(&fb, "Model, buffer %zu", i);
-        arena_fb_vec_table(&fb, &bufs, i, "Buffer", &b);
-        arena_fb_u64(&fb, &b, 1, "offset", 0, &off);
-        if (!fb.rc && off > 1)
-            arena_fb_fail(&fb, ARENA_EFORMAT, "offset",
-                          "data stored outside the FlatBuffer (byte %llu of the file): not "
-                          "supported", (unsigned long long)off);
-    }
-    size_t kept = 0;
-    for (size_t i = 0; i < metas.n && !fb.rc; i++)
-        kept += !is_plan_entry(&fb, &metas, i);
-    if (fb.rc)
+    struct model m;
+    if (read_model(&fb, plan, &m))
         return fb.rc;
     arena_fb_context(&fb, "plan");
     for (size_t k = 0; k < plan->n; k++) {
-        if (plan->index[k] >= count)
+        if (plan->index[k] >= m.count)
             return arena_fb_fail(&fb, ARENA_EINVAL, "index", "tensor %lu, past the %zu tensors "
-                                 "of subgraph %lu", (unsigned long)plan->index[k], count,
+                                 "of subgraph %lu", (unsigned long)plan->index[k], m.count,
                                  (unsigned long)plan->subgraph);
         if (plan->offsets[k] > INT32_MAX)
             return arena_fb_fail(&fb, ARENA_EOVERFLOW, "offset", "tensor %lu at byte %llu, past "
                                  "2^31 - 1", (unsigned long)plan->index[k],
                                  (unsigned long long)plan->offsets[k]);
     }
-    /* the front part's layout (export_tflite.h) */
-    size_t nb = bufs.n + 1, nm = kept + 1, name_len = strlen(ARENA_TFLM_OFFLINE_PLAN);
-    size_t vt_model = 8, model_at = 28, bufvec = 64;
-    size_t metavec = bufvec + 4 + 4 * nb;
-    size_t md_vt = metavec + 4 + 4 * nm, md = md_vt + 8;
-    size_t str = md + 12, buf_vt = up(str + 4 + name_len + 1, 4), buf = buf_vt + 8;
-    size_t vec = up(buf + 8 + 4, 16) - 4; /* the int32 values start 16-aligned */
-    size_t values = 3 + total;
-    size_t front = up(vec + 4 + 4 * values, 16);
-    if (size > (size_t)INT32_MAX || front > (size_t)INT32_MAX - size)
+    struct front f;
+    lay_out(&m, &f);
+    if (size > (size_t)INT32_MAX || f.size > (size_t)INT32_MAX - size)
         return arena_fb_fail(&fb, ARENA_EOVERFLOW, "file", "the copy would pass 2 GiB, the "
                              "FlatBuffers limit");
-    unsigned char *b = calloc(front + size, 1);
-    int32_t *plan_at = malloc((count ? count : 1) * sizeof *plan_at);
+    unsigned char *b = calloc(f.size + size, 1);
+    int32_t *plan_at = malloc((m.count ? m.count : 1) * sizeof *plan_at);
     if (!b || !plan_at) {
         free(b);
         free(plan_at);
         return arena_fb_fail(&fb, ARENA_ENOMEM, "file", "out of memory");
     }
-    for (size_t t = 0; t < count; t++)
+    for (size_t t = 0; t < m.count; t++)
         plan_at[t] = -1;
     for (size_t k = 0; k < plan->n; k++) {
         if (plan_at[plan->index[k]] != -1) {
@@ -201,74 +309,10 @@ int arena_tflite_with_plan(const unsigned char *data, size_t size, const char *n
         }
         plan_at[plan->index[k]] = (int32_t)plan->offsets[k];
     }
-    memcpy(b + front, data, size);
-    put32(b, 0, (uint32_t)model_at);
-    memcpy(b + 4, "TFL3", 4);
-    /* Model: vtable, then the table, every field in slot 4 + 4 id */
-    put16(b, vt_model, 4 + 2 * MODEL_FIELDS);
-    put16(b, vt_model + 2, 4 + 4 * MODEL_FIELDS);
-    put32(b, model_at, (uint32_t)(model_at - vt_model));
-    for (unsigned id = 0; id < MODEL_FIELDS; id++) {
-        size_t slot = model_at + 4 + 4 * (size_t)id;
-        uint32_t v;
-        if (id == F_BUFFERS)
-            v = (uint32_t)(bufvec - slot);
-        else if (id == F_METADATA)
-            v = (uint32_t)(metavec - slot);
-        else if (!pos[id])
-            continue;
-        else if (id == F_VERSION)
-            v = get32(data + pos[id]);
-        else
-            v = (uint32_t)(front + aim[id] - slot);
-        put16(b, vt_model + 4 + 2 * (size_t)id, 4 + 4 * id);
-        put32(b, slot, v);
-    }
-    /* buffers: the old ones re-aimed, then the plan's */
-    put32(b, bufvec, (uint32_t)nb);
-    for (size_t i = 0; i < bufs.n; i++) {
-        size_t e = bufvec + 4 + 4 * i, old = bufs.pos + 4 * i;
-        put32(b, e, (uint32_t)(front + old + get32(data + old) - e));
-    }
-    put32(b, bufvec + 4 + 4 * bufs.n, (uint32_t)(buf - (bufvec + 4 + 4 * bufs.n)));
-    /* metadata: the old entries but an old plan, then the new one */
-    put32(b, metavec, (uint32_t)nm);
-    size_t e = metavec + 4;
-    for (size_t i = 0; i < metas.n; i++) {
-        if (is_plan_entry(&fb, &metas, i))
-            continue;
-        size_t old = metas.pos + 4 * i;
-        put32(b, e, (uint32_t)(front + old + get32(data + old) - e));
-        e += 4;
-    }
-    put32(b, e, (uint32_t)(md - e));
-    /* Metadata {name, buffer} */
-    put16(b, md_vt, 8);
-    put16(b, md_vt + 2, 12);
-    put16(b, md_vt + 4, 4);
-    put16(b, md_vt + 6, 8);
-    put32(b, md, (uint32_t)(md - md_vt));
-    put32(b, md + 4, (uint32_t)(str - (md + 4)));
-    put32(b, md + 8, (uint32_t)bufs.n);
-    put32(b, str, (uint32_t)name_len);
-    memcpy(b + str + 4, ARENA_TFLM_OFFLINE_PLAN, name_len); /* NUL: calloc */
-    /* Buffer {data} */
-    put16(b, buf_vt, 6);
-    put16(b, buf_vt + 2, 8);
-    put16(b, buf_vt + 4, 4);
-    put32(b, buf, (uint32_t)(buf - buf_vt));
-    put32(b, buf + 4, (uint32_t)(vec - (buf + 4)));
-    put32(b, vec, (uint32_t)(4 * values));
-    size_t v = vec + 4;
-    put32(b, v, 0);
-    put32(b, v + 4, (uint32_t)sgs.n);
-    put32(b, v + 8, (uint32_t)total);
-    for (size_t t = 0; t < total; t++) {
-        int32_t o = t >= first && t - first < count ? plan_at[t - first] : -1;
-        put32(b, v + 12 + 4 * t, (uint32_t)o);
-    }
+    memcpy(b + f.size, data, size);
+    write_front(&fb, data, &m, &f, plan_at, b);
     free(plan_at);
     *out = b;
-    *out_size = front + size;
+    *out_size = f.size + size;
     return ARENA_OK;
 }

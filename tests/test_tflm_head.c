@@ -1,0 +1,118 @@
+/* test_tflm_head.c — TFLM's persistent records (graphs/tflm_head.h) against
+ * figures worked out by hand from the record sizes docs/configurations.md
+ * gives (tflite-micro 90b983c, 32-bit Cortex-M), and the head as the loaded
+ * source carries it. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "graphs/source.h"
+#include "graphs/tflm_head.h"
+
+static void load(const char *spec, enum arena_scratch_rule r, struct arena_source *src)
+{
+    char err[600] = "";
+    struct arena_load_options lo = {.alignment = 16, .seed = 1, .scratch = r, .keep_graph = 1};
+    cr_assert_eq(arena_source_load_with(spec, &lo, src, err, sizeof err), ARENA_OK, "%s", err);
+}
+
+/* The head of spec's graph with no scratch request. */
+static struct arena_tflm_head head_of(const char *spec)
+{
+    struct arena_source src;
+    load(spec, ARENA_SCRATCH_NONE, &src);
+    cr_expect_eq(src.has_head, 0, "no head without a scratch rule");
+    struct arena_tflm_head h;
+    arena_tflm_head_of(src.graph, 0, &h);
+    arena_source_free(&src);
+    return h;
+}
+
+/* DS-CNN int8: 14 activations + 21 constants (5 convs, 4 depthwise, the FC:
+ * filter and bias each; the reshape's shape) = 35 tensors, 13 ops. From the
+ * end: 36 + 44 + 36 + 8 + 8 = 132; + 12 x 35 = 552; + 32 x 13 = 968; the
+ * options, 9 convs of 28 = 1,220, the pool's 40 = 1,260, reshape 36 =
+ * 1,296, FC 5 at 1 = 1,301, softmax 4 at 4 = 1,308 (before the plan). The
+ * input: its pointer, 1,312, already at 16; TfLiteTensor 32 = 1,344,
+ * quantization 12 + 8 = 1,364; the output: 1,368 up to 16 = 1,376, + 32 +
+ * 12 + 8 = 1,428. Planning: 12 x 12 requests'
+ * room = 144, + 4 = 148, + 24 x 35 = 988, up to 16 = 992, + 40 x 14 =
+ * 1,552. Whole with the 16,000 B plan: 17,428 (planning needs 1,312 +
+ * 1,552 = 2,864). */
+Test(tflm_head, ds_cnn_by_hand)
+{
+    struct arena_tflm_head h = head_of("ds-cnn");
+    cr_expect_eq(h.tensors, 35);
+    cr_expect_eq(h.ops, 13);
+    cr_expect_eq(h.at_planning, 1308);
+    cr_expect_eq(h.head, 1428);
+    cr_expect_eq(h.planning, 1552);
+    cr_expect_eq(arena_tflm_whole(&h, 16000), 17428);
+}
+
+/* The fp32 network's input and output carry no quantization: 20 B less
+ * on each side. Input: 1,312 + 32 = 1,344; output: 1,348 up to 16 =
+ * 1,360, + 32 = 1,392. */
+Test(tflm_head, float_ends_have_no_quantization)
+{
+    struct arena_tflm_head h = head_of("ds-cnn:dtype=fp32");
+    cr_expect_eq(h.at_planning, 1308);
+    cr_expect_eq(h.head, 1392);
+}
+
+/* The FC autoencoder: 11 activations + 20 constants = 31 tensors, 10 FC
+ * ops. 132 + 372 = 504, + 320 = 824, ten options of 5 at alignment 1 =
+ * 874; input 878 up to 16 = 880, + 52 = 932; output 936 up to 16 = 944,
+ * + 52 = 996. Planning: 148 + 24 x 31 = 892, up to 16 = 896, + 40 x 11 =
+ * 1,336. Its plan is 768 B: 996 + 768 = 1,764 after AllocateTensors, but
+ * planning needs 874 up to 16 = 880 + 1,336 = 2,216, which is the arena. */
+Test(tflm_head, planning_can_be_the_larger_moment)
+{
+    struct arena_tflm_head h = head_of("fc-autoencoder");
+    cr_expect_eq(h.tensors, 31);
+    cr_expect_eq(h.at_planning, 874);
+    cr_expect_eq(h.head, 996);
+    cr_expect_eq(h.planning, 1336);
+    cr_expect_eq(arena_tflm_whole(&h, 768), 2216);
+    cr_expect_eq(arena_tflm_whole(&h, 100000), 100996);
+}
+
+/* The constants counted from the op kinds equal the tensor counts of
+ * MLPerf Tiny's reference int8 files (flatc: kws_ref_model 35,
+ * vww_96_int8 89, pretrainedResnet_quant 38, ad01_int8 31,
+ * str_ww_ref_model 31). */
+Test(tflm_head, tensor_counts_of_the_reference_files)
+{
+    const char *spec[] = {"ds-cnn", "mobilenetv1", "resnet8", "fc-autoencoder", "ds-tcn"};
+    const uint64_t tensors[] = {35, 89, 38, 31, 31}, ops[] = {13, 31, 16, 10, 11};
+    for (int k = 0; k < 5; k++) {
+        struct arena_tflm_head h = head_of(spec[k]);
+        cr_expect_eq(h.tensors, tensors[k], "%s: %llu", spec[k], (unsigned long long)h.tensors);
+        cr_expect_eq(h.ops, ops[k], "%s", spec[k]);
+    }
+}
+
+/* Under cmsis-nn:m4 DS-CNN's first conv (10x4) and its average pool ask
+ * for scratch: two ScratchBufferHandles, 8 B before the plan (1,316);
+ * input 1,320 up to 16 = 1,328, + 52 = 1,380; output 1,384 up to 16 =
+ * 1,392, + 52 = 1,444. The loaded source carries it; its scratch tensors
+ * are not the model's. */
+Test(tflm_head, the_source_carries_it_under_a_scratch_rule)
+{
+    struct arena_source src;
+    load("ds-cnn", ARENA_SCRATCH_CMSIS_M4, &src);
+    cr_expect_eq(src.has_head, 1);
+    cr_expect_eq(src.head.requests, 2);
+    cr_expect_eq(src.head.tensors, 35);
+    cr_expect_eq(src.head.at_planning, 1316);
+    cr_expect_eq(src.head.head, 1444);
+    arena_source_free(&src);
+}
+
+/* The part sizes the table and the figure compare against. */
+Test(tflm_head, sram_sizes)
+{
+    cr_expect_eq(arena_sram_sizes[0], 131072);
+    cr_expect_eq(arena_sram_sizes[2], 327680);
+    cr_expect_eq(arena_sram_sizes[ARENA_SRAM_SIZES - 1], 1048576);
+    cr_expect_str_eq(arena_sram_names[3], "512 KiB");
+}

@@ -523,6 +523,7 @@ static int per_graph_each(struct plot_ctx *c)
     for (size_t k = 0; k < n && !rc; k++) {
         struct arena_buf name = {0};
         arena_plot_graph_name(c, rows, n, rows[k], &name);
+        snprintf(c->graph_name, sizeof c->graph_name, "%s", name.s ? name.s : "");
         /* a folder name: the graph's name with every byte but letters,
          * digits and . = + - as _ */
         char slug[200];
@@ -551,6 +552,7 @@ static int per_graph_each(struct plot_ctx *c)
         arena_plot_note(c, "per-graph figures of %zu graph%s, each in %s/%s%sgraphs/NAME/", n,
                         n == 1 ? "" : "s", c->o.out, conf, conf[0] ? "/" : "");
     c->sub[0] = '\0';
+    c->graph_name[0] = '\0';
     free(rows);
     free(dirs);
     return rc;

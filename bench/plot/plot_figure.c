@@ -241,9 +241,9 @@ static int per_graph_figure(const char *name)
 
 /* The selection a figure is of: the graph of a per-graph figure and its
  * runs ("graph mobilenetv2:alpha=0.35,res=96; run 3"; brief: the graph as
- * graphs.tex and its folder name it among the configuration's graphs,
- * "graph mobilenetv2:alpha=0.35; run 3"), else arena_plot_selection_text's
- * (brief the same). */
+ * graphs.tex and its folder name it among the configuration's graphs when
+ * each graph has its folder, "graph mobilenetv2:alpha=0.35; run 3"), else
+ * arena_plot_selection_text's (brief the same). */
 static void figure_selection(const struct plot_ctx *c, const char *name, struct arena_buf *b,
                              struct arena_buf *brief)
 {
@@ -252,28 +252,17 @@ static void figure_selection(const struct plot_ctx *c, const char *name, struct 
         arena_buf_add(brief, b->s ? b->s : "");
         return;
     }
-    size_t *rows = malloc(c->d.n_graphs * sizeof *rows), n = 0;
-    if (!rows) {
-        b->oom = 1;
-        return;
-    }
-    for (size_t g = 0; g < c->d.n_graphs; g++)
-        if (arena_plot_in_config(c, g)) rows[n++] = g;
     struct arena_buf runs = {0};
     if (c->d.n_runs == 1) arena_buf_printf(&runs, "; run %lld", (long long)c->d.runs[0]);
     else arena_buf_printf(&runs, "; %zu runs", c->d.n_runs);
     arena_buf_add(b, "graph ");
     arena_plot_caret(b, c->d.graphs[c->graph].spec);
     arena_buf_add(b, runs.s ? runs.s : "");
-    struct arena_buf g = {0};
-    arena_plot_graph_name(c, rows, n, c->graph, &g);
     arena_buf_add(brief, "graph ");
-    arena_plot_caret(brief, g.s ? g.s : "");
+    arena_plot_caret(brief, c->graph_name[0] ? c->graph_name : c->d.graphs[c->graph].spec);
     arena_buf_add(brief, runs.s ? runs.s : "");
-    if (runs.oom || g.oom) b->oom = 1;
+    if (runs.oom) b->oom = 1;
     arena_buf_free(&runs);
-    arena_buf_free(&g);
-    free(rows);
 }
 
 /* The head of NAME.gp: how to redraw it, its caption, the figure's facts

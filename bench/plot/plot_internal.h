@@ -68,6 +68,8 @@ struct plot_ctx {
     char sub[512]; /* "" or the folder below tmp (and --out) the per-graph
                       figures of one graph go to: graphs/NAME (inside the
                       configuration's folder, arena_plot_config_dir) */
+    char graph_name[256]; /* "" or, with sub, the graph as graphs.tex and the
+                             folder name it: the per-graph figures' brief name */
     int all_configs; /* the figure drawn is of every configuration (configs):
                         its files go to the top of --out */
     const char *tpl;

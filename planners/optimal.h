@@ -1,13 +1,16 @@
-/* optimal.h — the planner `optimal`'s rules, for switching them off one by
- * one (struct arena_plan_options.optimal_off): each prunes the search or
- * schedules a search, and none is needed for correctness, so with any of
- * them off the plans stay valid and proofs stay proofs; only nodes change.
- * The table below names them for the command line (bench --optimal-off). */
+/* optimal.h — the planner `optimal`'s keys: its engines (key engine) and
+ * its rules, for switching them off one by one (key off, a set:
+ * `--planner optimal:engine=sat,off=stack+twins`): each rule prunes the
+ * search or schedules a search, and none is needed for correctness, so
+ * with any of them off the plans stay valid and proofs stay proofs; only
+ * nodes change. The table below names them (the choices of key off). */
 #ifndef ARENA_OPTIMAL_H
 #define ARENA_OPTIMAL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "arenabench/planner.h"
 
 enum arena_optimal_rule {
     ARENA_OPTIMAL_PARTS = 1u << 0,      /* independent parts solved alone */
@@ -34,17 +37,17 @@ enum arena_optimal_rule {
     /* the SAT engine's strengthenings (planners/optimal/sat/) */
     ARENA_OPTIMAL_SAT_DOMAINS = 1u << 16, /* offsets narrowed to the slack of the
                                              subset sums of each section */
-    ARENA_OPTIMAL_SAT_TILING = 1u << 18,  /* full sections: "lies below" transitive */
-    ARENA_OPTIMAL_SAT_PHASES = 1u << 20,  /* the best greedy plan as the solver's phases
+    ARENA_OPTIMAL_SAT_TILING = 1u << 17,  /* full sections: "lies below" transitive */
+    ARENA_OPTIMAL_SAT_PHASES = 1u << 18,  /* the best greedy plan as the solver's phases
                                              (the SAT and lcg engines) */
     /* the lcg engine's inferences (planners/optimal/lcg/) */
-    ARENA_OPTIMAL_LCG_PROPAGATE = 1u << 21, /* an open pair whose one orientation would
+    ARENA_OPTIMAL_LCG_PROPAGATE = 1u << 19, /* an open pair whose one orientation would
                                                pass the capacity forced the other way */
+    /* Rule i of arena_optimal_switches is bit i: key off's set is these bits. */
 
 };
 
-/* Which engines planner optimal runs (struct arena_plan_options.optimal_engine;
- * bench --optimal-engine). */
+/* Which engines planner optimal runs (key engine). */
 enum arena_optimal_engine {
     ARENA_OPTIMAL_ENGINE_PORTFOLIO = 0, /* the default: search and SAT in turn */
     ARENA_OPTIMAL_ENGINE_SEARCH = 1,    /* the canonical searches alone */
@@ -74,6 +77,15 @@ enum arena_optimal_engine {
 /* "portfolio", "search", "sat", "lcg" (NULL for an unknown value). */
 const char *arena_optimal_engine_name(unsigned engine);
 
+/* The planner's keys, in its table's order (opt->values[...]). */
+enum { ARENA_OPTIMAL_KEY_ENGINE, ARENA_OPTIMAL_KEY_OFF, ARENA_OPTIMAL_KEYS };
+
+/* Values of the keys for an engine and the rules off as ARENA_OPTIMAL_*
+ * bits (key off's set: rule i is bit i), for callers of the planner outside
+ * bench (tests, tools): opt.values = v. */
+void arena_optimal_values(struct arena_key_value v[ARENA_OPTIMAL_KEYS], unsigned engine,
+                          uint32_t off);
+
 struct arena_optimal_switch {
     const char *name;    /* as on the command line, e.g. "section" */
     uint32_t bit;        /* its ARENA_OPTIMAL_* bit */
@@ -87,9 +99,6 @@ extern const size_t arena_optimal_switch_count;
 /* The rule named name[0..len), or NULL. */
 const struct arena_optimal_switch *arena_optimal_switch_find(const char *name, size_t len);
 
-struct arena_problem;
-struct arena_plan;
-struct arena_plan_options;
 
 /* The repair search alone (planners/optimal/repair.c), for tests: from the
  * valid plan in plan->offsets, searches neighbourhoods of each part whose
@@ -109,7 +118,7 @@ typedef void arena_optimal_lemma_fn(void *ctx, const uint32_t *lo, const uint32_
                                     uint64_t cap, const uint64_t *z, uint32_t m);
 
 /* Planner optimal (scratch as its own) with every explanation of the lcg
- * engine handed to fn as well (NULL: none; with opt->optimal_engine lcg),
+ * engine handed to fn as well (NULL: none; with key engine lcg),
  * and Z3's memory capped at memory_mb MiB instead of
  * ARENA_OPTIMAL_LCG_MEMORY (0: that). Returns as the planner's plan(). */
 int arena_optimal_lcg_lemmas(const struct arena_problem *p, const struct arena_plan_options *opt,

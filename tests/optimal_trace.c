@@ -74,7 +74,11 @@ int main(int argc, char **argv)
         struct arena_plan plan = {.n = p.n, .offsets = off};
         arena_plan_reset(&plan);
         struct arena_plan_options opt = {.node_limit = nl, .capacity = cap, .seed = seed};
-#ifdef ARENA_OPTIMAL_ENGINES
+#if defined(ARENA_PLANNER_MAX_KEYS) /* ABI 2: the engine is a key */
+        struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+        arena_optimal_values(kv, engine_id, 0);
+        opt.values = kv;
+#elif defined(ARENA_OPTIMAL_ENGINES)
         opt.optimal_engine = engine_id;
 #endif
         int rc = arena_planner_run(pl, &p, &opt, scratch, sb, &plan);

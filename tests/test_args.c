@@ -305,81 +305,66 @@ static const struct bad_case bad[] = {
     {{"--graph", "chain", "--capacity", "KiB"}, "--capacity: 'KiB' is not a byte count"},
     /* 2^33 GiB = 2^63 B: one byte too many. */
     {{"--graph", "chain", "--capacity", "8589934592GiB"}, "--capacity: '8589934592GiB' is above 2^63-1 bytes"},
-    {{"--graph", "chain", "--optimal-off", "sectoin"},
-     "--optimal-off: unknown rule 'sectoin' (known: parts, groups, section"},
-    {{"--graph", "chain", "--optimal-off", "section,"}, "--optimal-off: empty item in 'section,'"},
-    {{"--graph", "chain", "--optimal-off", "twins"}, "--optimal-off: runs with rules switched off are not stored"},
-    {{"--list", "--format", "json", NULL}, "--format json: bench list prints a table, or csv"},
-    {{"--graph", "chain", "--alignment", "12"}, "--alignment: '12' is not a power of two"},
-    {{"--graph", "chain", "--alignment", "0"}, "--alignment: '0' is not a power of two"},
-    {{"--graph", "chain", "--alignment", "2147483648"}, "--alignment: '2147483648' is not a power"},
-    {{"--graph", "chain", "--repetitions", "0"}, "--repetitions: '0' is not in 1..1000"},
-    {{"--graph", "chain", "--repetitions", "1001"}, "--repetitions: '1001' is not in 1..1000"},
-    {{"--graph", "chain", "--repetitions", "two"}, "--repetitions: 'two' is not a non-negative"},
-    {{"--graph", "chain", "--min-time", "0"}, "--min-time: '0' is not a number of seconds"},
-    {{"--graph", "chain", "--min-time", "-1"}, "--min-time: '-1' is not a number of seconds"},
-    {{"--graph", "chain", "--min-time", "inf"}, "--min-time: 'inf' is not a number of seconds"},
-    {{"--graph", "chain", "--min-time", "1s"}, "--min-time: '1s' is not a number of seconds"},
-    {{"--graph", "chain", "--db", ""}, "--db: empty path"},
-    {{"--graph", "chain", "--db=x.sqlite", "--no-db"}, "--db and --no-db together"},
-    {{"--graph", "chain", "--planner", "best"}, "--planner: unknown planner 'best' (known: naive"},
-    {{"--graph", "chain", "--planner", "naive,"}, "--planner: bad item in 'naive,'"},
-    /* bench's figures come from every repetition; these flags would hide them
-     * (a bare Google Benchmark bool flag means true). */
-    {{"--graph", "chain", "--benchmark_report_aggregates_only=true", NULL},
-     "--benchmark_report_aggregates_only=true: bench reads every repetition"},
-    {{"--graph", "chain", "--benchmark_display_aggregates_only", NULL},
-     "--benchmark_display_aggregates_only: bench reads every repetition"},
+    {{"--graph", "chain", "--optimal-off", "twins"},
+     "--optimal-off is gone: write --planner optimal:off=RULE+RULE"},
+    {{"--graph", "chain", "--optimal-engine=sat"},
+     "--optimal-engine is gone: write --planner optimal:engine=NAME"},
+    {{"--graph", "chain", "--planner", "optimal:off=sectoin"},
+     "--planner optimal: key 'off': 'sectoin' is not one of parts, groups, section"},
+    {{"--graph", "chain", "--planner", "optimal:engine=cp"},
+     "--planner optimal: key 'engine': 'cp' is not one of portfolio, search, sat, lcg"},
+    {{"--graph", "chain", "--planner", "optimal:of=twins"},
+     "--planner optimal: unknown key 'of' (valid: engine, off)"},
     {{"--planner", "naive", NULL}, "no --graph given"},
     {{NULL}, "no --graph given"},
 };
 
-Test(args, optimal_engine_names_the_engines)
+/* Planner optimal's keys: engine (each of planners/optimal.h by name, the
+ * portfolio by default) and off (a set of its rules, none by default); its
+ * canonical spec names both. */
+Test(args, optimal_keys_name_the_engines_and_rules)
 {
-    /* Each engine of planners/optimal.h by name, the portfolio by default,
-     * --help names each; an unknown one is refused naming the three. */
     struct arena_bench_args a;
     char err[300] = "";
-    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", NULL), ARENA_OK, "%s", err);
-    cr_expect_eq(a.options.optimal_engine, ARENA_OPTIMAL_ENGINE_PORTFOLIO);
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner", "optimal", NULL),
+                 ARENA_OK, "%s", err);
+    cr_assert_eq(a.n_planners, 1u);
+    cr_assert_not_null(a.origins[0].values);
+    cr_expect_eq(a.origins[0].values[ARENA_OPTIMAL_KEY_ENGINE].choice,
+                 ARENA_OPTIMAL_ENGINE_PORTFOLIO);
+    cr_expect_eq(a.origins[0].values[ARENA_OPTIMAL_KEY_OFF].choice, 0, "every rule on");
+    cr_expect_str_eq(a.origins[0].spec, "optimal:engine=portfolio,off=none");
     arena_bench_args_free(&a);
     for (uint32_t e = 0; e < ARENA_OPTIMAL_ENGINES; e++) {
-        const char *name = arena_optimal_engine_name(e);
-        cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--optimal-engine", name, NULL),
-                     ARENA_OK, "%s: %s", name, err);
-        cr_expect_eq(a.options.optimal_engine, e, "%s", name);
+        char item[64];
+        snprintf(item, sizeof item, "optimal:engine=%s", arena_optimal_engine_name(e));
+        cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner", item, NULL),
+                     ARENA_OK, "%s: %s", item, err);
+        cr_expect_eq(a.origins[0].values[ARENA_OPTIMAL_KEY_ENGINE].choice, e, "%s", item);
         arena_bench_args_free(&a);
-        cr_expect(strstr(help_of(""), name) != NULL, "--help does not name %s", name);
     }
-    cr_expect_eq(parse(&a, err, sizeof err, "--graph", "chain", "--optimal-engine", "cp", NULL),
-                 ARENA_EINVAL);
-    cr_expect_str_eq(err, "--optimal-engine: 'cp' is not one of portfolio, search, sat, lcg");
-    arena_bench_args_free(&a);
-}
-
-Test(args, optimal_off_names_the_rules)
-{
-    /* Each rule of planners/optimal.h by name, lists and repeats add up,
-     * and --help names every one. */
-    struct arena_bench_args a;
-    char err[300] = "";
-    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--no-db", "--optimal-off",
-                       "section,twins", "--optimal-off=parts", NULL),
-                 ARENA_OK, "%s", err);
-    cr_expect_eq(a.options.optimal_off,
-                 ARENA_OPTIMAL_SECTION | ARENA_OPTIMAL_TWINS | ARENA_OPTIMAL_PARTS);
-    arena_bench_args_free(&a);
     for (size_t i = 0; i < arena_optimal_switch_count; i++) {
-        const char *name = arena_optimal_switches[i].name;
-        cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--no-db", "--optimal-off",
-                           name, NULL),
-                     ARENA_OK, "%s: %s", name, err);
-        cr_expect_eq(a.options.optimal_off, arena_optimal_switches[i].bit, "%s", name);
+        char item[64];
+        snprintf(item, sizeof item, "optimal:off=%s", arena_optimal_switches[i].name);
+        cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner", item, NULL),
+                     ARENA_OK, "%s: %s", item, err);
+        struct arena_key_value want[ARENA_OPTIMAL_KEYS];
+        arena_optimal_values(want, 0, arena_optimal_switches[i].bit);
+        cr_expect_eq(a.origins[0].values[ARENA_OPTIMAL_KEY_OFF].choice,
+                     want[ARENA_OPTIMAL_KEY_OFF].choice, "%s", item);
         arena_bench_args_free(&a);
-        cr_expect(strstr(help_of(""), name) != NULL, "--help does not name %s", name);
     }
-    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", NULL), ARENA_OK, "%s", err);
-    cr_expect_eq(a.options.optimal_off, 0, "every rule on by default");
+    /* two configurations of one planner run side by side (stored apart by
+     * their specs); the same configuration twice runs once */
+    cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner",
+                       "optimal:off=twins+section,engine=sat,optimal,"
+                       "optimal:engine=portfolio,naive",
+                       NULL),
+                 ARENA_OK, "%s", err);
+    cr_assert_eq(a.n_planners, 3u);
+    cr_expect_str_eq(a.origins[0].spec, "optimal:engine=sat,off=section+twins");
+    cr_expect_str_eq(a.origins[1].spec, "optimal:engine=portfolio,off=none");
+    cr_expect_str_eq(a.origins[2].spec, "naive");
     arena_bench_args_free(&a);
 }
 

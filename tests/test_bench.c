@@ -1882,3 +1882,23 @@ Test(bench, device_arena_places_the_scratch_as_tflm_does)
     cr_expect(strstr(out, ",cmsis-nn:m55,online,20464,1460,21924\n") != NULL, "%s", out);
     free(out);
 }
+
+/* The table says the whole arena under each row and which part it fits:
+ * DS-CNN's 21,924 B as TFLM's head + the device arena; the FC
+ * autoencoder's 2,216 B, where TFLM's planning needs more than its 996 B
+ * head + its 768 B plan (tests/test_tflm_head.c works both by hand). */
+Test(bench, the_table_says_the_whole_arena_and_the_sram_it_fits)
+{
+    const char *args[] = {"--graph", "ds-cnn", "--graph", "fc-autoencoder", "--planner",
+                          "greedy-by-size", "--scratch", "cmsis-nn:m55", "--scratch-policy",
+                          "online", "--no-db", "--repetitions", "1", "--min-time", "0.001", NULL};
+    cr_assert_eq(run("whole", args), 0, "%s", slurp("whole", "err"));
+    char *out = slurp("whole", "out");
+    cr_expect(strstr(out, "    whole arena 21,924 B (21.41 KiB): TFLM's head of 1,460 B (32-bit"
+                          " Cortex-M) + the device arena; fits an SRAM of 128 KiB") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "    whole arena 2,216 B (2.16 KiB): planning needs more than TFLM's head"
+                          " of 996 B (32-bit Cortex-M) + the plan's arena; fits an SRAM of 128 KiB")
+                  != NULL, "%s", out);
+    free(out);
+}

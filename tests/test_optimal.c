@@ -224,7 +224,9 @@ static void expect_optimal_by(const struct arena_problem *p, uint64_t want, cons
 {
     uint64_t off[16];
     struct arena_plan plan;
-    struct arena_plan_options opt = {.node_limit = TEST_NODES, .optimal_engine = engine};
+    struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+    arena_optimal_values(kv, engine, 0);
+    struct arena_plan_options opt = {.node_limit = TEST_NODES, .values = kv};
     cr_assert_leq(p->n, 16);
     int rc = run_planner(must_find("optimal"), p, &opt, off, &plan, 0x5A);
     const char *by = arena_optimal_engine_name(engine);
@@ -975,9 +977,9 @@ static void sat_rule_pays(const struct arena_optimal_switch *sw, const char *spe
         uint64_t *off = malloc(p.n * sizeof *off);
         for (int without = 0; without < 2; without++) {
             struct arena_plan plan;
-            struct arena_plan_options opt = {.node_limit = limit,
-                                             .optimal_engine = ARENA_OPTIMAL_ENGINE_SAT,
-                                             .optimal_off = without ? sw->bit : 0};
+            struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+            arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_SAT, without ? sw->bit : 0);
+            struct arena_plan_options opt = {.node_limit = limit, .values = kv};
             cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0), ARENA_OK);
             expect_plan_valid(&p, &plan, spec);
             if (!without)
@@ -1019,16 +1021,17 @@ static void rules_prune(int large)
         rule_instance(rule_cases[c].instance, rule_cases[c].spec, t, &p, &owned);
         uint64_t *off = malloc(p.n * sizeof *off);
         struct arena_plan on, off_plan;
-        struct arena_plan_options opt = {
-            .node_limit = limit,
-            .optimal_off = rule_cases[c].also_off,
-            .optimal_engine = rule_cases[c].sat == 2   ? ARENA_OPTIMAL_ENGINE_LCG
-                              : rule_cases[c].sat == 1 ? ARENA_OPTIMAL_ENGINE_SAT
-                                                       : ARENA_OPTIMAL_ENGINE_SEARCH};
+        struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+        arena_optimal_values(kv,
+                             rule_cases[c].sat == 2   ? ARENA_OPTIMAL_ENGINE_LCG
+                             : rule_cases[c].sat == 1 ? ARENA_OPTIMAL_ENGINE_SAT
+                                                      : ARENA_OPTIMAL_ENGINE_SEARCH,
+                             rule_cases[c].also_off);
+        struct arena_plan_options opt = {.node_limit = limit, .values = kv};
         cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &on, 0), ARENA_OK);
         expect_plan_valid(&p, &on, sw->name);
         if (rule_cases[c].finds) {
-            opt.optimal_off |= sw->bit;
+            kv[ARENA_OPTIMAL_KEY_OFF].choice |= sw->bit;
             cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &off_plan, 0), ARENA_OK);
             expect_plan_valid(&p, &off_plan, sw->name);
             cr_expect_lt(on.arena, off_plan.arena, "%s: %llu with it, %llu without", sw->name,
@@ -1044,7 +1047,7 @@ static void rules_prune(int large)
         }
         cr_assert_eq(on.status, ARENA_PLAN_OPTIMAL, "%s: its instance is not proven in %llu nodes",
                      sw->name, (unsigned long long)limit);
-        opt.optimal_off |= sw->bit;
+        kv[ARENA_OPTIMAL_KEY_OFF].choice |= sw->bit;
         cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &off_plan, 0), ARENA_OK);
         expect_plan_valid(&p, &off_plan, sw->name);
         cr_expect_gt(off_plan.nodes, on.nodes, "%s off: %llu nodes, on: %llu: it prunes nothing here",
@@ -1211,13 +1214,14 @@ Test(optimal, rules_off_stay_exact)
         struct arena_problem p = {.n = n, .tensors = t, .alignment = 16};
         uint64_t want = drop_optimum(t, n), off[10];
         size_t which = (size_t)(k % (arena_optimal_switch_count + 1));
-        struct arena_plan_options opt = {
-            .node_limit = TEST_NODES,
-            .optimal_off = which == arena_optimal_switch_count ? all
-                                                               : arena_optimal_switches[which].bit};
+        struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+        arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_PORTFOLIO,
+                             which == arena_optimal_switch_count ? all
+                                                                 : arena_optimal_switches[which].bit);
+        struct arena_plan_options opt = {.node_limit = TEST_NODES, .values = kv};
         struct arena_plan plan;
         snprintf(who, sizeof who, "problem %llu (%s, n %zu, off 0x%x)", (unsigned long long)k,
-                 rp_shape_name(shape), n, (unsigned)opt.optimal_off);
+                 rp_shape_name(shape), n, (unsigned)kv[ARENA_OPTIMAL_KEY_OFF].choice);
         cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x3C), ARENA_OK);
         expect_plan_valid(&p, &plan, who);
         cr_expect_eq(plan.status, ARENA_PLAN_OPTIMAL, "%s", who);
@@ -1233,6 +1237,7 @@ Test(optimal, rule_names_are_found)
         cr_expect_eq(arena_optimal_switch_find(name, strlen(name)), &arena_optimal_switches[i]);
         uint32_t bit = arena_optimal_switches[i].bit;
         cr_expect(bit != 0 && (bit & (bit - 1)) == 0, "%s: not one bit", name);
+        cr_expect_eq(bit, 1u << i, "%s: rule i is bit i, as key off's set holds it", name);
         for (size_t j = 0; j < i; j++)
             cr_expect_eq(bit & arena_optimal_switches[j].bit, 0, "%s shares a bit", name);
     }
@@ -1361,7 +1366,9 @@ Test(optimal, decision_limit_keeps_the_best_search_plan)
     plan_spec("packed:n=300,fill=0.9,seed=1", &opt, &p, &off, &plan);
     cr_expect_eq(plan.status, ARENA_PLAN_LIMIT);
     cr_expect_lt(plan.arena, best_greedy(&p));
-    struct arena_plan_options min = {.node_limit = 100000, .optimal_off = ARENA_OPTIMAL_PROBES};
+    struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+    arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_PORTFOLIO, ARENA_OPTIMAL_PROBES);
+    struct arena_plan_options min = {.node_limit = 100000, .values = kv};
     struct arena_plan mplan;
     cr_assert_eq(run_planner(must_find("optimal"), &p, &min, off, &mplan, 0), ARENA_OK);
     cr_expect_leq(plan.arena, mplan.arena);
@@ -1529,17 +1536,20 @@ static void engine_plans_pass_the_validator(uint32_t engine)
         rp_problem(k + 90000, n, shape, alignment, t);
         struct arena_problem p = {.n = n, .tensors = t, .alignment = alignment};
         uint64_t want = drop_optimum(t, n), lb = lower_bound(&p);
-        struct arena_plan_options opt = {.optimal_engine = engine,
+        struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+        arena_optimal_values(kv, engine, 0);
+        struct arena_plan_options opt = {.values = kv,
                                          .node_limit = 1 + rp_below(&r, k % 3 ? 400 : 4)};
         for (size_t i = 0; i < sizeof sat_rules / sizeof sat_rules[0]; i++)
             if (rp_below(&r, 3) == 0)
-                opt.optimal_off |= sat_rules[i];
+                kv[ARENA_OPTIMAL_KEY_OFF].choice |= sat_rules[i];
         if (k % 2 && want > 0)
             opt.capacity = lb + rp_below(&r, want - lb + 2 * alignment);
         uint64_t off[10];
         struct arena_plan plan;
         snprintf(who, sizeof who, "problem %llu (%s, n %zu, off 0x%x, limit %llu, cap %llu)",
-                 (unsigned long long)k, rp_shape_name(shape), n, (unsigned)opt.optimal_off,
+                 (unsigned long long)k, rp_shape_name(shape), n,
+                 (unsigned)kv[ARENA_OPTIMAL_KEY_OFF].choice,
                  (unsigned long long)opt.node_limit, (unsigned long long)opt.capacity);
         cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x77), ARENA_OK, "%s",
                      who);
@@ -1578,7 +1588,9 @@ static void engine_plans_pass_the_validator(uint32_t engine)
         snprintf(spec, sizeof spec, "slack:n=%u,seed=%u", 40 + 10 * (k % 3), 1 + k / 3);
         struct arena_problem p = {0};
         build_spec(spec, &p);
-        struct arena_plan_options opt = {.optimal_engine = engine,
+        struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+        arena_optimal_values(kv, engine, 0);
+        struct arena_plan_options opt = {.values = kv,
                                          .node_limit = 1 + 3 * k,
                                          .capacity = k % 3 == 0 ? 1048576 : 0};
         uint64_t *off = malloc(p.n * sizeof *off);
@@ -1616,7 +1628,9 @@ Test(optimal, sat_deterministic_with_a_node_limit)
     build_spec("slack:n=70,seed=4", &p);
     uint64_t *a = malloc(p.n * sizeof *a), *b = malloc(p.n * sizeof *b);
     for (size_t e = 0; e < 2; e++) {
-        struct arena_plan_options opt = {.optimal_engine = engines[e], .node_limit = 100000};
+        struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+        arena_optimal_values(kv, engines[e], 0);
+        struct arena_plan_options opt = {.values = kv, .node_limit = 100000};
         struct arena_plan pa, pb;
         cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, a, &pa, 0x11), ARENA_OK);
         cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, b, &pb, 0x22), ARENA_OK);
@@ -1644,8 +1658,9 @@ Test(optimal, portfolio_proves_slack_220_1_within_a_node_limit)
     struct arena_problem p = {0};
     build_spec("slack:n=220,seed=1", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
-    struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_PORTFOLIO,
-                                     .node_limit = 3000000};
+    struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+    arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_PORTFOLIO, 0);
+    struct arena_plan_options opt = {.values = kv, .node_limit = 3000000};
     struct arena_plan plan;
     cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x33), ARENA_OK);
     expect_plan_valid(&p, &plan, "portfolio");
@@ -1698,7 +1713,9 @@ Test(optimal, engines_prove_optima_above_max_live)
         static const uint32_t engines[] = {ARENA_OPTIMAL_ENGINE_SAT, ARENA_OPTIMAL_ENGINE_LCG};
         for (size_t e = 0; e < 2; e++) {
             struct arena_plan plan;
-            struct arena_plan_options opt = {.optimal_engine = engines[e], .capacity = want - 16,
+            struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+            arena_optimal_values(kv, engines[e], 0);
+            struct arena_plan_options opt = {.values = kv, .capacity = want - 16,
                                              .node_limit = TEST_NODES};
             cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x44), ARENA_OK);
             expect_plan_valid(&p, &plan, who);
@@ -1746,8 +1763,9 @@ Test(optimal, sat_out_of_memory_skips_the_part)
                         was.rlim_max};
     cr_assert_eq(setrlimit(RLIMIT_AS, &rl), 0);
     struct arena_plan plan;
-    struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_SAT,
-                                     .time_limit = 30};
+    struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+    arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_SAT, 0);
+    struct arena_plan_options opt = {.values = kv, .time_limit = 30};
     int rc = run_planner(must_find("optimal"), &p, &opt, off, &plan, 0);
     setrlimit(RLIMIT_AS, &was);
     cr_assert_eq(rc, ARENA_OK);

@@ -138,8 +138,11 @@ static void run_checked(const struct arena_problem *p, struct arena_plan_options
     uint64_t *off = malloc((p->n ? p->n : 1) * sizeof *off);
     cr_assert(scratch && off);
     *plan = (struct arena_plan){.n = p->n, .offsets = off};
-    opt->optimal_engine = ARENA_OPTIMAL_ENGINE_LCG;
-    cr_assert_eq(arena_optimal_lcg_lemmas(p, opt, scratch, bytes, plan, check_lemma, c, 0),
+    struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+    arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
+    struct arena_plan_options with = *opt;
+    with.values = kv;
+    cr_assert_eq(arena_optimal_lcg_lemmas(p, &with, scratch, bytes, plan, check_lemma, c, 0),
                  ARENA_OK, "%s", who);
     expect_plan_valid(p, plan, who);
     cr_expect_eq(c->bad, 0, "%s: %llu of %llu explanations cut plans; the first: %s", who,
@@ -231,8 +234,9 @@ Test(optimal_lcg, stop_flag_interrupts_z3_within_100_ms)
     struct arena_problem p = {0};
     build_spec("slack:n=290,seed=1", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
-    struct arena_plan_options opt = {.stop = &prof_stop, .time_limit = 30,
-                                     .optimal_engine = ARENA_OPTIMAL_ENGINE_LCG};
+    struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+    arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
+    struct arena_plan_options opt = {.stop = &prof_stop, .time_limit = 30, .values = kv};
     struct sigaction act;
     memset(&act, 0, sizeof act);
     act.sa_handler = on_prof;
@@ -262,7 +266,9 @@ Test(optimal_lcg, time_limit_ends_the_call)
     struct arena_problem p = {0};
     build_spec("slack:n=290,seed=1", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
-    struct arena_plan_options opt = {.time_limit = 1.0, .optimal_engine = ARENA_OPTIMAL_ENGINE_LCG};
+    struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+    arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
+    struct arena_plan_options opt = {.time_limit = 1.0, .values = kv};
     struct arena_plan plan;
     double t0 = wall_seconds();
     cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, off, &plan, 0x21), ARENA_OK);
@@ -281,8 +287,9 @@ Test(optimal_lcg, deterministic_with_a_node_limit)
     struct arena_problem p = {0};
     build_spec("slack:n=220,seed=1", &p);
     uint64_t *a = malloc(p.n * sizeof *a), *b = malloc(p.n * sizeof *b);
-    struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_LCG,
-                                     .node_limit = 3000};
+    struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+    arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
+    struct arena_plan_options opt = {.values = kv, .node_limit = 3000};
     struct arena_plan pa, pb;
     cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, a, &pa, 0x11), ARENA_OK);
     cr_assert_eq(run_planner(must_find("optimal"), &p, &opt, b, &pb, 0x22), ARENA_OK);
@@ -312,8 +319,9 @@ Test(optimal_lcg, z3_out_of_memory_ends_the_call_with_a_note)
         void *scratch = malloc(bytes);
         uint64_t *off = malloc(p.n * sizeof *off);
         struct arena_plan plan = {.n = p.n, .offsets = off};
-        struct arena_plan_options opt = {.optimal_engine = ARENA_OPTIMAL_ENGINE_LCG,
-                                         .node_limit = 2000000, .time_limit = 60};
+        struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+        arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
+        struct arena_plan_options opt = {.values = kv, .node_limit = 2000000, .time_limit = 60};
         cr_assert_eq(arena_optimal_lcg_lemmas(&p, &opt, scratch, bytes, &plan, NULL, NULL, caps[i]),
                      ARENA_OK);
         expect_plan_valid(&p, &plan, "out of memory");

@@ -17,7 +17,6 @@
 #include "bench/core/allocators.h"
 #include "bench/core/suites.h"
 #include "graphs/sweep.h"
-#include "planners/optimal.h"
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -448,38 +447,6 @@ static int read_shard(void *base, const struct arena_opt *o, const char *v, char
     return ARENA_OK;
 }
 
-/* --optimal-off: a comma list of rule names (planners/optimal.h); repeated
- * options add up. */
-static int read_optimal_off(void *base, const struct arena_opt *o, const char *v, char *err,
-                            size_t errlen)
-{
-    A *a = base;
-    (void)o;
-    for (const char *p = v;;) {
-        size_t len = strcspn(p, ",");
-        const struct arena_optimal_switch *sw = arena_optimal_switch_find(p, len);
-        if (!sw) {
-            char known[256] = "";
-            for (size_t i = 0; i < arena_optimal_switch_count; i++) {
-                size_t used = strlen(known);
-                snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
-                         arena_optimal_switches[i].name);
-            }
-            if (len == 0)
-                return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                                    "--optimal-off: empty item in '%s' (known: %s)", v, known);
-            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                                "--optimal-off: unknown rule '%.*s' (known: %s)", (int)len, p,
-                                known);
-        }
-        a->options.optimal_off |= sw->bit;
-        if (p[len] == '\0')
-            return ARENA_OK;
-        p += len + 1;
-    }
-}
-
-
 /* --benchmark_*: collected in order, to pass on. */
 static int read_gbench(void *base, const struct arena_opt *o, const char *arg, char *err,
                        size_t errlen)
@@ -574,16 +541,6 @@ static const char *planner_name(size_t i)
 {
     const struct arena_planner *p = arena_planner_at(i);
     return p ? p->name : NULL;
-}
-
-static const char *rule_name(size_t i)
-{
-    return i < arena_optimal_switch_count ? arena_optimal_switches[i].name : NULL;
-}
-
-static const char *engine_name(size_t i)
-{
-    return i < ARENA_OPTIMAL_ENGINES ? arena_optimal_engine_name((unsigned)i) : NULL;
 }
 
 static const char *allocator_name(size_t i)
@@ -688,18 +645,10 @@ const struct arena_opt arena_bench_options[] = {
      .help = "decision mode for search planners: find a plan within BYTES or prove there is"
              " none",
      .see = "optimal.md#decision-mode"},
-    {.name = "--optimal-off", .kind = ARENA_OPT_CUSTOM, .arg = "LIST",
-     .parse = read_optimal_off, .in = PLANS, .values = "a comma list of",
-     .name_of = rule_name,
-     .help = "switch rules of the planner optimal off, to measure what each prunes (its"
-             " nodes); needs --no-db, as the database would store such runs as plain optimal",
-     .see = "optimal.md#switching-rules-off"},
-    {.name = "--optimal-engine", .kind = ARENA_OPT_CHOICE, .name_of = engine_name,
-     .def = "portfolio", .in = PLANS, ARENA_OPT_AT(A, options.optimal_engine),
-     .help = "the planner optimal's engines: portfolio (the search, then SAT, in turn), search"
-             " (the canonical searches alone), sat (the SAT engine alone, CaDiCaL) or lcg (lazy"
-             " clause generation alone, Z3 with a user propagator)",
-     .see = "optimal-sat.md"},
+    {.name = "--optimal-off", .kind = ARENA_OPT_TEXT, .arg = "LIST", .in = EVERY,
+     .gone = "write --planner optimal:off=RULE+RULE (bench list planners names the rules)"},
+    {.name = "--optimal-engine", .kind = ARENA_OPT_TEXT, .arg = "NAME", .in = EVERY,
+     .gone = "write --planner optimal:engine=NAME (portfolio, search, sat or lcg)"},
     {.name = "--alignment", .kind = ARENA_OPT_POW2, .arg = "N", .min = 1,
      .max = (uint64_t)1 << 30, .def = "16", .in = LOADS, ARENA_OPT_AT(A, alignment),
      .help = "bytes; every size rounds up to it", .see = "configurations.md"},
@@ -849,10 +798,6 @@ static int check(A *a, char *err, size_t errlen)
                             a->resume ? "--resume" : "--missing");
     a->options.seed = a->seed;
     if (a->help || a->version) return ARENA_OK;
-    if (a->command == ARENA_BENCH_RUN && a->options.optimal_off && a->db)
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                            "--optimal-off: runs with rules switched off are not stored (the"
-                            " database would show them as plain optimal); add --no-db");
     if (a->command == ARENA_BENCH_LIST) {
         if (a->format != arena_output_at(0) && strcmp(a->format->name, "csv") != 0)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,

@@ -232,6 +232,11 @@ int arena_opt_parse(int argc, char **argv, int first, const struct arena_opt_tab
                                           "unknown option '%s' (see --help)", arg);
             break;
         }
+        if (o->gone) {
+            rc = arena_errorf(err, errlen, 0, ARENA_EINVAL, "%.*s is gone: %s", (int)len, arg,
+                              o->gone);
+            break;
+        }
         const char *value = NULL;
         if (prefix_row(o)) {
             value = arg;
@@ -407,7 +412,7 @@ void arena_opt_help(FILE *out, const struct arena_opt_table *t, size_t nt, unsig
     for (size_t k = 0; k < nt; k++)
         for (size_t r = 0; r < t[k].n; r++) {
             const struct arena_opt *o = &t[k].rows[r];
-            if (!(o->in & mask) || !o->now != !old) continue;
+            if (!(o->in & mask) || o->gone || !o->now != !old) continue;
             char head[320], name[300], value[700], def[200], page[100], text[3400];
             spelling(o, name, sizeof name);
             snprintf(head, sizeof head, "  %s", name);
@@ -452,7 +457,7 @@ void arena_opt_markdown(FILE *out, const struct arena_opt_table *t, size_t nt, u
     for (size_t k = 0; k < nt; k++)
         for (size_t r = 0; r < t[k].n; r++) {
             const struct arena_opt *o = &t[k].rows[r];
-            if (!(o->in & mask) || !o->now != !old) continue;
+            if (!(o->in & mask) || o->gone || !o->now != !old) continue;
             char name[300], value[700], def[200];
             spelling(o, name, sizeof name);
             fputs("| `", out);

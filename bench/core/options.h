@@ -73,6 +73,9 @@ struct arena_opt {
                                  defines */
     const char *now;          /* an old spelling kept working: what to write now
                                  ("bench list"); shown apart from the options */
+    const char *gone;         /* an old spelling no longer taken: giving it fails
+                                 with one line naming what to write now; not in
+                                 the help */
     const char *help;         /* what it does: plain text, one paragraph */
     const char *see;          /* the docs page that says more ("shipping.md#the-plan-as-c") */
 };

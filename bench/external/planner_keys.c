@@ -32,7 +32,7 @@ int arena_planner_keys_resolve(const struct arena_planner *pl, struct arena_plan
                                   errlen);
         if (rc == ARENA_OK && arena_keys_format(pl->keys, n, o->values, canon, sizeof canon))
             rc = arena_errorf(err, errlen, 0, ARENA_EOVERFLOW, "%s: its spec is too long", owner);
-        if (rc != ARENA_OK) return rc;
+        if (rc != ARENA_OK) return rc == ARENA_ENOTFOUND ? ARENA_EINVAL : rc; /* a bad option */
     }
     size_t len = strlen(pl->name) + 1 + strlen(canon) + 1;
     o->spec = malloc(len);

@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 
 const char *const arena_plot_figure_names[] = {"arena",  "layout", "live",  "scaling", "quality",
-                                               "tables", "replay", "stats", "fixed", "configs"};
+                                               "tables", "replay", "stats", "fixed", "configs",
+                                               "mcu"};
 _Static_assert(sizeof arena_plot_figure_names / sizeof arena_plot_figure_names[0] == PLOT_NFIGS,
                "PLOT_NFIGS counts arena_plot_figure_names");
 

@@ -22,8 +22,8 @@
 #include "results/planner_label.h"
 
 #define PLOT_PROG "bench: plot"
-#define PLOT_NFIGS 10 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed,
-                       configs */
+#define PLOT_NFIGS 11 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed,
+                       configs, mcu */
 
 struct plot_opts {
     const char *graph, *planners, *out, *formats; /* graph: the first --graph */
@@ -235,5 +235,9 @@ int arena_plot_fig_stats(struct plot_ctx *c);
  * of the selection side by side per planner, against the plain fixed-order
  * bound. */
 int arena_plot_fig_configs(struct plot_ctx *c);
+/* plot_mcu.c: mcu-W.* and mcu.csv, TFLM's whole arena per network and
+ * planner (the plan's arena, the scratch TFLM adds, its head) against the
+ * SRAM of common parts. */
+int arena_plot_fig_mcu(struct plot_ctx *c);
 
 #endif

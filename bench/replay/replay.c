@@ -457,7 +457,7 @@ static int plan_once(const struct arena_planner *pl, const struct arena_source *
         rc = ARENA_EIO;
     else if (store) {
         int valid = rc == ARENA_OK;
-        struct arena_result_info info = {
+        struct arena_result info = {
             .planner = pl->name,
             .valid = valid,
             .error = valid ? NULL : why,
@@ -520,7 +520,7 @@ static int founding_one(const struct arena_source *src, const struct arena_bound
     size_t np = arena_planner_count() < 64 ? arena_planner_count() : 64;
     const struct arena_planner *best = NULL;
     uint64_t best_arena = 0;
-    int optimal_proven = 0;
+    int proven[64] = {0}; /* a search planner's plan proven optimal */
     for (size_t k = 0; k < np && !stopped(run_opt); k++) {
         const struct arena_planner *pl = arena_planner_at(k);
         struct arena_plan plan;
@@ -540,9 +540,9 @@ static int founding_one(const struct arena_source *src, const struct arena_bound
             best = pl;
             best_arena = plan.arena;
         }
-        if (ok[k] && strcmp(pl->name, "optimal") == 0)
-            optimal_proven = plan.status == ARENA_PLAN_OPTIMAL ||
-                             (plan.status == ARENA_PLAN_FEASIBLE && plan.arena == bounds->lower_bound);
+        proven[k] = ok[k] && (plan.status == ARENA_PLAN_OPTIMAL ||
+                              (plan.status == ARENA_PLAN_FEASIBLE &&
+                               plan.arena == bounds->lower_bound));
     }
     if (stopped(run_opt)) { /* bench says so; nothing half-planned is shown */
         for (unsigned i = 0; i < ARENA_REPLAY_ALLOCATORS; i++)
@@ -599,15 +599,17 @@ static int founding_one(const struct arena_source *src, const struct arena_bound
         }
         for (size_t k = 0; k < np; k++) {
             const struct arena_planner *pl = arena_planner_at(k);
-            if (!ok[k] || strcmp(pl->name, "optimal") != 0)
+            if (!ok[k] || pl->kind != ARENA_KIND_SEARCH)
                 continue;
             snprintf(ftxt, sizeof ftxt, "%.1f%%", 100 * frag(bounds->lower_bound, arena[k]));
-            char lim[64];
-            if (opt.time_limit > 0)
-                snprintf(lim, sizeof lim, "optimal (not proven in %g s)", opt.time_limit);
+            if (proven[k])
+                snprintf(name, sizeof name, "%.40s (proven)", pl->name);
+            else if (opt.time_limit > 0)
+                snprintf(name, sizeof name, "%.40s (not proven in %g s)", pl->name,
+                         opt.time_limit);
             else
-                snprintf(lim, sizeof lim, "optimal (not proven)");
-            row(out, optimal_proven ? "optimal (proven)" : lim, arena[k], "-", "0", ftxt, "");
+                snprintf(name, sizeof name, "%.40s (not proven)", pl->name);
+            row(out, name, arena[k], "-", "0", ftxt, "");
         }
         fprintf(out, "\n  peak bytes: static plans their arena; real allocators their own"
                      " footprint figure, named on the row, peak over %llu frames",

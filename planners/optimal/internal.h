@@ -233,12 +233,14 @@ struct run {
     arena_optimal_lemma_fn *lemma_hook;
     void *lemma_ctx;
     uint64_t lcg_memory_mb; /* the lcg engine's cap on Z3's memory (MiB) */
+    unsigned engine; /* key engine: ARENA_OPTIMAL_ENGINE_* */
+    uint32_t off;    /* key off: the ARENA_OPTIMAL_* bits of the rules off */
 };
 
-/* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (options.optimal_off). */
+/* Rule `bit` (ARENA_OPTIMAL_*) is on in this run (not in key off). */
 static inline int rule_on(const struct run *r, uint32_t bit)
 {
-    return (r->opt->optimal_off & bit) == 0;
+    return (r->off & bit) == 0;
 }
 
 /* FOUND: a plan within cap; EXHAUSTED: none exists (a proof); LIMITED: a

@@ -120,9 +120,10 @@
  *   when max-live exceeds it, at any n, or when a best plan above it is
  *   proven optimal), LIMIT (unknown).                    optimal_plan()
  *
- * - Switches: each rule above can be switched off (options.optimal_off,
- *   the table arena_optimal_switches below, planners/optimal.h) to measure
- *   what it prunes; rule_on() asks, in the function that holds the rule.
+ * - Switches: each rule above can be switched off (key off,
+ *   `--planner optimal:off=stack+twins`; the table arena_optimal_switches
+ *   below, planners/optimal.h) to measure what it prunes; rule_on() asks,
+ *   in the function that holds the rule. Key engine picks the engines.
  *
  * Scratch: the greedy planners' share, then O(n) arrays and an undo log of
  * LOG_PER_TENSOR entries per tensor with bytes plus LOG_BASE, or one per
@@ -276,39 +277,46 @@ static int optimal_scratch(const struct arena_problem *p, size_t *bytes)
 
 /* ---- switches ---- */
 
-const struct arena_optimal_switch arena_optimal_switches[] = {
-    {"parts", ARENA_OPTIMAL_PARTS, "independent parts solved alone (off: one part)"},
-    {"groups", ARENA_OPTIMAL_GROUPS, "the canonical search's dynamic decomposition into groups"},
-    {"section", ARENA_OPTIMAL_SECTION, "section inference (release-time makespan per section)"},
-    {"busiest", ARENA_OPTIMAL_BUSIEST, "children the busiest section rules out, skipped unplaced"},
-    {"dominance", ARENA_OPTIMAL_DOMINANCE, "no child above a tensor that fits untouched below"},
-    {"twins", ARENA_OPTIMAL_TWINS, "identical tensors placed in rank order"},
-    {"stack", ARENA_OPTIMAL_STACK, "tensors of one lifetime stacked largest below"},
-    {"lowest-gap", ARENA_OPTIMAL_LOWEST_GAP, "the lowest-gap search on parts without slack"},
-    {"filler", ARENA_OPTIMAL_FILLER, "the filler search on parts without slack"},
-    {"discrepancy", ARENA_OPTIMAL_DISCREPANCY,
-     "limited discrepancy search before each depth-first decision run at the bound"},
-    {"repair", ARENA_OPTIMAL_REPAIR, "large-neighbourhood search from the best plan (finds only)"},
-    {"depth-discrepancy", ARENA_OPTIMAL_DEPTH_DISCREPANCY,
-     "discrepancy budget on preorders 0-3, half of it to discrepancies on the top levels only"},
-    {"gap-discrepancy", ARENA_OPTIMAL_GAP_DISCREPANCY,
-     "the lowest-gap search with discrepancy limits, after the filler searches"},
-    {"own-times", ARENA_OPTIMAL_OWN_TIMES,
-     "preorders 4-6 by a file's own lifetime lengths (MiniMalloc's TWA, WAT, TAW), groups "
-     "ranked afresh"},
-    {"probes", ARENA_OPTIMAL_PROBES,
-     "minimising: decision runs below the best plan each round, nearer it after a miss"},
-    {"rerank", ARENA_OPTIMAL_RERANK,
-     "preorder 2 (most loaded section first) ranks each group afresh by the loads left"},
-    {"sat-domains", ARENA_OPTIMAL_SAT_DOMAINS,
-     "SAT: offsets within the slack of a subset sum of each section's other tensors"},
-    {"sat-tiling", ARENA_OPTIMAL_SAT_TILING,
-     "SAT: in sections full at the capacity, \"lies below\" made transitive"},
-    {"sat-phases", ARENA_OPTIMAL_SAT_PHASES,
-     "SAT and lcg: the best greedy plan as the solver's first phases"},
-    {"lcg-propagate", ARENA_OPTIMAL_LCG_PROPAGATE,
-     "lcg: an open pair whose one orientation would pass the capacity forced the other way"},
-};
+/* Every rule once: the switch table and the names of key off. */
+#define OPTIMAL_RULES(X) \
+    X("parts", ARENA_OPTIMAL_PARTS, "independent parts solved alone (off: one part)") \
+    X("groups", ARENA_OPTIMAL_GROUPS, "the canonical search's dynamic decomposition into groups") \
+    X("section", ARENA_OPTIMAL_SECTION, "section inference (release-time makespan per section)") \
+    X("busiest", ARENA_OPTIMAL_BUSIEST, \
+      "children the busiest section rules out, skipped unplaced") \
+    X("dominance", ARENA_OPTIMAL_DOMINANCE, "no child above a tensor that fits untouched below") \
+    X("twins", ARENA_OPTIMAL_TWINS, "identical tensors placed in rank order") \
+    X("stack", ARENA_OPTIMAL_STACK, "tensors of one lifetime stacked largest below") \
+    X("lowest-gap", ARENA_OPTIMAL_LOWEST_GAP, "the lowest-gap search on parts without slack") \
+    X("filler", ARENA_OPTIMAL_FILLER, "the filler search on parts without slack") \
+    X("discrepancy", ARENA_OPTIMAL_DISCREPANCY, \
+      "limited discrepancy search before each depth-first decision run at the bound") \
+    X("repair", ARENA_OPTIMAL_REPAIR, \
+      "large-neighbourhood search from the best plan (finds only)") \
+    X("depth-discrepancy", ARENA_OPTIMAL_DEPTH_DISCREPANCY, \
+      "discrepancy budget on preorders 0-3, half of it to discrepancies on the top levels only") \
+    X("gap-discrepancy", ARENA_OPTIMAL_GAP_DISCREPANCY, \
+      "the lowest-gap search with discrepancy limits, after the filler searches") \
+    X("own-times", ARENA_OPTIMAL_OWN_TIMES, \
+      "preorders 4-6 by a file's own lifetime lengths (MiniMalloc's TWA, WAT, TAW), groups " \
+      "ranked afresh") \
+    X("probes", ARENA_OPTIMAL_PROBES, \
+      "minimising: decision runs below the best plan each round, nearer it after a miss") \
+    X("rerank", ARENA_OPTIMAL_RERANK, \
+      "preorder 2 (most loaded section first) ranks each group afresh by the loads left") \
+    X("sat-domains", ARENA_OPTIMAL_SAT_DOMAINS, \
+      "SAT: offsets within the slack of a subset sum of each section's other tensors") \
+    X("sat-tiling", ARENA_OPTIMAL_SAT_TILING, \
+      "SAT: in sections full at the capacity, \"lies below\" made transitive") \
+    X("sat-phases", ARENA_OPTIMAL_SAT_PHASES, \
+      "SAT and lcg: the best greedy plan as the solver's first phases") \
+    X("lcg-propagate", ARENA_OPTIMAL_LCG_PROPAGATE, \
+      "lcg: an open pair whose one orientation would pass the capacity forced the other way")
+
+#define SWITCH(name, bit, summary) {name, bit, summary},
+const struct arena_optimal_switch arena_optimal_switches[] = {OPTIMAL_RULES(SWITCH)};
+#define NAME(name, bit, summary) name,
+static const char *const rule_names[] = {OPTIMAL_RULES(NAME) NULL};
 const size_t arena_optimal_switch_count =
     sizeof arena_optimal_switches / sizeof arena_optimal_switches[0];
 
@@ -321,12 +329,47 @@ const struct arena_optimal_switch *arena_optimal_switch_find(const char *name, s
     return NULL;
 }
 
-static const char *const engine_names[ARENA_OPTIMAL_ENGINES] = {
+static const char *const engine_names[ARENA_OPTIMAL_ENGINES + 1] = {
     [ARENA_OPTIMAL_ENGINE_PORTFOLIO] = "portfolio",
     [ARENA_OPTIMAL_ENGINE_SEARCH] = "search",
     [ARENA_OPTIMAL_ENGINE_SAT] = "sat",
     [ARENA_OPTIMAL_ENGINE_LCG] = "lcg",
+    [ARENA_OPTIMAL_ENGINES] = NULL,
 };
+
+/* ---- keys ---- */
+
+static const struct arena_key optimal_keys[] = {
+    [ARENA_OPTIMAL_KEY_ENGINE] = {.name = "engine", .kind = ARENA_KEY_CHOICE, .def = "portfolio",
+                                  .choices = engine_names,
+                                  .help = "the engines: portfolio (search and SAT in turn),"
+                                          " search (the canonical searches), sat, lcg (each"
+                                          " alone, after the greedy incumbents)"},
+    [ARENA_OPTIMAL_KEY_OFF] = {.name = "off", .kind = ARENA_KEY_SET, .def = "none",
+                               .choices = rule_names,
+                               .help = "rules switched off, to measure what each prunes (plans"
+                                       " stay valid, proofs stay proofs): docs/optimal.md"},
+};
+
+void arena_optimal_values(struct arena_key_value v[ARENA_OPTIMAL_KEYS], unsigned engine,
+                          uint32_t off)
+{
+    memset(v, 0, ARENA_OPTIMAL_KEYS * sizeof *v);
+    v[ARENA_OPTIMAL_KEY_ENGINE].choice = engine;
+    v[ARENA_OPTIMAL_KEY_OFF].choice = off;
+}
+
+/* The run's engine and rules off from opt's values (NULL: the defaults, for
+ * the entry points tests call directly). */
+static void read_keys(const struct arena_plan_options *opt, struct run *r)
+{
+    r->engine = ARENA_OPTIMAL_ENGINE_PORTFOLIO;
+    r->off = 0;
+    if (!opt->values)
+        return;
+    r->engine = (unsigned)opt->values[ARENA_OPTIMAL_KEY_ENGINE].choice;
+    r->off = (uint32_t)opt->values[ARENA_OPTIMAL_KEY_OFF].choice; /* rule i: bit i */
+}
 
 const char *arena_optimal_engine_name(unsigned engine)
 {
@@ -865,6 +908,7 @@ static int plan_with(const struct arena_problem *p, const struct arena_plan_opti
 {
     struct run r = {.p = p, .opt = opt, .align = p->alignment, .lemma_hook = fn, .lemma_ctx = ctx,
                     .lcg_memory_mb = memory_mb ? memory_mb : ARENA_OPTIMAL_LCG_MEMORY >> 20};
+    read_keys(opt, &r);
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     struct work w;
     arena_layout_carve(layout, p, &w, scratch, scratch_size);
@@ -914,7 +958,7 @@ static int plan_with(const struct arena_problem *p, const struct arena_plan_opti
     /* the SAT engine's phases: the best greedy plan (docs/optimal-sat.md,
      * the rules: the search's plans mislead it); without memory, the best
      * plan at the time */
-    if (opt->optimal_engine != ARENA_OPTIMAL_ENGINE_SEARCH && rule_on(&r, ARENA_OPTIMAL_SAT_PHASES) &&
+    if (r.engine != ARENA_OPTIMAL_ENGINE_SEARCH && rule_on(&r, ARENA_OPTIMAL_SAT_PHASES) &&
         (r.phase_offsets = malloc(p->n * sizeof *r.phase_offsets)) != NULL)
         memcpy(r.phase_offsets, plan->offsets, p->n * sizeof *r.phase_offsets);
     /* the parts by decreasing max-live */
@@ -942,7 +986,7 @@ static int plan_with(const struct arena_problem *p, const struct arena_plan_opti
             arena_optimal_part_load(&r, a, b);
             r.node_cost = node_cost(&w, b - a);
             uint64_t before = r.nodes;
-            unsigned engine = opt->optimal_engine;
+            unsigned engine = r.engine;
             if (engine == ARENA_OPTIMAL_ENGINE_PORTFOLIO || engine == ARENA_OPTIMAL_ENGINE_SEARCH)
                 solve_part(&r, a, b, cap, &res, st, plan);
             /* the SAT engine's round: alone, its conflicts double each
@@ -1006,6 +1050,7 @@ int arena_optimal_repair(const struct arena_problem *p, const struct arena_plan_
                          void *scratch, size_t scratch_size, struct arena_plan *plan, uint64_t cap)
 {
     struct run r = {.p = p, .opt = opt, .align = p->alignment};
+    read_keys(opt, &r);
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     struct work w;
     arena_layout_carve(layout, p, &w, scratch, scratch_size);
@@ -1033,4 +1078,6 @@ const struct arena_planner arena_planner_optimal = {
     .kind = ARENA_KIND_SEARCH,
     .plan = optimal_plan,
     .scratch_bytes = optimal_scratch,
+    .keys = optimal_keys,
+    .n_keys = ARENA_OPTIMAL_KEYS,
 };

@@ -148,14 +148,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct arena_problem p = {.n = n, .tensors = n ? t : NULL, .alignment = alignment};
     int valid = arena_problem_check(&p, NULL);
     uint64_t lb = valid == ARENA_OK ? live_bound(&p) : 0;
-    struct arena_plan_options opt = {.time_limit = 0,
-                                     .node_limit = 100,
-                                     .seed = seed,
-                                     .capacity = 0,
-                                     .optimal_engine = (uint32_t)(seed % ARENA_OPTIMAL_ENGINES)};
+    /* optimal's engine by the seed; every other planner its default keys */
+    struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
+    arena_optimal_values(kv, (unsigned)(seed % ARENA_OPTIMAL_ENGINES), 0);
+    struct arena_plan_options base = {.time_limit = 0, .node_limit = 100, .seed = seed,
+                                      .capacity = 0};
     uint64_t offsets[MAX_N];
     for (size_t k = 0; k < arena_planner_count(); k++) {
         const struct arena_planner *pl = arena_planner_at(k);
+        struct arena_plan_options opt = base;
+        if (strcmp(pl->name, "optimal") == 0) opt.values = kv;
         struct arena_plan plan;
         memset(&plan, 0, sizeof plan);
         plan.n = n;

@@ -206,7 +206,7 @@ static int job_iter(void *ctx)
     return j->call_rc == ARENA_ENOTFOUND; /* stopped by a signal */
 }
 
-static void emit(struct bench *b, struct arena_session_graph *g, const struct arena_bench_row *row)
+static void emit(struct bench *b, struct arena_session_graph *g, const struct arena_result *r)
 {
     if (!b->out) return;
     arena_progress_clear(&b->s.progress);
@@ -214,7 +214,7 @@ static void emit(struct bench *b, struct arena_session_graph *g, const struct ar
         g->header_done = 1;
         if (b->out->graph) b->out->graph(stdout, b->out_state, &g->src, &g->bounds);
     }
-    b->out->row(stdout, b->out_state, row);
+    b->out->row(stdout, b->out_state, r);
     arena_session_stdout_ok(&b->s);
 }
 
@@ -315,10 +315,11 @@ static const char *claims_wrong(struct bench *b, struct job *j, enum arena_plan_
 /* The fields of j's result that say which planner, in which configuration
  * and how timed: what job_done stores and what --resume looks for. */
 static void result_identity(const struct bench *b, const struct job *j,
-                            struct arena_result_info *info)
+                            struct arena_result *info)
 {
     info->planner = j->pl->name;
     info->planner_spec = j->origin->spec;
+    info->src = &b->s.graphs[j->g].src;
     /* Only a search planner reads the options (planner.h): for the others
      * they change nothing and are not part of the result. A program is
      * handed them all (cmd.h). */
@@ -447,17 +448,16 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     int once = j->call == PROGRAM || (j->once && j->call == IN_PROCESS) ||
                (j->call == ISOLATED && j->pl->kind == ARENA_KIND_SEARCH);
     double spread = valid && st->mean_ns > 0 ? st->stddev_ns / st->mean_ns : nan;
-    struct arena_bench_row row = {
-        .src = &g->src,
+    /* The one record: stored first, then shown. */
+    struct arena_result res = {
         .bounds = &g->bounds,
-        .planner = j->pl->name,
         .valid = valid,
         .refused = refused,
         .error = valid ? NULL : error,
         .metrics = valid ? &m : NULL,
-        .median_ns = valid ? st->median_ns : nan,
-        .mean_ns = valid ? st->mean_ns : nan,
-        .stddev_ns = valid ? st->stddev_ns : nan,
+        .plan_ns_median = valid ? st->median_ns : nan,
+        .plan_ns_mean = valid ? st->mean_ns : nan,
+        .plan_ns_stddev = valid ? st->stddev_ns : nan,
         .iterations = valid ? st->iterations : 0,
         .repetitions = st->repetitions,
         .scratch_bytes = j->scratch_size,
@@ -472,51 +472,21 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         .status = j->plan.status,
         .bound = j->plan.bound,
         .nodes = j->plan.nodes,
-        .origin = arena_origin_name(j->origin->origin),
-        .origin_detail = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->path
-                                                                  : j->origin->command,
-        .plugin_sha256 = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->sha256 : NULL,
-        .timing = timing_name[j->call],
         .has_self_ns = valid && j->call == PROGRAM && j->program.has_self_ns,
         .self_ns = j->program.self_ns,
         .claimed_status = claim.has ? arena_plan_status_name(claim.status) : NULL,
         .claimed_bound = claim.has ? claim.bound : 0,
+        .names = g->src.names,
+        .shares = g->merged ? g->merge.takes : NULL,
     };
+    result_identity(b, j, &res);
     if (b->s.store) {
-        struct arena_result_info info = {
-            .planner = row.planner,
-            .valid = valid,
-            .error = row.error,
-            .metrics = row.metrics,
-            .plan_ns_median = row.median_ns,
-            .plan_ns_mean = row.mean_ns,
-            .plan_ns_stddev = row.stddev_ns,
-            .iterations = row.iterations,
-            .scratch_bytes = row.scratch_bytes,
-            .noisy = row.noisy,
-            .timed_once = row.timed_once,
-            .status = row.status,
-            .bound = row.bound,
-            .nodes = row.nodes,
-            .names = g->src.names,
-            .src = &g->src,
-            .inplace_bound = g->bounds.inplace_bound,
-            .shares = g->merged ? g->merge.takes : NULL,
-            .has_self_ns = row.has_self_ns,
-            .self_ns = row.self_ns,
-            .device_arena = row.device_arena,
-            .head_bytes = row.head_bytes,
-            .whole_arena = row.whole_arena,
-            .claimed_status = row.claimed_status,
-            .claimed_bound = row.claimed_bound,
-        };
-        result_identity(b, j, &info);
         const struct arena_plan *keep =
             planned && !b->s.args.no_placements && (!g->merged || j->full) ? shown : NULL;
         int64_t id = 0;
         int rc = arena_session_store_run_and_graph(&b->s, g);
         if (rc == ARENA_OK)
-            rc = arena_store_add_result(b->s.store, b->s.run_id, g->db_id, &info, p, keep, &id);
+            rc = arena_store_add_result(b->s.store, b->s.run_id, g->db_id, &res, p, keep, &id);
         if (rc != ARENA_OK) {
             /* Not shown, since it is not stored; the run stops here. */
             b->s.db_failed = 1;
@@ -546,7 +516,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
                                  " its %llu MiB, failed, or the part has too many pairs",
                           j->pl->name, g->src.spec,
                           (unsigned long long)(ARENA_OPTIMAL_LCG_MEMORY >> 20));
-    emit(b, g, &row);
+    emit(b, g, &res);
     arena_progress_step(&b->s.progress);
     release(j);
 }
@@ -599,11 +569,10 @@ static int shard_parts(const struct bench *b, unsigned *part)
  * would store it (result_identity, and the problem); counts what it finds. */
 static int find_stored(struct bench *b, const struct job *j, int *found)
 {
-    struct arena_result_info info = {0};
+    struct arena_result info = {0};
     result_identity(b, j, &info);
     int valid = 0, refused = 0;
-    int rc = arena_store_find_result(b->s.store, &b->s.graphs[j->g].src, &info, b->s.args.tag,
-                                     found, &valid, &refused);
+    int rc = arena_store_find_result(b->s.store, &info, b->s.args.tag, found, &valid, &refused);
     if (rc != ARENA_OK) {
         arena_session_say(&b->s, "%s: %s", b->s.args.db, arena_store_error(b->s.store));
         return rc;

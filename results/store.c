@@ -487,7 +487,7 @@ static int add_placements(struct arena_store *s, int64_t result_id, const struct
 }
 
 /* The result's configuration and problem: columns 25 to 36, 47 and 48. */
-static int bind_config(sqlite3_stmt *st, const struct arena_result_info *r)
+static int bind_config(sqlite3_stmt *st, const struct arena_result *r)
 {
     const struct arena_source *src = r->src;
     const struct arena_transforms *tf = src ? &src->tf : NULL;
@@ -495,7 +495,8 @@ static int bind_config(sqlite3_stmt *st, const struct arena_result_info *r)
     if (rc == SQLITE_OK) rc = bind_text(st, 47, tf ? arena_scratch_name(tf->scratch) : "none");
     if (rc == SQLITE_OK)
         rc = bind_text(st, 48, tf ? arena_scratch_policy_name(tf->scratch_policy) : "lifetime");
-    if (rc == SQLITE_OK && r->inplace_bound) rc = bind_u64(st, 26, r->inplace_bound);
+    if (rc == SQLITE_OK && r->bounds && r->bounds->inplace_bound)
+        rc = bind_u64(st, 26, r->bounds->inplace_bound);
     if (!src) { /* NOT NULL columns: their defaults */
         if (rc == SQLITE_OK) rc = bind_text(st, 27, "stored");
         if (rc == SQLITE_OK) rc = bind_text(st, 29, "");
@@ -524,7 +525,7 @@ static int bind_config(sqlite3_stmt *st, const struct arena_result_info *r)
 }
 
 /* The planner's origin and timing: columns 38 to 43. */
-static int bind_origin(sqlite3_stmt *st, const struct arena_result_info *r)
+static int bind_origin(sqlite3_stmt *st, const struct arena_result *r)
 {
     int rc = bind_text(st, 38, r->origin ? r->origin : "built-in");
     if (rc == SQLITE_OK) rc = bind_text(st, 39, r->plugin_path);
@@ -567,7 +568,7 @@ int arena_store_best_valid(struct arena_store *s, int64_t graph_id,
 }
 
 int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
-                           const struct arena_result_info *r, const struct arena_problem *p,
+                           const struct arena_result *r, const struct arena_problem *p,
                            const struct arena_plan *plan, int64_t *id)
 {
     if (!s || !r || !r->planner || !id || (plan && (!p || plan->n != p->n || !plan->offsets)))
@@ -634,11 +635,11 @@ static const char find_sql[] =
     " AND r.timing = ?18 AND u.tag = ?19"
     " ORDER BY u.started_at DESC, r.id DESC LIMIT 1";
 
-int arena_store_find_result(struct arena_store *s, const struct arena_source *src,
-                            const struct arena_result_info *r, const char *tag, int *found,
-                            int *valid, int *refused)
+int arena_store_find_result(struct arena_store *s, const struct arena_result *r, const char *tag,
+                            int *found, int *valid, int *refused)
 {
-    if (!s || !src || !r || !r->planner || !found || !valid || !refused) return ARENA_EINVAL;
+    if (!s || !r || !r->src || !r->planner || !found || !valid || !refused) return ARENA_EINVAL;
+    const struct arena_source *src = r->src;
     *found = *valid = *refused = 0;
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(s->db, find_sql, -1, &st, NULL);

@@ -15,6 +15,7 @@
 
 #include "graphs/source.h"
 #include "planners/problem.h"
+#include "results/result.h"
 
 #define ARENA_STORE_VERSION 17
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
@@ -71,83 +72,28 @@ int arena_store_set_stopped(struct arena_store *s, int64_t run_id, const char *h
 int arena_store_add_graph(struct arena_store *s, const struct arena_source *src,
                           const struct arena_bounds *bounds, int64_t *id);
 
-/* One measured planner x graph. NaN times and a NULL metrics are stored as
- * NULL; iterations 0 as NULL; status, bound and nodes only with metrics.
- * The row's seq is the next in its run (1 for the first): its key in every
- * copy of the run.
- * Integers above 2^63-1 cannot be stored: ARENA_EDB, and the error says so. */
-struct arena_result_info {
-    const char *planner;
-    /* The canonical planner spec (include/arenabench/planner.h): planner,
-     * then every key with its value ("optimal:engine=portfolio,off=none");
-     * NULL reads as planner. Stored from schema 17 (column planner_spec). */
-    const char *planner_spec;
-    int valid;                           /* 1 valid, 0 invalid or failed */
-    const char *error;                   /* NULL when valid */
-    const struct arena_metrics *metrics; /* NULL when the plan is not valid */
-    double plan_ns_median, plan_ns_mean, plan_ns_stddev;
-    uint64_t iterations;
-    uint64_t scratch_bytes;
-    int noisy;      /* spread above 10 % or a single timed call */
-    int timed_once; /* a search planner's time: the wall time of one call */
-    enum arena_plan_status status; /* the plan's claims after arena_plan_settle */
-    uint64_t bound;
-    uint64_t nodes;
-    char *const *names; /* p->n tensor names stored with the placements
-                           (arena_source.names), or NULL: names NULL */
-    const struct arena_plan_options *options; /* the options the planner read
-                           (search planners), stored with the result as part of
-                           its configuration; NULL for planners that read none */
-    /* The problem planned: its configuration (src->tf: the in-place rule,
-     * the order mode and budget, the patch), fingerprint, fixed-order bound
-     * and order search's outcome are stored with the result. NULL: a plain
-     * result of unknown source (rule none, stored order, no patch). */
-    const struct arena_source *src;
-    uint64_t inplace_bound;  /* the planned problem's lower bound (arena_bounds'
-                                inplace_bound); 0: NULL */
-    const uint32_t *shares;  /* NULL, or p->n ids: the tensor whose bytes each
-                                takes, UINT32_MAX for none (placements.shares) */
-    const char *optimal_engine; /* planner optimal's engines (portfolio, search,
-                                   sat); NULL for every other planner */
-    /* Where the planner comes from and how it was timed (schema 14): origin
-     * "built-in" (NULL reads so), "plugin" or "cmd"; plugin_path and
-     * plugin_sha256 for a plugin, planner_command for a cmd (NULL
-     * otherwise); timing "in-process" (NULL reads so), "isolated" or
-     * "process"; self_ns the program's own figure when has_self_ns. */
-    const char *origin, *plugin_path, *plugin_sha256, *planner_command, *timing;
-    int has_self_ns;
-    uint64_t self_ns;
-    /* Schema 15. A plugin's claim beyond what bench proved (bench/core/claims.h):
-     * the status it gave ("optimal", "infeasible", ...) and its bound (0:
-     * none), stored apart from status and bound, which hold only proofs;
-     * NULL: no such claim. command_sha256: a cmd's identity, the SHA-256 of
-     * planner_command (64 hex digits); NULL for other origins. */
-    const char *claimed_status;
-    uint64_t claimed_bound;
-    const char *command_sha256;
-    uint64_t device_arena; /* the arena TFLM allocates for the plan
-                              (planners/device.h); 0: NULL */
-    /* Schema 17: TFLM's persistent records beside the planned section and
-     * the whole arena they make with it (graphs/tflm_head.h); 0: NULL. */
-    uint64_t head_bytes, whole_arena;
-};
-
-/* Inserts the result and, when plan is not NULL, one placement per tensor of
+/* One measured planner x graph (results/result.h): NaN times and a NULL
+ * metrics are stored as NULL; iterations 0 as NULL; status, bound and nodes
+ * only with metrics; repetitions and refused are not stored (refused is
+ * read back from the error's "refused: "). The row's seq is the next in its
+ * run (1 for the first): its key in every copy of the run.
+ * Integers above 2^63-1 cannot be stored: ARENA_EDB, and the error says so.
+ * Inserts the result and, when plan is not NULL, one placement per tensor of
  * p (size, first, last, offset, and r->names' name), all in one transaction. */
 int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_id,
-                           const struct arena_result_info *r, const struct arena_problem *p,
+                           const struct arena_result *r, const struct arena_problem *p,
                            const struct arena_plan *plan, int64_t *id);
 
-/* Whether the database already holds a result of r->planner on src's
- * problem as r would be stored (bench --resume): the graph row (spec,
- * fingerprint, alignment), the planner's name and origin (plugin SHA-256,
- * command), the configuration and planned problem's fingerprint (src), the
- * options it read (r->options, NULL: none), optimal_engine, timing and the
- * run's tag (NULL: none). *found 0 when not; else 1, and *valid and
- * *refused (an error starting "refused: ") tell the newest such result. */
-int arena_store_find_result(struct arena_store *s, const struct arena_source *src,
-                            const struct arena_result_info *r, const char *tag, int *found,
-                            int *valid, int *refused);
+/* Whether the database already holds a result of r->planner on r->src's
+ * problem (not NULL here) as r would be stored (bench --resume): the graph
+ * row (spec, fingerprint, alignment), the planner's name and origin (plugin
+ * SHA-256, command), the configuration and planned problem's fingerprint
+ * (r->src), the options it read (r->options, NULL: none), optimal_engine,
+ * timing and the run's tag (NULL: none). *found 0 when not; else 1, and
+ * *valid and *refused (an error starting "refused: ") tell the newest such
+ * result. */
+int arena_store_find_result(struct arena_store *s, const struct arena_result *r, const char *tag,
+                            int *found, int *valid, int *refused);
 
 /* The smallest arena among the valid results stored for graph row
  * graph_id with src's planned problem (results.problem_fingerprint), with

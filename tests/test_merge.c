@@ -154,7 +154,7 @@ static void add_three_result(struct arena_store *s, int64_t rid, int64_t gid, co
     struct arena_problem p = {.n = 3, .tensors = three, .alignment = 16};
     struct arena_plan plan = {.n = 3, .offsets = three_offsets, .arena = 48};
     struct arena_metrics m = {.bounds = three_bounds, .arena = 48, .ratio_lb = 1.0};
-    struct arena_result_info r = {.planner = planner, .valid = 1, .metrics = &m,
+    struct arena_result r = {.planner = planner, .valid = 1, .metrics = &m,
                                   .plan_ns_median = ns, .plan_ns_mean = ns, .plan_ns_stddev = 1,
                                   .iterations = 10, .status = ARENA_PLAN_OPTIMAL, .bound = 48};
     int64_t id = 0;

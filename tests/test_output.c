@@ -123,13 +123,13 @@ Test(output, csv_rows_quote_specs_and_leave_missing_figures_empty)
     struct arena_source src = source();
     struct arena_metrics m = {.bounds = bounds, .arena = 48, .ratio_lb = 1.0, .saving = 0.0,
                               .frag_peak = 0.0, .frag_mean = 0.25};
-    struct arena_bench_row good = {.src = &src, .bounds = &bounds, .planner = "naive",
-                                   .valid = 1, .metrics = &m, .median_ns = 10.0,
-                                   .mean_ns = 11.0, .stddev_ns = NAN, .scratch_bytes = 0,
+    struct arena_result good = {.src = &src, .bounds = &bounds, .planner = "naive",
+                                   .valid = 1, .metrics = &m, .plan_ns_median = 10.0,
+                                   .plan_ns_mean = 11.0, .plan_ns_stddev = NAN, .scratch_bytes = 0,
                                    .status = ARENA_PLAN_OPTIMAL, .bound = 48};
-    struct arena_bench_row bad = {.src = &src, .bounds = &bounds, .planner = "broken",
+    struct arena_result bad = {.src = &src, .bounds = &bounds, .planner = "broken",
                                   .valid = 0, .error = "tensors 0 and 1 collide",
-                                  .median_ns = NAN, .mean_ns = NAN, .stddev_ns = NAN,
+                                  .plan_ns_median = NAN, .plan_ns_mean = NAN, .plan_ns_stddev = NAN,
                                   .scratch_bytes = 64};
     FILE *f = tmpfile();
     cr_assert(f);
@@ -153,9 +153,9 @@ Test(output, csv_rows_quote_specs_and_leave_missing_figures_empty)
 Test(output, json_escapes_and_uses_null)
 {
     struct arena_source src = source();
-    struct arena_bench_row bad = {.src = &src, .bounds = &bounds, .planner = "broken",
+    struct arena_result bad = {.src = &src, .bounds = &bounds, .planner = "broken",
                                   .valid = 0, .error = "a \"quoted\"\nline",
-                                  .median_ns = NAN, .mean_ns = NAN, .stddev_ns = NAN};
+                                  .plan_ns_median = NAN, .plan_ns_mean = NAN, .plan_ns_stddev = NAN};
     FILE *f = tmpfile();
     cr_assert(f);
     struct fmt x = fmt_open("json", f);
@@ -184,9 +184,9 @@ Test(output, json_escapes_and_uses_null)
 Test(output, table_states_units_and_flags_invalid_plans)
 {
     struct arena_source src = source();
-    struct arena_bench_row bad = {.src = &src, .bounds = &bounds, .planner = "broken",
+    struct arena_result bad = {.src = &src, .bounds = &bounds, .planner = "broken",
                                   .valid = 0, .error = "tensors 0 and 1 collide",
-                                  .median_ns = NAN, .mean_ns = NAN, .stddev_ns = NAN};
+                                  .plan_ns_median = NAN, .plan_ns_mean = NAN, .plan_ns_stddev = NAN};
     FILE *f = tmpfile();
     cr_assert(f);
     struct fmt x = fmt_open("table", f);
@@ -253,16 +253,16 @@ Test(output, table_and_csv_flag_noisy_timings_once_timings_status_and_gap)
     struct arena_source src = source();
     struct arena_metrics m48 = {.bounds = bounds, .arena = 48, .ratio_lb = 1.0};
     struct arena_metrics m60 = {.bounds = bounds, .arena = 60, .ratio_lb = 1.25};
-    struct arena_bench_row rows[] = {
+    struct arena_result rows[] = {
         {.src = &src, .bounds = &bounds, .planner = "jittery", .valid = 1, .metrics = &m48,
-         .median_ns = 100, .mean_ns = 100, .stddev_ns = 15, .iterations = 500,
+         .plan_ns_median = 100, .plan_ns_mean = 100, .plan_ns_stddev = 15, .iterations = 500,
          .repetitions = 5, .noisy = 1, .status = ARENA_PLAN_OPTIMAL, .bound = 48},
         {.src = &src, .bounds = &bounds, .planner = "searcher", .valid = 1, .metrics = &m60,
-         .median_ns = 2e9, .mean_ns = 2e9, .stddev_ns = NAN, .iterations = 1,
+         .plan_ns_median = 2e9, .plan_ns_mean = 2e9, .plan_ns_stddev = NAN, .iterations = 1,
          .repetitions = 1, .timed_once = 1, .status = ARENA_PLAN_LIMIT, .bound = 48,
          .nodes = 12345},
         {.src = &src, .bounds = &bounds, .planner = "steady", .valid = 1, .metrics = &m48,
-         .median_ns = 100, .mean_ns = 100, .stddev_ns = 1, .iterations = 500,
+         .plan_ns_median = 100, .plan_ns_mean = 100, .plan_ns_stddev = 1, .iterations = 500,
          .repetitions = 5, .status = ARENA_PLAN_OPTIMAL, .bound = 48},
     };
     FILE *f = tmpfile();

@@ -247,7 +247,7 @@ static int64_t add_result(struct arena_store *s, int64_t run, int64_t graph, con
 {
     struct arena_metrics m = {.arena = arena, .ratio_lb = (double)arena / (double)lb};
     m.bounds.lower_bound = lb;
-    struct arena_result_info r = {.planner = planner, .valid = arena != 0,
+    struct arena_result r = {.planner = planner, .valid = arena != 0,
                                   .error = arena ? NULL : "planner failed",
                                   .metrics = arena ? &m : NULL, .plan_ns_median = 10,
                                   .plan_ns_mean = 10, .plan_ns_stddev = 1, .iterations = 10,

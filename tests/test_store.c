@@ -149,7 +149,7 @@ static int64_t add_five_result_named(struct arena_store *s, int64_t run, int64_t
     struct arena_plan plan = {.n = 5, .offsets = five_offsets, .arena = 96};
     struct arena_metrics m = {.bounds = five_bounds, .arena = 96, .ratio_lb = 1.0,
                               .saving = 0.25, .frag_peak = 0.0, .frag_mean = 0.125};
-    struct arena_result_info r = {.planner = "greedy-by-size", .valid = valid,
+    struct arena_result r = {.planner = "greedy-by-size", .valid = valid,
                                   .error = valid ? NULL : "tensors 0 and 1 collide",
                                   .metrics = valid ? &m : NULL, .plan_ns_median = 120.5,
                                   .plan_ns_mean = 121.0, .plan_ns_stddev = NAN,
@@ -277,7 +277,7 @@ Test(store, migrates_version_12_adding_optimal_engine)
     struct arena_store *st = NULL;
     char err[512] = "";
     cr_assert_eq(arena_store_open(path, NULL, NULL, &st, err, sizeof err), ARENA_OK, "%s", err);
-    struct arena_result_info r = {.planner = "optimal", .valid = 0, .error = "none",
+    struct arena_result r = {.planner = "optimal", .valid = 0, .error = "none",
                                   .optimal_engine = "sat"};
     int64_t id;
     cr_assert_eq(arena_store_add_result(st, 1, 1, &r, NULL, NULL, &id), ARENA_OK, "%s",
@@ -392,10 +392,10 @@ Test(store, migrates_version_13_adding_the_planner_origin)
     cr_assert_eq(arena_store_open(path, NULL, NULL, &st, err, sizeof err), ARENA_OK, "%s", err);
     struct arena_problem p = five_source(16).problem;
     struct arena_plan plan = {.n = 5, .offsets = five_offsets, .arena = 96};
-    struct arena_result_info plug = {.planner = "mine", .valid = 1, .iterations = 1,
+    struct arena_result plug = {.planner = "mine", .valid = 1, .iterations = 1,
                                      .origin = "plugin", .plugin_path = "/x/mine.so",
                                      .plugin_sha256 = "ab12", .timing = "isolated"};
-    struct arena_result_info prog = {.planner = "theirs", .valid = 1, .iterations = 1,
+    struct arena_result prog = {.planner = "theirs", .valid = 1, .iterations = 1,
                                      .origin = "cmd", .planner_command = "python3 p.py",
                                      .timing = "process", .has_self_ns = 1, .self_ns = 777};
     int64_t id = 0;
@@ -780,7 +780,7 @@ static void two_writers_round(const char *path)
             struct arena_source src = five_source(16);
             struct arena_problem p = src.problem;
             struct arena_plan plan = {.n = 5, .offsets = five_offsets, .arena = 96};
-            struct arena_result_info r = {.planner = k ? "b" : "a", .valid = 1,
+            struct arena_result r = {.planner = k ? "b" : "a", .valid = 1,
                                           .plan_ns_median = NAN, .plan_ns_mean = NAN,
                                           .plan_ns_stddev = NAN};
             if (arena_store_add_run(s, &run, &rid) != ARENA_OK ||

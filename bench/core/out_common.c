@@ -1,6 +1,7 @@
-/* out_common.c — what the output formats share (output.h): numbers as text
- * and a result's gap. Apart from the registry (outputs.c), which names the
- * formats, so that no format calls back into the file that lists it. */
+/* out_common.c — what the output formats share (output.h): numbers as text,
+ * a result's gap and origin. Apart from the registry (outputs.c), which
+ * names the formats, so that no format calls back into the file that lists
+ * it. */
 #include <math.h>
 #include <stdio.h>
 
@@ -45,8 +46,13 @@ void arena_fmt_ns(double ns, char *buf, size_t len)
     else snprintf(buf, len, "%.3g s", ns / 1e9);
 }
 
-double arena_bench_row_gap(const struct arena_bench_row *r)
+double arena_result_gap(const struct arena_result *r)
 {
     if (!r->valid || !r->metrics || r->bound == 0) return NAN;
     return (double)r->metrics->arena / (double)r->bound - 1.0;
+}
+
+const char *arena_result_origin_detail(const struct arena_result *r)
+{
+    return r->plugin_path ? r->plugin_path : r->planner_command;
 }

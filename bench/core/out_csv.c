@@ -37,7 +37,7 @@ static void csv_begin(FILE *out, void *state)
     fputs(ARENA_CSV_HEADER "\n", out);
 }
 
-static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
+static void csv_row(FILE *out, void *state, const struct arena_result *r)
 {
     (void)state;
     const struct arena_metrics *m = r->valid ? r->metrics : NULL;
@@ -52,15 +52,15 @@ static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
     field_real(out, m ? m->saving : NAN, "%.6f");
     field_real(out, m ? m->frag_peak : NAN, "%.6f");
     field_real(out, m ? m->frag_mean : NAN, "%.6f");
-    field_real(out, r->median_ns, "%.1f");
-    field_real(out, r->mean_ns, "%.1f");
-    field_real(out, r->stddev_ns, "%.1f");
+    field_real(out, r->plan_ns_median, "%.1f");
+    field_real(out, r->plan_ns_mean, "%.1f");
+    field_real(out, r->plan_ns_stddev, "%.1f");
     fprintf(out, ",%llu,%d,%d,%d,", (unsigned long long)r->scratch_bytes, r->valid ? 1 : 0,
             r->noisy ? 1 : 0, r->timed_once ? 1 : 0);
     if (m) fprintf(out, "%s,%llu", arena_plan_status_name(r->status),
                    (unsigned long long)r->bound);
     else fputc(',', out);
-    field_real(out, arena_bench_row_gap(r), "%.6f");
+    field_real(out, arena_result_gap(r), "%.6f");
     fputc(',', out);
     if (m) fprintf(out, "%llu", (unsigned long long)r->nodes);
     fprintf(out, ",%s,%llu,%s,", arena_inplace_name(r->src->tf.inplace),
@@ -80,7 +80,8 @@ static void csv_row(FILE *out, void *state, const struct arena_bench_row *r)
                                               : NAN,
                "%.6f");
     fprintf(out, ",%s,", r->origin ? r->origin : "built-in");
-    if (r->origin_detail) field_text(out, r->origin_detail);
+    const char *detail = arena_result_origin_detail(r);
+    if (detail) field_text(out, detail);
     fprintf(out, ",%s,%s,", r->plugin_sha256 ? r->plugin_sha256 : "",
             r->timing ? r->timing : "in-process");
     if (r->has_self_ns) fprintf(out, "%llu", (unsigned long long)r->self_ns);

@@ -43,7 +43,7 @@ static void json_begin(FILE *out, void *state)
     fputs("[", out);
 }
 
-static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
+static void json_row(FILE *out, void *state, const struct arena_result *r)
 {
     struct json_state *js = state;
     const struct arena_metrics *m = r->valid ? r->metrics : NULL;
@@ -91,8 +91,9 @@ static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
     if (r->origin && strcmp(r->origin, "built-in") != 0) { /* built-in: the keys of before */
         fputs(", \"origin\": ", out);
         string(out, r->origin);
-        fputs(strcmp(r->origin, "plugin") == 0 ? ", \"plugin_path\": " : ", \"command\": ", out);
-        string(out, r->origin_detail);
+        int plugin = strcmp(r->origin, "plugin") == 0;
+        fputs(plugin ? ", \"plugin_path\": " : ", \"command\": ", out);
+        string(out, plugin ? r->plugin_path : r->planner_command);
         if (r->plugin_sha256) {
             fputs(", \"plugin_sha256\": ", out);
             string(out, r->plugin_sha256);
@@ -124,9 +125,9 @@ static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
     real(out, "saving", m ? m->saving : NAN);
     real(out, "frag_peak", m ? m->frag_peak : NAN);
     real(out, "frag_mean", m ? m->frag_mean : NAN);
-    real(out, "plan_ns_median", r->median_ns);
-    real(out, "plan_ns_mean", r->mean_ns);
-    real(out, "plan_ns_stddev", r->stddev_ns);
+    real(out, "plan_ns_median", r->plan_ns_median);
+    real(out, "plan_ns_mean", r->plan_ns_mean);
+    real(out, "plan_ns_stddev", r->plan_ns_stddev);
     fprintf(out, ", \"iterations\": %llu, \"repetitions\": %u, \"scratch_bytes\": %llu,"
                  " \"valid\": %s, \"noisy\": %s, \"timed_once\": %s, \"status\": ",
             (unsigned long long)r->iterations, r->repetitions,
@@ -136,7 +137,7 @@ static void json_row(FILE *out, void *state, const struct arena_bench_row *r)
     fputs(", \"bound\": ", out);
     if (m) fprintf(out, "%llu", (unsigned long long)r->bound);
     else fputs("null", out);
-    real(out, "gap", arena_bench_row_gap(r));
+    real(out, "gap", arena_result_gap(r));
     fputs(", \"nodes\": ", out);
     if (m) fprintf(out, "%llu", (unsigned long long)r->nodes);
     else fputs("null", out);

@@ -129,24 +129,24 @@ static void table_graph(FILE *out, void *state, const struct arena_source *src,
 
 /* The spread column: stddev / mean, "once" for a single timed call of a
  * search planner, and a '!' after a figure not to trust. */
-static void spread_text(const struct arena_bench_row *r, char *buf, size_t len)
+static void spread_text(const struct arena_result *r, char *buf, size_t len)
 {
     if (r->timing && strcmp(r->timing, "process") == 0) snprintf(buf, len, "proc");
     else if (r->timed_once) snprintf(buf, len, "once");
-    else if (isfinite(r->stddev_ns) && isfinite(r->mean_ns) && r->mean_ns > 0)
-        snprintf(buf, len, "%.1f%%%s", 100.0 * r->stddev_ns / r->mean_ns, r->noisy ? "!" : "");
+    else if (isfinite(r->plan_ns_stddev) && isfinite(r->plan_ns_mean) && r->plan_ns_mean > 0)
+        snprintf(buf, len, "%.1f%%%s", 100.0 * r->plan_ns_stddev / r->plan_ns_mean, r->noisy ? "!" : "");
     else snprintf(buf, len, "%s", r->noisy ? "-!" : "-");
 }
 
 /* Under a planner that is not built in: where it comes from and how it
  * was timed. */
-static void origin_line(FILE *out, void *state, const struct arena_bench_row *r)
+static void origin_line(FILE *out, void *state, const struct arena_result *r)
 {
     if (!r->origin || strcmp(r->origin, "built-in") == 0) return;
     int program = r->timing && strcmp(r->timing, "process") == 0;
     if (program) ((struct table_state *)state)->program = 1;
-    fprintf(out, "    from %s%s %s", r->origin, program ? ":" : "",
-            r->origin_detail ? r->origin_detail : "?");
+    const char *detail = arena_result_origin_detail(r);
+    fprintf(out, "    from %s%s %s", r->origin, program ? ":" : "", detail ? detail : "?");
     if (r->plugin_sha256) fprintf(out, " (sha256 %.12s)", r->plugin_sha256);
     if (r->claimed_status) {
         fprintf(out, "; it claims %s", r->claimed_status);
@@ -172,7 +172,7 @@ static void origin_line(FILE *out, void *state, const struct arena_bench_row *r)
     fputc('\n', out);
 }
 
-static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
+static void table_row(FILE *out, void *state, const struct arena_result *r)
 {
     ((struct table_state *)state)->rows++;
     if (has_order(r->src))
@@ -182,14 +182,14 @@ static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
         ((struct table_state *)state)->fixed = 1;
     char scratch[32], median[32], spread[16];
     arena_fmt_grouped(r->scratch_bytes, scratch, sizeof scratch);
-    arena_fmt_ns(r->median_ns, median, sizeof median);
+    arena_fmt_ns(r->plan_ns_median, median, sizeof median);
     spread_text(r, spread, sizeof spread);
     if (r->valid && r->metrics) {
         const struct arena_metrics *m = r->metrics;
         char arena[32], arena_h[32], gap[16] = "-";
         arena_fmt_grouped(m->arena, arena, sizeof arena);
         arena_fmt_bytes(m->arena, arena_h, sizeof arena_h);
-        double g = arena_bench_row_gap(r);
+        double g = arena_result_gap(r);
         if (isfinite(g)) snprintf(gap, sizeof gap, "%.1f%%", 100.0 * g);
         char ob[16] = "", fb[16] = "";
         if (has_order(r->src))
@@ -223,16 +223,21 @@ static void table_row(FILE *out, void *state, const struct arena_bench_row *r)
     }
     if (r->whole_arena) {
         char head[32], whole[32], whole_h[32];
-        const char *fits = "none of them";
+        const char *fits = NULL;
         arena_fmt_grouped(r->head_bytes, head, sizeof head);
         arena_fmt_grouped(r->whole_arena, whole, sizeof whole);
         arena_fmt_bytes(r->whole_arena, whole_h, sizeof whole_h);
         for (int k = ARENA_SRAM_SIZES - 1; k >= 0; k--)
             if (r->whole_arena <= arena_sram_sizes[k])
                 fits = arena_sram_names[k];
-        fprintf(out, "    whole arena %s B (%s) with TFLM's head of %s B (32-bit Cortex-M);"
-                     " smallest SRAM of 128, 256, 320, 512 KiB, 1 MiB it fits: %s\n",
-                whole, whole_h, head, fits);
+        uint64_t middle = r->device_arena ? r->device_arena : r->metrics ? r->metrics->arena : 0;
+        fprintf(out, "    whole arena %s B (%s): %sTFLM's head of %s B (32-bit Cortex-M) + %s;", whole,
+                whole_h, r->whole_arena > r->head_bytes + middle ? "planning needs more than " : "",
+                head, r->device_arena ? "the device arena" : "the plan's arena");
+        if (fits)
+            fprintf(out, " fits an SRAM of %s (the least of 128, 256, 320, 512 KiB, 1 MiB)\n", fits);
+        else
+            fprintf(out, " more than 1 MiB\n");
     }
     origin_line(out, state, r);
 }

@@ -17,55 +17,16 @@
 
 #include "graphs/source.h"
 #include "planners/problem.h"
+#include "results/result.h"
 
 /* A timing that deserves suspicion: stddev / mean above this, or a single
  * timed call, is flagged in every output and in the database. */
 #define ARENA_NOISY_SPREAD 0.10
 
-struct arena_bench_row {
-    const struct arena_source *src;
-    const struct arena_bounds *bounds;
-    const char *planner;
-    int valid;
-    int refused; /* not valid because the planner refused the problem by its
-                    documented limit (ARENA_ETOOBIG): error starts "refused:" */
-    const char *error;                   /* NULL when valid */
-    const struct arena_metrics *metrics; /* NULL when not valid */
-    double median_ns, mean_ns, stddev_ns; /* NaN when not measured */
-    uint64_t iterations;
-    uint32_t repetitions;
-    uint64_t scratch_bytes;
-    int noisy;      /* spread above ARENA_NOISY_SPREAD, or one timed call */
-    int timed_once; /* a search planner: the wall time of one call */
-    /* The plan's claims after arena_plan_settle (valid plans only). */
-    enum arena_plan_status status;
-    uint64_t bound; /* proven lower bound, >= the max-live bound */
-    uint64_t nodes; /* search nodes spent, 0 for heuristics */
-    /* Where the planner comes from (bench/external/plugin.h): "built-in", "plugin",
-     * "cmd"; origin_detail the plugin's path or the command (NULL for a
-     * built-in planner), plugin_sha256 the plugin's hash; how the time was
-     * taken: "in-process", "isolated" (in a forked child), "process" (a
-     * program's wall time); self_ns a program's own figure. */
-    const char *origin, *origin_detail, *plugin_sha256, *timing;
-    int has_self_ns;
-    uint64_t self_ns;
-    /* A guest's claims beyond what bench proved (bench/core/claims.h): the
-     * status it gave ("optimal", ...) and its bound (0 none); NULL: none. */
-    const char *claimed_status;
-    uint64_t claimed_bound;
-    /* The arena TFLM allocates for this plan shipped as an offline plan:
-     * the tensors where the plan puts them, the kernels' scratch buffers
-     * where TFLM's own planner puts them (planners/device.h); 0 when not
-     * computed (no scratch rule, the tail policy, or no valid plan). */
-    uint64_t device_arena;
-    /* Under a scratch rule, for a graph (graphs/tflm_head.h): TFLM's
-     * persistent records and the whole arena they make with the device
-     * arena (else the plan's arena); 0 when not computed. */
-    uint64_t head_bytes, whole_arena;
-};
-
 /* arena / bound - 1; NaN when there is no valid plan or no bound. */
-double arena_bench_row_gap(const struct arena_bench_row *r);
+double arena_result_gap(const struct arena_result *r);
+/* A plugin's path or a program's command; NULL for a built-in planner. */
+const char *arena_result_origin_detail(const struct arena_result *r);
 
 struct arena_output {
     const char *name;  /* as --format takes it */
@@ -76,7 +37,7 @@ struct arena_output {
     void (*begin)(FILE *out, void *state);
     void (*graph)(FILE *out, void *state, const struct arena_source *src,
                   const struct arena_bounds *b);
-    void (*row)(FILE *out, void *state, const struct arena_bench_row *r);
+    void (*row)(FILE *out, void *state, const struct arena_result *r);
     void (*end)(FILE *out, void *state);
 };
 

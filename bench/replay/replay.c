@@ -457,7 +457,7 @@ static int plan_once(const struct arena_planner *pl, const struct arena_source *
         rc = ARENA_EIO;
     else if (store) {
         int valid = rc == ARENA_OK;
-        struct arena_result_info info = {
+        struct arena_result info = {
             .planner = pl->name,
             .valid = valid,
             .error = valid ? NULL : why,

@@ -611,3 +611,12 @@ void arena_plot_ytics_names(struct arena_buf *b, char *const *lab, size_t n, dou
     }
     arena_buf_add(b, ")");
 }
+
+int arena_plot_figure(struct plot_ctx *c, const struct plot_figure *steps, void *fig)
+{
+    int rc = steps->begin(c, fig);
+    if (!rc && steps->series) rc = steps->series(c, fig);
+    if (!rc && steps->end) rc = steps->end(c, fig);
+    steps->free(fig);
+    return rc == PLOT_SKIP ? 0 : rc;
+}

@@ -325,13 +325,6 @@ static void result_identity(const struct bench *b, const struct job *j,
      * handed them all (cmd.h). */
     info->options = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM ? &b->s.args.options
                                                                             : NULL;
-    /* the column of schema 16, until schema 17 stores planner_spec alone: a
-     * built-in planner's key engine (optimal's) */
-    size_t e = arena_keys_find(j->pl->keys, j->pl->n_keys, "engine", 6);
-    info->optimal_engine = j->origin->origin == ARENA_ORIGIN_BUILTIN && e < j->pl->n_keys &&
-                                   j->pl->keys[e].kind == ARENA_KEY_CHOICE && j->origin->values
-                               ? j->pl->keys[e].choices[j->origin->values[e].choice]
-                               : NULL;
     info->origin = arena_origin_name(j->origin->origin);
     info->plugin_path = j->origin->path;
     info->plugin_sha256 = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->sha256 : NULL;

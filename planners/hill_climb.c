@@ -55,7 +55,8 @@ static const struct arena_key keys[N_KEYS] = {
                 .help = "the seed of the random swaps and uphill keeps (default bench's --seed)"},
     [K_ROUNDS] = {.name = "rounds", .kind = ARENA_KEY_UINT, .def = "500", .min = 1,
                   .max = 1000000000,
-                  .help = "rounds of first fit at most (TVM: 500); --node-limit, given, replaces it"},
+                  .help = "rounds of first fit at most (TVM: 500); --node-limit, given, "
+                          "replaces it"},
 };
 
 struct work {

@@ -6,6 +6,25 @@
 
 #include <string.h>
 
+/* The per-channel output multipliers and shifts a conv_2d or
+ * depthwise_conv_2d kernel allocates in Prepare (two arrays of 4 B per
+ * output channel, each at alignment 16 through the context): CMSIS-NN's
+ * kernels for int8 and int16 inputs only, the reference kernels for every
+ * type (kernels/conv_common.cc, depthwise_conv_common.cc). */
+static uint64_t per_channel(const struct arena_graph *g, size_t k, enum arena_scratch_rule r)
+{
+    const struct arena_gop *o = &g->ops[k];
+    char key[40];
+    if (!o->n_out || !o->n_in || !arena_op_kind_key(o->kind, key, sizeof key) ||
+        (strcmp(key, "conv2d") != 0 && strcmp(key, "depthwiseconv2d") != 0))
+        return 0;
+    const struct arena_gtensor *in = &g->tensors[g->refs[o->in_first]];
+    const struct arena_gtensor *out = &g->tensors[g->refs[o->out_first]];
+    int quantized = in->dtype == ARENA_DTYPE_INT8 || in->dtype == ARENA_DTYPE_INT16;
+    if (r != ARENA_SCRATCH_REFERENCE && !quantized) return 0;
+    return out->rank ? out->dims[out->rank - 1] : 0;
+}
+
 /* One record of the persistent allocator: bytes, at alignment align. */
 static void take(uint64_t *used, uint64_t bytes, uint64_t align)
 {
@@ -63,8 +82,8 @@ static void io_side(uint64_t *used, const struct arena_graph *g, int outputs)
             io_tensor(used, &g->tensors[i]);
 }
 
-void arena_tflm_head_of(const struct arena_graph *g, uint64_t requests,
-                        struct arena_tflm_head *out)
+void arena_tflm_head_of(const struct arena_graph *g, enum arena_scratch_rule rule,
+                        uint64_t requests, struct arena_tflm_head *out)
 {
     memset(out, 0, sizeof *out);
     uint64_t acts = 0;
@@ -88,6 +107,13 @@ void arena_tflm_head_of(const struct arena_graph *g, uint64_t requests,
     for (size_t k = 0; k < g->n_ops; k++) {
         int row = kind_row(g->ops[k].kind);
         if (row >= 0) take(&used, kinds[row].options, kinds[row].align);
+    }
+    for (size_t k = 0; k < g->n_ops; k++) { /* each kernel's Prepare */
+        uint64_t channels = per_channel(g, k, rule);
+        if (!channels) continue;
+        take(&used, 4 * channels, 16);
+        take(&used, 4 * channels, 16);
+        out->kernel_bytes += 8 * channels;
     }
     if (requests) take(&used, 4 * requests, 4); /* ScratchBufferHandle */
     out->at_planning = used;

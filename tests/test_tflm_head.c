@@ -15,14 +15,14 @@ static void load(const char *spec, enum arena_scratch_rule r, struct arena_sourc
     cr_assert_eq(arena_source_load_with(spec, &lo, src, err, sizeof err), ARENA_OK, "%s", err);
 }
 
-/* The head of spec's graph with no scratch request. */
-static struct arena_tflm_head head_of(const char *spec)
+/* The head of spec's graph run by rule's kernels, with no scratch request. */
+static struct arena_tflm_head head_of(const char *spec, enum arena_scratch_rule rule)
 {
     struct arena_source src;
     load(spec, ARENA_SCRATCH_NONE, &src);
     cr_expect_eq(src.has_head, 0, "no head without a scratch rule");
     struct arena_tflm_head h;
-    arena_tflm_head_of(src.graph, 0, &h);
+    arena_tflm_head_of(src.graph, rule, 0, &h);
     arena_source_free(&src);
     return h;
 }
@@ -31,32 +31,43 @@ static struct arena_tflm_head head_of(const char *spec)
  * filter and bias each; the reshape's shape) = 35 tensors, 13 ops. From the
  * end: 36 + 44 + 36 + 8 + 8 = 132; + 12 x 35 = 552; + 32 x 13 = 968; the
  * options, 9 convs of 28 = 1,220, the pool's 40 = 1,260, reshape 36 =
- * 1,296, FC 5 at 1 = 1,301, softmax 4 at 4 = 1,308 (before the plan). The
- * input: its pointer, 1,312, already at 16; TfLiteTensor 32 = 1,344,
- * quantization 12 + 8 = 1,364; the output: 1,368 up to 16 = 1,376, + 32 +
- * 12 + 8 = 1,428. Planning: 12 x 12 requests'
+ * 1,296, FC 5 at 1 = 1,301, softmax 4 at 4 = 1,308. CMSIS-NN's 5 convs
+ * and 4 depthwise convs, 64 output channels each, allocate 2 x 256 B of
+ * per-channel multipliers and shifts at 16: 1,312 + 9 x 512 = 5,920
+ * (before the plan). The input: its pointer 5,924 up to 16 = 5,936;
+ * TfLiteTensor 32 = 5,968, quantization 12 + 8 = 5,988; the output: 5,992
+ * up to 16 = 6,000, + 32 + 12 + 8 = 6,052. Planning: 12 x 12 requests'
  * room = 144, + 4 = 148, + 24 x 35 = 988, up to 16 = 992, + 40 x 14 =
- * 1,552. Whole with the 16,000 B plan: 17,428 (planning needs 1,312 +
- * 1,552 = 2,864). */
+ * 1,552. Whole with the 16,000 B plan: 22,052 (planning needs 5,920 +
+ * 1,552 = 7,472). */
 Test(tflm_head, ds_cnn_by_hand)
 {
-    struct arena_tflm_head h = head_of("ds-cnn");
+    struct arena_tflm_head h = head_of("ds-cnn", ARENA_SCRATCH_CMSIS_M4);
     cr_expect_eq(h.tensors, 35);
     cr_expect_eq(h.ops, 13);
-    cr_expect_eq(h.at_planning, 1308);
-    cr_expect_eq(h.head, 1428);
+    cr_expect_eq(h.kernel_bytes, 4608);
+    cr_expect_eq(h.at_planning, 5920);
+    cr_expect_eq(h.head, 6052);
     cr_expect_eq(h.planning, 1552);
-    cr_expect_eq(arena_tflm_whole(&h, 16000), 17428);
+    cr_expect_eq(arena_tflm_whole(&h, 16000), 22052);
 }
 
-/* The fp32 network's input and output carry no quantization: 20 B less
- * on each side. Input: 1,312 + 32 = 1,344; output: 1,348 up to 16 =
- * 1,360, + 32 = 1,392. */
-Test(tflm_head, float_ends_have_no_quantization)
+/* fp32 under CMSIS-NN: its conv kernels allocate no per-channel arrays
+ * for float, and the input and output carry no quantization: 1,308 before
+ * the plan; input 1,312 + 32 = 1,344; output 1,348 up to 16 = 1,360, + 32
+ * = 1,392. TFLM's reference kernels allocate the arrays for every type:
+ * 5,920 before the plan, input 5,936 + 32 = 5,968, output 5,972 up to 16
+ * = 5,984, + 32 = 6,016. */
+Test(tflm_head, float_under_cmsis_nn_and_reference_kernels)
 {
-    struct arena_tflm_head h = head_of("ds-cnn:dtype=fp32");
+    struct arena_tflm_head h = head_of("ds-cnn:dtype=fp32", ARENA_SCRATCH_CMSIS_M4);
+    cr_expect_eq(h.kernel_bytes, 0);
     cr_expect_eq(h.at_planning, 1308);
     cr_expect_eq(h.head, 1392);
+    h = head_of("ds-cnn:dtype=fp32", ARENA_SCRATCH_REFERENCE);
+    cr_expect_eq(h.kernel_bytes, 4608);
+    cr_expect_eq(h.at_planning, 5920);
+    cr_expect_eq(h.head, 6016);
 }
 
 /* The FC autoencoder: 11 activations + 20 constants = 31 tensors, 10 FC
@@ -67,7 +78,7 @@ Test(tflm_head, float_ends_have_no_quantization)
  * planning needs 874 up to 16 = 880 + 1,336 = 2,216, which is the arena. */
 Test(tflm_head, planning_can_be_the_larger_moment)
 {
-    struct arena_tflm_head h = head_of("fc-autoencoder");
+    struct arena_tflm_head h = head_of("fc-autoencoder", ARENA_SCRATCH_CMSIS_M4);
     cr_expect_eq(h.tensors, 31);
     cr_expect_eq(h.at_planning, 874);
     cr_expect_eq(h.head, 996);
@@ -85,16 +96,16 @@ Test(tflm_head, tensor_counts_of_the_reference_files)
     const char *spec[] = {"ds-cnn", "mobilenetv1", "resnet8", "fc-autoencoder", "ds-tcn"};
     const uint64_t tensors[] = {35, 89, 38, 31, 31}, ops[] = {13, 31, 16, 10, 11};
     for (int k = 0; k < 5; k++) {
-        struct arena_tflm_head h = head_of(spec[k]);
+        struct arena_tflm_head h = head_of(spec[k], ARENA_SCRATCH_CMSIS_M4);
         cr_expect_eq(h.tensors, tensors[k], "%s: %llu", spec[k], (unsigned long long)h.tensors);
         cr_expect_eq(h.ops, ops[k], "%s", spec[k]);
     }
 }
 
 /* Under cmsis-nn:m4 DS-CNN's first conv (10x4) and its average pool ask
- * for scratch: two ScratchBufferHandles, 8 B before the plan (1,316);
- * input 1,320 up to 16 = 1,328, + 52 = 1,380; output 1,384 up to 16 =
- * 1,392, + 52 = 1,444. The loaded source carries it; its scratch tensors
+ * for scratch: two ScratchBufferHandles, 8 B before the plan (5,928);
+ * input 5,932 up to 16 = 5,936, + 52 = 5,988; output 5,992 up to 16 =
+ * 6,000, + 52 = 6,052. The loaded source carries it; its scratch tensors
  * are not the model's. */
 Test(tflm_head, the_source_carries_it_under_a_scratch_rule)
 {
@@ -103,8 +114,8 @@ Test(tflm_head, the_source_carries_it_under_a_scratch_rule)
     cr_expect_eq(src.has_head, 1);
     cr_expect_eq(src.head.requests, 2);
     cr_expect_eq(src.head.tensors, 35);
-    cr_expect_eq(src.head.at_planning, 1316);
-    cr_expect_eq(src.head.head, 1444);
+    cr_expect_eq(src.head.at_planning, 5928);
+    cr_expect_eq(src.head.head, 6052);
     arena_source_free(&src);
 }
 

@@ -32,19 +32,23 @@ static void take(uint64_t *used, uint64_t bytes, uint64_t align)
 }
 
 /* What TFLM keeps per op of a kind: the converter's constant tensors
- * (filter and bias, a reshape's shape) and the parsed options' struct. */
+ * (filter and bias, a reshape's shape), the parsed options' struct, and
+ * the kernel's OpData from its Init (CMSIS-NN's kernels / the reference
+ * kernels: OpData with OpDataConv 60 / OpDataConv 56, 72 / 48 for the fully
+ * connected, 36 / 32 for the pools, CMSISNNSoftmaxParams 64 /
+ * SoftmaxParams 56, OpDataAdd 60; a reshape has none). */
 static const struct {
     const char *key; /* arena_op_kind_key */
-    unsigned constants, options, align;
+    unsigned constants, options, align, cmsis_data, ref_data;
 } kinds[] = {
-    {"conv2d", 2, 28, 4},
-    {"depthwiseconv2d", 2, 28, 4},
-    {"fullyconnected", 2, 5, 1},
-    {"averagepool2d", 0, 40, 4},
-    {"maxpool2d", 0, 40, 4},
-    {"softmax", 0, 4, 4},
-    {"reshape", 1, 36, 4},
-    {"add", 0, 2, 1},
+    {"conv2d", 2, 28, 4, 60, 56},
+    {"depthwiseconv2d", 2, 28, 4, 60, 56},
+    {"fullyconnected", 2, 5, 1, 72, 48},
+    {"averagepool2d", 0, 40, 4, 36, 32},
+    {"maxpool2d", 0, 40, 4, 36, 32},
+    {"softmax", 0, 4, 4, 64, 56},
+    {"reshape", 1, 36, 4, 0, 0},
+    {"add", 0, 2, 1, 60, 60},
 };
 
 static int kind_row(const char *kind)
@@ -107,6 +111,13 @@ void arena_tflm_head_of(const struct arena_graph *g, enum arena_scratch_rule rul
     for (size_t k = 0; k < g->n_ops; k++) {
         int row = kind_row(g->ops[k].kind);
         if (row >= 0) take(&used, kinds[row].options, kinds[row].align);
+    }
+    for (size_t k = 0; k < g->n_ops; k++) { /* each kernel's Init */
+        int row = kind_row(g->ops[k].kind);
+        unsigned data = row < 0 ? 0 : rule == ARENA_SCRATCH_REFERENCE ? kinds[row].ref_data
+                                                                      : kinds[row].cmsis_data;
+        if (data) take(&used, data, 16);
+        out->kernel_bytes += data;
     }
     for (size_t k = 0; k < g->n_ops; k++) { /* each kernel's Prepare */
         uint64_t channels = per_channel(g, k, rule);

@@ -18,7 +18,10 @@
  *   op's parsed options (TfLiteConvParams 28 B, TfLiteDepthwiseConvParams
  *   28, TfLitePoolParams 40, TfLiteFullyConnectedParams 5 at alignment 1,
  *   TfLiteSoftmaxParams 4, TfLiteReshapeParams 36, TfLiteAddParams 2 at 1;
- *   other kinds 0); each conv_2d's and depthwise_conv_2d's per-channel
+ *   other kinds 0); each kernel's OpData from its Init, at alignment 16
+ *   (CMSIS-NN's / the reference kernels': conv and depthwise conv 60 / 56,
+ *   fully connected 72 / 48, pools 36 / 32, softmax 64 / 56, add 60,
+ *   reshape none; other kinds 0); each conv_2d's and depthwise_conv_2d's per-channel
  *   output multipliers and shifts, 2 x 4 B per output channel, each array
  *   at alignment 16 (CMSIS-NN's kernels: int8 and int16 only; the
  *   reference kernels: every type); a ScratchBufferHandle (4 B) per scratch
@@ -40,8 +43,9 @@
  * larger of the two moments.
  *
  * Left out (an arena sized from these figures can still be too small):
- * the kernels' other persistent data (each kernel's OpData struct, tens of
- * bytes per op at alignment 16; MVE's fully-connected kernel sums),
+ * the kernels' other persistent data (OpData of kinds not listed, a
+ * per-channel quantized fully connected's arrays, MVE's fully-connected
+ * kernel sums, int16 softmax tables),
  * variable tensors, multi-channel quantization of inputs and outputs,
  * further subgraphs, the temporary tensors of each op's Prepare, the
  * arena's start alignment (up to 15 B when g_tensor_arena is not aligned
@@ -59,7 +63,8 @@ struct arena_tflm_head {
     uint64_t tensors;   /* the model's tensors: activations and constants */
     uint64_t ops;
     uint64_t requests;  /* kernel scratch requests */
-    uint64_t kernel_bytes; /* the convs' per-channel arrays among the records */
+    uint64_t kernel_bytes; /* the kernels' OpData and the convs' per-channel
+                              arrays among the records (unaligned) */
     uint64_t head;      /* the persistent records after AllocateTensors, B */
     uint64_t at_planning; /* the records made before the plan, B */
     uint64_t planning;  /* the planned section's need while TFLM plans, B */

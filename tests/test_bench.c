@@ -21,6 +21,7 @@
 #include "bench/bench.h"
 #include "bench/core/progress.h"
 #include "bench/core/suites.h"
+#include "bench/external/planner_keys.h"
 #include "graphs/source.h"
 #include "planners/planner.h"
 #include "results/store.h"
@@ -77,6 +78,14 @@ static pid_t spawn_with(const char *tag, const char *const *args,
             size_t n_named = a.n_planners;
             a.planners = (const struct arena_planner **)planners;
             a.n_planners = n_planners;
+            /* each stand-in's spec and key values (its defaults), in place
+             * of those of the planner named at its place */
+            for (size_t k = 0; k < n_planners && k < n_named; k++)
+                if (arena_planner_keys_resolve(planners[k], &a.origins[k], a.seed, why,
+                                               sizeof why) != ARENA_OK) {
+                    fprintf(stderr, "test: %s\n", why);
+                    _exit(98);
+                }
             rc = arena_bench_run(&a, argc, argv);
             a.planners = named;
             a.n_planners = n_named;

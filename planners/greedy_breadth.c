@@ -6,7 +6,9 @@
  * by breadth, largest first (ties: lower step); at each, its live tensors not
  * placed yet go in greedy-by-size order (size descending, earlier first step,
  * lower id), each with the best-fit gap rule against every already placed
- * tensor whose lifetime meets its own (greedy_common.h's walk).
+ * tensor whose lifetime meets its own (greedy_common.h's walk); the key fit
+ * (greedy-by-breadth:fit=first) takes the lowest gap that fits instead,
+ * TFLite Micro's rule.
  * Only steps where some tensor starts can place anything: any other step's
  * live set is contained in that of the last such step before it, whose
  * breadth is at least as large and which comes first on ties. So the visit
@@ -124,10 +126,10 @@ static int greedy_breadth_scratch(const struct arena_problem *p, size_t *bytes)
     return arena_layout_count(breadth_layout, p, &w, bytes);
 }
 
-int arena_greedy_breadth_plan_until(const struct arena_problem *p, void *scratch,
-                                    size_t scratch_size, struct arena_plan *plan,
-                                    int (*interrupt)(void *ctx), void *ctx,
-                                    const volatile sig_atomic_t *stop, int *interrupted)
+static int breadth_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
+                        struct arena_plan *plan, enum arena_greedy_fit fit,
+                        int (*interrupt)(void *ctx), void *ctx, const volatile sig_atomic_t *stop,
+                        int *interrupted)
 {
     struct work w;
     arena_layout_carve(breadth_layout, p, &w, scratch, scratch_size);
@@ -193,7 +195,7 @@ int arena_greedy_breadth_plan_until(const struct arena_problem *p, void *scratch
             key[i] = sizepos[w.list[i]];
         arena_radix_sort(&g->sort, w.list, m);
         for (size_t i = 0; i < m && !arena_greedy_interrupted(g); i++) {
-            arena_greedy_place(g, w.list[i], ARENA_GREEDY_BEST_FIT);
+            arena_greedy_place(g, w.list[i], fit);
             if (by_tree)
                 tree_set(&w, w.list[i], 0);
         }
@@ -205,12 +207,32 @@ int arena_greedy_breadth_plan_until(const struct arena_problem *p, void *scratch
     return ARENA_OK;
 }
 
+int arena_greedy_breadth_plan_until(const struct arena_problem *p, void *scratch,
+                                    size_t scratch_size, struct arena_plan *plan,
+                                    int (*interrupt)(void *ctx), void *ctx,
+                                    const volatile sig_atomic_t *stop, int *interrupted)
+{
+    return breadth_plan(p, scratch, scratch_size, plan, ARENA_GREEDY_BEST_FIT, interrupt, ctx,
+                        stop, interrupted);
+}
+
+/* The key (greedy-by-breadth:fit=first), in the order of opt->values; its
+ * choices in enum arena_greedy_fit's order. */
+enum { K_FIT, N_KEYS };
+static const char *const fit_names[] = {"best", "first", NULL};
+static const struct arena_key keys[N_KEYS] = {
+    [K_FIT] = {.name = "fit", .kind = ARENA_KEY_CHOICE, .def = "best", .choices = fit_names,
+               .help = "the gap each tensor takes: best (the smallest that fits) or first (the "
+                       "lowest)"},
+};
+
 static int greedy_breadth_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                                void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
     int stopped = 0;
-    int rc = arena_greedy_breadth_plan_until(p, scratch, scratch_size, plan, NULL, NULL,
-                                             opt->stop, &stopped);
+    int rc = breadth_plan(p, scratch, scratch_size, plan,
+                          (enum arena_greedy_fit)opt->values[K_FIT].choice, NULL, NULL, opt->stop,
+                          &stopped);
     if (stopped)
         plan->status = ARENA_PLAN_LIMIT;
     return rc;
@@ -222,4 +244,6 @@ const struct arena_planner arena_planner_greedy_breadth = {
     .kind = ARENA_KIND_OFFSETS,
     .plan = greedy_breadth_plan,
     .scratch_bytes = greedy_breadth_scratch,
+    .keys = keys,
+    .n_keys = N_KEYS,
 };

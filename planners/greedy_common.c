@@ -5,6 +5,8 @@
 #include <assert.h>
 #include <string.h>
 
+const char *const arena_greedy_ties_names[] = {"first", "longest", NULL};
+
 int arena_greedy_take(struct arena_greedy *g, struct arena_layout *l, size_t n)
 {
     if ((uint64_t)n >= UINT32_MAX)
@@ -41,13 +43,46 @@ int arena_greedy_size_scratch(const struct arena_problem *p, size_t *bytes)
     return arena_layout_count(greedy_size_layout, p, &g, bytes);
 }
 
+/* The ties key's longest: the size order again, ties by the longer
+ * lifetime, then rank (two stable sorts; the index's sort is free). */
+static void order_longest_first(struct arena_greedy *g)
+{
+    size_t n = g->n;
+    arena_order_identity(g->order, n);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; k < n; k++) {
+            const struct arena_greedy_rec *t = &g->rec[g->order[k]];
+            g->sort.key[k] = ~(pass == 0 ? (uint64_t)(t->last - t->first) : t->size);
+        }
+        arena_radix_sort(&g->sort, g->order, n);
+    }
+}
+
+static int size_plan(const struct arena_problem *p, void *scratch, size_t scratch_size,
+                     struct arena_plan *plan, enum arena_greedy_fit fit,
+                     enum arena_greedy_ties ties, int (*interrupt)(void *ctx), void *ctx,
+                     const volatile sig_atomic_t *stop, int *interrupted)
+{
+    struct arena_greedy g;
+    arena_layout_carve(greedy_size_layout, p, &g, scratch, scratch_size);
+    arena_greedy_init(&g, p, stop, interrupt, ctx);
+    if (ties == ARENA_GREEDY_TIES_LONGEST && !g.interrupted)
+        order_longest_first(&g);
+    for (size_t i = 0; i < g.n && !arena_greedy_interrupted(&g); i++)
+        arena_greedy_place(&g, g.order[i], fit);
+    arena_greedy_stack_rest(&g);
+    arena_greedy_finish(&g, plan);
+    if (interrupted != NULL)
+        *interrupted = g.interrupted;
+    return ARENA_OK;
+}
+
 int arena_greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                            void *scratch, size_t scratch_size, struct arena_plan *plan,
-                           enum arena_greedy_fit fit)
+                           enum arena_greedy_fit fit, enum arena_greedy_ties ties)
 {
     int stopped = 0;
-    int rc = arena_greedy_size_plan_until(p, scratch, scratch_size, plan, fit, NULL, NULL,
-                                          opt->stop, &stopped);
+    int rc = size_plan(p, scratch, scratch_size, plan, fit, ties, NULL, NULL, opt->stop, &stopped);
     if (stopped)
         plan->status = ARENA_PLAN_LIMIT;
     return rc;
@@ -59,16 +94,8 @@ int arena_greedy_size_plan_until(const struct arena_problem *p, void *scratch,
                                  void *ctx, const volatile sig_atomic_t *stop,
                                  int *interrupted)
 {
-    struct arena_greedy g;
-    arena_layout_carve(greedy_size_layout, p, &g, scratch, scratch_size);
-    arena_greedy_init(&g, p, stop, interrupt, ctx);
-    for (size_t i = 0; i < g.n && !arena_greedy_interrupted(&g); i++)
-        arena_greedy_place(&g, g.order[i], fit);
-    arena_greedy_stack_rest(&g);
-    arena_greedy_finish(&g, plan);
-    if (interrupted != NULL)
-        *interrupted = g.interrupted;
-    return ARENA_OK;
+    return size_plan(p, scratch, scratch_size, plan, fit, ARENA_GREEDY_TIES_FIRST, interrupt, ctx,
+                     stop, interrupted);
 }
 
 void arena_greedy_stack_rest(struct arena_greedy *g)

@@ -59,6 +59,15 @@ enum arena_greedy_fit {
     ARENA_GREEDY_FIRST_FIT, /* lowest gap that fits */
 };
 
+/* How greedy-by-size's order breaks ties between equal sizes (the key ties
+ * of greedy-by-size and greedy-by-size-firstfit). */
+enum arena_greedy_ties {
+    ARENA_GREEDY_TIES_FIRST,   /* earlier first step, then lower id */
+    ARENA_GREEDY_TIES_LONGEST, /* longer lifetime (XLA's), then as FIRST */
+};
+/* Their names, NULL-terminated, in the enum's order: the key's choices. */
+extern const char *const arena_greedy_ties_names[];
+
 /* One tensor, by rank. off is ARENA_GREEDY_UNPLACED until placed (zero-size
  * tensors stay so and get offset 0 in arena_greedy_finish). */
 struct arena_greedy_rec {
@@ -129,14 +138,14 @@ int arena_greedy_take(struct arena_greedy *g, struct arena_layout *l, size_t n);
 /* The scratch of greedy-by-size with either gap rule: arena_greedy_take alone. */
 int arena_greedy_size_scratch(const struct arena_problem *p, size_t *bytes);
 
-/* Greedy by size with the given gap rule, in scratch of at least
- * arena_greedy_size_scratch() bytes; opt->stop is asked before each
+/* Greedy by size with the given gap rule and tie-break, in scratch of at
+ * least arena_greedy_size_scratch() bytes; opt->stop is asked before each
  * placement (a stopped plan: the rest stacked, status ARENA_PLAN_LIMIT). */
 int arena_greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                            void *scratch, size_t scratch_size, struct arena_plan *plan,
-                           enum arena_greedy_fit fit);
+                           enum arena_greedy_fit fit, enum arena_greedy_ties ties);
 
-/* The same, reading stop (may be NULL) and asking interrupt(ctx) (may be
+/* The same with ties ARENA_GREEDY_TIES_FIRST, reading stop (may be NULL) and asking interrupt(ctx) (may be
  * NULL) before each placement; sets *interrupted (may be NULL) when it
  * stopped early: the plan is still valid, the tensors not placed stacked
  * above the others. */

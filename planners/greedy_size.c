@@ -11,16 +11,28 @@
  * tensors the index scans and m the placed ones among them that it meets;
  * where nearly all live at once, O(n log n) by greedy_cover.c's walk.
  * The caller's stop flag is read before each placement.
+ * The key ties (greedy-by-size:ties=longest) breaks ties between equal
+ * sizes by the longer lifetime first (XLA's heap simulator's tie-break),
+ * then as before.
  *
  * Scratch (arena_greedy_take): 99 bytes per tensor, plus each array rounded
  * up to 16 bytes. */
 #include "planners/greedy_common.h"
 #include "planners/planner.h"
 
+/* The key (greedy-by-size:ties=longest), in the order of opt->values. */
+enum { K_TIES, N_KEYS };
+static const struct arena_key keys[N_KEYS] = {
+    [K_TIES] = {.name = "ties", .kind = ARENA_KEY_CHOICE, .def = "first",
+                .choices = arena_greedy_ties_names,
+                .help = "equal sizes: first (earlier first step, then id) or longest lifetime first"},
+};
+
 static int greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                             void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    return arena_greedy_size_plan(p, opt, scratch, scratch_size, plan, ARENA_GREEDY_BEST_FIT);
+    return arena_greedy_size_plan(p, opt, scratch, scratch_size, plan, ARENA_GREEDY_BEST_FIT,
+                                  (enum arena_greedy_ties)opt->values[K_TIES].choice);
 }
 
 const struct arena_planner arena_planner_greedy_size = {
@@ -29,4 +41,6 @@ const struct arena_planner arena_planner_greedy_size = {
     .kind = ARENA_KIND_OFFSETS,
     .plan = greedy_size_plan,
     .scratch_bytes = arena_greedy_size_scratch,
+    .keys = keys,
+    .n_keys = N_KEYS,
 };

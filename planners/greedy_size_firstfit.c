@@ -8,16 +8,28 @@
  * The conflicting placed tensors come from the static interval index in
  * greedy_common.h, not from a scan of every placed tensor (TFLite Micro's
  * planner scans them all: O(n^2)).
+ * The key ties (greedy-by-size-firstfit:ties=longest) breaks ties between equal
+ * sizes by the longer lifetime first (XLA's heap simulator's tie-break),
+ * then as before.
  *
  * Scratch (arena_greedy_take): 99 bytes per tensor, plus each array rounded
  * up to 16 bytes. */
 #include "planners/greedy_common.h"
 #include "planners/planner.h"
 
+/* The key (greedy-by-size-firstfit:ties=longest), in the order of opt->values. */
+enum { K_TIES, N_KEYS };
+static const struct arena_key keys[N_KEYS] = {
+    [K_TIES] = {.name = "ties", .kind = ARENA_KEY_CHOICE, .def = "first",
+                .choices = arena_greedy_ties_names,
+                .help = "equal sizes: first (earlier first step, then id) or longest lifetime first"},
+};
+
 static int greedy_firstfit_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                                 void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
-    return arena_greedy_size_plan(p, opt, scratch, scratch_size, plan, ARENA_GREEDY_FIRST_FIT);
+    return arena_greedy_size_plan(p, opt, scratch, scratch_size, plan, ARENA_GREEDY_FIRST_FIT,
+                                  (enum arena_greedy_ties)opt->values[K_TIES].choice);
 }
 
 const struct arena_planner arena_planner_greedy_size_firstfit = {
@@ -26,4 +38,6 @@ const struct arena_planner arena_planner_greedy_size_firstfit = {
     .kind = ARENA_KIND_OFFSETS,
     .plan = greedy_firstfit_plan,
     .scratch_bytes = arena_greedy_size_scratch,
+    .keys = keys,
+    .n_keys = N_KEYS,
 };

@@ -17,7 +17,8 @@
  * conflicts of those conflicts three times out of four; arenabench keeps to
  * the first level, which the definition in docs/planners.md names. When fewer
  * than two candidates exist the round makes no swap. The search stops
- * after the round budget (opt->node_limit, else 500 as in TVM), when
+ * after the round budget (opt->node_limit, else the key rounds: 500 as in
+ * TVM), when
  * opt->time_limit seconds of wall time (from the call's start) are spent
  * or opt->stop is set (the flag read before every placement, the clock
  * before every eighth, so a round of any size is stopped midway; the plan
@@ -28,8 +29,8 @@
  * midway is dropped, and a first round stopped midway is the plan, its
  * tensors not placed stacked on top (valid, status LIMIT).
  *
- * Random choices come from splitmix64 seeded with opt->seed: the same seed
- * gives the same plan. plan->nodes = rounds run; bound = the lower bound;
+ * Random choices come from splitmix64 seeded with the key seed (bench's
+ * --seed unless the spec sets it): the same seed gives the same plan. plan->nodes = rounds run; bound = the lower bound;
  * status in decision mode INFEASIBLE when the bound exceeds the capacity
  * (the search still stops at the bound), FEASIBLE when the plan fits;
  * otherwise OPTIMAL at the lower bound, LIMIT when the budget ran out.
@@ -47,7 +48,15 @@
 #include "planners/order.h"
 #include "planners/tables.h"
 
-#define DEFAULT_ROUNDS 500u
+/* The keys (hill-climb:seed=3,rounds=200), in the order of opt->values. */
+enum { K_SEED, K_ROUNDS, N_KEYS };
+static const struct arena_key keys[N_KEYS] = {
+    [K_SEED] = {.name = "seed", .kind = ARENA_KEY_UINT, .def = NULL, .min = 0, .max = INT64_MAX,
+                .help = "the seed of the random swaps and uphill keeps (default bench's --seed)"},
+    [K_ROUNDS] = {.name = "rounds", .kind = ARENA_KEY_UINT, .def = "500", .min = 1,
+                  .max = 1000000000,
+                  .help = "rounds of first fit at most (TVM: 500); --node-limit, given, replaces it"},
+};
 
 struct work {
     struct arena_greedy g;
@@ -186,8 +195,8 @@ static int climb_plan(const struct arena_problem *p, const struct arena_plan_opt
     }
     uint64_t bound = lower_bound(&g, &w);
     uint64_t target = opt->capacity > bound ? opt->capacity : bound;
-    uint64_t rounds = opt->node_limit ? opt->node_limit : DEFAULT_ROUNDS;
-    uint64_t rng = opt->seed;
+    uint64_t rounds = opt->node_limit ? opt->node_limit : opt->values[K_ROUNDS].u;
+    uint64_t rng = opt->values[K_SEED].u;
     for (size_t k = 0; k < n; k++) {
         w.ord[k] = g.order[k];
         w.pos[g.order[k]] = (uint32_t)k;
@@ -285,4 +294,6 @@ const struct arena_planner arena_planner_hill_climb = {
     .kind = ARENA_KIND_SEARCH,
     .plan = climb_plan,
     .scratch_bytes = climb_scratch,
+    .keys = keys,
+    .n_keys = N_KEYS,
 };

@@ -6,12 +6,15 @@
  * are counted in units of the problem's alignment A (every size and every
  * split point is a multiple of A, so every offset is one too). Free blocks
  * sit in segregated lists: a block of u units is in class (f, s) with
- * f = floor(log2 u) and s the next SLI = 4 bits below the leading one (16
- * lists per power of two); blocks under 16 units have one list per size.
+ * f = floor(log2 u) and s the next SLI bits below the leading one (2^SLI
+ * lists per power of two; SLI is the key sli, 4 by default, 4 or 5 the
+ * usual choice: more lists, less rounding below, more bitmap words); blocks
+ * under 2^SLI units have one list per size.
  * Bitmaps over the classes find a non-empty list in O(1). An allocation of
- * u units first rounds u up to the next class boundary (u + 2^(f-4) - 1 for
- * u >= 16: TLSF's "good fit", so that any block of the class found holds the
- * request without a search), takes the head of the first non-empty list at
+ * u units first rounds u up to the next class boundary (u + 2^(f-SLI) - 1
+ * for u >= 2^SLI: TLSF's "good fit", so that any block of the class found
+ * holds the request without a search), takes the head of the first
+ * non-empty list at
  * or above that class, and splits off the remainder as a free block; a block
  * of the request's own class that would fit but lies below the rounded class
  * boundary is skipped. Lists are LIFO (a freed block goes to the head). A
@@ -29,9 +32,16 @@
 #include "planners/tables.h"
 
 #define NIL UINT32_MAX
-#define SLI 4u
-#define SL_COUNT (1u << SLI)
-#define FL_COUNT 61u /* f up to 63 after rounding: class row f - 3 <= 60 */
+#define SLI_MAX 5u
+#define SL_MAX (1u << SLI_MAX)
+#define FL_COUNT 64u /* f up to 63 after rounding: class row f - (SLI - 1) <= 63 */
+
+/* The key (online-tlsf:sli=5), in the order of opt->values. */
+enum { K_SLI, N_KEYS };
+static const struct arena_key keys[N_KEYS] = {
+    [K_SLI] = {.name = "sli", .kind = ARENA_KEY_UINT, .def = "4", .min = 1, .max = SLI_MAX,
+               .help = "second-level index: 2^sli free lists per power of two (4 or 5 usual)"},
+};
 
 struct block {
     uint64_t addr, size;            /* bytes */
@@ -47,9 +57,10 @@ struct work {
     uint32_t capacity, used, spare;
     uint32_t last;                  /* highest block, NIL when none */
     uint64_t wilderness, align;
+    unsigned sli;                   /* the key: 2^sli lists per class row */
     uint64_t fl_map;
     uint32_t sl_map[FL_COUNT];
-    uint32_t head[FL_COUNT][SL_COUNT];
+    uint32_t head[FL_COUNT][SL_MAX];
 };
 
 static int carve(struct arena_layout *l, const struct arena_problem *p, void *work)
@@ -80,31 +91,31 @@ static unsigned floor_log2(uint64_t u)
     return f;
 }
 
-/* The class a free block of u units is filed under. */
-static void class_of(uint64_t u, unsigned *fl, unsigned *sl)
+/* The class a free block of u units is filed under, 2^sli lists a row. */
+static void class_of(unsigned sli, uint64_t u, unsigned *fl, unsigned *sl)
 {
-    if (u < SL_COUNT) {
+    if (u < ((uint64_t)1 << sli)) {
         *fl = 0;
         *sl = (unsigned)u;
         return;
     }
     unsigned f = floor_log2(u);
-    *fl = f - (SLI - 1);
-    *sl = (unsigned)(u >> (f - SLI)) - SL_COUNT;
+    *fl = f - (sli - 1);
+    *sl = (unsigned)(u >> (f - sli)) - (1u << sli);
 }
 
 /* The lowest class whose every block holds u units. */
-static void class_for(uint64_t u, unsigned *fl, unsigned *sl)
+static void class_for(unsigned sli, uint64_t u, unsigned *fl, unsigned *sl)
 {
-    if (u >= SL_COUNT)
-        u += ((uint64_t)1 << (floor_log2(u) - SLI)) - 1;
-    class_of(u, fl, sl);
+    if (u >= ((uint64_t)1 << sli))
+        u += ((uint64_t)1 << (floor_log2(u) - sli)) - 1;
+    class_of(sli, u, fl, sl);
 }
 
 static void list_push(struct work *w, uint32_t b)
 {
     unsigned fl, sl;
-    class_of(w->blk[b].size / w->align, &fl, &sl);
+    class_of(w->sli, w->blk[b].size / w->align, &fl, &sl);
     uint32_t h = w->head[fl][sl];
     w->blk[b].prev_free = NIL;
     w->blk[b].next_free = h;
@@ -118,7 +129,7 @@ static void list_push(struct work *w, uint32_t b)
 static void list_remove(struct work *w, uint32_t b)
 {
     unsigned fl, sl;
-    class_of(w->blk[b].size / w->align, &fl, &sl);
+    class_of(w->sli, w->blk[b].size / w->align, &fl, &sl);
     uint32_t pv = w->blk[b].prev_free, nx = w->blk[b].next_free;
     if (pv != NIL)
         w->blk[pv].next_free = nx;
@@ -171,7 +182,7 @@ static int tlsf_alloc(void *state, uint32_t id, uint64_t size, uint64_t *offset)
     struct work *w = state;
     unsigned fl, sl;
     uint32_t b = NIL;
-    class_for(size / w->align, &fl, &sl);
+    class_for(w->sli, size / w->align, &fl, &sl);
     if (fl < FL_COUNT) {
         uint32_t sm = w->sl_map[fl] & (~0u << sl);
         if (sm == 0) {
@@ -274,10 +285,11 @@ static int tlsf_plan(const struct arena_problem *p, const struct arena_plan_opti
     w.last = NIL;
     w.wilderness = 0;
     w.align = p->alignment;
+    w.sli = (unsigned)opt->values[K_SLI].u;
     w.fl_map = 0;
     for (unsigned f = 0; f < FL_COUNT; f++) {
         w.sl_map[f] = 0;
-        for (unsigned s = 0; s < SL_COUNT; s++)
+        for (unsigned s = 0; s < SL_MAX; s++)
             w.head[f][s] = NIL;
     }
     return arena_online_replay(p, opt, &w.orders, &tlsf_policy, &w, plan);
@@ -289,4 +301,6 @@ const struct arena_planner arena_planner_online_tlsf = {
     .kind = ARENA_KIND_ONLINE,
     .plan = tlsf_plan,
     .scratch_bytes = tlsf_scratch,
+    .keys = keys,
+    .n_keys = N_KEYS,
 };

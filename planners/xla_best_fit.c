@@ -14,7 +14,9 @@
  * [0, infinity), so the space above the last conflict is the one chunk of
  * unbounded size, taken only when no bounded gap fits. Both orders run; the
  * smaller arena is kept, the size order's on a tie. Zero-size tensors get
- * offset 0, as in XLA.
+ * offset 0, as in XLA. The key order (xla-best-fit:order=size) runs one
+ * order alone instead: XLA's spatial or temporal heap by itself, the
+ * ablation of its choose-the-best.
  *
  * The gap walk and the interval index are greedy-by-size's
  * (greedy_common.h): each order costs what greedy-by-size costs, plus two
@@ -30,6 +32,15 @@
 #include "planners/layout.h"
 #include "planners/order.h"
 #include "planners/tables.h"
+
+/* The key (xla-best-fit:order=size), in the order of opt->values. */
+enum { K_ORDER, N_KEYS };
+enum { ORDER_BOTH, ORDER_SIZE, ORDER_LIFETIME };
+static const char *const order_names[] = {"both", "size", "lifetime", NULL};
+static const struct arena_key keys[N_KEYS] = {
+    [K_ORDER] = {.name = "order", .kind = ARENA_KEY_CHOICE, .def = "both", .choices = order_names,
+                 .help = "the placing orders run: both (the smaller plan kept), size or lifetime"},
+};
 
 struct work {
     struct arena_greedy g;
@@ -96,23 +107,32 @@ static int xla_plan(const struct arena_problem *p, const struct arena_plan_optio
     arena_layout_carve(take, p, &w, scratch, scratch_size);
     struct arena_greedy *g = &w.g;
     arena_greedy_init(g, p, opt->stop, NULL, NULL);
+    uint64_t which = opt->values[K_ORDER].choice;
+    /* first: the order run first (whose plan a stop keeps); second: the
+     * lifetime order after the size order, NULL when one order runs alone */
+    uint32_t *first = which == ORDER_LIFETIME ? w.by_life : w.by_size;
+    uint32_t *second = which == ORDER_BOTH ? w.by_life : NULL;
     if (!g->interrupted)
-        order(&w, w.by_size, 1);
-    if (!arena_greedy_interrupted(g))
-        order(&w, w.by_life, 0);
+        order(&w, first, which != ORDER_LIFETIME);
+    if (second && !arena_greedy_interrupted(g))
+        order(&w, second, 0);
 
-    /* Stopped (the caller's flag): the size order's plan when it is whole,
+    /* Stopped (the caller's flag): the first order's plan when it is whole,
      * else its placed tensors with the rest stacked; status limit. */
-    if (arena_greedy_interrupted(g) || run(g, w.by_size)) {
+    if (arena_greedy_interrupted(g) || run(g, first)) {
         arena_greedy_stack_rest(g);
         arena_greedy_finish(g, plan);
         plan->status = ARENA_PLAN_LIMIT;
         return ARENA_OK;
     }
+    if (second == NULL) {
+        arena_greedy_finish(g, plan);
+        return ARENA_OK;
+    }
     uint64_t size_arena = g->arena;
     for (size_t r = 0; r < g->n; r++)
         w.saved[r] = g->rec[r].off;
-    int stopped = run(g, w.by_life);
+    int stopped = run(g, second);
     if (stopped)
         plan->status = ARENA_PLAN_LIMIT;
     if (stopped || g->arena >= size_arena) {
@@ -130,4 +150,6 @@ const struct arena_planner arena_planner_xla_best_fit = {
     .kind = ARENA_KIND_OFFSETS,
     .plan = xla_plan,
     .scratch_bytes = xla_scratch,
+    .keys = keys,
+    .n_keys = N_KEYS,
 };

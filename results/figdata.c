@@ -15,6 +15,7 @@ struct arena_figdb {
     const char *path;
     int version;
     int has_bound, has_seq, has_place_name, has_replays, has_noisy, has_claims, has_self;
+    int has_head; /* results.head_bytes and whole_arena (schema 17) */
     struct arena_db_config_sql cfg; /* the configuration's columns */
     const char *note;
 };
@@ -77,6 +78,7 @@ int arena_figdb_open(const char *path, struct arena_figdb **out, char *err, size
     h->has_noisy = arena_db_has_column(h->db, "results", "noisy");
     h->has_claims = arena_db_has_column(h->db, "results", "claimed_status");
     h->has_self = arena_db_has_column(h->db, "results", "self_ns");
+    h->has_head = arena_db_has_column(h->db, "results", "whole_arena");
     arena_db_config_sql(h->db, &h->cfg);
     if (rc) {
         arena_figdb_close(h);
@@ -165,14 +167,14 @@ static const char results_sql[] =
     " r.arena_bytes, r.ratio_lb, r.saving, r.frag_peak, r.frag_mean, r.plan_ns_median,"
     " r.plan_ns_mean, r.plan_ns_stddev, r.iterations, r.scratch_bytes, %s,"
     " g.spec, g.family, g.params, g.alignment, g.tensors, g.naive_bytes, %s, %s, %s, %s, %s,"
-    " %s, %s, %s, %s, %s, g.fingerprint || ' ' || %s, %s, %s, %s, %s"
+    " %s, %s, %s, %s, %s, g.fingerprint || ' ' || %s, %s, %s, %s, %s, %s"
     " FROM results r JOIN runs u ON u.id = r.run_id JOIN graphs g ON g.id = r.graph_id"
     " WHERE ?1 = 0 OR r.run_id = ?1"
     " ORDER BY u.started_at DESC, u.id DESC, %s DESC";
 enum {
     C_STATUS = 15, C_SPEC = 18, C_FAMILY, C_PARAMS, C_ALIGN, C_TENSORS, C_NAIVE, C_LB, C_RULE,
     C_ORDER, C_BUDGET, C_PATCH, C_FIXED, C_OB, C_OSTATUS, C_TAG, C_NOISY, C_ONCE, C_PROBLEM,
-    C_CLAIMED, C_SELF, C_SCRATCH, C_SPOLICY
+    C_CLAIMED, C_SELF, C_SCRATCH, C_SPOLICY, C_DEVICE, C_HEAD, C_WHOLE
 };
 
 /* The entry of (base, config), or n when there is none. */
@@ -403,6 +405,9 @@ static int read_row(struct arena_figdb *h, sqlite3_stmt *st, const struct arena_
     r->timed_once = sqlite3_column_int(st, C_ONCE);
     r->has_self_ns = sqlite3_column_type(st, C_SELF) != SQLITE_NULL;
     r->self_ns = (double)sqlite3_column_int64(st, C_SELF);
+    r->device = sqlite3_column_int64(st, C_DEVICE);
+    r->head = sqlite3_column_int64(st, C_HEAD);
+    r->whole = sqlite3_column_int64(st, C_WHOLE);
     return r->planner ? ARENA_OK : ARENA_ENOMEM;
 }
 
@@ -483,6 +488,7 @@ int arena_figdb_load(struct arena_figdb *h, int64_t run, const struct arena_sele
              h->has_noisy ? (h->has_bound ? "r.noisy, r.timed_once" : "r.noisy, 0") : "0, 0",
              c->problem_fp, h->has_claims ? "r.claimed_status" : "NULL",
              h->has_self ? "r.self_ns" : "NULL", c->scratch, c->scratch_policy,
+             h->has_head ? "r.device_arena, r.head_bytes, r.whole_arena" : "NULL, NULL, NULL",
              h->has_seq ? "r.seq" : "r.id");
     sqlite3_stmt *st;
     rc = prepare(h, sql, &st, err, errlen);

@@ -75,6 +75,8 @@ struct arena_fig_result {
     int has_self_ns;         /* a program (cmd:) reported its own planning time */
     double self_ns;          /* that report, ns (schema 15: results.self_ns); its
                                 process time, interpreter start and all, is ns_median */
+    int64_t device, head, whole; /* results.device_arena, head_bytes, whole_arena
+                                    (schema 16, 17); 0: NULL */
     size_t read_order;      /* the order read, newest first (internal) */
 };
 

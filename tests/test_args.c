@@ -517,8 +517,9 @@ Test(args, planner_keys)
                  ARENA_OK, "%s", err);
     cr_assert_eq(a.n_planners, 2u);
     cr_expect_str_eq(a.origins[0].spec, "naive");
-    cr_expect_str_eq(a.origins[1].spec, "greedy-by-size");
+    cr_expect_str_eq(a.origins[1].spec, "greedy-by-size:ties=first"); /* every key */
     cr_expect_null(a.origins[0].values);
+    cr_expect_not_null(a.origins[1].values);
     arena_bench_args_free(&a);
     static const struct {
         const char *planners, *says;

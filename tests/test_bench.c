@@ -21,6 +21,7 @@
 #include "bench/bench.h"
 #include "bench/core/progress.h"
 #include "bench/core/suites.h"
+#include "bench/external/planner_keys.h"
 #include "graphs/source.h"
 #include "planners/planner.h"
 #include "results/store.h"
@@ -77,6 +78,14 @@ static pid_t spawn_with(const char *tag, const char *const *args,
             size_t n_named = a.n_planners;
             a.planners = (const struct arena_planner **)planners;
             a.n_planners = n_planners;
+            /* each stand-in's spec and key values (its defaults), in place
+             * of those of the planner named at its place */
+            for (size_t k = 0; k < n_planners && k < n_named; k++)
+                if (arena_planner_keys_resolve(planners[k], &a.origins[k], a.seed, why,
+                                               sizeof why) != ARENA_OK) {
+                    fprintf(stderr, "test: %s\n", why);
+                    _exit(98);
+                }
             rc = arena_bench_run(&a, argc, argv);
             a.planners = named;
             a.n_planners = n_named;
@@ -1880,5 +1889,25 @@ Test(bench, device_arena_places_the_scratch_as_tflm_does)
     out = ds_cnn_m55_csv("devo", "greedy-by-size", "online");
     cr_expect(strstr(out, ",16000,16000,1.000000,") != NULL, "%s", out);
     cr_expect(strstr(out, ",cmsis-nn:m55,online,20464,1460,21924\n") != NULL, "%s", out);
+    free(out);
+}
+
+/* The table says the whole arena under each row and which part it fits:
+ * DS-CNN's 21,924 B as TFLM's head + the device arena; the FC
+ * autoencoder's 2,216 B, where TFLM's planning needs more than its 996 B
+ * head + its 768 B plan (tests/test_tflm_head.c works both by hand). */
+Test(bench, the_table_says_the_whole_arena_and_the_sram_it_fits)
+{
+    const char *args[] = {"--graph", "ds-cnn", "--graph", "fc-autoencoder", "--planner",
+                          "greedy-by-size", "--scratch", "cmsis-nn:m55", "--scratch-policy",
+                          "online", "--no-db", "--repetitions", "1", "--min-time", "0.001", NULL};
+    cr_assert_eq(run("whole", args), 0, "%s", slurp("whole", "err"));
+    char *out = slurp("whole", "out");
+    cr_expect(strstr(out, "    whole arena 21,924 B (21.41 KiB): TFLM's head of 1,460 B (32-bit"
+                          " Cortex-M) + the device arena; fits an SRAM of 128 KiB") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "    whole arena 2,216 B (2.16 KiB): planning needs more than TFLM's head"
+                          " of 996 B (32-bit Cortex-M) + the plan's arena; fits an SRAM of 128 KiB")
+                  != NULL, "%s", out);
     free(out);
 }

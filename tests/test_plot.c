@@ -1849,6 +1849,23 @@ static int doc_has(const struct pt_doc *doc, const char *w)
     return 0;
 }
 
+/* Figure NAME's PDFs in folder full, one and two columns: legible (7 pt,
+ * 8 pt), each holding every word of words[0..n) in its text. */
+static void figure_words(const char *full, const char *name, const char *const *words, size_t n)
+{
+    char path[512];
+    for (int w = 1; w <= 2; w++) {
+        fmt(path, sizeof path, "%s/%s-%dcol.pdf", full, name, w);
+        check_legible(path, w == 1 ? 7 : 8);
+        struct pt_doc doc;
+        char err[256];
+        cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
+        for (size_t i = 0; i < n; i++)
+            cr_expect(doc_has(&doc, words[i]), "%s: no '%s' in its text", path, words[i]);
+        pt_free(&doc);
+    }
+}
+
 /* A generated table compiled in the float its first lines ask for (table
  * when it says it fits one column, else table*): pdflatex succeeds, nothing
  * is too wide, every word lies inside the column or the page's text, and
@@ -2138,16 +2155,7 @@ Test(plot, configurations_side_by_side_against_the_plain_fixed_order_bound)
     free(fixed_gp);
     /* the figure, at both widths */
     const char *words[] = {"plain", "best", "order", "optimum", "greedy-by-breadth", "optimal"};
-    for (int w = 1; w <= 2; w++) {
-        fmt(path, sizeof path, "%s/configs-%dcol.pdf", full, w);
-        check_legible(path, w == 1 ? 7 : 8);
-        struct pt_doc doc;
-        char err[256];
-        cr_assert_eq(pt_read(path, &doc, err, sizeof err), 0, "%s", err);
-        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-            cr_expect(doc_has(&doc, words[i]), "%s: no '%s' in its text", path, words[i]);
-        pt_free(&doc);
-    }
+    figure_words(full, "configs", words, sizeof words / sizeof words[0]);
 }
 
 static void expect_usage_error(const char *const *args, const char *needle, const char *what);
@@ -3737,4 +3745,65 @@ Test(plot, a_failing_planner_in_a_killed_sweep_is_named_and_spares_the_pairing)
                   "\n%s", formats[i], text);
         free(text);
     }
+}
+
+/* Issue 46, §4: the microcontroller figure. DS-CNN and the FC autoencoder
+ * under cmsis-nn:m55 with the online policy, greedy-by-size and
+ * ping-pong: mcu.csv carries each planner's row with its parts as worked
+ * out by hand (graphs/tflm_head.h): DS-CNN greedy-by-size plans 16,000 B,
+ * TFLM places its depthwise scratch above it, 20,464 B on the device, and
+ * its head is 1,460 B: 21,924 B in all, its parts 16,000 + 4,464 + 1,460;
+ * the FC autoencoder asks for no scratch, and planning needs more than its
+ * 996 B head over its 768 B plan: 2,216 B, the head's part 1,448 B.
+ * mcu-bars.csv stacks the parts to the whole (KiB); the PDFs name the
+ * parts, the SRAM sizes and the networks, legible at both widths. */
+Test(plot, the_mcu_figure_stacks_tflms_whole_arena_against_sram_sizes)
+{
+    load_setup();
+    if (!have_gnuplot) cr_skip_test("gnuplot is not installed");
+    need_pdftotext();
+    char db[160], out[160], full[200], path[512];
+    fmt(db, sizeof db, "%s/mcu-%d.sqlite", dir, (int)getpid());
+    fmt(out, sizeof out, "mcu-out-%d", (int)getpid());
+    cr_assert_eq(bench_run("mcu-run", (const char *[]){"--graph", "ds-cnn", "--graph", "fc-autoencoder", "--planner",
+                     "greedy-by-size,ping-pong", "--scratch", "cmsis-nn:m55", "--scratch-policy", "online", "--db", db,
+                     "--repetitions", "1", "--min-time", "0.001", "--quiet", NULL}), 0);
+    path_in(full, sizeof full, out);
+    cr_assert_eq(bench_run("mcu-plot", (const char *[]){"plot", "--db", db, "--figures", "mcu", "--format", "pdf,png",
+                     "--dpi", "100", "--out", full, "--quiet", NULL}), 0, "bench plot --figures mcu failed");
+    fmt(path, sizeof path, "%s/mcu.csv", full);
+    struct csv t = read_csv(path);
+    size_t cg = col(&t, "graph", path), cp = col(&t, "planner", path), cw = col(&t, "whole_arena", path),
+           cm = col(&t, "mid_bytes", path), cs = col(&t, "scratch_bytes", path), ch = col(&t, "head_part_bytes", path),
+           cf = col(&t, "smallest_sram", path);
+    int ds = 0, ad = 0;
+    for (size_t r = 1; r < t.rows; r++) {
+        int is_ds = strncmp(t.cell[r][cg], "ds-cnn", 6) == 0, is_gs = strcmp(t.cell[r][cp], "greedy-by-size") == 0;
+        if (is_ds && is_gs) {
+            ds = 1;
+            cr_expect_str_eq(t.cell[r][cw], "21924");
+            cr_expect_str_eq(t.cell[r][cm], "16000");
+            cr_expect_str_eq(t.cell[r][cs], "4464");
+            cr_expect_str_eq(t.cell[r][ch], "1460");
+            cr_expect_str_eq(t.cell[r][cf], "128 KiB");
+        }
+        if (!is_ds && is_gs) {
+            ad = 1;
+            cr_expect_str_eq(t.cell[r][cw], "2216");
+            cr_expect_str_eq(t.cell[r][cm], "768");
+            cr_expect_str_eq(t.cell[r][cs], "0");
+            cr_expect_str_eq(t.cell[r][ch], "1448");
+        }
+    }
+    cr_expect(ds && ad, "mcu.csv lacks greedy-by-size's rows: %d %d", ds, ad);
+    /* the bars: the three parts add up to the whole */
+    fmt(path, sizeof path, "%s/mcu-bars.csv", full);
+    struct csv b = read_csv(path);
+    cr_expect_geq(b.rows, 3, "%s: %zu bars", path, b.rows - 1);
+    for (size_t r = 1; r < b.rows; r++) {
+        double sum = strtod(b.cell[r][1], NULL) + strtod(b.cell[r][2], NULL) + strtod(b.cell[r][3], NULL);
+        cr_expect(fabs(sum - strtod(b.cell[r][4], NULL)) < 1e-9, "bar %zu: parts %g, whole %s", r, sum, b.cell[r][4]);
+    }
+    const char *words[] = {"ds-cnn", "fc-autoencoder", "128", "KiB", "head", "scratch", "SRAM"};
+    figure_words(full, "mcu", words, sizeof words / sizeof words[0]);
 }

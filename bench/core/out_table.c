@@ -223,16 +223,21 @@ static void table_row(FILE *out, void *state, const struct arena_result *r)
     }
     if (r->whole_arena) {
         char head[32], whole[32], whole_h[32];
-        const char *fits = "none of them";
+        const char *fits = NULL;
         arena_fmt_grouped(r->head_bytes, head, sizeof head);
         arena_fmt_grouped(r->whole_arena, whole, sizeof whole);
         arena_fmt_bytes(r->whole_arena, whole_h, sizeof whole_h);
         for (int k = ARENA_SRAM_SIZES - 1; k >= 0; k--)
             if (r->whole_arena <= arena_sram_sizes[k])
                 fits = arena_sram_names[k];
-        fprintf(out, "    whole arena %s B (%s) with TFLM's head of %s B (32-bit Cortex-M);"
-                     " smallest SRAM of 128, 256, 320, 512 KiB, 1 MiB it fits: %s\n",
-                whole, whole_h, head, fits);
+        uint64_t middle = r->device_arena ? r->device_arena : r->metrics ? r->metrics->arena : 0;
+        fprintf(out, "    whole arena %s B (%s): %sTFLM's head of %s B (32-bit Cortex-M) + %s;", whole,
+                whole_h, r->whole_arena > r->head_bytes + middle ? "planning needs more than " : "",
+                head, r->device_arena ? "the device arena" : "the plan's arena");
+        if (fits)
+            fprintf(out, " fits an SRAM of %s (the least of 128, 256, 320, 512 KiB, 1 MiB)\n", fits);
+        else
+            fprintf(out, " more than 1 MiB\n");
     }
     origin_line(out, state, r);
 }

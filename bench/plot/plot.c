@@ -184,7 +184,8 @@ const struct arena_opt arena_bench_plot_options[] = {
     {.name = "--figures", .kind = ARENA_OPT_CUSTOM, .arg = "LIST", .parse = read_figures,
      .name_of = figure_name, .values = "a comma list of", .unset = "all", .in = ARENA_IN_PLOT,
      .help = "the figures to draw (fixed: arena / the graph's bound untransformed, for a"
-             " configuration that transforms it; configs: every configuration side by side)",
+             " configuration that transforms it; configs: every configuration side by side; mcu:"
+             " TFLM's whole arena per network and planner against the SRAM of common parts)",
      .see = "figures.md#files-written"},
     {.name = "--per-graph", .kind = ARENA_OPT_CHOICE, .name_of = per_graph_name, .def = "auto",
      .in = ARENA_IN_PLOT, ARENA_OPT_AT(P, per_graph),
@@ -679,6 +680,7 @@ static int run(struct plot_ctx *c)
     if (!rc && arena_plot_want(c, "fixed")) rc = arena_plot_fig_fixed(c);
     if (!rc && arena_plot_want(c, "stats")) rc = arena_plot_fig_stats(c);
     if (!rc && arena_plot_want(c, "configs")) rc = arena_plot_fig_configs(c);
+    if (!rc && arena_plot_want(c, "mcu")) rc = arena_plot_fig_mcu(c);
     if (rc) {
         remove_tmp(c);
         if (made) rmdir(c->o.out);

@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 
 const char *const arena_plot_figure_names[] = {"arena",  "layout", "live",  "scaling", "quality",
-                                               "tables", "replay", "stats", "fixed", "configs"};
+                                               "tables", "replay", "stats", "fixed", "configs",
+                                               "mcu"};
 _Static_assert(sizeof arena_plot_figure_names / sizeof arena_plot_figure_names[0] == PLOT_NFIGS,
                "PLOT_NFIGS counts arena_plot_figure_names");
 
@@ -515,4 +516,13 @@ void arena_plot_ytics_names(struct arena_buf *b, char *const *lab, size_t n, dou
         arena_buf_printf(b, " %zu", i + 1);
     }
     arena_buf_add(b, ")");
+}
+
+int arena_plot_figure(struct plot_ctx *c, const struct plot_figure *steps, void *fig)
+{
+    int rc = steps->begin(c, fig);
+    if (!rc && steps->series) rc = steps->series(c, fig);
+    if (!rc && steps->end) rc = steps->end(c, fig);
+    steps->free(fig);
+    return rc == PLOT_SKIP ? 0 : rc;
 }

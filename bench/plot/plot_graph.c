@@ -373,153 +373,220 @@ static int fig_live(struct plot_ctx *c, size_t *pidx, char **plab, const struct 
     return rc;
 }
 
-static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
-                           char *const *lab, size_t n)
+/* The layout and live figures' state (arena_plot_figure's steps below):
+ * the shown planners at idx[0..n) with results res and labels lab, and the
+ * placements read for the layout. */
+struct layout_fig {
+    const size_t *idx;
+    const struct arena_fig_result **res;
+    char *const *lab;
+    size_t n;
+    size_t *pidx;  /* the plans drawn: their shown planners, labels, results [np] */
+    char **plab;
+    const struct arena_fig_result **pres;
+    struct arena_fig_place **pl; /* each plan's placements [npl[i]] */
+    size_t *npl;
+    size_t np, rects;
+    int64_t steps;
+    int layout;           /* the layout is drawn */
+    struct arena_buf rows; /* the layout's ROW0/ROW1 arrays */
+};
+
+/* Every valid plan's placements for the layout; only the first's when the
+ * layout is not drawn (the live bytes need one plan) or would hold more
+ * rectangles than a figure can show. */
+static int layout_begin(struct plot_ctx *c, void *fig)
 {
-    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
-    size_t *pidx = malloc((n + 1) * sizeof *pidx);
-    char **plab = malloc((n + 1) * sizeof *plab);
-    const struct arena_fig_result **pres = malloc((n + 1) * sizeof *pres);
-    struct arena_fig_place **pl = calloc(n + 1, sizeof *pl);
-    size_t *npl = calloc(n + 1, sizeof *npl);
-    int rc = 0;
-    if (!pidx || !plab || !pres || !pl || !npl) {
+    struct layout_fig *f = fig;
+    size_t n = f->n;
+    f->pidx = malloc((n + 1) * sizeof *f->pidx);
+    f->plab = malloc((n + 1) * sizeof *f->plab);
+    f->pres = malloc((n + 1) * sizeof *f->pres);
+    f->pl = calloc(n + 1, sizeof *f->pl);
+    f->npl = calloc(n + 1, sizeof *f->npl);
+    if (!f->pidx || !f->plab || !f->pres || !f->pl || !f->npl) {
         snprintf(c->err, sizeof c->err, "out of memory");
-        rc = 1;
-        goto done;
+        return 1;
     }
-    /* Every valid plan's placements for the layout; only the first's when
-     * the layout is not drawn (the live bytes need one plan) or would
-     * hold more rectangles than a figure can show. */
-    size_t np = 0, rects = 0, valid = 0;
-    for (size_t i = 0; i < n; i++) valid += (size_t)res[i]->ok;
-    for (size_t i = 0; i < n && !rc; i++) {
-        if (!res[i]->ok) continue;
-        if (np && (!arena_plot_want(c, "layout") || npl[0] * valid > 300000)) {
-            rects = npl[0] * valid;
+    size_t valid = 0, np = 0;
+    for (size_t i = 0; i < n; i++) valid += (size_t)f->res[i]->ok;
+    for (size_t i = 0; i < n; i++) {
+        const struct arena_fig_result *r = f->res[i];
+        if (!r->ok) continue;
+        if (np && (!arena_plot_want(c, "layout") || f->npl[0] * valid > 300000)) {
+            f->rects = f->npl[0] * valid;
             break;
         }
-        if (arena_figdb_placements(c->db, res[i]->id, &pl[np], &npl[np], c->err, sizeof c->err)) {
-            rc = 2;
-            break;
-        }
-        if (!npl[np]) continue;
-        rects += npl[np];
-        pidx[np] = idx[i];
-        plab[np] = lab[i];
-        pres[np++] = res[i];
+        if (arena_figdb_placements(c->db, r->id, &f->pl[np], &f->npl[np], c->err, sizeof c->err))
+            return 2;
+        if (!f->npl[np]) continue;
+        f->rects += f->npl[np];
+        f->pidx[np] = f->idx[i];
+        f->plab[np] = f->lab[i];
+        f->pres[np++] = r;
     }
-    if (rc) goto done;
+    f->np = np;
     if (!np) {
         struct arena_buf s = {0};
-        arena_plot_caret(&s, g->spec);
+        arena_plot_caret(&s, c->d.graphs[c->graph].spec);
         arena_plot_note(c, "layout and live figures skipped: no placements of a valid plan for %s",
                         s.s ? s.s : "");
         arena_buf_free(&s);
-        goto done;
+        return PLOT_SKIP;
     }
-    int64_t steps = 0;
-    for (size_t k = 0; k < npl[0]; k++)
-        if (pl[0][k].last + 1 > steps) steps = pl[0][k].last + 1;
-    if (arena_plot_want(c, "layout") && rects > 300000) {
+    for (size_t k = 0; k < f->npl[0]; k++)
+        if (f->pl[0][k].last + 1 > f->steps) f->steps = f->pl[0][k].last + 1;
+    if (arena_plot_want(c, "layout") && f->rects > 300000)
         arena_plot_note(
             c,
             "layout figure skipped: %zu rectangles are too many to draw (pick a smaller graph"
             " or fewer planners)",
-            rects);
-    } else if (arena_plot_want(c, "layout")) {
-        /* Each rectangle as gnuplot draws it too (x, dx in steps; y, dy in the
-         * panel's byte unit: centre and half sizes), a panel's rows in one
-         * run: layout.gp reads plain columns of rows ROW0[i]..ROW1[i], no
-         * expression per row (gnuplot's costs two system calls each). */
-        struct arena_buf b = {0}, rows = {0};
-        arena_buf_add(&b,
-                           "panel,tensor,size,first,last,offset,x,dx,y,dy,planner,name,config\n");
-        size_t row = 0;
-        arena_buf_printf(&rows, "array ROW0[%zu]; array ROW1[%zu]\n", np, np);
-        for (size_t i = 0; i < np; i++) {
-            double U;
-            const char *un;
-            arena_plot_byte_unit(fmax((double)pres[i]->arena, (double)g->lower_bound), &U, &un);
-            arena_buf_printf(&rows, "ROW0[%zu] = %zu; ROW1[%zu] = %zu\n", i + 1, row, i + 1,
-                                  row + npl[i] - 1);
-            for (size_t k = 0; k < npl[i]; k++, row++) {
-                const struct arena_fig_place *p = &pl[i][k];
-                arena_buf_printf(
-                    &b, "%zu,%lld,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,", i + 1,
-                    (long long)p->tensor, (long long)p->size, (long long)p->first,
-                    (long long)p->last, (long long)p->offset, (double)(p->first + p->last + 1) / 2,
-                    (double)(p->last + 1 - p->first) / 2,
-                    ((double)p->offset + (double)p->size / 2) / U, (double)p->size / 2 / U);
-                arena_plot_csv(&b, c->sel[pidx[i]].name);
-                arena_buf_add(&b, ",");
-                if (p->name) arena_plot_csv(&b, p->name);
-                arena_buf_add(&b, ",");
-                arena_plot_csv(&b, arena_plot_config_label(c));
-                arena_buf_add(&b, "\n");
+            f->rects);
+    else
+        f->layout = arena_plot_want(c, "layout");
+    return 0;
+}
+
+/* layout.csv: each rectangle as gnuplot draws it too (x, dx in steps; y,
+ * dy in the panel's byte unit: centre and half sizes), a panel's rows in
+ * one run: layout.gp reads plain columns of rows ROW0[i]..ROW1[i], no
+ * expression per row (gnuplot's costs two system calls each). */
+static int layout_series(struct plot_ctx *c, void *fig)
+{
+    struct layout_fig *f = fig;
+    if (!f->layout) return 0;
+    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
+    struct arena_buf b = {0};
+    arena_buf_add(&b, "panel,tensor,size,first,last,offset,x,dx,y,dy,planner,name,config\n");
+    size_t row = 0;
+    arena_buf_printf(&f->rows, "array ROW0[%zu]; array ROW1[%zu]\n", f->np, f->np);
+    for (size_t i = 0; i < f->np; i++) {
+        double U;
+        const char *un;
+        arena_plot_byte_unit(fmax((double)f->pres[i]->arena, (double)g->lower_bound), &U, &un);
+        arena_buf_printf(&f->rows, "ROW0[%zu] = %zu; ROW1[%zu] = %zu\n", i + 1, row, i + 1,
+                         row + f->npl[i] - 1);
+        for (size_t k = 0; k < f->npl[i]; k++, row++) {
+            const struct arena_fig_place *p = &f->pl[i][k];
+            arena_buf_printf(
+                &b, "%zu,%lld,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,", i + 1,
+                (long long)p->tensor, (long long)p->size, (long long)p->first,
+                (long long)p->last, (long long)p->offset, (double)(p->first + p->last + 1) / 2,
+                (double)(p->last + 1 - p->first) / 2,
+                ((double)p->offset + (double)p->size / 2) / U, (double)p->size / 2 / U);
+            arena_plot_csv(&b, c->sel[f->pidx[i]].name);
+            arena_buf_add(&b, ",");
+            if (p->name) arena_plot_csv(&b, p->name);
+            arena_buf_add(&b, ",");
+            arena_plot_csv(&b, arena_plot_config_label(c));
+            arena_buf_add(&b, "\n");
+        }
+    }
+    int rc = arena_plot_put(c, "layout.csv", &b);
+    arena_buf_free(&b);
+    return rc;
+}
+
+/* The layout's page at each size (gr) and its head in gp. The plans a size
+ * has no room for (the largest arenas) are named in its foot, in the
+ * figure's own text. */
+static void layout_page(struct plot_ctx *c, const struct layout_fig *f, struct grid gr[2],
+                        struct arena_buf *gp)
+{
+    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
+    size_t np = f->np;
+    char sub[64];
+    snprintf(sub, sizeof sub, " (dashed: lower bound%s)",
+             c->ref && c->ref != g->lower_bound ? (c->ref_opt ? "; dash-dot: optimum"
+                                                              : "; dash-dot: best bound")
+                                                : "");
+    struct arena_buf st = {0};
+    char *gs = graph_sub(c);
+    arena_buf_add(&st, gs ? gs : g->spec);
+    free(gs);
+    arena_buf_add(&st, sub);
+    for (int k = 0; k < 2; k++) layout_grid(&gr[k], k + 1, np, f->steps, 0);
+    struct arena_buf foot = {0}, gone[2] = {{0}};
+    double fh[2] = {0, 0};
+    if (gr[0].shown < np || gr[1].shown < np) {
+        for (int k = 0; k < 2; k++)
+            for (size_t i = gr[k].shown; i < np; i++) {
+                if (i > gr[k].shown) arena_buf_add(&gone[k], ", ");
+                arena_plot_caret(&gone[k], f->plab[i]);
             }
+        arena_plot_gp_foot_sizes(&foot, "not shown (no room): ", gone[0].s ? gone[0].s : "",
+                                 gone[1].s ? gone[1].s : "", NULL, fh);
+        for (int k = 0; k < 2; k++)
+            layout_grid(&gr[k], k + 1, np, f->steps, fh[k]);
+    } else {
+        arena_plot_gp_foot(&foot, "", "", fh);
+    }
+    arena_buf_free(&gone[0]);
+    arena_buf_free(&gone[1]);
+    if (gr[0].shown < np && (c->o.sizes & 1))
+        arena_plot_note(c,
+                        "one-column layout figure shows the first %zu of its %zu plans (two"
+                        " columns: %zu); its foot names the rest",
+                        gr[0].shown, np, gr[1].shown);
+    else if (gr[1].shown < np && (c->o.sizes & 2))
+        arena_plot_note(c,
+                        "two-column layout figure shows the first %zu of its %zu plans; its"
+                        " foot names the rest",
+                        gr[1].shown, np);
+    arena_plot_gp_head(c, gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL,
+                       gr[0].h, gr[1].h);
+    arena_buf_free(&st);
+    arena_buf_add(gp, foot.s ? foot.s : "");
+    if (foot.oom) gp->oom = 1;
+    arena_buf_free(&foot);
+}
+
+/* Each plan's panel title, byte unit and y ticks at each size. */
+static void layout_plans(struct plot_ctx *c, const struct layout_fig *f, const struct grid gr[2],
+                         struct arena_buf *gp)
+{
+    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
+    for (size_t i = 0; i < f->np; i++) {
+        double U;
+        const char *un;
+        double top = fmax((double)f->pres[i]->arena, (double)g->lower_bound);
+        arena_plot_byte_unit(top, &U, &un);
+        arena_buf_printf(gp, "LT1[%zu] = ", i + 1);
+        arena_plot_gq_cut(gp, f->plab[i], gr[0].title_chars, "...");
+        arena_buf_printf(gp, "; LT2[%zu] = ", i + 1);
+        arena_plot_gq_cut(gp, f->plab[i], gr[1].title_chars, "...");
+        for (int k = 0; k < 2; k++) {
+            struct arena_buf t = {0};
+            double y;
+            byte_ticks(&t, top / U, un, gr[k].yticks, gr[k].clear, &y);
+            arena_buf_printf(gp, "; YT%d[%zu] = \"%s\"; YMAX%d[%zu] = %.17g", k + 1, i + 1,
+                             t.s ? t.s : "()", k + 1, i + 1, y);
+            arena_buf_free(&t);
         }
-        rc = arena_plot_put(c, "layout.csv", &b);
-        arena_buf_free(&b);
-        if (rc) goto done;
+        arena_buf_printf(gp, "\nU[%zu] = %.1f\n", i + 1, U);
+    }
+}
+
+/* layout.gp, drawn; then the live figure of every valid plan, placements
+ * stored or not. */
+static int layout_end(struct plot_ctx *c, void *fig)
+{
+    struct layout_fig *f = fig;
+    const struct arena_fig_graph *g = &c->d.graphs[c->graph];
+    size_t np = f->np;
+    if (f->layout) {
         struct arena_buf gp = {0};
-        char sub[64];
-        snprintf(sub, sizeof sub, " (dashed: lower bound%s)",
-                 c->ref && c->ref != g->lower_bound ? (c->ref_opt ? "; dash-dot: optimum"
-                                                                  : "; dash-dot: best bound")
-                                                    : "");
-        struct arena_buf st = {0};
-        char *gs = graph_sub(c);
-        arena_buf_add(&st, gs ? gs : g->spec);
-        free(gs);
-        arena_buf_add(&st, sub);
         struct grid gr[2];
-        for (int k = 0; k < 2; k++) layout_grid(&gr[k], k + 1, np, steps, 0);
-        /* The plans a size has no room for (the largest arenas) are named in
-         * its foot, in the figure's own text. */
-        struct arena_buf foot = {0}, gone[2] = {{0}};
-        double fh[2] = {0, 0};
-        if (gr[0].shown < np || gr[1].shown < np) {
-            for (int k = 0; k < 2; k++)
-                for (size_t i = gr[k].shown; i < np; i++) {
-                    if (i > gr[k].shown) arena_buf_add(&gone[k], ", ");
-                    arena_plot_caret(&gone[k], plab[i]);
-                }
-            arena_plot_gp_foot_sizes(&foot, "not shown (no room): ", gone[0].s ? gone[0].s : "",
-                                     gone[1].s ? gone[1].s : "", NULL, fh);
-            for (int k = 0; k < 2; k++)
-                layout_grid(&gr[k], k + 1, np, steps, fh[k]);
-        } else {
-            arena_plot_gp_foot(&foot, "", "", fh);
-        }
-        arena_buf_free(&gone[0]);
-        arena_buf_free(&gone[1]);
-        if (gr[0].shown < np && (c->o.sizes & 1))
-            arena_plot_note(c,
-                            "one-column layout figure shows the first %zu of its %zu plans (two"
-                            " columns: %zu); its foot names the rest",
-                            gr[0].shown, np, gr[1].shown);
-        else if (gr[1].shown < np && (c->o.sizes & 2))
-            arena_plot_note(c,
-                            "two-column layout figure shows the first %zu of its %zu plans; its"
-                            " foot names the rest",
-                            gr[1].shown, np);
-        arena_plot_gp_head(c, &gp, "layout", "Memory layout of each plan", st.s ? st.s : "", NULL,
-                           gr[0].h, gr[1].h);
-        arena_buf_free(&st);
-        arena_buf_add(&gp, foot.s ? foot.s : "");
-        if (foot.oom) gp.oom = 1;
-        arena_buf_free(&foot);
+        layout_page(c, f, gr, &gp);
         arena_plot_gp_common(c, &gp);
-        arena_plot_gp_styles(&gp, c->sel, pidx, plab, np, 40);
+        arena_plot_gp_styles(&gp, c->sel, f->pidx, f->plab, np, 40);
         arena_buf_printf(&gp, "NP = %zu; STEPS = %lld; LB = %lld; REF = %lld\n", np,
-                              (long long)steps, (long long)g->lower_bound, (long long)c->ref);
-        arena_buf_add(&gp, rows.s ? rows.s : "");
-        arena_buf_free(&rows);
+                         (long long)f->steps, (long long)g->lower_bound, (long long)c->ref);
+        arena_buf_add(&gp, f->rows.s ? f->rows.s : "");
         arena_buf_printf(&gp,
-                              "array LT1[%zu]; array LT2[%zu]; array U[%zu]; array YMAX1[%zu];"
-                              " array YMAX2[%zu]; array YT1[%zu]; array YT2[%zu]\n",
-                              np, np, np, np, np, np, np);
+                         "array LT1[%zu]; array LT2[%zu]; array U[%zu]; array YMAX1[%zu];"
+                         " array YMAX2[%zu]; array YT1[%zu]; array YT2[%zu]\n",
+                         np, np, np, np, np, np, np);
         for (int k = 0; k < 2; k++) {
             const struct grid *q = &gr[k];
             arena_buf_printf(
@@ -529,48 +596,40 @@ static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct a
                 k + 1, q->cols, k + 1, q->shown, k + 1, q->left, k + 1, q->right, k + 1, q->bottom,
                 k + 1, q->gx, k + 1, q->gy, k + 1, q->xstep);
         }
-        for (size_t i = 0; i < np; i++) {
-            double U;
-            const char *un;
-            double top = fmax((double)pres[i]->arena, (double)g->lower_bound);
-            arena_plot_byte_unit(top, &U, &un);
-            arena_buf_printf(&gp, "LT1[%zu] = ", i + 1);
-            arena_plot_gq_cut(&gp, plab[i], gr[0].title_chars, "...");
-            arena_buf_printf(&gp, "; LT2[%zu] = ", i + 1);
-            arena_plot_gq_cut(&gp, plab[i], gr[1].title_chars, "...");
-            for (int k = 0; k < 2; k++) {
-                struct arena_buf t = {0};
-                double y;
-                byte_ticks(&t, top / U, un, gr[k].yticks, gr[k].clear, &y);
-                arena_buf_printf(&gp, "; YT%d[%zu] = \"%s\"; YMAX%d[%zu] = %.17g", k + 1,
-                                      i + 1, t.s ? t.s : "()", k + 1, i + 1, y);
-                arena_buf_free(&t);
-            }
-            arena_buf_printf(&gp, "\nU[%zu] = %.1f\n", i + 1, U);
-        }
-        rc = arena_plot_draw(c, "layout", &gp, NULL, NULL, 0);
+        layout_plans(c, f, gr, &gp);
+        int rc = arena_plot_draw(c, "layout", &gp, NULL, NULL, 0);
         arena_buf_free(&gp);
-        if (rc) goto done;
+        if (rc) return rc;
     }
-    if (arena_plot_want(c, "live")) {
-        /* Every valid plan, placements stored or not. */
-        np = 0;
-        for (size_t i = 0; i < n; i++)
-            if (res[i]->ok) {
-                pidx[np] = idx[i];
-                plab[np] = lab[i];
-                pres[np++] = res[i];
-            }
-        rc = fig_live(c, pidx, plab, pres, np, pl[0], npl[0], steps);
-    }
-done:
-    for (size_t i = 0; pl && i < n; i++) arena_fig_places_free(pl[i], npl ? npl[i] : 0);
-    free(pl);
-    free(npl);
-    free(pidx);
-    free(plab);
-    free(pres);
-    return rc;
+    if (!arena_plot_want(c, "live")) return 0;
+    np = 0;
+    for (size_t i = 0; i < f->n; i++)
+        if (f->res[i]->ok) {
+            f->pidx[np] = f->idx[i];
+            f->plab[np] = f->lab[i];
+            f->pres[np++] = f->res[i];
+        }
+    return fig_live(c, f->pidx, f->plab, f->pres, np, f->pl[0], f->npl[0], f->steps);
+}
+
+static void layout_free(void *fig)
+{
+    struct layout_fig *f = fig;
+    for (size_t i = 0; f->pl && i < f->n; i++) arena_fig_places_free(f->pl[i], f->npl ? f->npl[i] : 0);
+    free(f->pl);
+    free(f->npl);
+    free(f->pidx);
+    free(f->plab);
+    free(f->pres);
+    arena_buf_free(&f->rows);
+}
+
+static int fig_layout_live(struct plot_ctx *c, const size_t *idx, const struct arena_fig_result **res,
+                           char *const *lab, size_t n)
+{
+    static const struct plot_figure steps = {layout_begin, layout_series, layout_end, layout_free};
+    struct layout_fig f = {.idx = idx, .res = res, .lab = lab, .n = n};
+    return arena_plot_figure(c, &steps, &f);
 }
 
 int arena_plot_per_graph(struct plot_ctx *c)

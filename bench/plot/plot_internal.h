@@ -22,8 +22,8 @@
 #include "results/planner_label.h"
 
 #define PLOT_PROG "bench: plot"
-#define PLOT_NFIGS 10 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed,
-                       configs */
+#define PLOT_NFIGS 11 /* arena, layout, live, scaling, quality, tables, replay, stats, fixed,
+                       configs, mcu */
 
 struct plot_opts {
     const char *graph, *planners, *out, *formats; /* graph: the first --graph */
@@ -193,6 +193,22 @@ double arena_plot_label_em(const char *t, double wrap_em);
 /* ---- the figures: 0, or 1 / 2 with err set (a figure the selection
  * cannot give is skipped with a note, not an error). */
 
+/* A figure in four steps, each a function over the figure's own state
+ * (fig, zeroed by the caller): begin chooses and computes what it shows
+ * (PLOT_SKIP: nothing to draw, its note given), series writes its data
+ * files, end writes its script and draws it, free frees what the state
+ * holds, whatever step stopped. arena_plot_figure runs them in that order,
+ * stopping at the first that does not return 0: a figure's exit status
+ * (PLOT_SKIP counts as 0). series and end may be NULL. */
+#define PLOT_SKIP (-1)
+struct plot_figure {
+    int (*begin)(struct plot_ctx *c, void *fig);
+    int (*series)(struct plot_ctx *c, void *fig);
+    int (*end)(struct plot_ctx *c, void *fig);
+    void (*free)(void *fig);
+};
+int arena_plot_figure(struct plot_ctx *c, const struct plot_figure *steps, void *fig);
+
 /* plot_graph.c: arena, layout, live, and through them replay and tables,
  * for the graph c->graph. */
 int arena_plot_per_graph(struct plot_ctx *c);
@@ -223,5 +239,9 @@ int arena_plot_fig_stats(struct plot_ctx *c);
  * of the selection side by side per planner, against the plain fixed-order
  * bound. */
 int arena_plot_fig_configs(struct plot_ctx *c);
+/* plot_mcu.c: mcu-W.* and mcu.csv, TFLM's whole arena per network and
+ * planner (the plan's arena, the scratch TFLM adds, its head) against the
+ * SRAM of common parts. */
+int arena_plot_fig_mcu(struct plot_ctx *c);
 
 #endif

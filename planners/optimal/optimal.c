@@ -416,9 +416,12 @@ static int best_greedy(struct run *r, struct arena_plan *plan)
         }
         arena_plan_reset(&t);
         int stopped = 0, rc;
-        if (i < 0)
-            rc = arena_planner_online_tlsf.plan(p, r->opt, w->greedy, w->greedy_bytes, &t);
-        else if (i < 2)
+        if (i < 0) { /* online-tlsf at its own defaults, not optimal's key values */
+            struct arena_plan_options tlsf = *r->opt;
+            tlsf.values = NULL;
+            rc = arena_planner_run(&arena_planner_online_tlsf, p, &tlsf, w->greedy,
+                                   w->greedy_bytes, &t);
+        } else if (i < 2)
             rc = arena_greedy_size_plan_until(p, w->greedy, w->greedy_bytes, &t,
                                               i == 0 ? ARENA_GREEDY_BEST_FIT
                                                      : ARENA_GREEDY_FIRST_FIT,

@@ -142,6 +142,93 @@ static int run_on(const char *h, const char *cpu, const char *board)
     return WEXITSTATUS(rc);
 }
 
+/* Loads spec under the kernel scratch rule r (lifetime policy: one buffer
+ * per requesting op, alive at its step, planned with the tensors) with its
+ * graph kept. */
+static void load_scratch(const char *spec, enum arena_scratch_rule r, struct arena_source *src)
+{
+    char err[600] = "";
+    struct arena_load_options lo = {.alignment = 16, .seed = 1, .scratch = r, .keep_graph = 1};
+    cr_assert_eq(arena_source_load_with(spec, &lo, src, err, sizeof err), ARENA_OK, "%s", err);
+    cr_assert(src->has_head && src->scratch.buffers > 0, "%s asks for no scratch", spec);
+}
+
+/* Writes src's plan into dir/sub (with its ops, as export_plan_as does) as
+ * a three-region arena: TFLM's head (graphs/tflm_head.h) before the
+ * activations, which must stay untouched; the header's path in h. */
+static void export_with_head(struct arena_source *src, const struct arena_plan *plan,
+                             const char *sub, char *h, size_t cap)
+{
+    char err[600] = "", d[256], ops[300];
+    snprintf(d, sizeof d, "%s/%s", dir, sub);
+    cr_assert_eq(mkdir(d, 0755), 0);
+    snprintf(ops, sizeof ops, "%s/ops.inc", d);
+    ec_write_ops(src, ops);
+    struct arena_export x = {.title = sub, .prefix = "MLPT", .p = &src->problem,
+                             .names = src->names, .plan = plan, .head = src->head.head};
+    cr_assert_eq(arena_export_plan(d, "plan", &x, err, sizeof err), ARENA_OK, "%s", err);
+    snprintf(h, cap, "%s/plan.h", d);
+}
+
+/* ResNet-8 (MLPerf Tiny's image classification) under cmsis-nn:m4: its
+ * seven 3x3 convs and its average pool ask for scratch (im2col, 4c), 8
+ * buffers each alive during its op only, planned by greedy-by-size with the
+ * activations (49,728 B, its lower bound), behind TFLM's head of 1,604 B
+ * (graphs/tflm_head.h; the export rounds it up to 16: 1,616 B).
+ * On the Cortex-M4 every buffer, scratch included, is written with its own
+ * pattern when its op starts and read back intact at its last step, the
+ * ops run in order reading their inputs intact, and the head is never
+ * touched. */
+Test(mcu, mlperf_tiny_scratch_buffers_stay_intact_on_cortex_m4)
+{
+    struct arena_source src;
+    load_scratch("resnet8", ARENA_SCRATCH_CMSIS_M4, &src);
+    cr_expect_eq(src.scratch.buffers, 8);
+    struct arena_plan plan;
+    uint64_t *off = calloc(src.problem.n, sizeof *off);
+    cr_assert_not_null(off);
+    memset(&plan, 0, sizeof plan);
+    plan.n = src.problem.n;
+    plan.offsets = off;
+    const struct arena_planner *pl = arena_planner_find("greedy-by-size");
+    size_t need = 0;
+    cr_assert_eq(arena_planner_scratch(pl, &src.problem, &need), ARENA_OK);
+    void *work = malloc(need ? need : 1);
+    cr_assert_not_null(work);
+    cr_assert_eq(arena_planner_run(pl, &src.problem, NULL, work, need, &plan), ARENA_OK);
+    free(work);
+    cr_assert_eq(arena_plan_validate(&src.problem, &plan, NULL), ARENA_OK);
+    cr_expect_eq(plan.arena, 49728);
+    char h[512];
+    export_with_head(&src, &plan, "s", h, sizeof h);
+    int rc = run_on(h, "cortex-m4", "mps2-an386");
+    cr_expect_eq(rc, 0, "%s", out);
+    cr_expect_not_null(strstr(out, ", 51344 B, 25 tensors\n"), "%s", out);
+    cr_expect_not_null(strstr(out, "16 ops run in the exported order\n"), "%s", out);
+    cr_expect_not_null(strstr(out, "\nPASS\n"), "%s", out);
+    /* the same plan with the first scratch buffer moved onto a tensor
+     * alive at its step (its op's input): the board says which buffer was
+     * overwritten */
+    size_t s = src.scratch_first, victim = SIZE_MAX;
+    for (size_t i = 0; i < src.scratch_first && victim == SIZE_MAX; i++)
+        if (src.problem.tensors[i].first <= src.problem.tensors[s].first &&
+            src.problem.tensors[i].last >= src.problem.tensors[s].first)
+            victim = i;
+    cr_assert_neq(victim, SIZE_MAX);
+    off[s] = off[victim];
+    if (off[s] + src.problem.tensors[s].size > plan.arena)
+        plan.arena = off[s] + src.problem.tensors[s].size;
+    cr_assert_neq(arena_plan_validate(&src.problem, &plan, NULL), ARENA_OK);
+    export_with_head(&src, &plan, "bad", h, sizeof h);
+    cr_expect_eq(run_on(h, "cortex-m4", "mps2-an386"), 1, "%s", out);
+    char want[64];
+    snprintf(want, sizeof want, "tensor %zu overwritten at byte ", victim);
+    cr_expect_not_null(strstr(out, want), "%s", out);
+    cr_expect_not_null(strstr(out, "FAIL 1\n"), "%s", out);
+    free(off);
+    arena_source_free(&src);
+}
+
 /* mobilenetv2:alpha=0.35,res=96 (66 tensors), greedy by size: 138,240 B,
  * on both boards. */
 Test(mcu, mobilenetv2_on_cortex_m4_and_m7)

@@ -587,10 +587,13 @@ static int register_jobs(struct bench *b)
                 b->n_jobs--;
                 continue;
             }
-            size_t len = strlen(b->s.graphs[g].src.spec) + strlen(j->c.pl->name) + 2;
+            /* graph/planner, the planner by its canonical spec: two
+             * configurations of one planner are two benchmarks */
+            const char *who = j->c.origin->spec ? j->c.origin->spec : j->c.pl->name;
+            size_t len = strlen(b->s.graphs[g].src.spec) + strlen(who) + 2;
             char *name = malloc(len);
             if (!name) return ARENA_ENOMEM;
-            snprintf(name, len, "%s/%s", b->s.graphs[g].src.spec, j->c.pl->name);
+            snprintf(name, len, "%s/%s", b->s.graphs[g].src.spec, who);
             struct arena_gbench_spec spec = {
                 .name = name,
                 .setup = job_setup,

@@ -81,13 +81,25 @@ static void origin_text(const struct arena_planner_origin *o, char *buf, size_t 
  * here when pl is not added). A table already listed is a repeat, dropped;
  * another table of the same name is refused: within a run, results are
  * told apart by the planner's name. */
+/* Whether planner i of the run is pl from origin o: the same table, or a
+ * plugin's planner of that name from the same file loaded again (bench
+ * holds a copy of each plugin table per load). */
+static int same_planner(const A *a, size_t i, const struct arena_planner *pl,
+                        const struct arena_planner_origin *o)
+{
+    const struct arena_planner_origin *was = &a->origins[i];
+    return a->planners[i] == pl ||
+           (o->origin == ARENA_ORIGIN_PLUGIN && was->origin == ARENA_ORIGIN_PLUGIN &&
+            strcmp(was->sha256, o->sha256) == 0 && strcmp(a->planners[i]->name, pl->name) == 0);
+}
+
 static int add_planner(A *a, const struct arena_planner *pl, struct arena_planner_origin *o,
                        char *err, size_t errlen)
 {
     struct arena_planner_origin none = {0};
     if (!o) o = &none;
     for (size_t i = 0; i < a->n_planners; i++) {
-        if (a->planners[i] == pl) {
+        if (same_planner(a, i, pl, o)) {
             /* the same planner with other keys is another configuration
              * (a sweep); with the same canonical spec, a repeat (check) */
             if (!o->keys && !a->origins[i].keys) {
@@ -164,10 +176,9 @@ static int add_plugin(A *a, const char *item, char *err, size_t errlen)
     int rc = arena_plugin_open(path, lib, err, errlen);
     if (rc != ARENA_OK) return rc;
     a->n_libs++;
-    const struct arena_plugin *pg = lib->plugin;
     int found = 0;
-    for (uint32_t i = 0; rc == ARENA_OK && i < pg->count; i++) {
-        const struct arena_planner *pl = pg->planners[i];
+    for (uint32_t i = 0; rc == ARENA_OK && i < lib->count; i++) {
+        const struct arena_planner *pl = &lib->tables[i];
         if (name && strcmp(pl->name, name) != 0) continue;
         found = 1;
         if (arena_planner_find(pl->name))
@@ -187,10 +198,10 @@ static int add_plugin(A *a, const char *item, char *err, size_t errlen)
     }
     if (rc == ARENA_OK && !found) {
         char known[512] = "";
-        for (uint32_t i = 0; i < pg->count; i++) {
+        for (uint32_t i = 0; i < lib->count; i++) {
             size_t used = strlen(known);
             snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
-                     pg->planners[i]->name);
+                     lib->tables[i].name);
         }
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "plugin:%s: no planner named '%s' (it has: %s)", path, name, known);
@@ -320,7 +331,7 @@ static int resolve_planners(A *a, char *err, size_t errlen)
         int rc = arena_planner_keys_resolve(a->planners[i], &a->origins[i], a->seed, err, errlen);
         if (rc != ARENA_OK) return rc;
         size_t j = 0;
-        while (j < i && !(a->planners[j] == a->planners[i] &&
+        while (j < i && !(same_planner(a, j, a->planners[i], &a->origins[i]) &&
                           strcmp(a->origins[j].spec, a->origins[i].spec) == 0))
             j++;
         if (j == i) continue;

@@ -34,6 +34,7 @@ int arena_call_collect(struct arena_call *c, const struct arena_problem *p,
 void arena_call_release(struct arena_call *c)
 {
     if (c->ops && c->ops->release) c->ops->release(c);
+    arena_guest_release(&c->guest, c->pl);
     arena_guest_free(&c->guest);
     c->plan.offsets = NULL;
 }

@@ -15,6 +15,26 @@ static double elapsed(const struct timespec *t0)
     return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
+double arena_optimal_cpu_seconds(void)
+{
+    struct timespec now;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0)
+        return 0;
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+/* The running member's share of CPU is used up (read every MEMBER_POLL
+ * calls: the thread's CPU clock is a system call, not the vDSO's). */
+static int member_over(struct run *r)
+{
+    if (r->member_until <= 0)
+        return 0;
+    if (!r->member_over && ++r->member_polls % MEMBER_POLL == 0 &&
+        arena_optimal_cpu_seconds() >= r->member_until)
+        r->member_over = 1;
+    return r->member_over;
+}
+
 int arena_optimal_out_of_time_by(struct run *r, double margin)
 {
     if (!r->stopped && arena_plan_stop_requested(r->opt))
@@ -22,7 +42,14 @@ int arena_optimal_out_of_time_by(struct run *r, double margin)
     if (!r->stopped && r->opt->time_limit > 0 &&
         elapsed(&r->start) + margin >= r->opt->time_limit)
         r->stopped = 1;
-    return r->stopped;
+    return r->stopped || member_over(r);
+}
+
+void arena_optimal_member_share(struct run *r, double cpu_seconds)
+{
+    r->member_polls = 0;
+    r->member_over = 0;
+    r->member_until = cpu_seconds > 0 ? arena_optimal_cpu_seconds() + cpu_seconds : 0;
 }
 
 double arena_optimal_seconds_left(const struct run *r)

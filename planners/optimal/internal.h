@@ -45,14 +45,20 @@
 #define GAP_DISCREPANCIES 6u
 /* The SAT engine's conflicts in a part's first round (doubling each round). */
 #define SAT_CONFLICTS_FIRST 1024u
-/* The portfolio: the search's rounds of a part before the SAT engine's
- * rounds join in, one after each of the search's, with a conflict per
- * SAT_NODES_PER_CONFLICT nodes the search's round spent: at 32 the SAT
- * engine takes about nine tenths of the part's time (a conflict costs
- * 200-400 nodes' time on exact-slack's encodings; measured, with 512, 128
- * and 32: docs/optimal-sat.md, "The portfolio"). */
+/* The portfolio: the search's rounds of a part before the other member's
+ * rounds (SAT, or lcg where SAT's encoding passes its memory budget) join
+ * in, one after each of the search's, with as much of the thread's CPU as
+ * that round of the search had (optimal.c, member_round). With a node
+ * limit (deterministic, no clock read), a conflict per
+ * PORTFOLIO_NODES_PER_CONFLICT nodes the search's round spent instead: a
+ * conflict of the SAT engine costs 1-5 ms on exact-slack's encodings, an
+ * lcg conflict 0.07-2 ms, a search node 2-10 us (docs/optimal-sat.md, The
+ * portfolio). */
 #define SAT_FROM_ROUND 2u
-#define SAT_NODES_PER_CONFLICT 32u
+#define PORTFOLIO_NODES_PER_CONFLICT 512u
+/* Calls of arena_optimal_out_of_time between two reads of the thread's
+ * CPU clock while a portfolio member runs. */
+#define MEMBER_POLL 16u
 /* Filler searches per round, each with its own preorder. */
 #define FILLER_TRIES 4u
 /* Depth-bounded discrepancy search (canonical.c, discrepancy_search):
@@ -233,6 +239,12 @@ struct run {
     arena_optimal_lemma_fn *lemma_hook;
     void *lemma_ctx;
     uint64_t lcg_memory_mb; /* the lcg engine's cap on Z3's memory (MiB) */
+    /* the portfolio: the running member's (SAT or lcg) round ends when the
+       thread's CPU clock reaches member_until (0: no such end); its solver
+       is then told to stop, as by a budget, but r->stopped stays 0 */
+    double member_until;
+    uint64_t member_polls;
+    int member_over;
     unsigned engine; /* key engine: ARENA_OPTIMAL_ENGINE_* */
     uint32_t off;    /* key off: the ARENA_OPTIMAL_* bits of the rules off */
 };
@@ -281,8 +293,15 @@ static inline uint64_t span_floor(const struct work *w, const uint64_t *top, uin
 }
 
 /* budget.c: reads opt->stop and the clock (the SAT engine's terminate
- * callback); nonzero, and r->stopped set, when either says stop. */
+ * callback); nonzero, and r->stopped set, when either says stop; nonzero
+ * too, r->stopped left 0, when the portfolio's member has had its share
+ * of CPU (arena_optimal_member_share). */
 int arena_optimal_out_of_time(struct run *r);
+/* budget.c: this thread's CPU time, seconds. */
+double arena_optimal_cpu_seconds(void);
+/* budget.c: the portfolio's next member round may take cpu_seconds of
+ * this thread's CPU from now (0: no end of its own). */
+void arena_optimal_member_share(struct run *r, double cpu_seconds);
 /* The same, the time limit ending `margin` seconds early: for work that
  * cannot be stopped once begun (the SAT engine's: its solver collects its
  * clauses without asking). */

@@ -664,15 +664,21 @@ static enum arena_sat_open sat_open(struct run *r, uint64_t top, struct part_sta
             held += arena_sat_bytes(states[q].sat);
     struct arena_plan greedy = {.offsets = r->phase_offsets};
     const struct arena_plan *phases = r->phase_offsets != NULL ? &greedy : plan;
+    /* the member's share of CPU is not asked while the encoding is built:
+     * a build it stopped would read as one past the memory budget */
+    double until = r->member_until;
+    r->member_until = 0;
     enum arena_sat_open o = arena_sat_open(r, top, phases, ARENA_SAT_MEMORY - held, &st->sat);
-    if (o != ARENA_SAT_CROWDED)
-        return o;
-    for (size_t q = 0; q < parts; q++)
-        if (&states[q] != st) {
-            arena_sat_close(states[q].sat);
-            states[q].sat = NULL;
-        }
-    return arena_sat_open(r, top, phases, ARENA_SAT_MEMORY, &st->sat);
+    if (o == ARENA_SAT_CROWDED) {
+        for (size_t q = 0; q < parts; q++)
+            if (&states[q] != st) {
+                arena_sat_close(states[q].sat);
+                states[q].sat = NULL;
+            }
+        o = arena_sat_open(r, top, phases, ARENA_SAT_MEMORY, &st->sat);
+    }
+    r->member_until = until;
+    return o;
 }
 
 /* The part's solver broke (arena_sat_broken: no memory, or a model that
@@ -788,7 +794,10 @@ static int lcg_open(struct run *r, uint64_t cap, struct part_state *st, struct a
                     struct arena_plan *plan)
 {
     struct arena_plan greedy = {.offsets = r->phase_offsets};
+    double until = r->member_until; /* as sat_open: not while opening */
+    r->member_until = 0;
     enum arena_lcg_open o = arena_lcg_open(r, cap, r->phase_offsets != NULL ? &greedy : plan, s);
+    r->member_until = until;
     if (o == ARENA_LCG_SKIPPED)
         lcg_give_up(st, plan);
     return o == ARENA_LCG_READY ? 0 : -1;
@@ -850,6 +859,34 @@ static void lcg_round(struct run *r, uint64_t cap, struct part_result *res, stru
         }
     }
     st->done = done;
+}
+
+/* The portfolio's second member on the loaded part, after the search's
+ * round that took `nodes` nodes and `cpu` seconds of this thread's CPU:
+ * the SAT engine, or the lcg engine on a part whose order encoding passes
+ * the SAT engine's memory budget (sat_skipped: the lcg engine's pairs fit
+ * where the encoding's values do not). It has as much CPU as the search's
+ * round just had (arena_optimal_member_share): counted in CPU, not wall
+ * time, so a busy machine starves neither, and the search keeps half of
+ * every round, so the portfolio takes about twice the time of its search
+ * alone at most where the search is the one that proves (MiniMalloc's E:
+ * docs/optimal-sat.md, The portfolio). With a node limit the run is
+ * deterministic and reads no clock: conflicts stand for CPU,
+ * PORTFOLIO_NODES_PER_CONFLICT search nodes each. */
+static void member_round(struct run *r, uint64_t cap, struct part_result *res,
+                         struct part_state *states, size_t parts, struct part_state *st,
+                         uint64_t nodes, double cpu, struct arena_plan *plan)
+{
+    int det = r->opt->node_limit != 0;
+    uint64_t conflicts = det ? max_u64(nodes / PORTFOLIO_NODES_PER_CONFLICT, 1)
+                             : max_u64(nodes, SAT_CONFLICTS_FIRST);
+    arena_optimal_member_share(r, det ? 0 : cpu > 1e-6 ? cpu : 1e-6);
+    if (!st->sat_skipped)
+        sat_round(r, cap, res, states, parts, st, conflicts, plan);
+    if (st->sat_skipped && !st->done && !st->lcg_failed && !r->stopped &&
+        r->part_arena > (cap ? cap : res->proven))
+        lcg_round(r, cap, res, st, conflicts, plan);
+    arena_optimal_member_share(r, 0);
 }
 
 /* The highest end of part ids[a..b) in plan. */
@@ -989,29 +1026,26 @@ static int plan_with(const struct arena_problem *p, const struct arena_plan_opti
             arena_optimal_part_load(&r, a, b);
             r.node_cost = node_cost(&w, b - a);
             uint64_t before = r.nodes;
+            double cpu = arena_optimal_cpu_seconds();
             unsigned engine = r.engine;
             if (engine == ARENA_OPTIMAL_ENGINE_PORTFOLIO || engine == ARENA_OPTIMAL_ENGINE_SEARCH)
                 solve_part(&r, a, b, cap, &res, st, plan);
-            /* the SAT engine's round: alone, its conflicts double each
-             * round; in the portfolio, from the search's round
-             * SAT_FROM_ROUND on, as many conflicts as take about the time
-             * of the search's round just run (SAT_NODES_PER_CONFLICT) */
             int sat = engine == ARENA_OPTIMAL_ENGINE_SAT, lcg = engine == ARENA_OPTIMAL_ENGINE_LCG;
-            uint64_t conflicts = sat ? st->sat_budget : (r.nodes - before) / SAT_NODES_PER_CONFLICT;
             r.part_arena = part_top(&r, a, b, plan);
-            /* the lcg engine alone: its conflicts double each round, as SAT's */
-            if (lcg && !st->done && !st->lcg_failed && !r.stopped &&
-                r.part_arena > (cap ? cap : res.proven)) {
-                lcg_round(&r, cap, &res, st, max_u64(st->sat_budget, SAT_CONFLICTS_FIRST), plan);
-                st->sat_budget = twice(max_u64(st->sat_budget, SAT_CONFLICTS_FIRST));
+            int open = !st->done && !r.stopped && r.part_arena > (cap ? cap : res.proven);
+            /* the engines alone: their conflicts double each round */
+            uint64_t alone = max_u64(st->sat_budget, SAT_CONFLICTS_FIRST);
+            if (lcg && open && !st->lcg_failed) {
+                lcg_round(&r, cap, &res, st, alone, plan);
+                st->sat_budget = twice(alone);
             }
-            if ((engine == ARENA_OPTIMAL_ENGINE_PORTFOLIO || sat) && !st->done &&
-                !st->sat_skipped && !r.stopped && (sat || st->round > SAT_FROM_ROUND) &&
-                r.part_arena > (cap ? cap : res.proven)) {
-                sat_round(&r, cap, &res, w.part_state, parts, st,
-                          max_u64(conflicts, SAT_CONFLICTS_FIRST), plan);
-                st->sat_budget = twice(max_u64(st->sat_budget, SAT_CONFLICTS_FIRST));
+            if (sat && open && !st->sat_skipped) {
+                sat_round(&r, cap, &res, w.part_state, parts, st, alone, plan);
+                st->sat_budget = twice(alone);
             }
+            if (engine == ARENA_OPTIMAL_ENGINE_PORTFOLIO && open && st->round > SAT_FROM_ROUND)
+                member_round(&r, cap, &res, w.part_state, parts, st, r.nodes - before,
+                             arena_optimal_cpu_seconds() - cpu, plan);
             busy |= !st->done && !(sat && st->sat_skipped) && !(lcg && st->lcg_failed);
         }
     }

@@ -104,6 +104,7 @@ static const struct arena_problem *planned_problem(const struct arena_session_gr
 
 static void release(struct job *j)
 {
+    arena_guest_release(&j->guest, j->pl);
     arena_guest_free(&j->guest);
     free(j->full);
     j->plan.offsets = NULL;
@@ -161,6 +162,9 @@ static int job_setup(void *ctx)
             j->prep_rc = arena_planner_scratch(j->pl, &j->guest.p, &j->scratch_size);
         if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS)
             j->prep_rc = arena_guest_scratch(&j->guest, j->scratch_size);
+        /* the planner's configuration, built once, outside the timing */
+        if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS)
+            j->prep_rc = arena_guest_configure(&j->guest, j->pl);
         j->plan.n = p->n;
         j->plan.offsets = j->guest.offsets;
         if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS &&
@@ -553,7 +557,10 @@ static int shard_parts(const struct bench *b, unsigned *part)
     int rc = spec && name ? ARENA_OK : ARENA_ENOMEM;
     for (size_t i = 0; rc == ARENA_OK && i < n; i++) {
         spec[i] = b->s.graphs[i / np].src.spec;
-        name[i] = b->s.args.planners[i % np]->name;
+        /* the spec: a sweep's specs of one planner spread over the shards
+         * (a planner without keys: its name, as before) */
+        const struct arena_planner_origin *o = &b->s.args.origins[i % np];
+        name[i] = o->spec ? o->spec : b->s.args.planners[i % np]->name;
     }
     if (rc == ARENA_OK) rc = arena_shard_assign(spec, name, n, b->s.args.shard_n, part);
     free(spec);
@@ -625,15 +632,20 @@ static int register_jobs(struct bench *b)
                 return ARENA_EDB;
             }
             if (found || b->s.args.missing) {
-                if (!found) printf("%s\t%s\n", b->s.graphs[g].src.spec, j->pl->name);
+                if (!found)
+                    printf("%s\t%s\n", b->s.graphs[g].src.spec,
+                           j->origin->spec ? j->origin->spec : j->pl->name);
                 memset(j, 0, sizeof *j);
                 b->n_jobs--;
                 continue;
             }
-            size_t len = strlen(b->s.graphs[g].src.spec) + strlen(j->pl->name) + 2;
+            /* graph/planner, the planner by its canonical spec: two
+             * configurations of one planner are two benchmarks */
+            const char *who = j->origin->spec ? j->origin->spec : j->pl->name;
+            size_t len = strlen(b->s.graphs[g].src.spec) + strlen(who) + 2;
             char *name = malloc(len);
             if (!name) return ARENA_ENOMEM;
-            snprintf(name, len, "%s/%s", b->s.graphs[g].src.spec, j->pl->name);
+            snprintf(name, len, "%s/%s", b->s.graphs[g].src.spec, who);
             struct arena_gbench_spec spec = {
                 .name = name,
                 .setup = job_setup,

@@ -66,14 +66,30 @@ int arena_planner_run(const struct arena_planner *pl, const struct arena_problem
     arena_plan_reset(plan);
     if (!opt)
         opt = &arena_plan_options_default;
-    if (pl->n_keys == 0 || opt->values)
+    if ((pl->n_keys == 0 || opt->values) && (!pl->configure || opt->config))
         return pl->plan(p, opt, scratch, scratch_size, plan);
+    struct arena_plan_options with = *opt;
     /* no values given: the planner's defaults (seed: opt->seed) */
     struct arena_key_value v[ARENA_PLANNER_MAX_KEYS];
-    if (pl->n_keys > ARENA_PLANNER_MAX_KEYS ||
-        arena_keys_defaults(pl->name, pl->keys, pl->n_keys, opt->seed, v, NULL, 0) != ARENA_OK)
-        return ARENA_EINVAL;
-    struct arena_plan_options with = *opt;
-    with.values = v;
-    return pl->plan(p, &with, scratch, scratch_size, plan);
+    if (pl->n_keys && !opt->values) {
+        if (pl->n_keys > ARENA_PLANNER_MAX_KEYS ||
+            arena_keys_defaults(pl->name, pl->keys, pl->n_keys, opt->seed, v, NULL, 0))
+            return ARENA_EINVAL;
+        with.values = v;
+    }
+    /* no configuration given: built for this call and released after it */
+    void *config = NULL;
+    if (pl->configure && !opt->config) {
+        rc = pl->configure(with.values, &config);
+        if (rc != ARENA_OK) {
+            if (config && pl->release)
+                pl->release(config);
+            return rc;
+        }
+        with.config = config;
+    }
+    rc = pl->plan(p, &with, scratch, scratch_size, plan);
+    if (config && pl->release)
+        pl->release(config);
+    return rc;
 }

@@ -54,7 +54,8 @@ void arena_plan_reset(struct arena_plan *plan);
 
 /* Checks the problem and the plan's capacity, then plans. opt NULL means
  * arena_plan_options_default; opt->values NULL, the planner's default key
- * values (its seed key: opt->seed). ARENA_ENOMEM when scratch_size is below what
+ * values (its seed key: opt->seed); opt->config NULL for a planner with a
+ * configure(), a configuration built for this call and released after it. ARENA_ENOMEM when scratch_size is below what
  * arena_planner_scratch() reports. */
 int arena_planner_run(const struct arena_planner *pl, const struct arena_problem *p,
                       const struct arena_plan_options *opt, void *scratch, size_t scratch_size,

@@ -7,8 +7,16 @@
 
 #include "arenabench/planner.h"
 
-/* enum arena_status, the codes themselves, is part of the planner contract
- * (include/arenabench/planner.h). */
+/* enum arena_status, the codes a planner may return, is part of the planner
+ * contract (include/arenabench/planner.h); these are arenabench's own,
+ * returned by its layers and never by a planner. */
+enum arena_status_own {
+    ARENA_EFORMAT = -4,   /* malformed input text */
+    ARENA_EIO = -5,       /* a file could not be read or written */
+    ARENA_ECONFLICT = -6, /* a plan puts two conflicting tensors on one byte */
+    ARENA_ENOTFOUND = -7, /* no such planner, family, key or record */
+    ARENA_EDB = -8,       /* the results database refused or is not ours */
+};
 
 /* Never NULL; a static string for every value, "unknown status" otherwise. */
 const char *arena_strerror(int status);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "planners/keys.h"
+#include "planners/status.h"
 
 static const char *const engines[] = {"portfolio", "search", "sat", NULL};
 static const char *const rules[] = {"stack", "twins", "gaps", NULL};

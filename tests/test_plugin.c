@@ -148,12 +148,65 @@ Test(plugin, another_abi_is_refused_naming_both_versions)
     const char *args[] = {"--graph", "chain:ops=4", "--planner", item, "--db", db, NULL};
     cr_expect_eq(run_bench("abi", args), 2);
     char *err = run_bench_output("abi", "err");
-    snprintf(want, sizeof want, "built for planner ABI %u, this bench has ABI %u",
-             ARENA_PLANNER_ABI + 41, ARENA_PLANNER_ABI);
+    snprintf(want, sizeof want, "built for planner ABI %u.%u, this bench has ABI %u.%u (it"
+             " loads %u.0 to %u.%u)", ARENA_PLANNER_ABI_MAJOR, ARENA_PLANNER_ABI_MINOR + 41,
+             ARENA_PLANNER_ABI_MAJOR, ARENA_PLANNER_ABI_MINOR, ARENA_PLANNER_ABI_MAJOR,
+             ARENA_PLANNER_ABI_MAJOR, ARENA_PLANNER_ABI_MINOR);
     cr_expect(strstr(err, want), "%s", err);
     cr_expect_eq(strchr(err, '\n'), strrchr(err, '\n'), "one line: %s", err);
     free(err);
     cr_expect(access(db, F_OK) != 0, "no database made for a refused run");
+}
+
+/* The example plugin's key: plugin:PATH:NAME:order=start is another
+ * configuration of the planner, run beside the default and changing its
+ * plan (MobileNetV2: 1,705,984 B placed by first step, 1,505,280 B by size,
+ * greedy-by-size-firstfit's arena, whose rule the default is). */
+Test(plugin, the_example_plugins_key_changes_its_plan)
+{
+    char db[160], item[600], with_key[700];
+    td_path(db, sizeof db, "r.sqlite");
+    snprintf(item, sizeof item, "plugin:%s", example());
+    snprintf(with_key, sizeof with_key, "%s:example-first-fit:order=start", item);
+    const char *args[] = {"--graph", "mobilenetv2", "--planner", "greedy-by-size-firstfit",
+                          "--planner", item, "--planner", with_key, "--db", db,
+                          "--min-time", "0.001", NULL};
+    cr_expect_eq(run_bench("key", args), 0, "%s", run_bench_output("key", "err"));
+    cr_expect_eq(td_file_int(db, "SELECT count(*) FROM results WHERE planner ="
+                                 " 'example-first-fit' AND valid = 1"),
+                 2, "%s", run_bench_output("key", "err"));
+    cr_expect_eq(td_file_int(db, "SELECT count(DISTINCT arena_bytes) FROM results WHERE"
+                                 " planner = 'example-first-fit'"),
+                 2, "order=start is another plan");
+    cr_expect_eq(td_file_int(db, "SELECT count(*) FROM results a JOIN results b ON a.graph_id ="
+                                 " b.graph_id WHERE a.planner = 'example-first-fit' AND b.planner ="
+                                 " 'greedy-by-size-firstfit' AND a.arena_bytes = b.arena_bytes"),
+                 1, "the default is the built-in rule");
+    cr_expect_eq(td_file_int(db, "SELECT count(*) FROM results WHERE planner ="
+                                 " 'example-first-fit' AND arena_bytes = 1705984"),
+                 1);
+}
+
+/* The growth rule: a plugin built against the frozen 2.0 header (shorter
+ * planner tables, no configure) loads in this bench, gets its keys and
+ * runs: each order key value its own valid plan, tensor 0 at the bottom in
+ * id order and not reversed. */
+Test(plugin, a_plugin_of_an_older_minor_loads_and_runs)
+{
+    char db[160], item[600], with_key[700];
+    td_path(db, sizeof db, "r.sqlite");
+    plugin_path(item, sizeof item, "abi20");
+    snprintf(with_key, sizeof with_key, "%s:old-minor:order=reverse", item);
+    const char *args[] = {"--graph", "chain:ops=4", "--planner", item, "--planner", with_key,
+                          "--db", db, "--min-time", "0.001", NULL};
+    cr_expect_eq(run_bench("abi20", args), 0, "%s", run_bench_output("abi20", "err"));
+    cr_expect_eq(td_file_int(db, "SELECT count(*) FROM results WHERE planner = 'old-minor' AND"
+                                 " valid = 1"),
+                 2, "%s", run_bench_output("abi20", "err"));
+    cr_expect_eq(td_file_int(db, "SELECT count(DISTINCT p.offset) FROM placements p JOIN results r"
+                                 " ON r.id = p.result_id WHERE r.planner = 'old-minor' AND"
+                                 " p.tensor = 0"),
+                 2, "order=reverse moves tensor 0");
 }
 
 /* A plugin planner with a built-in planner's name is refused: within a run

@@ -81,13 +81,25 @@ static void origin_text(const struct arena_planner_origin *o, char *buf, size_t 
  * here when pl is not added). A table already listed is a repeat, dropped;
  * another table of the same name is refused: within a run, results are
  * told apart by the planner's name. */
+/* Whether planner i of the run is pl from origin o: the same table, or a
+ * plugin's planner of that name from the same file loaded again (bench
+ * holds a copy of each plugin table per load). */
+static int same_planner(const A *a, size_t i, const struct arena_planner *pl,
+                        const struct arena_planner_origin *o)
+{
+    const struct arena_planner_origin *was = &a->origins[i];
+    return a->planners[i] == pl ||
+           (o->origin == ARENA_ORIGIN_PLUGIN && was->origin == ARENA_ORIGIN_PLUGIN &&
+            strcmp(was->sha256, o->sha256) == 0 && strcmp(a->planners[i]->name, pl->name) == 0);
+}
+
 static int add_planner(A *a, const struct arena_planner *pl, struct arena_planner_origin *o,
                        char *err, size_t errlen)
 {
     struct arena_planner_origin none = {0};
     if (!o) o = &none;
     for (size_t i = 0; i < a->n_planners; i++) {
-        if (a->planners[i] == pl) {
+        if (same_planner(a, i, pl, o)) {
             /* the same planner with other keys is another configuration
              * (a sweep); with the same canonical spec, a repeat (check) */
             if (!o->keys && !a->origins[i].keys) {
@@ -128,6 +140,39 @@ static int add_all(A *a, char *err, size_t errlen)
     return rc;
 }
 
+/* Planner pl once per spec its keys (NULL: none) stand for: a sweep
+ * ("seed=1..5", "off=none|stack|stack+twins") expands against its table as
+ * a graph spec's does (graphs/sweep.h), each spec with its own copy of the
+ * origin's path and hash (malloc'd or NULL; taken). */
+static int add_keyed(A *a, const struct arena_planner *pl, enum arena_origin origin, char *path,
+                     char *sha256, const char *keys, char *err, size_t errlen)
+{
+    char **items = NULL;
+    size_t n = 0;
+    int rc = keys ? arena_sweep_expand_keys(pl->name, pl->keys, pl->n_keys, keys, 0, &items, &n,
+                                            err, errlen)
+                  : ARENA_OK;
+    for (size_t i = 0; rc == ARENA_OK && i < (keys ? n : 1); i++) {
+        struct arena_planner_origin o = {.origin = origin,
+                                         .path = path ? strdup(path) : NULL,
+                                         .sha256 = sha256 ? strdup(sha256) : NULL,
+                                         .keys = keys ? items[i] : NULL};
+        if (keys) items[i] = NULL;
+        if ((path && !o.path) || (sha256 && !o.sha256)) {
+            arena_planner_origin_free(&o);
+            rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+        } else {
+            rc = add_planner(a, pl, &o, err, errlen);
+        }
+    }
+    if (rc == ARENA_ENOMEM && !err[0]) arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) free(items[i]);
+    free(items);
+    free(path);
+    free(sha256);
+    return rc;
+}
+
 /* plugin:PATH or plugin:PATH:NAME (item holds what follows "plugin:"): a
  * path that names a file is the whole item; else the text after its last
  * ':' is the planner's name. */
@@ -164,10 +209,9 @@ static int add_plugin(A *a, const char *item, char *err, size_t errlen)
     int rc = arena_plugin_open(path, lib, err, errlen);
     if (rc != ARENA_OK) return rc;
     a->n_libs++;
-    const struct arena_plugin *pg = lib->plugin;
     int found = 0;
-    for (uint32_t i = 0; rc == ARENA_OK && i < pg->count; i++) {
-        const struct arena_planner *pl = pg->planners[i];
+    for (uint32_t i = 0; rc == ARENA_OK && i < lib->count; i++) {
+        const struct arena_planner *pl = &lib->tables[i];
         if (name && strcmp(pl->name, name) != 0) continue;
         found = 1;
         if (arena_planner_find(pl->name))
@@ -175,22 +219,20 @@ static int add_plugin(A *a, const char *item, char *err, size_t errlen)
                                 "plugin:%s: planner '%s' has the name of a built-in planner;"
                                 " rename it",
                                 path, pl->name);
-        struct arena_planner_origin o = {.origin = ARENA_ORIGIN_PLUGIN,
-                                         .path = strdup(lib->path),
-                                         .sha256 = strdup(lib->sha256),
-                                         .keys = keys ? strdup(keys) : NULL};
-        if (!o.path || !o.sha256 || (keys && !o.keys)) {
-            arena_planner_origin_free(&o);
+        char *lp = strdup(lib->path), *sha = strdup(lib->sha256);
+        if (!lp || !sha) {
+            free(lp);
+            free(sha);
             return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
         }
-        rc = add_planner(a, pl, &o, err, errlen);
+        rc = add_keyed(a, pl, ARENA_ORIGIN_PLUGIN, lp, sha, keys, err, errlen);
     }
     if (rc == ARENA_OK && !found) {
         char known[512] = "";
-        for (uint32_t i = 0; i < pg->count; i++) {
+        for (uint32_t i = 0; i < lib->count; i++) {
             size_t used = strlen(known);
             snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
-                     pg->planners[i]->name);
+                     lib->tables[i].name);
         }
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "plugin:%s: no planner named '%s' (it has: %s)", path, name, known);
@@ -303,9 +345,8 @@ static int add_planners(A *a, const char *v, char *err, size_t errlen)
                                     " plugin:PATH.so, cmd:NAME=COMMAND)",
                                     name, known);
             }
-            struct arena_planner_origin o = {.keys = colon ? strdup(colon + 1) : NULL};
-            if (colon && !o.keys) return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
-            rc = add_planner(a, pl, &o, err, errlen);
+            rc = add_keyed(a, pl, ARENA_ORIGIN_BUILTIN, NULL, NULL, colon ? colon + 1 : NULL, err,
+                           errlen);
         }
         if (rc != ARENA_OK || !comma) return rc;
         p = comma + 1;
@@ -320,7 +361,7 @@ static int resolve_planners(A *a, char *err, size_t errlen)
         int rc = arena_planner_keys_resolve(a->planners[i], &a->origins[i], a->seed, err, errlen);
         if (rc != ARENA_OK) return rc;
         size_t j = 0;
-        while (j < i && !(a->planners[j] == a->planners[i] &&
+        while (j < i && !(same_planner(a, j, a->planners[i], &a->origins[i]) &&
                           strcmp(a->origins[j].spec, a->origins[i].spec) == 0))
             j++;
         if (j == i) continue;

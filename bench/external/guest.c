@@ -70,6 +70,27 @@ int arena_guest_init(struct arena_guest *g, const struct arena_problem *p,
     return ARENA_OK;
 }
 
+int arena_guest_configure(struct arena_guest *g, const struct arena_planner *pl)
+{
+    if (!pl->configure || g->config) return ARENA_OK;
+    void *config = NULL;
+    int rc = pl->configure(g->values, &config);
+    if (rc != ARENA_OK) {
+        if (config && pl->release) pl->release(config);
+        return rc;
+    }
+    g->config = config;
+    g->opt.config = config;
+    return ARENA_OK;
+}
+
+void arena_guest_release(struct arena_guest *g, const struct arena_planner *pl)
+{
+    if (g->config && pl->release) pl->release(g->config);
+    g->config = NULL;
+    g->opt.config = NULL;
+}
+
 void arena_guest_free(struct arena_guest *g)
 {
     free(g->mem);
@@ -134,7 +155,8 @@ static const char *const problem_field[] = {"n", "tensors (the pointer)", "align
 static const char *const tensor_field[] = {"size", "first", "last"};
 static const char *const alias_field[] = {"out", "in"};
 static const char *const option_field[] = {"time_limit", "node_limit", "seed", "capacity",
-                                           "stop (the pointer)", "values (the pointer)"};
+                                           "stop (the pointer)", "values (the pointer)",
+                                           "config (the pointer)"};
 static const char *const value_field[] = {"u", "r", "choice"};
 
 static int check_problem(const struct arena_guest *g, const struct arena_problem *p,
@@ -170,9 +192,9 @@ static int check_options(const struct arena_guest *g, const struct arena_plan_op
 {
     const struct arena_plan_options *c = &g->opt;
     uint64_t was[] = {bits(opt->time_limit), opt->node_limit, opt->seed, opt->capacity,
-                      (uintptr_t)opt->stop, (uintptr_t)g->values};
+                      (uintptr_t)opt->stop, (uintptr_t)g->values, (uintptr_t)g->config};
     uint64_t now[] = {bits(c->time_limit), c->node_limit, c->seed, c->capacity,
-                      (uintptr_t)c->stop, (uintptr_t)c->values};
+                      (uintptr_t)c->stop, (uintptr_t)c->values, (uintptr_t)c->config};
     for (uint32_t k = 0; k < sizeof was / sizeof was[0]; k++)
         if (was[k] != now[k]) return fault(f, ARENA_GUEST_OPTIONS, k, 0, was[k], now[k]);
     for (size_t i = 0; i < g->n_values; i++) {

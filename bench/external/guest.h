@@ -41,6 +41,7 @@ struct arena_guest {
     uint64_t *span;
     struct arena_key_value *values; /* n_values, the options' key values */
     size_t n_values;
+    void *config; /* what the planner's configure() built (opt.config), or NULL */
     void *mem, *offsets_mem, *scratch_mem; /* scratch_mem: malloc'd here, or NULL */
 };
 
@@ -51,6 +52,13 @@ int arena_guest_init(struct arena_guest *g, const struct arena_problem *p,
                      const struct arena_plan_options *opt, size_t n_values);
 /* Frees what g holds (scratch given with arena_guest_scratch_at aside). */
 void arena_guest_free(struct arena_guest *g);
+
+/* pl's configure() (ABI 2.1; none: nothing) on g's values, once, before the
+ * timed calls: its configuration goes to g->opt.config. ARENA_OK or the
+ * planner's error. arena_guest_release hands it to pl's release() (call it
+ * before arena_guest_free). */
+int arena_guest_configure(struct arena_guest *g, const struct arena_planner *pl);
+void arena_guest_release(struct arena_guest *g, const struct arena_planner *pl);
 
 /* bytes of scratch, guarded, from malloc. ARENA_OK or ARENA_ENOMEM. */
 int arena_guest_scratch(struct arena_guest *g, size_t bytes);

@@ -108,6 +108,8 @@ static _Noreturn void child(int fd, pid_t parent, const struct arena_planner *pl
                              -1, 0)
                       : MAP_FAILED;
     if (h.scratch_rc == ARENA_OK && mem == MAP_FAILED) h.scratch_rc = ARENA_ENOMEM;
+    /* the planner's configuration, built once, before the timed calls */
+    if (h.scratch_rc == ARENA_OK) h.scratch_rc = arena_guest_configure(g, pl);
     if (h.scratch_rc != ARENA_OK) leave(write_all(fd, &h, sizeof h) == 0 ? 0 : 3);
     arena_guest_scratch_at(g, mem, bytes);
     arena_plan_reset(plan);
@@ -170,6 +172,7 @@ static _Noreturn void child(int fd, pid_t parent, const struct arena_planner *pl
         t.stddev_ns = reps > 1 ? sqrt(ss / (reps - 1)) : NAN;
     }
     t.faulted = (uint32_t)arena_guest_check(g, p, opt, plan, &t.fault);
+    arena_guest_release(g, pl);
     leave(write_all(fd, &t, sizeof t) == 0 ? 0 : 3);
 }
 

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,18 +69,51 @@ int arena_file_sha256(const char *path, char hex[65])
     return ARENA_OK;
 }
 
-/* Each table once: what bench relies on when it calls one. */
-static int check_tables(const char *path, const struct arena_plugin *pg, char *err, size_t errlen)
+void arena_plugin_abi_text(uint32_t v, char *buf, size_t len)
+{
+    if (v >> 16) snprintf(buf, len, "%u.%u", (unsigned)(v >> 16), (unsigned)(v & 0xffffu));
+    else snprintf(buf, len, "%u", (unsigned)v);
+}
+
+/* The version: this bench's major, a minor at most its own, a table size
+ * between 2.0's and this bench's. */
+static int check_abi(const char *path, const struct arena_plugin *pg, char *err, size_t errlen)
+{
+    char theirs[32], ours[32];
+    arena_plugin_abi_text(pg->abi, theirs, sizeof theirs);
+    arena_plugin_abi_text(ARENA_PLANNER_ABI, ours, sizeof ours);
+    if (pg->abi >> 16 != ARENA_PLANNER_ABI_MAJOR || (pg->abi & 0xffffu) > ARENA_PLANNER_ABI_MINOR)
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "plugin:%s: built for planner ABI %s, this bench has ABI %s (it loads"
+                            " %u.0 to %s): rebuild it against this bench's arenabench/planner.h",
+                            path, theirs, ours, ARENA_PLANNER_ABI_MAJOR, ours);
+    size_t v20 = offsetof(struct arena_planner, configure); /* 2.0's table ends there */
+    if (pg->planner_size < v20 || pg->planner_size > sizeof(struct arena_planner))
+        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                            "plugin:%s: its planner tables are %u bytes, not %zu to %zu (ABI %s):"
+                            " list them with ARENA_PLUGIN(...)",
+                            path, (unsigned)pg->planner_size, v20, sizeof(struct arena_planner),
+                            theirs);
+    return ARENA_OK;
+}
+
+/* Each table once, copied as this bench reads it (lib->tables): what bench
+ * relies on when it calls one. */
+static int check_tables(const char *path, const struct arena_plugin *pg,
+                        struct arena_plugin_lib *lib, char *err, size_t errlen)
 {
     if (pg->count == 0 || pg->count > 4096 || !pg->planners)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "plugin:%s: lists %u planners (ARENA_PLUGIN(...) needs 1 to 4096)",
                             path, (unsigned)pg->count);
+    lib->tables = calloc(pg->count, sizeof *lib->tables);
+    if (!lib->tables) return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < pg->count; i++) {
-        const struct arena_planner *pl = pg->planners[i];
-        if (!pl)
+        if (!pg->planners[i])
             return arena_errorf(err, errlen, 0, ARENA_EINVAL, "plugin:%s: planner %u is NULL",
                                 path, (unsigned)i);
+        memcpy(&lib->tables[i], pg->planners[i], pg->planner_size);
+        const struct arena_planner *pl = &lib->tables[i];
         if (!pl->name || !arena_planner_name_ok(pl->name, strlen(pl->name)))
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                 "plugin:%s: planner %u has the name '%.80s', not 1 to 64 bytes of"
@@ -97,8 +131,13 @@ static int check_tables(const char *path, const struct arena_plugin *pg, char *e
         snprintf(owner, sizeof owner, "planner '%s'", pl->name);
         if (arena_keys_check(owner, pl->keys, pl->n_keys, why, sizeof why))
             return arena_errorf(err, errlen, 0, ARENA_EINVAL, "plugin:%s: %s", path, why);
+        if (!pl->configure != !pl->release)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "plugin:%s: planner '%s' has %s but not %s (both or neither)",
+                                path, pl->name, pl->configure ? "configure" : "release",
+                                pl->configure ? "release" : "configure");
         for (uint32_t k = 0; k < i; k++)
-            if (strcmp(pg->planners[k]->name, pl->name) == 0)
+            if (strcmp(lib->tables[k].name, pl->name) == 0)
                 return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                     "plugin:%s: two planners named '%s'", path, pl->name);
     }
@@ -132,19 +171,13 @@ int arena_plugin_open(const char *path, struct arena_plugin_lib *lib, char *err,
                             " ARENA_PLUGIN(...) of arenabench/planner.h)",
                             path, ARENA_PLUGIN_SYMBOL);
     }
-    if (pg->abi != ARENA_PLANNER_ABI) {
-        unsigned theirs = (unsigned)pg->abi;
-        arena_plugin_close(lib);
-        return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                            "plugin:%s: built for planner ABI %u, this bench has ABI %u: rebuild"
-                            " it against this bench's arenabench/planner.h",
-                            path, theirs, (unsigned)ARENA_PLANNER_ABI);
-    }
-    int rc = check_tables(path, pg, err, errlen);
+    int rc = check_abi(path, pg, err, errlen);
+    if (rc == ARENA_OK) rc = check_tables(path, pg, lib, err, errlen);
     if (rc != ARENA_OK) {
         arena_plugin_close(lib);
         return rc;
     }
+    lib->count = pg->count;
     lib->plugin = pg;
     return ARENA_OK;
 }
@@ -153,6 +186,7 @@ void arena_plugin_close(struct arena_plugin_lib *lib)
 {
     if (!lib) return;
     if (lib->handle) dlclose(lib->handle);
+    free(lib->tables);
     free(lib->path);
     memset(lib, 0, sizeof *lib);
 }

@@ -16,6 +16,7 @@
 #define ARENA_BENCH_PLUGIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "planners/planner.h"
 
@@ -52,9 +53,17 @@ void arena_planner_origin_free(struct arena_planner_origin *o);
 struct arena_plugin_lib {
     void *handle;
     const struct arena_plugin *plugin; /* its exported table, checked */
+    /* Its planners' tables as this bench reads them: the plugin's bytes
+     * (planner_size of them), the fields a later minor version appended
+     * zero; count of them, checked. What bench calls. */
+    struct arena_planner *tables;
+    uint32_t count;
     char *path;                        /* absolute */
     char sha256[65];
 };
+
+/* "2.1" for ABI value v (MAJOR << 16 | MINOR; version 1 is 1) into buf. */
+void arena_plugin_abi_text(uint32_t v, char *buf, size_t len);
 
 /* Loads the shared object at path (as given; relative to the working
  * folder): resolves it, hashes it, dlopens it (RTLD_NOW | RTLD_LOCAL), finds

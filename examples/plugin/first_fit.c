@@ -3,7 +3,8 @@
  *
  * Greedy by size with the first-fit gap rule, as TensorFlow Lite Micro's
  * GreedyMemoryPlanner places tensors: largest first (ties: the earlier first
- * step, then the lower id); each goes into the lowest gap between the
+ * step, then the lower id; key order=start: earliest first step first,
+ * ties larger first); each goes into the lowest gap between the
  * already placed tensors whose lifetimes meet its own that is large enough,
  * else on top of them. The placed tensors are kept in one list sorted by
  * offset and each placement walks it: O(n^2), plain on purpose (the
@@ -15,31 +16,44 @@
  *         first_fit.c -o first_fit.so
  * and run it beside the built-in planners:
  *     bench --graph mobilenetv2 --planner greedy-by-size,plugin:./first_fit.so
+ * or with its key:
+ *     bench --graph mobilenetv2 --planner plugin:./first_fit.so:example-first-fit:order=start
  *
  * It keeps the contract of include/arenabench/planner.h: no I/O, no
  * globals, no allocation (its two arrays come from the scratch bench hands
  * in, sized by first_fit_scratch), the same offsets for the same problem. */
 #include <arenabench/planner.h>
 
+/* Its one key: the order tensors are placed in. */
+static const char *const orders[] = {"size", "start", NULL};
+enum { K_ORDER };
+enum { BY_SIZE, BY_START };
+static const struct arena_key keys[] = {
+    [K_ORDER] = {.name = "order", .kind = ARENA_KEY_CHOICE, .def = "size", .choices = orders,
+                 .help = "size: largest first (TFLM's order); start: earliest first step first"},
+};
+
 /* Tensor a goes before tensor b: larger, then earlier first step, then
- * lower id. */
-static int before(const struct arena_problem *p, uint32_t a, uint32_t b)
+ * lower id (order start: earlier first step, then larger, then lower id). */
+static int before(const struct arena_problem *p, uint64_t order, uint32_t a, uint32_t b)
 {
     const struct arena_tensor *x = &p->tensors[a], *y = &p->tensors[b];
+    if (order == BY_START && x->first != y->first) return x->first < y->first;
     if (x->size != y->size) return x->size > y->size;
     if (x->first != y->first) return x->first < y->first;
     return a < b;
 }
 
 /* Heap sort of ids[0..n) by before(): no allocation, O(n log n). */
-static void sift(const struct arena_problem *p, uint32_t *ids, size_t root, size_t n)
+static void sift(const struct arena_problem *p, uint64_t order, uint32_t *ids, size_t root,
+                 size_t n)
 {
     for (;;) {
         size_t child = 2 * root + 1;
         if (child >= n) return;
         /* a max-heap under "after": the root is the tensor placed last */
-        if (child + 1 < n && before(p, ids[child], ids[child + 1])) child++;
-        if (!before(p, ids[root], ids[child])) return;
+        if (child + 1 < n && before(p, order, ids[child], ids[child + 1])) child++;
+        if (!before(p, order, ids[root], ids[child])) return;
         uint32_t t = ids[root];
         ids[root] = ids[child];
         ids[child] = t;
@@ -47,14 +61,14 @@ static void sift(const struct arena_problem *p, uint32_t *ids, size_t root, size
     }
 }
 
-static void sort_by_size(const struct arena_problem *p, uint32_t *ids, size_t n)
+static void sort_placing(const struct arena_problem *p, uint64_t order, uint32_t *ids, size_t n)
 {
-    for (size_t i = n / 2; i-- > 0;) sift(p, ids, i, n);
+    for (size_t i = n / 2; i-- > 0;) sift(p, order, ids, i, n);
     for (size_t end = n; end-- > 1;) {
         uint32_t t = ids[0];
         ids[0] = ids[end];
         ids[end] = t;
-        sift(p, ids, 0, end);
+        sift(p, order, ids, 0, end);
     }
 }
 
@@ -74,7 +88,7 @@ static int first_fit_plan(const struct arena_problem *p, const struct arena_plan
     uint32_t *order = scratch, *placed = order + p->n;
     size_t n_placed = 0;
     for (size_t i = 0; i < p->n; i++) order[i] = (uint32_t)i;
-    sort_by_size(p, order, p->n);
+    sort_placing(p, opt->values[K_ORDER].choice, order, p->n);
     plan->arena = 0;
     for (size_t k = 0; k < p->n; k++) {
         uint32_t id = order[k];
@@ -120,6 +134,8 @@ static const struct arena_planner first_fit = {
     .kind = ARENA_KIND_OFFSETS,
     .plan = first_fit_plan,
     .scratch_bytes = first_fit_scratch,
+    .keys = keys,
+    .n_keys = 1,
 };
 
 ARENA_PLUGIN(&first_fit);

@@ -298,27 +298,29 @@ Test(configs, plot_names_every_configuration_and_never_mixes_two)
                                                        "best", "--figures", "quality,stats",
                                                        "--format", "png", "--size", "one",
                                                        "--quiet", NULL}), 0);
+    /* in the folder named by its configuration, so that it never
+     * overwrites the plain figures in one --out */
     const char *files[] = {"quality.csv", "stats.csv"};
     for (size_t k = 0; k < 2; k++) {
-        snprintf(path, sizeof path, "%s/%s", out, files[k]);
+        snprintf(path, sizeof path, "%s/in-place-depthwise+best-order/%s", out, files[k]);
         csv_read(path, &t);
         cr_expect_gt(t.n, 0u, "%s", files[k]);
         for (size_t r = 0; r < t.n; r++)
             cr_expect_str_eq(t.rec[r][csv_col(&t, "config")], configs[3], "%s", files[k]);
         csv_free(&t);
     }
-    snprintf(path, sizeof path, "%s/quality.gp", out);
+    snprintf(path, sizeof path, "%s/in-place-depthwise+best-order/quality.gp", out);
     gp = td_slurp(path, NULL);
     cr_assert_not_null(gp);
     cr_expect_not_null(strstr(gp, "# caption: 'in-place depthwise " DOT " best order: "), "%s", gp);
     free(gp);
     /* how far below the fixed-order bound: its own figure, the first
-     * configuration that transforms the graphs, named */
+     * configuration that transforms the graphs, named, in its folder */
     td_path(out, sizeof out, "fixed");
     cr_assert_eq(run_bench("plot4", (const char *[]){"plot", "--db", db, "--run", "all", "--out",
                                                        out, "--figures", "fixed", "--format",
                                                        "png", "--size", "one", "--quiet", NULL}), 0);
-    snprintf(path, sizeof path, "%s/fixed.csv", out);
+    snprintf(path, sizeof path, "%s/in-place-depthwise/fixed.csv", out);
     csv_read(path, &t);
     int under = 0;
     for (size_t r = 0; r < t.n; r++) {
@@ -327,7 +329,7 @@ Test(configs, plot_names_every_configuration_and_never_mixes_two)
     }
     cr_expect(under, "in-place depthwise takes MobileNetV2 below its fixed-order bound");
     csv_free(&t);
-    snprintf(path, sizeof path, "%s/fixed.gp", out);
+    snprintf(path, sizeof path, "%s/in-place-depthwise/fixed.gp", out);
     gp = td_slurp(path, NULL);
     cr_assert_not_null(gp);
     cr_expect_not_null(strstr(gp, "TITLE = 'Arena / fixed-order bound"), "%s", gp);

@@ -524,6 +524,7 @@ static int per_graph_each(struct plot_ctx *c)
     for (size_t k = 0; k < n && !rc; k++) {
         struct arena_buf name = {0};
         arena_plot_graph_name(c, rows, n, rows[k], &name);
+        snprintf(c->graph_name, sizeof c->graph_name, "%s", name.s ? name.s : "");
         /* a folder name: the graph's name with every byte but letters,
          * digits and . = + - as _ */
         char slug[200];
@@ -542,23 +543,17 @@ static int per_graph_each(struct plot_ctx *c)
             for (size_t i = 0; i < k; i++) clash |= strcmp(dirs[i], dirs[k]) == 0;
             if (clash) snprintf(dirs[k], sizeof dirs[k], "%s-%d", slug, again);
         }
-        snprintf(c->sub, sizeof c->sub, "graphs/%s", dirs[k]);
-        char path[4096];
-        snprintf(path, sizeof path, "%s/graphs", c->tmp);
-        mkdir(path, 0777);
-        snprintf(path, sizeof path, "%s/%s", c->tmp, c->sub);
-        if (mkdir(path, 0777) != 0) {
-            snprintf(c->err, sizeof c->err, "cannot make %.900s (%s)", path, strerror(errno));
-            rc = 1;
-            break;
-        }
+        snprintf(c->sub, sizeof c->sub, "graphs/%s", dirs[k]); /* made when written */
         c->graph = rows[k];
         rc = arena_plot_per_graph(c);
     }
+    char conf[128];
+    arena_plot_config_dir(c, conf, sizeof conf);
     if (!rc && n)
-        arena_plot_note(c, "per-graph figures of %zu graph%s, each in %s/graphs/NAME/", n,
-                        n == 1 ? "" : "s", c->o.out);
+        arena_plot_note(c, "per-graph figures of %zu graph%s, each in %s/%s%sgraphs/NAME/", n,
+                        n == 1 ? "" : "s", c->o.out, conf, conf[0] ? "/" : "");
     c->sub[0] = '\0';
+    c->graph_name[0] = '\0';
     free(rows);
     free(dirs);
     return rc;
@@ -679,7 +674,11 @@ static int run(struct plot_ctx *c)
     if (!rc && arena_plot_want(c, "quality")) rc = arena_plot_fig_quality(c);
     if (!rc && arena_plot_want(c, "fixed")) rc = arena_plot_fig_fixed(c);
     if (!rc && arena_plot_want(c, "stats")) rc = arena_plot_fig_stats(c);
-    if (!rc && arena_plot_want(c, "configs")) rc = arena_plot_fig_configs(c);
+    if (!rc && arena_plot_want(c, "configs")) {
+        c->all_configs = 1; /* of every configuration: at the top of --out */
+        rc = arena_plot_fig_configs(c);
+        c->all_configs = 0;
+    }
     if (!rc && arena_plot_want(c, "mcu")) rc = arena_plot_fig_mcu(c);
     if (rc) {
         remove_tmp(c);

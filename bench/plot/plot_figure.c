@@ -118,19 +118,69 @@ double arena_plot_quantile(const double *v, size_t n, double p)
     return i + 1 >= n ? v[n - 1] : v[i] + (h - (double)i) * (v[i + 1] - v[i]);
 }
 
-/* The folder the current figures go to: tmp, or tmp/sub. */
-static void here(const struct plot_ctx *c, char *dir, size_t n)
+void arena_plot_config_dir(const struct plot_ctx *c, char *out, size_t n)
 {
-    if (c->sub[0]) snprintf(dir, n, "%s/%s", c->tmp, c->sub);
-    else snprintf(dir, n, "%s", c->tmp);
+    const char *l = c->all_configs ? "plain" : arena_plot_config_label(c);
+    size_t j = 0;
+    if (strcmp(l, "plain") != 0)
+        for (const char *p = l; *p && j + 2 < n && j < 120; p++) {
+            char ch = *p;
+            if (strncmp(p, " \xC2\xB7 ", 4) == 0) { /* " · ": one configuration's parts */
+                ch = '+';
+                p += 3;
+            } else if (strncmp(p, "\xC3\x97", 2) == 0) { /* × */
+                ch = 'x';
+                p++;
+            } else if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                         (ch >= '0' && ch <= '9') || strchr(".=+-", ch))) {
+                ch = '-';
+            }
+            if (ch == '-' && (j == 0 || out[j - 1] == '-' || out[j - 1] == '+')) continue;
+            if (ch == '+' && j && out[j - 1] == '-') j--;
+            out[j++] = ch;
+        }
+    while (j && out[j - 1] == '-') j--;
+    if (j && out[0] == '.') out[0] = '_';
+    out[j] = '\0';
 }
 
-/* name, or sub/name: the path written below tmp (and --out). */
-static int add_written(struct plot_ctx *c, const char *name)
+/* The path below tmp (and --out) of the current figures' folder: its
+ * configuration's folder (none for plain), then sub; "" for tmp itself. */
+static void rel_dir(const struct plot_ctx *c, char *out, size_t n)
+{
+    char conf[128];
+    arena_plot_config_dir(c, conf, sizeof conf);
+    snprintf(out, n, "%s%s%s", conf, conf[0] && c->sub[0] ? "/" : "", c->sub);
+}
+
+/* The folder the current figures go to: tmp, or tmp/rel_dir, made when
+ * missing. */
+static void here(const struct plot_ctx *c, char *dir, size_t n)
 {
     char rel[1024];
-    if (c->sub[0]) {
-        snprintf(rel, sizeof rel, "%s/%s", c->sub, name);
+    rel_dir(c, rel, sizeof rel);
+    if (!rel[0]) {
+        snprintf(dir, n, "%s", c->tmp);
+        return;
+    }
+    snprintf(dir, n, "%s/%s", c->tmp, rel);
+    for (char *s = dir + strlen(c->tmp) + 1;; s++) {
+        char *e = strchr(s, '/');
+        if (e) *e = '\0';
+        mkdir(dir, 0777); /* an existing folder is fine; a failure shows when writing */
+        if (!e) break;
+        *e = '/';
+        s = e;
+    }
+}
+
+/* name, or DIR/name: the path written below tmp (and --out). */
+static int add_written(struct plot_ctx *c, const char *name)
+{
+    char rel[1536], dir[1024]; /* dir: up to 120 + 1 + 511 */
+    rel_dir(c, dir, sizeof dir);
+    if (dir[0]) {
+        snprintf(rel, sizeof rel, "%s/%s", dir, name);
         name = rel;
     }
     char **g = realloc(c->written, (c->n_written + 1) * sizeof *g);
@@ -158,23 +208,62 @@ int arena_plot_put(struct plot_ctx *c, const char *name, struct arena_buf *b)
     return add_written(c, name);
 }
 
-/* The figure's line naming its configuration, one line at size 1 or 2 (46
- * and 86 characters: about 0.62 em a character), cut with "..." at a
- * character where longer (the caption file has it whole): written into b
- * as a gnuplot string. */
-static void conf_line(struct arena_buf *b, const char *text, int size)
+/* The lines naming the figure's configuration and selection at size 1 or
+ * 2 (46 and 86 characters: about 0.62 em a character): "configuration: X
+ * \xC2\xB7 SELECTION" on one line where it fits, else the two on a line
+ * each, the selection as brief when sel is longer than a line, each cut
+ * with "..." at a character where still longer (the caption file has them
+ * whole). Written into b as a gnuplot string; the lines' count returned. */
+static int conf_lines(struct arena_buf *b, const char *conf, const char *sel, const char *brief,
+                      int size)
 {
     size_t m = size == 2 ? 86 : 46;
-    struct arena_buf t = {0};
-    if (arena_utf8_chars(text) > m) {
-        arena_buf_addn(&t, text, arena_utf8_prefix(text, m - 3));
-        arena_buf_add(&t, "...");
-    } else {
-        arena_buf_add(&t, text);
+    if (arena_utf8_chars(conf) + 3 + arena_utf8_chars(sel) <= m) {
+        struct arena_buf t = {0};
+        arena_buf_printf(&t, "%s \xC2\xB7 %s", conf, sel);
+        arena_plot_gq(b, t.s ? t.s : "", 0);
+        if (t.oom) b->oom = 1;
+        arena_buf_free(&t);
+        return 1;
     }
-    arena_plot_gq(b, t.s ? t.s : "", 0);
-    if (t.oom) b->oom = 1;
-    arena_buf_free(&t);
+    arena_plot_gq_cut(b, conf, m, "...");
+    arena_buf_add(b, " . \"\\n\" . "); /* gnuplot: the two strings, a line each */
+    arena_plot_gq_cut(b, arena_utf8_chars(sel) <= m ? sel : brief, m, "...");
+    return 2;
+}
+
+/* Whether figure name is of one graph (c->graph): arena, layout, live,
+ * replay. */
+static int per_graph_figure(const char *name)
+{
+    return strcmp(name, "arena") == 0 || strcmp(name, "layout") == 0 ||
+           strcmp(name, "live") == 0 || strcmp(name, "replay") == 0;
+}
+
+/* The selection a figure is of: the graph of a per-graph figure and its
+ * runs ("graph mobilenetv2:alpha=0.35,res=96; run 3"; brief: the graph as
+ * graphs.tex and its folder name it among the configuration's graphs when
+ * each graph has its folder, "graph mobilenetv2:alpha=0.35; run 3"), else
+ * arena_plot_selection_text's (brief the same). */
+static void figure_selection(const struct plot_ctx *c, const char *name, struct arena_buf *b,
+                             struct arena_buf *brief)
+{
+    if (!per_graph_figure(name) || !c->d.n_graphs) {
+        arena_plot_selection_text(c, b);
+        arena_buf_add(brief, b->s ? b->s : "");
+        return;
+    }
+    struct arena_buf runs = {0};
+    if (c->d.n_runs == 1) arena_buf_printf(&runs, "; run %lld", (long long)c->d.runs[0]);
+    else arena_buf_printf(&runs, "; %zu runs", c->d.n_runs);
+    arena_buf_add(b, "graph ");
+    arena_plot_caret(b, c->d.graphs[c->graph].spec);
+    arena_buf_add(b, runs.s ? runs.s : "");
+    arena_buf_add(brief, "graph ");
+    arena_plot_caret(brief, c->graph_name[0] ? c->graph_name : c->d.graphs[c->graph].spec);
+    arena_buf_add(brief, runs.s ? runs.s : "");
+    if (runs.oom) b->oom = 1;
+    arena_buf_free(&runs);
 }
 
 /* The head of NAME.gp: how to redraw it, its caption, the figure's facts
@@ -202,20 +291,25 @@ void arena_plot_gp_head(struct plot_ctx *c, struct arena_buf *b, const char *nam
     arena_buf_printf(b, "'\ndpi = %d\nH1 = %.2f; H2 = %.2f\nTITLE = ", c->o.dpi, h1, h2);
     arena_plot_gq(b, title, 0);
     /* The long subtitle goes to the caption (NAME.caption.tex) only; the
-     * figure carries its configuration on one line in every format, under
-     * the title in the PNG. */
-    struct arena_buf conf = {0};
+     * figure carries its configuration and selection on one or two lines
+     * in every format, under the title in the PNG. */
+    struct arena_buf conf = {0}, sel = {0}, brief = {0};
     if (strcmp(name, "configs") == 0)
         arena_buf_printf(&conf, "configurations: the %zu of the selection", c->d.n_configs);
     else
         arena_buf_printf(&conf, "configuration: %s", arena_plot_config_label(c));
+    figure_selection(c, name, &sel, &brief);
+    int lines[2];
     for (int k = 0; k < 2; k++) {
         arena_buf_printf(b, "\nCONF%d = ", k + 1);
-        conf_line(b, conf.s ? conf.s : "", k + 1);
+        lines[k] = conf_lines(b, conf.s ? conf.s : "", sel.s ? sel.s : "",
+                              brief.s ? brief.s : "", k + 1);
     }
-    if (conf.oom) b->oom = 1;
+    if (conf.oom || sel.oom || brief.oom) b->oom = 1;
     arena_buf_free(&conf);
-    arena_buf_add(b, "\nTL1 = 2; TL2 = 2\n");
+    arena_buf_free(&sel);
+    arena_buf_free(&brief);
+    arena_buf_printf(b, "\nTL1 = %d; TL2 = %d\n", 1 + lines[0], 1 + lines[1]);
 }
 
 double arena_plot_text_em(const char *text)
@@ -247,7 +341,7 @@ size_t arena_plot_key_columns(int size, double longest, size_t most)
 
 double arena_plot_title_inches(int size)
 {
-    return 2.0 * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
+    return 3.0 * (size == 1 ? 7 : 8) * 1.2 / 72 + 0.1;
 }
 
 void arena_plot_gp_foot(struct arena_buf *b, const char *lead, const char *items, double h[2])

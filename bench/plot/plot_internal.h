@@ -66,7 +66,12 @@ struct plot_ctx {
     int ref_opt;
     char *tmp;    /* temporary folder inside out */
     char sub[512]; /* "" or the folder below tmp (and --out) the per-graph
-                      figures of one graph go to: graphs/NAME */
+                      figures of one graph go to: graphs/NAME (inside the
+                      configuration's folder, arena_plot_config_dir) */
+    char graph_name[256]; /* "" or, with sub, the graph as graphs.tex and the
+                             folder name it: the per-graph figures' brief name */
+    int all_configs; /* the figure drawn is of every configuration (configs):
+                        its files go to the top of --out */
     const char *tpl;
     struct arena_buf notes;
     struct arena_buf caption; /* the figure being drawn: "Title: subtitle" (arena_plot_gp_head) */
@@ -108,6 +113,12 @@ int arena_plot_in_config(const struct plot_ctx *c, size_t g);
 /* The figures' configuration's label ("plain", "in-place depthwise · best
  * order"). */
 const char *arena_plot_config_label(const struct plot_ctx *c);
+/* The folder below --out of the current figure's configuration, named by
+ * it, so that two configurations plotted into one folder never share a
+ * file: "" for plain (the top of --out), else its label with " · " as "+",
+ * "×" as "x" and every other byte but letters, digits and . = + - as "-"
+ * ("in-place-depthwise+best-order"); "" while all_configs is set. */
+void arena_plot_config_dir(const struct plot_ctx *c, char *out, size_t n);
 
 /* ---- plot_figure.c: numbers */
 
@@ -135,9 +146,10 @@ int arena_plot_put(struct plot_ctx *c, const char *name, struct arena_buf *b);
 void arena_plot_gp_head(struct plot_ctx *c, struct arena_buf *b, const char *name, const char *title,
                         const char *sub, const char *caption, double h1, double h2);
 void arena_plot_gp_common(struct plot_ctx *c, struct arena_buf *b);
-/* Inches the PNG title (its title and configuration lines) takes at the
- * top at size 1 or 2 (common.gp's TOP(s)): a PNG's plots have that much
- * less height; a PDF's or SVG's (the configuration line alone) one line less. */
+/* Inches the PNG title takes at the top at size 1 or 2 at most (common.gp's
+ * TOP(s): its title, then its configuration and selection on one line or
+ * two): a PNG's plots have up to that much less height; a PDF's or SVG's
+ * (the configuration and selection alone) one line less. */
 double arena_plot_title_inches(int size);
 /* A figure's foot: lead then items ("; "-separated), set at the bottom left
  * of the page in every format (PDF and SVG carry no title, so what a reader

@@ -6,8 +6,10 @@
 # (pixels at 96 dpi), so fontscale 0.75 sets PDF text at exactly F points
 # and dpi / 96 sets PNG text at F points of its dpi; the SVG terminal
 # writes font-size F in a page of 72 units an inch. No text is rotated.
-# Every format names the figure's configuration on one line at the top
-# (CONF1, CONF2); the PNG puts its title (for a README) above it. The long
+# Every format names the figure's configuration and selection (suite,
+# graphs or the graph, runs) at the top, on one line or two (CONF1, CONF2;
+# TL1, TL2 count them with the title); the PNG puts its title (for a
+# README) above them. The long
 # caption is NAME.caption.tex's (papers caption their figures).
 W(s) = s == 1 ? 3.3 : 7.0
 Ht(s) = s == 1 ? H1 : H2
@@ -26,7 +28,7 @@ title_of(s, f) = (f eq 'png' ? TITLE . "\n" : '') . (s == 1 ? CONF1 : CONF2)
 sx(s, inch) = inch / W(s)
 sy(s, inch) = inch / Ht(s)
 # Inches the title takes at the top (TL1, TL2: the PNG's lines at each size;
-# PDF and SVG one less, the configuration's line alone) in format F.
+# PDF and SVG one less, the configuration's and selection's alone) in format F.
 TOP(s) = ((s == 1 ? TL1 : TL2) - (F eq 'png' ? 0 : 1)) * FS(s) * 1.2 / 72 + 0.1
 # A figure's foot (bench plot's FOOT1/FOOT2, FN1/FN2 lines): what a reader
 # must see in PDF and SVG too, at the bottom left; FOOTH(s) inches it takes,

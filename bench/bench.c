@@ -557,7 +557,10 @@ static int shard_parts(const struct bench *b, unsigned *part)
     int rc = spec && name ? ARENA_OK : ARENA_ENOMEM;
     for (size_t i = 0; rc == ARENA_OK && i < n; i++) {
         spec[i] = b->s.graphs[i / np].src.spec;
-        name[i] = b->s.args.planners[i % np]->name;
+        /* the spec: a sweep's specs of one planner spread over the shards
+         * (a planner without keys: its name, as before) */
+        const struct arena_planner_origin *o = &b->s.args.origins[i % np];
+        name[i] = o->spec ? o->spec : b->s.args.planners[i % np]->name;
     }
     if (rc == ARENA_OK) rc = arena_shard_assign(spec, name, n, b->s.args.shard_n, part);
     free(spec);
@@ -629,7 +632,9 @@ static int register_jobs(struct bench *b)
                 return ARENA_EDB;
             }
             if (found || b->s.args.missing) {
-                if (!found) printf("%s\t%s\n", b->s.graphs[g].src.spec, j->pl->name);
+                if (!found)
+                    printf("%s\t%s\n", b->s.graphs[g].src.spec,
+                           j->origin->spec ? j->origin->spec : j->pl->name);
                 memset(j, 0, sizeof *j);
                 b->n_jobs--;
                 continue;

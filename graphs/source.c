@@ -457,7 +457,7 @@ static int step_problem(struct pipe *x)
     o->ops = x->l->g.n_ops;
     if (o->tf.scratch != ARENA_SCRATCH_NONE) {
         o->has_head = 1;
-        arena_tflm_head_of(&x->l->g, o->scratch.buffers, &o->head);
+        arena_tflm_head_of(&x->l->g, o->tf.scratch, o->scratch.buffers, &o->head);
     }
     return ARENA_OK;
 }

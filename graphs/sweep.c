@@ -58,17 +58,24 @@ static int parse_digits(const char *s, size_t len, uint64_t *out)
     return 1;
 }
 
-static const struct arena_key *find_key(const struct arena_family *f, const char *name,
-                                               size_t len)
+/* Whose keys: the name errors start with and its table (a family's, a
+ * planner's). */
+struct owner {
+    const char *name;
+    const struct arena_key *keys;
+    size_t n_keys;
+};
+
+static const struct arena_key *find_key(const struct owner *o, const char *name, size_t len)
 {
-    for (size_t i = 0; i < f->n_keys; i++)
-        if (strlen(f->keys[i].name) == len && memcmp(f->keys[i].name, name, len) == 0)
-            return &f->keys[i];
+    for (size_t i = 0; i < o->n_keys; i++)
+        if (strlen(o->keys[i].name) == len && memcmp(o->keys[i].name, name, len) == 0)
+            return &o->keys[i];
     return NULL;
 }
 
 /* One key=value piece into k; sets *sweep when it holds '|' or '..'. */
-static int parse_key(const struct arena_family *f, const char *piece, size_t len, struct key *k,
+static int parse_key(const struct owner *f, const char *piece, size_t len, struct key *k,
                      int *sweep, char *err, size_t errlen)
 {
     const char *eq = memchr(piece, '=', len);
@@ -94,7 +101,7 @@ static int parse_key(const struct arena_family *f, const char *piece, size_t len
             *sweep = 1;
             if (alen == 0)
                 return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                                    "%s: key '%.*s': empty alternative in '%.*s'", f->info.name,
+                                    "%s: key '%.*s': empty alternative in '%.*s'", f->name,
                                     (int)k->name_len, k->name, (int)vlen, v);
         }
         const char *dots = NULL;
@@ -110,17 +117,17 @@ static int parse_key(const struct arena_family *f, const char *piece, size_t len
                 return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                     "%s: key '%.*s': a range A..B needs an integer key; list the"
                                     " values with '|'",
-                                    f->info.name, (int)k->name_len, k->name);
+                                    f->name, (int)k->name_len, k->name);
             if (!parse_digits(p, (size_t)(dots - p), &lo) ||
                 !parse_digits(dots + 2, alen - (size_t)(dots - p) - 2, &hi))
                 return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                     "%s: key '%.*s': '%.*s' is not a range A..B of non-negative"
                                     " integers",
-                                    f->info.name, (int)k->name_len, k->name, (int)alen, p);
+                                    f->name, (int)k->name_len, k->name, (int)alen, p);
             if (hi < lo)
                 return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                     "%s: key '%.*s': range %.*s is empty (%llu is below %llu)",
-                                    f->info.name, (int)k->name_len, k->name, (int)alen, p,
+                                    f->name, (int)k->name_len, k->name, (int)alen, p,
                                     (unsigned long long)hi, (unsigned long long)lo);
             alt->range = 1;
             alt->lo = lo;
@@ -154,7 +161,9 @@ static void put_value(const struct key *k, uint64_t j, char *buf, size_t *used)
     }
 }
 
-static int expand(const char *text, const struct arena_family *f, const char *rest,
+/* Every spec: text up to rest (the owner's "NAME:"), then one value of
+ * each key. */
+static int expand(const char *text, const struct owner *f, const char *rest,
                   struct key *keys, size_t n_keys, unsigned max, char ***items, size_t *n,
                   char *err, size_t errlen)
 {
@@ -163,7 +172,7 @@ static int expand(const char *text, const struct arena_family *f, const char *re
     for (size_t i = 0; i < n_keys; i++) {
         if (keys[i].count > max || total * keys[i].count > max)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
-                                "%s: the sweep stands for more than %u specs", f->info.name,
+                                "%s: the sweep stands for more than %u specs", f->name,
                                 max);
         total *= keys[i].count;
         size_t widest = 20;
@@ -201,14 +210,12 @@ int arena_sweep_expand(const char *text, char ***items, size_t *n, char *err, si
     return arena_sweep_expand_max(text, ARENA_SWEEP_MAX, items, n, err, errlen);
 }
 
-int arena_sweep_expand_max(const char *text, unsigned max, char ***items, size_t *n, char *err,
-                           size_t errlen)
+/* The specs of text, whose keys start at rest and end at its end, against
+ * f's table; not a sweep: text itself. */
+static int expand_keys(const char *text, const char *rest, const struct owner *f, unsigned max,
+                       char ***items, size_t *n, char *err, size_t errlen)
 {
     if (max == 0 || max > ARENA_SWEEP_MAX) max = ARENA_SWEEP_MAX;
-    const char *colon = strchr(text, ':');
-    const struct arena_family *f = colon ? arena_family_find(text, (size_t)(colon - text)) : NULL;
-    if (!f) return arena_sweep_append(items, n, text, strlen(text));
-    const char *rest = colon + 1;
     size_t n_keys = 0;
     if (*rest) {
         n_keys = 1;
@@ -230,4 +237,24 @@ int arena_sweep_expand_max(const char *text, unsigned max, char ***items, size_t
     for (size_t i = 0; i < n_keys; i++) free(keys[i].alts);
     free(keys);
     return rc;
+}
+
+int arena_sweep_expand_max(const char *text, unsigned max, char ***items, size_t *n, char *err,
+                           size_t errlen)
+{
+    const char *colon = strchr(text, ':');
+    const struct arena_family *fam =
+        colon ? arena_family_find(text, (size_t)(colon - text)) : NULL;
+    if (!fam) return arena_sweep_append(items, n, text, strlen(text));
+    struct owner f = {fam->info.name, fam->keys, fam->n_keys};
+    return expand_keys(text, colon + 1, &f, max, items, n, err, errlen);
+}
+
+int arena_sweep_expand_keys(const char *owner, const struct arena_key *keys,
+                            size_t n_keys, const char *text, size_t keys_at, char ***items,
+                            size_t *n, char *err, size_t errlen)
+{
+    struct owner f = {owner, keys, n_keys};
+    if (keys_at > strlen(text)) return ARENA_EINVAL;
+    return expand_keys(text, text + keys_at, &f, ARENA_SWEEP_MAX, items, n, err, errlen);
 }

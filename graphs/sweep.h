@@ -36,6 +36,18 @@ int arena_sweep_expand(const char *text, char ***items, size_t *n, char *err, si
 int arena_sweep_expand_max(const char *text, unsigned max, char ***items, size_t *n, char *err,
                            size_t errlen);
 
+/* The same for the keys of any owner of a key table (a planner's:
+ * "hill-climb:seed=1..5", "optimal:off=none|stack|stack+twins"): text's
+ * keys start at text + keys_at (after "NAME:", or after
+ * "plugin:PATH.so:NAME:") and run to its end; a range needs a UINT key of
+ * keys[0..n_keys) (a key not in the table is left to the spec's parser);
+ * errors start with owner. Each spec appended is text up to keys_at, then
+ * the keys with one value each; a text that is no sweep, itself. */
+struct arena_key;
+int arena_sweep_expand_keys(const char *owner, const struct arena_key *keys,
+                            size_t n_keys, const char *text, size_t keys_at, char ***items,
+                            size_t *n, char *err, size_t errlen);
+
 /* Appends a malloc'd copy of s[0..len) (NUL-terminated) to *items / *n, the
  * list arena_sweep_expand appends to. ARENA_OK or ARENA_ENOMEM (the list
  * unchanged). */

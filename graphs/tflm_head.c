@@ -6,6 +6,25 @@
 
 #include <string.h>
 
+/* The per-channel output multipliers and shifts a conv_2d or
+ * depthwise_conv_2d kernel allocates in Prepare (two arrays of 4 B per
+ * output channel, each at alignment 16 through the context): CMSIS-NN's
+ * kernels for int8 and int16 inputs only, the reference kernels for every
+ * type (kernels/conv_common.cc, depthwise_conv_common.cc). */
+static uint64_t per_channel(const struct arena_graph *g, size_t k, enum arena_scratch_rule r)
+{
+    const struct arena_gop *o = &g->ops[k];
+    char key[40];
+    if (!o->n_out || !o->n_in || !arena_op_kind_key(o->kind, key, sizeof key) ||
+        (strcmp(key, "conv2d") != 0 && strcmp(key, "depthwiseconv2d") != 0))
+        return 0;
+    const struct arena_gtensor *in = &g->tensors[g->refs[o->in_first]];
+    const struct arena_gtensor *out = &g->tensors[g->refs[o->out_first]];
+    int quantized = in->dtype == ARENA_DTYPE_INT8 || in->dtype == ARENA_DTYPE_INT16;
+    if (r != ARENA_SCRATCH_REFERENCE && !quantized) return 0;
+    return out->rank ? out->dims[out->rank - 1] : 0;
+}
+
 /* One record of the persistent allocator: bytes, at alignment align. */
 static void take(uint64_t *used, uint64_t bytes, uint64_t align)
 {
@@ -13,19 +32,23 @@ static void take(uint64_t *used, uint64_t bytes, uint64_t align)
 }
 
 /* What TFLM keeps per op of a kind: the converter's constant tensors
- * (filter and bias, a reshape's shape) and the parsed options' struct. */
+ * (filter and bias, a reshape's shape), the parsed options' struct, and
+ * the kernel's OpData from its Init (CMSIS-NN's kernels / the reference
+ * kernels: OpData with OpDataConv 60 / OpDataConv 56, 72 / 48 for the fully
+ * connected, 36 / 32 for the pools, CMSISNNSoftmaxParams 64 /
+ * SoftmaxParams 56, OpDataAdd 60; a reshape has none). */
 static const struct {
     const char *key; /* arena_op_kind_key */
-    unsigned constants, options, align;
+    unsigned constants, options, align, cmsis_data, ref_data;
 } kinds[] = {
-    {"conv2d", 2, 28, 4},
-    {"depthwiseconv2d", 2, 28, 4},
-    {"fullyconnected", 2, 5, 1},
-    {"averagepool2d", 0, 40, 4},
-    {"maxpool2d", 0, 40, 4},
-    {"softmax", 0, 4, 4},
-    {"reshape", 1, 36, 4},
-    {"add", 0, 2, 1},
+    {"conv2d", 2, 28, 4, 60, 56},
+    {"depthwiseconv2d", 2, 28, 4, 60, 56},
+    {"fullyconnected", 2, 5, 1, 72, 48},
+    {"averagepool2d", 0, 40, 4, 36, 32},
+    {"maxpool2d", 0, 40, 4, 36, 32},
+    {"softmax", 0, 4, 4, 64, 56},
+    {"reshape", 1, 36, 4, 0, 0},
+    {"add", 0, 2, 1, 60, 60},
 };
 
 static int kind_row(const char *kind)
@@ -63,8 +86,8 @@ static void io_side(uint64_t *used, const struct arena_graph *g, int outputs)
             io_tensor(used, &g->tensors[i]);
 }
 
-void arena_tflm_head_of(const struct arena_graph *g, uint64_t requests,
-                        struct arena_tflm_head *out)
+void arena_tflm_head_of(const struct arena_graph *g, enum arena_scratch_rule rule,
+                        uint64_t requests, struct arena_tflm_head *out)
 {
     memset(out, 0, sizeof *out);
     uint64_t acts = 0;
@@ -88,6 +111,20 @@ void arena_tflm_head_of(const struct arena_graph *g, uint64_t requests,
     for (size_t k = 0; k < g->n_ops; k++) {
         int row = kind_row(g->ops[k].kind);
         if (row >= 0) take(&used, kinds[row].options, kinds[row].align);
+    }
+    for (size_t k = 0; k < g->n_ops; k++) { /* each kernel's Init */
+        int row = kind_row(g->ops[k].kind);
+        unsigned data = row < 0 ? 0 : rule == ARENA_SCRATCH_REFERENCE ? kinds[row].ref_data
+                                                                      : kinds[row].cmsis_data;
+        if (data) take(&used, data, 16);
+        out->kernel_bytes += data;
+    }
+    for (size_t k = 0; k < g->n_ops; k++) { /* each kernel's Prepare */
+        uint64_t channels = per_channel(g, k, rule);
+        if (!channels) continue;
+        take(&used, 4 * channels, 16);
+        take(&used, 4 * channels, 16);
+        out->kernel_bytes += 8 * channels;
     }
     if (requests) take(&used, 4 * requests, 4); /* ScratchBufferHandle */
     out->at_planning = used;

@@ -18,7 +18,14 @@
  *   op's parsed options (TfLiteConvParams 28 B, TfLiteDepthwiseConvParams
  *   28, TfLitePoolParams 40, TfLiteFullyConnectedParams 5 at alignment 1,
  *   TfLiteSoftmaxParams 4, TfLiteReshapeParams 36, TfLiteAddParams 2 at 1;
- *   other kinds 0); a ScratchBufferHandle (4 B) per scratch request; then
+ *   other kinds 0); each kernel's OpData from its Init, at alignment 16
+ *   (CMSIS-NN's / the reference kernels': conv and depthwise conv 60 / 56,
+ *   fully connected 72 / 48, pools 36 / 32, softmax 64 / 56, add 60,
+ *   reshape none; other kinds 0); each conv_2d's and depthwise_conv_2d's per-channel
+ *   output multipliers and shifts, 2 x 4 B per output channel, each array
+ *   at alignment 16 (CMSIS-NN's kernels: int8 and int16 only; the
+ *   reference kernels: every type); a ScratchBufferHandle (4 B) per scratch
+ *   request; then
  *   the interpreter's input and output TfLiteTensor pointers (4 B each, one
  *   block per side at alignment 16) and per input and output a TfLiteTensor
  *   (32 B) and, for a quantized type, a TfLiteAffineQuantization (12 B) and
@@ -36,8 +43,9 @@
  * larger of the two moments.
  *
  * Left out (an arena sized from these figures can still be too small):
- * the kernels' own persistent data (each kernel's OpData, CMSIS-NN's
- * per-channel multipliers and shifts: 8 B per output channel of each conv),
+ * the kernels' other persistent data (OpData of kinds not listed, a
+ * per-channel quantized fully connected's arrays, MVE's fully-connected
+ * kernel sums, int16 softmax tables),
  * variable tensors, multi-channel quantization of inputs and outputs,
  * further subgraphs, the temporary tensors of each op's Prepare, the
  * arena's start alignment (up to 15 B when g_tensor_arena is not aligned
@@ -49,20 +57,24 @@
 #include <stdint.h>
 
 #include "graphs/graph.h"
+#include "graphs/scratch.h"
 
 struct arena_tflm_head {
     uint64_t tensors;   /* the model's tensors: activations and constants */
     uint64_t ops;
     uint64_t requests;  /* kernel scratch requests */
+    uint64_t kernel_bytes; /* the kernels' OpData and the convs' per-channel
+                              arrays among the records (unaligned) */
     uint64_t head;      /* the persistent records after AllocateTensors, B */
     uint64_t at_planning; /* the records made before the plan, B */
     uint64_t planning;  /* the planned section's need while TFLM plans, B */
 };
 
 /* The head of graph g (its scratch tensors, flagged is_scratch, not
- * counted as the model's) with `requests` kernel scratch requests. */
-void arena_tflm_head_of(const struct arena_graph *g, uint64_t requests,
-                        struct arena_tflm_head *out);
+ * counted as the model's) run by rule's kernels (which decides the convs'
+ * per-channel arrays) with `requests` kernel scratch requests. */
+void arena_tflm_head_of(const struct arena_graph *g, enum arena_scratch_rule rule,
+                        uint64_t requests, struct arena_tflm_head *out);
 
 /* The whole arena for a planned section of `middle` bytes: the larger of
  * head + middle (after AllocateTensors) and the records made before the

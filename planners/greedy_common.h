@@ -145,10 +145,10 @@ int arena_greedy_size_plan(const struct arena_problem *p, const struct arena_pla
                            void *scratch, size_t scratch_size, struct arena_plan *plan,
                            enum arena_greedy_fit fit, enum arena_greedy_ties ties);
 
-/* The same with ties ARENA_GREEDY_TIES_FIRST, reading stop (may be NULL) and asking interrupt(ctx) (may be
- * NULL) before each placement; sets *interrupted (may be NULL) when it
- * stopped early: the plan is still valid, the tensors not placed stacked
- * above the others. */
+/* The same with ties ARENA_GREEDY_TIES_FIRST, reading stop (may be NULL)
+ * and asking interrupt(ctx) (may be NULL) before each placement; sets
+ * *interrupted (may be NULL) when it stopped early: the plan is still
+ * valid, the tensors not placed stacked above the others. */
 int arena_greedy_size_plan_until(const struct arena_problem *p, void *scratch,
                                  size_t scratch_size, struct arena_plan *plan,
                                  enum arena_greedy_fit fit, int (*interrupt)(void *ctx),

@@ -25,7 +25,8 @@ enum { K_TIES, N_KEYS };
 static const struct arena_key keys[N_KEYS] = {
     [K_TIES] = {.name = "ties", .kind = ARENA_KEY_CHOICE, .def = "first",
                 .choices = arena_greedy_ties_names,
-                .help = "equal sizes: first (earlier first step, then id) or longest lifetime first"},
+                .help = "equal sizes: first (earlier first step, then id) or longest "
+                        "lifetime first"},
 };
 
 static int greedy_size_plan(const struct arena_problem *p, const struct arena_plan_options *opt,

@@ -8,21 +8,22 @@
  * The conflicting placed tensors come from the static interval index in
  * greedy_common.h, not from a scan of every placed tensor (TFLite Micro's
  * planner scans them all: O(n^2)).
- * The key ties (greedy-by-size-firstfit:ties=longest) breaks ties between equal
- * sizes by the longer lifetime first (XLA's heap simulator's tie-break),
- * then as before.
+ * The key ties (greedy-by-size-firstfit:ties=longest) breaks ties between
+ * equal sizes by the longer lifetime first (XLA's heap simulator's
+ * tie-break), then as before.
  *
  * Scratch (arena_greedy_take): 99 bytes per tensor, plus each array rounded
  * up to 16 bytes. */
 #include "planners/greedy_common.h"
 #include "planners/planner.h"
 
-/* The key (greedy-by-size-firstfit:ties=longest), in the order of opt->values. */
+/* The key (greedy-by-size-firstfit:ties=longest), in opt->values' order. */
 enum { K_TIES, N_KEYS };
 static const struct arena_key keys[N_KEYS] = {
     [K_TIES] = {.name = "ties", .kind = ARENA_KEY_CHOICE, .def = "first",
                 .choices = arena_greedy_ties_names,
-                .help = "equal sizes: first (earlier first step, then id) or longest lifetime first"},
+                .help = "equal sizes: first (earlier first step, then id) or longest "
+                        "lifetime first"},
 };
 
 static int greedy_firstfit_plan(const struct arena_problem *p, const struct arena_plan_options *opt,

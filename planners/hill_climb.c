@@ -18,8 +18,7 @@
  * the first level, which the definition in docs/planners.md names. When fewer
  * than two candidates exist the round makes no swap. The search stops
  * after the round budget (opt->node_limit, else the key rounds: 500 as in
- * TVM), when
- * opt->time_limit seconds of wall time (from the call's start) are spent
+ * TVM), when opt->time_limit seconds of wall time (from the call's start) are spent
  * or opt->stop is set (the flag read before every placement, the clock
  * before every eighth, so a round of any size is stopped midway; the plan
  * then depends on the machine's speed, as optimal's does), at the max-live
@@ -30,9 +29,10 @@
  * tensors not placed stacked on top (valid, status LIMIT).
  *
  * Random choices come from splitmix64 seeded with the key seed (bench's
- * --seed unless the spec sets it): the same seed gives the same plan. plan->nodes = rounds run; bound = the lower bound;
- * status in decision mode INFEASIBLE when the bound exceeds the capacity
- * (the search still stops at the bound), FEASIBLE when the plan fits;
+ * --seed unless the spec sets it): the same seed gives the same plan.
+ * plan->nodes = rounds run; bound = the lower bound; status in decision
+ * mode INFEASIBLE when the bound exceeds the capacity (the search still
+ * stops at the bound), FEASIBLE when the plan fits;
  * otherwise OPTIMAL at the lower bound, LIMIT when the budget ran out.
  * Each round costs what greedy-by-size-firstfit costs plus O(n).
  *
@@ -55,7 +55,8 @@ static const struct arena_key keys[N_KEYS] = {
                 .help = "the seed of the random swaps and uphill keeps (default bench's --seed)"},
     [K_ROUNDS] = {.name = "rounds", .kind = ARENA_KEY_UINT, .def = "500", .min = 1,
                   .max = 1000000000,
-                  .help = "rounds of first fit at most (TVM: 500); --node-limit, given, replaces it"},
+                  .help = "rounds of first fit at most (TVM: 500); --node-limit, given, "
+                          "replaces it"},
 };
 
 struct work {

@@ -120,8 +120,8 @@ Test(knobs, hill_climb_rounds_bound_the_climb)
 }
 
 /* The seed key, not opt->seed, draws the swaps: on packed:n=50 with 30
- * rounds, seeds 1 to 5 give at least two different valid plans, the same seed twice the same plan, and the
- * key's seed whatever opt->seed says. */
+ * rounds, seeds 1 to 5 give at least two different valid plans, the same
+ * seed twice the same plan, and the key's seed whatever opt->seed says. */
 Test(knobs, hill_climb_seed_draws_the_swaps)
 {
     struct arena_source src = {0};

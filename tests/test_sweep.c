@@ -136,3 +136,46 @@ Test(sweep, every_expanded_spec_loads)
     }
     free_items(items, n);
 }
+
+/* A planner's keys expand by the same rules against its own table: a range
+ * of its integer key, a list of a set's values ('+' joins a set's names, so
+ * '|' still separates alternatives), the text before the keys kept
+ * (plugin:PATH.so:NAME:), errors naming the owner. */
+static const char *const off_names[] = {"stack", "twins", NULL};
+static const struct arena_key planner_keys[] = {
+    {.name = "seed", .kind = ARENA_KEY_UINT, .max = UINT64_MAX},
+    {.name = "off", .kind = ARENA_KEY_SET, .def = "none", .choices = off_names},
+};
+
+static void expect_planner_expands(const char *text, size_t keys_at, const char *const *want,
+                                   size_t n_want)
+{
+    char **items = NULL, err[256] = "";
+    size_t n = 0;
+    cr_assert_eq(arena_sweep_expand_keys("mine", planner_keys, 2, text, keys_at, &items, &n, err,
+                                         sizeof err),
+                 ARENA_OK, "%s: %s", text, err);
+    cr_assert_eq(n, n_want, "%s gave %zu specs, want %zu", text, n, n_want);
+    for (size_t i = 0; i < n; i++) cr_expect_str_eq(items[i], want[i], "%s item %zu", text, i);
+    free_items(items, n);
+}
+
+Test(sweep, a_planners_keys_expand_against_its_table)
+{
+    const char *seeds[] = {"mine:seed=1", "mine:seed=2", "mine:seed=3"};
+    expect_planner_expands("mine:seed=1..3", 5, seeds, 3);
+    const char *offs[] = {"mine:off=none,seed=4", "mine:off=stack,seed=4",
+                          "mine:off=stack+twins,seed=4"};
+    expect_planner_expands("mine:off=none|stack|stack+twins,seed=4", 5, offs, 3);
+    const char *plug[] = {"plugin:./x.so:mine:seed=7", "plugin:./x.so:mine:seed=8"};
+    expect_planner_expands("plugin:./x.so:mine:seed=7|8", 20, plug, 2);
+    const char *one[] = {"mine:off=stack"};
+    expect_planner_expands("mine:off=stack", 5, one, 1);
+    char **items = NULL, err[256] = "";
+    size_t n = 0;
+    cr_expect_eq(arena_sweep_expand_keys("mine", planner_keys, 2, "mine:off=stack..twins", 5,
+                                         &items, &n, err, sizeof err),
+                 ARENA_EINVAL);
+    cr_expect(strstr(err, "mine: key 'off': a range A..B needs an integer key"), "%s", err);
+    free_items(items, n);
+}

@@ -140,6 +140,39 @@ static int add_all(A *a, char *err, size_t errlen)
     return rc;
 }
 
+/* Planner pl once per spec its keys (NULL: none) stand for: a sweep
+ * ("seed=1..5", "off=none|stack|stack+twins") expands against its table as
+ * a graph spec's does (graphs/sweep.h), each spec with its own copy of the
+ * origin's path and hash (malloc'd or NULL; taken). */
+static int add_keyed(A *a, const struct arena_planner *pl, enum arena_origin origin, char *path,
+                     char *sha256, const char *keys, char *err, size_t errlen)
+{
+    char **items = NULL;
+    size_t n = 0;
+    int rc = keys ? arena_sweep_expand_keys(pl->name, pl->keys, pl->n_keys, keys, 0, &items, &n,
+                                            err, errlen)
+                  : ARENA_OK;
+    for (size_t i = 0; rc == ARENA_OK && i < (keys ? n : 1); i++) {
+        struct arena_planner_origin o = {.origin = origin,
+                                         .path = path ? strdup(path) : NULL,
+                                         .sha256 = sha256 ? strdup(sha256) : NULL,
+                                         .keys = keys ? items[i] : NULL};
+        if (keys) items[i] = NULL;
+        if ((path && !o.path) || (sha256 && !o.sha256)) {
+            arena_planner_origin_free(&o);
+            rc = arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+        } else {
+            rc = add_planner(a, pl, &o, err, errlen);
+        }
+    }
+    if (rc == ARENA_ENOMEM && !err[0]) arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) free(items[i]);
+    free(items);
+    free(path);
+    free(sha256);
+    return rc;
+}
+
 /* plugin:PATH or plugin:PATH:NAME (item holds what follows "plugin:"): a
  * path that names a file is the whole item; else the text after its last
  * ':' is the planner's name. */
@@ -186,15 +219,13 @@ static int add_plugin(A *a, const char *item, char *err, size_t errlen)
                                 "plugin:%s: planner '%s' has the name of a built-in planner;"
                                 " rename it",
                                 path, pl->name);
-        struct arena_planner_origin o = {.origin = ARENA_ORIGIN_PLUGIN,
-                                         .path = strdup(lib->path),
-                                         .sha256 = strdup(lib->sha256),
-                                         .keys = keys ? strdup(keys) : NULL};
-        if (!o.path || !o.sha256 || (keys && !o.keys)) {
-            arena_planner_origin_free(&o);
+        char *lp = strdup(lib->path), *sha = strdup(lib->sha256);
+        if (!lp || !sha) {
+            free(lp);
+            free(sha);
             return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
         }
-        rc = add_planner(a, pl, &o, err, errlen);
+        rc = add_keyed(a, pl, ARENA_ORIGIN_PLUGIN, lp, sha, keys, err, errlen);
     }
     if (rc == ARENA_OK && !found) {
         char known[512] = "";
@@ -314,9 +345,8 @@ static int add_planners(A *a, const char *v, char *err, size_t errlen)
                                     " plugin:PATH.so, cmd:NAME=COMMAND)",
                                     name, known);
             }
-            struct arena_planner_origin o = {.keys = colon ? strdup(colon + 1) : NULL};
-            if (colon && !o.keys) return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
-            rc = add_planner(a, pl, &o, err, errlen);
+            rc = add_keyed(a, pl, ARENA_ORIGIN_BUILTIN, NULL, NULL, colon ? colon + 1 : NULL, err,
+                           errlen);
         }
         if (rc != ARENA_OK || !comma) return rc;
         p = comma + 1;

@@ -861,18 +861,20 @@ static void lcg_round(struct run *r, uint64_t cap, struct part_result *res, stru
     st->done = done;
 }
 
-/* The portfolio's second member on the loaded part, after the search's
- * round that took `nodes` nodes and `cpu` seconds of this thread's CPU:
- * the SAT engine, or the lcg engine on a part whose order encoding passes
- * the SAT engine's memory budget (sat_skipped: the lcg engine's pairs fit
- * where the encoding's values do not). It has as much CPU as the search's
- * round just had (arena_optimal_member_share): counted in CPU, not wall
- * time, so a busy machine starves neither, and the search keeps half of
- * every round, so the portfolio takes about twice the time of its search
- * alone at most where the search is the one that proves (MiniMalloc's E:
- * docs/optimal-sat.md, The portfolio). With a node limit the run is
- * deterministic and reads no clock: conflicts stand for CPU,
- * PORTFOLIO_NODES_PER_CONFLICT search nodes each. */
+/* The portfolio's members beside the search on the loaded part, after the
+ * search's round that took `nodes` nodes and `cpu` seconds of this
+ * thread's CPU: the lcg engine, then the SAT engine, half of it each; on
+ * a part whose order encoding passes the SAT engine's memory budget
+ * (sat_skipped) the lcg engine alone. They have as much CPU as the
+ * search's round just had (arena_optimal_member_share): counted in CPU,
+ * not wall time, so a busy machine starves none, and the search keeps half
+ * of every round, so the portfolio takes about twice the time of its
+ * search alone at most where the search is the one that proves
+ * (MiniMalloc's E). The lcg engine goes first: on exact-slack it proves in
+ * a fraction of the SAT engine's time and memory where it proves at all
+ * (docs/optimal-sat.md, The portfolio). With a node limit the run is
+ * deterministic and reads no clock: conflicts stand for CPU, one per
+ * PORTFOLIO_NODES_PER_CONFLICT search nodes, half to each. */
 static void member_round(struct run *r, uint64_t cap, struct part_result *res,
                          struct part_state *states, size_t parts, struct part_state *st,
                          uint64_t nodes, double cpu, struct arena_plan *plan)
@@ -880,8 +882,16 @@ static void member_round(struct run *r, uint64_t cap, struct part_result *res,
     int det = r->opt->node_limit != 0;
     uint64_t conflicts = det ? max_u64(nodes / PORTFOLIO_NODES_PER_CONFLICT, 1)
                              : max_u64(nodes, SAT_CONFLICTS_FIRST);
-    arena_optimal_member_share(r, det ? 0 : cpu > 1e-6 ? cpu : 1e-6);
-    if (!st->sat_skipped)
+    double spent = 0;
+    if (!st->sat_skipped && !st->lcg_failed) { /* lcg first, half the share */
+        double t0 = arena_optimal_cpu_seconds();
+        arena_optimal_member_share(r, det ? 0 : cpu / 2 > 1e-6 ? cpu / 2 : 1e-6);
+        lcg_round(r, cap, res, st, det ? max_u64(conflicts / 2, 1) : conflicts, plan);
+        spent = arena_optimal_cpu_seconds() - t0;
+        conflicts = det ? max_u64(conflicts - conflicts / 2, 1) : conflicts;
+    }
+    arena_optimal_member_share(r, det ? 0 : cpu - spent > 1e-6 ? cpu - spent : 1e-6);
+    if (!st->sat_skipped && !st->done && !r->stopped && r->part_arena > (cap ? cap : res->proven))
         sat_round(r, cap, res, states, parts, st, conflicts, plan);
     if (st->sat_skipped && !st->done && !st->lcg_failed && !r->stopped &&
         r->part_arena > (cap ? cap : res->proven))

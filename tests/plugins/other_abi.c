@@ -14,4 +14,6 @@ static const struct arena_planner future = {
 static const struct arena_planner *const list[] = {&future};
 
 ARENA_PLUGIN_EXPORT extern const struct arena_plugin arena_plugin;
-const struct arena_plugin arena_plugin = {ARENA_PLANNER_ABI + 41, 1, list};
+const struct arena_plugin arena_plugin = {.abi = ARENA_PLANNER_ABI + 41, .count = 1,
+                                          .planners = list,
+                                          .planner_size = sizeof(struct arena_planner)};

@@ -1076,9 +1076,8 @@ Test(bench, sigint_during_export_writes_no_stopped_plan)
  * through CaDiCaL's terminate callback; what is left is freeing them. */
 Test(bench, sigint_stops_the_sat_engine_at_once)
 {
-    const char *args[] = {"--graph", "slack:n=150,seed=5", "--planner", "optimal",
-                          "--optimal-engine", "sat", "--time-limit", "60", "--no-db", "--quiet",
-                          NULL};
+    const char *args[] = {"--graph", "slack:n=150,seed=5", "--planner", "optimal:engine=sat",
+                          "--time-limit", "60", "--no-db", "--quiet", NULL};
     pid_t pid = spawn("sat", args);
     nap(2500); /* the incumbents made, the encoding built or being built */
     int rc;

@@ -2661,7 +2661,7 @@ Test(plot, the_exact_suites_figures_give_1_to_1_5_half_their_axis_and_a_third_of
     }
 }
 
-/* Issue 45, names: every PDF names its configuration and its selection in
+/* Issue 45, names: every PDF and SVG names its configuration and selection in
  * its own text (one or two lines at the top; NAME.caption.tex has the long
  * caption), and two configurations plotted into one folder share no file.
  * One database, MobileNetV2 at two widths, plain and in-place elementwise;
@@ -2698,13 +2698,13 @@ Test(plot, every_pdf_names_its_configuration_and_selection_and_two_share_no_file
         fmt(tag, sizeof tag, "conf-plot-%d", k);
         cr_assert_eq(bench_run(tag, (const char *[]){"plot", "--db", db, "--run", "all", "--inplace", rule[k],
                          "--family", "mobilenetv2", "--figures", "arena,layout,live,quality,tables",
-                         "--format", "pdf,png", "--dpi", "60", "--out", out, NULL}), 0,
+                         "--format", "pdf,png,svg", "--dpi", "60", "--out", out, NULL}), 0,
                      "bench plot --inplace %s failed", rule[k]);
         fmt(path, sizeof path, "%s/%s.out", dir, tag);
         list[k] = slurp(path, NULL);
         cr_assert_not_null(list[k]);
     }
-    size_t n[2] = {0, 0}, pdfs = 0, graph_pdfs = 0;
+    size_t n[2] = {0, 0}, pdfs = 0, graph_pdfs = 0, svgs = 0;
     for (int k = 0; k < 2; k++) {
         char *save = NULL;
         char *copy = strdup(list[k]);
@@ -2727,6 +2727,17 @@ Test(plot, every_pdf_names_its_configuration_and_selection_and_two_share_no_file
                           "%s: not in a folder naming its configuration", line);
             }
             size_t len = strlen(line);
+            if (len > 4 && strcmp(line + len - 4, ".svg") == 0) { /* the same line, as SVG text */
+                char *svg = slurp(line, NULL);
+                cr_assert_not_null(svg, "%s", line);
+                cr_expect(strstr(svg, k ? "configuration: in-place elementwise" : "configuration: plain") != NULL,
+                          "%s: its text does not name its configuration", line);
+                cr_expect(strstr(svg, k ? "; run 2" : "; run 1") != NULL, "%s: its text does not name its run", line);
+                cr_expect(strstr(svg, strstr(line, "/graphs/") ? "graph mobilenetv2:" : "family mobilenetv2;") != NULL,
+                          "%s: its text does not name its selection", line);
+                free(svg);
+                svgs++;
+            }
             int w = len > 9 && strcmp(line + len - 9, "-1col.pdf") == 0   ? 1
                     : len > 9 && strcmp(line + len - 9, "-2col.pdf") == 0 ? 2
                                                                           : 0;
@@ -2784,6 +2795,7 @@ Test(plot, every_pdf_names_its_configuration_and_selection_and_two_share_no_file
     /* 2 graphs x (arena, layout, live) + quality, 2 widths, 2 configurations */
     cr_expect_eq(pdfs, 2 * 2 * (2 * 3 + 1), "%zu PDFs listed", pdfs);
     cr_expect_eq(graph_pdfs, 2 * 2 * 2 * 3);
+    cr_expect_eq(svgs, pdfs, "%zu SVGs, %zu PDFs", svgs, pdfs);
     cr_expect_gt(n[0], 0u);
     cr_expect_eq(count_files(out), n[0] + n[1], "the folder holds %zu files, the runs listed %zu + %zu",
                  count_files(out), n[0], n[1]);

@@ -14,6 +14,8 @@
  * (ARENA_KIND_SEARCH) runs for up to its time limit, so it is timed by
  * exactly one call. A plugin's calls run in a forked child that times them
  * itself (isolate.h), unless --in-process; a cmd: planner is a program.
+ * The three ways are one table of operations each (bench/external/call.h),
+ * chosen once per planner: nothing below asks which way a job is called.
  *
  * Nothing printed is missing from the database: a result is stored before
  * it is shown, and the first failed store (or failed write to stdout) stops
@@ -31,10 +33,8 @@
 
 #include "bench/core/args.h"
 #include "bench/core/claims.h"
-#include "bench/external/cmd.h"
+#include "bench/external/call.h"
 #include "bench/core/gbench.h"
-#include "bench/external/guest.h"
-#include "bench/external/isolate.h"
 #include "bench/core/output.h"
 #include "bench/core/progress.h"
 #include "bench/core/session.h"
@@ -49,31 +49,15 @@
 
 struct bench;
 
-/* How a job's planner is called: in process (built-in, a plugin with
- * --in-process), in a forked child (a plugin) or as a program (cmd:). */
-enum call { IN_PROCESS, ISOLATED, PROGRAM };
-static const char *const timing_name[] = {"in-process", "isolated", "process"};
-
 struct job {
     struct bench *b;
     size_t g;
     size_t k; /* the planner's place in args.planners */
-    const struct arena_planner *pl;
-    const struct arena_planner_origin *origin;
-    enum call call;
     struct arena_plan_options opt; /* the run's options with this planner's key values */
-    struct arena_guest guest; /* its own problem, options, scratch, offsets */
-    size_t scratch_size;      /* what it asked for */
-    struct arena_plan plan;   /* of the problem the planner sees; offsets the guest's */
-    uint64_t *full;           /* merged: the plan expanded to every tensor */
-    int prepared, prep_rc, rc, shown;
-    int once; /* a search planner, an isolated or external call: one timed call
-                 (an isolated child times its own calls) */
-    char *csv;                /* PROGRAM: the problem's file, written in setup */
-    int call_rc;              /* ISOLATED, PROGRAM: ARENA_OK when it answered */
-    char call_why[500];       /* else why not */
-    struct arena_isolate_answer child; /* ISOLATED: what the child answered */
-    struct arena_cmd_timing program;    /* PROGRAM: the group's wall time */
+    struct arena_call c;  /* how the planner is called (call.h), and what it answered */
+    uint64_t *full;       /* merged: the plan expanded to every tensor */
+    int shown;
+    int once; /* a search planner, or a way that times itself: one timed call */
 };
 
 struct bench {
@@ -89,7 +73,7 @@ struct bench {
      * found stored by --resume. */
     size_t *jobs_of, *invalid_of;
     size_t stored, stored_invalid; /* --resume, --missing: jobs found stored */
-    char *tmpdir;   /* the problems' files of cmd: planners, made when first needed */
+    struct arena_call_env env;      /* what the calls share (call.h) */
     struct arena_known_plan *known; /* per graph: its smallest valid arena this run */
 };
 
@@ -104,42 +88,9 @@ static const struct arena_problem *planned_problem(const struct arena_session_gr
 
 static void release(struct job *j)
 {
-    arena_guest_release(&j->guest, j->pl);
-    arena_guest_free(&j->guest);
+    arena_call_release(&j->c);
     free(j->full);
-    j->plan.offsets = NULL;
     j->full = NULL;
-    if (j->csv) unlink(j->csv);
-    free(j->csv);
-    j->csv = NULL;
-}
-
-/* A cmd: planner's problem, as a file in the run's temporary folder. */
-static int write_problem(struct job *j, const struct arena_problem *p)
-{
-    struct bench *b = j->b;
-    char err[600] = "";
-    if (!b->tmpdir) {
-        const char *base = getenv("TMPDIR");
-        size_t len = strlen(base && base[0] ? base : "/tmp") + 24;
-        b->tmpdir = malloc(len);
-        if (!b->tmpdir) return ARENA_ENOMEM;
-        snprintf(b->tmpdir, len, "%s/arenabench-cmd.XXXXXX", base && base[0] ? base : "/tmp");
-        if (!mkdtemp(b->tmpdir)) {
-            snprintf(j->call_why, sizeof j->call_why, "cannot make a folder %s: %s", b->tmpdir,
-                     strerror(errno));
-            free(b->tmpdir);
-            b->tmpdir = NULL;
-            return ARENA_EIO;
-        }
-    }
-    size_t len = strlen(b->tmpdir) + 40;
-    j->csv = malloc(len);
-    if (!j->csv) return ARENA_ENOMEM;
-    snprintf(j->csv, len, "%s/problem-%zu.csv", b->tmpdir, (size_t)(j - b->jobs));
-    int rc = arena_cmd_write_problem(p, j->csv, err, sizeof err);
-    if (rc != ARENA_OK) snprintf(j->call_why, sizeof j->call_why, "%s", err);
-    return rc;
 }
 
 static int job_setup(void *ctx)
@@ -148,62 +99,25 @@ static int job_setup(void *ctx)
     struct bench *b = j->b;
     if (arena_session_halted(&b->s)) return 1;
     const struct arena_problem *p = planned_problem(&b->s.graphs[j->g]);
+    const char *spec = b->s.graphs[j->g].src.spec;
     if (!j->shown) {
         j->shown = 1;
-        arena_progress_start(&b->s.progress, (size_t)(j - b->jobs), b->s.graphs[j->g].src.spec, j->pl->name);
+        arena_progress_start(&b->s.progress, (size_t)(j - b->jobs), spec, j->c.pl->name);
     }
-    if (!j->prepared) {
-        j->prepared = 1;
-        /* The planner's inputs are copies (guest.h); an isolated child asks
-         * for its scratch itself, so a plugin's code runs in the child only. */
-        j->prep_rc = arena_guest_init(&j->guest, p, &j->opt, j->pl->n_keys);
-        if (j->prep_rc == ARENA_OK && j->call == PROGRAM) j->prep_rc = write_problem(j, p);
-        if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS)
-            j->prep_rc = arena_planner_scratch(j->pl, &j->guest.p, &j->scratch_size);
-        if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS)
-            j->prep_rc = arena_guest_scratch(&j->guest, j->scratch_size);
-        /* the planner's configuration, built once, outside the timing */
-        if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS)
-            j->prep_rc = arena_guest_configure(&j->guest, j->pl);
-        j->plan.n = p->n;
-        j->plan.offsets = j->guest.offsets;
-        if (j->prep_rc == ARENA_OK && j->call == IN_PROCESS &&
-            j->origin->origin == ARENA_ORIGIN_PLUGIN)
-            arena_session_guest_enter(&b->s, j->pl->name, b->s.graphs[j->g].src.spec);
+    if (!j->c.prepared) {
+        /* A plugin's code that runs in bench's process: a crash names it. */
+        if (arena_call_prepare(&j->c, p, &b->env, (size_t)(j - b->jobs)) == ARENA_OK &&
+            j->c.ops->in_bench && j->c.origin->origin == ARENA_ORIGIN_PLUGIN)
+            arena_session_guest_enter(&b->s, j->c.pl->name, spec);
     }
-    return j->prep_rc != ARENA_OK;
+    return j->c.prep_rc != ARENA_OK;
 }
 
 static int job_iter(void *ctx)
 {
     struct job *j = ctx;
     if (arena_session_stopped()) return 1;
-    const struct arena_problem *p = planned_problem(&j->b->s.graphs[j->g]);
-    const struct arena_bench_args *a = &j->b->s.args;
-    arena_plan_reset(&j->plan);
-    if (j->call == IN_PROCESS) {
-        struct arena_guest *g = &j->guest;
-        j->rc = j->pl->plan(&g->p, &g->opt, g->scratch, g->scratch_size, &j->plan);
-        return j->rc != ARENA_OK;
-    }
-    /* One call of Google Benchmark's: the child or the program answers,
-     * or fails with a reason, and the run goes on either way. */
-    if (j->call == ISOLATED) {
-        struct arena_isolate_spec spec = {.repetitions = a->repetitions,
-                                          .min_time = a->min_time,
-                                          .once = j->pl->kind == ARENA_KIND_SEARCH,
-                                          .time_limit = a->options.time_limit};
-        j->call_rc = arena_isolate_plan(j->pl, &j->guest, p, &j->opt, &j->plan, &spec,
-                                        &j->child, j->call_why, sizeof j->call_why);
-        j->rc = j->child.plan_rc;
-        j->scratch_size = j->child.scratch_size;
-        if (j->call_rc == ARENA_OK) j->prep_rc = j->child.scratch_rc; /* as in process */
-    } else {
-        j->call_rc = arena_cmd_plan(j->origin->spec, j->origin->command, j->csv, p, &j->opt,
-                                    &j->plan, &j->program, j->call_why, sizeof j->call_why);
-        j->rc = ARENA_OK;
-    }
-    return j->call_rc == ARENA_ENOTFOUND; /* stopped by a signal */
+    return arena_call_plan(&j->c, planned_problem(&j->b->s.graphs[j->g]), &j->b->env);
 }
 
 static void emit(struct bench *b, struct arena_session_graph *g, const struct arena_result *r)
@@ -297,11 +211,11 @@ static const char *claims_wrong(struct bench *b, struct job *j, enum arena_plan_
     struct arena_session_graph *g = &b->s.graphs[j->g];
     const struct arena_plan_options *opt = &b->s.args.options;
     const struct arena_known_plan *known = &b->known[j->g];
-    const char *why = arena_claims_wrong(&j->plan, claimed, decides, opt, known, error, len);
+    const char *why = arena_claims_wrong(&j->c.plan, claimed, decides, opt, known, error, len);
     int64_t id = 0;
     struct arena_known_plan stored = stored_plan(b, g, &id);
     if (why || !stored.arena || (known->arena && known->arena <= stored.arena)) return why;
-    why = arena_claims_wrong(&j->plan, claimed, decides, opt, &stored, error, len);
+    why = arena_claims_wrong(&j->c.plan, claimed, decides, opt, &stored, error, len);
     if (why && !stored_plan_holds(b, g, id, stored.arena)) {
         arena_session_say(&b->s, "%s: result %lld (%s) is stored valid, but its placements are"
                                  " not a valid plan of %s of %llu B: not taken as evidence",
@@ -314,30 +228,203 @@ static const char *claims_wrong(struct bench *b, struct job *j, enum arena_plan_
 
 /* The fields of j's result that say which planner, in which configuration
  * and how timed: what job_done stores and what --resume looks for. */
-static void result_identity(const struct bench *b, const struct job *j,
-                            struct arena_result *info)
+static void result_identity(const struct bench *b, const struct job *j, struct arena_result *r)
 {
-    info->planner = j->pl->name;
-    info->planner_spec = j->origin->spec;
-    info->src = &b->s.graphs[j->g].src;
+    const struct arena_planner *pl = j->c.pl;
+    const struct arena_planner_origin *o = j->c.origin;
+    r->planner = pl->name;
+    r->planner_spec = o->spec;
+    r->src = &b->s.graphs[j->g].src;
     /* Only a search planner reads the options (planner.h): for the others
      * they change nothing and are not part of the result. A program is
      * handed them all (cmd.h). */
-    info->options = j->pl->kind == ARENA_KIND_SEARCH || j->call == PROGRAM ? &b->s.args.options
-                                                                            : NULL;
-    /* the column of schema 16, until schema 17 stores planner_spec alone: a
-     * built-in planner's key engine (optimal's) */
-    size_t e = arena_keys_find(j->pl->keys, j->pl->n_keys, "engine", 6);
-    info->optimal_engine = j->origin->origin == ARENA_ORIGIN_BUILTIN && e < j->pl->n_keys &&
-                                   j->pl->keys[e].kind == ARENA_KEY_CHOICE && j->origin->values
-                               ? j->pl->keys[e].choices[j->origin->values[e].choice]
-                               : NULL;
-    info->origin = arena_origin_name(j->origin->origin);
-    info->plugin_path = j->origin->path;
-    info->plugin_sha256 = j->origin->origin == ARENA_ORIGIN_PLUGIN ? j->origin->sha256 : NULL;
-    info->planner_command = j->origin->command;
-    info->command_sha256 = j->origin->origin == ARENA_ORIGIN_CMD ? j->origin->sha256 : NULL;
-    info->timing = timing_name[j->call];
+    r->options = pl->kind == ARENA_KIND_SEARCH || j->c.ops->handed_options ? &b->s.args.options
+                                                                          : NULL;
+    r->origin = arena_origin_name(o->origin);
+    r->plugin_path = o->path;
+    r->plugin_sha256 = o->origin == ARENA_ORIGIN_PLUGIN ? o->sha256 : NULL;
+    r->planner_command = o->command;
+    r->command_sha256 = o->origin == ARENA_ORIGIN_CMD ? o->sha256 : NULL;
+    r->timing = j->c.ops->timing;
+}
+
+/* What bench makes of a job's calls: whether its plan is valid, and why not. */
+struct verdict {
+    int valid, refused;
+    int planned; /* the planner gave a plan (valid or not) to keep */
+    char error[600];
+    struct arena_metrics m;
+    struct arena_claim claim; /* a guest's, beyond what bench proved */
+    struct arena_plan full;   /* the plan of every tensor of the graph's problem */
+    const struct arena_plan *shown; /* full when merged, else the planner's */
+};
+
+/* A plan the planner gave: expanded to every tensor when merged, validated,
+ * measured, its claims settled and checked (bench/core/claims.h). */
+static void judge_plan(struct job *j, struct verdict *v)
+{
+    struct bench *b = j->b;
+    struct arena_session_graph *g = &b->s.graphs[j->g];
+    const struct arena_problem *p = &g->src.problem;
+    struct arena_plan *plan = &j->c.plan;
+    struct arena_collision why;
+    int rc = ARENA_OK;
+    v->planned = 1;
+    if (g->merged) { /* the plan of every tensor, checked against the candidates */
+        v->full.n = p->n;
+        v->full.offsets = j->full = malloc((p->n ? p->n : 1) * sizeof *j->full);
+        if (!v->full.offsets) rc = ARENA_ENOMEM;
+        else arena_alias_expand(&g->merge, plan, &v->full);
+    }
+    if (rc == ARENA_OK) rc = arena_plan_validate(p, v->shown, &why);
+    if (rc != ARENA_OK) {
+        arena_plan_invalid_describe(p, v->shown, rc, &why, v->error, sizeof v->error);
+        return;
+    }
+    rc = g->merged ? arena_alias_metrics(p, &g->merge, plan, &v->m)
+                   : arena_plan_metrics(p, plan, &v->m);
+    if (rc != ARENA_OK) {
+        snprintf(v->error, sizeof v->error, "metrics: %s", arena_strerror(rc));
+        return;
+    }
+    int guest = j->c.origin->origin != ARENA_ORIGIN_BUILTIN;
+    int search = j->c.pl->kind == ARENA_KIND_SEARCH;
+    arena_claims_read(plan, guest, search);
+    enum arena_plan_status claimed = plan->status;
+    arena_plan_settle(plan, g->bounds.inplace_bound);
+    /* A program is handed the capacity (cmd.h): its answer claims to fit
+     * it, as a search planner's does. */
+    int decides = search || j->c.ops->handed_options;
+    v->valid = !claims_wrong(b, j, claimed, decides, v->error, sizeof v->error);
+    if (v->valid && guest)
+        arena_claims_unproven(plan, g->bounds.inplace_bound, b->s.args.options.capacity,
+                              &v->claim);
+    v->full.status = plan->status;
+    v->full.bound = plan->bound;
+}
+
+/* The verdict on j's calls; fault: what the planner wrote of its inputs
+ * (NULL: nothing). */
+static void judge(struct job *j, const struct arena_gbench_stats *st,
+                  const struct arena_guest_fault *fault, struct verdict *v)
+{
+    const struct arena_call *c = &j->c;
+    v->full = c->plan;
+    v->shown = j->b->s.graphs[j->g].merged ? &v->full : &c->plan;
+    /* A documented refusal (min-cost-flow above its size limit) is an
+     * answer, not a failure: stored as not valid with "refused: why", and
+     * it does not make the run exit 1. */
+    v->refused = !fault && (c->prep_rc == ARENA_ETOOBIG ||
+                            (c->prep_rc == ARENA_OK && c->rc == ARENA_ETOOBIG));
+    if (fault)
+        arena_guest_describe(fault, v->error, sizeof v->error);
+    else if (v->refused)
+        snprintf(v->error, sizeof v->error, "refused: %s", arena_strerror(ARENA_ETOOBIG));
+    else if (c->prep_rc != ARENA_OK)
+        snprintf(v->error, sizeof v->error, "preparing the planner: %s",
+                 c->why[0] ? c->why : arena_strerror(c->prep_rc));
+    else if (st->measured && !st->error && c->call_rc != ARENA_OK) /* it did not answer */
+        snprintf(v->error, sizeof v->error, "%s", c->why);
+    else if (c->rc != ARENA_OK)
+        snprintf(v->error, sizeof v->error, "planner failed: %s", arena_strerror(c->rc));
+    else if (st->error || st->repetitions == 0)
+        snprintf(v->error, sizeof v->error, "Google Benchmark: %s",
+                 st->error ? st->message : "no repetition was reported");
+    else
+        judge_plan(j, v);
+}
+
+/* The one record of j's result: stored first, then shown. */
+static void fill_result(struct job *j, const struct verdict *v,
+                        const struct arena_call_figures *f, struct arena_result *r)
+{
+    struct arena_session_graph *g = &j->b->s.graphs[j->g];
+    double nan = NAN;
+    int valid = v->valid;
+    /* A search planner's one call is its figure by design ("once"), and so
+     * is a program's. */
+    int once = j->c.pl->kind == ARENA_KIND_SEARCH || j->c.ops->one_call;
+    double spread = valid && f->mean_ns > 0 ? f->stddev_ns / f->mean_ns : nan;
+    uint64_t device = 0;
+    if (valid && device_arena(&g->src, v->shown, &device) != ARENA_OK) device = 0;
+    *r = (struct arena_result){
+        .bounds = &g->bounds,
+        .valid = valid,
+        .refused = v->refused,
+        .error = valid ? NULL : v->error,
+        .metrics = valid ? &v->m : NULL,
+        .plan_ns_median = valid ? f->median_ns : nan,
+        .plan_ns_mean = valid ? f->mean_ns : nan,
+        .plan_ns_stddev = valid ? f->stddev_ns : nan,
+        .iterations = valid ? f->iterations : 0,
+        .repetitions = f->repetitions,
+        .scratch_bytes = j->c.scratch_size,
+        .noisy = valid && !once && ((isfinite(spread) && spread > ARENA_NOISY_SPREAD) ||
+                                    f->iterations == 1),
+        .timed_once = once,
+        .device_arena = device,
+        .head_bytes = g->src.has_head ? g->src.head.head : 0,
+        .whole_arena = valid && g->src.has_head
+                           ? arena_tflm_whole(&g->src.head, device ? device : v->shown->arena)
+                           : 0,
+        .status = j->c.plan.status,
+        .bound = j->c.plan.bound,
+        .nodes = j->c.plan.nodes,
+        .has_self_ns = valid && f->has_self_ns,
+        .self_ns = f->self_ns,
+        .claimed_status = v->claim.has ? arena_plan_status_name(v->claim.status) : NULL,
+        .claimed_bound = v->claim.has ? v->claim.bound : 0,
+        .names = g->src.names,
+        .shares = g->merged ? g->merge.takes : NULL,
+    };
+    result_identity(j->b, j, r);
+}
+
+/* Stores r (with its placements unless --no-placements); 0 when that
+ * failed, said, and the run stops. */
+static int store_result(struct job *j, const struct verdict *v, const struct arena_result *r)
+{
+    struct bench *b = j->b;
+    struct arena_session_graph *g = &b->s.graphs[j->g];
+    if (!b->s.store) return 1;
+    const struct arena_plan *keep =
+        v->planned && !b->s.args.no_placements && (!g->merged || j->full) ? v->shown : NULL;
+    int64_t id = 0;
+    int rc = arena_session_store_run_and_graph(&b->s, g);
+    if (rc == ARENA_OK)
+        rc = arena_store_add_result(b->s.store, b->s.run_id, g->db_id, r, &g->src.problem, keep,
+                                    &id);
+    if (rc == ARENA_OK) return 1;
+    /* Not shown, since it is not stored; the run stops here. */
+    b->s.db_failed = 1;
+    size_t left = b->s.progress.total - b->s.progress.done;
+    if (!arena_session_stopped()) /* a signal ended the wait: the stop message says it */
+        arena_session_say(&b->s, "%s: %s (%s on %s); the run stops: %zu of %zu results not"
+                                 " measured or stored",
+                          b->s.args.db, arena_store_error(b->s.store), j->c.pl->name,
+                          g->src.spec, left, b->s.progress.total);
+    return 0;
+}
+
+/* On stderr: an invalid result where the output does not show its message,
+ * and what a planner could not do (the plan stands). */
+static void say_result(struct job *j, const struct verdict *v)
+{
+    struct bench *b = j->b;
+    const char *name = j->c.pl->name, *spec = b->s.graphs[j->g].src.spec;
+    /* The table shows the message under the row; CSV has no column for it
+     * and --quiet shows nothing, so say it where a person will see. */
+    if (!v->valid && !(b->out && b->out->errors_inline))
+        arena_session_say(&b->s, "%s on %s: %s", name, spec, v->error);
+    if (v->valid && (j->c.plan.notes & ARENA_PLAN_NOTE_SAT_MEMORY))
+        arena_session_say(&b->s, "note: %s on %s: the SAT engine was skipped on a part whose"
+                                 " encoding would need more than the engine's %llu MiB, or more"
+                                 " memory than the process could get",
+                          name, spec, (unsigned long long)(ARENA_OPTIMAL_SAT_MEMORY >> 20));
+    if (v->valid && (j->c.plan.notes & ARENA_PLAN_NOTE_LCG_FAILED))
+        arena_session_say(&b->s, "note: %s on %s: the lcg engine stopped on a part: Z3 ran out of"
+                                 " its %llu MiB, failed, or the part has too many pairs",
+                          name, spec, (unsigned long long)(ARENA_OPTIMAL_LCG_MEMORY >> 20));
 }
 
 static void job_done(void *ctx, const struct arena_gbench_stats *st)
@@ -345,13 +432,17 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
     struct job *j = ctx;
     struct bench *b = j->b;
     struct arena_session_graph *g = &b->s.graphs[j->g];
-    const struct arena_problem *p = &g->src.problem;
-    /* What an in-process planner wrote of its inputs, before the stop check
-     * (a signal that comes after it is not taken for a write of the flag). */
+    /* What the calls left: the figures (Google Benchmark's in process; an
+     * isolated child's own; a program's wall time, one call), and what an
+     * in-process planner wrote of its inputs, read before the stop check (a
+     * signal that comes after it is not taken for a write of the flag). */
+    struct arena_call_figures fig = {.repetitions = st->repetitions,
+                                     .iterations = st->iterations,
+                                     .median_ns = st->median_ns,
+                                     .mean_ns = st->mean_ns,
+                                     .stddev_ns = st->stddev_ns};
     struct arena_guest_fault fault = {0};
-    int faulted = j->call == IN_PROCESS && j->prepared && j->prep_rc == ARENA_OK &&
-                  arena_guest_check(&j->guest, planned_problem(g), &j->opt, &j->plan,
-                                    &fault);
+    int faulted = arena_call_collect(&j->c, planned_problem(g), &fig, &fault);
     arena_session_stop_flag_mend();
     arena_session_guest_leave();
     /* Not run (filtered out), or stopped: nothing half-measured is kept. */
@@ -359,165 +450,22 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
         release(j);
         return;
     }
-    char error[600] = "";
-    struct arena_metrics m;
-    int valid = 0, planned = 0;
-    int guest = j->origin->origin != ARENA_ORIGIN_BUILTIN;
-    struct arena_claim claim = {0}; /* a guest's, beyond what bench proved */
-    struct arena_plan full = j->plan; /* the plan of every tensor of p */
-    const struct arena_plan *shown = g->merged ? &full : &j->plan;
-    /* A documented refusal (min-cost-flow above its size limit) is an
-     * answer, not a failure: stored as not valid with "refused: why", and
-     * it does not make the run exit 1. */
-    int refused = !faulted && (j->prep_rc == ARENA_ETOOBIG ||
-                               (j->prep_rc == ARENA_OK && j->rc == ARENA_ETOOBIG));
-    if (faulted) {
-        arena_guest_describe(&fault, error, sizeof error);
-    } else if (refused) {
-        snprintf(error, sizeof error, "refused: %s", arena_strerror(ARENA_ETOOBIG));
-    } else if (j->prep_rc != ARENA_OK) {
-        snprintf(error, sizeof error, "preparing the planner: %s",
-                 j->call_why[0] ? j->call_why : arena_strerror(j->prep_rc));
-    } else if (st->measured && !st->error && j->call != IN_PROCESS && j->call_rc != ARENA_OK) {
-        snprintf(error, sizeof error, "%s", j->call_why);
-    } else if (j->rc != ARENA_OK) {
-        snprintf(error, sizeof error, "planner failed: %s", arena_strerror(j->rc));
-    } else if (st->error || st->repetitions == 0) {
-        snprintf(error, sizeof error, "Google Benchmark: %s",
-                 st->error ? st->message : "no repetition was reported");
-    } else {
-        planned = 1;
-        struct arena_collision why;
-        int rc = ARENA_OK;
-        if (g->merged) { /* the plan of every tensor, checked against the candidates */
-            full.n = p->n;
-            full.offsets = j->full = malloc((p->n ? p->n : 1) * sizeof *j->full);
-            if (!full.offsets) rc = ARENA_ENOMEM;
-            else arena_alias_expand(&g->merge, &j->plan, &full);
-        }
-        if (rc == ARENA_OK) rc = arena_plan_validate(p, shown, &why);
-        if (rc != ARENA_OK) {
-            arena_plan_invalid_describe(p, shown, rc, &why, error, sizeof error);
-        } else if ((rc = g->merged ? arena_alias_metrics(p, &g->merge, &j->plan, &m)
-                                   : arena_plan_metrics(p, &j->plan, &m)) != ARENA_OK) {
-            snprintf(error, sizeof error, "metrics: %s", arena_strerror(rc));
-        } else {
-            const struct arena_plan_options *opt = &b->s.args.options;
-            int search = j->pl->kind == ARENA_KIND_SEARCH;
-            arena_claims_read(&j->plan, guest, search);
-            enum arena_plan_status claimed = j->plan.status;
-            arena_plan_settle(&j->plan, g->bounds.inplace_bound);
-            /* A program is handed the capacity (cmd.h): its answer
-             * claims to fit it, as a search planner's does. */
-            int decides = search || j->call == PROGRAM;
-            valid = !claims_wrong(b, j, claimed, decides, error, sizeof error);
-            if (valid && guest)
-                arena_claims_unproven(&j->plan, g->bounds.inplace_bound, opt->capacity, &claim);
-            full.status = j->plan.status;
-            full.bound = j->plan.bound;
-        }
-    }
-    if (valid) {
+    struct verdict v = {0};
+    judge(j, st, faulted ? &fault : NULL, &v);
+    if (v.valid) {
         char whose[160];
-        snprintf(whose, sizeof whose, "%s, this run", j->pl->name);
-        arena_known_plan_offer(&b->known[j->g], j->plan.arena, whose);
+        snprintf(whose, sizeof whose, "%s, this run", j->c.pl->name);
+        arena_known_plan_offer(&b->known[j->g], j->c.plan.arena, whose);
     }
-    if (refused) b->refused++;
-    else if (!valid) b->any_invalid = 1, b->invalid_of[j->k]++;
-    uint64_t device = 0, whole = 0;
-    if (valid && device_arena(&g->src, shown, &device) != ARENA_OK) device = 0;
-    if (valid && g->src.has_head)
-        whole = arena_tflm_whole(&g->src.head, device ? device : shown->arena);
-    double nan = NAN;
-    /* The figures: Google Benchmark's in process; an isolated child's own;
-     * a program's process group's wall time, one call. */
-    struct arena_gbench_stats fig = *st;
-    if (j->call == ISOLATED) {
-        fig.repetitions = j->child.t.repetitions;
-        fig.iterations = j->child.t.iterations;
-        fig.median_ns = j->child.t.median_ns;
-        fig.mean_ns = j->child.t.mean_ns;
-        fig.stddev_ns = j->child.t.stddev_ns;
-    } else if (j->call == PROGRAM) {
-        fig.repetitions = 1;
-        fig.iterations = 1;
-        fig.median_ns = fig.mean_ns = j->program.wall_ns;
-        fig.stddev_ns = nan;
+    if (v.refused) b->refused++;
+    else if (!v.valid) b->any_invalid = 1, b->invalid_of[j->k]++;
+    struct arena_result res;
+    fill_result(j, &v, &fig, &res);
+    if (store_result(j, &v, &res)) {
+        say_result(j, &v);
+        emit(b, g, &res);
+        arena_progress_step(&b->s.progress);
     }
-    st = &fig;
-    int once = j->call == PROGRAM || (j->once && j->call == IN_PROCESS) ||
-               (j->call == ISOLATED && j->pl->kind == ARENA_KIND_SEARCH);
-    double spread = valid && st->mean_ns > 0 ? st->stddev_ns / st->mean_ns : nan;
-    /* The one record: stored first, then shown. */
-    struct arena_result res = {
-        .bounds = &g->bounds,
-        .valid = valid,
-        .refused = refused,
-        .error = valid ? NULL : error,
-        .metrics = valid ? &m : NULL,
-        .plan_ns_median = valid ? st->median_ns : nan,
-        .plan_ns_mean = valid ? st->mean_ns : nan,
-        .plan_ns_stddev = valid ? st->stddev_ns : nan,
-        .iterations = valid ? st->iterations : 0,
-        .repetitions = st->repetitions,
-        .scratch_bytes = j->scratch_size,
-        /* A search planner's one call is its figure by design ("once"), and
-         * so is a program's. */
-        .noisy = valid && !once && ((isfinite(spread) && spread > ARENA_NOISY_SPREAD) ||
-                                    st->iterations == 1),
-        .timed_once = once,
-        .device_arena = device,
-        .head_bytes = g->src.has_head ? g->src.head.head : 0,
-        .whole_arena = whole,
-        .status = j->plan.status,
-        .bound = j->plan.bound,
-        .nodes = j->plan.nodes,
-        .has_self_ns = valid && j->call == PROGRAM && j->program.has_self_ns,
-        .self_ns = j->program.self_ns,
-        .claimed_status = claim.has ? arena_plan_status_name(claim.status) : NULL,
-        .claimed_bound = claim.has ? claim.bound : 0,
-        .names = g->src.names,
-        .shares = g->merged ? g->merge.takes : NULL,
-    };
-    result_identity(b, j, &res);
-    if (b->s.store) {
-        const struct arena_plan *keep =
-            planned && !b->s.args.no_placements && (!g->merged || j->full) ? shown : NULL;
-        int64_t id = 0;
-        int rc = arena_session_store_run_and_graph(&b->s, g);
-        if (rc == ARENA_OK)
-            rc = arena_store_add_result(b->s.store, b->s.run_id, g->db_id, &res, p, keep, &id);
-        if (rc != ARENA_OK) {
-            /* Not shown, since it is not stored; the run stops here. */
-            b->s.db_failed = 1;
-            size_t left = b->s.progress.total - b->s.progress.done;
-            if (!arena_session_stopped()) /* a signal ended the wait: the stop message says it */
-                arena_session_say(&b->s, "%s: %s (%s on %s); the run stops: %zu of %zu results not measured or"
-                       " stored",
-                    b->s.args.db, arena_store_error(b->s.store), j->pl->name, g->src.spec, left,
-                    b->s.progress.total);
-            release(j);
-            return;
-        }
-    }
-    /* The table shows the message under the row; CSV has no column for it
-     * and --quiet shows nothing, so say it where a person will see. */
-    if (!valid && !(b->out && b->out->errors_inline))
-        arena_session_say(&b->s, "%s on %s: %s", j->pl->name, g->src.spec, error);
-    /* what a planner could not do, on stderr: the plan stands */
-    if (valid && (j->plan.notes & ARENA_PLAN_NOTE_SAT_MEMORY))
-        arena_session_say(&b->s, "note: %s on %s: the SAT engine was skipped on a part whose"
-                                 " encoding would need more than the engine's %llu MiB, or more"
-                                 " memory than the process could get",
-                          j->pl->name, g->src.spec,
-                          (unsigned long long)(ARENA_OPTIMAL_SAT_MEMORY >> 20));
-    if (valid && (j->plan.notes & ARENA_PLAN_NOTE_LCG_FAILED))
-        arena_session_say(&b->s, "note: %s on %s: the lcg engine stopped on a part: Z3 ran out of"
-                                 " its %llu MiB, failed, or the part has too many pairs",
-                          j->pl->name, g->src.spec,
-                          (unsigned long long)(ARENA_OPTIMAL_LCG_MEMORY >> 20));
-    emit(b, g, &res);
-    arena_progress_step(&b->s.progress);
     release(j);
 }
 
@@ -616,15 +564,13 @@ static int register_jobs(struct bench *b)
             j->b = b;
             j->g = g;
             j->k = k;
-            j->pl = b->s.args.planners[k];
-            j->origin = &b->s.args.origins[k];
+            j->c.pl = b->s.args.planners[k];
+            j->c.origin = &b->s.args.origins[k];
+            j->c.ops = arena_call_choose(j->c.origin, b->s.args.in_process);
             j->opt = b->s.args.options;
-            j->opt.values = j->origin->values;
-            j->call = j->origin->origin == ARENA_ORIGIN_CMD ? PROGRAM
-                      : j->origin->origin == ARENA_ORIGIN_PLUGIN && !b->s.args.in_process
-                          ? ISOLATED
-                          : IN_PROCESS;
-            j->once = j->pl->kind == ARENA_KIND_SEARCH || j->call != IN_PROCESS;
+            j->opt.values = j->c.origin->values;
+            j->c.opt = &j->opt;
+            j->once = j->c.pl->kind == ARENA_KIND_SEARCH || j->c.ops->times_itself;
             b->jobs_of[k]++;
             int found = 0;
             if ((b->s.args.resume || b->s.args.missing) && find_stored(b, j, &found) != ARENA_OK) {
@@ -634,14 +580,14 @@ static int register_jobs(struct bench *b)
             if (found || b->s.args.missing) {
                 if (!found)
                     printf("%s\t%s\n", b->s.graphs[g].src.spec,
-                           j->origin->spec ? j->origin->spec : j->pl->name);
+                           j->c.origin->spec ? j->c.origin->spec : j->c.pl->name);
                 memset(j, 0, sizeof *j);
                 b->n_jobs--;
                 continue;
             }
             /* graph/planner, the planner by its canonical spec: two
              * configurations of one planner are two benchmarks */
-            const char *who = j->origin->spec ? j->origin->spec : j->pl->name;
+            const char *who = j->c.origin->spec ? j->c.origin->spec : j->c.pl->name;
             size_t len = strlen(b->s.graphs[g].src.spec) + strlen(who) + 2;
             char *name = malloc(len);
             if (!name) return ARENA_ENOMEM;
@@ -682,7 +628,7 @@ static int plan_progress(struct bench *b)
         const struct job *j = &b->jobs[i];
         group[i] = 0;
         for (size_t k = 0; k < b->s.args.n_planners; k++)
-            if (b->s.args.planners[k] == j->pl) group[i] = k;
+            if (b->s.args.planners[k] == j->c.pl) group[i] = k;
         weight[i] = (double)planned_problem(&b->s.graphs[j->g])->n;
         cap[i] = j->once && b->s.args.options.time_limit > 0 ? b->s.args.options.time_limit : 0;
     }
@@ -811,6 +757,9 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     struct bench b;
     memset(&b, 0, sizeof b);
     int status = arena_session_begin(&b.s, args, argc, argv);
+    b.env = (struct arena_call_env){.repetitions = b.s.args.repetitions,
+                                    .min_time = b.s.args.min_time,
+                                    .time_limit = b.s.args.options.time_limit};
     if (status == 0) status = measure(&b);
     arena_gbench_clear();
     for (size_t i = 0; i < b.n_jobs; i++) release(&b.jobs[i]);
@@ -818,8 +767,7 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     free(b.jobs_of);
     free(b.invalid_of);
     free(b.known);
-    if (b.tmpdir) rmdir(b.tmpdir);
-    free(b.tmpdir);
+    arena_call_env_end(&b.env);
     free(b.out_state);
     arena_session_end(&b.s);
     return status;

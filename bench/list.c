@@ -1,4 +1,5 @@
-/* list.c — `bench list`: the families, suites and planners for a person;
+/* list.c — `bench list`: the families, suites and planners (with their
+ * keys) for a person; `bench list planners` the planners alone;
  * with --format csv the planner registry alone as name,kind,summary (for
  * scripts; bench plot reads the registry in-process); with --graph what
  * its suites and sweeps expand to, one spec a line, each checked. */
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/core/planner_help.h"
 #include "bench/core/session.h"
 #include "bench/core/suites.h"
 #include "graphs/family.h"
@@ -45,6 +47,13 @@ int arena_bench_list(const struct arena_bench_args *a)
         }
         return 0;
     }
+    if (a->list_only) { /* bench list planners: the planners and their keys */
+        printf("Planners (--planner NAME or NAME:key=value,...; keys shown with their"
+               " defaults):\n");
+        for (size_t i = 0; i < arena_planner_count(); i++)
+            arena_planner_help(stdout, arena_planner_at(i), 2);
+        return 0;
+    }
     printf("Graph families (--graph family:key=value,...; missing keys take these defaults):\n");
     for (size_t i = 0; i < arena_family_count(); i++) {
         const struct arena_family_info *f = arena_family_at(i);
@@ -60,11 +69,9 @@ int arena_bench_list(const struct arena_bench_args *a)
     printf("\nModels: a TensorFlow Lite file (.tflite); FILE#N plans subgraph N (default 0).\n");
     printf("        an ONNX file (.onnx) with every dim known (scripts/onnx-shape pins them).\n");
     printf("\nFiles: a path to a MiniMalloc CSV problem or a graph file.\n");
-    printf("\nPlanners (--planner a,b or all), with their kind:\n");
-    for (size_t i = 0; i < arena_planner_count(); i++) {
-        const struct arena_planner *pl = arena_planner_at(i);
-        printf("  %-26s %-15s %s\n", pl->name, arena_planner_kind_name(pl->kind), pl->summary);
-    }
+    printf("\nPlanners (--planner a,b or all; NAME:key=value,... sets keys, shown with their"
+           " defaults), with their kind:\n");
+    for (size_t i = 0; i < arena_planner_count(); i++) arena_planner_help(stdout, arena_planner_at(i), 2);
     return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "bench/core/args.h"
 #include "bench/bench.h"
 #include "bench/core/filters.h"
+#include "bench/core/planner_help.h"
 #include "bench/plot/plot.h"
 #include "bench/core/runinfo.h"
 #include "bench/core/session.h"
@@ -97,11 +98,12 @@ static const struct command commands[] = {
      .after = run_exit_status, .tables = planning_tables, .mask = ARENA_IN_RUN,
      .main = run_main},
     {.name = "list",
-     .usage = "list [--graph LIST] [--suite NAME|FILE] [--format table|csv]",
+     .usage = "list [planners] [--graph LIST] [--suite NAME|FILE] [--format table|csv]",
      .summary = "the graph families, suites and planners; with --graph, what it stands for",
      .about = "Prints every graph family with its keys and defaults, the suites, and every"
-              " planner with its kind and summary (--format csv: the planners as"
-              " name,kind,summary, in registry order). With --graph or --suite, the specs its"
+              " planner with its kind, summary and keys (name, what it takes, default, what it"
+              " does); bench list planners the planners alone. --format csv: the planners as name,kind,summary, in"
+              " registry order. With --graph or --suite, the specs its"
               " suites and sweeps expand to instead, one a line, repeats dropped, each checked"
               " first as a run would check it (exit 2 and nothing listed for a bad one).",
      .tables = planning_tables, .mask = ARENA_IN_LIST, .main = list_main},
@@ -187,8 +189,8 @@ static const struct command commands[] = {
      .summary = "a command's help; --markdown: an option table as docs/ carries it",
      .about = "bench help COMMAND is bench COMMAND --help. bench help --markdown TABLE prints"
               " the Markdown table of options docs/ carries: planning (run, list, export,"
-              " replay), old (the old spellings), stats, plot or selection; scripts/docs-options"
-              " writes each into its page.",
+              " replay), old (the old spellings), stats, plot, selection, or planners (every"
+              " planner's keys); scripts/docs-options writes each into its page.",
      .tables = no_tables, .main = help_main},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -219,6 +221,7 @@ static void print_help(FILE *out, const struct command *c, int whole)
         arena_opt_help(out, t + 1, nt - 1, c->mask, 0);
     }
     fprintf(out, "  --help              this help\n");
+    if (c->mask & (ARENA_IN_RUN | ARENA_IN_EXPORT)) arena_planner_help_keys(out);
     if (whole) {
         fprintf(out, "\nCommands:\n");
         for (size_t i = 0; i < N_COMMANDS; i++) {
@@ -255,6 +258,10 @@ int arena_bench_help_markdown(FILE *out, const char *table)
                 fputs(*c == '|' ? "\\|" : (char[]){*c, 0}, out);
             fprintf(out, "` | %s |\n", commands[i].summary);
         }
+        return 0;
+    }
+    if (strcmp(table, "planners") == 0) {
+        arena_planner_help_markdown(out);
         return 0;
     }
     if (strcmp(table, "planning") == 0 || strcmp(table, "old") == 0) {

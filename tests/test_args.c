@@ -549,3 +549,20 @@ Test(args, planner_keys)
     cr_expect_str_eq(a.origins[0].command, "python3 x.py --a=b,c");
     arena_bench_args_free(&a);
 }
+
+/* bench list planners: the planners alone; any other word is refused. */
+Test(args, list_planners)
+{
+    struct arena_bench_args a;
+    char err[300] = "";
+    char a0[] = "list", a1[] = "planners", a2[] = "plans";
+    char *ok[] = {a0, a1, NULL}, *bad[] = {a0, a2, NULL};
+    cr_assert_eq(arena_bench_args_parse_command(ARENA_BENCH_LIST, 2, ok, &a, err, sizeof err),
+                 ARENA_OK, "%s", err);
+    cr_expect_str_eq(a.list_only, "planners");
+    arena_bench_args_free(&a);
+    cr_expect_eq(arena_bench_args_parse_command(ARENA_BENCH_LIST, 2, bad, &a, err, sizeof err),
+                 ARENA_EINVAL);
+    cr_expect_str_eq(err, "bench list plans: list what? (bench list, or bench list planners)");
+    arena_bench_args_free(&a);
+}

@@ -11,12 +11,13 @@
 
 #include "bench/core/options.h"
 #include "bench/subcommands.h"
+#include "planners/planner.h"
 
 #define MAX_BLOCKS 16
 #define MAX_NAMES 128
 
 static const char *const tables[] = {"commands", "planning", "old", "stats", "plot",
-                                     "selection"};
+                                     "selection", "planners"};
 #define N_TABLES (sizeof tables / sizeof tables[0])
 
 struct block {
@@ -225,4 +226,26 @@ Test(options, help_and_docs_name_the_same_options)
         same(h, nh, d, nd, readers[c]);
     }
     cr_expect_eq(help_names("merge", 0, h, 0), 0, "bench merge takes no option");
+}
+
+/* Every key of every built-in planner is in `bench run --help` (with its
+ * default) and in the docs' table (printed from the same key tables). */
+Test(options, every_planner_key_is_in_help_and_docs)
+{
+    char *run = help("run"), *md = markdown("planners");
+    size_t keys = 0;
+    for (size_t i = 0; i < arena_planner_count(); i++) {
+        const struct arena_planner *pl = arena_planner_at(i);
+        for (uint32_t k = 0; k < pl->n_keys; k++, keys++) {
+            char want[200];
+            snprintf(want, sizeof want, "    %s=%s", pl->keys[k].name,
+                     pl->keys[k].def ? pl->keys[k].def : "--seed");
+            cr_expect(strstr(run, want) != NULL, "run --help lacks %s's '%s'", pl->name, want);
+            snprintf(want, sizeof want, "| `%s` | `%s` | ", pl->name, pl->keys[k].name);
+            cr_expect(strstr(md, want) != NULL, "the planners table lacks '%s'", want);
+        }
+    }
+    cr_expect_geq(keys, 2, "optimal's engine and off at least");
+    free(run);
+    free(md);
 }

@@ -622,10 +622,13 @@ const struct arena_opt arena_bench_options[] = {
      .in = PLANS, .unset = "all", ARENA_OPT_SEEN(A, planner_given),
      .values = "a comma list of names, or all:", .name_of = planner_name,
      .help = "the planners, in the order given (per graph a search plugin after the others, so"
-             " its claims meet their plans); repeatable. all is every built-in planner;"
+             " its claims meet their plans); repeatable. NAME:key=value,key=value sets a"
+             " planner's keys (the rest take their defaults; bench list planners names them),"
+             " and one planner in two configurations runs twice. all is every built-in planner;"
              " plugin:PATH.so every planner a shared object built against arenabench/planner.h"
-             " exports, plugin:PATH.so:NAME one of them; cmd:NAME=COMMAND an external program"
-             " that plans each problem (it takes the rest of the value, commas too)",
+             " exports, plugin:PATH.so:NAME[:key=value,...] one of them;"
+             " cmd:NAME[:key=value,...]=COMMAND an external program that plans each problem"
+             " (it takes the rest of the value, commas too; its keys in its environment)",
      .see = "extending.md#add-your-planner-without-touching-the-tree"},
     {.name = "--planner-file", .kind = ARENA_OPT_CUSTOM, .arg = "FILE",
      .parse = read_planner_file, .in = PLANS,
@@ -915,11 +918,20 @@ int arena_bench_args_parse_command(enum arena_bench_command cmd, int argc, char 
     a->command = cmd;
     const char *pos[2] = {NULL, NULL};
     size_t n_pos = 0;
-    int export = cmd == ARENA_BENCH_EXPORT;
-    int rc = parse(a, argc, argv, masks[cmd], pos, export ? 2 : 0, &n_pos,
-                   export ? " (bench export KIND DIR takes two)" : " (graphs go after --graph)",
+    int export = cmd == ARENA_BENCH_EXPORT, list = cmd == ARENA_BENCH_LIST;
+    int rc = parse(a, argc, argv, masks[cmd], pos, export ? 2 : list, &n_pos,
+                   export ? " (bench export KIND DIR takes two)"
+                   : list ? " (bench list takes one: planners)"
+                          : " (graphs go after --graph)",
                    err, errlen);
     if (rc != ARENA_OK || a->help) return rc;
+    if (list && n_pos) {
+        if (strcmp(pos[0], "planners") != 0)
+            return arena_errorf(err, errlen, 0, ARENA_EINVAL,
+                                "bench list %s: list what? (bench list, or bench list planners)",
+                                pos[0]);
+        a->list_only = pos[0];
+    }
     if (export) {
         static const char *const kinds[] = {"plan", "tflite", "problem"};
         size_t k = 0;

@@ -51,6 +51,7 @@ struct arena_bench_args {
     const char *export_tflite_dir; /* export tflite: .tflite models with TFLM's offline plan */
     uint64_t head, tail;    /* --head, --tail: bytes around the activations */
     const char *export_dir; /* export problem: write each problem there, plan nothing */
+    const char *list_only;  /* bench list planners: "planners"; NULL: the whole list */
     uint64_t seed;          /* families' default seed and the planners' options.seed */
     struct arena_plan_options options; /* passed to every planner call; seed = seed */
     uint64_t alignment;

@@ -240,13 +240,6 @@ static void result_identity(const struct bench *b, const struct job *j, struct a
      * handed them all (cmd.h). */
     r->options = pl->kind == ARENA_KIND_SEARCH || j->c.ops->handed_options ? &b->s.args.options
                                                                           : NULL;
-    /* the column of schema 16, until schema 17 stores planner_spec alone: a
-     * built-in planner's key engine (optimal's) */
-    size_t e = arena_keys_find(pl->keys, pl->n_keys, "engine", 6);
-    r->optimal_engine = o->origin == ARENA_ORIGIN_BUILTIN && e < pl->n_keys &&
-                                pl->keys[e].kind == ARENA_KEY_CHOICE && o->values
-                            ? pl->keys[e].choices[o->values[e].choice]
-                            : NULL;
     r->origin = arena_origin_name(o->origin);
     r->plugin_path = o->path;
     r->plugin_sha256 = o->origin == ARENA_ORIGIN_PLUGIN ? o->sha256 : NULL;

@@ -79,8 +79,6 @@ static void csv_options(const struct arena_stats_options *o)
     else printf(",");
     if (o->has_capacity) printf(",%lld", (long long)o->capacity);
     else printf(",");
-    if (o->has_optimal_engine) csv_next(o->optimal_engine);
-    else printf(",");
 }
 
 /* The columns of the first CSV stay as they were (group, planner, n, the
@@ -107,7 +105,7 @@ static void print_csv(const struct arena_stats *s, int pairs)
     printf("group,planner,n,mean_lb,mean_lb_lo,mean_lb_hi,median_lb,median_lb_lo,median_lb_hi,"
            "mean_best,mean_best_lo,mean_best_hi,median_best,median_best_lo,median_best_hi,"
            "limit,n_left_out,n_failed,n_absent,runs,label,graph,family,params,alignment,"
-           "time_limit,node_limit,planner_seed,capacity,optimal_engine,config,inplace,order,order_budget,patch,"
+           "time_limit,node_limit,planner_seed,capacity,config,inplace,order,order_budget,patch,"
            "key,mean_fixed,mean_fixed_lo,mean_fixed_hi,median_fixed,median_fixed_lo,"
            "median_fixed_hi\n");
     for (size_t i = 0; i < s->n_rows; i++) {

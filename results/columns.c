@@ -117,14 +117,36 @@ void arena_db_config_sql(sqlite3 *db, struct arena_db_config_sql *o)
         snprintf(o->order_status, sizeof o->order_status, "NULL");
     }
     snprintf(o->tag, sizeof o->tag, "%s", arena_db_has_column(db, "runs", "tag") ? "u.tag" : "''");
-    snprintf(o->planner, sizeof o->planner, "%s",
-             !arena_db_has_column(db, "results", "origin") ? "r.planner"
-             : arena_db_has_column(db, "results", "command_sha256")
-                 ? "CASE r.origin WHEN 'plugin' THEN r.planner || ' (plugin ' ||"
-                   " substr(r.plugin_sha256, 1, 8) || ')' WHEN 'cmd' THEN r.planner ||"
-                   " coalesce(' (cmd ' || substr(r.command_sha256, 1, 8) || ')', ' (cmd)')"
-                   " ELSE r.planner END"
-                 : "CASE r.origin WHEN 'plugin' THEN r.planner || ' (plugin ' ||"
-                   " substr(r.plugin_sha256, 1, 8) || ')' WHEN 'cmd' THEN r.planner || ' (cmd)'"
-                   " ELSE r.planner END");
+    /* The spec: stored since 18, else what the migration would store. A
+     * spec that is not of the row's planner (none, '', or a row renamed by
+     * hand) reads as the name. */
+    char spec[400];
+    if (arena_db_has_column(db, "results", "planner_spec"))
+        snprintf(spec, sizeof spec,
+                 "CASE WHEN substr(r.planner_spec, 1, length(r.planner) + 1) = r.planner || ':'"
+                 " THEN r.planner_spec ELSE r.planner END");
+    else
+        snprintf(spec, sizeof spec, "arena_planner_spec(r.planner, %s, %s, %s)",
+                 arena_db_has_column(db, "results", "origin") ? "r.origin" : "NULL",
+                 arena_db_has_column(db, "results", "optimal_engine")
+                     ? "r.optimal_engine"
+                     : "CASE WHEN r.planner = 'optimal' THEN 'search' END",
+                 arena_db_has_column(db, "results", "planner_seed")
+                     ? "coalesce(r.planner_seed, u.seed)"
+                     : "u.seed");
+    if (!arena_db_has_column(db, "results", "origin"))
+        snprintf(o->planner, sizeof o->planner, "%s", spec);
+    else if (arena_db_has_column(db, "results", "command_sha256"))
+        snprintf(o->planner, sizeof o->planner,
+                 "CASE r.origin WHEN 'plugin' THEN %s || ' (plugin ' ||"
+                 " substr(r.plugin_sha256, 1, 8) || ')' WHEN 'cmd' THEN %s ||"
+                 " coalesce(' (cmd ' || substr(r.command_sha256, 1, 8) || ')', ' (cmd)')"
+                 " ELSE %s END",
+                 spec, spec, spec);
+    else
+        snprintf(o->planner, sizeof o->planner,
+                 "CASE r.origin WHEN 'plugin' THEN %s || ' (plugin ' ||"
+                 " substr(r.plugin_sha256, 1, 8) || ')' WHEN 'cmd' THEN %s || ' (cmd)'"
+                 " ELSE %s END",
+                 spec, spec, spec);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "planners/status.h"
+#include "results/planner_spec.h"
 
 static void nap_ms(long ms)
 {
@@ -52,10 +53,13 @@ static char *uri_of(const char *path, const char *query)
     return u;
 }
 
-/* The policy on a fresh connection. */
+/* The policy on a fresh connection, and the function that reads an older
+ * row's planner as its spec (the migration and the readers of an older file
+ * both call it: results/planner_spec.h). */
 static void wait_policy(sqlite3 *db, struct arena_db_busy *busy)
 {
     sqlite3_extended_result_codes(db, 1);
+    arena_planner_spec_sql_define(db);
     if (busy) sqlite3_busy_handler(db, on_busy, busy);
     else sqlite3_busy_timeout(db, ARENA_DB_BUSY_MS);
 }

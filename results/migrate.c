@@ -14,7 +14,9 @@
  * then claims apart from proofs and a program's identity (claims_columns),
  * then the kernel scratch rule, its policy and the device arena
  * (scratch_columns), then TFLM's persistent records and the whole arena
- * (head_columns). Version 16 had no results.head_bytes nor whole_arena.
+ * (head_columns), then the planner's spec in place of optimal's engine
+ * (planner_spec_column). Version 17 had results.optimal_engine and no
+ * results.planner_spec. Version 16 had no results.head_bytes nor whole_arena.
  * Version 15 had no results.kernel_scratch,
  * scratch_policy nor device_arena.
  * Version 14 had no results.claimed_status, claimed_bound nor
@@ -374,6 +376,17 @@ static const char head_columns[] =
     "ALTER TABLE results ADD COLUMN head_bytes INTEGER;\n"
     "ALTER TABLE results ADD COLUMN whole_arena INTEGER;\n";
 
+/* 17 -> 18: the planner's identity is its canonical spec. Every older row
+ * gets the spec its run used (results/planner_spec.h: arena_planner_spec, a
+ * function every connection defines, results/db.c): optimal's from its
+ * engine, a seed key's from planner_seed or the run's seed, every other key
+ * its default. The engine is a key of optimal's spec now: its column goes. */
+static const char planner_spec_column[] =
+    "ALTER TABLE results ADD COLUMN planner_spec TEXT NOT NULL DEFAULT '';\n"
+    "UPDATE results SET planner_spec = arena_planner_spec(planner, origin, optimal_engine,"
+    " coalesce(planner_seed, (SELECT u.seed FROM runs u WHERE u.id = results.run_id)));\n"
+    "ALTER TABLE results DROP COLUMN optimal_engine;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
@@ -382,7 +395,8 @@ static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, m
                                          inplace_columns, order_columns,
                                          configuration_columns, runs_stopped,
                                          optimal_engine_column, planner_origin_columns,
-                                         claims_columns, scratch_columns, head_columns};
+                                         claims_columns, scratch_columns, head_columns,
+                                         planner_spec_column};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

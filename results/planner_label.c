@@ -76,6 +76,34 @@ int arena_label_rename_parse(const char *arg, struct arena_label_rename *out)
     return ARENA_EINVAL;
 }
 
+/* Whether values a and b (la, lb bytes) are equal, a set's names ('+'
+ * between them) in any order: "stack+twins" is "twins+stack". */
+static int same_value(const char *a, size_t la, const char *b, size_t lb)
+{
+    if (la != lb) return 0;
+    if (memcmp(a, b, la) == 0) return 1;
+    size_t na = 0, nb = 0;
+    for (size_t at = 0; at <= la; na++) { /* every name of a is in b */
+        size_t n = 0;
+        while (at + n < la && a[at + n] != '+') n++;
+        int found = 0;
+        for (size_t bt = 0; bt <= lb && !found;) {
+            size_t m = 0;
+            while (bt + m < lb && b[bt + m] != '+') m++;
+            found = m == n && memcmp(a + at, b + bt, n) == 0;
+            bt += m + 1;
+        }
+        if (!found) return 0;
+        at += n + 1;
+    }
+    for (size_t bt = 0; bt <= lb; nb++) { /* and as many */
+        size_t m = 0;
+        while (bt + m < lb && b[bt + m] != '+') m++;
+        bt += m + 1;
+    }
+    return na == nb;
+}
+
 int arena_planner_spec_names(const char *id, const char *spec, size_t len)
 {
     size_t idlen = strlen(id);
@@ -90,7 +118,7 @@ int arena_planner_spec_names(const char *id, const char *spec, size_t len)
         const char *item = s.keys + at, *eq = memchr(item, '=', n), *v;
         size_t vlen;
         if (!eq || !key_value(a.keys, a.keys_len, item, (size_t)(eq - item), &v, &vlen) ||
-            vlen != n - (size_t)(eq - item) - 1 || memcmp(v, eq + 1, vlen) != 0)
+            !same_value(v, vlen, eq + 1, n - (size_t)(eq - item) - 1))
             return 0;
         at += n + 1;
     }

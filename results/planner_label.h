@@ -12,7 +12,8 @@
  *
  * --label SPEC=TEXT renames: SPEC names a planner (its name, its whole
  * identity, or a spec whose name and every key given agree with the
- * identity: "optimal:off=stack" names every engine's off=stack); TEXT then
+ * identity: "optimal:off=stack" names every engine's off=stack; a set's
+ * names in any order); TEXT then
  * stands for the name and origin, and the differing keys SPEC does not give
  * still follow it ("--label optimal=Ours" gives "Ours, off=stack").
  * Internal to results/ and its readers (bench stats, bench plot). */

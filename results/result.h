@@ -20,7 +20,7 @@ struct arena_result {
     const char *planner; /* the planner's name */
     /* The canonical planner spec (include/arenabench/planner.h): planner,
      * then every key with its value ("optimal:engine=portfolio,off=none");
-     * NULL reads as planner. Stored from schema 17 (column planner_spec). */
+     * NULL reads as planner. Stored from schema 18 (column planner_spec). */
     const char *planner_spec;
     /* The problem planned: its graph and configuration (src->tf: the
      * in-place rule, the order mode and budget, the patch), fingerprint,
@@ -82,8 +82,6 @@ struct arena_result {
     /* The options the planner read (search planners, programs), stored as
      * part of its configuration; NULL for planners that read none. */
     const struct arena_plan_options *options;
-    const char *optimal_engine; /* planner optimal's engines (portfolio, search,
-                                   sat, lcg); NULL for every other planner */
     char *const *names;      /* p->n tensor names stored with the placements
                                 (arena_source.names), or NULL: names NULL */
     const uint32_t *shares;  /* NULL, or p->n ids: the tensor whose bytes each

@@ -1,7 +1,9 @@
--- arenabench results database, schema version 17 (PRAGMA user_version = 17).
+-- arenabench results database, schema version 18 (PRAGMA user_version = 18).
 -- This file is the shape every reader (bench, bench plot and stats, users' queries)
 -- relies on. results/migrate.c carries the forward migrations from every
--- earlier version: version 16 had no results.head_bytes nor whole_arena (TFLM's
+-- earlier version: version 17 had no results.planner_spec and had
+-- results.optimal_engine (planner optimal's engines, now a key of its spec);
+-- version 16 had no results.head_bytes nor whole_arena (TFLM's
 -- persistent records were not computed); version 15 had no results.kernel_scratch, scratch_policy nor
 -- device_arena (no kernel scratch buffers in any problem); version 14 had no
 -- results.claimed_status, claimed_bound nor
@@ -148,9 +150,6 @@ CREATE TABLE results (
                                      -- (= inplace_bound unless status limit)
     order_states   INTEGER,          -- downsets the search stored (0: none)
     order_ns       INTEGER,          -- wall time of the order transform
-    optimal_engine TEXT,             -- planner optimal's engines (bench --optimal-engine):
-                                     -- portfolio, search or sat; NULL for every other
-                                     -- planner (version 13; optimal's older rows: search)
     -- Where the planner comes from (version 14; bench --planner): two results
     -- of one planner name from two origins are two planners to stats and plot.
     origin         TEXT NOT NULL DEFAULT 'built-in', -- built-in, plugin (a shared
@@ -196,9 +195,17 @@ CREATE TABLE results (
     -- (version 17; graphs/tflm_head.h), computed under a --scratch rule for a
     -- graph; NULL otherwise:
     head_bytes     INTEGER,          -- the records after AllocateTensors
-    whole_arena    INTEGER           -- the arena TFLM needs in all: head + the
+    whole_arena    INTEGER,          -- the arena TFLM needs in all: head + the
                                      -- device arena (else the plan's arena), or
                                      -- what planning needs when that is more
+    -- The planner's identity beside its name and origin (version 18): its
+    -- canonical spec, NAME:key=value,... with every key of its table in order,
+    -- defaults included (bench --planner NAME:k=v), or NAME for a planner
+    -- without keys. Two specs are two planners to stats and plot. Rows of
+    -- version 17 and before: the spec their run used (optimal's engine from
+    -- the former results.optimal_engine, a seed key from planner_seed, every
+    -- other key its default).
+    planner_spec   TEXT NOT NULL DEFAULT ''
 );
 
 CREATE TABLE placements (

@@ -128,8 +128,6 @@ static int cmp_options(const struct arena_stats_options *a, const struct arena_s
     if (!c && a->has_planner_seed) c = cmp_i64(a->planner_seed, b->planner_seed);
     if (!c) c = a->has_capacity - b->has_capacity;
     if (!c && a->has_capacity) c = cmp_i64(a->capacity, b->capacity);
-    if (!c) c = a->has_optimal_engine - b->has_optimal_engine;
-    if (!c && a->has_optimal_engine) c = strcmp(a->optimal_engine, b->optimal_engine);
     return c;
 }
 
@@ -223,8 +221,7 @@ static int resolve_run(sqlite3 *db, const char *path, const char *text, int64_t 
  * %s are, in order, the planner as named with its origin
  * (results/columns.h), the four planner options, inplace, inplace_bound,
  * order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,
- * runs.tag, optimal_engine (before schema 13, planner optimal's rows were
- * its search's), problem_fingerprint again, kernel_scratch, scratch_policy, then the tag's place in the partitions (twice) and the
+ * runs.tag, problem_fingerprint again, kernel_scratch, scratch_policy, then the tag's place in the partitions (twice) and the
  * join on it. A spec's problem (the graph row's fingerprint and the planned
  * problem's) is its newest result's, per configuration (and tag when
  * grouping by it): a result of another problem under that spec (a file
@@ -238,7 +235,7 @@ static const char query_fmt[] =
     "   r.status, r.bound, %s AS time_limit, %s AS node_limit, %s AS planner_seed,"
     "   %s AS capacity, %s AS inplace, %s AS lower_bound, %s AS order_mode,"
     "   %s AS order_budget, %s AS patch, %s AS problem_fp, %s AS fixed_lb, %s AS tag,"
-    "   %s AS optimal_engine, g.spec, g.alignment, g.fingerprint || ' ' || %s AS problem,"
+    "   g.spec, g.alignment, g.fingerprint || ' ' || %s AS problem,"
     "   %s AS kscratch, %s AS kpolicy,"
     "   CASE WHEN instr(u.started_at, '.') THEN u.started_at"
     "        ELSE replace(u.started_at, 'Z', '.000Z') END AS started"
@@ -246,7 +243,7 @@ static const char query_fmt[] =
     " sel AS (SELECT * FROM allr WHERE ?1 IS NULL OR run_id = ?1),"
     " newest AS (SELECT *, row_number() OVER (PARTITION BY spec, alignment, inplace,"
     "   order_mode, order_budget, patch, planner, time_limit, node_limit, planner_seed,"
-    "   capacity, optimal_engine, kscratch, kpolicy%s ORDER BY started DESC, run_id DESC,"
+    "   capacity, kscratch, kpolicy%s ORDER BY started DESC, run_id DESC,"
     "   id DESC) AS k FROM sel),"
     " latest AS (SELECT spec, alignment, inplace, order_mode, order_budget, patch, kscratch,"
     "   kpolicy, tag, problem, row_number() OVER (PARTITION BY spec, alignment, inplace,"
@@ -259,7 +256,7 @@ static const char query_fmt[] =
     "   n.valid = 1 AND typeof(n.arena_bytes) = 'integer' AND n.arena_bytes >= n.lower_bound"
     "   AND n.arena_bytes >= coalesce(n.bound, 0), n.arena_bytes, n.status IS 'limit', n.run_id,"
     "   n.time_limit, n.node_limit, n.planner_seed, n.capacity, n.inplace, n.order_mode,"
-    "   n.order_budget, n.patch, n.fixed_lb, n.tag, n.optimal_engine,"
+    "   n.order_budget, n.patch, n.fixed_lb, n.tag,"
     "   n.problem IS NOT p.problem, n.kscratch, n.kpolicy"
     " FROM newest n JOIN graphs g ON g.id = n.graph_id"
     " LEFT JOIN best b ON b.graph_id = n.graph_id AND b.problem_fp IS n.problem_fp"
@@ -307,7 +304,7 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
                         struct sample **out, size_t *n, char *err, size_t errlen)
 {
     static const char *const opts[] = {"time_limit", "node_limit", "planner_seed", "capacity"};
-    enum { NC = 15 };
+    enum { NC = 14 };
     char col[NC][260];
     for (size_t i = 0; i < 4; i++)
         column(db, "results", "r", opts[i], "NULL", col[i], sizeof col[i]);
@@ -316,16 +313,14 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
     const char *cs[] = {c.inplace, c.lower_bound, c.order_mode, c.order_budget, c.patch,
                         c.problem_fp, c.fixed_lower_bound, c.tag};
     for (size_t i = 0; i < 8; i++) snprintf(col[4 + i], sizeof col[4 + i], "%s", cs[i]);
-    column(db, "results", "r", "optimal_engine",
-           "CASE WHEN r.planner = 'optimal' THEN 'search' END", col[12], sizeof col[12]);
-    snprintf(col[13], sizeof col[13], "%s", c.scratch);
-    snprintf(col[14], sizeof col[14], "%s", c.scratch_policy);
+    snprintf(col[12], sizeof col[12], "%s", c.scratch);
+    snprintf(col[13], sizeof col[13], "%s", c.scratch_policy);
     const struct arena_select *sel = q ? q->select : NULL;
     int by_tag = sel && sel->group_by == ARENA_GROUP_TAG;
     char sql[sizeof query_fmt + NC * 260 + sizeof c.planner + sizeof c.problem_fp + 64];
     snprintf(sql, sizeof sql, query_fmt, c.planner, col[0], col[1], col[2], col[3], col[4], col[5],
-             col[6], col[7], col[8], col[9], col[10], col[11], col[12], c.problem_fp, col[13],
-             col[14], by_tag ? ", tag" : "",
+             col[6], col[7], col[8], col[9], col[10], col[11], c.problem_fp, col[12],
+             col[13], by_tag ? ", tag" : "",
              by_tag ? ", tag" : "", by_tag ? " AND p.tag IS n.tag" : "");
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
@@ -355,8 +350,8 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
         text_field(st, 17, cfg.order, sizeof cfg.order, "stored");
         cfg.order_budget = sqlite3_column_int64(st, 18);
         text_field(st, 19, cfg.patch, sizeof cfg.patch, "");
-        text_field(st, 24, cfg.scratch, sizeof cfg.scratch, "none");
-        text_field(st, 25, cfg.scratch_policy, sizeof cfg.scratch_policy, "lifetime");
+        text_field(st, 23, cfg.scratch, sizeof cfg.scratch, "none");
+        text_field(st, 24, cfg.scratch_policy, sizeof cfg.scratch_policy, "lifetime");
         cfg.alignment = sqlite3_column_int64(st, 4);
         char base[4096];
         arena_spec_base(spec, base, sizeof base);
@@ -395,9 +390,7 @@ static int read_samples(sqlite3 *db, const struct arena_stats_query *q, int64_t 
                 o->planner_seed = sqlite3_column_int64(st, 14);
             if ((o->has_capacity = sqlite3_column_type(st, 15) != SQLITE_NULL))
                 o->capacity = sqlite3_column_int64(st, 15);
-            if ((o->has_optimal_engine = sqlite3_column_type(st, 22) != SQLITE_NULL))
-                text_field(st, 22, o->optimal_engine, sizeof o->optimal_engine, "");
-            x->stale = sqlite3_column_int(st, 23);
+            x->stale = sqlite3_column_int(st, 22);
             x->graph_key = keys[k];
             keys[k] = NULL;
             x->base = strdup(base);
@@ -732,9 +725,9 @@ static void append(char *buf, size_t len, const char *fmt, const char *name, con
     if (used < len) snprintf(buf + used, len - used, fmt, name, value);
 }
 
-enum { TIME_LIMIT, NODE_LIMIT, PLANNER_SEED, CAPACITY, OPTIMAL_ENGINE, OPTIONS };
+enum { TIME_LIMIT, NODE_LIMIT, PLANNER_SEED, CAPACITY, OPTIONS };
 static const char *const option_name[OPTIONS] = {"time_limit", "node_limit", "planner_seed",
-                                                 "capacity", "optimal_engine"};
+                                                 "capacity"};
 
 /* Whether option k is set in o, and its value as text. */
 static int option_text(const struct arena_stats_options *o, int k, char *buf, size_t len)
@@ -749,12 +742,9 @@ static int option_text(const struct arena_stats_options *o, int k, char *buf, si
     case PLANNER_SEED:
         snprintf(buf, len, "%lld", (long long)o->planner_seed);
         return o->has_planner_seed;
-    case CAPACITY:
+    default:
         snprintf(buf, len, "%lld", (long long)o->capacity);
         return o->has_capacity;
-    default:
-        snprintf(buf, len, "%s", o->optimal_engine);
-        return o->has_optimal_engine;
     }
 }
 

@@ -7,9 +7,10 @@
  * another configuration solved other problems and are another group. A
  * row is one planner with the options that change its result
  * (results.time_limit, node_limit, planner_seed, capacity: schema 8; NULL
- * for planners that are not searches, absent from older databases;
- * optimal_engine: schema 13, planner optimal's only, search before it) in a
- * group.
+ * for planners that are not searches, absent from older databases) in a
+ * group. The planner is its identity (results/columns.h): its canonical
+ * spec (schema 18; planner optimal's engine is a key of it, the column
+ * optimal_engine before), with its origin.
  *
  * A sample is one graph x configuration x planner and options: the result
  * of the newest run that measured it (largest runs.started_at, ties: larger
@@ -74,12 +75,11 @@ struct arena_stat {
 /* The planner options of a configuration; has_* 0: NULL (a planner that is
  * not a search, or a result stored before schema 8 recorded them). */
 struct arena_stats_options {
-    int has_time_limit, has_node_limit, has_planner_seed, has_capacity, has_optimal_engine;
+    int has_time_limit, has_node_limit, has_planner_seed, has_capacity;
     double time_limit;    /* seconds, 0 = none */
     int64_t node_limit;   /* 0 = the planner's default */
     int64_t planner_seed;
     int64_t capacity;     /* bytes, 0 = minimise */
-    char optimal_engine[16]; /* planner optimal's engines: portfolio, search, sat */
 };
 
 struct arena_stats_row {

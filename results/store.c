@@ -38,7 +38,7 @@ static const char *const statements[ST_COUNT] = {
                   " nodes, time_limit, node_limit, planner_seed, capacity, inplace, inplace_bound,"
                   " order_mode, order_budget, patch, problem_fingerprint, fixed_lower_bound,"
                   " order_status, stored_order_peak, order_bound, order_states, order_ns,"
-                  " optimal_engine, origin, plugin_path, plugin_sha256, planner_command, timing,"
+                  " planner_spec, origin, plugin_path, plugin_sha256, planner_command, timing,"
                   " self_ns, claimed_status, claimed_bound, command_sha256, kernel_scratch,"
                   " scratch_policy, device_arena, head_bytes, whole_arena, seq)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
@@ -608,7 +608,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
         if (rc == SQLITE_OK) rc = bind_u64(st, 24, r->options->capacity);
     }
     if (rc == SQLITE_OK) rc = bind_config(st, r);
-    if (rc == SQLITE_OK) rc = bind_text(st, 37, r->optimal_engine);
+    if (rc == SQLITE_OK) rc = bind_text(st, 37, r->planner_spec ? r->planner_spec : r->planner);
     if (rc == SQLITE_OK && r->device_arena) rc = bind_u64(st, 49, r->device_arena);
     if (rc == SQLITE_OK && r->head_bytes) rc = bind_u64(st, 50, r->head_bytes);
     if (rc == SQLITE_OK && r->whole_arena) rc = bind_u64(st, 51, r->whole_arena);
@@ -631,7 +631,7 @@ static const char find_sql[] =
     " AND r.origin = ?5 AND r.plugin_sha256 IS ?6 AND r.planner_command IS ?7"
     " AND r.inplace = ?8 AND r.order_mode = ?9 AND r.order_budget IS ?10 AND r.patch = ?11"
     " AND r.problem_fingerprint = ?12 AND r.time_limit IS ?13 AND r.node_limit IS ?14"
-    " AND r.planner_seed IS ?15 AND r.capacity IS ?16 AND r.optimal_engine IS ?17"
+    " AND r.planner_seed IS ?15 AND r.capacity IS ?16 AND r.planner_spec = ?17"
     " AND r.timing = ?18 AND u.tag = ?19"
     " ORDER BY u.started_at DESC, r.id DESC LIMIT 1";
 
@@ -668,7 +668,7 @@ int arena_store_find_result(struct arena_store *s, const struct arena_result *r,
         if (rc == SQLITE_OK) rc = bind_u64(st, 15, r->options->seed);
         if (rc == SQLITE_OK) rc = bind_u64(st, 16, r->options->capacity);
     }
-    if (rc == SQLITE_OK) rc = bind_text(st, 17, r->optimal_engine);
+    if (rc == SQLITE_OK) rc = bind_text(st, 17, r->planner_spec ? r->planner_spec : r->planner);
     if (rc == SQLITE_OK) rc = bind_text(st, 18, r->timing ? r->timing : "in-process");
     if (rc == SQLITE_OK) rc = bind_text(st, 19, tag ? tag : "");
     if (rc == SQLITE_OK) {

@@ -17,7 +17,7 @@
 #include "planners/problem.h"
 #include "results/result.h"
 
-#define ARENA_STORE_VERSION 17
+#define ARENA_STORE_VERSION 18
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;
@@ -88,7 +88,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
  * problem (not NULL here) as r would be stored (bench --resume): the graph
  * row (spec, fingerprint, alignment), the planner's name and origin (plugin
  * SHA-256, command), the configuration and planned problem's fingerprint
- * (r->src), the options it read (r->options, NULL: none), optimal_engine,
+ * (r->src), the options it read (r->options, NULL: none), its spec,
  * timing and the run's tag (NULL: none). *found 0 when not; else 1, and
  * *valid and *refused (an error starting "refused: ") tell the newest such
  * result. */

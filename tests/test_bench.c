@@ -265,13 +265,14 @@ Test(bench, a_run_stores_runs_graphs_results_and_valid_placements)
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE time_limit IS NULL"
                             " AND node_limit IS NULL AND planner_seed IS NULL AND capacity IS NULL"),
                  2 * (planners - search));
-    /* planner optimal's engines (default: the portfolio), of no other's */
+    /* Each result's planner spec (schema 17): its name, then its keys at
+     * their defaults; optimal's engine among them (default: the portfolio) */
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'optimal'"
-                            " AND optimal_engine = 'portfolio'"),
+                            " AND planner_spec LIKE 'optimal:%engine=portfolio%'"),
                  2);
-    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner <> 'optimal'"
-                            " AND optimal_engine IS NULL"),
-                 2 * (planners - 1));
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner_spec = planner"
+                            " OR planner_spec LIKE planner || ':%=%'"),
+                 2 * planners);
     sqlite3_close(db);
 
     /* A second run appends a run, with an identity of its own, and reuses

@@ -99,10 +99,15 @@ Test(planner_label, a_spec_names_a_planner_by_name_and_every_key_it_gives)
     for (size_t i = 0; i < 4; i++)
         cr_expect(arena_planner_spec_names(id, yes[i], strlen(yes[i])), "%s", yes[i]);
     const char *no[] = {"optimal:off=none", "optima", "optimal:beam=8", "optimal (plugin 1a2b3c4d)",
-                        "optimal:off=stac"};
-    for (size_t i = 0; i < 5; i++)
+                        "optimal:off=stac", "optimal:off=stack+stack", "optimal:off=stack+twins"};
+    for (size_t i = 0; i < 7; i++)
         cr_expect(!arena_planner_spec_names(id, no[i], strlen(no[i])), "%s", no[i]);
     cr_expect(arena_planner_spec_names("mine (plugin 1a2b3c4d)", "mine", 4));
+    /* a set's names in any order */
+    const char *set = "optimal:engine=sat,off=twins+stack";
+    cr_expect(arena_planner_spec_names(set, "optimal:off=stack+twins", 23));
+    cr_expect(arena_planner_spec_names(set, "optimal:off=twins+stack", 23));
+    cr_expect(!arena_planner_spec_names(set, "optimal:off=twins+twins", 23));
     char name[32];
     arena_planner_id_name("mine:beam=8 (plugin 1a2b3c4d)", name, sizeof name);
     cr_expect_str_eq(name, "mine");

@@ -534,24 +534,59 @@ Test(stats, planner_options_are_separate_configurations_and_labelled)
     arena_stats_free(&st);
 }
 
-/* planner optimal's engines (results.optimal_engine, schema 13) are part
- * of its configuration: the portfolio's results and the SAT engine's are
- * two rows, labelled by the engine, compared on the same graphs. */
-Test(stats, optimal_engines_are_separate_configurations_and_labelled)
+/* A planner's spec is its identity (results.planner_spec, schema 18):
+ * optimal's portfolio and its SAT engine are two rows, compared on the same
+ * graphs, each labelled by the key that differs between them and nothing
+ * else (off is the same in both). */
+Test(stats, specs_are_separate_rows_labelled_by_the_key_that_differs)
 {
     char path[160];
     td_path(path, sizeof path, "engines.sqlite");
-    two_configurations(path, "optimal", 1000, ARENA_PLAN_OPTIMAL, "optimal_engine = 'portfolio'",
-                       1200, ARENA_PLAN_LIMIT, "optimal_engine = 'sat'", 0);
+    two_configurations(path, "optimal", 1000, ARENA_PLAN_OPTIMAL,
+                       "planner_spec = 'optimal:engine=portfolio,off=stack'", 1200, ARENA_PLAN_LIMIT,
+                       "planner_spec = 'optimal:engine=sat,off=stack'", 0);
     struct arena_stats st;
     compute(path, NULL, &st);
     cr_assert_eq(st.n_rows, 2, "optimal once per engine");
-    cr_expect_str_eq(st.rows[0].label, "optimal optimal_engine=portfolio");
-    cr_expect_str_eq(st.rows[1].label, "optimal optimal_engine=sat");
+    cr_expect_str_eq(st.rows[0].label, "optimal, engine=portfolio");
+    cr_expect_str_eq(st.rows[1].label, "optimal, engine=sat");
+    cr_expect_str_eq(st.rows[0].planner, "optimal:engine=portfolio,off=stack");
     cr_expect(NEAR(st.rows[0].lb.mean, 1.0) && NEAR(st.rows[1].lb.mean, 1.2));
     cr_expect_eq(st.rows[1].limit, 3);
     cr_assert_eq(st.n_pairs, 2);
     cr_expect(st.pairs[0].row == 0 && st.pairs[0].other == 1 && st.pairs[0].wins == 3);
+    arena_stats_free(&st);
+    /* --label renames by a partial spec; the key it gives is not repeated */
+    struct arena_label_rename ren;
+    cr_assert_eq(arena_label_rename_parse("optimal:engine=sat=SAT alone", &ren), ARENA_OK);
+    struct arena_stats_query q = {.renames = &ren, .n_renames = 1};
+    compute(path, &q, &st);
+    cr_assert_eq(st.n_rows, 2);
+    cr_expect_str_eq(st.rows[0].label, "optimal, engine=portfolio");
+    cr_expect_str_eq(st.rows[1].label, "SAT alone");
+    arena_stats_free(&st);
+}
+
+/* A file of schema 17, read without migrating (bench stats opens it read
+ * only): each row's planner is the spec the migration would give it
+ * (results/planner_spec.h), optimal's engine from results.optimal_engine,
+ * so the engines are two rows labelled by their engine, as after it. */
+Test(stats, a_version_17_file_reads_optimal_engines_as_specs)
+{
+    char path[160];
+    td_path(path, sizeof path, "v17.sqlite");
+    two_configurations(path, "optimal", 1000, ARENA_PLAN_OPTIMAL, "planner_spec = 'sat'", 1200,
+                       ARENA_PLAN_LIMIT, "planner_spec = 'portfolio'", 0);
+    exec_sql(path, "ALTER TABLE results ADD COLUMN optimal_engine TEXT;"
+                   "UPDATE results SET optimal_engine = planner_spec;"
+                   "ALTER TABLE results DROP COLUMN planner_spec; PRAGMA user_version = 17;");
+    struct arena_stats st;
+    compute(path, NULL, &st);
+    cr_assert_eq(st.n_rows, 2, "optimal once per engine");
+    cr_expect_str_eq(st.rows[0].planner, "optimal:engine=portfolio,off=none");
+    cr_expect_str_eq(st.rows[0].label, "optimal, engine=portfolio");
+    cr_expect_str_eq(st.rows[1].label, "optimal, engine=sat");
+    cr_expect(NEAR(st.rows[0].lb.mean, 1.2) && NEAR(st.rows[1].lb.mean, 1.0));
     arena_stats_free(&st);
 }
 

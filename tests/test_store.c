@@ -21,6 +21,32 @@
 
 TestSuite(store, .init = td_make_dir, .fini = td_remove_dir);
 
+/* Planner optimal's canonical spec with engine E and every other key its
+ * default, written out by hand from its key table (planners/optimal). */
+#define V17_OPTIMAL(E) "optimal:engine=" E ",off=none"
+
+/* A version-17 file: one run (seed 5), the graph chain:ops=8 (fingerprint
+ * 00000000000000aa, the problem planned), and results of naive, optimal
+ * with two engines (results.optimal_engine) and a plugin. */
+#define V17_ROWS                                                                                 \
+    TD_BACK_TO_V17                                                                               \
+    "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed, uuid, tag)"  \
+    " VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench --graph chain:ops=8', 5, 'u1', '');"       \
+    "INSERT INTO graphs (id, spec, family, params, fingerprint, alignment, ops, tensors,"        \
+    " naive_bytes, lower_bound) VALUES (1, 'chain:ops=8', 'chain', 'ops=8', '00000000000000aa',"  \
+    " 16, 8, 9, 900, 100);"                                                                      \
+    "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq,"              \
+    " problem_fingerprint, optimal_engine, origin, plugin_sha256, time_limit, node_limit,"      \
+    " planner_seed, capacity) VALUES"                                                            \
+    " (1, 1, 1, 'naive', 120, 1, 1, '00000000000000aa', NULL, 'built-in', NULL, NULL, NULL,"    \
+    "  NULL, NULL),"                                                                             \
+    " (2, 1, 1, 'optimal', 100, 1, 2, '00000000000000aa', 'sat', 'built-in', NULL, NULL, NULL," \
+    "  NULL, NULL),"                                                                             \
+    " (3, 1, 1, 'optimal', 110, 1, 3, '00000000000000aa', 'portfolio', 'built-in', NULL, NULL," \
+    "  NULL, NULL, NULL),"                                                                       \
+    " (4, 1, 1, 'mine', 105, 1, 4, '00000000000000aa', NULL, 'plugin', 'ab12', NULL, NULL,"     \
+    "  NULL, NULL);"
+
 static void raw_exec(sqlite3 *db, const char *sql)
 {
     char *msg = NULL;
@@ -254,10 +280,9 @@ Test(store, migrates_version_9_adding_the_order_columns)
 }
 
 /* Version 12 is version 13 without results.optimal_engine: its rows of
- * planner optimal were made by its only engine then, the search; every
- * other planner's row keeps NULL. A result stored after the migration keeps
- * the engine it is given. */
-Test(store, migrates_version_12_adding_optimal_engine)
+ * planner optimal were made by its only engine then, the search, and carry
+ * it into their spec (version 18); every other planner's row is its name. */
+Test(store, migrates_version_12_giving_optimal_the_search_engine)
 {
     char path[160];
     older_db("v12.sqlite", path, sizeof path, TD_BACK_TO_V12
@@ -267,25 +292,11 @@ Test(store, migrates_version_12_adding_optimal_engine)
              " naive_bytes, lower_bound) VALUES (1, 'chain:ops=8', 'chain', 'ops=8', 'aa', 16, 8,"
              " 9, 900, 100);"
              "INSERT INTO results (id, run_id, graph_id, planner, arena_bytes, valid, seq) VALUES"
-             " (1, 1, 1, 'greedy-by-size', 100, 1, 1), (2, 1, 1, 'optimal', 100, 1, 2);");
+             " (1, 1, 1, 'naive', 100, 1, 1), (2, 1, 1, 'optimal', 100, 1, 2);");
     sqlite3 *db = migrated(path);
     char got[256] = "";
-    append_rows(db, "SELECT id, planner, ifnull(optimal_engine, '-') FROM results ORDER BY id",
-                got, sizeof got);
-    cr_expect_str_eq(got, "1|greedy-by-size|-\n2|optimal|search\n");
-    sqlite3_close(db);
-    struct arena_store *st = NULL;
-    char err[512] = "";
-    cr_assert_eq(arena_store_open(path, NULL, NULL, &st, err, sizeof err), ARENA_OK, "%s", err);
-    struct arena_result r = {.planner = "optimal", .valid = 0, .error = "none",
-                                  .optimal_engine = "sat"};
-    int64_t id;
-    cr_assert_eq(arena_store_add_result(st, 1, 1, &r, NULL, NULL, &id), ARENA_OK, "%s",
-                 arena_store_error(st));
-    arena_store_close(st);
-    db = td_db_open(path, 1);
-    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE planner = 'optimal'"
-                             " AND optimal_engine = 'sat'"), 1);
+    append_rows(db, "SELECT id, planner, planner_spec FROM results ORDER BY id", got, sizeof got);
+    cr_expect_str_eq(got, "1|naive|naive\n2|optimal|" V17_OPTIMAL("search") "\n");
     sqlite3_close(db);
 }
 
@@ -365,6 +376,47 @@ Test(store, migrates_version_14_adding_kernel_scratch)
     cr_expect_eq(td_db_int(db, "SELECT count(*) FROM results WHERE id = 1 AND kernel_scratch ="
                              " 'none' AND scratch_policy = 'lifetime'"), 1);
     sqlite3_close(db);
+}
+
+/* Version 17 built by hand: results.optimal_engine holds optimal's
+ * engines, no planner_spec. Each row's spec after the migration, worked out
+ * from the rule (results/planner_spec.h): optimal's engine from the column,
+ * its other key the default; a plugin and a planner without keys, the name.
+ * A result stored after the migration is the same result as a migrated one
+ * of its spec (bench --resume finds it), not of another engine's. */
+Test(store, migrates_version_17_giving_each_result_its_spec)
+{
+    char path[160];
+    older_db("v17.sqlite", path, sizeof path, V17_ROWS);
+    sqlite3 *db = migrated(path);
+    char got[512] = "";
+    append_rows(db, "SELECT id, planner, planner_spec, origin FROM results ORDER BY id", got,
+                sizeof got);
+    cr_expect_str_eq(got, "1|naive|naive|built-in\n"
+                          "2|optimal|" V17_OPTIMAL("sat") "|built-in\n"
+                          "3|optimal|" V17_OPTIMAL("portfolio") "|built-in\n"
+                          "4|mine|mine|plugin\n");
+    cr_expect_eq(td_db_int(db, "SELECT count(*) FROM pragma_table_info('results')"
+                             " WHERE name = 'optimal_engine'"), 0);
+    sqlite3_close(db);
+    struct arena_store *st = NULL;
+    char err[512] = "";
+    cr_assert_eq(arena_store_open(path, NULL, NULL, &st, err, sizeof err), ARENA_OK, "%s", err);
+    struct arena_source src = five_source(16);
+    src.spec = "chain:ops=8";
+    src.fingerprint = 0xaa;
+    int found = 0, valid = 0, refused = 0;
+    src.planned_fingerprint = 0xaa;
+    struct arena_result sat = {.planner = "optimal", .planner_spec = V17_OPTIMAL("sat"),
+                               .src = &src};
+    struct arena_result search = {.planner = "optimal", .planner_spec = V17_OPTIMAL("search"),
+                                  .src = &src};
+    cr_assert_eq(arena_store_find_result(st, &sat, NULL, &found, &valid, &refused), ARENA_OK,
+                 "%s", arena_store_error(st));
+    cr_expect(found && valid, "the migrated sat result is not found by its spec");
+    cr_assert_eq(arena_store_find_result(st, &search, NULL, &found, &valid, &refused), ARENA_OK);
+    cr_expect(!found, "another engine's spec finds the sat result");
+    arena_store_close(st);
 }
 
 /* Version 13 is version 14 without the results' planner origin and timing:

@@ -24,9 +24,17 @@ char *td_slurp(const char *path, size_t *len);
  * read-write creating it; asserts success. */
 sqlite3 *td_db_open(const char *path, int readonly);
 
-/* Back to version 16 (drops what version 17 added: the results' head and
- * whole arena). */
+/* Back to version 17 (drops what version 18 added: results.planner_spec;
+ * brings back results.optimal_engine, NULL: a v17 row of optimal holds its
+ * engine there, set it by hand). */
+#define TD_BACK_TO_V17                                                                       \
+    "ALTER TABLE results DROP COLUMN planner_spec;"                                           \
+    "ALTER TABLE results ADD COLUMN optimal_engine TEXT; PRAGMA user_version = 17;"
+
+/* Back to version 16 (drops what version 17 added too: the results' head
+ * and whole arena). */
 #define TD_BACK_TO_V16                                                                       \
+    TD_BACK_TO_V17                                                                           \
     "ALTER TABLE results DROP COLUMN head_bytes;"                                             \
     "ALTER TABLE results DROP COLUMN whole_arena; PRAGMA user_version = 16;"
 

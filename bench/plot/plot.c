@@ -346,16 +346,38 @@ static int choose_planners(struct plot_ctx *c)
     }
     c->planners_given = 1;
     for (const char *p = list;;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
+        /* an item: a name, or a spec whose key=value pieces follow it */
+        size_t len = strcspn(p, ",");
+        while (p[len] == ',' && memchr(p, ':', len)) {
+            size_t next = strcspn(p + len + 1, ",");
+            if (!memchr(p + len + 1, '=', next) || memchr(p + len + 1, ':', next)) break;
+            len += 1 + next;
+        }
+        const char *e = p[len] ? p + len : NULL;
         if (!len) {
             snprintf(c->err, sizeof c->err, "--planner: empty name in '%s'", list);
             return 2;
         }
-        size_t k;
+        /* the planner stored under that identity, else every spec it names
+         * (a name: all of that planner's specs) */
+        size_t k, named = 0, added = 0;
         for (k = 0; k < c->d.n_planners; k++)
             if (strlen(c->d.planners[k]) == len && strncmp(c->d.planners[k], p, len) == 0) break;
-        if (k == c->d.n_planners) {
+        for (size_t j = 0; j < c->d.n_planners; j++) {
+            if (k < c->d.n_planners ? j != k : !arena_planner_spec_names(c->d.planners[j], p, len))
+                continue;
+            named++;
+            size_t s = 0;
+            while (s < c->n_sel && strcmp(c->sel[s].name, c->d.planners[j]) != 0) s++;
+            if (s < c->n_sel) continue;
+            if (add_shown(c, c->d.planners[j])) return -1;
+            added++;
+        }
+        if (named && !added) {
+            snprintf(c->err, sizeof c->err, "--planner: '%.*s' given twice", (int)len, p);
+            return 2;
+        }
+        if (!named) {
             struct arena_buf b = {0};
             for (size_t j = 0; j < c->d.n_planners; j++) {
                 if (j) arena_buf_add(&b, " ");
@@ -372,12 +394,6 @@ static int choose_planners(struct plot_ctx *c)
             arena_buf_free(&ws);
             return 2;
         }
-        for (size_t j = 0; j < c->n_sel; j++)
-            if (strcmp(c->sel[j].name, c->d.planners[k]) == 0) {
-                snprintf(c->err, sizeof c->err, "--planner: '%s' given twice", c->d.planners[k]);
-                return 2;
-            }
-        if (add_shown(c, c->d.planners[k])) return -1;
         if (!e) break;
         p = e + 1;
     }

@@ -45,6 +45,7 @@
 #include "planners/keys.h"
 #include "planners/optimal.h"
 #include "planners/planner.h"
+#include "results/planner_label.h"
 #include "results/store.h"
 
 struct bench;
@@ -72,6 +73,9 @@ struct bench {
      * stored ones included) and those whose result is invalid, measured or
      * found stored by --resume. */
     size_t *jobs_of, *invalid_of;
+    /* Per planner: what the outputs call it (struct arena_result.label),
+     * NULL where a label could not be made (its name then). */
+    char **labels;
     size_t stored, stored_invalid; /* --resume, --missing: jobs found stored */
     struct arena_call_env env;      /* what the calls share (call.h) */
     struct arena_known_plan *known; /* per graph: its smallest valid arena this run */
@@ -234,6 +238,7 @@ static void result_identity(const struct bench *b, const struct job *j, struct a
     const struct arena_planner_origin *o = j->c.origin;
     r->planner = pl->name;
     r->planner_spec = o->spec;
+    r->label = b->labels ? b->labels[j->k] : NULL;
     r->src = &b->s.graphs[j->g].src;
     /* Only a search planner reads the options (planner.h): for the others
      * they change nothing and are not part of the result. A program is
@@ -535,6 +540,31 @@ static int find_stored(struct bench *b, const struct job *j, int *found)
     return ARENA_OK;
 }
 
+/* The run's planners as its outputs name them: two specs of one planner
+ * (a sweep over its keys) differ by the keys whose values differ, as in
+ * stats and plot. Without memory for them every row shows its name. */
+static void label_planners(struct bench *b)
+{
+    size_t np = b->s.args.n_planners;
+    const char **ids = calloc(np ? np : 1, sizeof *ids);
+    b->labels = calloc(np ? np : 1, sizeof *b->labels);
+    for (size_t k = 0; ids && k < np; k++) {
+        const char *spec = b->s.args.origins[k].spec;
+        ids[k] = spec ? spec : b->s.args.planners[k]->name;
+    }
+    if (!ids || !b->labels || arena_planner_labels(ids, np, NULL, 0, b->labels) != ARENA_OK) {
+        free(b->labels);
+        b->labels = NULL;
+    }
+    free(ids);
+}
+
+static void free_labels(struct bench *b)
+{
+    for (size_t k = 0; b->labels && k < b->s.args.n_planners; k++) free(b->labels[k]);
+    free(b->labels);
+}
+
 static int register_jobs(struct bench *b)
 {
     int reps_given = b->s.args.repetitions_set;
@@ -545,6 +575,7 @@ static int register_jobs(struct bench *b)
     b->jobs = calloc(most ? most : 1, sizeof *b->jobs);
     b->jobs_of = calloc(np ? np : 1, sizeof *b->jobs_of);
     b->invalid_of = calloc(np ? np : 1, sizeof *b->invalid_of);
+    label_planners(b);
     unsigned *part = calloc(most ? most : 1, sizeof *part);
     if (!b->jobs || !b->jobs_of || !b->invalid_of || !part || shard_parts(b, part) != ARENA_OK) {
         free(part);
@@ -766,6 +797,7 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
     free(b.jobs);
     free(b.jobs_of);
     free(b.invalid_of);
+    free_labels(&b);
     free(b.known);
     arena_call_env_end(&b.env);
     free(b.out_state);

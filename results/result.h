@@ -22,6 +22,11 @@ struct arena_result {
      * then every key with its value ("optimal:engine=portfolio,off=none");
      * NULL reads as planner. Stored from schema 18 (column planner_spec). */
     const char *planner_spec;
+    /* What bench's own output (table, CSV, JSON) calls the planner: its
+     * name, with the keys whose values differ among the run's planners of
+     * that name ("hill-climb, seed=3": results/planner_label.h); NULL reads
+     * as planner. Not stored: stats and plot label from the database. */
+    const char *label;
     /* The problem planned: its graph and configuration (src->tf: the
      * in-place rule, the order mode and budget, the patch), fingerprint,
      * fixed-order bound and order search's outcome. NULL (the store only):

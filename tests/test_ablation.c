@@ -137,3 +137,42 @@ Test(ablation, a_sweep_over_keys_goes_through_merge_stats_and_plot_labelled_by_i
     cr_expect(strstr(md, "| HC, seed=2 |") != NULL, "%s: the name's label lost its seed", path);
     free(md);
 }
+
+/* bench's own outputs (table, CSV, JSON) tell a sweep's specs apart as
+ * stats does, and the CSV and JSON carry each row's whole spec. */
+Test(ablation, bench_run_names_each_spec_of_a_sweep_by_its_key)
+{
+    int rc = run_bench("table", (const char *[]){
+        "--graph", "random-intervals:n=12,seed=1", "--planner", "hill-climb:seed=1..3",
+        "--planner", "greedy-by-size", "--repetitions", "1", "--no-db", "--progress", "never",
+        NULL});
+    char *out = run_bench_output("table", "out");
+    cr_assert_eq(rc, 0, "bench exited %d", rc);
+    for (int seed = 1; seed <= 3; seed++) {
+        char want[40];
+        snprintf(want, sizeof want, "  hill-climb, seed=%d ", seed);
+        cr_expect(strstr(out, want) != NULL, "table: no '%s' in\n%s", want, out);
+    }
+    cr_expect(strstr(out, "  greedy-by-size ") != NULL, "table: greedy-by-size not by its name");
+    cr_expect(strstr(out, "rounds=") == NULL, "table: names a key every spec shares");
+    free(out);
+
+    rc = run_bench("csv", (const char *[]){
+        "--graph", "random-intervals:n=12,seed=1", "--planner", "hill-climb:seed=1..2",
+        "--repetitions", "1", "--no-db", "--progress", "never", "--format", "csv", NULL});
+    out = run_bench_output("csv", "out");
+    cr_assert_eq(rc, 0, "bench --format csv exited %d", rc);
+    cr_expect(strstr(out, ",\"hill-climb, seed=2\",") != NULL, "csv: no label of seed 2 in\n%s",
+              out);
+    free(out);
+
+    rc = run_bench("json", (const char *[]){
+        "--graph", "random-intervals:n=12,seed=1", "--planner", "hill-climb:seed=1..2",
+        "--repetitions", "1", "--no-db", "--progress", "never", "--format", "json", NULL});
+    out = run_bench_output("json", "out");
+    cr_assert_eq(rc, 0, "bench --format json exited %d", rc);
+    cr_expect(strstr(out, "\"planner\": \"hill-climb, seed=1\", \"planner_spec\": "
+                          "\"hill-climb:seed=1,rounds=500\"") != NULL,
+              "json: no label and spec of seed 1 in\n%s", out);
+    free(out);
+}

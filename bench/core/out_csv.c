@@ -43,7 +43,7 @@ static void csv_row(FILE *out, void *state, const struct arena_result *r)
     const struct arena_metrics *m = r->valid ? r->metrics : NULL;
     field_text(out, r->src->spec);
     fputc(',', out);
-    field_text(out, r->planner);
+    field_text(out, r->label ? r->label : r->planner);
     fprintf(out, ",%zu,%llu,%llu,", r->src->problem.n,
             (unsigned long long)r->bounds->naive_bytes,
             (unsigned long long)r->bounds->lower_bound);

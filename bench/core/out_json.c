@@ -53,7 +53,9 @@ static void json_row(FILE *out, void *state, const struct arena_result *r)
     fputs(", \"family\": ", out);
     string(out, r->src->family);
     fputs(", \"planner\": ", out);
-    string(out, r->planner);
+    string(out, r->label ? r->label : r->planner);
+    fputs(", \"planner_spec\": ", out);
+    string(out, r->planner_spec ? r->planner_spec : r->planner);
     fprintf(out, ", \"ops\": %zu, \"tensors\": %zu, \"naive_bytes\": %llu, \"lower_bound\": %llu,"
                  " \"largest\": %llu, \"arena_bytes\": ",
             r->src->ops, r->src->problem.n, (unsigned long long)r->bounds->naive_bytes,

@@ -201,12 +201,12 @@ static void table_row(FILE *out, void *state, const struct arena_result *r)
                          ? (double)m->arena / (double)r->src->fixed_lower_bound
                          : 0.0);
         fprintf(out, "  %-24s %15s %11s %9.3f%s%s %7.1f%% %9.3f %9.3f %11s %7s %13s %5s %-10s %7s\n",
-                r->planner, arena, arena_h, m->ratio_lb, ob, fb, 100.0 * m->saving, m->frag_peak,
+                r->label ? r->label : r->planner, arena, arena_h, m->ratio_lb, ob, fb, 100.0 * m->saving, m->frag_peak,
                 m->frag_mean, median, spread, scratch, "yes", arena_plan_status_name(r->status),
                 gap);
     } else {
         fprintf(out, "  %-24s %15s %11s %9s%s%s %8s %9s %9s %11s %7s %13s %5s %-10s %7s\n",
-                r->planner, "-", "-", "-", has_order(r->src) ? "         -" : "",
+                r->label ? r->label : r->planner, "-", "-", "-", has_order(r->src) ? "         -" : "",
                 transformed ? "         -" : "", "-", "-", "-",
                 median, spread, scratch, r->refused ? "-" : "NO", r->refused ? "refused" : "-",
                 "-");

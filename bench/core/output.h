@@ -59,7 +59,10 @@ const struct arena_output *arena_output_find(const char *name); /* NULL if none 
  * kernel_scratch the --scratch rule, scratch_policy its --scratch-policy,
  * device_arena the arena TFLM allocates for the plan (empty when not
  * computed), head_bytes TFLM's persistent records and whole_arena all it
- * needs (empty without a scratch rule or a graph). */
+ * needs (empty without a scratch rule or a graph). planner is the
+ * planner's name, with the keys whose values differ among the run's
+ * planners of that name ("hill-climb, seed=3") after a sweep over its keys;
+ * the whole spec is the database's (results.planner_spec) and the JSON's. */
 #define ARENA_CSV_HEADER                                                                       \
     "graph,planner,tensors,naive_bytes,lower_bound,arena_bytes,ratio_lb,saving,frag_peak,"      \
     "frag_mean,plan_ns_median,plan_ns_mean,plan_ns_stddev,scratch_bytes,valid,noisy,"           \

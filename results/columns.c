@@ -117,16 +117,18 @@ void arena_db_config_sql(sqlite3 *db, struct arena_db_config_sql *o)
         snprintf(o->order_status, sizeof o->order_status, "NULL");
     }
     snprintf(o->tag, sizeof o->tag, "%s", arena_db_has_column(db, "runs", "tag") ? "u.tag" : "''");
-    /* The spec: stored since 18, else what the migration would store. A
-     * spec that is not of the row's planner (none, '', or a row renamed by
-     * hand) reads as the name. */
-    char spec[400];
+    /* The spec: stored since 18 (a spec that is not of the row's planner,
+     * '' or a row renamed by hand, reads as the name), else what the
+     * migration would store. A planner is named by its spec only where the
+     * database holds more than one spec of its name (a sweep over its keys,
+     * two engines); else by its name, as before specs. */
+    char one[400], spec[1000];
     if (arena_db_has_column(db, "results", "planner_spec"))
-        snprintf(spec, sizeof spec,
+        snprintf(one, sizeof one,
                  "CASE WHEN substr(r.planner_spec, 1, length(r.planner) + 1) = r.planner || ':'"
                  " THEN r.planner_spec ELSE r.planner END");
     else
-        snprintf(spec, sizeof spec, "arena_planner_spec(r.planner, %s, %s, %s)",
+        snprintf(one, sizeof one, "arena_planner_spec(r.planner, %s, %s, %s)",
                  arena_db_has_column(db, "results", "origin") ? "r.origin" : "NULL",
                  arena_db_has_column(db, "results", "optimal_engine")
                      ? "r.optimal_engine"
@@ -134,6 +136,11 @@ void arena_db_config_sql(sqlite3 *db, struct arena_db_config_sql *o)
                  arena_db_has_column(db, "results", "planner_seed")
                      ? "coalesce(r.planner_seed, u.seed)"
                      : "u.seed");
+    snprintf(spec, sizeof spec,
+             "CASE WHEN r.planner IN (SELECT r.planner FROM results r JOIN runs u ON u.id ="
+             " r.run_id GROUP BY r.planner HAVING count(DISTINCT %s) > 1) THEN %s ELSE r.planner"
+             " END",
+             one, one);
     if (!arena_db_has_column(db, "results", "origin"))
         snprintf(o->planner, sizeof o->planner, "%s", spec);
     else if (arena_db_has_column(db, "results", "command_sha256"))

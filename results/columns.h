@@ -38,13 +38,14 @@ struct arena_db_config_sql {
     char scratch[48], scratch_policy[48]; /* 'none', 'lifetime' before 15 */
     /* The planner as stats and plot name it, its identity: its canonical
      * spec (results.planner_spec, schema 18; in an older file what the
-     * migration would store, results/planner_spec.h) for a built-in
+     * migration would store, results/planner_spec.h) where the file holds
+     * more than one spec of its name, else its name, for a built-in
      * planner (and in a file before schema 14), else with its origin,
      * "SPEC (plugin 1a2b3c4d)" (the first 8 hex digits of the shared
      * object's SHA-256: two builds of one plugin are two planners) or
      * "SPEC (cmd 5e6f7a8b)" (of the command's SHA-256, schema 15: two
      * commands under one name are two planners; "SPEC (cmd)" before). */
-    char planner[1600];
+    char planner[4200];
 };
 void arena_db_config_sql(sqlite3 *db, struct arena_db_config_sql *out);
 

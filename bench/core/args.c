@@ -77,10 +77,6 @@ static void origin_text(const struct arena_planner_origin *o, char *buf, size_t 
     else snprintf(buf, len, "built-in");
 }
 
-/* Appends pl with its origin o (NULL: built-in), which is moved in (freed
- * here when pl is not added). A table already listed is a repeat, dropped;
- * another table of the same name is refused: within a run, results are
- * told apart by the planner's name. */
 /* Whether planner i of the run is pl from origin o: the same table, or a
  * plugin's planner of that name from the same file loaded again (bench
  * holds a copy of each plugin table per load). */
@@ -93,6 +89,11 @@ static int same_planner(const A *a, size_t i, const struct arena_planner *pl,
             strcmp(was->sha256, o->sha256) == 0 && strcmp(a->c.planners[i]->name, pl->name) == 0);
 }
 
+/* Appends pl with its origin o (NULL: built-in), which is moved in (freed
+ * here when pl is not added). A planner already listed without keys is a
+ * repeat, dropped (with keys: resolve_planners drops one of the same
+ * canonical spec); another table of the same name is refused: within a
+ * run, results are told apart by the planner's name and spec. */
 static int add_planner(A *a, const struct arena_planner *pl, struct arena_planner_origin *o,
                        char *err, size_t errlen)
 {

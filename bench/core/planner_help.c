@@ -11,18 +11,22 @@ static const char *default_text(const struct arena_key *k)
     return k->def ? k->def : "--seed";
 }
 
+/* One key: key=default after indent spaces, then what it takes and its
+ * help, wrapped at column col. */
+static void key_line(FILE *out, const struct arena_key *k, int indent, int col)
+{
+    char head[96], takes[600], text[1400];
+    snprintf(head, sizeof head, "%*s%s=%s", indent, "", k->name, default_text(k));
+    arena_key_describe(k, takes, sizeof takes);
+    snprintf(text, sizeof text, "%s%s%s", takes, k->help ? ": " : "", k->help ? k->help : "");
+    arena_opt_wrapped(out, head, col, text);
+}
+
 void arena_planner_help(FILE *out, const struct arena_planner *pl, int indent)
 {
     fprintf(out, "%*s%-26s %-15s %s\n", indent, "", pl->name, arena_planner_kind_name(pl->kind),
             pl->summary ? pl->summary : "");
-    for (uint32_t i = 0; i < pl->n_keys; i++) {
-        const struct arena_key *k = &pl->keys[i];
-        char head[96], takes[600], text[1400];
-        snprintf(head, sizeof head, "%*s    %s=%s", indent, "", k->name, default_text(k));
-        arena_key_describe(k, takes, sizeof takes);
-        snprintf(text, sizeof text, "%s%s%s", takes, k->help ? ": " : "", k->help ? k->help : "");
-        arena_opt_wrapped(out, head, indent + 28, text);
-    }
+    for (uint32_t i = 0; i < pl->n_keys; i++) key_line(out, &pl->keys[i], indent + 4, indent + 28);
 }
 
 void arena_planner_help_keys(FILE *out)
@@ -37,15 +41,7 @@ void arena_planner_help_keys(FILE *out)
             continue;
         }
         fprintf(out, "  %s\n", pl->name);
-        for (uint32_t k = 0; k < pl->n_keys; k++) {
-            const struct arena_key *key = &pl->keys[k];
-            char head[96], takes[600], text[1400];
-            snprintf(head, sizeof head, "    %s=%s", key->name, default_text(key));
-            arena_key_describe(key, takes, sizeof takes);
-            snprintf(text, sizeof text, "%s%s%s", takes, key->help ? ": " : "",
-                     key->help ? key->help : "");
-            arena_opt_wrapped(out, head, 30, text);
-        }
+        for (uint32_t k = 0; k < pl->n_keys; k++) key_line(out, &pl->keys[k], 4, 30);
     }
     if (none[0]) arena_opt_wrapped(out, "  without keys:", 17, none);
 }

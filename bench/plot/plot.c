@@ -11,6 +11,7 @@
  * into place only when all of it succeeded. */
 #include "bench/plot/plot_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -329,17 +330,48 @@ static int label_shown(struct plot_ctx *c)
     return rc;
 }
 
+/* Specs in natural order: text as text, a run of digits by its value. */
+static int by_spec(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    while (*x && *y) {
+        if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
+            size_t nx = strspn(x, "0123456789"), ny = strspn(y, "0123456789");
+            while (nx > 1 && *x == '0') x++, nx--;
+            while (ny > 1 && *y == '0') y++, ny--;
+            if (nx != ny) return nx < ny ? -1 : 1;
+            int c = strncmp(x, y, nx);
+            if (c) return c;
+            x += nx, y += ny;
+            continue;
+        }
+        if (*x != *y) return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+        x++, y++;
+    }
+    return (unsigned char)*x - (unsigned char)*y;
+}
+
 static int choose_planners(struct plot_ctx *c)
 {
     const char *list = c->o.planners;
     if (!list || strcmp(list, "all") == 0) {
         c->planners_given = list != NULL;
         size_t n = arena_planner_count();
+        char **specs = malloc((c->d.n_planners ? c->d.n_planners : 1) * sizeof *specs);
+        if (!specs) return -1;
         for (size_t i = 0; i < n; i++) {
             const struct arena_planner *p = arena_planner_at(i);
-            for (size_t k = 0; k < c->d.n_planners; k++) /* its specs, in the order measured */
-                if (built_in(c->d.planners[k]) == p && add_shown(c, c->d.planners[k])) return -1;
+            size_t m = 0; /* its specs, by value: seed=2 before seed=10 */
+            for (size_t k = 0; k < c->d.n_planners; k++)
+                if (built_in(c->d.planners[k]) == p) specs[m++] = c->d.planners[k];
+            qsort(specs, m, sizeof *specs, by_spec);
+            for (size_t k = 0; k < m; k++)
+                if (add_shown(c, specs[k])) {
+                    free(specs);
+                    return -1;
+                }
         }
+        free(specs);
         for (size_t k = 0; k < c->d.n_planners; k++)
             if (!built_in(c->d.planners[k]) && add_shown(c, c->d.planners[k])) return -1;
         return 0;

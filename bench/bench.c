@@ -63,6 +63,7 @@ struct job {
 
 struct bench {
     struct arena_session s; /* the graphs, the database, the signals */
+    const struct arena_bench_args *args; /* the run's own options (borrowed) */
     struct job *jobs;
     size_t n_jobs;
     const struct arena_output *out; /* NULL with --quiet */
@@ -393,7 +394,7 @@ static int store_result(struct job *j, const struct verdict *v, const struct are
     struct arena_session_graph *g = &b->s.graphs[j->g];
     if (!b->s.store) return 1;
     const struct arena_plan *keep =
-        v->planned && !b->s.args.no_placements && (!g->merged || j->full) ? v->shown : NULL;
+        v->planned && !b->args->no_placements && (!g->merged || j->full) ? v->shown : NULL;
     int64_t id = 0;
     int rc = arena_session_store_run_and_graph(&b->s, g);
     if (rc == ARENA_OK)
@@ -478,7 +479,7 @@ static void job_done(void *ctx, const struct arena_gbench_stats *st)
 
 static int start_gbench(struct bench *b)
 {
-    const struct arena_bench_args *a = &b->s.args;
+    const struct arena_bench_args *a = b->args;
     size_t n = 3 + a->n_gbench_flags;
     char **argv = calloc(n + 1, sizeof *argv);
     char reps[48], min_time[64], name[] = "bench";
@@ -504,7 +505,7 @@ static int start_gbench(struct bench *b)
 static int shard_parts(const struct bench *b, unsigned *part)
 {
     size_t np = b->s.args.n_planners, n = b->s.n_graphs * np;
-    if (!b->s.args.shard_n) return ARENA_OK;
+    if (!b->args->shard_n) return ARENA_OK;
     const char **spec = malloc((n ? n : 1) * sizeof *spec);
     const char **name = malloc((n ? n : 1) * sizeof *name);
     int rc = spec && name ? ARENA_OK : ARENA_ENOMEM;
@@ -515,7 +516,7 @@ static int shard_parts(const struct bench *b, unsigned *part)
         const struct arena_planner_origin *o = &b->s.args.origins[i % np];
         name[i] = o->spec ? o->spec : b->s.args.planners[i % np]->name;
     }
-    if (rc == ARENA_OK) rc = arena_shard_assign(spec, name, n, b->s.args.shard_n, part);
+    if (rc == ARENA_OK) rc = arena_shard_assign(spec, name, n, b->args->shard_n, part);
     free(spec);
     free(name);
     return rc;
@@ -567,9 +568,9 @@ static void free_labels(struct bench *b)
 
 static int register_jobs(struct bench *b)
 {
-    int reps_given = b->s.args.repetitions_set;
-    for (size_t i = 0; i < b->s.args.n_gbench_flags; i++)
-        if (strncmp(b->s.args.gbench_flags[i], "--benchmark_repetitions", 23) == 0) reps_given = 1;
+    int reps_given = b->args->repetitions_set;
+    for (size_t i = 0; i < b->args->n_gbench_flags; i++)
+        if (strncmp(b->args->gbench_flags[i], "--benchmark_repetitions", 23) == 0) reps_given = 1;
     size_t np = b->s.args.n_planners, most = b->s.n_graphs * np;
     b->n_jobs = 0;
     b->jobs = calloc(most ? most : 1, sizeof *b->jobs);
@@ -590,25 +591,25 @@ static int register_jobs(struct bench *b)
             int claims = b->s.args.origins[k].origin != ARENA_ORIGIN_BUILTIN &&
                          b->s.args.planners[k]->kind == ARENA_KIND_SEARCH;
             if (claims != (i >= np)) continue;
-            if (b->s.args.shard_n && part[g * np + k] != b->s.args.shard_k) continue;
+            if (b->args->shard_n && part[g * np + k] != b->args->shard_k) continue;
             struct job *j = &b->jobs[b->n_jobs++];
             j->b = b;
             j->g = g;
             j->k = k;
             j->c.pl = b->s.args.planners[k];
             j->c.origin = &b->s.args.origins[k];
-            j->c.ops = arena_call_choose(j->c.origin, b->s.args.in_process);
+            j->c.ops = arena_call_choose(j->c.origin, b->args->in_process);
             j->opt = b->s.args.options;
             j->opt.values = j->c.origin->values;
             j->c.opt = &j->opt;
             j->once = j->c.pl->kind == ARENA_KIND_SEARCH || j->c.ops->times_itself;
             b->jobs_of[k]++;
             int found = 0;
-            if ((b->s.args.resume || b->s.args.missing) && find_stored(b, j, &found) != ARENA_OK) {
+            if ((b->args->resume || b->args->missing) && find_stored(b, j, &found) != ARENA_OK) {
                 free(part);
                 return ARENA_EDB;
             }
-            if (found || b->s.args.missing) {
+            if (found || b->args->missing) {
                 if (!found)
                     printf("%s\t%s\n", b->s.graphs[g].src.spec,
                            j->c.origin->spec ? j->c.origin->spec : j->c.pl->name);
@@ -710,9 +711,9 @@ static int measure(struct bench *b)
         arena_session_say(&b->s, "cannot register the benchmarks");
         return 2;
     }
-    if (b->s.args.missing || b->s.args.resume) {
+    if (b->args->missing || b->args->resume) {
         size_t total = total_jobs(b), left = total - b->stored;
-        if (b->s.args.missing) {
+        if (b->args->missing) {
             arena_session_say(&b->s, "--missing: %s holds %zu of the %zu jobs%s; %zu missing%s",
                               b->s.args.db, b->stored, total,
                               b->stored_invalid ? " (invalid results: next line)" : "", left,
@@ -732,13 +733,13 @@ static int measure(struct bench *b)
         arena_session_say(&b->s, "out of memory");
         return 2;
     }
-    if (b->n_jobs == 0 && b->s.args.shard_n) {
+    if (b->n_jobs == 0 && b->args->shard_n) {
         arena_session_say(&b->s, "--shard %u/%u: no graph x planner job falls in this part; nothing to do",
-            b->s.args.shard_k, b->s.args.shard_n);
+            b->args->shard_k, b->args->shard_n);
         return 0;
     }
     if (!b->s.args.quiet) {
-        b->out = b->s.args.format;
+        b->out = b->args->format;
         b->out_state = calloc(1, b->out->state_size ? b->out->state_size : 1);
         if (!b->out_state) {
             arena_session_say(&b->s, "out of memory");
@@ -787,9 +788,10 @@ int arena_bench_run(const struct arena_bench_args *args, int argc, char **argv)
 {
     struct bench b;
     memset(&b, 0, sizeof b);
-    int status = arena_session_begin(&b.s, args, argc, argv);
-    b.env = (struct arena_call_env){.repetitions = b.s.args.repetitions,
-                                    .min_time = b.s.args.min_time,
+    b.args = args;
+    int status = arena_session_begin(&b.s, &args->c, argc, argv);
+    b.env = (struct arena_call_env){.repetitions = b.args->repetitions,
+                                    .min_time = b.args->min_time,
                                     .time_limit = b.s.args.options.time_limit};
     if (status == 0) status = measure(&b);
     arena_gbench_clear();

@@ -21,10 +21,10 @@ int arena_bench_list(const struct arena_bench_args *a)
      * to be overwritten before the check: "write error" alone). */
     static char out[1 << 16];
     setvbuf(stdout, out, _IOFBF, sizeof out);
-    if (a->n_graphs) { /* list --graph: what the suites and sweeps stand for */
+    if (a->c.n_graphs) { /* list --graph: what the suites and sweeps stand for */
         char **items = NULL, err[512] = "";
         size_t n = 0;
-        int rc = arena_session_expand(a, &items, &n, err, sizeof err);
+        int rc = arena_session_expand(&a->c, &items, &n, err, sizeof err);
         if (rc != ARENA_OK) arena_session_say(NULL, "--graph: %s", err);
         /* Every item checked before any is printed: a bad spec is one line. */
         for (size_t i = 0; rc == ARENA_OK && i < n; i++)

@@ -296,9 +296,9 @@ static int planning(int cmd, int argc, char **argv, int full_argc, char **full_a
         arena_session_say(NULL, "%s%s%s", cmd < 0 ? "" : argv[0], cmd < 0 ? "" : ": ",
                           err[0] ? err : arena_strerror(status));
         status = 2;
-    } else if (a.help) {
+    } else if (a.c.help) {
         print_help(stdout, cmd < 0 ? &commands[0] : find(argv[0]), cmd < 0);
-    } else if (a.version) {
+    } else if (a.c.version) {
         printf("bench (arenabench) %s, git %s, %s\n", arena_build_version(),
                arena_build_git_rev(), arena_build_compiler());
     } else if (a.command == ARENA_BENCH_LIST) {

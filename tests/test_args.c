@@ -61,22 +61,22 @@ Test(args, defaults)
     struct arena_bench_args a;
     char err[300] = "";
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", NULL), ARENA_OK, "%s", err);
-    cr_expect_eq(a.n_graphs, 1);
-    cr_expect_str_eq(a.graphs[0], "mobilenetv2");
-    cr_expect_eq(a.n_planners, arena_planner_count(), "all planners by default");
-    for (size_t i = 0; i < a.n_planners; i++) cr_expect_eq(a.planners[i], arena_planner_at(i));
+    cr_expect_eq(a.c.n_graphs, 1);
+    cr_expect_str_eq(a.c.graphs[0], "mobilenetv2");
+    cr_expect_eq(a.c.n_planners, arena_planner_count(), "all planners by default");
+    for (size_t i = 0; i < a.c.n_planners; i++) cr_expect_eq(a.c.planners[i], arena_planner_at(i));
     cr_expect_str_eq(a.format->name, "table");
-    cr_expect_eq(a.options.time_limit, 10.0, "search planners get 10 s per problem");
-    cr_expect_eq(a.options.node_limit, 0);
-    cr_expect_eq(a.options.capacity, 0);
-    cr_expect_eq(a.options.seed, 1, "--seed feeds the planners' seed");
-    cr_expect_str_eq(a.db, "results/arenabench.sqlite");
-    cr_expect_eq(a.seed, 1);
-    cr_expect_eq(a.alignment, 16);
+    cr_expect_eq(a.c.options.time_limit, 10.0, "search planners get 10 s per problem");
+    cr_expect_eq(a.c.options.node_limit, 0);
+    cr_expect_eq(a.c.options.capacity, 0);
+    cr_expect_eq(a.c.options.seed, 1, "--seed feeds the planners' seed");
+    cr_expect_str_eq(a.c.db, "results/arenabench.sqlite");
+    cr_expect_eq(a.c.seed, 1);
+    cr_expect_eq(a.c.alignment, 16);
     cr_expect_eq(a.repetitions, 5);
     cr_expect_not(a.repetitions_set);
     cr_expect_eq(a.min_time, 0.01);
-    cr_expect_not(a.quiet || a.help || a.version || a.no_placements);
+    cr_expect_not(a.c.quiet || a.c.help || a.c.version || a.no_placements);
     cr_expect_eq(a.command, ARENA_BENCH_RUN);
     cr_expect_eq(a.n_gbench_flags, 0);
     arena_bench_args_free(&a);
@@ -91,27 +91,27 @@ Test(args, every_option_in_both_spellings)
                        "--alignment", "64", "--repetitions=7", "--min-time", "0.5", "--quiet",
                        "--no-placements", NULL),
                  ARENA_OK, "%s", err);
-    cr_expect_str_eq(a.graphs[0], "chain");
-    cr_assert_eq(a.n_planners, 2);
-    cr_expect_str_eq(a.planners[0]->name, "greedy-by-size", "the order given is kept");
-    cr_expect_str_eq(a.planners[1]->name, "naive");
+    cr_expect_str_eq(a.c.graphs[0], "chain");
+    cr_assert_eq(a.c.n_planners, 2);
+    cr_expect_str_eq(a.c.planners[0]->name, "greedy-by-size", "the order given is kept");
+    cr_expect_str_eq(a.c.planners[1]->name, "naive");
     cr_expect_str_eq(a.format->name, "csv");
-    cr_expect_str_eq(a.db, "/tmp/x/y.sqlite");
-    cr_expect_eq(a.seed, (uint64_t)INT64_MAX, "2^63-1, the largest seed the database stores");
-    cr_expect_eq(a.options.seed, (uint64_t)INT64_MAX);
-    cr_expect_eq(a.alignment, 64);
+    cr_expect_str_eq(a.c.db, "/tmp/x/y.sqlite");
+    cr_expect_eq(a.c.seed, (uint64_t)INT64_MAX, "2^63-1, the largest seed the database stores");
+    cr_expect_eq(a.c.options.seed, (uint64_t)INT64_MAX);
+    cr_expect_eq(a.c.alignment, 64);
     cr_expect_eq(a.repetitions, 7);
     cr_expect(a.repetitions_set);
     cr_expect_eq(a.min_time, 0.5);
-    cr_expect(a.min_time_set && a.quiet && a.no_placements);
+    cr_expect(a.min_time_set && a.c.quiet && a.no_placements);
     arena_bench_args_free(&a);
 
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--no-db", "--format", "json",
                        "--planner", "naive,naive,ping-pong,naive", NULL),
                  ARENA_OK, "%s", err);
-    cr_expect_null(a.db);
+    cr_expect_null(a.c.db);
     cr_expect_str_eq(a.format->name, "json");
-    cr_expect_eq(a.n_planners, 2, "repeats are dropped");
+    cr_expect_eq(a.c.n_planners, 2, "repeats are dropped");
     arena_bench_args_free(&a);
 
     /* "all" inside a list: the named one first, then the rest in registry
@@ -119,10 +119,10 @@ Test(args, every_option_in_both_spellings)
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner",
                        "interval-graph-coloring,all", NULL),
                  ARENA_OK, "%s", err);
-    cr_assert_eq(a.n_planners, arena_planner_count());
-    cr_expect_str_eq(a.planners[0]->name, "interval-graph-coloring");
-    for (size_t i = 1; i < a.n_planners; i++)
-        cr_expect_neq(a.planners[i], a.planners[0], "listed once");
+    cr_assert_eq(a.c.n_planners, arena_planner_count());
+    cr_expect_str_eq(a.c.planners[0]->name, "interval-graph-coloring");
+    for (size_t i = 1; i < a.c.n_planners; i++)
+        cr_expect_neq(a.c.planners[i], a.c.planners[0], "listed once");
     arena_bench_args_free(&a);
 }
 
@@ -141,10 +141,10 @@ Test(args, search_options_and_byte_units)
         cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--capacity", cases[c].v,
                            "--time-limit=2.5", "--node-limit", "1000", "--seed", "9", NULL),
                      ARENA_OK, "%s: %s", cases[c].v, err);
-        cr_expect_eq(a.options.capacity, cases[c].bytes, "%s", cases[c].v);
-        cr_expect_eq(a.options.time_limit, 2.5);
-        cr_expect_eq(a.options.node_limit, 1000);
-        cr_expect_eq(a.options.seed, 9);
+        cr_expect_eq(a.c.options.capacity, cases[c].bytes, "%s", cases[c].v);
+        cr_expect_eq(a.c.options.time_limit, 2.5);
+        cr_expect_eq(a.c.options.node_limit, 1000);
+        cr_expect_eq(a.c.options.seed, 9);
         arena_bench_args_free(&a);
     }
 }
@@ -156,13 +156,13 @@ Test(args, list_help_and_version_need_no_graph)
     cr_expect_eq(a.command, ARENA_BENCH_LIST);
     arena_bench_args_free(&a);
     cr_expect_eq(parse(&a, NULL, 0, "--help", NULL), ARENA_OK);
-    cr_expect(a.help);
+    cr_expect(a.c.help);
     arena_bench_args_free(&a);
     cr_expect_eq(parse(&a, NULL, 0, "-h", NULL), ARENA_OK);
-    cr_expect(a.help);
+    cr_expect(a.c.help);
     arena_bench_args_free(&a);
     cr_expect_eq(parse(&a, NULL, 0, "--version", NULL), ARENA_OK);
-    cr_expect(a.version);
+    cr_expect(a.c.version);
     arena_bench_args_free(&a);
     cr_expect(strstr(help_of(""), "--graph") != NULL);
     cr_expect(strstr(help_of(""), "--inplace none|elementwise|depthwise") != NULL);
@@ -235,10 +235,10 @@ Test(args, repeated_graph_options_add_up)
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain:ops=4,min=8", "--graph",
                        "unet;transformer", NULL),
                  ARENA_OK, "%s", err);
-    cr_assert_eq(a.n_graphs, 3);
-    cr_expect_str_eq(a.graphs[0], "chain:ops=4,min=8");
-    cr_expect_str_eq(a.graphs[1], "unet");
-    cr_expect_str_eq(a.graphs[2], "transformer");
+    cr_assert_eq(a.c.n_graphs, 3);
+    cr_expect_str_eq(a.c.graphs[0], "chain:ops=4,min=8");
+    cr_expect_str_eq(a.c.graphs[1], "unet");
+    cr_expect_str_eq(a.c.graphs[2], "transformer");
     arena_bench_args_free(&a);
 }
 
@@ -328,19 +328,19 @@ Test(args, optimal_keys_name_the_engines_and_rules)
     char err[300] = "";
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner", "optimal", NULL),
                  ARENA_OK, "%s", err);
-    cr_assert_eq(a.n_planners, 1u);
-    cr_assert_not_null(a.origins[0].values);
-    cr_expect_eq(a.origins[0].values[ARENA_OPTIMAL_KEY_ENGINE].choice,
+    cr_assert_eq(a.c.n_planners, 1u);
+    cr_assert_not_null(a.c.origins[0].values);
+    cr_expect_eq(a.c.origins[0].values[ARENA_OPTIMAL_KEY_ENGINE].choice,
                  ARENA_OPTIMAL_ENGINE_PORTFOLIO);
-    cr_expect_eq(a.origins[0].values[ARENA_OPTIMAL_KEY_OFF].choice, 0, "every rule on");
-    cr_expect_str_eq(a.origins[0].spec, "optimal:engine=portfolio,off=none");
+    cr_expect_eq(a.c.origins[0].values[ARENA_OPTIMAL_KEY_OFF].choice, 0, "every rule on");
+    cr_expect_str_eq(a.c.origins[0].spec, "optimal:engine=portfolio,off=none");
     arena_bench_args_free(&a);
     for (uint32_t e = 0; e < ARENA_OPTIMAL_ENGINES; e++) {
         char item[64];
         snprintf(item, sizeof item, "optimal:engine=%s", arena_optimal_engine_name(e));
         cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner", item, NULL),
                      ARENA_OK, "%s: %s", item, err);
-        cr_expect_eq(a.origins[0].values[ARENA_OPTIMAL_KEY_ENGINE].choice, e, "%s", item);
+        cr_expect_eq(a.c.origins[0].values[ARENA_OPTIMAL_KEY_ENGINE].choice, e, "%s", item);
         arena_bench_args_free(&a);
     }
     for (size_t i = 0; i < arena_optimal_switch_count; i++) {
@@ -350,7 +350,7 @@ Test(args, optimal_keys_name_the_engines_and_rules)
                      ARENA_OK, "%s: %s", item, err);
         struct arena_key_value want[ARENA_OPTIMAL_KEYS];
         arena_optimal_values(want, 0, arena_optimal_switches[i].bit);
-        cr_expect_eq(a.origins[0].values[ARENA_OPTIMAL_KEY_OFF].choice,
+        cr_expect_eq(a.c.origins[0].values[ARENA_OPTIMAL_KEY_OFF].choice,
                      want[ARENA_OPTIMAL_KEY_OFF].choice, "%s", item);
         arena_bench_args_free(&a);
     }
@@ -361,10 +361,10 @@ Test(args, optimal_keys_name_the_engines_and_rules)
                        "optimal:engine=portfolio,naive",
                        NULL),
                  ARENA_OK, "%s", err);
-    cr_assert_eq(a.n_planners, 3u);
-    cr_expect_str_eq(a.origins[0].spec, "optimal:engine=sat,off=section+twins");
-    cr_expect_str_eq(a.origins[1].spec, "optimal:engine=portfolio,off=none");
-    cr_expect_str_eq(a.origins[2].spec, "naive");
+    cr_assert_eq(a.c.n_planners, 3u);
+    cr_expect_str_eq(a.c.origins[0].spec, "optimal:engine=sat,off=section+twins");
+    cr_expect_str_eq(a.c.origins[1].spec, "optimal:engine=portfolio,off=none");
+    cr_expect_str_eq(a.c.origins[2].spec, "naive");
     arena_bench_args_free(&a);
 }
 
@@ -422,13 +422,13 @@ Test(args, shard_and_pin)
     char err[300] = "";
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", NULL), ARENA_OK, "%s", err);
     cr_expect_eq(a.shard_n, 0, "no --shard: every job");
-    cr_expect_eq(a.pin_cpu, -1, "no --pin: not pinned");
+    cr_expect_eq(a.c.pin_cpu, -1, "no --pin: not pinned");
     arena_bench_args_free(&a);
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--shard", "3/4", "--pin=1", NULL),
                  ARENA_OK, "%s", err);
     cr_expect_eq(a.shard_k, 3);
     cr_expect_eq(a.shard_n, 4);
-    cr_expect_eq(a.pin_cpu, 1);
+    cr_expect_eq(a.c.pin_cpu, 1);
     arena_bench_args_free(&a);
     const char *bad[] = {"0/4", "5/4", "1/0", "1", "1/", "/4", "a/b", "1/4x", "-1/4", "1/-4",
                          "1/100001", " 1/4"};
@@ -453,14 +453,14 @@ Test(args, order_mode_and_budget)
     struct arena_bench_args a;
     char err[300] = "";
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", NULL), ARENA_OK, "%s", err);
-    cr_expect_eq(a.order, ARENA_ORDER_STORED, "the stored order by default");
-    cr_expect_eq(a.order_states, 0);
+    cr_expect_eq(a.c.order, ARENA_ORDER_STORED, "the stored order by default");
+    cr_expect_eq(a.c.order_states, 0);
     arena_bench_args_free(&a);
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--order", "best",
                        "--order-states=1000", NULL),
                  ARENA_OK, "%s", err);
-    cr_expect_eq(a.order, ARENA_ORDER_BEST);
-    cr_expect_eq(a.order_states, 1000);
+    cr_expect_eq(a.c.order, ARENA_ORDER_BEST);
+    cr_expect_eq(a.c.order_states, 1000);
     arena_bench_args_free(&a);
     cr_expect(strstr(help_of(""), "--order-states N") != NULL);
 }
@@ -470,15 +470,15 @@ Test(args, progress_mode)
     struct arena_bench_args a;
     char err[300] = "";
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", NULL), ARENA_OK, "%s", err);
-    cr_expect_eq(a.progress, ARENA_PROGRESS_AUTO, "auto by default");
+    cr_expect_eq(a.c.progress, ARENA_PROGRESS_AUTO, "auto by default");
     arena_bench_args_free(&a);
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--progress", "never", NULL), ARENA_OK, "%s", err);
-    cr_expect_eq(a.progress, ARENA_PROGRESS_NEVER);
+    cr_expect_eq(a.c.progress, ARENA_PROGRESS_NEVER);
     arena_bench_args_free(&a);
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--progress=always", "--quiet", NULL), ARENA_OK,
                  "%s", err);
-    cr_expect_eq(a.progress, ARENA_PROGRESS_ALWAYS);
-    cr_expect(a.quiet);
+    cr_expect_eq(a.c.progress, ARENA_PROGRESS_ALWAYS);
+    cr_expect(a.c.quiet);
     arena_bench_args_free(&a);
     cr_expect(strstr(help_of(""), "--progress auto|always|never") != NULL);
 }
@@ -488,11 +488,11 @@ Test(args, patch)
     struct arena_bench_args a;
     char err[300] = "";
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", NULL), ARENA_OK, "%s", err);
-    cr_expect_eq(a.patch.rows, 0, "no --patch: not patched");
+    cr_expect_eq(a.c.patch.rows, 0, "no --patch: not patched");
     arena_bench_args_free(&a);
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", "--patch", "3x2:13", NULL),
                  ARENA_OK, "%s", err);
-    cr_expect(a.patch.rows == 3 && a.patch.cols == 2 && a.patch.k == 13);
+    cr_expect(a.c.patch.rows == 3 && a.c.patch.cols == 2 && a.c.patch.k == 13);
     arena_bench_args_free(&a);
     cr_expect_eq(parse(&a, err, sizeof err, "--graph", "mobilenetv2", "--patch", "4x4", NULL),
                  ARENA_EINVAL);
@@ -515,11 +515,11 @@ Test(args, planner_keys)
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner",
                        "naive,greedy-by-size,naive", NULL),
                  ARENA_OK, "%s", err);
-    cr_assert_eq(a.n_planners, 2u);
-    cr_expect_str_eq(a.origins[0].spec, "naive");
-    cr_expect_str_eq(a.origins[1].spec, "greedy-by-size:ties=first"); /* every key */
-    cr_expect_null(a.origins[0].values);
-    cr_expect_not_null(a.origins[1].values);
+    cr_assert_eq(a.c.n_planners, 2u);
+    cr_expect_str_eq(a.c.origins[0].spec, "naive");
+    cr_expect_str_eq(a.c.origins[1].spec, "greedy-by-size:ties=first"); /* every key */
+    cr_expect_null(a.c.origins[0].values);
+    cr_expect_not_null(a.c.origins[1].values);
     arena_bench_args_free(&a);
     static const struct {
         const char *planners, *says;
@@ -544,9 +544,9 @@ Test(args, planner_keys)
     cr_assert_eq(parse(&a, err, sizeof err, "--graph", "chain", "--planner",
                        "cmd:mine:z=1,beam=8.5=python3 x.py --a=b,c", NULL),
                  ARENA_OK, "%s", err);
-    cr_assert_eq(a.n_planners, 1u);
-    cr_expect_str_eq(a.origins[0].spec, "mine:beam=8.5,z=1");
-    cr_expect_str_eq(a.origins[0].command, "python3 x.py --a=b,c");
+    cr_assert_eq(a.c.n_planners, 1u);
+    cr_expect_str_eq(a.c.origins[0].spec, "mine:beam=8.5,z=1");
+    cr_expect_str_eq(a.c.origins[0].command, "python3 x.py --a=b,c");
     arena_bench_args_free(&a);
 }
 

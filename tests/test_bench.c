@@ -74,21 +74,21 @@ static pid_t spawn_with(const char *tag, const char *const *args,
                 fprintf(stderr, "test: %s\n", why);
                 _exit(98);
             }
-            const struct arena_planner **named = a.planners;
-            size_t n_named = a.n_planners;
-            a.planners = (const struct arena_planner **)planners;
-            a.n_planners = n_planners;
+            const struct arena_planner **named = a.c.planners;
+            size_t n_named = a.c.n_planners;
+            a.c.planners = (const struct arena_planner **)planners;
+            a.c.n_planners = n_planners;
             /* each stand-in's spec and key values (its defaults), in place
              * of those of the planner named at its place */
             for (size_t k = 0; k < n_planners && k < n_named; k++)
-                if (arena_planner_keys_resolve(planners[k], &a.origins[k], a.seed, why,
+                if (arena_planner_keys_resolve(planners[k], &a.c.origins[k], a.c.seed, why,
                                                sizeof why) != ARENA_OK) {
                     fprintf(stderr, "test: %s\n", why);
                     _exit(98);
                 }
             rc = arena_bench_run(&a, argc, argv);
-            a.planners = named;
-            a.n_planners = n_named;
+            a.c.planners = named;
+            a.c.n_planners = n_named;
             arena_bench_args_free(&a);
         }
         fflush(NULL); /* _exit does not flush, and the files are buffered */

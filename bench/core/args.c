@@ -49,7 +49,7 @@ static int read_graph(void *base, const struct arena_opt *o, const char *v, char
 {
     A *a = base;
     (void)o;
-    return arena_bench_graph_split(v, &a->graphs, &a->n_graphs, err, errlen);
+    return arena_bench_graph_split(v, &a->c.graphs, &a->c.n_graphs, err, errlen);
 }
 
 /* A suite of the table runs as --graph NAME does (the models present); a
@@ -60,11 +60,11 @@ static int read_suite(void *base, const struct arena_opt *o, const char *v, char
     A *a = base;
     (void)o;
     if (arena_bench_suite(v, &(size_t){0}))
-        return arena_sweep_append(&a->graphs, &a->n_graphs, v, strlen(v));
+        return arena_sweep_append(&a->c.graphs, &a->c.n_graphs, v, strlen(v));
     struct arena_suite_items s;
     int rc = arena_bench_suite_items(v, &s, err, errlen);
     for (size_t i = 0; rc == ARENA_OK && i < s.n; i++)
-        rc = arena_sweep_append(&a->graphs, &a->n_graphs, s.items[i], strlen(s.items[i]));
+        rc = arena_sweep_append(&a->c.graphs, &a->c.n_graphs, s.items[i], strlen(s.items[i]));
     if (s.name) arena_bench_suite_items_free(&s);
     return rc;
 }
@@ -83,10 +83,10 @@ static void origin_text(const struct arena_planner_origin *o, char *buf, size_t 
 static int same_planner(const A *a, size_t i, const struct arena_planner *pl,
                         const struct arena_planner_origin *o)
 {
-    const struct arena_planner_origin *was = &a->origins[i];
-    return a->planners[i] == pl ||
+    const struct arena_planner_origin *was = &a->c.origins[i];
+    return a->c.planners[i] == pl ||
            (o->origin == ARENA_ORIGIN_PLUGIN && was->origin == ARENA_ORIGIN_PLUGIN &&
-            strcmp(was->sha256, o->sha256) == 0 && strcmp(a->planners[i]->name, pl->name) == 0);
+            strcmp(was->sha256, o->sha256) == 0 && strcmp(a->c.planners[i]->name, pl->name) == 0);
 }
 
 /* Appends pl with its origin o (NULL: built-in), which is moved in (freed
@@ -99,19 +99,19 @@ static int add_planner(A *a, const struct arena_planner *pl, struct arena_planne
 {
     struct arena_planner_origin none = {0};
     if (!o) o = &none;
-    for (size_t i = 0; i < a->n_planners; i++) {
+    for (size_t i = 0; i < a->c.n_planners; i++) {
         if (same_planner(a, i, pl, o)) {
             /* the same planner with other keys is another configuration
              * (a sweep); with the same canonical spec, a repeat (check) */
-            if (!o->keys && !a->origins[i].keys) {
+            if (!o->keys && !a->c.origins[i].keys) {
                 arena_planner_origin_free(o);
                 return ARENA_OK;
             }
             continue;
         }
-        if (strcmp(a->planners[i]->name, pl->name) != 0) continue;
+        if (strcmp(a->c.planners[i]->name, pl->name) != 0) continue;
         char was[600], now[600];
-        origin_text(&a->origins[i], was, sizeof was);
+        origin_text(&a->c.origins[i], was, sizeof was);
         origin_text(o, now, sizeof now);
         arena_planner_origin_free(o);
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
@@ -119,17 +119,17 @@ static int add_planner(A *a, const struct arena_planner *pl, struct arena_planne
                             " results are told apart by name: rename one",
                             pl->name, was, now);
     }
-    const struct arena_planner **grown = realloc(a->planners, (a->n_planners + 1) * sizeof *grown);
-    if (grown) a->planners = grown;
+    const struct arena_planner **grown = realloc(a->c.planners, (a->c.n_planners + 1) * sizeof *grown);
+    if (grown) a->c.planners = grown;
     struct arena_planner_origin *og =
-        grown ? realloc(a->origins, (a->n_planners + 1) * sizeof *og) : NULL;
-    if (og) a->origins = og;
+        grown ? realloc(a->c.origins, (a->c.n_planners + 1) * sizeof *og) : NULL;
+    if (og) a->c.origins = og;
     if (!og) {
         arena_planner_origin_free(o);
         return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
     }
-    a->origins[a->n_planners] = *o;
-    a->planners[a->n_planners++] = pl;
+    a->c.origins[a->c.n_planners] = *o;
+    a->c.planners[a->c.n_planners++] = pl;
     return ARENA_OK;
 }
 
@@ -203,13 +203,13 @@ static int add_plugin(A *a, const char *item, char *err, size_t errlen)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "--planner plugin:%s: no path (plugin:PATH.so or plugin:PATH.so:NAME)",
                             item);
-    struct arena_plugin_lib *grown = realloc(a->libs, (a->n_libs + 1) * sizeof *grown);
+    struct arena_plugin_lib *grown = realloc(a->c.libs, (a->c.n_libs + 1) * sizeof *grown);
     if (!grown) return arena_errorf(err, errlen, 0, ARENA_ENOMEM, "out of memory");
-    a->libs = grown;
-    struct arena_plugin_lib *lib = &a->libs[a->n_libs];
+    a->c.libs = grown;
+    struct arena_plugin_lib *lib = &a->c.libs[a->c.n_libs];
     int rc = arena_plugin_open(path, lib, err, errlen);
     if (rc != ARENA_OK) return rc;
-    a->n_libs++;
+    a->c.n_libs++;
     int found = 0;
     for (uint32_t i = 0; rc == ARENA_OK && i < lib->count; i++) {
         const struct arena_planner *pl = &lib->tables[i];
@@ -358,19 +358,19 @@ static int add_planners(A *a, const char *v, char *err, size_t errlen)
  * planner given twice with one canonical spec runs once. */
 static int resolve_planners(A *a, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < a->n_planners; i++) {
-        int rc = arena_planner_keys_resolve(a->planners[i], &a->origins[i], a->seed, err, errlen);
+    for (size_t i = 0; i < a->c.n_planners; i++) {
+        int rc = arena_planner_keys_resolve(a->c.planners[i], &a->c.origins[i], a->c.seed, err, errlen);
         if (rc != ARENA_OK) return rc;
         size_t j = 0;
-        while (j < i && !(same_planner(a, j, a->planners[i], &a->origins[i]) &&
-                          strcmp(a->origins[j].spec, a->origins[i].spec) == 0))
+        while (j < i && !(same_planner(a, j, a->c.planners[i], &a->c.origins[i]) &&
+                          strcmp(a->c.origins[j].spec, a->c.origins[i].spec) == 0))
             j++;
         if (j == i) continue;
-        arena_planner_origin_free(&a->origins[i]);
-        memmove(&a->origins[i], &a->origins[i + 1], (a->n_planners - i - 1) * sizeof *a->origins);
-        memmove(&a->planners[i], &a->planners[i + 1],
-                (a->n_planners - i - 1) * sizeof *a->planners);
-        a->n_planners--;
+        arena_planner_origin_free(&a->c.origins[i]);
+        memmove(&a->c.origins[i], &a->c.origins[i + 1], (a->c.n_planners - i - 1) * sizeof *a->c.origins);
+        memmove(&a->c.planners[i], &a->c.planners[i + 1],
+                (a->c.n_planners - i - 1) * sizeof *a->c.planners);
+        a->c.n_planners--;
         i--;
     }
     return ARENA_OK;
@@ -416,7 +416,7 @@ static int read_planner_file(void *base, const struct arena_opt *o, const char *
     fclose(f);
     if (rc == ARENA_OK && !any)
         rc = arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s %s: names no planner", o->name, v);
-    a->planner_given = 1;
+    a->c.planner_given = 1;
     return rc;
 }
 
@@ -514,7 +514,7 @@ static int read_tag(void *base, const struct arena_opt *o, const char *v, char *
         if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == ';')
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                 "%s: '%s' holds a control character or ';'", o->name, v);
-    ((A *)base)->tag = v;
+    ((A *)base)->c.tag = v;
     return ARENA_OK;
 }
 
@@ -522,14 +522,14 @@ static int read_patch(void *base, const struct arena_opt *o, const char *v, char
                       size_t errlen)
 {
     char why[256];
-    int rc = arena_patch_parse(v, &((A *)base)->patch, why, sizeof why);
+    int rc = arena_patch_parse(v, &((A *)base)->c.patch, why, sizeof why);
     return rc == ARENA_OK ? rc : arena_errorf(err, errlen, 0, rc, "%s: %s", o->name, why);
 }
 
 static int read_scratch(void *base, const struct arena_opt *o, const char *v, char *err,
                         size_t errlen)
 {
-    if (arena_scratch_parse(v, &((A *)base)->scratch) == ARENA_OK)
+    if (arena_scratch_parse(v, &((A *)base)->c.scratch) == ARENA_OK)
         return ARENA_OK;
     return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                         "%s: '%s' is not none, cmsis-nn, cmsis-nn:m4, cmsis-nn:m55 or reference",
@@ -620,7 +620,7 @@ const struct arena_opt arena_bench_options[] = {
      .help = "the graphs of a suite, or of a file listing graphs as --graph takes them, one a"
              " line ('#' starts a comment); repeatable"},
     {.name = "--planner", .kind = ARENA_OPT_CUSTOM, .arg = "LIST", .parse = read_planners,
-     .in = PLANS, .unset = "all", ARENA_OPT_SEEN(A, planner_given),
+     .in = PLANS, .unset = "all", ARENA_OPT_SEEN(A, c.planner_given),
      .values = "a comma list of names, or all:", .name_of = planner_name,
      .help = "the planners, in the order given (per graph a search plugin after the others, so"
              " its claims meet their plans); repeatable. NAME:key=value,key=value sets a"
@@ -653,10 +653,10 @@ const struct arena_opt arena_bench_options[] = {
              " name,kind,summary)",
      .see = "bench.md#output-formats"},
     {.name = "--db", .kind = ARENA_OPT_TEXT, .arg = "PATH", .def = ARENA_BENCH_DB_DEFAULT,
-     .in = STORES, ARENA_OPT_AT(A, db), ARENA_OPT_SEEN(A, db_given),
+     .in = STORES, ARENA_OPT_AT(A, c.db), ARENA_OPT_SEEN(A, c.db_given),
      .help = "results database; created with its directory when missing",
      .see = "results.md#the-database"},
-    {.name = "--no-db", .kind = ARENA_OPT_FLAG, .in = STORES, ARENA_OPT_AT(A, no_db),
+    {.name = "--no-db", .kind = ARENA_OPT_FLAG, .in = STORES, ARENA_OPT_AT(A, c.no_db),
      .help = "store nothing"},
     {.name = "--no-placements", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN,
      ARENA_OPT_AT(A, no_placements),
@@ -668,25 +668,25 @@ const struct arena_opt arena_bench_options[] = {
              " group (--group-by tag) by it",
      .see = "configurations.md#selecting-and-grouping"},
     {.name = "--seed", .kind = ARENA_OPT_UINT, .arg = "N", .max = ARENA_BENCH_INT_MAX,
-     .def = "1", .in = LOADS, ARENA_OPT_AT(A, seed),
+     .def = "1", .in = LOADS, ARENA_OPT_AT(A, c.seed),
      .help = "the seed of families with a seed key that the spec does not set, and of"
              " randomised planners"},
     {.name = "--time-limit", .kind = ARENA_OPT_SECONDS, .arg = "S", .max = 1000000,
-     .def = "10", .in = LOADS, ARENA_OPT_AT(A, options.time_limit),
+     .def = "10", .in = LOADS, ARENA_OPT_AT(A, c.options.time_limit),
      .help = "seconds per search planner call (one problem), per allocator program in a"
              " replay, and per call of a cmd: planner or of a plugin in its forked child"
              " (killed past it)",
      .see = "budgets.md"},
     {.name = "--node-limit", .kind = ARENA_OPT_UINT, .arg = "N", .min = 1,
      .max = ARENA_BENCH_INT_MAX, .unset = "the planner's own", .in = PLANS,
-     ARENA_OPT_AT(A, options.node_limit),
+     ARENA_OPT_AT(A, c.options.node_limit),
      .help = "search nodes per problem for search planners (optimal counts its SAT engine's"
              " conflicts as nodes); --time-limit still applies: give a long one too for a run"
              " bounded by nodes alone, the same on every machine",
      .see = "optimal-sat.md#budgets"},
     {.name = "--capacity", .kind = ARENA_OPT_BYTES, .arg = "BYTES", .min = 1,
      .max = ARENA_BENCH_INT_MAX, .unset = "none: the least arena", .in = PLANS,
-     ARENA_OPT_AT(A, options.capacity),
+     ARENA_OPT_AT(A, c.options.capacity),
      .help = "decision mode for search planners: find a plan within BYTES or prove there is"
              " none",
      .see = "optimal.md#decision-mode"},
@@ -695,10 +695,10 @@ const struct arena_opt arena_bench_options[] = {
     {.name = "--optimal-engine", .kind = ARENA_OPT_TEXT, .arg = "NAME", .in = EVERY,
      .gone = "write --planner optimal:engine=NAME (portfolio, search, sat or lcg)"},
     {.name = "--alignment", .kind = ARENA_OPT_POW2, .arg = "N", .min = 1,
-     .max = (uint64_t)1 << 30, .def = "16", .in = LOADS, ARENA_OPT_AT(A, alignment),
+     .max = (uint64_t)1 << 30, .def = "16", .in = LOADS, ARENA_OPT_AT(A, c.alignment),
      .help = "bytes; every size rounds up to it", .see = "configurations.md"},
     {.name = "--order", .kind = ARENA_OPT_CHOICE, .name_of = order_name, .def = "stored",
-     .in = LOADS, ARENA_OPT_AT(A, order),
+     .in = LOADS, ARENA_OPT_AT(A, c.order),
      .help = "the execution order of a graph's ops: stored (the graph's own) or best (the"
              " order of least peak live bytes, proven: a certificate, else an exact search over"
              " the sets of ops already run; past --order-states a heuristic order with its"
@@ -706,10 +706,10 @@ const struct arena_opt arena_bench_options[] = {
      .see = "below-the-bound.md#the-execution-order---order-storedbest"},
     {.name = "--order-states", .kind = ARENA_OPT_UINT, .arg = "N", .min = 1,
      .max = UINT32_MAX - 1, .unset = XSTR(ARENA_ORDER_STATES_DEFAULT), .in = LOADS,
-     ARENA_OPT_AT(A, order_states),
+     ARENA_OPT_AT(A, c.order_states),
      .help = "states the best-order search may keep (at most 256 MiB of them)"},
     {.name = "--inplace", .kind = ARENA_OPT_CHOICE, .name_of = inplace_name, .def = "none",
-     .in = LOADS, ARENA_OPT_AT(A, inplace),
+     .in = LOADS, ARENA_OPT_AT(A, c.inplace),
      .help = "ops that may write their output over an input that dies there: elementwise"
              " (add, sub, mul, activations, reshapes, (de)quantize, softmax, equal sizes) or"
              " depthwise (elementwise and depthwise convolutions, output inside its input);"
@@ -731,7 +731,7 @@ const struct arena_opt arena_bench_options[] = {
              " families state it, the .tflite reader reads it; dilated convs are refused)",
      .see = "configurations.md#kernel-scratch-buffers---scratch"},
     {.name = "--scratch-policy", .kind = ARENA_OPT_CHOICE, .name_of = scratch_policy_name,
-     .def = "lifetime", .in = LOADS, ARENA_OPT_AT(A, scratch_policy),
+     .def = "lifetime", .in = LOADS, ARENA_OPT_AT(A, c.scratch_policy),
      .help = "where the scratch goes: lifetime (TFLM's way: one buffer per op, planned with"
              " the tensors), tail (one region the size of the largest buffer, alive"
              " throughout) or online (not planned: the plan of the tensors alone, as it ships"
@@ -763,13 +763,13 @@ const struct arena_opt arena_bench_options[] = {
              " planners' stored results are invalid (the lookup of --resume)",
      .see = "results.md#resuming-a-run"},
     {.name = "--pin", .kind = ARENA_OPT_UINT, .arg = "CPU", .max = 1023, .unset = "not pinned",
-     .in = STORES, ARENA_OPT_AT(A, pin_cpu),
+     .in = STORES, ARENA_OPT_AT(A, c.pin_cpu),
      .help = "pin the measuring thread to CPU number CPU (refused, naming the allowed ones,"
              " when the process may not use it)"},
-    {.name = "--quiet", .kind = ARENA_OPT_FLAG, .in = LOADS, ARENA_OPT_AT(A, quiet),
+    {.name = "--quiet", .kind = ARENA_OPT_FLAG, .in = LOADS, ARENA_OPT_AT(A, c.quiet),
      .help = "print nothing but errors; results are still stored"},
     {.name = "--progress", .kind = ARENA_OPT_CHOICE, .name_of = arena_progress_mode_name,
-     .def = "auto", .in = LOADS, ARENA_OPT_AT(A, progress),
+     .def = "auto", .in = LOADS, ARENA_OPT_AT(A, c.progress),
      .help = "auto: a line rewritten in place on a terminal, else a line on stderr at least"
              " every 30 s, with the time left as the finished jobs' times predict; always: also"
              " with --quiet; never"},
@@ -803,7 +803,7 @@ const struct arena_opt arena_bench_options[] = {
              " --benchmark_out=FILE --benchmark_out_format=json; not the two *_aggregates_only"
              " flags (bench reads every repetition); --benchmark_repetitions must be 1..1000"
              " and --benchmark_min_time positive, so that something is measured"},
-    {.name = "--version", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN, ARENA_OPT_AT(A, version),
+    {.name = "--version", .kind = ARENA_OPT_FLAG, .in = ARENA_IN_RUN, ARENA_OPT_AT(A, c.version),
      .help = "the version, git revision and compiler, then exit"},
     /* The old spellings, from before the commands. */
     {.name = "--list", .kind = ARENA_OPT_CUSTOM, .parse = read_list, .in = ARENA_IN_OLD,
@@ -824,25 +824,25 @@ const size_t arena_bench_option_count = sizeof arena_bench_options / sizeof aren
 static void start(A *a)
 {
     memset(a, 0, sizeof *a);
-    a->options = arena_plan_options_default;
-    a->pin_cpu = -1;
+    a->c.options = arena_plan_options_default;
+    a->c.pin_cpu = -1;
 }
 
 /* What no single row can check: the options together, once all are read. */
 static int check(A *a, char *err, size_t errlen)
 {
     a->format = arena_output_at((size_t)a->format_index);
-    if (a->no_db && a->db_given) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db and --no-db together");
-    if (a->no_db) a->db = NULL;
+    if (a->c.no_db && a->c.db_given) return arena_errorf(err, errlen, 0, ARENA_EINVAL, "--db and --no-db together");
+    if (a->c.no_db) a->c.db = NULL;
     if (a->isolate && a->in_process)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "--isolate and --in-process together: plugins run in a forked child"
                             " (--isolate, the default) or in bench's process, not both");
-    if ((a->resume || a->missing) && !a->db)
+    if ((a->resume || a->missing) && !a->c.db)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "%s: needs a database (not --no-db)",
                             a->resume ? "--resume" : "--missing");
-    a->options.seed = a->seed;
-    if (a->help || a->version) return ARENA_OK;
+    a->c.options.seed = a->c.seed;
+    if (a->c.help || a->c.version) return ARENA_OK;
     if (a->command == ARENA_BENCH_LIST) {
         if (a->format != arena_output_at(0) && strcmp(a->format->name, "csv") != 0)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
@@ -859,33 +859,33 @@ static int check(A *a, char *err, size_t errlen)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                 "--shard splits planner jobs; replays and --founding-table run"
                                 " every graph (split the graphs with --graph instead)");
-        if (a->planner_given && !a->founding_table)
+        if (a->c.planner_given && !a->founding_table)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                 "--planner and --replay together: a replay runs real allocators"
                                 " instead of planners (--founding-table shows both)");
     }
-    if (a->n_graphs == 0)
+    if (a->c.n_graphs == 0)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                             "no --graph given (e.g. --graph mobilenetv2; bench list shows the"
                             " families)");
-    if (a->n_planners == 0 && !a->planner_given && add_all(a, err, errlen) != ARENA_OK)
+    if (a->c.n_planners == 0 && !a->c.planner_given && add_all(a, err, errlen) != ARENA_OK)
         return ARENA_ENOMEM;
-    if (a->n_planners == 0 && a->command != ARENA_BENCH_REPLAY && !a->export_dir)
+    if (a->c.n_planners == 0 && a->command != ARENA_BENCH_REPLAY && !a->export_dir)
         return arena_errorf(err, errlen, 0, ARENA_EINVAL, "no planner is registered");
     int rc = resolve_planners(a, err, errlen);
     if (rc != ARENA_OK) return rc;
-    for (size_t k = 0; a->command == ARENA_BENCH_EXPORT && k < a->n_planners; k++)
-        if (a->origins[k].keys)
+    for (size_t k = 0; a->command == ARENA_BENCH_EXPORT && k < a->c.n_planners; k++)
+        if (a->c.origins[k].keys)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                 "--planner %s: bench export plans each planner with its default"
                                 " keys; give the bare name",
-                                a->origins[k].spec);
-    for (size_t k = 0; a->command == ARENA_BENCH_EXPORT && k < a->n_planners; k++)
-        if (a->origins[k].origin == ARENA_ORIGIN_CMD && !a->export_dir)
+                                a->c.origins[k].spec);
+    for (size_t k = 0; a->command == ARENA_BENCH_EXPORT && k < a->c.n_planners; k++)
+        if (a->c.origins[k].origin == ARENA_ORIGIN_CMD && !a->export_dir)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
                                 "--planner cmd:%s: bench export plans in process; an external"
                                 " program's plans are checked and stored by bench run",
-                                a->planners[k]->name);
+                                a->c.planners[k]->name);
     return ARENA_OK;
 }
 
@@ -895,7 +895,7 @@ static int parse(A *a, int argc, char **argv, unsigned mask, const char **pos, s
     struct arena_opt_table t = {arena_bench_options, arena_bench_option_count, a};
     int rc = arena_opt_parse(argc, argv, 1, &t, 1, mask, pos, max_pos, n_pos, hint, err, errlen);
     if (rc == ARENA_OPT_HELP) {
-        a->help = 1;
+        a->c.help = 1;
         return ARENA_OK;
     }
     return rc;
@@ -925,7 +925,7 @@ int arena_bench_args_parse_command(enum arena_bench_command cmd, int argc, char 
                    : list ? " (bench list takes one: planners)"
                           : " (graphs go after --graph)",
                    err, errlen);
-    if (rc != ARENA_OK || a->help) return rc;
+    if (rc != ARENA_OK || a->c.help) return rc;
     if (list && n_pos) {
         if (strcmp(pos[0], "planners") != 0)
             return arena_errorf(err, errlen, 0, ARENA_EINVAL,
@@ -960,12 +960,12 @@ static void free_list(char **items, size_t n)
 void arena_bench_args_free(struct arena_bench_args *a)
 {
     if (!a) return;
-    free_list(a->graphs, a->n_graphs);
+    free_list(a->c.graphs, a->c.n_graphs);
     free_list(a->gbench_flags, a->n_gbench_flags);
-    for (size_t i = 0; i < a->n_planners; i++) arena_planner_origin_free(&a->origins[i]);
-    free(a->origins);
-    free(a->planners);
-    for (size_t i = 0; i < a->n_libs; i++) arena_plugin_close(&a->libs[i]);
-    free(a->libs);
+    for (size_t i = 0; i < a->c.n_planners; i++) arena_planner_origin_free(&a->c.origins[i]);
+    free(a->c.origins);
+    free(a->c.planners);
+    for (size_t i = 0; i < a->c.n_libs; i++) arena_plugin_close(&a->c.libs[i]);
+    free(a->c.libs);
     memset(a, 0, sizeof *a);
 }

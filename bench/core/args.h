@@ -28,9 +28,10 @@ enum arena_bench_command {
     ARENA_BENCH_REPLAY,
 };
 
-struct arena_bench_args {
-    enum arena_bench_command command;
-    const char *command_by; /* the old spelling that named it, or NULL */
+/* What every planning command takes, and all that session.c reads: the
+ * first member of the command's args, so a row of the shared options
+ * points at the same offset whichever command reads it. */
+struct arena_bench_common {
     char **graphs;          /* --graph items in order, lists split, suites not yet expanded */
     size_t n_graphs;
     const struct arena_planner **planners; /* resolved, in order, no repeats, no two of
@@ -41,17 +42,7 @@ struct arena_bench_args {
     struct arena_plugin_lib *libs;         /* the shared objects loaded, closed by
                                               arena_bench_args_free */
     size_t n_libs;
-    int isolate;            /* --isolate: plugins in a forked child (the default) */
-    int in_process;         /* --in-process: plugins in bench's own process */
-    const struct arena_output *format; /* from the output registry */
-    int format_index;       /* --format: its place there, until the checks resolve it */
     const char *db;         /* NULL with --no-db; points into argv or the default */
-    int no_placements;
-    const char *export_plan_dir; /* export plan: plans as .csv and C libraries there */
-    const char *export_tflite_dir; /* export tflite: .tflite models with TFLM's offline plan */
-    uint64_t head, tail;    /* --head, --tail: bytes around the activations */
-    const char *export_dir; /* export problem: write each problem there, plan nothing */
-    const char *list_only;  /* bench list planners: "planners"; NULL: the whole list */
     uint64_t seed;          /* families' default seed and the planners' options.seed */
     struct arena_plan_options options; /* passed to every planner call; seed = seed */
     uint64_t alignment;
@@ -60,23 +51,39 @@ struct arena_bench_args {
     enum arena_inplace_rule inplace; /* --inplace: which ops write over an input */
     enum arena_scratch_rule scratch; /* --scratch: the kernels' scratch buffers */
     enum arena_scratch_policy scratch_policy; /* --scratch-policy: where they go */
+    int quiet, help, version;
+    enum arena_progress_mode progress; /* --progress: auto (default), always, never */
+    int pin_cpu;            /* --pin CPU: the measuring thread's CPU; -1 none */
+    struct arena_patch_spec patch; /* --patch RxC:K; rows 0: none */
+    const char *tag;        /* --tag: stored with the run (runs.tag); NULL: none */
+    int no_db, db_given, planner_given; /* what the checks after the rows need */
+};
+
+struct arena_bench_args {
+    struct arena_bench_common c; /* first: the shared rows' offsets hold */
+    enum arena_bench_command command;
+    const char *command_by; /* the old spelling that named it, or NULL */
+    int isolate;            /* --isolate: plugins in a forked child (the default) */
+    int in_process;         /* --in-process: plugins in bench's own process */
+    const struct arena_output *format; /* from the output registry */
+    int format_index;       /* --format: its place there, until the checks resolve it */
+    int no_placements;
+    const char *export_plan_dir; /* export plan: plans as .csv and C libraries there */
+    const char *export_tflite_dir; /* export tflite: .tflite models with TFLM's offline plan */
+    uint64_t head, tail;    /* --head, --tail: bytes around the activations */
+    const char *export_dir; /* export problem: write each problem there, plan nothing */
+    const char *list_only;  /* bench list planners: "planners"; NULL: the whole list */
     int repetitions, repetitions_set;
     double min_time;
     int min_time_set;
-    int quiet, help, version;
-    enum arena_progress_mode progress; /* --progress: auto (default), always, never */
     unsigned replay;        /* replay --allocator: bit i = allocator i (bench/replay/replay.h) */
     uint64_t frames;        /* --frames: frames per replay */
     int founding_table;     /* replay --founding-table */
     unsigned shard_k, shard_n; /* --shard K/N: part K (1..N) of N; N 0: every job */
     int resume;             /* --resume: jobs the database holds are not redone */
     int missing;            /* --missing: list the jobs the database lacks, run none */
-    int pin_cpu;            /* --pin CPU: the measuring thread's CPU; -1 none */
-    struct arena_patch_spec patch; /* --patch RxC:K; rows 0: none */
-    const char *tag;        /* --tag: stored with the run (runs.tag); NULL: none */
     char **gbench_flags;    /* --benchmark_* arguments, passed on verbatim */
     size_t n_gbench_flags;
-    int no_db, db_given, planner_given; /* what the checks after the rows need */
 };
 
 /* The rows of bench's planning commands, each with the commands it goes

@@ -123,7 +123,7 @@ int arena_session_stdout_ok(struct arena_session *s)
     return 0;
 }
 
-int arena_session_begin(struct arena_session *s, const struct arena_bench_args *args, int argc,
+int arena_session_begin(struct arena_session *s, const struct arena_bench_common *args, int argc,
                         char **argv)
 {
     struct sigaction act;
@@ -180,7 +180,7 @@ void arena_session_items_free(char **items, size_t n)
     free(items);
 }
 
-int arena_session_expand(const struct arena_bench_args *a, char ***items, size_t *n, char *err,
+int arena_session_expand(const struct arena_bench_common *a, char ***items, size_t *n, char *err,
                          size_t errlen)
 {
     *items = NULL;

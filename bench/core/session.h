@@ -31,7 +31,7 @@ struct arena_session_graph {
 };
 
 struct arena_session {
-    struct arena_bench_args args; /* borrowed: the caller frees what it points to */
+    struct arena_bench_common args; /* borrowed: the caller frees what it points to */
     struct arena_session_graph *graphs;
     size_t n_graphs;
     struct arena_store *store;
@@ -51,7 +51,7 @@ struct arena_session {
  * what every command checks first: stdout open (unless --quiet), --pin,
  * the machine's state for the runs row. 0, or an exit status (2) after a
  * message; arena_session_end() either way. */
-int arena_session_begin(struct arena_session *s, const struct arena_bench_args *args, int argc,
+int arena_session_begin(struct arena_session *s, const struct arena_bench_common *args, int argc,
                         char **argv);
 /* Frees the graphs, closes the store, gives the signals their handlers back. */
 void arena_session_end(struct arena_session *s);
@@ -90,7 +90,7 @@ int arena_session_halted(const struct arena_session *s);
 /* The --graph items with suites and sweeps expanded (graphs/sweep.h) and
  * repeats dropped, the first kept: malloc'd, freed with
  * arena_session_items_free. ARENA_OK, or an error with one line in err. */
-int arena_session_expand(const struct arena_bench_args *a, char ***items, size_t *n, char *err,
+int arena_session_expand(const struct arena_bench_common *a, char ***items, size_t *n, char *err,
                          size_t errlen);
 void arena_session_items_free(char **items, size_t n);
 

@@ -20,9 +20,9 @@
 /* export plan: every graph x planner as .csv, C header and source
  * (export_plan.h); export tflite: every model x planner as a .tflite copy
  * with TFLM's offline plan (export_tflite.h), every graph a model. */
-static int export_plans(struct arena_session *s)
+static int export_plans(struct arena_session *s, const struct arena_bench_args *a)
 {
-    const char *dirs[2] = {s->args.export_plan_dir, s->args.export_tflite_dir};
+    const char *dirs[2] = {a->export_plan_dir, a->export_tflite_dir};
     const char *opts[2] = {"export plan", "export tflite"};
     int failed = 0;
     for (size_t i = 0; dirs[1] && i < s->n_graphs; i++)
@@ -47,7 +47,7 @@ static int export_plans(struct arena_session *s)
             size_t i = c / s->args.n_planners, k_pl = c % s->args.n_planners;
             const struct arena_planner *const *pl = &s->args.planners[k_pl];
             int plugin = s->args.origins[k_pl].origin == ARENA_ORIGIN_PLUGIN;
-            int isolate = plugin && !s->args.in_process;
+            int isolate = plugin && !a->in_process;
             char err[700] = "", doing[400];
             snprintf(doing, sizeof doing, "%s on %s", (*pl)->name, s->graphs[i].src.spec);
             FILE *out = s->args.quiet ? NULL : stdout;
@@ -55,7 +55,7 @@ static int export_plans(struct arena_session *s)
             if (plugin && !isolate)
                 arena_session_guest_enter(s, (*pl)->name, s->graphs[i].src.spec);
             int rc = k == 0 ? arena_export_plans(dirs[k], &s->graphs[i].src, pl, 1, isolate,
-                                                 &s->args.options, s->args.head, s->args.tail,
+                                                 &s->args.options, a->head, a->tail,
                                                  out, err, sizeof err)
                             : arena_export_tflites(dirs[k], &s->graphs[i].src, pl, 1, isolate,
                                                    &s->args.options, out, err, sizeof err);
@@ -85,9 +85,9 @@ static int export_plans(struct arena_session *s)
  * written to NAME-FP.csv.tmp and renamed when whole, so a failed export (a
  * full disk) leaves no partial file that would read back as a smaller
  * problem. */
-static int export_graphs(struct arena_session *s)
+static int export_graphs(struct arena_session *s, const struct arena_bench_args *a)
 {
-    const char *dir = s->args.export_dir;
+    const char *dir = a->export_dir;
     char path[4096];
     snprintf(path, sizeof path, "%s/x", dir);
     int e = arena_session_make_parents(path);
@@ -131,11 +131,11 @@ static int export_graphs(struct arena_session *s)
 int arena_bench_export(const struct arena_bench_args *a, int argc, char **argv)
 {
     struct arena_session s;
-    int status = arena_session_begin(&s, a, argc, argv);
+    int status = arena_session_begin(&s, &a->c, argc, argv);
     if (status == 0) status = arena_session_load(&s);
-    if (status == 0 && s.args.export_dir) status = export_graphs(&s);
-    if (status == 0 && (s.args.export_plan_dir || s.args.export_tflite_dir))
-        status = export_plans(&s);
+    if (status == 0 && a->export_dir) status = export_graphs(&s, a);
+    if (status == 0 && (a->export_plan_dir || a->export_tflite_dir))
+        status = export_plans(&s, a);
     arena_session_end(&s);
     return status;
 }

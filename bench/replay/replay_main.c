@@ -8,11 +8,10 @@
 #include "bench/core/session.h"
 #include "bench/replay/replay.h"
 
-static int replay_graphs(struct arena_session *s)
+static int replay_graphs(struct arena_session *s, const struct arena_bench_args *a)
 {
-    const struct arena_bench_args *a = &s->args;
     unsigned mask = a->replay ? a->replay : (1u << ARENA_REPLAY_ALLOCATORS) - 1;
-    FILE *out = a->quiet ? NULL : stdout;
+    FILE *out = s->args.quiet ? NULL : stdout;
     for (size_t i = 0; i < s->n_graphs && !arena_session_stopped(); i++) {
         struct arena_session_graph *g = &s->graphs[i];
         char doing[600];
@@ -24,9 +23,9 @@ static int replay_graphs(struct arena_session *s)
         }
         int status = a->founding_table
                          ? arena_founding_table(&g->src, &g->bounds, mask, a->frames,
-                                                s->n_graphs == 1, &a->options, s->store,
+                                                s->n_graphs == 1, &s->args.options, s->store,
                                                 s->run_id, g->db_id, out)
-                         : arena_replay_graph(&g->src, &g->bounds, mask, a->frames, &a->options,
+                         : arena_replay_graph(&g->src, &g->bounds, mask, a->frames, &s->args.options,
                                               s->store, s->run_id, g->db_id, out);
         if (status && !arena_session_stopped()) return status;
     }
@@ -42,10 +41,10 @@ static int replay_graphs(struct arena_session *s)
 int arena_bench_replay(const struct arena_bench_args *a, int argc, char **argv)
 {
     struct arena_session s;
-    int status = arena_session_begin(&s, a, argc, argv);
+    int status = arena_session_begin(&s, &a->c, argc, argv);
     if (status == 0) status = arena_session_load(&s);
     if (status == 0) status = arena_session_open_store(&s);
-    if (status == 0) status = replay_graphs(&s);
+    if (status == 0) status = replay_graphs(&s, a);
     arena_session_end(&s);
     return status;
 }

@@ -7,6 +7,10 @@
 
 const char *const arena_greedy_ties_names[] = {"first", "longest", NULL};
 
+const struct arena_key arena_greedy_ties_key = {
+    .name = "ties", .kind = ARENA_KEY_CHOICE, .def = "first", .choices = arena_greedy_ties_names,
+    .help = "equal sizes: first (earlier first step, then id) or longest lifetime first"};
+
 int arena_greedy_take(struct arena_greedy *g, struct arena_layout *l, size_t n)
 {
     if ((uint64_t)n >= UINT32_MAX)

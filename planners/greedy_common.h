@@ -67,6 +67,9 @@ enum arena_greedy_ties {
 };
 /* Their names, NULL-terminated, in the enum's order: the key's choices. */
 extern const char *const arena_greedy_ties_names[];
+/* The key both greedy-by-size planners take (ties=first|longest), their
+ * only one: opt->values[0]. */
+extern const struct arena_key arena_greedy_ties_key;
 
 /* One tensor, by rank. off is ARENA_GREEDY_UNPLACED until placed (zero-size
  * tensors stay so and get offset 0 in arena_greedy_finish). */

@@ -17,20 +17,11 @@
 #include "planners/greedy_common.h"
 #include "planners/planner.h"
 
-/* The key (greedy-by-size-firstfit:ties=longest), in opt->values' order. */
-enum { K_TIES, N_KEYS };
-static const struct arena_key keys[N_KEYS] = {
-    [K_TIES] = {.name = "ties", .kind = ARENA_KEY_CHOICE, .def = "first",
-                .choices = arena_greedy_ties_names,
-                .help = "equal sizes: first (earlier first step, then id) or longest "
-                        "lifetime first"},
-};
-
 static int greedy_firstfit_plan(const struct arena_problem *p, const struct arena_plan_options *opt,
                                 void *scratch, size_t scratch_size, struct arena_plan *plan)
 {
     return arena_greedy_size_plan(p, opt, scratch, scratch_size, plan, ARENA_GREEDY_FIRST_FIT,
-                                  (enum arena_greedy_ties)opt->values[K_TIES].choice);
+                                  (enum arena_greedy_ties)opt->values[0].choice);
 }
 
 const struct arena_planner arena_planner_greedy_size_firstfit = {
@@ -39,6 +30,6 @@ const struct arena_planner arena_planner_greedy_size_firstfit = {
     .kind = ARENA_KIND_OFFSETS,
     .plan = greedy_firstfit_plan,
     .scratch_bytes = arena_greedy_size_scratch,
-    .keys = keys,
-    .n_keys = N_KEYS,
+    .keys = &arena_greedy_ties_key, /* ties=first|longest (greedy_common.h) */
+    .n_keys = 1,
 };

@@ -49,7 +49,7 @@ enum arena_optimal_rule {
 
 /* Which engines planner optimal runs (key engine). */
 enum arena_optimal_engine {
-    ARENA_OPTIMAL_ENGINE_PORTFOLIO = 0, /* the default: search and SAT in turn */
+    ARENA_OPTIMAL_ENGINE_PORTFOLIO = 0, /* the default: the search, then lcg and SAT in turn */
     ARENA_OPTIMAL_ENGINE_SEARCH = 1,    /* the canonical searches alone */
     ARENA_OPTIMAL_ENGINE_SAT = 2,       /* the SAT engine alone (after the greedy
                                            incumbents) */

@@ -342,7 +342,8 @@ static const char *const engine_names[ARENA_OPTIMAL_ENGINES + 1] = {
 static const struct arena_key optimal_keys[] = {
     [ARENA_OPTIMAL_KEY_ENGINE] = {.name = "engine", .kind = ARENA_KEY_CHOICE, .def = "portfolio",
                                   .choices = engine_names,
-                                  .help = "the engines: portfolio (search and SAT in turn),"
+                                  .help = "the engines: portfolio (the search, then lcg and SAT"
+                                          " sharing its CPU time in turn),"
                                           " search (the canonical searches), sat, lcg (each"
                                           " alone, after the greedy incumbents)"},
     [ARENA_OPTIMAL_KEY_OFF] = {.name = "off", .kind = ARENA_KEY_SET, .def = "none",

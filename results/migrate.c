@@ -387,6 +387,10 @@ static const char planner_spec_column[] =
     " coalesce(planner_seed, (SELECT u.seed FROM runs u WHERE u.id = results.run_id)));\n"
     "ALTER TABLE results DROP COLUMN optimal_engine;\n";
 
+/* 18 -> 19: capacity 0 was a minimisation stored as if a capacity of 0 B
+ * had been asked for; no capacity is NULL. */
+static const char capacity_null[] = "UPDATE results SET capacity = NULL WHERE capacity = 0;\n";
+
 /* migrations[v] takes version v to v + 1; index 0 unused. 7 -> 8 is
  * run_identity, then legacy_run_ids(), then run_identity_indexes. */
 static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
@@ -396,7 +400,7 @@ static const char *const migrations[] = {NULL, migrate_1_to_2, migrate_2_to_3, m
                                          configuration_columns, runs_stopped,
                                          optimal_engine_column, planner_origin_columns,
                                          claims_columns, scratch_columns, head_columns,
-                                         planner_spec_column};
+                                         planner_spec_column, capacity_null};
 _Static_assert(sizeof migrations / sizeof migrations[0] == ARENA_STORE_VERSION,
                "one migration per earlier schema version");
 

@@ -524,6 +524,20 @@ static int bind_config(sqlite3_stmt *st, const struct arena_result *r)
     return rc;
 }
 
+/* A search planner's options from parameter at on: time limit, node limit,
+ * seed, capacity. Capacity 0 asks to minimise, no capacity: NULL, so what is
+ * stored says what the user asked for (the same in the lookup of
+ * arena_store_find_result, where NULL IS NULL). */
+static int bind_options(sqlite3_stmt *st, int at, const struct arena_plan_options *o)
+{
+    int rc = bind_real(st, at, o->time_limit);
+    if (rc == SQLITE_OK) rc = bind_u64(st, at + 1, o->node_limit);
+    if (rc == SQLITE_OK) rc = bind_u64(st, at + 2, o->seed);
+    if (rc == SQLITE_OK)
+        rc = o->capacity ? bind_u64(st, at + 3, o->capacity) : sqlite3_bind_null(st, at + 3);
+    return rc;
+}
+
 /* The planner's origin and timing: columns 38 to 43. */
 static int bind_origin(sqlite3_stmt *st, const struct arena_result *r)
 {
@@ -601,12 +615,7 @@ int arena_store_add_result(struct arena_store *s, int64_t run_id, int64_t graph_
         if (rc == SQLITE_OK) rc = bind_u64(st, 19, r->bound);
         if (rc == SQLITE_OK) rc = bind_u64(st, 20, r->nodes);
     }
-    if (rc == SQLITE_OK && r->options) {
-        rc = bind_real(st, 21, r->options->time_limit);
-        if (rc == SQLITE_OK) rc = bind_u64(st, 22, r->options->node_limit);
-        if (rc == SQLITE_OK) rc = bind_u64(st, 23, r->options->seed);
-        if (rc == SQLITE_OK) rc = bind_u64(st, 24, r->options->capacity);
-    }
+    if (rc == SQLITE_OK && r->options) rc = bind_options(st, 21, r->options);
     if (rc == SQLITE_OK) rc = bind_config(st, r);
     if (rc == SQLITE_OK) rc = bind_text(st, 37, r->planner_spec ? r->planner_spec : r->planner);
     if (rc == SQLITE_OK && r->device_arena) rc = bind_u64(st, 49, r->device_arena);
@@ -662,12 +671,7 @@ int arena_store_find_result(struct arena_store *s, const struct arena_result *r,
         rc = bind_u64(st, 10, tf->order_states ? tf->order_states : ARENA_ORDER_STATES_DEFAULT);
     if (rc == SQLITE_OK) rc = bind_text(st, 11, patch);
     if (rc == SQLITE_OK) rc = bind_text(st, 12, planned);
-    if (rc == SQLITE_OK && r->options) {
-        rc = bind_real(st, 13, r->options->time_limit);
-        if (rc == SQLITE_OK) rc = bind_u64(st, 14, r->options->node_limit);
-        if (rc == SQLITE_OK) rc = bind_u64(st, 15, r->options->seed);
-        if (rc == SQLITE_OK) rc = bind_u64(st, 16, r->options->capacity);
-    }
+    if (rc == SQLITE_OK && r->options) rc = bind_options(st, 13, r->options);
     if (rc == SQLITE_OK) rc = bind_text(st, 17, r->planner_spec ? r->planner_spec : r->planner);
     if (rc == SQLITE_OK) rc = bind_text(st, 18, r->timing ? r->timing : "in-process");
     if (rc == SQLITE_OK) rc = bind_text(st, 19, tag ? tag : "");

@@ -17,7 +17,7 @@
 #include "planners/problem.h"
 #include "results/result.h"
 
-#define ARENA_STORE_VERSION 18
+#define ARENA_STORE_VERSION 19
 #define ARENA_STORE_APPLICATION_ID 0x41524e42 /* "ARNB" */
 
 struct arena_store;

@@ -384,6 +384,32 @@ Test(store, migrates_version_14_adding_kernel_scratch)
  * its other key the default; a plugin and a planner without keys, the name.
  * A result stored after the migration is the same result as a migrated one
  * of its spec (bench --resume finds it), not of another engine's. */
+/* Version 18 stored a minimisation's capacity as 0, as if 0 B had been
+ * asked for: migrated, it is NULL (none asked for), and a real capacity
+ * stays. */
+Test(store, migrates_version_18_storing_no_capacity_as_null)
+{
+    char path[160];
+    older_db("v18.sqlite", path, sizeof path,
+             "PRAGMA user_version = 18;"
+             "INSERT INTO runs (id, started_at, git_rev, compiler, cpu, host, command, seed,"
+             " uuid, tag) VALUES (1, 't1', 'g', 'c', 'cpu', 'h', 'bench', 5, 'u1', '');"
+             "INSERT INTO graphs (id, spec, family, params, fingerprint, alignment, ops, tensors,"
+             " naive_bytes, lower_bound) VALUES (1, 'chain:ops=8', 'chain', 'ops=8',"
+             " '00000000000000aa', 16, 8, 9, 900, 100);"
+             "INSERT INTO results (id, run_id, graph_id, planner, planner_spec, arena_bytes,"
+             " valid, seq, time_limit, node_limit, planner_seed, capacity) VALUES"
+             " (1, 1, 1, 'optimal', 'optimal', 100, 1, 1, 10, 0, 5, 0),"
+             " (2, 1, 1, 'optimal', 'optimal', 100, 1, 2, 10, 0, 5, 4096),"
+             " (3, 1, 1, 'naive', 'naive', 120, 1, 3, NULL, NULL, NULL, NULL);");
+    sqlite3 *db = migrated(path);
+    char got[128] = "";
+    append_rows(db, "SELECT id, coalesce(capacity, 'NULL') FROM results ORDER BY id", got,
+                sizeof got);
+    cr_expect_str_eq(got, "1|NULL\n2|4096\n3|NULL\n");
+    sqlite3_close(db);
+}
+
 Test(store, migrates_version_17_giving_each_result_its_spec)
 {
     char path[160];

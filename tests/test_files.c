@@ -15,6 +15,7 @@
 
 #include "graphs/files.h"
 #include "graphs/source.h"
+#include "tests/asan.h"
 #include "tests/tflite_writer.h"
 
 #ifndef ARENA_SOURCE_ROOT
@@ -963,13 +964,7 @@ Test(files, piped_input_of_every_format)
  * the refusal names the header, not a failed allocation. */
 Test(files, an_impossible_model_header_is_refused_unread)
 {
-#if defined(__SANITIZE_ADDRESS__)
-    cr_skip_test("an address-space limit does not suit AddressSanitizer");
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    cr_skip_test("an address-space limit does not suit AddressSanitizer");
-#endif
-#endif
+    TD_SKIP_UNDER_ASAN();
     const char *path = write_text("huge.tflite", "xxxxTFL3");
     cr_assert_eq(truncate(path, (off_t)1800 << 20), 0); /* sparse: no disk used */
     FILE *f = fopen("/proc/self/statm", "r");

@@ -18,6 +18,7 @@
 #include "planners/optimal.h"
 #include "planners/planner.h"
 #include "planners/problem.h"
+#include "tests/asan.h"
 #include "tests/expect_plan.h"
 #include "tests/random_problems.h"
 
@@ -1077,7 +1078,7 @@ Test(optimal, each_rule_prunes)
  * large limits cost 400 s of CI's 20 minutes under the sanitizer. */
 Test(optimal, each_rule_prunes_large_limits)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef TD_UNDER_ASAN
     cr_skip_test("a measurement of pruning, run by the plain build (400 s under ASan)");
 #endif
     rules_prune(1);
@@ -1788,13 +1789,7 @@ Test(optimal, engines_prove_optima_above_max_live)
  * the SAT engine was skipped on a part; the process lives on. */
 Test(optimal, sat_out_of_memory_skips_the_part)
 {
-#if defined(__SANITIZE_ADDRESS__)
-    cr_skip_test("an address-space limit does not suit AddressSanitizer");
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    cr_skip_test("an address-space limit does not suit AddressSanitizer");
-#endif
-#endif
+    TD_SKIP_UNDER_ASAN();
     struct arena_problem p;
     build_spec("slack:n=300,seed=1", &p);
     uint64_t *off = malloc(p.n * sizeof *off);

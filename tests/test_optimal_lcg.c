@@ -19,13 +19,14 @@
 #include "planners/planner.h"
 #include "planners/problem.h"
 #include "tests/expect_plan.h"
+#include "tests/asan.h"
 #include "tests/random_problems.h"
 
 /* Under LeakSanitizer (CI's build-san): Z3 4.8.12 leaks 64 bytes on its
  * out-of-memory path (z3_out_of_memory_ends_the_call_with_a_note), inside
  * libz3 alone; the engine frees all it holds (the other tests here show no
  * leak). Leaks from within libz3 are not ours to report. */
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef TD_UNDER_ASAN
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench/external/plugin.h"
+#include "tests/asan.h"
 #include "tests/run_bench.h"
 #include "tests/tmpdb.h"
 
@@ -264,14 +265,7 @@ Test(plugin, a_lying_plan_is_invalid_with_the_pair_named)
 /* How the child of a segfaulting plugin ends: killed by the signal; under
  * AddressSanitizer (the CI's build-san), whose handler reports the fault
  * and exits 1. */
-#if defined(__SANITIZE_ADDRESS__) /* gcc */
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) /* clang */
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifdef UNDER_ASAN
+#ifdef TD_UNDER_ASAN
 #define SEGV_LINE "'isolated call: the child exited with status 1 before it answered'"
 #else
 #define SEGV_LINE "'isolated call: the child was killed by signal 11 (Segmentation fault)'"

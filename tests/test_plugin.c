@@ -476,7 +476,7 @@ Test(plugin, options_a_plugin_writes_reach_no_other_planner)
                                      " wrote to its options: time_limit was 10, is 1e-06 %'"),
                      1, "in process: %d", inproc);
         cr_expect_eq(td_file_int(db, "SELECT count(*) FROM results WHERE planner IN ('optimal',"
-                                     " 'hill-climb') AND valid = 1 AND capacity = 0 AND"
+                                     " 'hill-climb') AND valid = 1 AND capacity IS NULL AND"
                                      " time_limit = 10 AND node_limit = 0 AND status <>"
                                      " 'infeasible'"),
                      2, "in process: %d", inproc);

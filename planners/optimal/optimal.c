@@ -352,12 +352,17 @@ static const struct arena_key optimal_keys[] = {
                                        " stay valid, proofs stay proofs): docs/optimal.md"},
 };
 
+/* Key off's set holds rule i (of the table above) as bit i; the rules'
+ * ARENA_OPTIMAL_* bits may leave gaps (bits are assigned before the rules
+ * land), so each direction goes through the table. */
 void arena_optimal_values(struct arena_key_value v[ARENA_OPTIMAL_KEYS], unsigned engine,
                           uint32_t off)
 {
     memset(v, 0, ARENA_OPTIMAL_KEYS * sizeof *v);
     v[ARENA_OPTIMAL_KEY_ENGINE].choice = engine;
-    v[ARENA_OPTIMAL_KEY_OFF].choice = off;
+    for (size_t i = 0; i < arena_optimal_switch_count; i++)
+        if (off & arena_optimal_switches[i].bit)
+            v[ARENA_OPTIMAL_KEY_OFF].choice |= (uint64_t)1 << i;
 }
 
 /* The run's engine and rules off from opt's values (NULL: the defaults, for
@@ -369,7 +374,10 @@ static void read_keys(const struct arena_plan_options *opt, struct run *r)
     if (!opt->values)
         return;
     r->engine = (unsigned)opt->values[ARENA_OPTIMAL_KEY_ENGINE].choice;
-    r->off = (uint32_t)opt->values[ARENA_OPTIMAL_KEY_OFF].choice; /* rule i: bit i */
+    uint64_t set = opt->values[ARENA_OPTIMAL_KEY_OFF].choice; /* rule i: bit i */
+    for (size_t i = 0; i < arena_optimal_switch_count; i++)
+        if (set >> i & 1)
+            r->off |= arena_optimal_switches[i].bit;
 }
 
 const char *arena_optimal_engine_name(unsigned engine)

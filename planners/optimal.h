@@ -43,6 +43,10 @@ enum arena_optimal_rule {
     /* the lcg engine's inferences (planners/optimal/lcg/) */
     ARENA_OPTIMAL_LCG_PROPAGATE = 1u << 19, /* an open pair whose one orientation would
                                                pass the capacity forced the other way */
+    /* the portfolio's schedule (planners/optimal/share.c) */
+    ARENA_OPTIMAL_ADAPTIVE_SHARE = 1u << 23, /* each member's CPU by its weight, doubled
+                                                after a round with progress, halved
+                                                after one without; lcg from round 1 */
     /* Key off's set holds rule i of arena_optimal_switches as bit i, and
        arena_optimal_values maps these bits to it: a bit may be assigned to
        a rule before the rules below it land. */

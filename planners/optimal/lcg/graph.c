@@ -50,6 +50,14 @@ int arena_lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient
     return 0;
 }
 
+int arena_lcg_graph_forced(struct arena_lcg *s, uint32_t p)
+{
+    if (log_undo(s, UNDO_FORCED, p, 0, NONE) != 0)
+        return -1;
+    s->forced[p] = 1;
+    return 0;
+}
+
 /* Marks k's head (side 0) or tail (side 1) as risen in this update. */
 static void rose(struct arena_lcg *s, uint32_t k, unsigned side)
 {
@@ -180,6 +188,8 @@ void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes)
         const struct lcg_undo *u = &s->trail[--s->trail_len];
         if (u->kind == UNDO_PAIR) {
             s->state[u->what] = OPEN;
+        } else if (u->kind == UNDO_FORCED) {
+            s->forced[u->what] = 0;
         } else if (u->kind == UNDO_HEAD) {
             s->head[u->what] = u->old;
             s->head_by[u->what] = u->by;

@@ -43,6 +43,8 @@ enum arena_optimal_rule {
     /* the lcg engine's inferences (planners/optimal/lcg/) */
     ARENA_OPTIMAL_LCG_PROPAGATE = 1u << 19, /* an open pair whose one orientation would
                                                pass the capacity forced the other way */
+    ARENA_OPTIMAL_LCG_DOMAINS = 1u << 20, /* heads and tails rounded up to the static
+                                             subset-sum domains (sat-domains') */
     /* the portfolio's schedule (planners/optimal/share.c) */
     ARENA_OPTIMAL_ADAPTIVE_SHARE = 1u << 23, /* each member's CPU by its weight, doubled
                                                 after a round with progress, halved
@@ -118,11 +120,16 @@ int arena_optimal_repair(const struct arena_problem *p, const struct arena_plan_
 
 /* An explanation of the lcg engine's propagator (tests): the edges it says
  * hold, lo[i] lying below hi[i] (positions 0..m of the part, sizes z in
- * units), which together must form a cycle or a chain whose sizes pass
- * cap (units): a conflict's two chains, or a propagation's with the
- * orientation it rules out as the last edge. */
+ * units, sections [s0[k], s1[k])), which together must form a cycle or a
+ * chain whose sizes pass cap (units): a conflict's two chains, or a
+ * propagation's with the orientation it rules out as the last edge. With
+ * rule lcg-domains (domains nonzero: the top, in units, they were computed
+ * at) the chain's sums are rounded at each tensor up to its static domain
+ * (planners/optimal/lcg/domains.c), and it is the rounded chain that
+ * passes cap. */
 typedef void arena_optimal_lemma_fn(void *ctx, const uint32_t *lo, const uint32_t *hi, uint32_t n,
-                                    uint64_t cap, const uint64_t *z, uint32_t m);
+                                    uint64_t cap, const uint64_t *z, uint32_t m,
+                                    const uint32_t *s0, const uint32_t *s1, uint64_t domains);
 
 /* Planner optimal (scratch as its own) with every explanation of the lcg
  * engine handed to fn as well (NULL: none; with key engine lcg),

@@ -33,7 +33,7 @@ static int layout(struct arena_layout *l, const struct sizes *n, struct arena_lc
     s->pair_hi = arena_layout_take(l, P, sizeof *s->pair_hi);
     s->flip = arena_layout_take(l, P, sizeof *s->flip);
     s->state = arena_layout_take(l, P, sizeof *s->state);
-    s->proposed = arena_layout_take(l, P, sizeof *s->proposed);
+    s->forced = arena_layout_take(l, P, sizeof *s->forced);
     s->nb_at = arena_layout_take(l, m + 1, sizeof *s->nb_at);
     s->nb = arena_layout_take(l, 2 * P, sizeof *s->nb);
     s->nb_pair = arena_layout_take(l, 2 * P, sizeof *s->nb_pair);
@@ -83,7 +83,7 @@ static void fill(struct arena_lcg *s, const struct run *r, const uint64_t *inc, 
         s->nb_pair[s->stack[b]++] = p;
     }
     memset(s->state, OPEN, s->pairs);
-    memset(s->proposed, 0, (size_t)s->pairs * sizeof *s->proposed);
+    memset(s->forced, 0, s->pairs);
     memset(s->queued, 0, m);
     memset(s->stamp, 0, (size_t)m * sizeof *s->stamp);
     for (uint32_t k = 0; k < m; k++) {
@@ -99,6 +99,7 @@ static void session_free(struct arena_lcg *s)
     if (s == NULL)
         return;
     arena_lcg_z3_close(s->z3);
+    free(s->dom);
     free(s->trail);
     free(s->scope_at);
     free(s->block);
@@ -143,6 +144,7 @@ enum arena_lcg_open arena_lcg_open(struct run *r, uint64_t cap, const struct are
         inc[k] = plan->offsets[r->pid[k]];
     fill(s, r, inc, rule_on(r, ARENA_OPTIMAL_SAT_PHASES));
     free(inc);
+    arena_lcg_domains_open(s, r);
     s->propagates = rule_on(r, ARENA_OPTIMAL_LCG_PROPAGATE);
     s->lemma_hook = r->lemma_hook;
     s->lemma_ctx = r->lemma_ctx;
@@ -169,6 +171,7 @@ void arena_lcg_lower_top(struct arena_lcg *s, uint64_t cap)
 {
     assert(cap / s->unit <= s->cap);
     s->cap = cap / s->unit;
+    arena_lcg_domains_lower(s);
 }
 
 enum outcome arena_lcg_solve(struct run *r, struct arena_lcg *s, uint64_t conflicts,
@@ -180,6 +183,8 @@ enum outcome arena_lcg_solve(struct run *r, struct arena_lcg *s, uint64_t confli
     s->r = r;
     if (s->failed || arena_optimal_out_of_time(r))
         return LIMITED;
+    if (s->none)
+        return EXHAUSTED; /* a static domain is empty (domains.c) */
     uint64_t left = arena_optimal_conflicts_left(r, conflicts);
     if (left == 0)
         return LIMITED;

@@ -12,7 +12,10 @@
  * z[a], and head[a] has only grown since, so the chain the links give sums
  * to at least head[b] (by induction down to a tensor without a link,
  * whose head is 0). A link loop means a cycle of "below" among the edges,
- * which no plan has: the walk stops there, and the edges still explain. */
+ * which no plan has: the walk stops there, and the edges still explain.
+ * With the static domains (domains.c) each raised value is rounded up in
+ * its tensor's domain: the same induction holds with the chain's sums
+ * rounded at every tensor, as the lemma checker computes them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +50,14 @@ int arena_lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient
     return 0;
 }
 
+int arena_lcg_graph_forced(struct arena_lcg *s, uint32_t p)
+{
+    if (log_undo(s, UNDO_FORCED, p, 0, NONE) != 0)
+        return -1;
+    s->forced[p] = 1;
+    return 0;
+}
+
 /* Marks k's head (side 0) or tail (side 1) as risen in this update. */
 static void rose(struct arena_lcg *s, uint32_t k, unsigned side)
 {
@@ -60,14 +71,15 @@ static void rose(struct arena_lcg *s, uint32_t k, unsigned side)
     }
 }
 
-/* Raises head (side 0) or tail (side 1) of k to v through link by. */
+/* Raises head (side 0) or tail (side 1) of k to v through link by,
+ * rounded by the static domains (rule lcg-domains). */
 static int raise_to(struct arena_lcg *s, unsigned side, uint32_t k, uint64_t v, uint32_t by)
 {
     uint64_t *val = side ? s->tail : s->head;
     uint32_t *link = side ? s->tail_by : s->head_by;
     if (log_undo(s, side ? UNDO_TAIL : UNDO_HEAD, k, val[k], link[k]) != 0)
         return -1;
-    val[k] = v;
+    val[k] = lcg_rounded(s, side, k, v);
     link[k] = by;
     rose(s, k, side);
     return 0;
@@ -176,6 +188,8 @@ void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes)
         const struct lcg_undo *u = &s->trail[--s->trail_len];
         if (u->kind == UNDO_PAIR) {
             s->state[u->what] = OPEN;
+        } else if (u->kind == UNDO_FORCED) {
+            s->forced[u->what] = 0;
         } else if (u->kind == UNDO_HEAD) {
             s->head[u->what] = u->old;
             s->head_by[u->what] = u->by;

@@ -3,8 +3,9 @@
  * whose chains pass the capacity is a conflict, its explanation the two
  * chains; after each edge, every open pair at a tensor whose head or tail
  * rose is checked, and one whose orientation would pass the capacity
- * (head[u] + z[u] + tail[v] > C for "u below v") is forced the other way,
- * with u's head chain and v's tail chain as the reason.
+ * (head[u] + z[u] + tail[v] > C for "u below v", or the same with v's
+ * head or u's tail rounded by the static domains, domains.c) is forced
+ * the other way, with u's head chain and v's tail chain as the reason.
  *
  * After a conflict is reported, Z3 still hands over assignments of the
  * same propagation round before it backtracks (about 130,000 in 3 s on
@@ -41,7 +42,7 @@ static void report(struct arena_lcg *s, void *cb, uint32_t n, uint32_t id, int v
     s->lemmas++;
     if (s->lemma_hook != NULL)
         s->lemma_hook(s->lemma_ctx, s->elo, s->ehi, id == LCG_Z3_CONFLICT ? n : n + 1, s->cap,
-                      s->z, s->m);
+                      s->z, s->m, s->r->w->s0, s->r->w->s1, s->dom != NULL ? s->dom_top : 0);
     if (arena_lcg_z3_propagate(s->z3, cb, s->expl, n, id, value) != 0)
         fail(s);
 }
@@ -59,6 +60,16 @@ static int term_value(const struct arena_lcg *s, uint32_t p, uint32_t a)
     return (lcg_orient(s, p, a) == HIGH_BELOW) != !s->flip[p];
 }
 
+/* With the static domains: "u below v" passes the capacity once v's head
+ * or u's tail, raised by it, is rounded (domains.c). */
+static int rounded_past(const struct arena_lcg *s, uint32_t u, uint32_t v)
+{
+    if (s->dom == NULL)
+        return 0;
+    return lcg_rounded(s, 0, v, s->head[u] + s->z[u]) + s->tail[v] > s->cap ||
+           s->head[u] + lcg_rounded(s, 1, u, s->z[u] + s->tail[v]) > s->cap;
+}
+
 /* Theory propagation around the tensors whose head or tail rose. */
 static void propagate(struct arena_lcg *s, void *cb)
 {
@@ -72,11 +83,14 @@ static void propagate(struct arena_lcg *s, void *cb)
                 continue;
             /* head rose: "x below y" may pass; tail rose: "y below x" */
             uint32_t u = side ? y : x, v = side ? x : y;
-            if (s->head[u] + s->z[u] + s->tail[v] <= s->cap)
+            if (s->head[u] + s->z[u] + s->tail[v] <= s->cap && !rounded_past(s, u, v))
                 continue;
-            if (s->proposed[p] == s->round)
-                continue; /* Z3 has it from this round: its hook adds the edge */
-            s->proposed[p] = s->round;
+            if (s->forced[p])
+                continue; /* Z3 has it (its fixed hook adds the edge) */
+            if (arena_lcg_graph_forced(s, p) != 0) {
+                fail(s);
+                return;
+            }
             uint32_t n = arena_lcg_graph_explain(s, u, v);
             report(s, cb, n, p, term_value(s, p, v));
         }
@@ -94,7 +108,6 @@ static void on_fixed(void *ctx, void *cb, unsigned id, int value)
     uint32_t a = lo_below ? lo : hi, b = lo_below ? hi : lo;
     if (s->state[p] != OPEN)
         return; /* fixed twice: nothing new */
-    s->round++;
     if (s->conflicted) {
         if (arena_lcg_graph_record(s, p, lcg_orient(s, p, a)) != 0)
             fail(s);

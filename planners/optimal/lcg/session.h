@@ -15,15 +15,15 @@
 /* A pair's orientation: open, its lower position below, its higher below. */
 enum { OPEN = 0, LOW_BELOW = 1, HIGH_BELOW = 2 };
 
-/* One undo entry: a head or tail value (node, old value and link), or a
- * pair's orientation (old value OPEN). */
+/* One undo entry: a head or tail value (node, old value and link), a
+ * pair's orientation (old value OPEN), or a pair's mark "forced" (old 0). */
 struct lcg_undo {
     uint64_t old;
     uint32_t what; /* node or pair */
     uint32_t by;   /* the old link (heads, tails) */
     uint32_t kind; /* UNDO_HEAD, UNDO_TAIL, UNDO_PAIR */
 };
-enum { UNDO_HEAD, UNDO_TAIL, UNDO_PAIR };
+enum { UNDO_HEAD, UNDO_TAIL, UNDO_PAIR, UNDO_FORCED };
 
 /* Test hook: each explanation (planners/optimal.h). */
 typedef arena_optimal_lemma_fn lcg_lemma_fn;
@@ -61,6 +61,12 @@ struct arena_lcg {
     size_t trail_len, trail_cap;
     size_t *scope_at;  /* trail length at each push */
     size_t scopes, scope_cap;
+    /* the static domains (domains.c, rule lcg-domains; NULL: off) */
+    uint64_t *dom;     /* m bitsets of dom_words words: offsets (units) some plan
+                          within dom_top may give each tensor */
+    size_t dom_words;
+    uint64_t dom_top;  /* units: the top they were computed at */
+    int none;          /* a domain is empty: no plan within the top */
     /* the propagator */
     int propagates;    /* rule lcg-propagate */
     int conflicted;    /* a conflict was reported in this scope: record, infer
@@ -68,8 +74,8 @@ struct arena_lcg {
     int failed;        /* memory or Z3 failed: the solver is done */
     int have_model;
     uint64_t *model;   /* m: the offsets (units) of the last final check */
-    uint32_t *proposed; /* pairs: the round (fixed hook) that last forced it */
-    uint32_t round;
+    unsigned char *forced; /* pairs: forced in a scope Z3 has not popped (Z3
+                              holds it: forcing it again only costs) */
     uint64_t polls;    /* hook calls, for reading the budgets */
     uint64_t lemmas;   /* explanations handed to Z3 */
     lcg_lemma_fn *lemma_hook;
@@ -86,6 +92,8 @@ struct arena_lcg {
 uint32_t arena_lcg_graph_assert(struct arena_lcg *s, uint32_t p, uint32_t a, uint32_t b, int *oom);
 /* Records pair p's orientation only (nothing inferred). */
 int arena_lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient);
+/* Marks pair p forced until Z3 pops the current scope. */
+int arena_lcg_graph_forced(struct arena_lcg *s, uint32_t p);
 void arena_lcg_graph_push(struct arena_lcg *s, int *oom);
 void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes);
 /* The explanation of "u's head chain, then (u below v), then v's tail
@@ -98,6 +106,26 @@ uint32_t arena_lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v);
 static inline unsigned char lcg_orient(const struct arena_lcg *s, uint32_t p, uint32_t a)
 {
     return s->pair_lo[p] == a ? LOW_BELOW : HIGH_BELOW;
+}
+
+/* domains.c */
+/* The domains' bitsets above this many bytes are not built (the rule is
+ * then off for the solver), as the SAT engine's (sat.h). */
+#define LCG_DOMAIN_BYTES ((uint64_t)64 << 20)
+/* Computes s->dom at s->cap (rule lcg-domains), or leaves it NULL. */
+void arena_lcg_domains_open(struct arena_lcg *s, struct run *r);
+/* After the top was lowered: the domains again at it (s->r's part). */
+void arena_lcg_domains_lower(struct arena_lcg *s);
+/* The least offset of k's domain at or above v, or dom_top + 1 (none). */
+uint64_t arena_lcg_domain_up(const struct arena_lcg *s, uint32_t k, uint64_t v);
+/* A head (side 0) or tail (side 1) of k rounded by the domains: the head
+ * up to an offset of k's domain, the gap above k's top (tail less z[k])
+ * up to one too (domains.c says why the gap). */
+static inline uint64_t lcg_rounded(const struct arena_lcg *s, unsigned side, uint32_t k, uint64_t v)
+{
+    if (s->dom == NULL)
+        return v;
+    return side ? s->z[k] + arena_lcg_domain_up(s, k, v - s->z[k]) : arena_lcg_domain_up(s, k, v);
 }
 
 /* propagator.c */

@@ -49,17 +49,56 @@ static void build_spec(const char *text, struct arena_problem *p)
 struct checker {
     uint64_t lemmas, bad, longest_chain;
     uint32_t *at;      /* m: a node's index among the lemma's nodes, or UINT32_MAX */
-    uint32_t *node, *indeg, *order;
-    uint64_t *dist;
+    uint32_t *node, *indeg, *order, *pred;
+    uint64_t *dist;    /* a node's least offset the lemma's edges allow */
+    struct stacked { uint64_t lb, z; } *set;
     size_t cap_m;
     char first_bad[160];
 };
 
-/* The edges lo[i] -> hi[i] ("lies below"), sizes z: valid when they hold
- * a cycle, or a chain whose sizes sum past cap. Kahn's order over the
- * lemma's own nodes, then the longest chain along it. */
+static int by_lb_down(const void *a, const void *b)
+{
+    const struct stacked *x = a, *y = b;
+    return x->lb < y->lb ? 1 : x->lb > y->lb ? -1 : 0;
+}
+
+/* Nodes q[0..nq) of the lemma all lie below some point: the highest end
+ * they reach at least. Those alive at one step pairwise meet in time, so
+ * lie apart in any plan: with each at or above its dist, the ones at or
+ * above a level L end at least L plus their sizes (a single node: its
+ * dist and size, a chain's step). The tensors alive at a common step are
+ * those alive at the latest first step among them. */
+static uint64_t stacked_end(struct checker *c, const uint32_t *q, size_t nq, const uint64_t *z,
+                            const uint32_t *first, const uint32_t *last)
+{
+    uint64_t best = 0;
+    for (size_t i = 0; i < nq; i++) {
+        uint32_t t = first[c->node[q[i]]];
+        size_t k = 0;
+        for (size_t j = 0; j < nq; j++) {
+            uint32_t x = c->node[q[j]];
+            if (first[x] <= t && t <= last[x])
+                c->set[k++] = (struct stacked){c->dist[q[j]], z[x]};
+        }
+        qsort(c->set, k, sizeof *c->set, by_lb_down);
+        uint64_t sum = 0;
+        for (size_t j = 0; j < k; j++) {
+            sum += c->set[j].z;
+            if (c->set[j].lb + sum > best)
+                best = c->set[j].lb + sum;
+        }
+    }
+    return best;
+}
+
+/* The edges lo[i] -> hi[i] ("lies below"), sizes z, lifetimes [first,
+ * last]: valid when they hold a cycle, or when the least offsets they
+ * force (Kahn's order over the lemma's own nodes; a node at least the
+ * stacked end of its predecessors, a chain's step or a section's sum) put
+ * some nodes meeting in time past cap. */
 static void check_lemma(void *ctx, const uint32_t *lo, const uint32_t *hi, uint32_t n,
-                        uint64_t cap, const uint64_t *z, uint32_t m)
+                        uint64_t cap, const uint64_t *z, const uint32_t *first,
+                        const uint32_t *last, uint32_t m)
 {
     struct checker *c = ctx;
     if (c->cap_m < m) {
@@ -73,8 +112,10 @@ static void check_lemma(void *ctx, const uint32_t *lo, const uint32_t *hi, uint3
     c->node = realloc(c->node, size * sizeof *c->node);
     c->indeg = realloc(c->indeg, size * sizeof *c->indeg);
     c->order = realloc(c->order, size * sizeof *c->order);
+    c->pred = realloc(c->pred, size * sizeof *c->pred);
     c->dist = realloc(c->dist, size * sizeof *c->dist);
-    cr_assert(c->node && c->indeg && c->order && c->dist);
+    c->set = realloc(c->set, size * sizeof *c->set);
+    cr_assert(c->node && c->indeg && c->order && c->pred && c->dist && c->set);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t ends[2] = {lo[i], hi[i]};
         for (int e = 0; e < 2; e++)
@@ -91,22 +132,19 @@ static void check_lemma(void *ctx, const uint32_t *lo, const uint32_t *hi, uint3
     for (size_t v = 0; v < nodes; v++)
         if (c->indeg[v] == 0)
             c->order[done++] = (uint32_t)v;
-    uint64_t longest = 0;
     while (head < done) {
         uint32_t v = c->order[head++];
-        uint64_t end = c->dist[v] + z[c->node[v]];
-        if (end > longest)
-            longest = end;
+        size_t np = 0; /* v's predecessors: all placed already */
         for (uint32_t i = 0; i < n; i++) /* n is small: a scan per node */
-            if (c->at[lo[i]] == v) {
-                uint32_t u = c->at[hi[i]];
-                if (end > c->dist[u])
-                    c->dist[u] = end;
-                if (--c->indeg[u] == 0)
-                    c->order[done++] = u;
-            }
+            if (c->at[hi[i]] == v)
+                c->pred[np++] = c->at[lo[i]];
+        c->dist[v] = stacked_end(c, c->pred, np, z, first, last);
+        for (uint32_t i = 0; i < n; i++)
+            if (c->at[lo[i]] == v && --c->indeg[c->at[hi[i]]] == 0)
+                c->order[done++] = c->at[hi[i]];
     }
     int cycle = done < nodes;
+    uint64_t longest = cycle ? 0 : stacked_end(c, c->order, nodes, z, first, last);
     c->lemmas++;
     if (!cycle && longest <= cap) {
         if (c->bad++ == 0)
@@ -126,7 +164,9 @@ static void checker_free(struct checker *c)
     free(c->node);
     free(c->indeg);
     free(c->order);
+    free(c->pred);
     free(c->dist);
+    free(c->set);
 }
 
 /* Runs optimal with the lcg engine on p, every explanation checked. */

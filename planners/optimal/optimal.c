@@ -311,7 +311,9 @@ static int optimal_scratch(const struct arena_problem *p, size_t *bytes)
     X("sat-phases", ARENA_OPTIMAL_SAT_PHASES, \
       "SAT and lcg: the best greedy plan as the solver's first phases") \
     X("lcg-propagate", ARENA_OPTIMAL_LCG_PROPAGATE, \
-      "lcg: an open pair whose one orientation would pass the capacity forced the other way")
+      "lcg: an open pair whose one orientation would pass the capacity forced the other way") \
+    X("lcg-energy", ARENA_OPTIMAL_LCG_ENERGY, \
+      "lcg: a tensor's offset at least the sizes known below it in one section (above: likewise)")
 
 #define SWITCH(name, bit, summary) {name, bit, summary},
 const struct arena_optimal_switch arena_optimal_switches[] = {OPTIMAL_RULES(SWITCH)};

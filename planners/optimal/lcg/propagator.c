@@ -1,10 +1,11 @@
 /* propagator.c — the theory Z3 asks through its user-propagator hooks:
  * each pair Z3 fixes becomes an edge of the graph (graph.c); a tensor
- * whose chains pass the capacity is a conflict, its explanation the two
- * chains; after each edge, every open pair at a tensor whose head or tail
- * rose is checked, and one whose orientation would pass the capacity
- * (head[u] + z[u] + tail[v] > C for "u below v") is forced the other way,
- * with u's head chain and v's tail chain as the reason.
+ * whose chains (or sections' sums, energy.c) pass the capacity is a
+ * conflict, its explanation the two chains; after each edge, every open
+ * pair at a tensor whose head or tail rose is checked, and one whose
+ * orientation would pass the capacity (head[u] + z[u] + tail[v] > C for
+ * "u below v") is forced the other way, with u's head chain and v's tail
+ * chain as the reason.
  *
  * After a conflict is reported, Z3 still hands over assignments of the
  * same propagation round before it backtracks (about 130,000 in 3 s on
@@ -41,7 +42,7 @@ static void report(struct arena_lcg *s, void *cb, uint32_t n, uint32_t id, int v
     s->lemmas++;
     if (s->lemma_hook != NULL)
         s->lemma_hook(s->lemma_ctx, s->elo, s->ehi, id == LCG_Z3_CONFLICT ? n : n + 1, s->cap,
-                      s->z, s->m);
+                      s->z, s->first, s->last, s->m);
     if (arena_lcg_z3_propagate(s->z3, cb, s->expl, n, id, value) != 0)
         fail(s);
 }

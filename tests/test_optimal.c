@@ -907,7 +907,7 @@ static const struct {
     {"sat-phases", FROM_SPEC, SAT_PACKED_SPECS, 0, 60000, 0, 1},
     /* proven in 110 conflicts with it, in 45,499 without */
     {"lcg-propagate", FROM_SPEC, "slack:n=150,seed=2", 0, 5000, 0, 2},
-    /* proven in 155 conflicts with it, in 3,602 without */
+    /* proven in 215 conflicts with it, in 3,602 without */
     {"lcg-energy", FROM_SPEC, "slack:n=150,seed=4", 0, 0, 0, 2},
 };
 

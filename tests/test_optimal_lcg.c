@@ -265,7 +265,7 @@ static double wall_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* slack:n=290,seed=1, which the engine does not prove within seconds: the
+/* slack:n=290,seed=5, which the engine does not prove within seconds: the
  * stop flag, set 0.5 s of CPU into the call (Z3 searching by then), ends
  * it within 100 ms of CPU, through Z3's interrupt from the propagator's
  * hooks; the plan is valid and claims no proof. A 30 s limit stops a run
@@ -273,7 +273,7 @@ static double wall_seconds(void)
 Test(optimal_lcg, stop_flag_interrupts_z3_within_100_ms)
 {
     struct arena_problem p = {0};
-    build_spec("slack:n=290,seed=1", &p);
+    build_spec("slack:n=290,seed=5", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
     struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
     arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
@@ -305,7 +305,7 @@ Test(optimal_lcg, stop_flag_interrupts_z3_within_100_ms)
 Test(optimal_lcg, time_limit_ends_the_call)
 {
     struct arena_problem p = {0};
-    build_spec("slack:n=290,seed=1", &p);
+    build_spec("slack:n=290,seed=5", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
     struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
     arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
@@ -326,7 +326,7 @@ Test(optimal_lcg, time_limit_ends_the_call)
 Test(optimal_lcg, deterministic_with_a_node_limit)
 {
     struct arena_problem p = {0};
-    build_spec("slack:n=220,seed=1", &p);
+    build_spec("slack:n=290,seed=5", &p);
     uint64_t *a = malloc(p.n * sizeof *a), *b = malloc(p.n * sizeof *b);
     struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
     arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
@@ -346,14 +346,14 @@ Test(optimal_lcg, deterministic_with_a_node_limit)
 }
 
 /* Z3 out of memory (its cap lowered to 40 MiB for the test, which
- * slack:n=290,seed=1's solver passes after ~1,700 conflicts; at 8 MiB Z3
+ * slack:n=290,seed=5's solver passes after ~1,700 conflicts; at 8 MiB Z3
  * has no context at all): the call ends with a valid plan, no proof, and the
  * note that bench prints as a line; the run goes on. */
 Test(optimal_lcg, z3_out_of_memory_ends_the_call_with_a_note)
 {
     static const uint64_t caps[] = {40, 8};
     struct arena_problem p = {0};
-    build_spec("slack:n=290,seed=1", &p);
+    build_spec("slack:n=290,seed=5", &p);
     for (size_t i = 0; i < 2; i++) {
         size_t bytes;
         cr_assert_eq(arena_planner_scratch(must_find("optimal"), &p, &bytes), ARENA_OK);

@@ -42,13 +42,9 @@ void arena_lcg_energy_edge(struct arena_lcg *s, uint32_t a, uint32_t b, int sign
     }
 }
 
-uint64_t arena_lcg_energy_bound(const struct arena_lcg *s, unsigned side, uint32_t a, uint32_t b,
-                                uint32_t *link)
+uint64_t arena_lcg_energy_peak(const struct arena_lcg *s, unsigned side, uint32_t k, uint32_t x0,
+                               uint32_t x1, uint32_t *link)
 {
-    if (!s->energetic)
-        return 0;
-    uint32_t x0, x1, k = side ? a : b;
-    shared(s, a, b, &x0, &x1);
     const uint64_t *sum = (side ? s->above : s->below) + s->sec_at[k] - s->s0[k];
     uint64_t best = 0;
     for (uint32_t x = x0; x < x1; x++)
@@ -56,6 +52,17 @@ uint64_t arena_lcg_energy_bound(const struct arena_lcg *s, unsigned side, uint32
             best = sum[x];
             *link = ENERGY | x;
         }
+    return best;
+}
+
+uint64_t arena_lcg_energy_bound(const struct arena_lcg *s, unsigned side, uint32_t a, uint32_t b,
+                                uint32_t *link)
+{
+    if (!s->energetic)
+        return 0;
+    uint32_t x0, x1;
+    shared(s, a, b, &x0, &x1);
+    uint64_t best = arena_lcg_energy_peak(s, side, side ? a : b, x0, x1, link);
     return side ? s->z[a] + best : best;
 }
 

@@ -227,39 +227,57 @@ static uint32_t add_edge(struct arena_lcg *s, uint32_t n, uint32_t a, uint32_t b
     return n + 1;
 }
 
-uint32_t arena_lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v)
+/* Appends u's head chain (down from u), ending at a tensor without a
+ * link, a cycle, or a section's tensors. */
+static uint32_t head_walk(struct arena_lcg *s, uint32_t n, uint32_t u)
 {
-    uint32_t n = 0;
-    s->epoch++;
-    s->stamp[u] = s->epoch;
-    s->stamp[v] = s->epoch;
-    for (uint32_t k = u; s->head_by[k] != NONE;) { /* down from u */
+    for (uint32_t k = u; s->head_by[k] != NONE;) {
         uint32_t a = s->head_by[k];
-        if (a & ENERGY) { /* a section's tensors below k: the chain ends */
-            n = arena_lcg_energy_explain(s, n, 0, k, a & ~ENERGY);
-            break;
-        }
+        if (a & ENERGY) /* a section's tensors below k: the chain ends */
+            return arena_lcg_energy_explain(s, n, 0, k, a & ~ENERGY);
         n = add_edge(s, n, a, k);
         if (s->stamp[a] == s->epoch)
             break; /* a cycle */
         s->stamp[a] = s->epoch;
         k = a;
     }
-    for (uint32_t k = v; s->tail_by[k] != NONE;) { /* up from v */
+    return n;
+}
+
+/* Appends v's tail chain (up from v), likewise. */
+static uint32_t tail_walk(struct arena_lcg *s, uint32_t n, uint32_t v)
+{
+    for (uint32_t k = v; s->tail_by[k] != NONE;) {
         uint32_t b = s->tail_by[k];
-        if (b & ENERGY) {
-            n = arena_lcg_energy_explain(s, n, 1, k, b & ~ENERGY);
-            break;
-        }
+        if (b & ENERGY)
+            return arena_lcg_energy_explain(s, n, 1, k, b & ~ENERGY);
         n = add_edge(s, n, k, b);
         if (s->stamp[b] == s->epoch)
             break;
         s->stamp[b] = s->epoch;
         k = b;
     }
+    return n;
+}
+
+uint32_t arena_lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v)
+{
+    s->epoch++;
+    s->stamp[u] = s->epoch;
+    s->stamp[v] = s->epoch;
+    uint32_t n = tail_walk(s, head_walk(s, 0, u), v);
     if (u != v) { /* the edge ruled out: an edge for the hook, no term id */
         s->elo[n] = u;
         s->ehi[n] = v;
     }
     return n;
+}
+
+uint32_t arena_lcg_graph_explain_section(struct arena_lcg *s, uint32_t k, unsigned side, uint32_t x)
+{
+    s->epoch++;
+    s->stamp[k] = s->epoch;
+    if (side)
+        return arena_lcg_energy_explain(s, head_walk(s, 0, k), 1, k, x);
+    return tail_walk(s, arena_lcg_energy_explain(s, 0, 0, k, x), k);
 }

@@ -84,6 +84,39 @@ static void propagate(struct arena_lcg *s, void *cb)
     }
 }
 
+/* Energy (rule lcg-energy): edge a -> b raised b's sums below and a's
+ * above over the sections the two share. An open pair of b with a tensor
+ * y alive in such a section, "y below b", would stack y on that sum under
+ * b's tail: past the capacity, "b below y" is forced, explained by the
+ * section's tensors below b and b's tail chain. Likewise above a, under
+ * a's head chain. */
+static void energy_propagate(struct arena_lcg *s, void *cb, uint32_t a, uint32_t b)
+{
+    uint32_t x0 = s->s0[a] > s->s0[b] ? s->s0[a] : s->s0[b];
+    uint32_t x1 = s->s1[a] < s->s1[b] ? s->s1[a] : s->s1[b];
+    for (unsigned side = 0; side < 2 && !s->failed; side++) {
+        uint32_t k = side ? a : b, link = ENERGY | x0;
+        uint64_t rest = side ? s->head[a] + s->z[a] : s->tail[b];
+        uint64_t peak = arena_lcg_energy_peak(s, side, k, x0, x1, &link);
+        for (uint32_t e = s->nb_at[k]; e < s->nb_at[k + 1] && !s->failed; e++) {
+            uint32_t y = s->nb[e], p = s->nb_pair[e];
+            if (s->state[p] != OPEN || peak + s->z[y] + rest <= s->cap)
+                continue;
+            uint32_t lo = s->s0[y] > x0 ? s->s0[y] : x0, hi = s->s1[y] < x1 ? s->s1[y] : x1;
+            link = ENERGY | lo;
+            if (lo >= hi || arena_lcg_energy_peak(s, side, k, lo, hi, &link) + s->z[y] + rest <= s->cap)
+                continue;
+            if (s->proposed[p] == s->round)
+                continue;
+            s->proposed[p] = s->round;
+            uint32_t n = arena_lcg_graph_explain_section(s, k, side, link & ~ENERGY);
+            s->elo[n] = side ? k : y; /* the edge ruled out */
+            s->ehi[n] = side ? y : k;
+            report(s, cb, n, p, term_value(s, p, side ? y : k));
+        }
+    }
+}
+
 static void on_fixed(void *ctx, void *cb, unsigned id, int value)
 {
     struct arena_lcg *s = ctx;
@@ -113,6 +146,8 @@ static void on_fixed(void *ctx, void *cb, unsigned id, int value)
     }
     if (s->propagates)
         propagate(s, cb);
+    if (s->propagates && s->energetic && !s->failed)
+        energy_propagate(s, cb, a, b);
 }
 
 static void on_push(void *ctx)

@@ -105,6 +105,10 @@ void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes);
  * among the ids: it is what the caller rules out, and comes last among
  * the edges). */
 uint32_t arena_lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v);
+/* The explanation of "section x's tensors below k, then k's tail chain"
+ * (side 0) or "k's head chain, then section x's tensors above k" (side
+ * 1), as arena_lcg_graph_explain's (the edge ruled out is the caller's). */
+uint32_t arena_lcg_graph_explain_section(struct arena_lcg *s, uint32_t k, unsigned side, uint32_t x);
 /* The orientation of pair p (one of whose positions is a) that puts a below. */
 static inline unsigned char lcg_orient(const struct arena_lcg *s, uint32_t p, uint32_t a)
 {
@@ -121,6 +125,10 @@ void arena_lcg_energy_edge(struct arena_lcg *s, uint32_t a, uint32_t b, int sign
  * for a. *link: ENERGY | that section. 0 when the rule is off. */
 uint64_t arena_lcg_energy_bound(const struct arena_lcg *s, unsigned side, uint32_t a, uint32_t b,
                                 uint32_t *link);
+/* The largest of k's sums below (side 0) or above (1) over sections
+ * [x0, x1) (0 when none is larger); *link: ENERGY | its section. */
+uint64_t arena_lcg_energy_peak(const struct arena_lcg *s, unsigned side, uint32_t k, uint32_t x0,
+                               uint32_t x1, uint32_t *link);
 /* Appends to the explanation from n the edges "a below k" (side 0) or
  * "k below a" (side 1) of the tensors a alive in section x; returns the
  * new count. */

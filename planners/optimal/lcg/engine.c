@@ -34,7 +34,7 @@ static int layout(struct arena_layout *l, const struct sizes *n, struct arena_lc
     s->pair_hi = arena_layout_take(l, P, sizeof *s->pair_hi);
     s->flip = arena_layout_take(l, P, sizeof *s->flip);
     s->state = arena_layout_take(l, P, sizeof *s->state);
-    s->proposed = arena_layout_take(l, P, sizeof *s->proposed);
+    s->forced = arena_layout_take(l, P, sizeof *s->forced);
     s->nb_at = arena_layout_take(l, m + 1, sizeof *s->nb_at);
     s->nb = arena_layout_take(l, 2 * P, sizeof *s->nb);
     s->nb_pair = arena_layout_take(l, 2 * P, sizeof *s->nb_pair);
@@ -91,7 +91,7 @@ static void fill(struct arena_lcg *s, const struct run *r, const uint64_t *inc, 
         s->nb_pair[s->stack[b]++] = p;
     }
     memset(s->state, OPEN, s->pairs);
-    memset(s->proposed, 0, (size_t)s->pairs * sizeof *s->proposed);
+    memset(s->forced, 0, s->pairs);
     memset(s->queued, 0, m);
     memset(s->stamp, 0, (size_t)m * sizeof *s->stamp);
     size_t at = 0;

@@ -58,6 +58,14 @@ int arena_lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient
     return 0;
 }
 
+int arena_lcg_graph_forced(struct arena_lcg *s, uint32_t p)
+{
+    if (log_undo(s, UNDO_FORCED, p, 0, NONE) != 0)
+        return -1;
+    s->forced[p] = 1;
+    return 0;
+}
+
 /* Marks k's head (side 0) or tail (side 1) as risen in this update. */
 static void rose(struct arena_lcg *s, uint32_t k, unsigned side)
 {
@@ -201,6 +209,8 @@ void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes)
             uint32_t p = u->what, a = lower_of(s, p, s->state[p]);
             arena_lcg_energy_edge(s, a, s->pair_lo[p] ^ s->pair_hi[p] ^ a, -1);
             s->state[p] = OPEN;
+        } else if (u->kind == UNDO_FORCED) {
+            s->forced[u->what] = 0;
         } else if (u->kind == UNDO_HEAD) {
             s->head[u->what] = u->old;
             s->head_by[u->what] = u->by;

@@ -75,9 +75,12 @@ static void propagate(struct arena_lcg *s, void *cb)
             uint32_t u = side ? y : x, v = side ? x : y;
             if (s->head[u] + s->z[u] + s->tail[v] <= s->cap)
                 continue;
-            if (s->proposed[p] == s->round)
-                continue; /* Z3 has it from this round: its hook adds the edge */
-            s->proposed[p] = s->round;
+            if (s->forced[p])
+                continue; /* Z3 has it (its fixed hook adds the edge) */
+            if (arena_lcg_graph_forced(s, p) != 0) {
+                fail(s);
+                return;
+            }
             uint32_t n = arena_lcg_graph_explain(s, u, v);
             report(s, cb, n, p, term_value(s, p, v));
         }
@@ -106,9 +109,12 @@ static void energy_propagate(struct arena_lcg *s, void *cb, uint32_t a, uint32_t
             link = ENERGY | lo;
             if (lo >= hi || arena_lcg_energy_peak(s, side, k, lo, hi, &link) + s->z[y] + rest <= s->cap)
                 continue;
-            if (s->proposed[p] == s->round)
-                continue;
-            s->proposed[p] = s->round;
+            if (s->forced[p])
+                continue; /* Z3 has it (its fixed hook adds the edge) */
+            if (arena_lcg_graph_forced(s, p) != 0) {
+                fail(s);
+                return;
+            }
             uint32_t n = arena_lcg_graph_explain_section(s, k, side, link & ~ENERGY);
             s->elo[n] = side ? k : y; /* the edge ruled out */
             s->ehi[n] = side ? y : k;
@@ -128,7 +134,6 @@ static void on_fixed(void *ctx, void *cb, unsigned id, int value)
     uint32_t a = lo_below ? lo : hi, b = lo_below ? hi : lo;
     if (s->state[p] != OPEN)
         return; /* fixed twice: nothing new */
-    s->round++;
     if (s->conflicted) {
         if (arena_lcg_graph_record(s, p, lcg_orient(s, p, a)) != 0)
             fail(s);

@@ -15,15 +15,15 @@
 /* A pair's orientation: open, its lower position below, its higher below. */
 enum { OPEN = 0, LOW_BELOW = 1, HIGH_BELOW = 2 };
 
-/* One undo entry: a head or tail value (node, old value and link), or a
- * pair's orientation (old value OPEN). */
+/* One undo entry: a head or tail value (node, old value and link), a
+ * pair's orientation (old value OPEN), or a pair's mark "forced" (old 0). */
 struct lcg_undo {
     uint64_t old;
     uint32_t what; /* node or pair */
     uint32_t by;   /* the old link (heads, tails) */
     uint32_t kind; /* UNDO_HEAD, UNDO_TAIL, UNDO_PAIR */
 };
-enum { UNDO_HEAD, UNDO_TAIL, UNDO_PAIR };
+enum { UNDO_HEAD, UNDO_TAIL, UNDO_PAIR, UNDO_FORCED };
 
 /* Test hook: each explanation (planners/optimal.h). */
 typedef arena_optimal_lemma_fn lcg_lemma_fn;
@@ -79,8 +79,8 @@ struct arena_lcg {
     int failed;        /* memory or Z3 failed: the solver is done */
     int have_model;
     uint64_t *model;   /* m: the offsets (units) of the last final check */
-    uint32_t *proposed; /* pairs: the round (fixed hook) that last forced it */
-    uint32_t round;
+    unsigned char *forced; /* pairs: forced in a scope Z3 has not popped (Z3
+                              holds it: forcing it again only costs) */
     uint64_t polls;    /* hook calls, for reading the budgets */
     uint64_t lemmas;   /* explanations handed to Z3 */
     lcg_lemma_fn *lemma_hook;
@@ -97,6 +97,8 @@ struct arena_lcg {
 uint32_t arena_lcg_graph_assert(struct arena_lcg *s, uint32_t p, uint32_t a, uint32_t b, int *oom);
 /* Records pair p's orientation only (nothing inferred). */
 int arena_lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient);
+/* Marks pair p forced until Z3 pops the current scope. */
+int arena_lcg_graph_forced(struct arena_lcg *s, uint32_t p);
 void arena_lcg_graph_push(struct arena_lcg *s, int *oom);
 void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes);
 /* The explanation of "u's head chain, then (u below v), then v's tail

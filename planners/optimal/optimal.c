@@ -312,6 +312,8 @@ static int optimal_scratch(const struct arena_problem *p, size_t *bytes)
       "SAT and lcg: the best greedy plan as the solver's first phases") \
     X("lcg-propagate", ARENA_OPTIMAL_LCG_PROPAGATE, \
       "lcg: an open pair whose one orientation would pass the capacity forced the other way") \
+    X("lcg-domains", ARENA_OPTIMAL_LCG_DOMAINS, \
+      "lcg: chains rounded up to the offsets of the static subset-sum domains (sat-domains')") \
     X("lcg-energy", ARENA_OPTIMAL_LCG_ENERGY, \
       "lcg: a tensor's offset at least the sizes known below it in one section (above: likewise)")
 

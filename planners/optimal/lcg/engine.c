@@ -46,8 +46,6 @@ static int layout(struct arena_layout *l, const struct sizes *n, struct arena_lc
     s->queued = arena_layout_take(l, m, sizeof *s->queued);
     s->rose = arena_layout_take(l, 2 * m, sizeof *s->rose);
     s->stamp = arena_layout_take(l, m, sizeof *s->stamp);
-    s->first = arena_layout_take(l, m, sizeof *s->first);
-    s->last = arena_layout_take(l, m, sizeof *s->last);
     s->s0 = arena_layout_take(l, m, sizeof *s->s0);
     s->s1 = arena_layout_take(l, m, sizeof *s->s1);
     s->sec_at = arena_layout_take(l, m, sizeof *s->sec_at);
@@ -96,8 +94,6 @@ static void fill(struct arena_lcg *s, const struct run *r, const uint64_t *inc, 
     memset(s->stamp, 0, (size_t)m * sizeof *s->stamp);
     size_t at = 0;
     for (uint32_t k = 0; k < m; k++) {
-        s->first[k] = w->first[k];
-        s->last[k] = w->last[k];
         s->s0[k] = w->s0[k];
         s->s1[k] = w->s1[k];
         s->sec_at[k] = (uint32_t)at;
@@ -118,6 +114,7 @@ static void session_free(struct arena_lcg *s)
     if (s == NULL)
         return;
     arena_lcg_z3_close(s->z3);
+    free(s->dom);
     free(s->trail);
     free(s->scope_at);
     free(s->block);
@@ -164,6 +161,7 @@ enum arena_lcg_open arena_lcg_open(struct run *r, uint64_t cap, const struct are
         inc[k] = plan->offsets[r->pid[k]];
     fill(s, r, inc, rule_on(r, ARENA_OPTIMAL_SAT_PHASES));
     free(inc);
+    arena_lcg_domains_open(s, r);
     s->propagates = rule_on(r, ARENA_OPTIMAL_LCG_PROPAGATE);
     s->energetic = rule_on(r, ARENA_OPTIMAL_LCG_ENERGY);
     s->lemma_hook = r->lemma_hook;
@@ -191,6 +189,7 @@ void arena_lcg_lower_top(struct arena_lcg *s, uint64_t cap)
 {
     assert(cap / s->unit <= s->cap);
     s->cap = cap / s->unit;
+    arena_lcg_domains_lower(s);
 }
 
 enum outcome arena_lcg_solve(struct run *r, struct arena_lcg *s, uint64_t conflicts,
@@ -202,6 +201,8 @@ enum outcome arena_lcg_solve(struct run *r, struct arena_lcg *s, uint64_t confli
     s->r = r;
     if (s->failed || arena_optimal_out_of_time(r))
         return LIMITED;
+    if (s->none)
+        return EXHAUSTED; /* a static domain is empty (domains.c) */
     uint64_t left = arena_optimal_conflicts_left(r, conflicts);
     if (left == 0)
         return LIMITED;

@@ -15,7 +15,10 @@
  * which no plan has: the walk stops there, and the edges still explain.
  * With rule lcg-energy a head (tail) may also be raised to the sizes known
  * below (above) the tensor in one section (energy.c); its link names the
- * section, and the walk ends there with those tensors' edges. */
+ * section, and the walk ends there with those tensors' edges. With the
+ * static domains (domains.c) each raised value is rounded up in its
+ * tensor's domain: the same induction holds with the sums rounded at every
+ * tensor, as the lemma checker computes them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,14 +82,15 @@ static void rose(struct arena_lcg *s, uint32_t k, unsigned side)
     }
 }
 
-/* Raises head (side 0) or tail (side 1) of k to v through link by. */
+/* Raises head (side 0) or tail (side 1) of k to v through link by,
+ * rounded by the static domains (rule lcg-domains). */
 static int raise_to(struct arena_lcg *s, unsigned side, uint32_t k, uint64_t v, uint32_t by)
 {
     uint64_t *val = side ? s->tail : s->head;
     uint32_t *link = side ? s->tail_by : s->head_by;
     if (log_undo(s, side ? UNDO_TAIL : UNDO_HEAD, k, val[k], link[k]) != 0)
         return -1;
-    val[k] = v;
+    val[k] = lcg_rounded(s, side, k, v);
     link[k] = by;
     rose(s, k, side);
     return 0;

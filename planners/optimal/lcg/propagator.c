@@ -4,8 +4,9 @@
  * conflict, its explanation the two chains; after each edge, every open
  * pair at a tensor whose head or tail rose is checked, and one whose
  * orientation would pass the capacity (head[u] + z[u] + tail[v] > C for
- * "u below v") is forced the other way, with u's head chain and v's tail
- * chain as the reason.
+ * "u below v", or the same with v's head or u's tail rounded by the static
+ * domains, domains.c) is forced the other way, with u's head chain and v's
+ * tail chain as the reason.
  *
  * After a conflict is reported, Z3 still hands over assignments of the
  * same propagation round before it backtracks (about 130,000 in 3 s on
@@ -42,7 +43,7 @@ static void report(struct arena_lcg *s, void *cb, uint32_t n, uint32_t id, int v
     s->lemmas++;
     if (s->lemma_hook != NULL)
         s->lemma_hook(s->lemma_ctx, s->elo, s->ehi, id == LCG_Z3_CONFLICT ? n : n + 1, s->cap,
-                      s->z, s->first, s->last, s->m);
+                      s->z, s->m, s->s0, s->s1, s->dom != NULL ? s->dom_top : 0);
     if (arena_lcg_z3_propagate(s->z3, cb, s->expl, n, id, value) != 0)
         fail(s);
 }
@@ -60,6 +61,16 @@ static int term_value(const struct arena_lcg *s, uint32_t p, uint32_t a)
     return (lcg_orient(s, p, a) == HIGH_BELOW) != !s->flip[p];
 }
 
+/* With the static domains: "u below v" passes the capacity once v's head
+ * or u's tail, raised by it, is rounded (domains.c). */
+static int rounded_past(const struct arena_lcg *s, uint32_t u, uint32_t v)
+{
+    if (s->dom == NULL)
+        return 0;
+    return lcg_rounded(s, 0, v, s->head[u] + s->z[u]) + s->tail[v] > s->cap ||
+           s->head[u] + lcg_rounded(s, 1, u, s->z[u] + s->tail[v]) > s->cap;
+}
+
 /* Theory propagation around the tensors whose head or tail rose. */
 static void propagate(struct arena_lcg *s, void *cb)
 {
@@ -73,7 +84,7 @@ static void propagate(struct arena_lcg *s, void *cb)
                 continue;
             /* head rose: "x below y" may pass; tail rose: "y below x" */
             uint32_t u = side ? y : x, v = side ? x : y;
-            if (s->head[u] + s->z[u] + s->tail[v] <= s->cap)
+            if (s->head[u] + s->z[u] + s->tail[v] <= s->cap && !rounded_past(s, u, v))
                 continue;
             if (s->forced[p])
                 continue; /* Z3 has it (its fixed hook adds the edge) */

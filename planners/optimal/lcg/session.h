@@ -52,7 +52,6 @@ struct arena_lcg {
                           ENERGY | x: the tensors above k alive in section x */
     /* energetic reasoning (energy.c, rule lcg-energy) */
     int energetic;
-    uint32_t *first, *last; /* m: lifetimes, steps (the lemma hook) */
     uint32_t *s0, *s1; /* m: k's elementary sections [s0, s1) */
     uint32_t *sec_at;  /* m: k's sums start at below[sec_at[k]] (one per section) */
     uint64_t *below, *above; /* sum of s1 - s0: per tensor k and section x it
@@ -72,6 +71,12 @@ struct arena_lcg {
     size_t trail_len, trail_cap;
     size_t *scope_at;  /* trail length at each push */
     size_t scopes, scope_cap;
+    /* the static domains (domains.c, rule lcg-domains; NULL: off) */
+    uint64_t *dom;     /* m bitsets of dom_words words: offsets (units) some plan
+                          within dom_top may give each tensor */
+    size_t dom_words;
+    uint64_t dom_top;  /* units: the top they were computed at */
+    int none;          /* a domain is empty: no plan within the top */
     /* the propagator */
     int propagates;    /* rule lcg-propagate */
     int conflicted;    /* a conflict was reported in this scope: record, infer
@@ -115,6 +120,26 @@ uint32_t arena_lcg_graph_explain_section(struct arena_lcg *s, uint32_t k, unsign
 static inline unsigned char lcg_orient(const struct arena_lcg *s, uint32_t p, uint32_t a)
 {
     return s->pair_lo[p] == a ? LOW_BELOW : HIGH_BELOW;
+}
+
+/* domains.c */
+/* The domains' bitsets above this many bytes are not built (the rule is
+ * then off for the solver), as the SAT engine's (sat.h). */
+#define LCG_DOMAIN_BYTES ((uint64_t)64 << 20)
+/* Computes s->dom at s->cap (rule lcg-domains), or leaves it NULL. */
+void arena_lcg_domains_open(struct arena_lcg *s, struct run *r);
+/* After the top was lowered: the domains again at it (s->r's part). */
+void arena_lcg_domains_lower(struct arena_lcg *s);
+/* The least offset of k's domain at or above v, or dom_top + 1 (none). */
+uint64_t arena_lcg_domain_up(const struct arena_lcg *s, uint32_t k, uint64_t v);
+/* A head (side 0) or tail (side 1) of k rounded by the domains: the head
+ * up to an offset of k's domain, the gap above k's top (tail less z[k])
+ * up to one too (domains.c says why the gap). */
+static inline uint64_t lcg_rounded(const struct arena_lcg *s, unsigned side, uint32_t k, uint64_t v)
+{
+    if (s->dom == NULL)
+        return v;
+    return side ? s->z[k] + arena_lcg_domain_up(s, k, v - s->z[k]) : arena_lcg_domain_up(s, k, v);
 }
 
 /* energy.c */

@@ -71,6 +71,20 @@ static int rounded_past(const struct arena_lcg *s, uint32_t u, uint32_t v)
            s->head[u] + lcg_rounded(s, 1, u, s->z[u] + s->tail[v]) > s->cap;
 }
 
+/* Marks pair p forced, unless Z3 holds it already (its fixed hook adds
+ * the edge): 1 to force it now, 0 not (also when the mark could not be
+ * kept: the solver failed, and the loops end). */
+static int to_force(struct arena_lcg *s, uint32_t p)
+{
+    if (s->forced[p])
+        return 0;
+    if (arena_lcg_graph_forced(s, p) != 0) {
+        fail(s);
+        return 0;
+    }
+    return 1;
+}
+
 /* Theory propagation around the tensors whose head or tail rose. */
 static void propagate(struct arena_lcg *s, void *cb)
 {
@@ -84,14 +98,9 @@ static void propagate(struct arena_lcg *s, void *cb)
                 continue;
             /* head rose: "x below y" may pass; tail rose: "y below x" */
             uint32_t u = side ? y : x, v = side ? x : y;
-            if (s->head[u] + s->z[u] + s->tail[v] <= s->cap && !rounded_past(s, u, v))
+            if ((s->head[u] + s->z[u] + s->tail[v] <= s->cap && !rounded_past(s, u, v)) ||
+                !to_force(s, p))
                 continue;
-            if (s->forced[p])
-                continue; /* Z3 has it (its fixed hook adds the edge) */
-            if (arena_lcg_graph_forced(s, p) != 0) {
-                fail(s);
-                return;
-            }
             uint32_t n = arena_lcg_graph_explain(s, u, v);
             report(s, cb, n, p, term_value(s, p, v));
         }
@@ -118,14 +127,10 @@ static void energy_propagate(struct arena_lcg *s, void *cb, uint32_t a, uint32_t
                 continue;
             uint32_t lo = s->s0[y] > x0 ? s->s0[y] : x0, hi = s->s1[y] < x1 ? s->s1[y] : x1;
             link = ENERGY | lo;
-            if (lo >= hi || arena_lcg_energy_peak(s, side, k, lo, hi, &link) + s->z[y] + rest <= s->cap)
+            if (lo >= hi ||
+                arena_lcg_energy_peak(s, side, k, lo, hi, &link) + s->z[y] + rest <= s->cap ||
+                !to_force(s, p))
                 continue;
-            if (s->forced[p])
-                continue; /* Z3 has it (its fixed hook adds the edge) */
-            if (arena_lcg_graph_forced(s, p) != 0) {
-                fail(s);
-                return;
-            }
             uint32_t n = arena_lcg_graph_explain_section(s, k, side, link & ~ENERGY);
             s->elo[n] = side ? k : y; /* the edge ruled out */
             s->ehi[n] = side ? y : k;

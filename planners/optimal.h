@@ -47,7 +47,13 @@ enum arena_optimal_rule {
                                              subset-sum domains (sat-domains') */
     ARENA_OPTIMAL_LCG_ENERGY = 1u << 21,  /* a tensor's offset at least the sizes known
                                              below it in one section (above: likewise) */
-    /* Rule i of arena_optimal_switches is bit i: key off's set is these bits. */
+    /* the portfolio's schedule (planners/optimal/share.c) */
+    ARENA_OPTIMAL_ADAPTIVE_SHARE = 1u << 23, /* each member's CPU by its weight, doubled
+                                                after a round with progress, halved
+                                                after one without; lcg from round 1 */
+    /* Key off's set holds rule i of arena_optimal_switches as bit i, and
+       arena_optimal_values maps these bits to it: a bit may be assigned to
+       a rule before the rules below it land. */
 
 };
 
@@ -85,8 +91,9 @@ const char *arena_optimal_engine_name(unsigned engine);
 enum { ARENA_OPTIMAL_KEY_ENGINE, ARENA_OPTIMAL_KEY_OFF, ARENA_OPTIMAL_KEYS };
 
 /* Values of the keys for an engine and the rules off as ARENA_OPTIMAL_*
- * bits (key off's set: rule i is bit i), for callers of the planner outside
- * bench (tests, tools): opt.values = v. */
+ * bits (key off's set holds rule i of arena_optimal_switches as bit i; this
+ * maps one to the other), for callers of the planner outside bench (tests,
+ * tools): opt.values = v. */
 void arena_optimal_values(struct arena_key_value v[ARENA_OPTIMAL_KEYS], unsigned engine,
                           uint32_t off);
 

@@ -23,7 +23,7 @@
 
 /* Hook calls between two reads of the budgets: a fixed hook costs about a
  * microsecond to tens of them, so the clock is read every few ms. */
-#define POLL_EVERY 256u
+#define POLL_EVERY LCG_POLL_HOOKS
 
 static void poll(struct arena_lcg *s)
 {

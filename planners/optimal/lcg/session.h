@@ -21,7 +21,7 @@ struct lcg_undo {
     uint64_t old;
     uint32_t what; /* node or pair */
     uint32_t by;   /* the old link (heads, tails) */
-    uint32_t kind; /* UNDO_HEAD, UNDO_TAIL, UNDO_PAIR */
+    uint32_t kind; /* UNDO_HEAD, UNDO_TAIL, UNDO_PAIR, UNDO_FORCED */
 };
 enum { UNDO_HEAD, UNDO_TAIL, UNDO_PAIR, UNDO_FORCED };
 

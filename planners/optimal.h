@@ -43,7 +43,17 @@ enum arena_optimal_rule {
     /* the lcg engine's inferences (planners/optimal/lcg/) */
     ARENA_OPTIMAL_LCG_PROPAGATE = 1u << 19, /* an open pair whose one orientation would
                                                pass the capacity forced the other way */
-    /* Rule i of arena_optimal_switches is bit i: key off's set is these bits. */
+    ARENA_OPTIMAL_LCG_DOMAINS = 1u << 20, /* heads and tails rounded up to the static
+                                             subset-sum domains (sat-domains') */
+    ARENA_OPTIMAL_LCG_ENERGY = 1u << 21,  /* a tensor's offset at least the sizes known
+                                             below it in one section (above: likewise) */
+    /* the portfolio's schedule (planners/optimal/share.c) */
+    ARENA_OPTIMAL_ADAPTIVE_SHARE = 1u << 23, /* each member's CPU by its weight, doubled
+                                                after a round with progress, halved
+                                                after one without; lcg from round 1 */
+    /* Key off's set holds rule i of arena_optimal_switches as bit i, and
+       arena_optimal_values maps these bits to it: a bit may be assigned to
+       a rule before the rules below it land. */
 
 };
 
@@ -81,8 +91,9 @@ const char *arena_optimal_engine_name(unsigned engine);
 enum { ARENA_OPTIMAL_KEY_ENGINE, ARENA_OPTIMAL_KEY_OFF, ARENA_OPTIMAL_KEYS };
 
 /* Values of the keys for an engine and the rules off as ARENA_OPTIMAL_*
- * bits (key off's set: rule i is bit i), for callers of the planner outside
- * bench (tests, tools): opt.values = v. */
+ * bits (key off's set holds rule i of arena_optimal_switches as bit i; this
+ * maps one to the other), for callers of the planner outside bench (tests,
+ * tools): opt.values = v. */
 void arena_optimal_values(struct arena_key_value v[ARENA_OPTIMAL_KEYS], unsigned engine,
                           uint32_t off);
 
@@ -111,11 +122,18 @@ int arena_optimal_repair(const struct arena_problem *p, const struct arena_plan_
 
 /* An explanation of the lcg engine's propagator (tests): the edges it says
  * hold, lo[i] lying below hi[i] (positions 0..m of the part, sizes z in
- * units), which together must form a cycle or a chain whose sizes pass
- * cap (units): a conflict's two chains, or a propagation's with the
- * orientation it rules out as the last edge. */
+ * units, sections [s0[k], s1[k])), which together must form a cycle or a
+ * chain whose sizes pass cap (units): a conflict's two chains, or a
+ * propagation's with the orientation it rules out as the last edge. With
+ * rule lcg-energy a chain may pass through the tensors of one section all
+ * below (above) one tensor: they lie apart, so they count stacked. With
+ * rule lcg-domains (domains nonzero: the top, in units, they were computed
+ * at) the chain's sums are rounded at each tensor up to its static domain
+ * (planners/optimal/lcg/domains.c), and it is the rounded chain that
+ * passes cap. */
 typedef void arena_optimal_lemma_fn(void *ctx, const uint32_t *lo, const uint32_t *hi, uint32_t n,
-                                    uint64_t cap, const uint64_t *z, uint32_t m);
+                                    uint64_t cap, const uint64_t *z, uint32_t m,
+                                    const uint32_t *s0, const uint32_t *s1, uint64_t domains);
 
 /* Planner optimal (scratch as its own) with every explanation of the lcg
  * engine handed to fn as well (NULL: none; with key engine lcg),

@@ -27,6 +27,11 @@ double arena_optimal_cpu_seconds(void)
  * calls: the thread's CPU clock is a system call, not the vDSO's). */
 static int member_over(struct run *r)
 {
+    if (r->member_calls > 0) {
+        if (!r->member_over && ++r->member_polls >= r->member_calls)
+            r->member_over = 1;
+        return r->member_over;
+    }
     if (r->member_until <= 0)
         return 0;
     if (!r->member_over && ++r->member_polls % MEMBER_POLL == 0 &&
@@ -49,7 +54,14 @@ void arena_optimal_member_share(struct run *r, double cpu_seconds)
 {
     r->member_polls = 0;
     r->member_over = 0;
+    r->member_calls = 0;
     r->member_until = cpu_seconds > 0 ? arena_optimal_cpu_seconds() + cpu_seconds : 0;
+}
+
+void arena_optimal_member_calls(struct run *r, uint64_t calls)
+{
+    arena_optimal_member_share(r, 0);
+    r->member_calls = calls;
 }
 
 double arena_optimal_seconds_left(const struct run *r)

@@ -56,6 +56,21 @@
  * portfolio). */
 #define SAT_FROM_ROUND 2u
 #define PORTFOLIO_NODES_PER_CONFLICT 512u
+/* Rule adaptive-share (share.c): the lcg member joins after the search's
+ * first round of a part (its solver opens in milliseconds; SAT's encoding
+ * takes seconds and up to a GiB, so SAT keeps SAT_FROM_ROUND); a member's
+ * weight is 2^-slow, slow in 0 .. SHARE_FLOOR. */
+#define LCG_FROM_ROUND 0u
+#define SHARE_FLOOR 3u
+/* With a node limit, the lcg member's round ends after LCG_HOOKS_PER_NODE
+ * of its propagator's hook calls per node of its share:
+ * measured 2-4 hook calls in the CPU of a search node on exact-slack, E and
+ * D, where a conflict costs 90-150 hook calls on the first two and ~800 on
+ * D (a conflict alone undercounts D's CPU tenfold). */
+#define LCG_HOOKS_PER_NODE 4u
+/* The lcg propagator's hook calls between two calls of
+ * arena_optimal_out_of_time (lcg/propagator.c). */
+#define LCG_POLL_HOOKS 256u
 /* Calls of arena_optimal_out_of_time between two reads of the thread's
  * CPU clock while a portfolio member runs. */
 #define MEMBER_POLL 16u
@@ -102,6 +117,9 @@ struct split {
                              rank reset (every group rank is above 0) */
 };
 
+/* The portfolio's members (rule adaptive-share, share.c). */
+enum member { MEMBER_SEARCH, MEMBER_LCG, MEMBER_SAT, MEMBERS };
+
 /* Where one part's rounds stand: the parts take a round each in turn
  * (optimal.c, optimal_plan), so one that stays hard starves none after it. */
 struct part_state {
@@ -120,6 +138,8 @@ struct part_state {
     struct arena_lcg *lcg;     /* its solver at the target, or NULL */
     struct arena_lcg *lcg_min; /* minimising: its solver below the best plan, or NULL */
     int lcg_failed;            /* it could not run here (memory, Z3) */
+    /* rule adaptive-share: member i's weight is 2^-slow[i] (share.c) */
+    unsigned char slow[MEMBERS];
 };
 
 struct work {
@@ -245,6 +265,10 @@ struct run {
     double member_until;
     uint64_t member_polls;
     int member_over;
+    /* with a node limit (no clock): the member's round ends at the
+       member_calls-th call of arena_optimal_out_of_time instead (0: no
+       such end; the lcg engine calls it every 256 of its hook calls) */
+    uint64_t member_calls;
     unsigned engine; /* key engine: ARENA_OPTIMAL_ENGINE_* */
     uint32_t off;    /* key off: the ARENA_OPTIMAL_* bits of the rules off */
 };
@@ -297,11 +321,29 @@ static inline uint64_t span_floor(const struct work *w, const uint64_t *top, uin
  * too, r->stopped left 0, when the portfolio's member has had its share
  * of CPU (arena_optimal_member_share). */
 int arena_optimal_out_of_time(struct run *r);
+/* share.c (rule adaptive-share): member m's round on the part made
+ * progress (a better plan, a raised bound, a proof) or not: its weight
+ * doubles, or halves, between 2^-SHARE_FLOOR and 1. */
+void arena_optimal_share_note(struct part_state *st, enum member m, int progress);
+/* share.c: member m's round, as a multiple of the search's round just
+ * run (its weight over the search's: 2^-SHARE_FLOOR .. 2^SHARE_FLOOR). */
+double arena_optimal_share_ratio(const struct part_state *st, enum member m);
+/* share.c: with a node limit, the SAT member's conflicts for a search
+ * round of `nodes` nodes (at least 1): the ratio above, a conflict counted
+ * as PORTFOLIO_NODES_PER_CONFLICT nodes. */
+uint64_t arena_optimal_share_conflicts(const struct part_state *st, uint64_t nodes);
+/* share.c: with a node limit, the lcg member's calls of
+ * arena_optimal_out_of_time for its share (LCG_HOOKS_PER_NODE hook calls
+ * a node, one call every LCG_POLL_HOOKS; at least 1). */
+uint64_t arena_optimal_share_calls(const struct part_state *st, uint64_t nodes);
 /* budget.c: this thread's CPU time, seconds. */
 double arena_optimal_cpu_seconds(void);
 /* budget.c: the portfolio's next member round may take cpu_seconds of
  * this thread's CPU from now (0: no end of its own). */
 void arena_optimal_member_share(struct run *r, double cpu_seconds);
+/* budget.c: with a node limit, the next member round ends at its
+ * calls-th call of arena_optimal_out_of_time (no clock read). */
+void arena_optimal_member_calls(struct run *r, uint64_t calls);
 /* The same, the time limit ending `margin` seconds early: for work that
  * cannot be stopped once begun (the SAT engine's: its solver collects its
  * clauses without asking). */

@@ -311,7 +311,14 @@ static int optimal_scratch(const struct arena_problem *p, size_t *bytes)
     X("sat-phases", ARENA_OPTIMAL_SAT_PHASES, \
       "SAT and lcg: the best greedy plan as the solver's first phases") \
     X("lcg-propagate", ARENA_OPTIMAL_LCG_PROPAGATE, \
-      "lcg: an open pair whose one orientation would pass the capacity forced the other way")
+      "lcg: an open pair whose one orientation would pass the capacity forced the other way") \
+    X("lcg-domains", ARENA_OPTIMAL_LCG_DOMAINS, \
+      "lcg: chains rounded up to the offsets of the static subset-sum domains (sat-domains')") \
+    X("lcg-energy", ARENA_OPTIMAL_LCG_ENERGY, \
+      "lcg: a tensor's offset at least the sizes known below it in one section (above: likewise)") \
+    X("adaptive-share", ARENA_OPTIMAL_ADAPTIVE_SHARE, \
+      "portfolio: each member's CPU by its weight (doubled after progress, halved after " \
+      "none); lcg from the search's first round")
 
 #define SWITCH(name, bit, summary) {name, bit, summary},
 const struct arena_optimal_switch arena_optimal_switches[] = {OPTIMAL_RULES(SWITCH)};
@@ -352,12 +359,17 @@ static const struct arena_key optimal_keys[] = {
                                        " stay valid, proofs stay proofs): docs/optimal.md"},
 };
 
+/* Key off's set holds rule i (of the table above) as bit i; the rules'
+ * ARENA_OPTIMAL_* bits may leave gaps (bits are assigned before the rules
+ * land), so each direction goes through the table. */
 void arena_optimal_values(struct arena_key_value v[ARENA_OPTIMAL_KEYS], unsigned engine,
                           uint32_t off)
 {
     memset(v, 0, ARENA_OPTIMAL_KEYS * sizeof *v);
     v[ARENA_OPTIMAL_KEY_ENGINE].choice = engine;
-    v[ARENA_OPTIMAL_KEY_OFF].choice = off;
+    for (size_t i = 0; i < arena_optimal_switch_count; i++)
+        if (off & arena_optimal_switches[i].bit)
+            v[ARENA_OPTIMAL_KEY_OFF].choice |= (uint64_t)1 << i;
 }
 
 /* The run's engine and rules off from opt's values (NULL: the defaults, for
@@ -369,7 +381,10 @@ static void read_keys(const struct arena_plan_options *opt, struct run *r)
     if (!opt->values)
         return;
     r->engine = (unsigned)opt->values[ARENA_OPTIMAL_KEY_ENGINE].choice;
-    r->off = (uint32_t)opt->values[ARENA_OPTIMAL_KEY_OFF].choice; /* rule i: bit i */
+    uint64_t set = opt->values[ARENA_OPTIMAL_KEY_OFF].choice; /* rule i: bit i */
+    for (size_t i = 0; i < arena_optimal_switch_count; i++)
+        if (set >> i & 1)
+            r->off |= arena_optimal_switches[i].bit;
 }
 
 const char *arena_optimal_engine_name(unsigned engine)
@@ -862,9 +877,53 @@ static void lcg_round(struct run *r, uint64_t cap, struct part_result *res, stru
     st->done = done;
 }
 
+/* Whether a round made progress on the part: a better plan, a raised
+ * bound, a proof (rule adaptive-share). */
+static int progressed(const struct run *r, const struct part_result *res,
+                      const struct part_state *st, uint64_t arena, uint64_t proven)
+{
+    return st->done || r->part_arena < arena || res->proven > proven || res->infeasible;
+}
+
+/* Rule adaptive-share: the members' round after the search's round that
+ * took `nodes` nodes and `cpu` seconds of this thread's CPU, each member
+ * in turn (lcg, then SAT from the search's SAT_FROM_ROUND) with the
+ * search's round times its weight over the search's (share.c), in CPU,
+ * or with a node limit in conflicts (no clock read); each member's weight
+ * then follows what its round achieved. */
+static void weighted_round(struct run *r, uint64_t cap, struct part_result *res,
+                           struct part_state *states, size_t parts, struct part_state *st,
+                           uint64_t nodes, double cpu, struct arena_plan *plan)
+{
+    int det = r->opt->node_limit != 0;
+    for (enum member m = MEMBER_LCG; m < MEMBERS; m++) {
+        if (st->done || r->stopped || r->part_arena <= (cap ? cap : res->proven))
+            break;
+        if (m == MEMBER_LCG ? st->lcg_failed
+                            : st->sat_skipped || st->round <= SAT_FROM_ROUND)
+            continue;
+        uint64_t arena = r->part_arena, proven = res->proven;
+        double share = cpu * arena_optimal_share_ratio(st, m);
+        uint64_t conflicts = max_u64(nodes, SAT_CONFLICTS_FIRST);
+        if (!det)
+            arena_optimal_member_share(r, share > 1e-6 ? share : 1e-6);
+        else if (m == MEMBER_LCG) /* its conflicts' cost varies tenfold: its hook calls */
+            arena_optimal_member_calls(r, arena_optimal_share_calls(st, nodes));
+        else
+            conflicts = arena_optimal_share_conflicts(st, nodes);
+        if (m == MEMBER_LCG)
+            lcg_round(r, cap, res, st, conflicts, plan);
+        else
+            sat_round(r, cap, res, states, parts, st, conflicts, plan);
+        arena_optimal_member_share(r, 0);
+        arena_optimal_share_note(st, m, progressed(r, res, st, arena, proven));
+    }
+}
+
 /* The portfolio's members beside the search on the loaded part, after the
  * search's round that took `nodes` nodes and `cpu` seconds of this
- * thread's CPU: the lcg engine, then the SAT engine, half of it each; on
+ * thread's CPU; with rule adaptive-share, weighted_round; without it (the
+ * fair schedule), the lcg engine, then the SAT engine, half of it each; on
  * a part whose order encoding passes the SAT engine's memory budget
  * (sat_skipped) the lcg engine alone. They have as much CPU as the
  * search's round just had (arena_optimal_member_share): counted in CPU,
@@ -881,6 +940,10 @@ static void member_round(struct run *r, uint64_t cap, struct part_result *res,
                          uint64_t nodes, double cpu, struct arena_plan *plan)
 {
     int det = r->opt->node_limit != 0;
+    if (rule_on(r, ARENA_OPTIMAL_ADAPTIVE_SHARE)) {
+        weighted_round(r, cap, res, states, parts, st, nodes, cpu, plan);
+        return;
+    }
     uint64_t conflicts = det ? max_u64(nodes / PORTFOLIO_NODES_PER_CONFLICT, 1)
                              : max_u64(nodes, SAT_CONFLICTS_FIRST);
     double spent = 0;
@@ -1039,10 +1102,15 @@ static int plan_with(const struct arena_problem *p, const struct arena_plan_opti
             uint64_t before = r.nodes;
             double cpu = arena_optimal_cpu_seconds();
             unsigned engine = r.engine;
+            uint64_t arena = r.part_arena, proven = res.proven;
             if (engine == ARENA_OPTIMAL_ENGINE_PORTFOLIO || engine == ARENA_OPTIMAL_ENGINE_SEARCH)
                 solve_part(&r, a, b, cap, &res, st, plan);
             int sat = engine == ARENA_OPTIMAL_ENGINE_SAT, lcg = engine == ARENA_OPTIMAL_ENGINE_LCG;
             r.part_arena = part_top(&r, a, b, plan);
+            int adaptive = rule_on(&r, ARENA_OPTIMAL_ADAPTIVE_SHARE);
+            if (engine == ARENA_OPTIMAL_ENGINE_PORTFOLIO && adaptive)
+                arena_optimal_share_note(st, MEMBER_SEARCH,
+                                         progressed(&r, &res, st, arena, proven));
             int open = !st->done && !r.stopped && r.part_arena > (cap ? cap : res.proven);
             /* the engines alone: their conflicts double each round */
             uint64_t alone = max_u64(st->sat_budget, SAT_CONFLICTS_FIRST);
@@ -1054,7 +1122,8 @@ static int plan_with(const struct arena_problem *p, const struct arena_plan_opti
                 sat_round(&r, cap, &res, w.part_state, parts, st, alone, plan);
                 st->sat_budget = twice(alone);
             }
-            if (engine == ARENA_OPTIMAL_ENGINE_PORTFOLIO && open && st->round > SAT_FROM_ROUND)
+            if (engine == ARENA_OPTIMAL_ENGINE_PORTFOLIO && open &&
+                st->round > (adaptive ? LCG_FROM_ROUND : SAT_FROM_ROUND))
                 member_round(&r, cap, &res, w.part_state, parts, st, r.nodes - before,
                              arena_optimal_cpu_seconds() - cpu, plan);
             busy |= !st->done && !(sat && st->sat_skipped) && !(lcg && st->lcg_failed);

@@ -128,6 +128,12 @@ int arena_sat_section_lists(const struct sat_inst *in, uint32_t **at, uint32_t *
 int arena_sat_narrow(struct run *r, const struct sat_inst *in, uint64_t T, uint64_t *dom,
                      size_t words)
 {
+    return arena_sat_domains(r, in, T, dom, words, rule_on(r, ARENA_OPTIMAL_SAT_DOMAINS));
+}
+
+int arena_sat_domains(struct run *r, const struct sat_inst *in, uint64_t T, uint64_t *dom,
+                      size_t words, int narrow)
+{
     const uint64_t *z = in->z;
     for (size_t k = 0; k < in->m; k++) {
         uint64_t *d = dom + k * words;
@@ -136,7 +142,7 @@ int arena_sat_narrow(struct run *r, const struct sat_inst *in, uint64_t T, uint6
         memset(d, 0xff, words * sizeof *d);
         trim(d, words, T - z[k] + 1);
     }
-    if (!rule_on(r, ARENA_OPTIMAL_SAT_DOMAINS))
+    if (!narrow)
         return 0;
     unsigned levels = 1;
     while (((size_t)1 << (levels - 1)) < in->m)

@@ -42,6 +42,30 @@
 
 struct arena_sat;
 
+/* What an encoding is of: a part's m tensors in position order (by first
+ * step), their sections among its S; the tensors meeting k after it are
+ * k+1 .. fwd_end[k]-1. */
+struct sat_inst {
+    uint32_t m, S;
+    const uint64_t *z; /* sizes in units */
+    const uint32_t *first, *last, *s0, *s1, *fwd_end;
+};
+
+/* domains.c: each section's tensors, items[at[x] .. at[x + 1]) (malloc'd;
+ * -1 without memory) */
+int arena_sat_section_lists(const struct sat_inst *in, uint32_t **at, uint32_t **items);
+/* domains.c: fills dom (m bitsets of words words each: bit v of tensor k
+ * set = offset v allowed, in units) at capacity T for instance in (a whole
+ * part: no fixed load): [0, T - z_k], narrowed when `narrow` to the slack
+ * of the subset sums of each section's other tensors. Returns 0, or 1
+ * when some domain emptied or some section carries more than T (no plan
+ * within T), or -1 when a budget ran out (r->stopped) or memory could not
+ * be had. Also the lcg engine's (rule lcg-domains, lcg/domains.c). */
+int arena_sat_domains(struct run *r, const struct sat_inst *in, uint64_t T, uint64_t *dom,
+                      size_t words, int narrow);
+/* The same, narrowed when rule sat-domains is on. */
+int arena_sat_narrow(struct run *r, const struct sat_inst *in, uint64_t T, uint64_t *dom, size_t words);
+
 /* What opening a solver found. */
 enum arena_sat_open {
     ARENA_SAT_READY,   /* encoded: ask it with arena_sat_solve */

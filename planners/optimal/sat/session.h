@@ -19,15 +19,6 @@
  * variable); past it the oldest one is retired. */
 #define SAT_LEVELS 8u
 
-/* What an encoding is of: a part's m tensors in position order (by first
- * step), their sections among its S; the tensors meeting k after it are
- * k+1 .. fwd_end[k]-1. */
-struct sat_inst {
-    uint32_t m, S;
-    const uint64_t *z; /* sizes in units */
-    const uint32_t *first, *last, *s0, *s1, *fwd_end;
-};
-
 struct arena_sat {
     CCaDiCaL *solver;    /* NULL while counting (the estimate's pass) */
     struct run *r;       /* the run being solved (terminate callback) */
@@ -86,15 +77,5 @@ int arena_sat_le(const struct arena_sat *s, uint32_t k, uint64_t w);
 void arena_sat_emit(struct arena_sat *s, const int *lits, size_t n);
 void arena_sat_encode_base(struct arena_sat *s);
 int arena_sat_encode_capacity(struct arena_sat *s, struct run *r, uint64_t C, int act);
-
-/* domains.c: each section's tensors, items[at[x] .. at[x + 1]) (malloc'd;
- * -1 without memory) */
-int arena_sat_section_lists(const struct sat_inst *in, uint32_t **at, uint32_t **items);
-/* domains.c: narrows dom (m bitsets of words words each: bit v of tensor k
- * set = offset v allowed, in units) at capacity T for instance in (a whole
- * part: no fixed load). Returns 0, or 1 when some domain emptied or some
- * section carries more than T (no plan within T), or -1 when a budget ran
- * out (r->stopped) or memory could not be had. */
-int arena_sat_narrow(struct run *r, const struct sat_inst *in, uint64_t T, uint64_t *dom, size_t words);
 
 #endif

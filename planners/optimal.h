@@ -45,6 +45,8 @@ enum arena_optimal_rule {
                                                pass the capacity forced the other way */
     ARENA_OPTIMAL_LCG_DOMAINS = 1u << 20, /* heads and tails rounded up to the static
                                              subset-sum domains (sat-domains') */
+    ARENA_OPTIMAL_LCG_ENERGY = 1u << 21,  /* a tensor's offset at least the sizes known
+                                             below it in one section (above: likewise) */
     /* the portfolio's schedule (planners/optimal/share.c) */
     ARENA_OPTIMAL_ADAPTIVE_SHARE = 1u << 23, /* each member's CPU by its weight, doubled
                                                 after a round with progress, halved
@@ -123,6 +125,8 @@ int arena_optimal_repair(const struct arena_problem *p, const struct arena_plan_
  * units, sections [s0[k], s1[k])), which together must form a cycle or a
  * chain whose sizes pass cap (units): a conflict's two chains, or a
  * propagation's with the orientation it rules out as the last edge. With
+ * rule lcg-energy a chain may pass through the tensors of one section all
+ * below (above) one tensor: they lie apart, so they count stacked. With
  * rule lcg-domains (domains nonzero: the top, in units, they were computed
  * at) the chain's sums are rounded at each tensor up to its static domain
  * (planners/optimal/lcg/domains.c), and it is the rounded chain that

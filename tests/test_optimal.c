@@ -729,16 +729,18 @@ static uint64_t top_of(const struct arena_problem *p, const struct arena_plan *p
 
 Test(optimal, a_hard_part_starves_none)
 {
-    /* Two parts of max-live 1 MiB: slack:n=220,seed=1 (not proven within
-     * millions of nodes), then in time slack:n=150,seed=5 (proven alone in
-     * 508 nodes; its greedy plans 1.37x). The parts take a round each in
-     * turn: the first's round 0 takes 100,117 nodes, then the second is
-     * proven in 508, well within 200,000. Solved one after the other, as
+    /* Two parts of max-live 1 MiB: slack:n=290,seed=5 (not proven here,
+     * nor by the lcg engine alone in 200,000 conflicts; slack:n=220,seed=1
+     * until rule lcg-energy proved it in 2,215), then in time
+     * slack:n=150,seed=5 (proven alone in 508 nodes; its greedy plans
+     * 1.37x). The parts take a round each in turn, so the second is proven
+     * well within 200,000 (with slack:n=220,seed=1 first: the first's
+     * round 0 took 100,117 nodes, the second 508). Solved one after the other, as
      * they were before, the first took every node and the second kept its
      * greedy plan (packed:n=1000,seed=3 at 30 s: 1.10x the bound,
      * now 1.005x). */
     struct arena_problem hard = {0}, easy = {0};
-    build_spec("slack:n=220,seed=1", &hard);
+    build_spec("slack:n=290,seed=5", &hard);
     build_spec("slack:n=150,seed=5", &easy);
     size_t n = hard.n + easy.n;
     struct arena_tensor *t = malloc(n * sizeof *t);
@@ -911,7 +913,9 @@ static const struct {
     {"lcg-propagate", FROM_SPEC, "slack:n=150,seed=2", 0, 5000, 0, 2},
     /* proven in 111 conflicts with it, in 546 without */
     {"lcg-domains", FROM_SPEC, "slack:n=150,seed=2", 0, 5000, 0, 2},
-    /* the portfolio proves it in 427,279 with it, not in 600,000 without:
+    /* proven in 119 conflicts with it, in 1,527 without */
+    {"lcg-energy", FROM_SPEC, "slack:n=150,seed=4", 0, 0, 0, 2},
+    /* the portfolio proves it in 131,115 with it, not in 600,000 without:
      * adaptive_share_gives_the_winning_member_the_time */
     {"adaptive-share", FROM_SPEC, "slack:n=290,seed=2", 0, 600000, 0, 3},
 };
@@ -1700,8 +1704,10 @@ Test(optimal, portfolio_proves_slack_220_2_within_a_node_limit)
  * (rule adaptive-share: lcg from the search's first round with 4 of its
  * hook calls a node, the members at 1/8 of the search's share once the
  * search keeps improving its plan and they do not: 10,597 conflicts
- * (13,994 before lcg-domains, and 37,464 with the weights frozen, which
- * fails this test); without the rule, a conflict per 512 nodes, 1,372).
+ * with lcg-domains (13,994 before, and 37,464 with the weights frozen,
+ * which fails this test); without the rule, a conflict per 512 nodes,
+ * 1,372. With lcg-energy the lcg engine proves E itself (13,818 conflicts
+ * alone) and the portfolio in 198,506 nodes and conflicts.
  * With no clock read, so the same on every run and under any load. Issue
  * 47 measured the schedule this replaces (a conflict per 32 nodes, SAT
  * about nine tenths of the CPU): E not proven within 60 s of a busy
@@ -1740,12 +1746,12 @@ Test(optimal, portfolio_never_worse_than_its_search_on_minimalloc_e)
 }
 
 /* Rule adaptive-share gives the member that is winning the time: on
- * slack:n=290,seed=2, which the lcg engine alone proves in thousands of
- * conflicts (12,171 with lcg-domains, 3,163 before it) and the search
- * alone does not in 10 s (docs/optimal-sat.md), the portfolio joins lcg
- * after the search's first round (130,725 nodes) with as much (its hook
- * calls, 4 a node), then after the next: proven in 427,279 nodes and
- * conflicts (136,516 before lcg-domains, in lcg's first share). The
+ * slack:n=290,seed=2, which the lcg engine alone proves in few conflicts
+ * (390 with lcg-energy; 12,171 with lcg-domains alone, 3,163 before) and
+ * the search alone does not in 10 s (docs/optimal-sat.md), the portfolio
+ * joins lcg after the search's first round (130,725 nodes) with as much
+ * (its hook calls, 4 a node): proven in 131,115 nodes and conflicts
+ * (427,279 with lcg-domains alone, 136,516 before). The
  * fair schedule (off: lcg and SAT after the search's third
  * round, half of its share each, a conflict per 512 nodes) ends this
  * budget at the limit (measured: it proves the box in 17,172,547, 98.9 s

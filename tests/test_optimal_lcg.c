@@ -147,20 +147,58 @@ struct checker {
     uint64_t lemmas, bad, longest_chain;
     uint64_t rounded; /* lemmas whose chains pass cap only rounded */
     uint32_t *at;      /* m: a node's index among the lemma's nodes, or UINT32_MAX */
-    uint32_t *node, *indeg, *order;
+    uint32_t *node, *indeg, *order, *next;
     uint64_t *dist, *rise;
+    struct stacked { uint64_t least, z; } *set;
     size_t cap_m;
     struct domains dom;
     char first_bad[160];
 };
 
+static int by_least_down(const void *a, const void *b)
+{
+    const struct stacked *x = a, *y = b;
+    return x->least < y->least ? 1 : x->least > y->least ? -1 : 0;
+}
+
+/* Nodes q[0..nq) all lie on one side of a node (below it, or above it),
+ * each at least least[] away from the far end (its least offset, or the
+ * least gap above its top): how far the near end is at least. Those alive
+ * in one section pairwise meet in time, so lie apart in any plan: the ones
+ * at least L away stack to L plus their sizes (rule lcg-energy; one node
+ * alone: a chain's step). A set meeting pairwise shares a section: the
+ * latest first section among them. */
+static uint64_t stacked(struct checker *c, const uint32_t *q, size_t nq, const uint64_t *least,
+                        const uint64_t *z, const uint32_t *s0, const uint32_t *s1)
+{
+    uint64_t best = 0;
+    for (size_t i = 0; i < nq; i++) {
+        uint32_t x = s0[c->node[q[i]]];
+        size_t k = 0;
+        for (size_t j = 0; j < nq; j++) {
+            uint32_t t = c->node[q[j]];
+            if (s0[t] <= x && x < s1[t])
+                c->set[k++] = (struct stacked){least[q[j]], z[t]};
+        }
+        qsort(c->set, k, sizeof *c->set, by_least_down);
+        uint64_t sum = 0;
+        for (size_t j = 0; j < k; j++) {
+            sum += c->set[j].z;
+            if (c->set[j].least + sum > best)
+                best = c->set[j].least + sum;
+        }
+    }
+    return best;
+}
+
 /* The longest chain along the lemma's edges over its `nodes` nodes (c->at,
  * c->node), or UINT64_MAX for a cycle: Kahn's order, then from below each
- * node's least offset (dist) and from above its size and the least gap
- * above it (rise), with d (NULL: none) both rounded up at each node to its
- * static domain. */
+ * node's least offset (dist: its predecessors stacked) and from above its
+ * size and the least gap above it (rise: its successors stacked), with d
+ * (NULL: none) both rounded up at each node to its static domain. */
 static uint64_t chains(struct checker *c, const uint32_t *lo, const uint32_t *hi, uint32_t n,
-                       const uint64_t *z, size_t nodes, const struct domains *d)
+                       const uint64_t *z, const uint32_t *s0, const uint32_t *s1, size_t nodes,
+                       const struct domains *d)
 {
     for (size_t v = 0; v < nodes; v++) {
         c->indeg[v] = 0;
@@ -175,37 +213,39 @@ static uint64_t chains(struct checker *c, const uint32_t *lo, const uint32_t *hi
             c->order[done++] = (uint32_t)v;
     while (head < done) {
         uint32_t v = c->order[head++];
+        size_t np = 0; /* v's predecessors, all before it in the order */
+        for (uint32_t i = 0; i < n; i++) /* n is small: a scan per node */
+            if (c->at[hi[i]] == v)
+                c->next[np++] = c->at[lo[i]];
+        c->dist[v] = stacked(c, c->next, np, c->dist, z, s0, s1);
         if (d != NULL)
             c->dist[v] = domain_up(d, c->node[v], c->dist[v]);
-        uint64_t end = c->dist[v] + z[c->node[v]];
-        for (uint32_t i = 0; i < n; i++) /* n is small: a scan per node */
-            if (c->at[lo[i]] == v) {
-                uint32_t u = c->at[hi[i]];
-                if (end > c->dist[u])
-                    c->dist[u] = end;
-                if (--c->indeg[u] == 0)
-                    c->order[done++] = u;
-            }
+        for (uint32_t i = 0; i < n; i++)
+            if (c->at[lo[i]] == v && --c->indeg[c->at[hi[i]]] == 0)
+                c->order[done++] = c->at[hi[i]];
     }
     if (done < nodes)
         return UINT64_MAX;
     uint64_t longest = 0;
     for (size_t at = done; at-- > 0;) {
         uint32_t v = c->order[at];
+        size_t ns = 0; /* v's successors: rise[] holds their least gaps */
         for (uint32_t i = 0; i < n; i++)
-            if (c->at[lo[i]] == v && c->rise[c->at[hi[i]]] > c->rise[v])
-                c->rise[v] = c->rise[c->at[hi[i]]];
+            if (c->at[lo[i]] == v)
+                c->next[ns++] = c->at[hi[i]];
+        uint64_t gap = stacked(c, c->next, ns, c->rise, z, s0, s1);
         if (d != NULL)
-            c->rise[v] = domain_up(d, c->node[v], c->rise[v]);
-        c->rise[v] += z[c->node[v]];
-        if (c->dist[v] + c->rise[v] > longest)
-            longest = c->dist[v] + c->rise[v];
+            gap = domain_up(d, c->node[v], gap);
+        if (c->dist[v] + gap + z[c->node[v]] > longest)
+            longest = c->dist[v] + gap + z[c->node[v]];
+        c->rise[v] = gap; /* the least gap above v's top, for those below */
     }
     return longest;
 }
 
-/* The edges lo[i] -> hi[i] ("lies below"), sizes z: valid when they hold
- * a cycle, or a chain whose sizes sum past cap (with domains, rounded
+/* The edges lo[i] -> hi[i] ("lies below"), sizes z, sections [s0, s1):
+ * valid when they hold a cycle, or a chain whose sizes sum past cap (a
+ * section's tensors on one side of a node stacked; with domains, rounded
  * chains: struct domains). */
 static void check_lemma(void *ctx, const uint32_t *lo, const uint32_t *hi, uint32_t n,
                         uint64_t cap, const uint64_t *z, uint32_t m, const uint32_t *s0,
@@ -227,7 +267,9 @@ static void check_lemma(void *ctx, const uint32_t *lo, const uint32_t *hi, uint3
     c->order = realloc(c->order, size * sizeof *c->order);
     c->dist = realloc(c->dist, size * sizeof *c->dist);
     c->rise = realloc(c->rise, size * sizeof *c->rise);
-    cr_assert(c->node && c->indeg && c->order && c->dist && c->rise);
+    c->next = realloc(c->next, size * sizeof *c->next);
+    c->set = realloc(c->set, size * sizeof *c->set);
+    cr_assert(c->node && c->indeg && c->order && c->dist && c->rise && c->next && c->set);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t ends[2] = {lo[i], hi[i]};
         for (int e = 0; e < 2; e++)
@@ -237,8 +279,8 @@ static void check_lemma(void *ctx, const uint32_t *lo, const uint32_t *hi, uint3
                 c->node[nodes++] = ends[e];
             }
     }
-    uint64_t plain = chains(c, lo, hi, n, z, nodes, NULL);
-    uint64_t longest = domains != 0 ? chains(c, lo, hi, n, z, nodes, &c->dom) : plain;
+    uint64_t plain = chains(c, lo, hi, n, z, s0, s1, nodes, NULL);
+    uint64_t longest = domains != 0 ? chains(c, lo, hi, n, z, s0, s1, nodes, &c->dom) : plain;
     int cycle = longest == UINT64_MAX;
     c->lemmas++;
     c->rounded += !cycle && plain <= cap && longest > cap; /* valid by the domains alone */
@@ -262,6 +304,8 @@ static void checker_free(struct checker *c)
     free(c->order);
     free(c->dist);
     free(c->rise);
+    free(c->next);
+    free(c->set);
     domains_free(&c->dom);
 }
 
@@ -363,7 +407,7 @@ static double wall_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* slack:n=290,seed=1, which the engine does not prove within seconds: the
+/* slack:n=290,seed=5, which the engine does not prove within seconds: the
  * stop flag, set 0.5 s of CPU into the call (Z3 searching by then), ends
  * it within 100 ms of CPU, through Z3's interrupt from the propagator's
  * hooks; the plan is valid and claims no proof. A 30 s limit stops a run
@@ -371,7 +415,7 @@ static double wall_seconds(void)
 Test(optimal_lcg, stop_flag_interrupts_z3_within_100_ms)
 {
     struct arena_problem p = {0};
-    build_spec("slack:n=290,seed=1", &p);
+    build_spec("slack:n=290,seed=5", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
     struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
     arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
@@ -403,7 +447,7 @@ Test(optimal_lcg, stop_flag_interrupts_z3_within_100_ms)
 Test(optimal_lcg, time_limit_ends_the_call)
 {
     struct arena_problem p = {0};
-    build_spec("slack:n=290,seed=1", &p);
+    build_spec("slack:n=290,seed=5", &p);
     uint64_t *off = malloc(p.n * sizeof *off);
     struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
     arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
@@ -424,7 +468,7 @@ Test(optimal_lcg, time_limit_ends_the_call)
 Test(optimal_lcg, deterministic_with_a_node_limit)
 {
     struct arena_problem p = {0};
-    build_spec("slack:n=220,seed=1", &p);
+    build_spec("slack:n=290,seed=5", &p);
     uint64_t *a = malloc(p.n * sizeof *a), *b = malloc(p.n * sizeof *b);
     struct arena_key_value kv[ARENA_OPTIMAL_KEYS];
     arena_optimal_values(kv, ARENA_OPTIMAL_ENGINE_LCG, 0);
@@ -444,14 +488,14 @@ Test(optimal_lcg, deterministic_with_a_node_limit)
 }
 
 /* Z3 out of memory (its cap lowered to 40 MiB for the test, which
- * slack:n=290,seed=1's solver passes after ~1,700 conflicts; at 8 MiB Z3
+ * slack:n=290,seed=5's solver passes after ~1,700 conflicts; at 8 MiB Z3
  * has no context at all): the call ends with a valid plan, no proof, and the
  * note that bench prints as a line; the run goes on. */
 Test(optimal_lcg, z3_out_of_memory_ends_the_call_with_a_note)
 {
     static const uint64_t caps[] = {40, 8};
     struct arena_problem p = {0};
-    build_spec("slack:n=290,seed=1", &p);
+    build_spec("slack:n=290,seed=5", &p);
     for (size_t i = 0; i < 2; i++) {
         size_t bytes;
         cr_assert_eq(arena_planner_scratch(must_find("optimal"), &p, &bytes), ARENA_OK);

@@ -314,6 +314,8 @@ static int optimal_scratch(const struct arena_problem *p, size_t *bytes)
       "lcg: an open pair whose one orientation would pass the capacity forced the other way") \
     X("lcg-domains", ARENA_OPTIMAL_LCG_DOMAINS, \
       "lcg: chains rounded up to the offsets of the static subset-sum domains (sat-domains')") \
+    X("lcg-energy", ARENA_OPTIMAL_LCG_ENERGY, \
+      "lcg: a tensor's offset at least the sizes known below it in one section (above: likewise)") \
     X("adaptive-share", ARENA_OPTIMAL_ADAPTIVE_SHARE, \
       "portfolio: each member's CPU by its weight (doubled after progress, halved after " \
       "none); lcg from the search's first round")

@@ -22,6 +22,7 @@
 
 struct sizes {
     uint32_t m, pairs;
+    size_t spans; /* the sections each tensor spans, summed */
 };
 
 static int layout(struct arena_layout *l, const struct sizes *n, struct arena_lcg *s)
@@ -45,9 +46,14 @@ static int layout(struct arena_layout *l, const struct sizes *n, struct arena_lc
     s->queued = arena_layout_take(l, m, sizeof *s->queued);
     s->rose = arena_layout_take(l, 2 * m, sizeof *s->rose);
     s->stamp = arena_layout_take(l, m, sizeof *s->stamp);
-    s->expl = arena_layout_take(l, 2 * m + 2, sizeof *s->expl);
-    s->elo = arena_layout_take(l, 2 * m + 2, sizeof *s->elo);
-    s->ehi = arena_layout_take(l, 2 * m + 2, sizeof *s->ehi);
+    s->s0 = arena_layout_take(l, m, sizeof *s->s0);
+    s->s1 = arena_layout_take(l, m, sizeof *s->s1);
+    s->sec_at = arena_layout_take(l, m, sizeof *s->sec_at);
+    s->below = arena_layout_take(l, n->spans, sizeof *s->below);
+    s->above = arena_layout_take(l, n->spans, sizeof *s->above);
+    s->expl = arena_layout_take(l, 4 * m + 2, sizeof *s->expl);
+    s->elo = arena_layout_take(l, 4 * m + 2, sizeof *s->elo);
+    s->ehi = arena_layout_take(l, 4 * m + 2, sizeof *s->ehi);
     s->model = arena_layout_take(l, m, sizeof *s->model);
     return l->overflow ? ARENA_EOVERFLOW : ARENA_OK;
 }
@@ -86,6 +92,15 @@ static void fill(struct arena_lcg *s, const struct run *r, const uint64_t *inc, 
     memset(s->forced, 0, s->pairs);
     memset(s->queued, 0, m);
     memset(s->stamp, 0, (size_t)m * sizeof *s->stamp);
+    size_t at = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        s->s0[k] = w->s0[k];
+        s->s1[k] = w->s1[k];
+        s->sec_at[k] = (uint32_t)at;
+        at += w->s1[k] - w->s0[k];
+    }
+    memset(s->below, 0, at * sizeof *s->below);
+    memset(s->above, 0, at * sizeof *s->above);
     for (uint32_t k = 0; k < m; k++) {
         s->head[k] = 0;
         s->tail[k] = s->z[k];
@@ -110,16 +125,18 @@ enum arena_lcg_open arena_lcg_open(struct run *r, uint64_t cap, const struct are
                                    struct arena_lcg **out)
 {
     const struct work *w = r->w;
-    uint64_t pairs = 0;
-    for (size_t k = 0; k < r->m; k++)
+    uint64_t pairs = 0, spans = 0;
+    for (size_t k = 0; k < r->m; k++) {
         pairs += w->fwd_end[k] - k - 1;
-    if (r->m >= UINT32_MAX / 4 || pairs >= UINT32_MAX / 4 ||
+        spans += w->s1[k] - w->s0[k];
+    }
+    if (r->m >= UINT32_MAX / 4 || pairs >= UINT32_MAX / 4 || spans >= UINT32_MAX / 4 ||
         pairs > (r->lcg_memory_mb << 20) / Z3_BYTES_PER_PAIR)
         return ARENA_LCG_SKIPPED;
     struct arena_lcg *s = calloc(1, sizeof *s);
     if (s == NULL)
         return ARENA_LCG_SKIPPED;
-    struct sizes n = {.m = (uint32_t)r->m, .pairs = (uint32_t)pairs};
+    struct sizes n = {.m = (uint32_t)r->m, .pairs = (uint32_t)pairs, .spans = (size_t)spans};
     struct arena_layout l;
     size_t bytes;
     arena_layout_init(&l, NULL);
@@ -146,6 +163,7 @@ enum arena_lcg_open arena_lcg_open(struct run *r, uint64_t cap, const struct are
     free(inc);
     arena_lcg_domains_open(s, r);
     s->propagates = rule_on(r, ARENA_OPTIMAL_LCG_PROPAGATE);
+    s->energetic = rule_on(r, ARENA_OPTIMAL_LCG_ENERGY);
     s->lemma_hook = r->lemma_hook;
     s->lemma_ctx = r->lemma_ctx;
     arena_lcg_hooks_init(s);

@@ -13,9 +13,12 @@
  * to at least head[b] (by induction down to a tensor without a link,
  * whose head is 0). A link loop means a cycle of "below" among the edges,
  * which no plan has: the walk stops there, and the edges still explain.
- * With the static domains (domains.c) each raised value is rounded up in
- * its tensor's domain: the same induction holds with the chain's sums
- * rounded at every tensor, as the lemma checker computes them. */
+ * With rule lcg-energy a head (tail) may also be raised to the sizes known
+ * below (above) the tensor in one section (energy.c); its link names the
+ * section, and the walk ends there with those tensors' edges. With the
+ * static domains (domains.c) each raised value is rounded up in its
+ * tensor's domain: the same induction holds with the sums rounded at every
+ * tensor, as the lemma checker computes them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,11 +45,19 @@ static int log_undo(struct arena_lcg *s, uint32_t kind, uint32_t what, uint64_t 
     return 0;
 }
 
+/* The tensor pair p's orientation puts below. */
+static uint32_t lower_of(const struct arena_lcg *s, uint32_t p, unsigned char orient)
+{
+    return orient == LOW_BELOW ? s->pair_lo[p] : s->pair_hi[p];
+}
+
 int arena_lcg_graph_record(struct arena_lcg *s, uint32_t p, unsigned char orient)
 {
     if (log_undo(s, UNDO_PAIR, p, OPEN, NONE) != 0)
         return -1;
     s->state[p] = orient;
+    uint32_t a = lower_of(s, p, orient);
+    arena_lcg_energy_edge(s, a, s->pair_lo[p] ^ s->pair_hi[p] ^ a, +1);
     return 0;
 }
 
@@ -133,9 +144,14 @@ uint32_t arena_lcg_graph_assert(struct arena_lcg *s, uint32_t p, uint32_t a, uin
         *oom = -1;
         return NONE;
     }
-    uint32_t bad = NONE;
-    if (s->head[a] + s->z[a] > s->head[b]) {
-        if (raise_to(s, 0, b, s->head[a] + s->z[a], a) != 0) {
+    uint32_t bad = NONE, link = a;
+    uint64_t v = s->head[a] + s->z[a], e = arena_lcg_energy_bound(s, 0, a, b, &link);
+    if (e > v)
+        v = e; /* link: the section */
+    else
+        link = a;
+    if (v > s->head[b]) {
+        if (raise_to(s, 0, b, v, link) != 0) {
             *oom = -1;
             return NONE;
         }
@@ -145,8 +161,15 @@ uint32_t arena_lcg_graph_assert(struct arena_lcg *s, uint32_t p, uint32_t a, uin
         s->stack[0] = b;
         bad = spread(s, 0, 1, oom);
     }
-    if (bad == NONE && !*oom && s->z[a] + s->tail[b] > s->tail[a]) {
-        if (raise_to(s, 1, a, s->z[a] + s->tail[b], b) != 0) {
+    link = b;
+    v = s->z[a] + s->tail[b];
+    e = arena_lcg_energy_bound(s, 1, a, b, &link);
+    if (e > v)
+        v = e;
+    else
+        link = b;
+    if (bad == NONE && !*oom && v > s->tail[a]) {
+        if (raise_to(s, 1, a, v, link) != 0) {
             *oom = -1;
             return NONE;
         }
@@ -187,7 +210,9 @@ void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes)
     while (s->trail_len > to) {
         const struct lcg_undo *u = &s->trail[--s->trail_len];
         if (u->kind == UNDO_PAIR) {
-            s->state[u->what] = OPEN;
+            uint32_t p = u->what, a = lower_of(s, p, s->state[p]);
+            arena_lcg_energy_edge(s, a, s->pair_lo[p] ^ s->pair_hi[p] ^ a, -1);
+            s->state[p] = OPEN;
         } else if (u->kind == UNDO_FORCED) {
             s->forced[u->what] = 0;
         } else if (u->kind == UNDO_HEAD) {
@@ -216,31 +241,57 @@ static uint32_t add_edge(struct arena_lcg *s, uint32_t n, uint32_t a, uint32_t b
     return n + 1;
 }
 
-uint32_t arena_lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v)
+/* Appends u's head chain (down from u), ending at a tensor without a
+ * link, a cycle, or a section's tensors. */
+static uint32_t head_walk(struct arena_lcg *s, uint32_t n, uint32_t u)
 {
-    uint32_t n = 0;
-    s->epoch++;
-    s->stamp[u] = s->epoch;
-    s->stamp[v] = s->epoch;
-    for (uint32_t k = u; s->head_by[k] != NONE;) { /* down from u */
+    for (uint32_t k = u; s->head_by[k] != NONE;) {
         uint32_t a = s->head_by[k];
+        if (a & ENERGY) /* a section's tensors below k: the chain ends */
+            return arena_lcg_energy_explain(s, n, 0, k, a & ~ENERGY);
         n = add_edge(s, n, a, k);
         if (s->stamp[a] == s->epoch)
             break; /* a cycle */
         s->stamp[a] = s->epoch;
         k = a;
     }
-    for (uint32_t k = v; s->tail_by[k] != NONE;) { /* up from v */
+    return n;
+}
+
+/* Appends v's tail chain (up from v), likewise. */
+static uint32_t tail_walk(struct arena_lcg *s, uint32_t n, uint32_t v)
+{
+    for (uint32_t k = v; s->tail_by[k] != NONE;) {
         uint32_t b = s->tail_by[k];
+        if (b & ENERGY)
+            return arena_lcg_energy_explain(s, n, 1, k, b & ~ENERGY);
         n = add_edge(s, n, k, b);
         if (s->stamp[b] == s->epoch)
             break;
         s->stamp[b] = s->epoch;
         k = b;
     }
+    return n;
+}
+
+uint32_t arena_lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v)
+{
+    s->epoch++;
+    s->stamp[u] = s->epoch;
+    s->stamp[v] = s->epoch;
+    uint32_t n = tail_walk(s, head_walk(s, 0, u), v);
     if (u != v) { /* the edge ruled out: an edge for the hook, no term id */
         s->elo[n] = u;
         s->ehi[n] = v;
     }
     return n;
+}
+
+uint32_t arena_lcg_graph_explain_section(struct arena_lcg *s, uint32_t k, unsigned side, uint32_t x)
+{
+    s->epoch++;
+    s->stamp[k] = s->epoch;
+    if (side)
+        return arena_lcg_energy_explain(s, head_walk(s, 0, k), 1, k, x);
+    return tail_walk(s, arena_lcg_energy_explain(s, 0, 0, k, x), k);
 }

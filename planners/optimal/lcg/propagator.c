@@ -1,11 +1,12 @@
 /* propagator.c — the theory Z3 asks through its user-propagator hooks:
  * each pair Z3 fixes becomes an edge of the graph (graph.c); a tensor
- * whose chains pass the capacity is a conflict, its explanation the two
- * chains; after each edge, every open pair at a tensor whose head or tail
- * rose is checked, and one whose orientation would pass the capacity
- * (head[u] + z[u] + tail[v] > C for "u below v", or the same with v's
- * head or u's tail rounded by the static domains, domains.c) is forced
- * the other way, with u's head chain and v's tail chain as the reason.
+ * whose chains (or sections' sums, energy.c) pass the capacity is a
+ * conflict, its explanation the two chains; after each edge, every open
+ * pair at a tensor whose head or tail rose is checked, and one whose
+ * orientation would pass the capacity (head[u] + z[u] + tail[v] > C for
+ * "u below v", or the same with v's head or u's tail rounded by the static
+ * domains, domains.c) is forced the other way, with u's head chain and v's
+ * tail chain as the reason.
  *
  * After a conflict is reported, Z3 still hands over assignments of the
  * same propagation round before it backtracks (about 130,000 in 3 s on
@@ -42,7 +43,7 @@ static void report(struct arena_lcg *s, void *cb, uint32_t n, uint32_t id, int v
     s->lemmas++;
     if (s->lemma_hook != NULL)
         s->lemma_hook(s->lemma_ctx, s->elo, s->ehi, id == LCG_Z3_CONFLICT ? n : n + 1, s->cap,
-                      s->z, s->m, s->r->w->s0, s->r->w->s1, s->dom != NULL ? s->dom_top : 0);
+                      s->z, s->m, s->s0, s->s1, s->dom != NULL ? s->dom_top : 0);
     if (arena_lcg_z3_propagate(s->z3, cb, s->expl, n, id, value) != 0)
         fail(s);
 }
@@ -70,6 +71,20 @@ static int rounded_past(const struct arena_lcg *s, uint32_t u, uint32_t v)
            s->head[u] + lcg_rounded(s, 1, u, s->z[u] + s->tail[v]) > s->cap;
 }
 
+/* Marks pair p forced, unless Z3 holds it already (its fixed hook adds
+ * the edge): 1 to force it now, 0 not (also when the mark could not be
+ * kept: the solver failed, and the loops end). */
+static int to_force(struct arena_lcg *s, uint32_t p)
+{
+    if (s->forced[p])
+        return 0;
+    if (arena_lcg_graph_forced(s, p) != 0) {
+        fail(s);
+        return 0;
+    }
+    return 1;
+}
+
 /* Theory propagation around the tensors whose head or tail rose. */
 static void propagate(struct arena_lcg *s, void *cb)
 {
@@ -83,16 +98,43 @@ static void propagate(struct arena_lcg *s, void *cb)
                 continue;
             /* head rose: "x below y" may pass; tail rose: "y below x" */
             uint32_t u = side ? y : x, v = side ? x : y;
-            if (s->head[u] + s->z[u] + s->tail[v] <= s->cap && !rounded_past(s, u, v))
+            if ((s->head[u] + s->z[u] + s->tail[v] <= s->cap && !rounded_past(s, u, v)) ||
+                !to_force(s, p))
                 continue;
-            if (s->forced[p])
-                continue; /* Z3 has it (its fixed hook adds the edge) */
-            if (arena_lcg_graph_forced(s, p) != 0) {
-                fail(s);
-                return;
-            }
             uint32_t n = arena_lcg_graph_explain(s, u, v);
             report(s, cb, n, p, term_value(s, p, v));
+        }
+    }
+}
+
+/* Energy (rule lcg-energy): edge a -> b raised b's sums below and a's
+ * above over the sections the two share. An open pair of b with a tensor
+ * y alive in such a section, "y below b", would stack y on that sum under
+ * b's tail: past the capacity, "b below y" is forced, explained by the
+ * section's tensors below b and b's tail chain. Likewise above a, under
+ * a's head chain. */
+static void energy_propagate(struct arena_lcg *s, void *cb, uint32_t a, uint32_t b)
+{
+    uint32_t x0 = s->s0[a] > s->s0[b] ? s->s0[a] : s->s0[b];
+    uint32_t x1 = s->s1[a] < s->s1[b] ? s->s1[a] : s->s1[b];
+    for (unsigned side = 0; side < 2 && !s->failed; side++) {
+        uint32_t k = side ? a : b, link = ENERGY | x0;
+        uint64_t rest = side ? s->head[a] + s->z[a] : s->tail[b];
+        uint64_t peak = arena_lcg_energy_peak(s, side, k, x0, x1, &link);
+        for (uint32_t e = s->nb_at[k]; e < s->nb_at[k + 1] && !s->failed; e++) {
+            uint32_t y = s->nb[e], p = s->nb_pair[e];
+            if (s->state[p] != OPEN || peak + s->z[y] + rest <= s->cap)
+                continue;
+            uint32_t lo = s->s0[y] > x0 ? s->s0[y] : x0, hi = s->s1[y] < x1 ? s->s1[y] : x1;
+            link = ENERGY | lo;
+            if (lo >= hi ||
+                arena_lcg_energy_peak(s, side, k, lo, hi, &link) + s->z[y] + rest <= s->cap ||
+                !to_force(s, p))
+                continue;
+            uint32_t n = arena_lcg_graph_explain_section(s, k, side, link & ~ENERGY);
+            s->elo[n] = side ? k : y; /* the edge ruled out */
+            s->ehi[n] = side ? y : k;
+            report(s, cb, n, p, term_value(s, p, side ? y : k));
         }
     }
 }
@@ -125,6 +167,8 @@ static void on_fixed(void *ctx, void *cb, unsigned id, int value)
     }
     if (s->propagates)
         propagate(s, cb);
+    if (s->propagates && s->energetic && !s->failed)
+        energy_propagate(s, cb, a, b);
 }
 
 static void on_push(void *ctx)

@@ -21,7 +21,7 @@ struct lcg_undo {
     uint64_t old;
     uint32_t what; /* node or pair */
     uint32_t by;   /* the old link (heads, tails) */
-    uint32_t kind; /* UNDO_HEAD, UNDO_TAIL, UNDO_PAIR */
+    uint32_t kind; /* UNDO_HEAD, UNDO_TAIL, UNDO_PAIR, UNDO_FORCED */
 };
 enum { UNDO_HEAD, UNDO_TAIL, UNDO_PAIR, UNDO_FORCED };
 
@@ -46,16 +46,26 @@ struct arena_lcg {
     /* longest chains */
     uint64_t *head;    /* m: the longest chain of sizes below k (k's least offset) */
     uint64_t *tail;    /* m: k's size and the longest chain above it */
-    uint32_t *head_by; /* m: the tensor right below k on its head chain, or NONE */
-    uint32_t *tail_by; /* m: the tensor right above k on its tail chain, or NONE */
+    uint32_t *head_by; /* m: the tensor right below k on its head chain, NONE, or
+                          ENERGY | x: the tensors below k alive in section x */
+    uint32_t *tail_by; /* m: the tensor right above k on its tail chain, NONE, or
+                          ENERGY | x: the tensors above k alive in section x */
+    /* energetic reasoning (energy.c, rule lcg-energy) */
+    int energetic;
+    uint32_t *s0, *s1; /* m: k's elementary sections [s0, s1) */
+    uint32_t *sec_at;  /* m: k's sums start at below[sec_at[k]] (one per section) */
+    uint64_t *below, *above; /* sum of s1 - s0: per tensor k and section x it
+                                spans, the sizes of the tensors known below
+                                (above) k alive in x */
     uint32_t *stack;   /* m: nodes whose value rose, to pass it on */
     unsigned char *queued; /* m */
     uint32_t *rose;    /* 2m: nodes whose head (2k) or tail (2k+1) rose in this update */
     uint32_t nrose;
     uint32_t *stamp;   /* m: the walks' visited marks */
     uint32_t epoch;
-    unsigned *expl;    /* 2m + 1: an explanation's term ids */
-    uint32_t *elo, *ehi; /* 2m + 1: the same as edges (the lemma hook) */
+    unsigned *expl;    /* 4m + 2: an explanation's term ids (two chains, each
+                          ending in a section's tensors at most) */
+    uint32_t *elo, *ehi; /* 4m + 2: the same as edges (the lemma hook) */
     /* trail */
     struct lcg_undo *trail;
     size_t trail_len, trail_cap;
@@ -102,6 +112,10 @@ void arena_lcg_graph_pop(struct arena_lcg *s, unsigned scopes);
  * among the ids: it is what the caller rules out, and comes last among
  * the edges). */
 uint32_t arena_lcg_graph_explain(struct arena_lcg *s, uint32_t u, uint32_t v);
+/* The explanation of "section x's tensors below k, then k's tail chain"
+ * (side 0) or "k's head chain, then section x's tensors above k" (side
+ * 1), as arena_lcg_graph_explain's (the edge ruled out is the caller's). */
+uint32_t arena_lcg_graph_explain_section(struct arena_lcg *s, uint32_t k, unsigned side, uint32_t x);
 /* The orientation of pair p (one of whose positions is a) that puts a below. */
 static inline unsigned char lcg_orient(const struct arena_lcg *s, uint32_t p, uint32_t a)
 {
@@ -127,6 +141,26 @@ static inline uint64_t lcg_rounded(const struct arena_lcg *s, unsigned side, uin
         return v;
     return side ? s->z[k] + arena_lcg_domain_up(s, k, v - s->z[k]) : arena_lcg_domain_up(s, k, v);
 }
+
+/* energy.c */
+/* A link to a section's tensors rather than to one tensor. */
+#define ENERGY 0x80000000u
+/* Edge a -> b enters (sign +1) or leaves (-1) the sections' sums. */
+void arena_lcg_energy_edge(struct arena_lcg *s, uint32_t a, uint32_t b, int sign);
+/* Side 0: the largest sum below b over the sections b shares with a, as a
+ * head for b; side 1: a's size and the largest sum above a there, as a tail
+ * for a. *link: ENERGY | that section. 0 when the rule is off. */
+uint64_t arena_lcg_energy_bound(const struct arena_lcg *s, unsigned side, uint32_t a, uint32_t b,
+                                uint32_t *link);
+/* The largest of k's sums below (side 0) or above (1) over sections
+ * [x0, x1) (0 when none is larger); *link: ENERGY | its section. */
+uint64_t arena_lcg_energy_peak(const struct arena_lcg *s, unsigned side, uint32_t k, uint32_t x0,
+                               uint32_t x1, uint32_t *link);
+/* Appends to the explanation from n the edges "a below k" (side 0) or
+ * "k below a" (side 1) of the tensors a alive in section x; returns the
+ * new count. */
+uint32_t arena_lcg_energy_explain(struct arena_lcg *s, uint32_t n, unsigned side, uint32_t k,
+                                  uint32_t x);
 
 /* propagator.c */
 void arena_lcg_hooks_init(struct arena_lcg *s);

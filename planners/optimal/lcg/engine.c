@@ -49,6 +49,7 @@ static int layout(struct arena_layout *l, const struct sizes *n, struct arena_lc
     s->s0 = arena_layout_take(l, m, sizeof *s->s0);
     s->s1 = arena_layout_take(l, m, sizeof *s->s1);
     s->sec_at = arena_layout_take(l, m, sizeof *s->sec_at);
+    s->nb_zmax = arena_layout_take(l, m, sizeof *s->nb_zmax);
     s->below = arena_layout_take(l, n->spans, sizeof *s->below);
     s->above = arena_layout_take(l, n->spans, sizeof *s->above);
     s->expl = arena_layout_take(l, 4 * m + 2, sizeof *s->expl);
@@ -98,6 +99,12 @@ static void fill(struct arena_lcg *s, const struct run *r, const uint64_t *inc, 
         s->s1[k] = w->s1[k];
         s->sec_at[k] = (uint32_t)at;
         at += w->s1[k] - w->s0[k];
+    }
+    for (uint32_t k = 0; k < m; k++) {
+        s->nb_zmax[k] = 0;
+        for (uint32_t e = s->nb_at[k]; e < s->nb_at[k + 1]; e++)
+            if (s->z[s->nb[e]] > s->nb_zmax[k])
+                s->nb_zmax[k] = s->z[s->nb[e]];
     }
     memset(s->below, 0, at * sizeof *s->below);
     memset(s->above, 0, at * sizeof *s->above);

@@ -121,6 +121,8 @@ static void energy_propagate(struct arena_lcg *s, void *cb, uint32_t a, uint32_t
         uint32_t k = side ? a : b, link = ENERGY | x0;
         uint64_t rest = side ? s->head[a] + s->z[a] : s->tail[b];
         uint64_t peak = arena_lcg_energy_peak(s, side, k, x0, x1, &link);
+        if (peak + s->nb_zmax[k] + rest <= s->cap)
+            continue; /* no neighbour of k is large enough */
         for (uint32_t e = s->nb_at[k]; e < s->nb_at[k + 1] && !s->failed; e++) {
             uint32_t y = s->nb[e], p = s->nb_pair[e];
             if (s->state[p] != OPEN || peak + s->z[y] + rest <= s->cap)

@@ -54,6 +54,7 @@ struct arena_lcg {
     int energetic;
     uint32_t *s0, *s1; /* m: k's elementary sections [s0, s1) */
     uint32_t *sec_at;  /* m: k's sums start at below[sec_at[k]] (one per section) */
+    uint64_t *nb_zmax; /* m: the largest size among k's neighbours */
     uint64_t *below, *above; /* sum of s1 - s0: per tensor k and section x it
                                 spans, the sizes of the tensors known below
                                 (above) k alive in x */

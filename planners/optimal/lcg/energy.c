@@ -19,8 +19,8 @@
  * the two share, per edge and per undo. */
 #include "planners/optimal/lcg/session.h"
 
-/* The sections edge a -> b shares: [*x0, *x1). */
-static void shared(const struct arena_lcg *s, uint32_t a, uint32_t b, uint32_t *x0, uint32_t *x1)
+void arena_lcg_energy_shared(const struct arena_lcg *s, uint32_t a, uint32_t b, uint32_t *x0,
+                             uint32_t *x1)
 {
     *x0 = s->s0[a] > s->s0[b] ? s->s0[a] : s->s0[b];
     *x1 = s->s1[a] < s->s1[b] ? s->s1[a] : s->s1[b];
@@ -31,7 +31,7 @@ void arena_lcg_energy_edge(struct arena_lcg *s, uint32_t a, uint32_t b, int sign
     if (!s->energetic)
         return;
     uint32_t x0, x1;
-    shared(s, a, b, &x0, &x1);
+    arena_lcg_energy_shared(s, a, b, &x0, &x1);
     uint64_t *bel = s->below + s->sec_at[b] - s->s0[b];
     uint64_t *abv = s->above + s->sec_at[a] - s->s0[a];
     /* modular: a sign of -1 takes back exactly what +1 added */
@@ -61,7 +61,7 @@ uint64_t arena_lcg_energy_bound(const struct arena_lcg *s, unsigned side, uint32
     if (!s->energetic)
         return 0;
     uint32_t x0, x1;
-    shared(s, a, b, &x0, &x1);
+    arena_lcg_energy_shared(s, a, b, &x0, &x1);
     uint64_t best = arena_lcg_energy_peak(s, side, side ? a : b, x0, x1, link);
     return side ? s->z[a] + best : best;
 }

@@ -115,8 +115,8 @@ static void propagate(struct arena_lcg *s, void *cb)
  * a's head chain. */
 static void energy_propagate(struct arena_lcg *s, void *cb, uint32_t a, uint32_t b)
 {
-    uint32_t x0 = s->s0[a] > s->s0[b] ? s->s0[a] : s->s0[b];
-    uint32_t x1 = s->s1[a] < s->s1[b] ? s->s1[a] : s->s1[b];
+    uint32_t x0, x1;
+    arena_lcg_energy_shared(s, a, b, &x0, &x1);
     for (unsigned side = 0; side < 2 && !s->failed; side++) {
         uint32_t k = side ? a : b, link = ENERGY | x0;
         uint64_t rest = side ? s->head[a] + s->z[a] : s->tail[b];

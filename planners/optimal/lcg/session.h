@@ -146,6 +146,9 @@ static inline uint64_t lcg_rounded(const struct arena_lcg *s, unsigned side, uin
 /* energy.c */
 /* A link to a section's tensors rather than to one tensor. */
 #define ENERGY 0x80000000u
+/* The sections tensors a and b both span: [*x0, *x1) (empty when x0 >= x1). */
+void arena_lcg_energy_shared(const struct arena_lcg *s, uint32_t a, uint32_t b, uint32_t *x0,
+                             uint32_t *x1);
 /* Edge a -> b enters (sign +1) or leaves (-1) the sections' sums. */
 void arena_lcg_energy_edge(struct arena_lcg *s, uint32_t a, uint32_t b, int sign);
 /* Side 0: the largest sum below b over the sections b shares with a, as a
